@@ -1,0 +1,61 @@
+// coopspv: the public C++ API. Reading, writing, assembling and disassembling SPIR-V modules
+// that use cooperative matrices and vectors.
+#ifndef COOPSPV_INCLUDE_COOPSPV_COOPSPV_HPP_
+#define COOPSPV_INCLUDE_COOPSPV_COOPSPV_HPP_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coopspv {
+
+// The library's version, printed by every tool's --version.
+const char* Version();
+
+// Where a problem was found: a word offset for binaries, a line and column for text.
+struct Problem {
+  std::string message;
+  std::optional<size_t> word_offset;
+  uint32_t line = 0;  // 0 when not text.
+  uint32_t column = 0;
+
+  std::string ToString() const;
+};
+
+// The SPIR-V version a target environment name ("spv1.5", "vulkan1.3", ...) allows, as the
+// header encodes it (0x00MMmm00); nullopt for an unknown name.
+std::optional<uint32_t> SpirvVersionForTargetEnv(std::string_view name);
+// The accepted target environment names, comma separated.
+const char* TargetEnvNames();
+
+// Bytes of a .spv file to words (either byte order); fails unless the size is a multiple of 4.
+bool BytesToWords(std::span<const uint8_t> bytes, std::vector<uint32_t>* words, Problem* problem);
+// Words to bytes, little-endian.
+std::vector<uint8_t> WordsToBytes(std::span<const uint32_t> words);
+
+struct AssembleOptions {
+  std::optional<uint32_t> version;  // Header version; default from the text's header comment.
+  bool preserve_numeric_ids = false;
+};
+bool Assemble(std::string_view text, const AssembleOptions& options, std::vector<uint32_t>* words,
+              Problem* problem);
+
+struct DisassembleOptions {
+  bool header = true;
+  bool indent = true;
+  bool friendly_names = true;
+};
+bool Disassemble(std::span<const uint32_t> words, const DisassembleOptions& options,
+                 std::string* text, Problem* problem);
+
+// Checks that the words form a well-formed binary module (header, word counts, operands by the
+// grammar, ids below the bound): the reader's checks, without validation rules.
+bool ParseCheck(std::span<const uint32_t> words, Problem* problem);
+
+}  // namespace coopspv
+
+#endif  // COOPSPV_INCLUDE_COOPSPV_COOPSPV_HPP_

@@ -1,0 +1,436 @@
+#include "source/binary/reader.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace coopspv::binary {
+namespace {
+
+using grammar::OperandCategory;
+using grammar::OperandInfo;
+using grammar::OperandKind;
+using grammar::Quantifier;
+
+static_assert(std::endian::native == std::endian::little,
+              "strings are decoded in place: the host must be little-endian");
+
+constexpr uint16_t OpcodeOf(spv::Op op) { return static_cast<uint16_t>(op); }
+
+// What the reader remembers of an id to type later operands: the numeric shape of scalar types
+// (for literal widths) and the type of each value (for OpSwitch selectors).
+struct NumericType {
+  NumberKind kind = NumberKind::kNone;
+  uint8_t width = 0;
+  uint16_t fp_encoding = 0;
+};
+
+class Reader {
+ public:
+  Reader(std::span<const uint32_t> words, InstructionHandler& handler, Diagnostic* diagnostic,
+         const ReaderOptions& options)
+      : words_(words), handler_(handler), diagnostic_(diagnostic), options_(options) {}
+
+  bool Run();
+
+ private:
+  bool Fail(size_t offset, std::string message) {
+    if (diagnostic_) {
+      diagnostic_->message = std::move(message);
+      diagnostic_->word_offset = offset;
+    }
+    return false;
+  }
+
+  bool ParseInstruction(size_t offset, bool* keep_going);
+  bool ParseOperand(const OperandInfo& expected, size_t offset, std::span<const uint32_t> inst,
+                    size_t* index, uint16_t opcode, const char* inst_name);
+  bool CheckId(uint32_t id, size_t offset, const char* inst_name, const OperandInfo& expected);
+  void PushOperands(std::span<const OperandInfo> ops) {
+    for (size_t i = ops.size(); i-- > 0;) pending_.push_back(ops[i]);
+  }
+
+  std::span<const uint32_t> words_;
+  InstructionHandler& handler_;
+  Diagnostic* diagnostic_;
+  ReaderOptions options_;
+  Header header_;
+
+  std::vector<OperandInfo> pending_;  // Expected operands, next one at the back.
+  std::vector<ParsedOperand> operands_;
+  // Per id, grown on demand up to the bound, so memory follows the ids actually defined.
+  struct IdInfo {
+    uint32_t type = 0;          // A value's type id.
+    NumericType numeric;        // A numeric scalar type's shape.
+    int32_t ext_inst_set = 0;   // OpExtInstImport: the grammar's set index + 1 (0: unknown).
+  };
+  const IdInfo& Info(uint32_t id) const {
+    static const IdInfo kNone;
+    return id < ids_.size() ? ids_[id] : kNone;
+  }
+  IdInfo& Record(uint32_t id) {
+    if (id >= ids_.size()) {
+      ids_.resize(std::min<size_t>(header_.bound, std::max<size_t>({id + 1, ids_.size() * 2, 64})));
+    }
+    return ids_[id];
+  }
+  std::vector<IdInfo> ids_;
+
+  // Per-instruction state filled while operands are read.
+  uint32_t type_id_ = 0;
+  uint32_t result_id_ = 0;
+  uint32_t context_type_ = 0;  // Type that sizes LiteralContextDependentNumber operands.
+  int32_t ext_set_ = -1;
+  uint32_t last_id_ = 0;
+};
+
+bool Reader::Run() {
+  if (words_.size() < kHeaderWords) {
+    return Fail(0, "truncated header: " + std::to_string(words_.size()) +
+                       " words, a SPIR-V module needs at least 5");
+  }
+  header_.magic = words_[0];
+  header_.version = words_[1];
+  header_.generator = words_[2];
+  header_.bound = words_[3];
+  header_.schema = words_[4];
+  if (header_.magic != spv::kMagicNumber) {
+    char buffer[80];
+    std::snprintf(buffer, sizeof(buffer), "invalid magic number 0x%08x (expected 0x07230203)",
+                  header_.magic);
+    return Fail(0, buffer);
+  }
+  if (header_.bound == 0) return Fail(3, "id bound is 0: a module needs a bound of at least 1");
+  if (header_.bound > options_.max_id_bound) {
+    return Fail(3, "id bound " + std::to_string(header_.bound) + " exceeds the limit of " +
+                       std::to_string(options_.max_id_bound));
+  }
+  if (!handler_.OnHeader(header_)) return true;
+  pending_.reserve(64);
+  operands_.reserve(64);
+  size_t offset = kHeaderWords;
+  while (offset < words_.size()) {
+    bool keep_going = true;
+    const size_t size = words_[offset] >> 16;
+    if (!ParseInstruction(offset, &keep_going)) return false;
+    if (!keep_going) return true;
+    offset += size;
+  }
+  return true;
+}
+
+bool Reader::CheckId(uint32_t id, size_t offset, const char* inst_name,
+                     const OperandInfo& expected) {
+  if (id == 0 || id >= header_.bound) {
+    std::string what = expected.name[0] ? std::string(" '") + expected.name + "'" : "";
+    return Fail(offset, std::string(inst_name) + ": id " + std::to_string(id) + " of operand" +
+                            what + " is " + (id == 0 ? "0, which is never a valid id" :
+                                             "not below the bound " + std::to_string(header_.bound)));
+  }
+  return true;
+}
+
+bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
+  const uint32_t first = words_[offset];
+  const uint32_t count = first >> 16;
+  const uint16_t opcode = first & 0xFFFF;
+  if (count == 0) {
+    return Fail(offset, "instruction with opcode " + std::to_string(opcode) + " has word count 0");
+  }
+  if (offset + count > words_.size()) {
+    return Fail(offset, "instruction with opcode " + std::to_string(opcode) + " and word count " +
+                            std::to_string(count) + " runs past the end of the module (" +
+                            std::to_string(words_.size() - offset) + " words left)");
+  }
+  const grammar::InstructionInfo* info = grammar::LookupOpcode(opcode);
+  if (info == nullptr) return Fail(offset, "unknown opcode " + std::to_string(opcode));
+  const std::span<const uint32_t> inst = words_.subspan(offset, count);
+
+  type_id_ = 0;
+  result_id_ = 0;
+  context_type_ = 0;
+  ext_set_ = -1;
+  last_id_ = 0;
+  operands_.clear();
+  pending_.clear();
+  PushOperands(grammar::Operands(*info));
+  size_t index = 1;
+  while (!pending_.empty()) {
+    const OperandInfo expected = pending_.back();
+    pending_.pop_back();
+    if (index >= count) {
+      if (expected.quantifier != Quantifier::kOne) continue;
+      const std::string what = expected.name[0] ? std::string(" '") + expected.name + "'" : "";
+      return Fail(offset, std::string(info->name) + ": missing operand" + what + " (" +
+                              grammar::GetOperandKind(expected.kind).name + "): word count " +
+                              std::to_string(count) + " is too small");
+    }
+    if (expected.quantifier == Quantifier::kVariadic) pending_.push_back(expected);
+    if (!ParseOperand(expected, offset, inst, &index, opcode, info->name)) return false;
+  }
+  if (index < count) {
+    return Fail(offset, std::string(info->name) + ": " + std::to_string(count - index) +
+                            " word(s) left over after the last operand: word count " +
+                            std::to_string(count) + " is too large");
+  }
+
+  // Remember what later instructions need to read their operands.
+  if (result_id_ != 0) {
+    IdInfo& id = Record(result_id_);
+    id.type = type_id_;
+    if (opcode == OpcodeOf(spv::Op::TypeInt) && count >= 4) {
+      id.numeric = {inst[3] ? NumberKind::kSigned : NumberKind::kUnsigned,
+                              static_cast<uint8_t>(std::min<uint32_t>(inst[2], 255)), 0};
+    } else if (opcode == OpcodeOf(spv::Op::TypeFloat) && count >= 3) {
+      id.numeric = {NumberKind::kFloat,
+                              static_cast<uint8_t>(std::min<uint32_t>(inst[2], 255)),
+                              static_cast<uint16_t>(count >= 4 ? inst[3] + 1 : 0)};
+    } else if (opcode == OpcodeOf(spv::Op::ExtInstImport)) {
+      id.ext_inst_set = grammar::LookupExtInstSet(DecodeString(inst.subspan(2))) + 1;
+    }
+  }
+
+  ParsedInstruction parsed{inst,      static_cast<uint32_t>(offset), opcode, type_id_, result_id_,
+                           ext_set_, info,                           operands_};
+  *keep_going = handler_.OnInstruction(parsed);
+  return true;
+}
+
+bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
+                          std::span<const uint32_t> inst, size_t* index, uint16_t opcode,
+                          const char* inst_name) {
+  const size_t at = *index;
+  const uint32_t word = inst[at];
+  ParsedOperand op{static_cast<uint16_t>(at), 1, expected.kind, NumberKind::kNone, 0, 0};
+  const grammar::OperandKindInfo& kind_info = grammar::GetOperandKind(expected.kind);
+  switch (kind_info.category) {
+    case OperandCategory::kId:
+      if (!CheckId(word, offset + at, inst_name, expected)) return false;
+      if (expected.kind == OperandKind::kIdResultType) {
+        type_id_ = word;
+        context_type_ = word;
+      } else if (expected.kind == OperandKind::kIdResult) {
+        result_id_ = word;
+      }
+      last_id_ = word;
+      // OpSwitch case literals are as wide as the selector's type.
+      if (opcode == OpcodeOf(spv::Op::Switch) && at == 1) context_type_ = Info(word).type;
+      break;
+    case OperandCategory::kLiteral:
+      switch (expected.kind) {
+        case OperandKind::kLiteralString: {
+          size_t end = at;
+          bool terminated = false;
+          for (; end < inst.size(); ++end) {
+            const uint32_t w = inst[end];
+            if ((w & 0xFF) == 0 || (w & 0xFF00) == 0 || (w & 0xFF0000) == 0 ||
+                (w & 0xFF000000) == 0) {
+              terminated = true;
+              break;
+            }
+          }
+          if (!terminated) {
+            return Fail(offset + at, std::string(inst_name) +
+                                         ": literal string has no terminating null byte "
+                                         "within the instruction");
+          }
+          op.num_words = static_cast<uint16_t>(end - at + 1);
+          break;
+        }
+        case OperandKind::kLiteralContextDependentNumber: {
+          const NumericType type = Info(context_type_).numeric;
+          if (type.kind == NumberKind::kNone) {
+            return Fail(offset + at, std::string(inst_name) + ": type %" +
+                                         std::to_string(context_type_) +
+                                         " of the literal is not a numeric scalar type");
+          }
+          if (type.width == 0 || type.width > 64) {
+            return Fail(offset + at, std::string(inst_name) + ": literal of unsupported width " +
+                                         std::to_string(type.width));
+          }
+          op.number_kind = type.kind;
+          op.number_width = type.width;
+          op.fp_encoding = type.fp_encoding;
+          op.num_words = type.width > 32 ? 2 : 1;
+          if (at + op.num_words > inst.size()) {
+            return Fail(offset + at, std::string(inst_name) + ": " +
+                                         std::to_string(type.width) +
+                                         "-bit literal runs past the end of the instruction");
+          }
+          break;
+        }
+        case OperandKind::kLiteralExtInstInteger: {
+          const int32_t set = Info(last_id_).ext_inst_set - 1;
+          ext_set_ = set;
+          if (set < 0) {
+            // An unknown set (e.g. a non-semantic one): its operands are ids.
+            pending_.push_back({OperandKind::kIdRef, Quantifier::kVariadic, ""});
+            break;
+          }
+          const grammar::ExtInstInfo* ext = grammar::LookupExtInst(set, word);
+          if (ext == nullptr) {
+            return Fail(offset + at, std::string(inst_name) + ": unknown instruction " +
+                                         std::to_string(word) + " of extended instruction set " +
+                                         grammar::GetExtInstSet(set).name);
+          }
+          PushOperands(grammar::Operands(*ext));
+          break;
+        }
+        case OperandKind::kLiteralSpecConstantOpInteger: {
+          const grammar::InstructionInfo* target = grammar::LookupOpcode(word);
+          if (target == nullptr) {
+            return Fail(offset + at, std::string(inst_name) + ": unknown opcode " +
+                                         std::to_string(word) + " as its operation");
+          }
+          auto ops = grammar::Operands(*target);
+          size_t skip = (target->has_result_type ? 1 : 0) + (target->has_result ? 1 : 0);
+          PushOperands(ops.subspan(std::min(skip, ops.size())));
+          break;
+        }
+        default:  // LiteralInteger, LiteralFloat: one word.
+          break;
+      }
+      break;
+    case OperandCategory::kComposite: {
+      // Pairs become two operands.
+      if (expected.kind == OperandKind::kPairLiteralIntegerIdRef) {
+        pending_.push_back({OperandKind::kIdRef, Quantifier::kOne, ""});
+        pending_.push_back({OperandKind::kLiteralContextDependentNumber, Quantifier::kOne, ""});
+      } else if (expected.kind == OperandKind::kPairIdRefLiteralInteger) {
+        pending_.push_back({OperandKind::kLiteralInteger, Quantifier::kOne, ""});
+        pending_.push_back({OperandKind::kIdRef, Quantifier::kOne, ""});
+      } else {
+        pending_.push_back({OperandKind::kIdRef, Quantifier::kOne, ""});
+        pending_.push_back({OperandKind::kIdRef, Quantifier::kOne, ""});
+      }
+      return true;  // Nothing consumed yet.
+    }
+    case OperandCategory::kValueEnum: {
+      const grammar::EnumerantInfo* e = grammar::LookupEnumerant(expected.kind, word);
+      if (e == nullptr) {
+        return Fail(offset + at, std::string(inst_name) + ": " + std::to_string(word) +
+                                     " is not a valid " + kind_info.name + " value");
+      }
+      PushOperands(grammar::Parameters(*e));
+      break;
+    }
+    case OperandCategory::kBitEnum: {
+      // Parameters follow in the order of the mask's bits, lowest first.
+      uint32_t unknown = 0;
+      for (int bit = 31; bit >= 0; --bit) {
+        const uint32_t mask = 1u << bit;
+        if (!(word & mask)) continue;
+        const grammar::EnumerantInfo* e = grammar::LookupEnumerant(expected.kind, mask);
+        if (e == nullptr) {
+          unknown |= mask;
+          continue;
+        }
+        auto params = grammar::Parameters(*e);
+        for (size_t i = params.size(); i-- > 0;) pending_.push_back(params[i]);
+      }
+      if (unknown != 0) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof(buffer), "0x%x", unknown);
+        return Fail(offset + at, std::string(inst_name) + ": bits " + buffer + " of the " +
+                                     kind_info.name + " mask are not defined");
+      }
+      break;
+    }
+  }
+  operands_.push_back(op);
+  *index = at + op.num_words;
+  return true;
+}
+
+}  // namespace
+
+bool BytesToWords(std::span<const uint8_t> bytes, std::vector<uint32_t>* words,
+                  Diagnostic* diagnostic) {
+  if (bytes.size() % 4 != 0) {
+    if (diagnostic) {
+      diagnostic->message = "module size " + std::to_string(bytes.size()) +
+                            " bytes is not a multiple of 4";
+      diagnostic->word_offset = bytes.size() / 4;
+    }
+    return false;
+  }
+  words->resize(bytes.size() / 4);
+  if (!bytes.empty()) std::memcpy(words->data(), bytes.data(), bytes.size());
+  return true;
+}
+
+bool Parse(std::span<const uint32_t> words, InstructionHandler& handler, Diagnostic* diagnostic,
+           const ReaderOptions& options) {
+  if (!words.empty() && words[0] == __builtin_bswap32(spv::kMagicNumber)) {
+    std::vector<uint32_t> swapped(words.size());
+    for (size_t i = 0; i < words.size(); ++i) swapped[i] = __builtin_bswap32(words[i]);
+    // Tell the handler the module was big-endian through the header it sees.
+    struct Forward : InstructionHandler {
+      InstructionHandler& inner;
+      explicit Forward(InstructionHandler& h) : inner(h) {}
+      bool OnHeader(const Header& h) override {
+        Header copy = h;
+        copy.endianness = Endianness::kBig;
+        return inner.OnHeader(copy);
+      }
+      bool OnInstruction(const ParsedInstruction& i) override { return inner.OnInstruction(i); }
+    } forward(handler);
+    return Reader(swapped, forward, diagnostic, options).Run();
+  }
+  return Reader(words, handler, diagnostic, options).Run();
+}
+
+ParsedInstruction ParsedModule::Get(size_t index) const {
+  const Instruction& i = instructions[index];
+  return ParsedInstruction{
+      std::span<const uint32_t>(words).subspan(i.offset, i.num_words),
+      i.offset,
+      i.opcode,
+      i.type_id,
+      i.result_id,
+      i.ext_inst_set,
+      grammar::LookupOpcode(i.opcode),
+      std::span<const ParsedOperand>(operands).subspan(i.operand_begin, i.operand_count)};
+}
+
+bool ParseModule(std::span<const uint32_t> words, ParsedModule* module, Diagnostic* diagnostic,
+                 const ReaderOptions& options) {
+  struct Collector : InstructionHandler {
+    ParsedModule* m;
+    bool OnHeader(const Header& h) override {
+      m->header = h;
+      return true;
+    }
+    bool OnInstruction(const ParsedInstruction& inst) override {
+      m->instructions.push_back({inst.offset, static_cast<uint16_t>(inst.words.size()),
+                                 inst.opcode, inst.type_id, inst.result_id, inst.ext_inst_set,
+                                 static_cast<uint32_t>(m->operands.size()),
+                                 static_cast<uint32_t>(inst.operands.size())});
+      m->operands.insert(m->operands.end(), inst.operands.begin(), inst.operands.end());
+      return true;
+    }
+  } collector;
+  collector.m = module;
+  module->instructions.clear();
+  module->operands.clear();
+  // Rough reservations: real modules average about four words an instruction.
+  module->instructions.reserve(words.size() / 4 + 1);
+  module->operands.reserve(words.size() / 2 + 1);
+  module->words.assign(words.begin(), words.end());
+  const bool swapped = !words.empty() && words[0] == __builtin_bswap32(spv::kMagicNumber);
+  if (swapped) {
+    for (uint32_t& w : module->words) w = __builtin_bswap32(w);
+  }
+  if (!Parse(module->words, collector, diagnostic, options)) return false;
+  if (swapped) module->header.endianness = Endianness::kBig;
+  return true;
+}
+
+std::string_view DecodeString(std::span<const uint32_t> words) {
+  const char* chars = reinterpret_cast<const char*>(words.data());
+  return std::string_view(chars, strnlen(chars, words.size() * 4));
+}
+
+}  // namespace coopspv::binary

@@ -1,0 +1,110 @@
+// The SPIR-V binary reader: header and instruction stream, every operand typed from the grammar.
+// It checks form only (word counts, operand counts, strings, ids against the bound); meaning is
+// the validator's business.
+#ifndef COOPSPV_SOURCE_BINARY_READER_H_
+#define COOPSPV_SOURCE_BINARY_READER_H_
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "source/common/diagnostic.h"
+#include "source/grammar/grammar.h"
+
+namespace coopspv::binary {
+
+inline constexpr uint32_t kHeaderWords = 5;
+// SPIR-V's universal limit on the id bound; the reader refuses larger bounds by default.
+inline constexpr uint32_t kDefaultMaxIdBound = 0x3FFFFF;
+
+enum class Endianness : uint8_t { kLittle, kBig };
+
+struct Header {
+  uint32_t magic = 0;
+  uint32_t version = 0;  // 0x00MMmm00.
+  uint32_t generator = 0;
+  uint32_t bound = 0;
+  uint32_t schema = 0;
+  Endianness endianness = Endianness::kLittle;
+
+  uint32_t major_version() const { return (version >> 16) & 0xFF; }
+  uint32_t minor_version() const { return (version >> 8) & 0xFF; }
+};
+
+// How a literal number is to be read; set for LiteralContextDependentNumber operands
+// (OpConstant, OpSpecConstant, OpSwitch case values), whose width follows a type.
+enum class NumberKind : uint8_t { kNone, kUnsigned, kSigned, kFloat };
+
+struct ParsedOperand {
+  uint16_t offset;     // First word, counted from the instruction's first word.
+  uint16_t num_words;  // 1 except for strings and 64-bit numbers.
+  grammar::OperandKind kind;
+  NumberKind number_kind;
+  uint8_t number_width;  // Bits, for numbers.
+  uint16_t fp_encoding;  // FPEncoding value + 1 for float numbers of an encoded type, else 0.
+};
+
+struct ParsedInstruction {
+  std::span<const uint32_t> words;  // All of the instruction's words.
+  uint32_t offset;                  // Word offset of the instruction in the module.
+  uint16_t opcode;
+  uint32_t type_id;    // 0 if none.
+  uint32_t result_id;  // 0 if none.
+  int32_t ext_inst_set;  // OpExtInst: the grammar's set index, -1 if unknown or not OpExtInst.
+  const grammar::InstructionInfo* info;
+  std::span<const ParsedOperand> operands;
+
+  uint32_t word(const ParsedOperand& op, size_t i = 0) const { return words[op.offset + i]; }
+};
+
+class InstructionHandler {
+ public:
+  virtual ~InstructionHandler() = default;
+  virtual bool OnHeader(const Header& header) { return true; }
+  // Returning false stops the parse (Parse then reports success with what was seen).
+  virtual bool OnInstruction(const ParsedInstruction& inst) = 0;
+};
+
+struct ReaderOptions {
+  uint32_t max_id_bound = kDefaultMaxIdBound;
+};
+
+// Converts a byte image to words; fails when the size is not a multiple of four.
+bool BytesToWords(std::span<const uint8_t> bytes, std::vector<uint32_t>* words,
+                  Diagnostic* diagnostic);
+
+// Parses a module given as host-order words (either byte order of the magic is accepted).
+bool Parse(std::span<const uint32_t> words, InstructionHandler& handler, Diagnostic* diagnostic,
+           const ReaderOptions& options = {});
+
+// A whole module, kept as its words plus an index of instructions and operands.
+struct ParsedModule {
+  struct Instruction {
+    uint32_t offset;
+    uint16_t num_words;
+    uint16_t opcode;
+    uint32_t type_id;
+    uint32_t result_id;
+    int32_t ext_inst_set;
+    uint32_t operand_begin;
+    uint32_t operand_count;
+  };
+
+  Header header;
+  std::vector<uint32_t> words;  // Host order, header included.
+  std::vector<Instruction> instructions;
+  std::vector<ParsedOperand> operands;
+
+  ParsedInstruction Get(size_t index) const;
+};
+
+bool ParseModule(std::span<const uint32_t> words, ParsedModule* module, Diagnostic* diagnostic,
+                 const ReaderOptions& options = {});
+
+// Decodes the null-terminated string of a LiteralString operand.
+std::string_view DecodeString(std::span<const uint32_t> words);
+
+}  // namespace coopspv::binary
+
+#endif  // COOPSPV_SOURCE_BINARY_READER_H_

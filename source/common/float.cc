@@ -1,0 +1,273 @@
+#include "source/common/float.h"
+
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace coopspv {
+namespace {
+
+uint64_t Mask(int bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
+
+// Rounds `value` (an integer with `drop` low bits to discard) to nearest, ties to even.
+uint64_t ShiftRoundEven(uint64_t value, int drop) {
+  if (drop <= 0) return value << -drop;
+  if (drop >= 64) return 0;
+  const uint64_t kept = value >> drop;
+  const uint64_t rest = value & Mask(drop);
+  const uint64_t half = 1ull << (drop - 1);
+  if (rest > half || (rest == half && (kept & 1))) return kept + 1;
+  return kept;
+}
+
+// Encodes sign * significand * 2^exponent (significand != 0, at most 63 bits) into `format`.
+// Returns false when the magnitude overflows the largest finite value.
+bool EncodeFinite(bool negative, uint64_t significand, int exponent, FloatFormat f,
+                  uint64_t* bits) {
+  const int top = 63 - std::countl_zero(significand);  // Position of the leading one.
+  int unbiased = top + exponent;
+  const int bias = f.bias();
+  const int min_normal = 1 - bias;
+  uint64_t fraction;
+  int field;
+  if (unbiased >= min_normal) {
+    // Normal: keep mantissa_bits bits after the leading one.
+    uint64_t rounded = ShiftRoundEven(significand, top - f.mantissa_bits);
+    if (rounded >> (f.mantissa_bits + 1)) {  // Rounding carried into a new leading bit.
+      rounded >>= 1;
+      ++unbiased;
+    }
+    field = unbiased + bias;
+    fraction = rounded & Mask(f.mantissa_bits);
+  } else {
+    // Subnormal: the value is fraction * 2^(min_normal - mantissa_bits).
+    const int drop = (min_normal - f.mantissa_bits) - exponent;
+    fraction = ShiftRoundEven(significand, drop);
+    field = 0;
+    if (fraction >> f.mantissa_bits) {  // Rounded up to the smallest normal.
+      field = 1;
+      fraction &= Mask(f.mantissa_bits);
+    }
+  }
+  if (field >= (1 << f.exponent_bits) - 1) return false;
+  *bits = (static_cast<uint64_t>(negative) << (f.width() - 1)) |
+          (static_cast<uint64_t>(field) << f.mantissa_bits) | fraction;
+  return true;
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool ParseHexFloat(std::string_view text, bool negative, FloatFormat f, uint64_t* bits,
+                   std::string* error) {
+  // text starts after "0x". Digits, optional '.', digits, 'p', signed exponent.
+  uint64_t significand = 0;
+  int exponent = 0;
+  bool any_digit = false;
+  bool seen_point = false;
+  bool sticky = false;  // Nonzero digits dropped beyond 60 bits of precision.
+  size_t i = 0;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '.') {
+      if (seen_point) break;
+      seen_point = true;
+      continue;
+    }
+    const int d = HexDigit(c);
+    if (d < 0) break;
+    any_digit = true;
+    if (significand >> 56) {
+      if (d) sticky = true;
+      if (!seen_point) exponent += 4;
+      continue;
+    }
+    significand = significand * 16 + d;
+    if (seen_point) exponent -= 4;
+  }
+  if (!any_digit) {
+    *error = "expected hex digits";
+    return false;
+  }
+  if (i < text.size()) {
+    if (text[i] != 'p' && text[i] != 'P') {
+      *error = "unexpected character in hex float";
+      return false;
+    }
+    ++i;
+    bool exp_negative = false;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) exp_negative = text[i++] == '-';
+    if (i == text.size()) {
+      *error = "missing hex float exponent";
+      return false;
+    }
+    long e = 0;
+    for (; i < text.size(); ++i) {
+      if (text[i] < '0' || text[i] > '9') {
+        *error = "unexpected character in hex float exponent";
+        return false;
+      }
+      e = e * 10 + (text[i] - '0');
+      if (e > 100000) {
+        *error = "hex float exponent out of range";
+        return false;
+      }
+    }
+    exponent += exp_negative ? -static_cast<int>(e) : static_cast<int>(e);
+  }
+  if (sticky) significand |= 1;
+  if (significand == 0) {
+    *bits = static_cast<uint64_t>(negative) << (f.width() - 1);
+    return true;
+  }
+  const int top = 63 - std::countl_zero(significand);
+  const int unbiased = top + exponent;
+  if (unbiased == f.bias() + 1) {
+    // The all-ones exponent: infinity or NaN, spelled as spirv-dis prints them.
+    const uint64_t fraction =
+        top >= f.mantissa_bits ? (significand >> (top - f.mantissa_bits)) & Mask(f.mantissa_bits)
+                               : (significand << (f.mantissa_bits - top)) & Mask(f.mantissa_bits);
+    *bits = (static_cast<uint64_t>(negative) << (f.width() - 1)) |
+            (Mask(f.exponent_bits) << f.mantissa_bits) | fraction;
+    return true;
+  }
+  if (!EncodeFinite(negative, significand, exponent, f, bits)) {
+    *error = "value out of range for a " + std::to_string(f.width()) + "-bit float";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string FormatHexFloat(uint64_t bits, FloatFormat f) {
+  const bool negative = (bits >> (f.width() - 1)) & 1;
+  const uint64_t field = (bits >> f.mantissa_bits) & Mask(f.exponent_bits);
+  uint64_t fraction = bits & Mask(f.mantissa_bits);
+  std::string out = negative ? "-0x" : "0x";
+  if (field == 0 && fraction == 0) return out + "0p+0";
+  int exponent;
+  if (field == 0) {
+    // Subnormal: normalize so the leading one becomes the implicit bit.
+    exponent = 1 - f.bias();
+    while (!((fraction >> f.mantissa_bits) & 1)) {
+      fraction <<= 1;
+      --exponent;
+    }
+    fraction &= Mask(f.mantissa_bits);
+  } else {
+    exponent = static_cast<int>(field) - f.bias();
+  }
+  out += '1';
+  // Left-align the fraction to whole hex digits and drop trailing zero digits.
+  const int digits = (f.mantissa_bits + 3) / 4;
+  uint64_t aligned = fraction << (digits * 4 - f.mantissa_bits);
+  std::string hex;
+  for (int d = digits - 1; d >= 0; --d) hex += "0123456789abcdef"[(aligned >> (d * 4)) & 0xF];
+  while (!hex.empty() && hex.back() == '0') hex.pop_back();
+  if (!hex.empty()) out += "." + hex;
+  out += 'p';
+  out += exponent < 0 ? '-' : '+';
+  out += std::to_string(exponent < 0 ? -exponent : exponent);
+  return out;
+}
+
+std::string FormatFloat(uint64_t bits, FloatFormat f) {
+  char buffer[64];
+  if (f.exponent_bits == kSingle.exponent_bits && f.mantissa_bits == kSingle.mantissa_bits) {
+    const float value = std::bit_cast<float>(static_cast<uint32_t>(bits));
+    const int c = std::fpclassify(value);
+    if (c == FP_ZERO || c == FP_NORMAL) {
+      std::snprintf(buffer, sizeof(buffer), "%.9g", static_cast<double>(value));
+      return buffer;
+    }
+  } else if (f.exponent_bits == kDouble.exponent_bits &&
+             f.mantissa_bits == kDouble.mantissa_bits) {
+    const double value = std::bit_cast<double>(bits);
+    const int c = std::fpclassify(value);
+    if (c == FP_ZERO || c == FP_NORMAL) {
+      std::snprintf(buffer, sizeof(buffer), "%.17g", value);
+      return buffer;
+    }
+  }
+  return FormatHexFloat(bits, f);
+}
+
+bool ParseFloat(std::string_view text, FloatFormat f, uint64_t* bits, std::string* error) {
+  std::string_view body = text;
+  bool negative = false;
+  if (!body.empty() && (body[0] == '-' || body[0] == '+')) {
+    negative = body[0] == '-';
+    body.remove_prefix(1);
+  }
+  if (body.size() > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X')) {
+    return ParseHexFloat(body.substr(2), negative, f, bits, error);
+  }
+  // Decimal: digits, optional fraction, optional exponent; nothing else (no "inf", "nan").
+  size_t i = 0;
+  bool any_digit = false;
+  while (i < body.size() && body[i] >= '0' && body[i] <= '9') ++i, any_digit = true;
+  if (i < body.size() && body[i] == '.') {
+    ++i;
+    while (i < body.size() && body[i] >= '0' && body[i] <= '9') ++i, any_digit = true;
+  }
+  if (any_digit && i < body.size() && (body[i] == 'e' || body[i] == 'E')) {
+    ++i;
+    if (i < body.size() && (body[i] == '+' || body[i] == '-')) ++i;
+    const size_t start = i;
+    while (i < body.size() && body[i] >= '0' && body[i] <= '9') ++i;
+    if (i == start) any_digit = false;
+  }
+  if (!any_digit || i != body.size()) {
+    *error = "'" + std::string(text) + "' is not a floating-point number";
+    return false;
+  }
+  const std::string copy(text);
+  errno = 0;
+  if (f.exponent_bits == kSingle.exponent_bits && f.mantissa_bits == kSingle.mantissa_bits) {
+    const float value = std::strtof(copy.c_str(), nullptr);
+    if (std::isinf(value)) {
+      *error = "value out of range for a 32-bit float";
+      return false;
+    }
+    *bits = std::bit_cast<uint32_t>(value);
+    return true;
+  }
+  const double value = std::strtod(copy.c_str(), nullptr);
+  if (std::isinf(value)) {
+    *error = "value out of range for a " + std::to_string(f.width()) + "-bit float";
+    return false;
+  }
+  if (f.exponent_bits == kDouble.exponent_bits && f.mantissa_bits == kDouble.mantissa_bits) {
+    *bits = std::bit_cast<uint64_t>(value);
+    return true;
+  }
+  const uint64_t d = std::bit_cast<uint64_t>(value);
+  const uint64_t field = (d >> 52) & 0x7FF;
+  uint64_t significand = d & Mask(52);
+  if (field == 0 && significand == 0) {
+    *bits = static_cast<uint64_t>(negative) << (f.width() - 1);
+    return true;
+  }
+  int exponent;
+  if (field == 0) {
+    exponent = -1074;
+  } else {
+    significand |= 1ull << 52;
+    exponent = static_cast<int>(field) - 1075;
+  }
+  if (!EncodeFinite(negative, significand, exponent, f, bits)) {
+    *error = "value out of range for a " + std::to_string(f.width()) + "-bit float";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace coopspv

@@ -1,0 +1,42 @@
+#include "source/common/target_env.h"
+
+namespace coopspv {
+
+std::string TargetEnv::Name() const {
+  const std::string spv = "spv1." + std::to_string((spirv_version >> 8) & 0xFF);
+  if (api == Api::kUniversal) return spv;
+  return "vulkan1." + std::to_string(api_minor);
+}
+
+std::optional<TargetEnv> ParseTargetEnv(std::string_view name) {
+  TargetEnv env;
+  for (uint32_t minor = 0; minor <= 6; ++minor) {
+    if (name == "spv1." + std::to_string(minor)) {
+      env.spirv_version = SpirvVersion(1, minor);
+      return env;
+    }
+  }
+  // Vulkan 1.0 consumes SPIR-V 1.0, 1.1 up to 1.3, 1.2 up to 1.5, 1.3 and 1.4 up to 1.6.
+  static constexpr uint32_t kVulkanSpirvMinor[] = {0, 3, 5, 6, 6};
+  env.api = TargetEnv::Api::kVulkan;
+  for (uint32_t minor = 0; minor < 5; ++minor) {
+    if (name == "vulkan1." + std::to_string(minor)) {
+      env.api_minor = minor;
+      env.spirv_version = SpirvVersion(1, kVulkanSpirvMinor[minor]);
+      return env;
+    }
+  }
+  if (name == "vulkan1.1spv1.4") {
+    env.api_minor = 1;
+    env.spirv_version = SpirvVersion(1, 4);
+    return env;
+  }
+  return std::nullopt;
+}
+
+const char* AllTargetEnvNames() {
+  return "spv1.0, spv1.1, spv1.2, spv1.3, spv1.4, spv1.5, spv1.6, vulkan1.0, vulkan1.1, "
+         "vulkan1.1spv1.4, vulkan1.2, vulkan1.3, vulkan1.4";
+}
+
+}  // namespace coopspv

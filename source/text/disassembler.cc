@@ -1,0 +1,375 @@
+#include "source/text/disassembler.h"
+
+#include <string_view>
+#include <unordered_set>
+
+#include "source/common/float.h"
+#include "source/grammar/grammar.h"
+
+namespace coopspv::text {
+namespace {
+
+using binary::NumberKind;
+using binary::ParsedInstruction;
+using binary::ParsedOperand;
+using grammar::OperandCategory;
+using grammar::OperandKind;
+using spv::Op;
+
+Op OpOf(const ParsedInstruction& inst) { return static_cast<Op>(inst.opcode); }
+
+std::string Sanitize(std::string_view name) {
+  if (name.empty()) return "_";
+  std::string out(name);
+  for (char& c : out) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_';
+    if (!ok) c = '_';
+  }
+  return out;
+}
+
+FloatFormat FormatFor(int width, uint16_t fp_encoding_plus_one) {
+  if (fp_encoding_plus_one != 0) {
+    switch (static_cast<spv::FPEncoding>(fp_encoding_plus_one - 1)) {
+      case spv::FPEncoding::BFloat16KHR:
+        return kBFloat16;
+      case spv::FPEncoding::Float8E4M3EXT:
+        return kFloat8E4M3;
+      case spv::FPEncoding::Float8E5M2EXT:
+        return kFloat8E5M2;
+      default:
+        break;
+    }
+  }
+  switch (width) {
+    case 16:
+      return kHalf;
+    case 64:
+      return kDouble;
+    default:
+      return kSingle;
+  }
+}
+
+// The text of a context-dependent literal number.
+std::string NumberText(const ParsedInstruction& inst, const ParsedOperand& op) {
+  uint64_t bits = inst.word(op);
+  if (op.num_words == 2) bits |= static_cast<uint64_t>(inst.word(op, 1)) << 32;
+  switch (op.number_kind) {
+    case NumberKind::kSigned: {
+      const int shift = 64 - op.number_width;
+      const int64_t value = static_cast<int64_t>(bits << shift) >> shift;
+      return std::to_string(value);
+    }
+    case NumberKind::kFloat: {
+      const FloatFormat format = FormatFor(op.number_width, op.fp_encoding);
+      if (format.width() != op.number_width) return std::to_string(bits);  // E.g. E8M0.
+      return FormatFloat(bits, format);
+    }
+    default:
+      if (op.number_width < 64) bits &= (1ull << op.number_width) - 1;
+      return std::to_string(bits);
+  }
+}
+
+std::string QuoteString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+std::string EnumText(OperandKind kind, uint32_t value) {
+  const grammar::OperandKindInfo& info = grammar::GetOperandKind(kind);
+  if (info.category == OperandCategory::kValueEnum) {
+    const grammar::EnumerantInfo* e = grammar::LookupEnumerant(kind, value);
+    return e ? e->name : std::to_string(value);
+  }
+  if (value == 0) {
+    const grammar::EnumerantInfo* e = grammar::LookupEnumerant(kind, 0u);
+    return e ? e->name : "0";
+  }
+  std::string out;
+  for (int bit = 0; bit < 32; ++bit) {
+    const uint32_t mask = 1u << bit;
+    if (!(value & mask)) continue;
+    if (!out.empty()) out += '|';
+    const grammar::EnumerantInfo* e = grammar::LookupEnumerant(kind, mask);
+    out += e ? std::string(e->name) : std::to_string(mask);
+  }
+  return out;
+}
+
+class NameTable {
+ public:
+  explicit NameTable(size_t bound) : names_(bound) {}
+
+  bool Has(uint32_t id) const { return id < names_.size() && !names_[id].empty(); }
+
+  void Save(uint32_t id, std::string_view suggested) {
+    if (id >= names_.size() || Has(id)) return;
+    const std::string base = Sanitize(suggested);
+    std::string name = base;
+    for (int i = 0; used_.count(name); ++i) name = base + "_" + std::to_string(i);
+    used_.insert(name);
+    names_[id] = std::move(name);
+  }
+
+  std::string NameOf(uint32_t id) const { return Has(id) ? names_[id] : std::to_string(id); }
+
+  std::vector<std::string> Take() {
+    for (size_t id = 0; id < names_.size(); ++id) {
+      if (names_[id].empty()) names_[id] = std::to_string(id);
+    }
+    return std::move(names_);
+  }
+
+ private:
+  std::vector<std::string> names_;
+  std::unordered_set<std::string> used_;
+};
+
+std::string IntTypeName(uint32_t width, bool is_signed) {
+  switch (width) {
+    case 8:
+      return is_signed ? "char" : "uchar";
+    case 16:
+      return is_signed ? "short" : "ushort";
+    case 32:
+      return is_signed ? "int" : "uint";
+    case 64:
+      return is_signed ? "long" : "ulong";
+    default:
+      return (is_signed ? "i" : "u") + std::to_string(width);
+  }
+}
+
+std::string FloatTypeName(const ParsedInstruction& inst) {
+  const uint32_t width = inst.words[2];
+  if (inst.words.size() > 3) {
+    switch (static_cast<spv::FPEncoding>(inst.words[3])) {
+      case spv::FPEncoding::BFloat16KHR:
+        return "bfloat16";
+      case spv::FPEncoding::Float8E4M3EXT:
+        return "fp8e4m3";
+      case spv::FPEncoding::Float8E5M2EXT:
+        return "fp8e5m2";
+      default:
+        return "fp" + std::to_string(width) + "_" + std::to_string(inst.words[3]);
+    }
+  }
+  switch (width) {
+    case 16:
+      return "half";
+    case 32:
+      return "float";
+    case 64:
+      return "double";
+    default:
+      return "fp" + std::to_string(width);
+  }
+}
+
+const char* GlslBuiltInName(spv::BuiltIn b) {
+  using spv::BuiltIn;
+  switch (b) {
+    case BuiltIn::Position: return "gl_Position";
+    case BuiltIn::PointSize: return "gl_PointSize";
+    case BuiltIn::ClipDistance: return "gl_ClipDistance";
+    case BuiltIn::CullDistance: return "gl_CullDistance";
+    case BuiltIn::VertexId: return "gl_VertexID";
+    case BuiltIn::InstanceId: return "gl_InstanceID";
+    case BuiltIn::PrimitiveId: return "gl_PrimitiveID";
+    case BuiltIn::InvocationId: return "gl_InvocationID";
+    case BuiltIn::Layer: return "gl_Layer";
+    case BuiltIn::ViewportIndex: return "gl_ViewportIndex";
+    case BuiltIn::TessLevelOuter: return "gl_TessLevelOuter";
+    case BuiltIn::TessLevelInner: return "gl_TessLevelInner";
+    case BuiltIn::TessCoord: return "gl_TessCoord";
+    case BuiltIn::PatchVertices: return "gl_PatchVertices";
+    case BuiltIn::FragCoord: return "gl_FragCoord";
+    case BuiltIn::PointCoord: return "gl_PointCoord";
+    case BuiltIn::FrontFacing: return "gl_FrontFacing";
+    case BuiltIn::SampleId: return "gl_SampleID";
+    case BuiltIn::SamplePosition: return "gl_SamplePosition";
+    case BuiltIn::SampleMask: return "gl_SampleMask";
+    case BuiltIn::FragDepth: return "gl_FragDepth";
+    case BuiltIn::HelperInvocation: return "gl_HelperInvocation";
+    case BuiltIn::NumWorkgroups: return "gl_NumWorkGroups";
+    case BuiltIn::WorkgroupSize: return "gl_WorkGroupSize";
+    case BuiltIn::WorkgroupId: return "gl_WorkGroupID";
+    case BuiltIn::LocalInvocationId: return "gl_LocalInvocationID";
+    case BuiltIn::GlobalInvocationId: return "gl_GlobalInvocationID";
+    case BuiltIn::LocalInvocationIndex: return "gl_LocalInvocationIndex";
+    case BuiltIn::VertexIndex: return "gl_VertexIndex";
+    case BuiltIn::InstanceIndex: return "gl_InstanceIndex";
+    case BuiltIn::SubgroupSize: return "gl_SubgroupSize";
+    case BuiltIn::SubgroupLocalInvocationId: return "gl_SubgroupInvocationID";
+    case BuiltIn::NumSubgroups: return "gl_NumSubgroups";
+    case BuiltIn::SubgroupId: return "gl_SubgroupID";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> FriendlyNames(const binary::ParsedModule& module) {
+  NameTable table(module.header.bound);
+  for (size_t i = 0; i < module.instructions.size(); ++i) {
+    const ParsedInstruction inst = module.Get(i);
+    const uint32_t id = inst.result_id;
+    switch (OpOf(inst)) {
+      case Op::Name:
+        table.Save(inst.words[1], binary::DecodeString(inst.words.subspan(2)));
+        break;
+      case Op::Decorate:
+        // Built-in variables without an OpName are named as GLSL spells them.
+        if (inst.words.size() > 3 &&
+            static_cast<spv::Decoration>(inst.words[2]) == spv::Decoration::BuiltIn) {
+          if (const char* name = GlslBuiltInName(static_cast<spv::BuiltIn>(inst.words[3]))) {
+            table.Save(inst.words[1], name);
+          }
+        }
+        break;
+      case Op::TypeVoid:
+        table.Save(id, "void");
+        break;
+      case Op::TypeBool:
+        table.Save(id, "bool");
+        break;
+      case Op::TypeInt:
+        table.Save(id, IntTypeName(inst.words[2], inst.words[3] != 0));
+        break;
+      case Op::TypeFloat:
+        table.Save(id, FloatTypeName(inst));
+        break;
+      case Op::TypeVector:
+        table.Save(id, "v" + std::to_string(inst.words[3]) + table.NameOf(inst.words[2]));
+        break;
+      case Op::TypeMatrix:
+        table.Save(id, "mat" + std::to_string(inst.words[3]) + table.NameOf(inst.words[2]));
+        break;
+      case Op::TypeArray:
+        table.Save(id, "_arr_" + table.NameOf(inst.words[2]) + "_" + table.NameOf(inst.words[3]));
+        break;
+      case Op::TypeRuntimeArray:
+        table.Save(id, "_runtimearr_" + table.NameOf(inst.words[2]));
+        break;
+      case Op::TypePointer:
+        table.Save(id, "_ptr_" + EnumText(OperandKind::kStorageClass, inst.words[2]) + "_" +
+                           table.NameOf(inst.words[3]));
+        break;
+      case Op::TypeStruct:
+        table.Save(id, "_struct_" + std::to_string(id));
+        break;
+      case Op::ConstantTrue:
+        table.Save(id, "true");
+        break;
+      case Op::ConstantFalse:
+        table.Save(id, "false");
+        break;
+      case Op::Constant: {
+        std::string value = NumberText(inst, inst.operands[2]);
+        for (char& c : value) {
+          if (c == '-') c = 'n';
+        }
+        table.Save(id, table.NameOf(inst.type_id) + "_" + value);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return table.Take();
+}
+
+std::string InstructionText(const ParsedInstruction& inst, const std::vector<std::string>& names) {
+  auto id_text = [&](uint32_t id) {
+    return "%" + (id < names.size() ? names[id] : std::to_string(id));
+  };
+  std::string out;
+  if (inst.result_id != 0) out = id_text(inst.result_id) + " = ";
+  out += inst.info->name;
+  for (const ParsedOperand& op : inst.operands) {
+    if (op.kind == OperandKind::kIdResult) continue;
+    out += ' ';
+    const grammar::OperandKindInfo& kind = grammar::GetOperandKind(op.kind);
+    switch (kind.category) {
+      case OperandCategory::kId:
+        out += id_text(inst.word(op));
+        break;
+      case OperandCategory::kValueEnum:
+      case OperandCategory::kBitEnum:
+        out += EnumText(op.kind, inst.word(op));
+        break;
+      default:
+        switch (op.kind) {
+          case OperandKind::kLiteralString:
+            out += QuoteString(binary::DecodeString(inst.words.subspan(op.offset, op.num_words)));
+            break;
+          case OperandKind::kLiteralContextDependentNumber:
+            out += NumberText(inst, op);
+            break;
+          case OperandKind::kLiteralExtInstInteger: {
+            const grammar::ExtInstInfo* ext =
+                inst.ext_inst_set >= 0 ? grammar::LookupExtInst(inst.ext_inst_set, inst.word(op))
+                                       : nullptr;
+            out += ext ? std::string(ext->name) : std::to_string(inst.word(op));
+            break;
+          }
+          case OperandKind::kLiteralSpecConstantOpInteger: {
+            const grammar::InstructionInfo* target = grammar::LookupOpcode(inst.word(op));
+            out += target ? std::string(target->name + 2) : std::to_string(inst.word(op));
+            break;
+          }
+          case OperandKind::kLiteralFloat:
+            out += FormatFloat(inst.word(op), kSingle);
+            break;
+          default:
+            out += std::to_string(inst.word(op));
+            break;
+        }
+    }
+  }
+  return out;
+}
+
+bool Disassemble(std::span<const uint32_t> words, const DisassembleOptions& options,
+                 std::string* text, Diagnostic* diagnostic) {
+  binary::ParsedModule module;
+  if (!binary::ParseModule(words, &module, diagnostic)) return false;
+  std::vector<std::string> names;
+  if (options.friendly_names) names = FriendlyNames(module);
+  std::string& out = *text;
+  out.clear();
+  out.reserve(words.size() * 12);
+  if (options.header) {
+    const binary::Header& h = module.header;
+    out += "; SPIR-V\n; Version: " + std::to_string(h.major_version()) + "." +
+           std::to_string(h.minor_version()) + "\n; Generator: ";
+    const grammar::GeneratorInfo* g = grammar::LookupGenerator(h.generator >> 16);
+    out += g ? std::string(g->vendor) + " " + g->tool
+             : "Unknown(" + std::to_string(h.generator >> 16) + ")";
+    out += "; " + std::to_string(h.generator & 0xFFFF) + "\n; Bound: " + std::to_string(h.bound) +
+           "\n; Schema: " + std::to_string(h.schema) + "\n";
+  }
+  constexpr size_t kOpcodeColumn = 15;
+  for (size_t i = 0; i < module.instructions.size(); ++i) {
+    const ParsedInstruction inst = module.Get(i);
+    std::string line = InstructionText(inst, names);
+    if (options.indent) {
+      size_t prefix = 0;  // Width of "%name = ".
+      if (inst.result_id != 0) prefix = line.find(" = ") + 3;
+      if (prefix < kOpcodeColumn) out.append(kOpcodeColumn - prefix, ' ');
+    }
+    out += line;
+    out += '\n';
+  }
+  return true;
+}
+
+}  // namespace coopspv::text
