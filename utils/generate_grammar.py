@@ -410,7 +410,14 @@ class Emitter:
                         alias_rows.append((len(enum_rows), n))
                     enum_rows.append((ki, e.names[0], v, caps, exts, params, e.version,
                                       alias_begin, len(e.names) - 1))
-            kind_rows.append((display, cat, begin, len(enum_rows) - begin))
+            valid = 0
+            with_params = 0
+            if ens and cat == "BitEnum":
+                for v, e in ens.items():
+                    valid |= v
+                    if e.operands:
+                        with_params |= v
+            kind_rows.append((display, cat, begin, len(enum_rows) - begin, valid, with_params))
         # Instructions sorted by opcode.
         inst_rows = []
         inst_alias_rows = []
@@ -438,15 +445,16 @@ class Emitter:
                 ext_inst_rows.append((si, inst["opname"], inst["opcode"], ops, caps))
             ext_set_rows.append((import_name, begin, len(ext_inst_rows) - begin))
 
-        w("inline constexpr OperandKindInfo kOperandKinds[] = {")
-        for display, cat, begin, count in kind_rows:
-            w("    {%s, OperandCategory::k%s, %d, %d}," % (c_string(display), cat, begin, count))
+        w("extern constexpr OperandKindInfo kOperandKinds[] = {")
+        for display, cat, begin, count, valid, with_params in kind_rows:
+            w("    {%s, OperandCategory::k%s, %d, %d, 0x%xu, 0x%xu}," %
+              (c_string(display), cat, begin, count, valid, with_params))
         w("};")
         w("inline constexpr uint32_t kCapabilityPool[] = {%s};" %
           (", ".join(str(c) for c in cap_pool) or "0"))
         w("inline constexpr const char* kExtensionPool[] = {%s};" %
           (", ".join(c_string(x) for x in ext_pool) or "nullptr"))
-        w("inline constexpr OperandInfo kOperandPool[] = {")
+        w("extern constexpr OperandInfo kOperandPool[] = {")
         for kind, q, name in operand_pool:
             w("    {static_cast<OperandKind>(%d), Quantifier::%s, %s}," % (kind, q, c_string(name)))
         w("};")
@@ -458,7 +466,7 @@ class Emitter:
         w("};")
         w("inline constexpr const char* kEnumerantAliases[] = {%s};" %
           (", ".join(c_string(n) for _, n in alias_rows) or "nullptr"))
-        w("inline constexpr InstructionInfo kInstructions[] = {")
+        w("extern constexpr InstructionInfo kInstructions[] = {")
         for (name, op, klass, ops, caps, exts, version, ht, hr, ab, ac) in inst_rows:
             w("    {%s, %d, %s, %d, %d, %d, %d, %d, %d, 0x%xu, %s, %s, %d, %d}," %
               (c_string(name), op, c_string(klass), ops[0], ops[1], caps[0], caps[1], exts[0],
@@ -470,8 +478,7 @@ class Emitter:
         opcode_index = [0] * (max_op + 1)
         for i, row in enumerate(inst_rows):
             opcode_index[row[1]] = i + 1
-        w("inline constexpr uint32_t kMaxOpcode = %d;" % max_op)
-        w("inline constexpr uint16_t kOpcodeIndex[] = {")
+        w("extern constexpr uint16_t kOpcodeIndex[] = {")
         for i in range(0, len(opcode_index), 32):
             w("    " + ", ".join(str(x) for x in opcode_index[i:i + 32]) + ",")
         w("};")
@@ -572,6 +579,9 @@ class Emitter:
             w("  k%s = %d," % (cxx_ident(cxx), i))
         w("};")
         w("inline constexpr int kNumOperandKinds = %d;" % len(self.kinds))
+        w("// The id kinds come first, so IsIdKind is one comparison.")
+        w("inline constexpr int kNumIdKinds = %d;" % len(ID_KINDS))
+        w("inline constexpr uint32_t kMaxOpcode = %d;" % max(core.instructions))
         w("")
         w("}  // namespace coopspv::grammar")
         w("// NOLINTEND")

@@ -48,6 +48,23 @@ class Reader {
   bool ParseOperand(const OperandInfo& expected, size_t offset, std::span<const uint32_t> inst,
                     size_t* index, uint16_t opcode, const char* inst_name);
   bool CheckId(uint32_t id, size_t offset, const char* inst_name, const OperandInfo& expected);
+  // Checks an id operand at word `at` of the instruction and remembers what it means.
+  bool NoteId(const OperandInfo& expected, uint32_t word, size_t at, size_t offset, uint16_t opcode,
+              const char* inst_name) {
+    if (word == 0 || word >= header_.bound) {
+      return CheckId(word, offset + at, inst_name, expected);
+    }
+    if (expected.kind == OperandKind::kIdResultType) {
+      type_id_ = word;
+      context_type_ = word;
+    } else if (expected.kind == OperandKind::kIdResult) {
+      result_id_ = word;
+    }
+    last_id_ = word;
+    // OpSwitch case literals are as wide as the selector's type.
+    if (opcode == OpcodeOf(spv::Op::Switch) && at == 1) context_type_ = Info(word).type;
+    return true;
+  }
   void PushOperands(std::span<const OperandInfo> ops) {
     for (size_t i = ops.size(); i-- > 0;) pending_.push_back(ops[i]);
   }
@@ -108,6 +125,9 @@ bool Reader::Run() {
                        std::to_string(options_.max_id_bound));
   }
   if (!handler_.OnHeader(header_)) return true;
+  // No module defines more ids than it has words: reserving that much (untouched) memory up front
+  // saves the copies of growing one id at a time.
+  ids_.reserve(std::min<size_t>(header_.bound, words_.size()));
   pending_.reserve(64);
   operands_.reserve(64);
   size_t offset = kHeaderWords;
@@ -155,8 +175,23 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
   last_id_ = 0;
   operands_.clear();
   pending_.clear();
-  PushOperands(grammar::Operands(*info));
+  const std::span<const OperandInfo> ops = grammar::Operands(*info);
   size_t index = 1;
+  // Fast path: most operands are ids or plain literal words, one word each, in grammar order.
+  size_t k = 0;
+  for (; k < ops.size() && index < count; ++k) {
+    const OperandInfo& expected = ops[k];
+    const bool is_id = grammar::IsIdKind(expected.kind);
+    if (!is_id && expected.kind != OperandKind::kLiteralInteger) break;
+    do {
+      const uint32_t word = inst[index];
+      if (is_id && !NoteId(expected, word, index, offset, opcode, info->name)) return false;
+      operands_.push_back(
+          {static_cast<uint16_t>(index), 1, expected.kind, NumberKind::kNone, 0, 0});
+      ++index;
+    } while (expected.quantifier == Quantifier::kVariadic && index < count);
+  }
+  if (k < ops.size()) PushOperands(ops.subspan(k));
   while (!pending_.empty()) {
     const OperandInfo expected = pending_.back();
     pending_.pop_back();
@@ -207,16 +242,7 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
   const grammar::OperandKindInfo& kind_info = grammar::GetOperandKind(expected.kind);
   switch (kind_info.category) {
     case OperandCategory::kId:
-      if (!CheckId(word, offset + at, inst_name, expected)) return false;
-      if (expected.kind == OperandKind::kIdResultType) {
-        type_id_ = word;
-        context_type_ = word;
-      } else if (expected.kind == OperandKind::kIdResult) {
-        result_id_ = word;
-      }
-      last_id_ = word;
-      // OpSwitch case literals are as wide as the selector's type.
-      if (opcode == OpcodeOf(spv::Op::Switch) && at == 1) context_type_ = Info(word).type;
+      if (!NoteId(expected, word, at, offset, opcode, inst_name)) return false;
       break;
     case OperandCategory::kLiteral:
       switch (expected.kind) {
@@ -318,15 +344,13 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
     }
     case OperandCategory::kBitEnum: {
       // Parameters follow in the order of the mask's bits, lowest first.
-      uint32_t unknown = 0;
-      for (int bit = 31; bit >= 0; --bit) {
+      uint32_t unknown = word & ~kind_info.valid_mask;
+      for (int bit = 31; bit >= 0 && (word & kind_info.parameter_mask); --bit) {
         const uint32_t mask = 1u << bit;
         if (!(word & mask)) continue;
+        if (!(mask & kind_info.parameter_mask)) continue;
         const grammar::EnumerantInfo* e = grammar::LookupEnumerant(expected.kind, mask);
-        if (e == nullptr) {
-          unknown |= mask;
-          continue;
-        }
+        if (e == nullptr) continue;
         auto params = grammar::Parameters(*e);
         for (size_t i = params.size(); i-- > 0;) pending_.push_back(params[i]);
       }

@@ -51,20 +51,10 @@ std::span<const T> Slice(const T (&pool)[N], uint32_t begin, uint32_t count) {
 
 }  // namespace
 
-const InstructionInfo* LookupOpcode(uint32_t opcode) {
-  if (opcode > kMaxOpcode) return nullptr;
-  const uint16_t index = kOpcodeIndex[opcode];
-  return index == 0 ? nullptr : &kInstructions[index - 1];
-}
-
 const InstructionInfo* LookupInstruction(std::string_view name) {
   const int key = Probe(kInstructionNameHash, Fnv1a(name.data(), name.size(), 0),
                         [&](uint32_t i) { return name == kInstructionNameKey[i]; });
   return key < 0 ? nullptr : &kInstructions[kInstructionNameTarget[key]];
-}
-
-std::span<const OperandInfo> Operands(const InstructionInfo& inst) {
-  return Slice(kOperandPool, inst.operand_begin, inst.operand_count);
 }
 
 std::span<const uint32_t> Capabilities(const InstructionInfo& inst) {
@@ -80,10 +70,6 @@ std::span<const char* const> Aliases(const InstructionInfo& inst) {
 }
 
 std::span<const InstructionInfo> AllInstructions() { return kInstructions; }
-
-const OperandKindInfo& GetOperandKind(OperandKind kind) {
-  return kOperandKinds[static_cast<size_t>(kind)];
-}
 
 std::span<const EnumerantInfo> Enumerants(OperandKind kind) {
   const OperandKindInfo& info = GetOperandKind(kind);
@@ -120,10 +106,6 @@ std::span<const char* const> Extensions(const EnumerantInfo& e) {
 
 std::span<const char* const> Aliases(const EnumerantInfo& e) {
   return Slice(kEnumerantAliases, e.alias_begin, e.alias_count);
-}
-
-bool IsIdKind(OperandKind kind) {
-  return GetOperandKind(kind).category == OperandCategory::kId;
 }
 
 int LookupExtInstSet(std::string_view import_name) {

@@ -34,6 +34,8 @@ struct OperandKindInfo {
   OperandCategory category;
   uint32_t enumerant_begin;
   uint32_t enumerant_count;
+  uint32_t valid_mask;      // BitEnum: the union of all defined bits.
+  uint32_t parameter_mask;  // BitEnum: the bits whose enumerants take parameters.
 };
 
 struct EnumerantInfo {
@@ -84,18 +86,34 @@ struct GeneratorInfo {
   const char* tool;
 };
 
+namespace generated {
+// Defined in the generated tables; declared here so the hottest lookups inline.
+extern const InstructionInfo kInstructions[];
+extern const uint16_t kOpcodeIndex[];
+extern const OperandInfo kOperandPool[];
+extern const OperandKindInfo kOperandKinds[];
+}  // namespace generated
+
 // Instructions.
-const InstructionInfo* LookupOpcode(uint32_t opcode);
+inline const InstructionInfo* LookupOpcode(uint32_t opcode) {
+  if (opcode > kMaxOpcode) return nullptr;
+  const uint16_t index = generated::kOpcodeIndex[opcode];
+  return index == 0 ? nullptr : &generated::kInstructions[index - 1];
+}
 // By spelling, aliases included (e.g. "OpTypeCooperativeVectorNV" finds opcode 5288).
 const InstructionInfo* LookupInstruction(std::string_view name);
-std::span<const OperandInfo> Operands(const InstructionInfo& inst);
+inline std::span<const OperandInfo> Operands(const InstructionInfo& inst) {
+  return {generated::kOperandPool + inst.operand_begin, inst.operand_count};
+}
 std::span<const uint32_t> Capabilities(const InstructionInfo& inst);
 std::span<const char* const> Extensions(const InstructionInfo& inst);
 std::span<const char* const> Aliases(const InstructionInfo& inst);
 std::span<const InstructionInfo> AllInstructions();
 
 // Operand kinds and their enumerants.
-const OperandKindInfo& GetOperandKind(OperandKind kind);
+inline const OperandKindInfo& GetOperandKind(OperandKind kind) {
+  return generated::kOperandKinds[static_cast<size_t>(kind)];
+}
 std::span<const EnumerantInfo> Enumerants(OperandKind kind);
 const EnumerantInfo* LookupEnumerant(OperandKind kind, uint32_t value);
 const EnumerantInfo* LookupEnumerant(OperandKind kind, std::string_view name);
@@ -104,7 +122,7 @@ std::span<const uint32_t> Capabilities(const EnumerantInfo& e);
 std::span<const char* const> Extensions(const EnumerantInfo& e);
 std::span<const char* const> Aliases(const EnumerantInfo& e);
 // True when the kind is one of the id kinds (IdRef, IdResult, IdScope, ...).
-bool IsIdKind(OperandKind kind);
+inline bool IsIdKind(OperandKind kind) { return static_cast<int>(kind) < kNumIdKinds; }
 
 // Extended instruction sets.
 int LookupExtInstSet(std::string_view import_name);  // -1 if unknown.
