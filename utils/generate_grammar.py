@@ -8,8 +8,8 @@ extended-instruction grammars, and the generator registry (spir-v.xml).
 Merging is by value: an instruction is keyed by its opcode, an enumerant by (kind, value). An
 entry that appears in several inputs is emitted once; its names are the union (the project's
 grammar names the primary spelling, so disassembly does not depend on the package version), its
-capabilities and extensions the union, its version the earliest, and its operand list the longest
-of the lists, which must extend one another.
+capabilities and extensions the union, its version the earliest, its class the project's when it
+gives one, and its operand list the longest of the lists, which must extend one another.
 
 Outputs:
   --header  grammar_generated.h: enums for opcodes, operand kinds and every enumerated kind.
@@ -91,7 +91,7 @@ class Entry:
         self.exts = union(self.exts, other.exts)
         self.version = min(self.version, other.version)
         self.operands = merge_operands(self.names[0], self.operands, other.operands)
-        if self.klass is None:
+        if other.klass and (other_is_project or not self.klass):
             self.klass = other.klass
 
 

@@ -56,6 +56,62 @@ bool Disassemble(std::span<const uint32_t> words, const DisassembleOptions& opti
 // grammar, ids below the bound): the reader's checks, without validation rules.
 bool ParseCheck(std::span<const uint32_t> words, Problem* problem);
 
+// ---- Validation.
+
+struct ValidatorOptions {
+  std::string target_env = "spv1.6";
+  uint32_t max_errors = 100;  // 0: no limit.
+  bool relax_logical_pointer = false;
+  bool before_hlsl_legalization = false;
+  uint32_t max_id_bound = 0x3FFFFF;
+  uint32_t max_struct_members = 16383;
+  uint32_t max_function_args = 255;
+  uint32_t max_control_flow_nesting_depth = 1023;
+  uint32_t max_access_chain_indexes = 255;
+  std::vector<std::string> suppressed_rules;
+  std::vector<std::string> warnings_as_errors;  // Rule ids, or "*" for all warnings.
+};
+
+struct ValidationDiagnostic {
+  bool is_error = true;
+  std::string rule_id;
+  std::string message;
+  std::string clause;
+  bool has_instruction = false;
+  uint32_t word_offset = 0;
+  uint32_t result_id = 0;
+  uint32_t opcode = 0;
+  std::string instruction;  // As the disassembler prints it.
+};
+
+struct ValidationResult {
+  bool valid = true;
+  uint32_t errors = 0;
+  uint32_t warnings = 0;
+  bool truncated = false;  // Stopped at max_errors.
+  std::vector<ValidationDiagnostic> diagnostics;
+};
+
+// Validates a module. Fails (returns false, with `problem`) only for a bad option such as an
+// unknown target environment or rule id; an invalid module is a successful validation whose
+// result says valid = false.
+bool Validate(std::span<const uint32_t> words, const ValidatorOptions& options,
+              ValidationResult* result, Problem* problem);
+
+// "error: <rule-id>: <message> [<clause>]" plus the instruction line.
+std::string FormatDiagnostic(const ValidationDiagnostic& d);
+// The result as JSON.
+std::string FormatJson(const ValidationResult& result);
+
+// Every rule: id, severity ("error" / "warning"), clause and summary.
+struct RuleInfo {
+  std::string id;
+  std::string severity;
+  std::string clause;
+  std::string summary;
+};
+std::vector<RuleInfo> ValidationRules();
+
 }  // namespace coopspv
 
 #endif  // COOPSPV_INCLUDE_COOPSPV_COOPSPV_HPP_

@@ -108,6 +108,13 @@ std::span<const char* const> Aliases(const EnumerantInfo& e) {
   return Slice(kEnumerantAliases, e.alias_begin, e.alias_count);
 }
 
+bool IsKnownExtension(std::string_view name) {
+  for (const char* e : kExtensionPool) {
+    if (e != nullptr && name == e) return true;
+  }
+  return false;
+}
+
 int LookupExtInstSet(std::string_view import_name) {
   for (size_t i = 0; i < std::size(kExtInstSets); ++i) {
     if (import_name == kExtInstSets[i].name) return static_cast<int>(i);

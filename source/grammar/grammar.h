@@ -124,6 +124,9 @@ std::span<const char* const> Aliases(const EnumerantInfo& e);
 // True when the kind is one of the id kinds (IdRef, IdResult, IdScope, ...).
 inline bool IsIdKind(OperandKind kind) { return static_cast<int>(kind) < kNumIdKinds; }
 
+// True when some instruction or enumerant of the tables names this extension.
+bool IsKnownExtension(std::string_view name);
+
 // Extended instruction sets.
 int LookupExtInstSet(std::string_view import_name);  // -1 if unknown.
 const ExtInstSetInfo& GetExtInstSet(int set);

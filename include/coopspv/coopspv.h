@@ -1,0 +1,75 @@
+/* coopspv: the C API, for drivers that validate every module before a shader cache accepts it.
+ *
+ * A context holds the options (target environment, limits); it is immutable once configured, so
+ * one context may validate many modules concurrently from different threads. No exception
+ * crosses this API; every function is safe to call with NULL handles (it then does nothing or
+ * returns a failure value).
+ *
+ *   coopspv_context* ctx = coopspv_context_create("vulkan1.3");
+ *   coopspv_result* r = coopspv_validate(ctx, words, word_count);
+ *   if (!coopspv_result_valid(r)) {
+ *     for (size_t i = 0; i < coopspv_result_diagnostic_count(r); ++i) {
+ *       const coopspv_diagnostic* d = coopspv_result_diagnostic(r, i);
+ *       fprintf(stderr, "%s: %s\n", d->rule_id, d->message);
+ *     }
+ *   }
+ *   coopspv_result_destroy(r);
+ *   coopspv_context_destroy(ctx);
+ */
+#ifndef COOPSPV_INCLUDE_COOPSPV_COOPSPV_H_
+#define COOPSPV_INCLUDE_COOPSPV_COOPSPV_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct coopspv_context coopspv_context;
+typedef struct coopspv_result coopspv_result;
+
+typedef enum coopspv_severity {
+  COOPSPV_SEVERITY_ERROR = 0,
+  COOPSPV_SEVERITY_WARNING = 1,
+} coopspv_severity;
+
+typedef struct coopspv_diagnostic {
+  coopspv_severity severity;
+  const char* rule_id;     /* Stable rule id, e.g. "id.undefined". */
+  const char* message;     /* One line naming the instruction and what is wrong. */
+  const char* clause;      /* The spec clause or VUID the rule enforces. */
+  int has_instruction;     /* Whether the fields below describe an instruction. */
+  uint32_t word_offset;    /* Word offset of the instruction in the module. */
+  uint32_t result_id;      /* Its result id, 0 if none. */
+  uint32_t opcode;
+  const char* instruction; /* The instruction as the disassembler prints it. */
+} coopspv_diagnostic;
+
+/* The library version, e.g. "coopspv 0.1.0". */
+const char* coopspv_version(void);
+
+/* A context for a target environment: "spv1.0" ... "spv1.6", "vulkan1.0" ... "vulkan1.4".
+ * Returns NULL for an unknown name or when out of memory. */
+coopspv_context* coopspv_context_create(const char* target_env);
+void coopspv_context_destroy(coopspv_context* context);
+/* Stop after this many errors (0: no limit). Default 100. Returns 0 on success. */
+int coopspv_context_set_max_errors(coopspv_context* context, uint32_t max_errors);
+/* Drop the diagnostics of a rule. Returns 0 on success, -1 for an unknown rule id. */
+int coopspv_context_suppress_rule(coopspv_context* context, const char* rule_id);
+
+/* Validates a module of `word_count` host-order words. Returns NULL only when out of memory. */
+coopspv_result* coopspv_validate(const coopspv_context* context, const uint32_t* words,
+                                 size_t word_count);
+/* 1 when the module has no errors (warnings allowed), else 0. */
+int coopspv_result_valid(const coopspv_result* result);
+size_t coopspv_result_diagnostic_count(const coopspv_result* result);
+/* The i-th diagnostic, valid until the result is destroyed; NULL when out of range. */
+const coopspv_diagnostic* coopspv_result_diagnostic(const coopspv_result* result, size_t index);
+void coopspv_result_destroy(coopspv_result* result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COOPSPV_INCLUDE_COOPSPV_COOPSPV_H_ */

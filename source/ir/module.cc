@@ -1,0 +1,235 @@
+#include "source/ir/module.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "source/ir/analyses.h"
+
+namespace coopspv::ir {
+
+using spv::Op;
+
+Section SectionOf(Op op) {
+  switch (op) {
+    case Op::Capability:
+      return Section::kCapability;
+    case Op::Extension:
+      return Section::kExtension;
+    case Op::ExtInstImport:
+      return Section::kExtInstImport;
+    case Op::MemoryModel:
+      return Section::kMemoryModel;
+    case Op::EntryPoint:
+      return Section::kEntryPoint;
+    case Op::ExecutionMode:
+    case Op::ExecutionModeId:
+      return Section::kExecutionMode;
+    case Op::String:
+    case Op::Source:
+    case Op::SourceContinued:
+    case Op::SourceExtension:
+      return Section::kDebugString;
+    case Op::Name:
+    case Op::MemberName:
+      return Section::kDebugName;
+    case Op::ModuleProcessed:
+      return Section::kDebugModuleProcessed;
+    case Op::Variable:
+    case Op::Undef:
+    case Op::Line:
+    case Op::NoLine:
+    case Op::TypeForwardPointer:
+      return Section::kGlobal;
+    default:
+      break;
+  }
+  const grammar::InstructionInfo* info = grammar::LookupOpcode(static_cast<uint32_t>(op));
+  if (info == nullptr) return Section::kFunction;
+  const std::string_view klass = info->instruction_class;
+  if (klass == "Annotation") return Section::kAnnotation;
+  if (klass == "Type-Declaration" || klass == "Constant-Creation") return Section::kGlobal;
+  if (IsTypeDeclaration(op) || IsConstant(op)) return Section::kGlobal;
+  return Section::kFunction;
+}
+
+bool IsTerminator(Op op) {
+  switch (op) {
+    case Op::Branch:
+    case Op::BranchConditional:
+    case Op::Switch:
+    case Op::Return:
+    case Op::ReturnValue:
+    case Op::Kill:
+    case Op::Unreachable:
+    case Op::TerminateInvocation:
+    case Op::IgnoreIntersectionKHR:
+    case Op::TerminateRayKHR:
+    case Op::EmitMeshTasksEXT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsTypeDeclaration(Op op) {
+  const grammar::InstructionInfo* info = grammar::LookupOpcode(static_cast<uint32_t>(op));
+  return info && std::strcmp(info->instruction_class, "Type-Declaration") == 0 &&
+         op != Op::TypeForwardPointer;
+}
+
+bool IsSpecConstant(Op op) {
+  switch (op) {
+    case Op::SpecConstantTrue:
+    case Op::SpecConstantFalse:
+    case Op::SpecConstant:
+    case Op::SpecConstantComposite:
+    case Op::SpecConstantOp:
+    case Op::SpecConstantCompositeReplicateEXT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsConstant(Op op) {
+  switch (op) {
+    case Op::ConstantTrue:
+    case Op::ConstantFalse:
+    case Op::Constant:
+    case Op::ConstantComposite:
+    case Op::ConstantSampler:
+    case Op::ConstantNull:
+    case Op::ConstantCompositeReplicateEXT:
+      return true;
+    default:
+      return IsSpecConstant(op);
+  }
+}
+
+Module::~Module() = default;
+
+std::unique_ptr<Module> Module::Read(std::span<const uint32_t> words, Diagnostic* diagnostic,
+                                     const binary::ReaderOptions& options) {
+  std::unique_ptr<Module> module(new Module());
+  if (!binary::ParseModule(words, &module->parsed_, diagnostic, options)) return nullptr;
+  module->Index();
+  return module;
+}
+
+void Module::Index() {
+  const size_t n = parsed_.instructions.size();
+  defs_.assign(bound(), kNoInst);
+  block_of_.assign(n, ~0u);
+  // Leniently index functions and blocks: the validator reports what is out of place.
+  uint32_t current_function = ~0u;
+  uint32_t current_block = ~0u;
+  for (InstIndex i = 0; i < n; ++i) {
+    const auto& rec = parsed_.instructions[i];
+    if (rec.result_id != 0) {
+      if (defs_[rec.result_id] == kNoInst) {
+        defs_[rec.result_id] = i;
+      } else {
+        duplicate_defs_.emplace_back(rec.result_id, i);
+      }
+    }
+    const Op op = static_cast<Op>(rec.opcode);
+    switch (op) {
+      case Op::Function:
+        current_function = static_cast<uint32_t>(functions_.size());
+        functions_.push_back({i, kNoInst, static_cast<uint32_t>(blocks_.size()), 0, i + 1, 0});
+        current_block = ~0u;
+        break;
+      case Op::FunctionParameter:
+        if (current_function != ~0u && current_block == ~0u) {
+          ++functions_[current_function].num_params;
+        }
+        break;
+      case Op::FunctionEnd:
+        if (current_function != ~0u) {
+          Function& f = functions_[current_function];
+          f.end = i;
+          f.num_blocks = static_cast<uint32_t>(blocks_.size()) - f.first_block;
+        }
+        current_function = ~0u;
+        current_block = ~0u;
+        break;
+      case Op::Label:
+        if (current_function != ~0u) {
+          current_block = static_cast<uint32_t>(blocks_.size());
+          blocks_.push_back({i, i + 1, current_function});
+        }
+        break;
+      default:
+        break;
+    }
+    if (current_block != ~0u) {
+      block_of_[i] = current_block;
+      blocks_[current_block].end = i + 1;
+      if (IsTerminator(op)) current_block = ~0u;
+    }
+  }
+  // A function without OpFunctionEnd still owns the blocks read after it.
+  if (current_function != ~0u) {
+    Function& f = functions_[current_function];
+    f.num_blocks = static_cast<uint32_t>(blocks_.size()) - f.first_block;
+  }
+}
+
+uint32_t Module::BlockOfLabel(Id label) const {
+  const InstIndex d = Def(label);
+  if (d == kNoInst || opcode(d) != Op::Label) return ~0u;
+  return block_of_[d];
+}
+
+uint32_t Module::FunctionOf(InstIndex i) const {
+  // Functions are sorted by their OpFunction index.
+  auto it = std::upper_bound(functions_.begin(), functions_.end(), i,
+                             [](InstIndex x, const Function& f) { return x < f.def; });
+  if (it == functions_.begin()) return ~0u;
+  --it;
+  if (it->end != kNoInst && i > it->end) return ~0u;
+  return static_cast<uint32_t>(it - functions_.begin());
+}
+
+uint32_t Module::FunctionById(Id id) const {
+  const InstIndex d = Def(id);
+  if (d == kNoInst || opcode(d) != Op::Function) return ~0u;
+  return FunctionOf(d);
+}
+
+const DefUse& Module::def_use() const {
+  if (!def_use_) def_use_ = std::make_unique<DefUse>(*this);
+  return *def_use_;
+}
+
+const Cfg& Module::cfg() const {
+  if (!cfg_) cfg_ = std::make_unique<Cfg>(*this);
+  return *cfg_;
+}
+
+const DominatorTree& Module::dominators() const {
+  if (!dominators_) dominators_ = std::make_unique<DominatorTree>(*this, cfg(), false);
+  return *dominators_;
+}
+
+const DominatorTree& Module::post_dominators() const {
+  if (!post_dominators_) post_dominators_ = std::make_unique<DominatorTree>(*this, cfg(), true);
+  return *post_dominators_;
+}
+
+const TypeTable& Module::types() const {
+  if (!types_) types_ = std::make_unique<TypeTable>(*this);
+  return *types_;
+}
+
+void Module::Invalidate(uint32_t preserved) const {
+  if (!(preserved & kAnalysisDefUse)) def_use_.reset();
+  if (!(preserved & kAnalysisCfg)) cfg_.reset();
+  if (!(preserved & kAnalysisDominators) || !(preserved & kAnalysisCfg)) {
+    dominators_.reset();
+    post_dominators_.reset();
+  }
+  if (!(preserved & kAnalysisTypes)) types_.reset();
+}
+
+}  // namespace coopspv::ir

@@ -1,0 +1,170 @@
+// The module IR: the instruction stream of a parsed module plus dense indexes over it.
+//
+// Instructions stay in the word stream they were read from (no per-instruction or per-operand
+// heap allocation); ids are indexed by dense vectors sized by the bound. Functions and blocks are
+// ranges of instruction indexes. Analyses (def-use, CFG, dominators, the type table) are built on
+// first use and dropped by Invalidate(); passes change a module through ir::Builder, which
+// produces a new module.
+#ifndef COOPSPV_SOURCE_IR_MODULE_H_
+#define COOPSPV_SOURCE_IR_MODULE_H_
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "source/binary/reader.h"
+#include "source/common/diagnostic.h"
+#include "source/grammar/grammar.h"
+
+namespace coopspv::ir {
+
+using Id = uint32_t;
+using InstIndex = uint32_t;
+inline constexpr InstIndex kNoInst = ~0u;
+using Inst = binary::ParsedInstruction;
+
+// The sections of the logical layout, in order (SPIR-V 2.4).
+enum class Section : uint8_t {
+  kCapability,
+  kExtension,
+  kExtInstImport,
+  kMemoryModel,
+  kEntryPoint,
+  kExecutionMode,
+  kDebugString,  // OpString, OpSource*, OpSourceContinued, OpSourceExtension.
+  kDebugName,    // OpName, OpMemberName.
+  kDebugModuleProcessed,
+  kAnnotation,
+  kGlobal,  // Types, constants, global variables, OpUndef, OpLine/OpNoLine.
+  kFunction,
+};
+
+// The section an instruction belongs to by its opcode (kFunction for everything that may only
+// appear in a function body).
+Section SectionOf(spv::Op op);
+
+struct Block {
+  InstIndex label;  // The OpLabel.
+  InstIndex end;    // One past the terminator.
+  uint32_t function;
+};
+
+struct Function {
+  InstIndex def;  // The OpFunction.
+  InstIndex end;  // The OpFunctionEnd (kNoInst if missing).
+  uint32_t first_block;
+  uint32_t num_blocks;
+  InstIndex first_param;
+  uint32_t num_params;
+};
+
+// Analyses built on demand.
+class DefUse;
+class Cfg;
+class DominatorTree;
+class TypeTable;
+
+enum Analysis : uint32_t {
+  kAnalysisDefUse = 1,
+  kAnalysisCfg = 2,
+  kAnalysisDominators = 4,
+  kAnalysisTypes = 8,
+  kAnalysisAll = 15,
+};
+
+class Module {
+ public:
+  ~Module();
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  // Reads a module. Fails only when the binary is malformed (the reader's checks).
+  static std::unique_ptr<Module> Read(std::span<const uint32_t> words, Diagnostic* diagnostic,
+                                      const binary::ReaderOptions& options = {});
+
+  const binary::Header& header() const { return parsed_.header; }
+  uint32_t bound() const { return parsed_.header.bound; }
+  // The module's words: reading and writing are byte-identical.
+  std::span<const uint32_t> words() const { return parsed_.words; }
+
+  const binary::ParsedModule& parsed() const { return parsed_; }
+  size_t num_instructions() const { return parsed_.instructions.size(); }
+  Inst inst(InstIndex i) const { return parsed_.Get(i); }
+  spv::Op opcode(InstIndex i) const { return static_cast<spv::Op>(parsed_.instructions[i].opcode); }
+  Id result_id(InstIndex i) const { return parsed_.instructions[i].result_id; }
+  Id type_id(InstIndex i) const { return parsed_.instructions[i].type_id; }
+  uint32_t word_offset(InstIndex i) const { return parsed_.instructions[i].offset; }
+  // Word `n` of instruction `i` (word 0 holds the count and opcode).
+  uint32_t word(InstIndex i, size_t n) const {
+    return parsed_.words[parsed_.instructions[i].offset + n];
+  }
+  uint32_t num_words(InstIndex i) const { return parsed_.instructions[i].num_words; }
+
+  // The instruction defining `id` (its first definition), or kNoInst.
+  InstIndex Def(Id id) const { return id < defs_.size() ? defs_[id] : kNoInst; }
+  // The opcode of id's definition, or Nop when undefined.
+  spv::Op DefOpcode(Id id) const {
+    const InstIndex d = Def(id);
+    return d == kNoInst ? spv::Op::Nop : opcode(d);
+  }
+  // The type of a value id (0 if it has none or is undefined).
+  Id TypeOf(Id id) const {
+    const InstIndex d = Def(id);
+    return d == kNoInst ? 0 : type_id(d);
+  }
+  // Ids defined more than once: (id, the later definition).
+  const std::vector<std::pair<Id, InstIndex>>& duplicate_defs() const { return duplicate_defs_; }
+
+  std::span<const Function> functions() const { return functions_; }
+  std::span<const Block> blocks() const { return blocks_; }
+  std::span<const Block> blocks(const Function& f) const {
+    return std::span<const Block>(blocks_).subspan(f.first_block, f.num_blocks);
+  }
+  // The block an OpLabel id starts, or ~0u.
+  uint32_t BlockOfLabel(Id label) const;
+  // The function an instruction index is in, or ~0u when outside every function.
+  uint32_t FunctionOf(InstIndex i) const;
+  // The block index of each instruction inside a block, ~0u otherwise.
+  uint32_t BlockOf(InstIndex i) const { return i < block_of_.size() ? block_of_[i] : ~0u; }
+  // The function whose OpFunction defines `id`, or ~0u.
+  uint32_t FunctionById(Id id) const;
+
+  // Analyses, built on first use.
+  const DefUse& def_use() const;
+  const Cfg& cfg() const;
+  const DominatorTree& dominators() const;
+  const DominatorTree& post_dominators() const;
+  const TypeTable& types() const;
+  // Drops every analysis not named in `preserved`.
+  void Invalidate(uint32_t preserved = 0) const;
+
+ private:
+  Module() = default;
+  void Index();
+
+  binary::ParsedModule parsed_;
+  std::vector<InstIndex> defs_;
+  std::vector<std::pair<Id, InstIndex>> duplicate_defs_;
+  std::vector<Function> functions_;
+  std::vector<Block> blocks_;
+  std::vector<uint32_t> block_of_;  // Per instruction.
+
+  mutable std::unique_ptr<DefUse> def_use_;
+  mutable std::unique_ptr<Cfg> cfg_;
+  mutable std::unique_ptr<DominatorTree> dominators_;
+  mutable std::unique_ptr<DominatorTree> post_dominators_;
+  mutable std::unique_ptr<TypeTable> types_;
+};
+
+// True for the instructions that end a block.
+bool IsTerminator(spv::Op op);
+// True for instructions that declare a type.
+bool IsTypeDeclaration(spv::Op op);
+// True for constant-creation instructions (spec constants included).
+bool IsConstant(spv::Op op);
+bool IsSpecConstant(spv::Op op);
+
+}  // namespace coopspv::ir
+
+#endif  // COOPSPV_SOURCE_IR_MODULE_H_

@@ -1,0 +1,99 @@
+// Every instruction and every enumerant operand must be enabled: by one of the capabilities the
+// grammar lists for it (declared or implicitly declared), and, for what is not in the module's
+// core version, by one of the extensions the grammar lists.
+#include <string>
+
+#include "source/val/state.h"
+
+namespace coopspv::val {
+namespace {
+
+std::string CapabilityName(uint32_t value) {
+  const grammar::EnumerantInfo* e =
+      grammar::LookupEnumerant(grammar::OperandKind::kCapability, value);
+  return e ? e->name : std::to_string(value);
+}
+
+std::string JoinCapabilities(std::span<const uint32_t> caps) {
+  std::string out;
+  for (size_t i = 0; i < caps.size(); ++i) {
+    if (i) out += i + 1 == caps.size() ? " or " : ", ";
+    out += CapabilityName(caps[i]);
+  }
+  return out;
+}
+
+std::string JoinExtensions(std::span<const char* const> exts) {
+  std::string out;
+  for (size_t i = 0; i < exts.size(); ++i) {
+    if (i) out += i + 1 == exts.size() ? " or " : ", ";
+    out += exts[i];
+  }
+  return out;
+}
+
+// What is missing for an entry with these requirements, or "" when it is enabled.
+std::string Missing(const ValidationState& state, std::span<const uint32_t> caps,
+                    std::span<const char* const> exts, uint32_t version, bool check_caps) {
+  if (check_caps && !caps.empty()) {
+    bool any = false;
+    for (uint32_t c : caps) any = any || state.HasCapabilityValue(c);
+    if (!any) return "one of the capabilities " + JoinCapabilities(caps);
+  }
+  const bool in_core = version != grammar::kNoVersion && version <= state.version();
+  if (in_core) return "";
+  if (!exts.empty()) {
+    for (const char* e : exts) {
+      if (state.HasExtension(e)) return "";
+    }
+    return "one of the extensions " + JoinExtensions(exts);
+  }
+  if (version == grammar::kNoVersion) return "";  // Gated by capabilities alone.
+  return "SPIR-V " + std::to_string(version >> 16) + "." + std::to_string((version >> 8) & 0xFF);
+}
+
+void CheckEnumerant(ValidationState& state, InstIndex i, const grammar::EnumerantInfo& e,
+                    const grammar::OperandKindInfo& kind) {
+  // A Capability enumerant's capability list names what it implicitly declares, not what it
+  // requires.
+  const bool is_capability = &kind == &grammar::GetOperandKind(grammar::OperandKind::kCapability);
+  const std::string missing = Missing(state, grammar::Capabilities(e), grammar::Extensions(e),
+                                      e.version, !is_capability);
+  if (!missing.empty()) {
+    state.Report("capability.operand", i,
+                 state.Describe(i) + ": " + kind.name + " " + e.name + " requires " + missing);
+  }
+}
+
+}  // namespace
+
+void ValidateCapabilities(ValidationState& state) {
+  const ir::Module& m = state.module();
+  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+    const ir::Inst inst = m.inst(i);
+    const std::string missing = Missing(state, grammar::Capabilities(*inst.info),
+                                        grammar::Extensions(*inst.info), inst.info->version, true);
+    if (!missing.empty()) {
+      state.Report("capability.instruction", i,
+                   state.Describe(i) + " requires " + missing);
+    }
+    for (const auto& op : inst.operands) {
+      const grammar::OperandKindInfo& kind = grammar::GetOperandKind(op.kind);
+      const uint32_t value = inst.word(op);
+      if (kind.category == grammar::OperandCategory::kValueEnum) {
+        if (const grammar::EnumerantInfo* e = grammar::LookupEnumerant(op.kind, value)) {
+          CheckEnumerant(state, i, *e, kind);
+        }
+      } else if (kind.category == grammar::OperandCategory::kBitEnum) {
+        for (uint32_t bits = value; bits != 0; bits &= bits - 1) {
+          const uint32_t bit = bits & (~bits + 1);
+          if (const grammar::EnumerantInfo* e = grammar::LookupEnumerant(op.kind, bit)) {
+            CheckEnumerant(state, i, *e, kind);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace coopspv::val

@@ -1,0 +1,290 @@
+// Constants of the right shape for their type.
+#include <string>
+
+#include "source/val/state.h"
+
+namespace coopspv::val {
+namespace {
+
+// Undefined ids count as constants here: the id rules report them.
+bool IsConstantOrUndef(const ValidationState& state, Id id, bool spec_allowed) {
+  const Op op = state.DefOp(id);
+  if (op == Op::Nop) return true;
+  if (op == Op::Undef) return true;
+  if (!ir::IsConstant(op)) return false;
+  return spec_allowed || !ir::IsSpecConstant(op);
+}
+
+// The number of constituents a composite type takes and the type of constituent k, or false
+// when the count is not known (e.g. a spec-constant length).
+bool Constituents(ValidationState& state, Id type, size_t* count) {
+  const Op op = state.DefOp(type);
+  switch (op) {
+    case Op::TypeVector:
+    case Op::TypeMatrix:
+      *count = state.DefWord(type, 3);
+      return true;
+    case Op::TypeArray: {
+      const auto length = state.IntConstant(state.DefWord(type, 3));
+      if (!length || *length < 0) return false;
+      *count = static_cast<size_t>(*length);
+      return true;
+    }
+    case Op::TypeStruct: {
+      const InstIndex d = state.module().Def(type);
+      *count = state.module().num_words(d) - 2;
+      return true;
+    }
+    case Op::TypeCooperativeMatrixKHR:
+    case Op::TypeCooperativeMatrixNV:
+      *count = 1;  // One constituent initializes every element.
+      return true;
+    case Op::TypeVectorIdEXT: {
+      const auto length = state.IntConstant(state.DefWord(type, 3));
+      if (!length || *length < 0) return false;
+      *count = static_cast<size_t>(*length);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+Id ConstituentType(ValidationState& state, Id type, size_t k) {
+  if (state.DefOp(type) == Op::TypeStruct) return state.DefWord(type, 2 + k);
+  return state.ComponentType(type);
+}
+
+bool IsComposite(Op op) {
+  switch (op) {
+    case Op::TypeVector:
+    case Op::TypeMatrix:
+    case Op::TypeArray:
+    case Op::TypeStruct:
+    case Op::TypeCooperativeMatrixKHR:
+    case Op::TypeCooperativeMatrixNV:
+    case Op::TypeVectorIdEXT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool HasNull(Op op) {
+  switch (op) {
+    case Op::TypeBool:
+    case Op::TypeInt:
+    case Op::TypeFloat:
+    case Op::TypeVector:
+    case Op::TypeMatrix:
+    case Op::TypeArray:
+    case Op::TypeStruct:
+    case Op::TypePointer:
+    case Op::TypeEvent:
+    case Op::TypeDeviceEvent:
+    case Op::TypeReserveId:
+    case Op::TypeQueue:
+    case Op::TypeCooperativeMatrixKHR:
+    case Op::TypeCooperativeMatrixNV:
+    case Op::TypeVectorIdEXT:
+    case Op::TypeTensorLayoutNV:
+    case Op::TypeTensorViewNV:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool SpecOpAllowed(const ValidationState& state, Op op) {
+  switch (op) {
+    case Op::SConvert:
+    case Op::UConvert:
+    case Op::FConvert:
+    case Op::SNegate:
+    case Op::Not:
+    case Op::IAdd:
+    case Op::ISub:
+    case Op::IMul:
+    case Op::UDiv:
+    case Op::SDiv:
+    case Op::UMod:
+    case Op::SRem:
+    case Op::SMod:
+    case Op::ShiftRightLogical:
+    case Op::ShiftRightArithmetic:
+    case Op::ShiftLeftLogical:
+    case Op::BitwiseOr:
+    case Op::BitwiseXor:
+    case Op::BitwiseAnd:
+    case Op::VectorShuffle:
+    case Op::CompositeExtract:
+    case Op::CompositeInsert:
+    case Op::LogicalOr:
+    case Op::LogicalAnd:
+    case Op::LogicalNot:
+    case Op::LogicalEqual:
+    case Op::LogicalNotEqual:
+    case Op::Select:
+    case Op::IEqual:
+    case Op::INotEqual:
+    case Op::ULessThan:
+    case Op::SLessThan:
+    case Op::UGreaterThan:
+    case Op::SGreaterThan:
+    case Op::ULessThanEqual:
+    case Op::SLessThanEqual:
+    case Op::UGreaterThanEqual:
+    case Op::SGreaterThanEqual:
+      return true;
+    case Op::QuantizeToF16:
+      return state.HasCapability(spv::Capability::Shader);
+    // The cooperative matrix extensions add their length query to the list.
+    case Op::CooperativeMatrixLengthNV:
+      return state.HasCapability(spv::Capability::CooperativeMatrixNV);
+    case Op::CooperativeMatrixLengthKHR:
+      return state.HasCapability(spv::Capability::CooperativeMatrixKHR);
+    case Op::ConvertFToS:
+    case Op::ConvertSToF:
+    case Op::ConvertFToU:
+    case Op::ConvertUToF:
+    case Op::ConvertPtrToU:
+    case Op::ConvertUToPtr:
+    case Op::GenericCastToPtr:
+    case Op::PtrCastToGeneric:
+    case Op::Bitcast:
+    case Op::FNegate:
+    case Op::FAdd:
+    case Op::FSub:
+    case Op::FMul:
+    case Op::FDiv:
+    case Op::FRem:
+    case Op::FMod:
+    case Op::AccessChain:
+    case Op::InBoundsAccessChain:
+    case Op::PtrAccessChain:
+    case Op::InBoundsPtrAccessChain:
+      return state.HasCapability(spv::Capability::Kernel);
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void ValidateConstants(ValidationState& state) {
+  const ir::Module& m = state.module();
+  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+    const Op op = m.opcode(i);
+    if (!ir::IsConstant(op)) continue;
+    const ir::Inst inst = m.inst(i);
+    const Id type = inst.type_id;
+    if (!state.IsType(type)) continue;  // Reported by the id rules.
+    switch (op) {
+      case Op::Constant:
+      case Op::SpecConstant:
+        if (!state.IsNumericScalarType(type)) {
+          state.Report("constant.scalar", i,
+                       state.Describe(i) + ": Result Type " + state.Name(type) +
+                           " is not a scalar integer or float type");
+        }
+        break;
+      case Op::ConstantTrue:
+      case Op::ConstantFalse:
+      case Op::SpecConstantTrue:
+      case Op::SpecConstantFalse:
+        if (!state.IsBoolType(type)) {
+          state.Report("constant.scalar", i,
+                       state.Describe(i) + ": Result Type " + state.Name(type) +
+                           " is not a Boolean type");
+        }
+        break;
+      case Op::ConstantComposite:
+      case Op::SpecConstantComposite: {
+        const bool spec = op == Op::SpecConstantComposite;
+        if (!IsComposite(state.DefOp(type))) {
+          state.Report("constant.composite", i,
+                       state.Describe(i) + ": Result Type " + state.Name(type) +
+                           " is not a composite type");
+          break;
+        }
+        const size_t given = inst.words.size() - 3;
+        size_t count = 0;
+        if (Constituents(state, type, &count) && count != given) {
+          state.Report("constant.composite", i,
+                       state.Describe(i) + " has " + std::to_string(given) +
+                           " constituents; its type " + state.Name(type) + " needs " +
+                           std::to_string(count));
+          break;
+        }
+        for (size_t k = 0; k < given; ++k) {
+          const Id constituent = inst.words[3 + k];
+          if (!IsConstantOrUndef(state, constituent, spec)) {
+            state.Report("constant.composite", i,
+                         state.Describe(i) + ": constituent " + std::to_string(k) + " " +
+                             state.Name(constituent) + " is not a " +
+                             (spec ? "constant" : "non-specialization constant"));
+            break;
+          }
+          const Id want = ConstituentType(state, type, k);
+          if (want != 0 && state.DefOp(constituent) != Op::Nop &&
+              state.TypeOf(constituent) != want) {
+            state.Report("constant.composite", i,
+                         state.Describe(i) + ": constituent " + std::to_string(k) + " " +
+                             state.Name(constituent) + " has type " +
+                             state.Name(state.TypeOf(constituent)) + ", not " + state.Name(want));
+            break;
+          }
+        }
+        break;
+      }
+      case Op::ConstantCompositeReplicateEXT:
+      case Op::SpecConstantCompositeReplicateEXT: {
+        if (!IsComposite(state.DefOp(type)) || state.DefOp(type) == Op::TypeStruct) {
+          state.Report("constant.composite", i,
+                       state.Describe(i) + ": Result Type " + state.Name(type) +
+                           " is not a vector, matrix, array or cooperative type");
+          break;
+        }
+        const Id value = inst.words[3];
+        const Id want = ConstituentType(state, type, 0);
+        if (state.TypeOf(value) != want) {
+          state.Report("constant.composite", i,
+                       state.Describe(i) + ": Value " + state.Name(value) + " has type " +
+                           state.Name(state.TypeOf(value)) + ", not " + state.Name(want));
+        }
+        break;
+      }
+      case Op::ConstantNull:
+        if (!HasNull(state.DefOp(type))) {
+          state.Report("constant.null", i,
+                       state.Describe(i) + ": type " + state.Name(type) + " has no null value");
+        }
+        break;
+      case Op::SpecConstantOp: {
+        const Op operation = static_cast<Op>(inst.words[3]);
+        if (!SpecOpAllowed(state, operation)) {
+          state.Report("constant.spec-op", i,
+                       state.Describe(i) + ": " + ValidationState::OpName(operation) +
+                           " is not an operation OpSpecConstantOp allows here");
+          break;
+        }
+        const bool takes_type = operation == Op::CooperativeMatrixLengthNV ||
+                                operation == Op::CooperativeMatrixLengthKHR;
+        for (const auto& operand : inst.operands) {
+          if (!grammar::IsIdKind(operand.kind) || operand.offset < 4 || takes_type) continue;
+          const Id id = inst.word(operand);
+          if (!IsConstantOrUndef(state, id, true)) {
+            state.Report("constant.spec-op", i,
+                         state.Describe(i) + ": operand " + state.Name(id) + " is not a constant");
+            break;
+          }
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace coopspv::val

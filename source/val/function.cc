@@ -1,0 +1,277 @@
+// Functions and blocks: their form, function types, calls, returns, variables, merge
+// instructions and branch targets.
+#include <string>
+
+#include "source/ir/analyses.h"
+#include "source/val/state.h"
+
+namespace coopspv::val {
+namespace {
+
+// Walks the instruction stream as a state machine over OpFunction / OpFunctionParameter /
+// OpLabel / terminator / OpFunctionEnd. Sets state.structure_ok = false on any problem.
+void CheckStructure(ValidationState& state) {
+  const ir::Module& m = state.module();
+  enum class Where { kOutside, kParams, kInBlock, kBetweenBlocks } where = Where::kOutside;
+  InstIndex function_start = kNoInst;
+  bool has_blocks = false;
+  auto fail = [&](InstIndex i, std::string message) {
+    state.structure_ok = false;
+    return state.Report("function.structure", i, std::move(message));
+  };
+  for (InstIndex i = 0; i < m.num_instructions(); ++i) {
+    const Op op = m.opcode(i);
+    switch (where) {
+      case Where::kOutside:
+        if (op == Op::Function) {
+          where = Where::kParams;
+          function_start = i;
+          has_blocks = false;
+        } else if (op == Op::FunctionParameter || op == Op::Label || op == Op::FunctionEnd) {
+          if (!fail(i, state.Describe(i) + " appears outside a function")) return;
+        }
+        continue;
+      case Where::kParams:
+        if (op == Op::FunctionParameter || op == Op::Line || op == Op::NoLine) continue;
+        if (op == Op::FunctionEnd) {
+          where = Where::kOutside;  // A declaration: no body.
+          continue;
+        }
+        if (op == Op::Label) {
+          where = Where::kInBlock;
+          has_blocks = true;
+          continue;
+        }
+        if (!fail(i, state.Describe(i) + " must be preceded by an OpLabel: a function body starts "
+                                         "with a block")) {
+          return;
+        }
+        where = Where::kInBlock;
+        continue;
+      case Where::kInBlock:
+        if (op == Op::Label) {
+          if (!fail(i, state.Describe(i) + " starts a new block before the previous one ended "
+                                           "with a terminator")) {
+            return;
+          }
+          continue;
+        }
+        if (op == Op::FunctionEnd || op == Op::Function) {
+          if (!fail(i, state.Describe(i) + ": the last block of the function has no terminator")) {
+            return;
+          }
+          where = op == Op::Function ? Where::kParams : Where::kOutside;
+          function_start = i;
+          continue;
+        }
+        if (op == Op::FunctionParameter) {
+          if (!fail(i, "OpFunctionParameter after the function's first block")) return;
+          continue;
+        }
+        if (ir::IsTerminator(op)) where = Where::kBetweenBlocks;
+        continue;
+      case Where::kBetweenBlocks:
+        if (op == Op::Label) {
+          where = Where::kInBlock;
+        } else if (op == Op::FunctionEnd) {
+          where = Where::kOutside;
+        } else if (op != Op::Line && op != Op::NoLine) {
+          if (!fail(i, state.Describe(i) + " follows a block terminator; it must be in a block "
+                                           "(after an OpLabel)")) {
+            return;
+          }
+          if (op == Op::Function) where = Where::kParams;
+        }
+        continue;
+    }
+  }
+  if (where != Where::kOutside) {
+    fail(function_start, state.Describe(function_start) + " has no OpFunctionEnd");
+  }
+  (void)has_blocks;
+}
+
+void CheckFunctionTypes(ValidationState& state) {
+  const ir::Module& m = state.module();
+  for (const ir::Function& f : m.functions()) {
+    if (state.Full()) return;
+    const InstIndex def = f.def;
+    const Id fn_type = m.word(def, 4);
+    const Id result_type = m.type_id(def);
+    if (state.DefOp(fn_type) != Op::TypeFunction) continue;  // The id rules report it.
+    const ir::Inst type = m.inst(m.Def(fn_type));
+    if (type.words[2] != result_type) {
+      state.Report("function.type", def,
+                   state.Describe(def) + ": Result Type " + state.Name(result_type) +
+                       " differs from the return type " + state.Name(type.words[2]) + " of " +
+                       state.Name(fn_type));
+    }
+    const size_t want = type.words.size() - 3;
+    if (f.num_params != want) {
+      state.Report("function.type", def,
+                   state.Describe(def) + " has " + std::to_string(f.num_params) +
+                       " OpFunctionParameter(s); its type " + state.Name(fn_type) + " has " +
+                       std::to_string(want));
+      continue;
+    }
+    for (uint32_t p = 0; p < f.num_params; ++p) {
+      const InstIndex param = f.first_param + p;
+      if (m.type_id(param) != type.words[3 + p]) {
+        state.Report("function.type", param,
+                     state.Describe(param) + ": parameter " + std::to_string(p) + " has type " +
+                         state.Name(m.type_id(param)) + " but " + state.Name(fn_type) + " says " +
+                         state.Name(type.words[3 + p]));
+      }
+    }
+  }
+}
+
+void CheckBodies(ValidationState& state) {
+  const ir::Module& m = state.module();
+  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+    const Op op = m.opcode(i);
+    switch (op) {
+      case Op::FunctionCall: {
+        const ir::Inst inst = m.inst(i);
+        const Id callee = inst.words[3];
+        const InstIndex def = m.Def(callee);
+        if (def == kNoInst || m.opcode(def) != Op::Function) break;  // Id rules.
+        const Id fn_type = m.word(def, 4);
+        if (state.DefOp(fn_type) != Op::TypeFunction) break;
+        const ir::Inst type = m.inst(m.Def(fn_type));
+        if (inst.type_id != type.words[2]) {
+          state.Report("function.call", i,
+                       state.Describe(i) + ": Result Type " + state.Name(inst.type_id) +
+                           " is not the return type " + state.Name(type.words[2]) + " of " +
+                           state.Name(callee));
+        }
+        const size_t args = inst.words.size() - 4, params = type.words.size() - 3;
+        if (args > state.options().max_function_args) {
+          state.Report("function.call", i,
+                       state.Describe(i) + " passes " + std::to_string(args) +
+                           " arguments; the limit is " +
+                           std::to_string(state.options().max_function_args));
+        }
+        if (args != params) {
+          state.Report("function.call", i,
+                       state.Describe(i) + " passes " + std::to_string(args) + " argument(s) to " +
+                           state.Name(callee) + ", which takes " + std::to_string(params));
+          break;
+        }
+        for (size_t a = 0; a < args; ++a) {
+          const Id arg = inst.words[4 + a];
+          if (state.DefOp(arg) != Op::Nop && state.TypeOf(arg) != type.words[3 + a]) {
+            state.Report("function.call", i,
+                         state.Describe(i) + ": argument " + std::to_string(a) + " " +
+                             state.Name(arg) + " has type " + state.Name(state.TypeOf(arg)) +
+                             ", the parameter " + state.Name(type.words[3 + a]));
+          }
+        }
+        break;
+      }
+      case Op::Return:
+      case Op::ReturnValue: {
+        const uint32_t f = m.FunctionOf(i);
+        if (f == ~0u) break;
+        const Id return_type = m.type_id(m.functions()[f].def);
+        const bool is_void = state.DefOp(return_type) == Op::TypeVoid;
+        if (op == Op::Return && !is_void) {
+          state.Report("function.return", i,
+                       "OpReturn in a function returning " + state.Name(return_type) +
+                           "; use OpReturnValue");
+        } else if (op == Op::ReturnValue) {
+          const Id value = m.word(i, 1);
+          if (is_void) {
+            state.Report("function.return", i, "OpReturnValue in a function returning void");
+          } else if (state.DefOp(value) != Op::Nop && state.TypeOf(value) != return_type) {
+            state.Report("function.return", i,
+                         "OpReturnValue " + state.Name(value) + " has type " +
+                             state.Name(state.TypeOf(value)) + ", the function returns " +
+                             state.Name(return_type));
+          }
+        }
+        break;
+      }
+      case Op::Variable: {
+        const Id type = m.type_id(i);
+        const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
+        const uint32_t block = m.BlockOf(i);
+        if (auto pointer_sc = state.PointerStorageClass(type); pointer_sc && *pointer_sc != sc) {
+          state.Report("function.variable", i,
+                       state.Describe(i) + ": its Storage Class differs from that of its pointer "
+                                           "type " + state.Name(type));
+        } else if (state.IsType(type) && !pointer_sc) {
+          state.Report("function.variable", i,
+                       state.Describe(i) + ": Result Type " + state.Name(type) +
+                           " is not a pointer type");
+        }
+        if (block == ~0u) {
+          if (sc == spv::StorageClass::Function) {
+            state.Report("function.variable", i,
+                         state.Describe(i) + ": a module-scope variable cannot have Function "
+                                             "storage class");
+          }
+          break;
+        }
+        if (sc != spv::StorageClass::Function) {
+          state.Report("function.variable", i,
+                       state.Describe(i) + ": a variable inside a function must have Function "
+                                           "storage class");
+          break;
+        }
+        const ir::Block& b = m.blocks()[block];
+        const ir::Function& fn = m.functions()[b.function];
+        bool first = block == fn.first_block;
+        for (InstIndex k = b.label + 1; first && k < i; ++k) {
+          const Op before = m.opcode(k);
+          first = before == Op::Variable || before == Op::Line || before == Op::NoLine;
+        }
+        if (!first) {
+          state.Report("function.variable", i,
+                       state.Describe(i) + ": Function-storage variables must come first in the "
+                                           "function's first block");
+        }
+        break;
+      }
+      case Op::SelectionMerge:
+      case Op::LoopMerge: {
+        const Op next = i + 1 < m.num_instructions() ? m.opcode(i + 1) : Op::Nop;
+        const bool ok = op == Op::LoopMerge
+                            ? (next == Op::Branch || next == Op::BranchConditional)
+                            : (next == Op::BranchConditional || next == Op::Switch);
+        if (!ok) {
+          state.Report("block.merge", i,
+                       state.Describe(i) + " must be immediately followed by " +
+                           (op == Op::LoopMerge ? "OpBranch or OpBranchConditional"
+                                                : "OpBranchConditional or OpSwitch"));
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+void ValidateFunctions(ValidationState& state) {
+  CheckStructure(state);
+  if (state.Full()) return;
+  CheckFunctionTypes(state);
+  CheckBodies(state);
+  if (!state.structure_ok || state.Full()) return;
+  const ir::Module& m = state.module();
+  for (const auto& [i, operand] : m.cfg().bad_targets()) {
+    const ir::Inst inst = m.inst(i);
+    const Id target = inst.word(inst.operands[operand]);
+    if (state.DefOp(target) == Op::Nop) continue;  // Undefined: the id rules report it.
+    if (!state.Report("cfg.branch-target", i,
+                      state.Describe(i) + ": target " + state.Name(target) +
+                          " is not a block of the same function")) {
+      return;
+    }
+  }
+}
+
+}  // namespace coopspv::val

@@ -1,0 +1,286 @@
+// Id rules: each id defined once, every used id defined, each operand naming the kind of
+// definition its instruction needs, and no forward references outside functions except where
+// SPIR-V allows them.
+#include <string>
+#include <vector>
+
+#include "source/val/state.h"
+
+namespace coopspv::val {
+namespace {
+
+// What an id operand must name.
+enum class Want : uint8_t { kAny, kType, kValue, kLabel, kFunction, kExtInstImport, kString, kGroup };
+
+const char* WantText(Want w) {
+  switch (w) {
+    case Want::kType:
+      return "a type";
+    case Want::kValue:
+      return "a value (an instruction with a result type)";
+    case Want::kLabel:
+      return "an OpLabel";
+    case Want::kFunction:
+      return "an OpFunction";
+    case Want::kExtInstImport:
+      return "an OpExtInstImport";
+    case Want::kString:
+      return "an OpString";
+    case Want::kGroup:
+      return "an OpDecorationGroup";
+    case Want::kAny:
+      break;
+  }
+  return "anything";
+}
+
+bool Satisfies(const ir::Module& m, InstIndex def, Want want) {
+  const Op op = m.opcode(def);
+  switch (want) {
+    case Want::kAny:
+      return true;
+    case Want::kType:
+      return ir::IsTypeDeclaration(op);
+    case Want::kValue:
+      return m.type_id(def) != 0 && op != Op::Function;
+    case Want::kLabel:
+      return op == Op::Label;
+    case Want::kFunction:
+      return op == Op::Function;
+    case Want::kExtInstImport:
+      return op == Op::ExtInstImport;
+    case Want::kString:
+      return op == Op::String;
+    case Want::kGroup:
+      return op == Op::DecorationGroup;
+  }
+  return true;
+}
+
+// Fills `wants` with what each parsed operand of instruction `i` must name (kAny for non-id
+// operands and for operands other rules check with better messages).
+void OperandWants(const ir::Module& m, InstIndex i, std::vector<Want>* wants) {
+  const ir::Inst inst = m.inst(i);
+  const Op op = m.opcode(i);
+  const size_t n = inst.operands.size();
+  wants->assign(n, Want::kAny);
+  // Defaults from the operand kinds and the instruction's section.
+  const ir::Section section = ir::SectionOf(op);
+  const bool is_type = ir::IsTypeDeclaration(op);
+  for (size_t k = 0; k < n; ++k) {
+    const grammar::OperandKind kind = inst.operands[k].kind;
+    if (kind == grammar::OperandKind::kIdResultType) {
+      (*wants)[k] = Want::kType;
+    } else if (kind == grammar::OperandKind::kIdResult || !grammar::IsIdKind(kind)) {
+      (*wants)[k] = Want::kAny;
+    } else if (section < ir::Section::kGlobal) {
+      (*wants)[k] = Want::kAny;  // Debug, annotation, entry point, execution mode targets.
+    } else if (is_type) {
+      (*wants)[k] = Want::kType;
+    } else {
+      (*wants)[k] = Want::kValue;
+    }
+  }
+  auto set = [&](size_t k, Want w) {
+    if (k < n) (*wants)[k] = w;
+  };
+  auto set_from = [&](size_t k, Want w) {
+    for (; k < n; ++k) (*wants)[k] = w;
+  };
+  switch (op) {
+    // Section-level instructions with specific targets.
+    case Op::MemberName:
+    case Op::MemberDecorate:
+    case Op::MemberDecorateString:
+      set(0, Want::kType);
+      break;
+    case Op::GroupDecorate:
+    case Op::GroupMemberDecorate:
+      set(0, Want::kGroup);
+      break;
+    case Op::Line:
+      set(0, Want::kString);
+      break;
+    case Op::Source:
+      for (size_t k = 0; k < n; ++k) {
+        if (grammar::IsIdKind(inst.operands[k].kind)) set(k, Want::kString);
+      }
+      break;
+    case Op::ExecutionModeId:
+      set_from(2, Want::kValue);
+      break;
+    case Op::DecorateId:
+      set_from(2, Want::kValue);
+      break;
+    // Types whose operands include values (constants).
+    case Op::TypeArray:
+      set(2, Want::kValue);
+      break;
+    case Op::TypeCooperativeMatrixKHR:
+      set_from(2, Want::kValue);
+      break;
+    case Op::TypeCooperativeMatrixNV:
+      set_from(2, Want::kValue);
+      break;
+    case Op::TypeVectorIdEXT:
+      set(2, Want::kValue);
+      break;
+    case Op::TypeTensorLayoutNV:
+    case Op::TypeTensorViewNV:
+      set_from(1, Want::kValue);
+      break;
+    case Op::TypeTensorARM:
+      set_from(2, Want::kValue);
+      break;
+    case Op::TypeForwardPointer:
+      set(0, Want::kAny);  // Declared here, defined later by OpTypePointer.
+      break;
+    // Control flow.
+    case Op::Branch:
+      set(0, Want::kLabel);
+      break;
+    case Op::BranchConditional:
+      set(1, Want::kLabel);
+      set(2, Want::kLabel);
+      break;
+    case Op::Switch:
+      for (size_t k = 1; k < n; ++k) {
+        if (inst.operands[k].kind == grammar::OperandKind::kIdRef) set(k, Want::kLabel);
+      }
+      break;
+    case Op::SelectionMerge:
+      set(0, Want::kLabel);
+      break;
+    case Op::LoopMerge:
+      set(0, Want::kLabel);
+      set(1, Want::kLabel);
+      break;
+    case Op::Phi:
+      for (size_t k = 3; k < n; k += 2) set(k, Want::kLabel);
+      break;
+    // Functions.
+    case Op::Function:
+      set(3, Want::kType);
+      break;
+    case Op::FunctionCall:
+      set(2, Want::kFunction);
+      break;
+    case Op::ExtInst:
+      set(2, Want::kExtInstImport);
+      if (inst.ext_inst_set < 0) set_from(4, Want::kAny);  // Unknown sets: anything goes.
+      break;
+    // Instructions of the cooperative family that take types or functions.
+    case Op::CooperativeMatrixLengthKHR:
+    case Op::CooperativeMatrixLengthNV:
+      set(2, Want::kType);
+      break;
+    case Op::SpecConstantOp: {
+      const Op operation = static_cast<Op>(inst.words[3]);
+      if (operation == Op::CooperativeMatrixLengthKHR ||
+          operation == Op::CooperativeMatrixLengthNV) {
+        set(3, Want::kType);
+      }
+      break;
+    }
+    case Op::CooperativeMatrixPerElementOpEXT:
+      set(3, Want::kFunction);
+      break;
+    case Op::CooperativeMatrixReduceEXT:
+      set(4, Want::kFunction);
+      break;
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::CooperativeMatrixStoreTensorNV: {
+      // TensorAddressingOperands parameters follow the mask in bit order: TensorView is a
+      // value, DecodeFunc and DecodeVectorFunc are functions.
+      for (size_t k = 0; k < n; ++k) {
+        if (inst.operands[k].kind != grammar::OperandKind::kTensorAddressingOperands) continue;
+        const uint32_t mask = inst.word(inst.operands[k]);
+        size_t p = k + 1;
+        if (mask & 1) set(p++, Want::kValue);
+        if (mask & 2) set(p++, Want::kFunction);
+        if (mask & 4) set(p++, Want::kFunction);
+      }
+      break;
+    }
+    case Op::EnqueueKernel:
+    case Op::GetKernelNDrangeSubGroupCount:
+    case Op::GetKernelNDrangeMaxSubGroupSize:
+    case Op::GetKernelWorkGroupSize:
+    case Op::GetKernelPreferredWorkGroupSizeMultiple:
+    case Op::GetKernelLocalSizeForSubgroupCount:
+    case Op::GetKernelMaxNumSubgroups:
+      set_from(2, Want::kAny);
+      break;
+    default:
+      break;
+  }
+}
+
+std::string OperandLabel(const ir::Inst& inst, size_t k) {
+  const grammar::OperandInfo* info = nullptr;
+  const auto ops = grammar::Operands(*inst.info);
+  if (k < ops.size() && ops[k].kind == inst.operands[k].kind) info = &ops[k];
+  if (info && info->name[0]) return std::string("'") + info->name + "'";
+  return std::to_string(k + 1);
+}
+
+}  // namespace
+
+void ValidateIds(ValidationState& state) {
+  const ir::Module& m = state.module();
+  for (const auto& [id, inst] : m.duplicate_defs()) {
+    if (!state.Report("id.duplicate", inst,
+                      state.Describe(inst) + " defines " + state.Name(id) +
+                          ", which an earlier instruction already defines")) {
+      return;
+    }
+  }
+  // Pointer types declared ahead by OpTypeForwardPointer may be named before their definition.
+  std::vector<bool> forward_pointer(m.bound(), false);
+  std::vector<Want> wants;
+  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+    const ir::Inst inst = m.inst(i);
+    const Op op = m.opcode(i);
+    const ir::Section section = ir::SectionOf(op);
+    const bool global = section >= ir::Section::kGlobal && m.FunctionOf(i) == ~0u;
+    const bool check_forward = global && op != Op::ExtInst && op != Op::Line;
+    if (op == Op::TypeForwardPointer) forward_pointer[inst.words[1]] = true;
+    OperandWants(m, i, &wants);
+    for (size_t k = 0; k < inst.operands.size(); ++k) {
+      const auto& operand = inst.operands[k];
+      if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult) {
+        continue;
+      }
+      const Id id = inst.word(operand);
+      const InstIndex def = m.Def(id);
+      if (def == kNoInst) {
+        if (!state.Report("id.undefined", i,
+                          state.Describe(i) + ": operand " + OperandLabel(inst, k) + " " +
+                              state.Name(id) + " is not defined")) {
+          return;
+        }
+        continue;
+      }
+      if (check_forward && def >= i && !(op == Op::TypeForwardPointer && k == 0) &&
+          !forward_pointer[id]) {
+        if (!state.Report("id.forward-reference", i,
+                          state.Describe(i) + ": operand " + OperandLabel(inst, k) + " " +
+                              state.Name(id) + " is used before its definition")) {
+          return;
+        }
+        continue;
+      }
+      const Want want = wants[k];
+      if (!Satisfies(m, def, want)) {
+        if (!state.Report("id.kind", i,
+                          state.Describe(i) + ": operand " + OperandLabel(inst, k) + " " +
+                              state.Name(id) + " must be " + WantText(want) + ", not " +
+                              state.Describe(def))) {
+          return;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace coopspv::val

@@ -1,0 +1,233 @@
+// Module-level rules: the header version against the target environment, the logical layout,
+// the memory model, entry points and execution modes.
+#include <set>
+#include <string>
+#include <utility>
+
+#include "source/val/state.h"
+
+namespace coopspv::val {
+namespace {
+
+using ir::Section;
+
+std::string VersionText(uint32_t v) {
+  return std::to_string((v >> 16) & 0xFF) + "." + std::to_string((v >> 8) & 0xFF);
+}
+
+const char* SectionName(Section s) {
+  switch (s) {
+    case Section::kCapability:
+      return "capabilities";
+    case Section::kExtension:
+      return "extensions";
+    case Section::kExtInstImport:
+      return "extended instruction imports";
+    case Section::kMemoryModel:
+      return "the memory model";
+    case Section::kEntryPoint:
+      return "entry points";
+    case Section::kExecutionMode:
+      return "execution modes";
+    case Section::kDebugString:
+      return "debug strings and sources";
+    case Section::kDebugName:
+      return "debug names";
+    case Section::kDebugModuleProcessed:
+      return "OpModuleProcessed";
+    case Section::kAnnotation:
+      return "annotations";
+    case Section::kGlobal:
+      return "types, constants and global variables";
+    case Section::kFunction:
+      return "functions";
+  }
+  return "?";
+}
+
+// Non-semantic extended instructions may also appear among the global declarations.
+bool IsNonSemanticExtInst(const ir::Module& m, InstIndex i) {
+  if (m.opcode(i) != Op::ExtInst) return false;
+  const InstIndex set = m.Def(m.word(i, 3));
+  if (set == kNoInst || m.opcode(set) != Op::ExtInstImport) return false;
+  const std::string_view name = binary::DecodeString(m.inst(set).words.subspan(2));
+  return name.substr(0, 12) == "NonSemantic.";
+}
+
+void CheckVersion(ValidationState& state) {
+  const uint32_t v = state.version();
+  const uint32_t major = (v >> 16) & 0xFF, minor = (v >> 8) & 0xFF;
+  if (major != 1 || minor > 6 || (v & 0xFF0000FF) != 0) {
+    state.Report("layout.version", kNoInst,
+                 "header version word 0x" + [&] {
+                   char b[16];
+                   std::snprintf(b, sizeof(b), "%08x", v);
+                   return std::string(b);
+                 }() + " is not a SPIR-V version (1.0 to 1.6)");
+    return;
+  }
+  if (v > state.options().env.spirv_version) {
+    state.Report("layout.version", kNoInst,
+                 "module is SPIR-V " + VersionText(v) + " but target environment " +
+                     state.options().env.Name() + " allows at most SPIR-V " +
+                     VersionText(state.options().env.spirv_version));
+  }
+}
+
+void CheckOrder(ValidationState& state) {
+  const ir::Module& m = state.module();
+  Section current = Section::kCapability;
+  bool in_function = false;
+  int memory_models = 0;
+  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+    const Op op = m.opcode(i);
+    Section s = ir::SectionOf(op);
+    if (op == Op::MemoryModel) ++memory_models;
+    if (op == Op::Function) {
+      if (in_function) continue;  // Reported by the function rules.
+      in_function = true;
+      current = Section::kFunction;
+      continue;
+    }
+    if (op == Op::FunctionEnd) {
+      in_function = false;
+      continue;
+    }
+    if (in_function) {
+      const bool allowed = s == Section::kFunction || op == Op::Variable || op == Op::Undef ||
+                           op == Op::Line || op == Op::NoLine;
+      if (!allowed) {
+        state.Report("layout.order", i,
+                     state.Describe(i) + " belongs with " + SectionName(s) +
+                         " and may not appear inside a function");
+      }
+      continue;
+    }
+    if (op == Op::Line || op == Op::NoLine) {
+      if (current > Section::kGlobal) {
+        state.Report("layout.order", i, state.Describe(i) + " appears between functions");
+      }
+      continue;
+    }
+    if (IsNonSemanticExtInst(m, i)) s = Section::kGlobal;
+    if (s == Section::kFunction) {
+      state.Report("layout.order", i,
+                   state.Describe(i) + (current == Section::kFunction
+                                            ? " appears between functions"
+                                            : " may only appear inside a function"));
+      continue;
+    }
+    if (s < current) {
+      state.Report("layout.order", i,
+                   state.Describe(i) + " belongs with " + SectionName(s) +
+                       " and must come before " + SectionName(current));
+      continue;
+    }
+    current = s;
+  }
+  if (memory_models != 1) {
+    state.Report("layout.memory-model", kNoInst,
+                 memory_models == 0 ? "the module has no OpMemoryModel"
+                                    : "the module has " + std::to_string(memory_models) +
+                                          " OpMemoryModel instructions; exactly one is required");
+  }
+}
+
+void CheckEntryPoints(ValidationState& state) {
+  const ir::Module& m = state.module();
+  std::set<std::pair<uint32_t, std::string>> seen;
+  std::set<Id> entry_functions;
+  bool any = false;
+  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+    const Op op = m.opcode(i);
+    if (op == Op::Extension) {
+      const std::string_view name = binary::DecodeString(m.inst(i).words.subspan(1));
+      if (!grammar::IsKnownExtension(name)) {
+        state.Report("layout.extension-unknown", i,
+                     "OpExtension \"" + std::string(name) + "\" is not an extension known to "
+                                                            "this validator; its rules are not "
+                                                            "checked");
+      }
+      continue;
+    }
+    if (op != Op::EntryPoint) continue;
+    any = true;
+    const ir::Inst inst = m.inst(i);
+    const uint32_t model = inst.words[1];
+    const Id function = inst.words[2];
+    const std::string name(binary::DecodeString(inst.words.subspan(3)));
+    if (!seen.emplace(model, name).second) {
+      state.Report("entry-point.duplicate", i,
+                   "a second entry point named \"" + name + "\" with the same execution model");
+    }
+    const InstIndex def = m.Def(function);
+    if (def == kNoInst || m.opcode(def) != Op::Function) {
+      state.Report("entry-point.function", i,
+                   "OpEntryPoint \"" + name + "\" names " + state.Name(function) +
+                       ", which is not an OpFunction");
+    } else {
+      entry_functions.insert(function);
+      const Id fn_type = m.word(def, 4);
+      const bool kernel = model == static_cast<uint32_t>(spv::ExecutionModel::Kernel);
+      const bool void_return = state.DefOp(m.type_id(def)) == Op::TypeVoid;
+      const bool no_params = state.DefOp(fn_type) == Op::TypeFunction &&
+                             m.num_words(m.Def(fn_type)) == 3;
+      if (!void_return || (!kernel && !no_params)) {
+        state.Report("entry-point.function", i,
+                     "entry point \"" + name + "\" function " + state.Name(function) +
+                         (void_return ? " takes parameters" : " does not return void"));
+      }
+    }
+    // Interface: global variables, listed once.
+    std::set<Id> listed;
+    const size_t name_words = name.size() / 4 + 1;
+    for (size_t w = 3 + name_words; w < inst.words.size(); ++w) {
+      const Id id = inst.words[w];
+      if (!listed.insert(id).second) {
+        state.Report("entry-point.interface", i,
+                     "interface " + state.Name(id) + " is listed twice in entry point \"" + name +
+                         "\"");
+        continue;
+      }
+      const InstIndex var = m.Def(id);
+      if (var == kNoInst || m.opcode(var) != Op::Variable || m.FunctionOf(var) != ~0u) {
+        state.Report("entry-point.interface", i,
+                     "interface " + state.Name(id) + " of entry point \"" + name +
+                         "\" is not a module-scope OpVariable");
+        continue;
+      }
+      const auto sc = static_cast<spv::StorageClass>(m.word(var, 3));
+      if (state.version() < SpirvVersion(1, 4) && sc != spv::StorageClass::Input &&
+          sc != spv::StorageClass::Output) {
+        state.Report("entry-point.interface", i,
+                     "interface " + state.Name(id) + " of entry point \"" + name +
+                         "\" is not of Input or Output storage class, which SPIR-V " +
+                         VersionText(state.version()) + " requires (1.4 allows any)");
+      }
+    }
+  }
+  if (!any && !state.HasCapability(spv::Capability::Linkage)) {
+    state.Report("layout.entry-point", kNoInst,
+                 "the module has no OpEntryPoint and does not declare the Linkage capability");
+  }
+  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+    const Op op = m.opcode(i);
+    if (op != Op::ExecutionMode && op != Op::ExecutionModeId) continue;
+    const Id target = m.word(i, 1);
+    if (!entry_functions.count(target)) {
+      state.Report("execution-mode.target", i,
+                   state.Describe(i) + " applies to " + state.Name(target) +
+                       ", which is not the function of an entry point");
+    }
+  }
+}
+
+}  // namespace
+
+void ValidateLayout(ValidationState& state) {
+  CheckVersion(state);
+  CheckOrder(state);
+  CheckEntryPoints(state);
+}
+
+}  // namespace coopspv::val

@@ -1,0 +1,151 @@
+#include "source/val/rules.h"
+
+#include <iterator>
+
+namespace coopspv::val {
+namespace {
+
+constexpr Severity kE = Severity::kError;
+constexpr Severity kW = Severity::kWarning;
+
+// Sorted by family, then id. Ids are stable: never rename one; retire it instead.
+constexpr Rule kRules[] = {
+    // binary: the reader's form checks.
+    {"binary.malformed", kE, "binary", "SPIR-V 2.3 Physical Layout of a SPIR-V Module and Instruction",
+     "The module is a well-formed word stream: header, word counts, operands as the grammar "
+     "states them, ids below the bound."},
+
+    // layout.cc
+    {"layout.version", kE, "layout", "SPIR-V 2.3 Physical Layout; client API (target environment)",
+     "The header's version is a SPIR-V version the target environment accepts."},
+    {"layout.order", kE, "layout", "SPIR-V 2.4 Logical Layout of a Module",
+     "Instructions appear in the sections of the logical layout, in order; function-only "
+     "instructions only inside functions."},
+    {"layout.memory-model", kE, "layout", "SPIR-V 2.4 Logical Layout of a Module, item 4",
+     "The module has exactly one OpMemoryModel."},
+    {"layout.entry-point", kE, "layout", "SPIR-V 2.4 Logical Layout of a Module, item 5",
+     "The module has at least one OpEntryPoint unless it declares the Linkage capability."},
+    {"layout.extension-unknown", kW, "layout", "SPIR-V 2.16.1 Universal Validation Rules",
+     "OpExtension names an extension the grammar tables know."},
+    {"entry-point.function", kE, "layout", "SPIR-V OpEntryPoint",
+     "An entry point names an OpFunction that returns void and takes no parameters."},
+    {"entry-point.interface", kE, "layout", "SPIR-V OpEntryPoint (Interface)",
+     "Interface ids are global OpVariables; before SPIR-V 1.4 only of Input or Output storage "
+     "class; none listed twice."},
+    {"entry-point.duplicate", kE, "layout", "SPIR-V OpEntryPoint",
+     "No two entry points share both execution model and name."},
+    {"execution-mode.target", kE, "layout", "SPIR-V OpExecutionMode",
+     "The Entry Point operand of OpExecutionMode / OpExecutionModeId is an entry point's "
+     "function."},
+
+    // capability.cc
+    {"capability.instruction", kE, "capability", "SPIR-V 2.16.1 Universal Validation Rules; 3.31 Capability",
+     "Every instruction is enabled by a declared capability (implicit ones included), a "
+     "declared extension, or the module's version."},
+    {"capability.operand", kE, "capability", "SPIR-V 2.16.1 Universal Validation Rules; 3.31 Capability",
+     "Every enumerant operand is enabled by a declared capability, a declared extension, or the "
+     "module's version."},
+
+    // ids.cc
+    {"id.duplicate", kE, "ids", "SPIR-V 2.16.1 Universal Validation Rules (Data rules)",
+     "Each id is the result of at most one instruction."},
+    {"id.undefined", kE, "ids", "SPIR-V 2.16.1 Universal Validation Rules",
+     "Every id used is defined by some instruction."},
+    {"id.kind", kE, "ids", "SPIR-V 2.16.1 Universal Validation Rules; 3.42 Instructions",
+     "An operand names the kind of definition its instruction requires: a type where a type is "
+     "required, a label, function or extended instruction set where those are, a value "
+     "elsewhere."},
+    {"id.forward-reference", kE, "ids", "SPIR-V 2.4 Logical Layout of a Module",
+     "Outside functions, ids are defined before they are used, except in debug and annotation "
+     "instructions, entry points, execution modes and through OpTypeForwardPointer."},
+
+    // types.cc
+    {"type.int", kE, "types", "SPIR-V OpTypeInt; 2.16.1",
+     "OpTypeInt has Signedness 0 or 1 (0 for kernels) and a width enabled by a capability: 32, "
+     "or 8/16/64 with Int8/Int16/Int64 or a storage capability."},
+    {"type.float", kE, "types", "SPIR-V OpTypeFloat; SPV_KHR_bfloat16; SPV_EXT_float8",
+     "OpTypeFloat has width 16, 32 or 64 (16 and 64 need a capability); a Floating Point "
+     "Encoding fixes the width (BFloat16KHR: 16, Float8 encodings: 8)."},
+    {"type.vector", kE, "types", "SPIR-V OpTypeVector",
+     "A vector has a scalar component type and 2, 3 or 4 components (8 and 16 with Vector16)."},
+    {"type.matrix", kE, "types", "SPIR-V OpTypeMatrix",
+     "A matrix has at least 2 columns of a float vector type."},
+    {"type.array", kE, "types", "SPIR-V OpTypeArray",
+     "An array's element type is a non-void type and its Length a constant integer of value at "
+     "least 1."},
+    {"type.runtime-array", kE, "types", "SPIR-V OpTypeRuntimeArray",
+     "A runtime array's element type is a non-void type."},
+    {"type.struct", kE, "types", "SPIR-V OpTypeStruct; 2.17 Universal Limits",
+     "Struct members are non-void types; a runtime array only as the last member; no more "
+     "members than the limit."},
+    {"type.pointer", kE, "types", "SPIR-V OpTypePointer; OpTypeForwardPointer",
+     "A pointer points to a type; a forward pointer names a pointer type of the same storage "
+     "class."},
+    {"type.function", kE, "types", "SPIR-V OpTypeFunction; 2.17 Universal Limits",
+     "A function type's return and parameter types are types, parameters not void, no more "
+     "parameters than the limit."},
+    {"type.unique", kE, "types", "SPIR-V 2.16.1 Universal Validation Rules (Data rules)",
+     "Non-aggregate types are declared once: two declarations with the same operands are "
+     "invalid (structs and opaque types excepted)."},
+    {"type.nesting", kE, "types", "SPIR-V 2.17 Universal Limits",
+     "Types nest no deeper than the limit (structs, arrays, pointers)."},
+
+    // constants.cc
+    {"constant.scalar", kE, "constants", "SPIR-V OpConstant, OpSpecConstant, OpConstantTrue",
+     "OpConstant / OpSpecConstant have a scalar integer or float type; the Boolean constants a "
+     "bool type."},
+    {"constant.composite", kE, "constants", "SPIR-V OpConstantComposite, OpSpecConstantComposite",
+     "Composite constants have a composite type and one constituent of the matching type per "
+     "member (vectors: per component; arrays: per element)."},
+    {"constant.null", kE, "constants", "SPIR-V OpConstantNull",
+     "OpConstantNull has a scalar, vector, matrix, array, struct, pointer or other type that has "
+     "a null value."},
+    {"constant.spec-op", kE, "constants", "SPIR-V OpSpecConstantOp",
+     "OpSpecConstantOp's operation is one the spec allows for the module's capabilities, and its "
+     "operands are constants."},
+
+    // function.cc
+    {"function.structure", kE, "function", "SPIR-V 2.4 Logical Layout (item 11); 2.2.5 Control Flow",
+     "A function is OpFunction, its OpFunctionParameters, blocks that each start with OpLabel "
+     "and end with one terminator, then OpFunctionEnd; a function definition has at least one "
+     "block."},
+    {"function.type", kE, "function", "SPIR-V OpFunction, OpFunctionParameter",
+     "OpFunction's Function Type is an OpTypeFunction whose return type is the Result Type and "
+     "whose parameters match the OpFunctionParameters in number and type."},
+    {"function.call", kE, "function", "SPIR-V OpFunctionCall; 2.17 Universal Limits",
+     "OpFunctionCall names a function, passes one argument of the parameter's type per "
+     "parameter, and its Result Type is the function's return type."},
+    {"function.return", kE, "function", "SPIR-V OpReturn, OpReturnValue",
+     "OpReturn only in functions returning void; OpReturnValue's value has the function's return "
+     "type."},
+    {"function.variable", kE, "function", "SPIR-V OpVariable; 2.4 Logical Layout",
+     "Function-storage OpVariables come first in a function's first block; module-scope ones are "
+     "not of Function storage class."},
+    {"block.merge", kE, "function", "SPIR-V 2.11 Structured Control Flow; OpSelectionMerge, OpLoopMerge",
+     "A merge instruction is immediately followed by its block's terminator; OpLoopMerge only "
+     "before OpBranch / OpBranchConditional, OpSelectionMerge only before OpBranchConditional / "
+     "OpSwitch."},
+    {"cfg.branch-target", kE, "function", "SPIR-V 2.2.5 Control Flow; OpBranch and friends",
+     "Branch, switch and merge targets are labels of blocks in the same function."},
+
+    // ssa.cc
+    {"ssa.dominance", kE, "ssa", "SPIR-V 2.16.1 Universal Validation Rules (SSA)",
+     "Each use of an id defined in a function is dominated by its definition, in the same "
+     "function."},
+    {"ssa.phi", kE, "ssa", "SPIR-V OpPhi",
+     "OpPhi comes first in its block, has one (value, parent) pair per predecessor, each parent a "
+     "predecessor and each value of the result type and dominating the end of its parent."},
+};
+
+}  // namespace
+
+std::span<const Rule> AllRules() { return kRules; }
+
+const Rule* FindRule(std::string_view id) {
+  for (const Rule& r : kRules) {
+    if (id == r.id) return &r;
+  }
+  return nullptr;
+}
+
+}  // namespace coopspv::val

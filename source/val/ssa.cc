@@ -1,0 +1,140 @@
+// SSA form: every use of an id defined in a function is dominated by its definition; OpPhi
+// takes its values from the ends of its block's predecessors.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "source/ir/analyses.h"
+#include "source/val/state.h"
+
+namespace coopspv::val {
+namespace {
+
+// True when the definition at `def` is available at the end of block `block`.
+bool AvailableAtEnd(const ir::Module& m, const ir::DominatorTree& dom, InstIndex def,
+                    uint32_t block) {
+  const uint32_t def_block = m.BlockOf(def);
+  if (def_block == ~0u) return true;  // Parameters and globals.
+  return dom.Dominates(def_block, block);
+}
+
+void CheckPhi(ValidationState& state, InstIndex i, uint32_t block) {
+  const ir::Module& m = state.module();
+  const ir::Cfg& cfg = m.cfg();
+  const ir::DominatorTree& dom = m.dominators();
+  const ir::Inst inst = m.inst(i);
+  const ir::Block& b = m.blocks()[block];
+  for (InstIndex k = b.label + 1; k < i; ++k) {
+    const Op before = m.opcode(k);
+    if (before != Op::Phi && before != Op::Line && before != Op::NoLine) {
+      state.Report("ssa.phi", i,
+                   state.Describe(i) + " must come before every other instruction of its block");
+      return;
+    }
+  }
+  const auto preds = cfg.Predecessors(block);
+  const size_t pairs = (inst.words.size() - 3) / 2;
+  if ((inst.words.size() - 3) % 2 != 0) {
+    state.Report("ssa.phi", i, state.Describe(i) + " has an operand without its parent block");
+    return;
+  }
+  if (cfg.Reachable(block)) {
+    size_t reachable_preds = 0;
+    for (uint32_t p : preds) reachable_preds += cfg.Reachable(p) ? 1 : 0;
+    (void)reachable_preds;
+    if (pairs != preds.size()) {
+      state.Report("ssa.phi", i,
+                   state.Describe(i) + " has " + std::to_string(pairs) +
+                       " (value, parent) pairs; its block has " + std::to_string(preds.size()) +
+                       " predecessor(s)");
+    }
+  }
+  for (size_t p = 0; p < pairs; ++p) {
+    const Id value = inst.words[3 + 2 * p];
+    const Id parent = inst.words[4 + 2 * p];
+    const uint32_t parent_block = m.BlockOfLabel(parent);
+    if (parent_block == ~0u) continue;  // The id rules report non-labels.
+    if (std::find(preds.begin(), preds.end(), parent_block) == preds.end()) {
+      state.Report("ssa.phi", i,
+                   state.Describe(i) + ": parent " + state.Name(parent) +
+                       " is not a predecessor of its block");
+      continue;
+    }
+    const InstIndex def = m.Def(value);
+    if (def == kNoInst) continue;
+    if (m.type_id(def) != inst.type_id && m.type_id(def) != 0) {
+      state.Report("ssa.phi", i,
+                   state.Describe(i) + ": value " + state.Name(value) + " has type " +
+                       state.Name(m.type_id(def)) + ", not the result type " +
+                       state.Name(inst.type_id));
+    }
+    const uint32_t def_function = m.BlockOf(def) == ~0u ? m.FunctionOf(def)
+                                                        : m.blocks()[m.BlockOf(def)].function;
+    if (def_function != ~0u && def_function != b.function) {
+      state.Report("ssa.dominance", i,
+                   state.Describe(i) + " uses " + state.Name(value) +
+                       ", which is defined in another function");
+    } else if (cfg.Reachable(parent_block) && !AvailableAtEnd(m, dom, def, parent_block)) {
+      state.Report("ssa.phi", i,
+                   state.Describe(i) + ": value " + state.Name(value) +
+                       " does not dominate the end of its parent " + state.Name(parent));
+    }
+  }
+}
+
+}  // namespace
+
+void ValidateSsa(ValidationState& state) {
+  if (!state.structure_ok) return;
+  const ir::Module& m = state.module();
+  if (m.functions().empty()) return;
+  const ir::Cfg& cfg = m.cfg();
+  const ir::DominatorTree& dom = m.dominators();
+  for (uint32_t block = 0; block < m.blocks().size() && !state.Full(); ++block) {
+    const ir::Block& b = m.blocks()[block];
+    const bool reachable = cfg.Reachable(block);
+    for (InstIndex i = b.label + 1; i < b.end && !state.Full(); ++i) {
+      const Op op = m.opcode(i);
+      if (op == Op::Phi) {
+        CheckPhi(state, i, block);
+        continue;
+      }
+      const ir::Inst inst = m.inst(i);
+      for (const auto& operand : inst.operands) {
+        if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
+            operand.kind == grammar::OperandKind::kIdResultType) {
+          continue;
+        }
+        const Id id = inst.word(operand);
+        const InstIndex def = m.Def(id);
+        if (def == kNoInst) continue;
+        const Op def_op = m.opcode(def);
+        if (def_op == Op::Label || def_op == Op::Function) continue;  // Not SSA values.
+        uint32_t def_function;
+        const uint32_t def_block = m.BlockOf(def);
+        if (def_block != ~0u) {
+          def_function = m.blocks()[def_block].function;
+        } else if (def_op == Op::FunctionParameter) {
+          def_function = m.FunctionOf(def);
+        } else {
+          continue;  // Module-scope: available everywhere.
+        }
+        if (def_function != b.function) {
+          state.Report("ssa.dominance", i,
+                       state.Describe(i) + " uses " + state.Name(id) +
+                           ", which is defined in another function");
+          continue;
+        }
+        if (def_block == ~0u || !reachable) continue;  // Parameters; unreachable code.
+        const bool ok = def_block == block ? def < i : dom.Dominates(def_block, block);
+        if (!ok) {
+          state.Report("ssa.dominance", i,
+                       state.Describe(i) + " uses " + state.Name(id) +
+                           ", whose definition does not dominate this use");
+        }
+      }
+    }
+  }
+}
+
+}  // namespace coopspv::val

@@ -1,0 +1,176 @@
+#include "source/val/state.h"
+
+#include <algorithm>
+
+#include "source/text/disassembler.h"
+
+namespace coopspv::val {
+
+ValidationState::ValidationState(const ir::Module& module, const Options& options,
+                                 Result* result)
+    : module_(module), options_(options), result_(result) {
+  for (const std::string& id : options.suppressed_rules) suppressed_.insert(id);
+  for (const std::string& id : options.warnings_as_errors) {
+    if (id == "*") {
+      all_warnings_as_errors_ = true;
+    } else {
+      warnings_as_errors_.insert(id);
+    }
+  }
+  CollectCapabilities();
+}
+
+void ValidationState::CollectCapabilities() {
+  const auto all = grammar::Enumerants(grammar::OperandKind::kCapability);
+  const uint32_t size = all.empty() ? 1 : all.back().value + 1;
+  capabilities_.assign(size, false);
+  std::vector<uint32_t> worklist;
+  for (InstIndex i = 0; i < module_.num_instructions(); ++i) {
+    const Op op = module_.opcode(i);
+    if (op == Op::Capability) {
+      worklist.push_back(module_.word(i, 1));
+    } else if (op == Op::Extension) {
+      const ir::Inst inst = module_.inst(i);
+      extensions_.emplace(binary::DecodeString(inst.words.subspan(1)));
+    } else if (op == Op::MemoryModel && !has_memory_model_) {
+      has_memory_model_ = true;
+      addressing_model_ = static_cast<spv::AddressingModel>(module_.word(i, 1));
+      memory_model_ = static_cast<spv::MemoryModel>(module_.word(i, 2));
+    }
+  }
+  // Implicitly declared capabilities: those each declared capability depends on.
+  while (!worklist.empty()) {
+    const uint32_t c = worklist.back();
+    worklist.pop_back();
+    if (c >= capabilities_.size() || capabilities_[c]) continue;
+    capabilities_[c] = true;
+    if (const grammar::EnumerantInfo* e =
+            grammar::LookupEnumerant(grammar::OperandKind::kCapability, c)) {
+      for (uint32_t implied : grammar::Capabilities(*e)) worklist.push_back(implied);
+    }
+  }
+}
+
+bool ValidationState::HasExtension(std::string_view name) const {
+  return extensions_.count(std::string(name)) != 0;
+}
+
+bool ValidationState::Report(const char* rule_id, InstIndex inst, std::string message) {
+  if (full_) return false;
+  const Rule* rule = FindRule(rule_id);
+  if (rule == nullptr) std::abort();  // A rule id missing from the registry is a coding error.
+  if (suppressed_.count(rule->id)) return true;
+  Diagnostic d;
+  d.rule = rule;
+  d.severity = rule->severity;
+  if (d.severity == Severity::kWarning &&
+      (all_warnings_as_errors_ || warnings_as_errors_.count(rule->id))) {
+    d.severity = Severity::kError;
+  }
+  d.message = std::move(message);
+  if (inst != kNoInst) {
+    d.has_instruction = true;
+    d.word_offset = module_.word_offset(inst);
+    d.result_id = module_.result_id(inst);
+    d.opcode = static_cast<uint32_t>(module_.opcode(inst));
+    Name(0);  // Make sure the friendly names exist.
+    d.instruction_text = text::InstructionText(module_.inst(inst), names_);
+  }
+  if (d.severity == Severity::kError) {
+    ++result_->num_errors;
+    result_->valid = false;
+  } else {
+    ++result_->num_warnings;
+  }
+  result_->diagnostics.push_back(std::move(d));
+  if (options_.max_errors != 0 && result_->num_errors >= options_.max_errors) {
+    full_ = true;
+    result_->truncated = true;
+    return false;
+  }
+  return true;
+}
+
+std::string ValidationState::Name(Id id) {
+  if (names_.empty()) names_ = text::FriendlyNames(module_.parsed());
+  if (id < names_.size()) return "%" + names_[id];
+  return "%" + std::to_string(id);
+}
+
+std::string ValidationState::OpName(Op op) {
+  const grammar::InstructionInfo* info = grammar::LookupOpcode(static_cast<uint32_t>(op));
+  return info ? info->name : "Op<" + std::to_string(static_cast<uint32_t>(op)) + ">";
+}
+
+std::string ValidationState::Describe(InstIndex inst) {
+  const Id result = module_.result_id(inst);
+  std::string out = result ? Name(result) + " = " : "";
+  return out + OpName(module_.opcode(inst));
+}
+
+bool ValidationState::IsType(Id id) const { return ir::IsTypeDeclaration(DefOp(id)); }
+
+uint32_t ValidationState::DefWord(Id id, size_t n) const {
+  const InstIndex d = module_.Def(id);
+  if (d == kNoInst || n >= module_.num_words(d)) return 0;
+  return module_.word(d, n);
+}
+
+uint32_t ValidationState::ScalarWidth(Id type) const {
+  return IsIntType(type) || IsFloatType(type) ? DefWord(type, 2) : 0;
+}
+
+std::optional<spv::StorageClass> ValidationState::PointerStorageClass(Id type) const {
+  if (!IsPointerType(type)) return std::nullopt;
+  return static_cast<spv::StorageClass>(DefWord(type, 2));
+}
+
+Id ValidationState::PointeeType(Id type) const {
+  return IsPointerType(type) ? DefWord(type, 3) : 0;
+}
+
+Id ValidationState::ComponentType(Id type) const {
+  switch (DefOp(type)) {
+    case Op::TypeVector:
+    case Op::TypeMatrix:
+    case Op::TypeArray:
+    case Op::TypeRuntimeArray:
+    case Op::TypeVectorIdEXT:
+    case Op::TypeCooperativeMatrixKHR:
+    case Op::TypeCooperativeMatrixNV:
+      return DefWord(type, 2);
+    default:
+      return 0;
+  }
+}
+
+std::optional<int64_t> ValidationState::IntConstant(Id id) const {
+  if (DefOp(id) != Op::Constant) return std::nullopt;
+  const Id type = TypeOf(id);
+  if (!IsIntType(type)) return std::nullopt;
+  const uint32_t width = DefWord(type, 2);
+  const InstIndex d = module_.Def(id);
+  uint64_t bits = module_.word(d, 3);
+  if (width > 32 && module_.num_words(d) > 4) bits |= static_cast<uint64_t>(module_.word(d, 4)) << 32;
+  if (width == 0 || width > 64) return std::nullopt;
+  if (IsSignedInt(type)) {
+    const int shift = 64 - static_cast<int>(width);
+    return static_cast<int64_t>(bits << shift) >> shift;
+  }
+  if (width < 64) bits &= (1ull << width) - 1;
+  return static_cast<int64_t>(bits);
+}
+
+std::optional<int64_t> ValidationState::IntConstantOrSpecDefault(Id id) const {
+  if (DefOp(id) == Op::SpecConstant) {
+    const Id type = TypeOf(id);
+    if (!IsIntType(type)) return std::nullopt;
+    const InstIndex d = module_.Def(id);
+    int64_t v = module_.word(d, 3);
+    if (IsSignedInt(type) && DefWord(type, 2) <= 32) v = static_cast<int32_t>(v);
+    return v;
+  }
+  return IntConstant(id);
+}
+
+}  // namespace coopspv::val

@@ -1,0 +1,118 @@
+// What every rule family shares: the module, the options, the declared capabilities and
+// extensions, type and constant queries, and the diagnostic sink.
+#ifndef COOPSPV_SOURCE_VAL_STATE_H_
+#define COOPSPV_SOURCE_VAL_STATE_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "source/ir/analyses.h"
+#include "source/ir/module.h"
+#include "source/val/validator.h"
+
+namespace coopspv::val {
+
+using ir::Id;
+using ir::InstIndex;
+using ir::kNoInst;
+using spv::Op;
+
+class ValidationState {
+ public:
+  ValidationState(const ir::Module& module, const Options& options, Result* result);
+
+  const ir::Module& module() const { return module_; }
+  const Options& options() const { return options_; }
+  uint32_t version() const { return module_.header().version; }
+
+  // Capabilities: declared ones plus those they implicitly declare.
+  bool HasCapability(spv::Capability c) const {
+    const uint32_t v = static_cast<uint32_t>(c);
+    return v < capabilities_.size() && capabilities_[v];
+  }
+  bool HasCapabilityValue(uint32_t v) const { return v < capabilities_.size() && capabilities_[v]; }
+  bool HasExtension(std::string_view name) const;
+  spv::AddressingModel addressing_model() const { return addressing_model_; }
+  spv::MemoryModel memory_model() const { return memory_model_; }
+  bool has_memory_model() const { return has_memory_model_; }
+
+  // Reports a diagnostic for rule `rule_id` (which must be in the registry) about instruction
+  // `inst` (kNoInst for the module as a whole). Returns false once max_errors is reached, so
+  // loops can stop early.
+  bool Report(const char* rule_id, InstIndex inst, std::string message);
+  bool Full() const { return full_; }
+  uint32_t num_errors() const { return result_->num_errors; }
+
+  // "%name" for an id, with the disassembler's friendly names (computed on first use).
+  std::string Name(Id id);
+  // "%12 = OpIAdd" or "OpStore": how messages name an instruction.
+  std::string Describe(InstIndex inst);
+  // The opcode's name, e.g. "OpIAdd".
+  static std::string OpName(Op op);
+
+  // ---- Types and constants. All return false / 0 / nullopt for undefined ids.
+  Op DefOp(Id id) const { return module_.DefOpcode(id); }
+  bool IsType(Id id) const;
+  Id TypeOf(Id id) const { return module_.TypeOf(id); }
+  // Word `n` of the definition of `id` (0 if out of range or undefined).
+  uint32_t DefWord(Id id, size_t n) const;
+  bool IsIntType(Id type) const { return DefOp(type) == Op::TypeInt; }
+  bool IsFloatType(Id type) const { return DefOp(type) == Op::TypeFloat; }
+  bool IsBoolType(Id type) const { return DefOp(type) == Op::TypeBool; }
+  bool IsScalarType(Id type) const { return IsIntType(type) || IsFloatType(type) || IsBoolType(type); }
+  bool IsNumericScalarType(Id type) const { return IsIntType(type) || IsFloatType(type); }
+  // Width of an int or float scalar type, 0 otherwise.
+  uint32_t ScalarWidth(Id type) const;
+  bool IsSignedInt(Id type) const { return IsIntType(type) && DefWord(type, 3) != 0; }
+  bool IsInt32(Id type) const { return IsIntType(type) && DefWord(type, 2) == 32; }
+  bool IsPointerType(Id type) const { return DefOp(type) == Op::TypePointer; }
+  // For a pointer type: its storage class and pointee.
+  std::optional<spv::StorageClass> PointerStorageClass(Id type) const;
+  Id PointeeType(Id type) const;
+  // Components of vectors (and cooperative vectors), columns of matrices, element type of
+  // arrays; 0 otherwise.
+  Id ComponentType(Id type) const;
+  // True for constant-creation instructions, spec constants included.
+  bool IsConstantInstruction(Id id) const { return ir::IsConstant(DefOp(id)); }
+  // The value of an OpConstant of integer type (sign-extended for signed types), else nullopt.
+  std::optional<int64_t> IntConstant(Id id) const;
+  // The value of OpConstant or OpSpecConstant (its default) of integer type.
+  std::optional<int64_t> IntConstantOrSpecDefault(Id id) const;
+
+  // The ids a rule family found fatal for later families (e.g. broken function structure
+  // makes dominance meaningless).
+  bool structure_ok = true;
+
+ private:
+  void CollectCapabilities();
+
+  const ir::Module& module_;
+  const Options& options_;
+  Result* result_;
+  std::vector<bool> capabilities_;
+  std::unordered_set<std::string> extensions_;
+  spv::AddressingModel addressing_model_ = spv::AddressingModel::Logical;
+  spv::MemoryModel memory_model_ = spv::MemoryModel::Simple;
+  bool has_memory_model_ = false;
+  bool full_ = false;
+  std::vector<std::string> names_;  // Friendly names, filled on first use.
+  std::unordered_set<std::string> suppressed_;
+  bool all_warnings_as_errors_ = false;
+  std::unordered_set<std::string> warnings_as_errors_;
+};
+
+// The rule families, in the order Validate() runs them.
+void ValidateLayout(ValidationState& state);
+void ValidateCapabilities(ValidationState& state);
+void ValidateIds(ValidationState& state);
+void ValidateTypes(ValidationState& state);
+void ValidateConstants(ValidationState& state);
+void ValidateFunctions(ValidationState& state);
+void ValidateSsa(ValidationState& state);
+
+}  // namespace coopspv::val
+
+#endif  // COOPSPV_SOURCE_VAL_STATE_H_

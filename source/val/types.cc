@@ -1,0 +1,282 @@
+// Type declarations: scalar widths and signedness, vectors, matrices, arrays, runtime arrays,
+// structs, pointers, function types, uniqueness and nesting depth.
+#include <string>
+#include <vector>
+
+#include "source/val/state.h"
+
+namespace coopspv::val {
+namespace {
+
+using spv::Capability;
+
+bool AnyOf(const ValidationState& state, std::initializer_list<Capability> caps) {
+  for (Capability c : caps) {
+    if (state.HasCapability(c)) return true;
+  }
+  return false;
+}
+
+bool IsVoid(const ValidationState& state, Id type) { return state.DefOp(type) == Op::TypeVoid; }
+
+void CheckInt(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  const uint32_t width = m.word(i, 2);
+  const uint32_t signedness = m.word(i, 3);
+  if (signedness > 1) {
+    state.Report("type.int", i,
+                 state.Describe(i) + ": Signedness must be 0 or 1, not " + std::to_string(signedness));
+  } else if (signedness == 1 && state.HasCapability(Capability::Kernel) &&
+             !state.HasCapability(Capability::Shader)) {
+    state.Report("type.int", i, state.Describe(i) + ": kernels use Signedness 0 only");
+  }
+  bool ok = false;
+  switch (width) {
+    case 32:
+      ok = true;
+      break;
+    case 8:
+      ok = AnyOf(state, {Capability::Int8, Capability::StorageBuffer8BitAccess,
+                         Capability::UniformAndStorageBuffer8BitAccess,
+                         Capability::StoragePushConstant8});
+      break;
+    case 16:
+      ok = AnyOf(state, {Capability::Int16, Capability::StorageBuffer16BitAccess,
+                         Capability::UniformAndStorageBuffer16BitAccess,
+                         Capability::StoragePushConstant16, Capability::StorageInputOutput16});
+      break;
+    case 64:
+      ok = state.HasCapability(Capability::Int64);
+      break;
+    case 4:
+      ok = state.HasCapabilityValue(5112);  // Int4TypeINTEL.
+      break;
+    default:
+      state.Report("type.int", i,
+                   state.Describe(i) + ": Width " + std::to_string(width) +
+                       " is not a supported integer width (8, 16, 32 or 64)");
+      return;
+  }
+  if (!ok) {
+    state.Report("type.int", i,
+                 state.Describe(i) + ": " + std::to_string(width) +
+                     "-bit integers need the Int" + std::to_string(width) +
+                     " capability (or a storage capability for that width)");
+  }
+}
+
+void CheckFloat(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  const uint32_t width = m.word(i, 2);
+  if (m.num_words(i) > 3) {
+    const auto encoding = static_cast<spv::FPEncoding>(m.word(i, 3));
+    uint32_t expected = 0;
+    switch (encoding) {
+      case spv::FPEncoding::BFloat16KHR:
+        expected = 16;
+        break;
+      case spv::FPEncoding::Float8E4M3EXT:
+      case spv::FPEncoding::Float8E5M2EXT:
+      case spv::FPEncoding::Float8UnsignedE8M0EXT:
+        expected = 8;
+        break;
+      default:
+        break;
+    }
+    if (expected != 0 && width != expected) {
+      state.Report("type.float", i,
+                   state.Describe(i) + ": the encoding requires Width " + std::to_string(expected) +
+                       ", not " + std::to_string(width));
+    }
+    return;  // The encoding's capability is checked as an operand.
+  }
+  bool ok = false;
+  switch (width) {
+    case 32:
+      ok = true;
+      break;
+    case 16:
+      ok = AnyOf(state, {Capability::Float16, Capability::Float16Buffer,
+                         Capability::StorageBuffer16BitAccess,
+                         Capability::UniformAndStorageBuffer16BitAccess,
+                         Capability::StoragePushConstant16, Capability::StorageInputOutput16});
+      break;
+    case 64:
+      ok = state.HasCapability(Capability::Float64);
+      break;
+    default:
+      state.Report("type.float", i,
+                   state.Describe(i) + ": Width " + std::to_string(width) +
+                       " is not a supported float width (16, 32 or 64) without an encoding");
+      return;
+  }
+  if (!ok) {
+    state.Report("type.float", i,
+                 state.Describe(i) + ": " + std::to_string(width) + "-bit floats need the Float" +
+                     std::to_string(width) + " capability (or a storage capability for that width)");
+  }
+}
+
+}  // namespace
+
+void ValidateTypes(ValidationState& state) {
+  const ir::Module& m = state.module();
+  std::vector<uint16_t> depth(m.bound(), 0);
+  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+    const Op op = m.opcode(i);
+    if (!ir::IsTypeDeclaration(op) && op != Op::TypeForwardPointer) continue;
+    const ir::Inst inst = m.inst(i);
+    const Id id = m.result_id(i);
+    switch (op) {
+      case Op::TypeInt:
+        CheckInt(state, i);
+        break;
+      case Op::TypeFloat:
+        CheckFloat(state, i);
+        break;
+      case Op::TypeVector: {
+        const Id component = inst.words[2];
+        const uint32_t count = inst.words[3];
+        if (state.IsType(component) && !state.IsScalarType(component)) {
+          state.Report("type.vector", i,
+                       state.Describe(i) + ": Component Type " + state.Name(component) +
+                           " is not a scalar type");
+        }
+        const bool ok = count == 2 || count == 3 || count == 4 ||
+                        ((count == 8 || count == 16) &&
+                         state.HasCapability(Capability::Vector16));
+        if (!ok) {
+          state.Report("type.vector", i,
+                       state.Describe(i) + ": Component Count " + std::to_string(count) +
+                           " is not 2, 3 or 4" +
+                           ((count == 8 || count == 16) ? " (8 and 16 need Vector16)" : ""));
+        }
+        break;
+      }
+      case Op::TypeMatrix: {
+        const Id column = inst.words[2];
+        const uint32_t count = inst.words[3];
+        if (state.IsType(column) &&
+            (state.DefOp(column) != Op::TypeVector ||
+             !state.IsFloatType(state.ComponentType(column)))) {
+          state.Report("type.matrix", i,
+                       state.Describe(i) + ": Column Type " + state.Name(column) +
+                           " is not a vector of floats");
+        }
+        if (count < 2 || count > 4) {
+          state.Report("type.matrix", i,
+                       state.Describe(i) + ": Column Count " + std::to_string(count) +
+                           " is not 2, 3 or 4");
+        }
+        break;
+      }
+      case Op::TypeArray: {
+        const Id element = inst.words[2];
+        const Id length = inst.words[3];
+        if (IsVoid(state, element)) {
+          state.Report("type.array", i, state.Describe(i) + ": Element Type is void");
+        }
+        const Op length_op = state.DefOp(length);
+        const bool constant = length_op == Op::Constant || length_op == Op::SpecConstant ||
+                              length_op == Op::SpecConstantOp;
+        if (length_op != Op::Nop && (!constant || !state.IsIntType(state.TypeOf(length)))) {
+          state.Report("type.array", i,
+                       state.Describe(i) + ": Length " + state.Name(length) +
+                           " is not a constant of scalar integer type");
+        } else if (auto value = state.IntConstant(length); value && *value < 1) {
+          state.Report("type.array", i,
+                       state.Describe(i) + ": Length " + state.Name(length) + " is " +
+                           std::to_string(*value) + "; an array has at least one element");
+        }
+        depth[id] = static_cast<uint16_t>(std::min<int>(depth[element] + 1, 0xFFFF));
+        break;
+      }
+      case Op::TypeRuntimeArray: {
+        const Id element = inst.words[2];
+        if (IsVoid(state, element)) {
+          state.Report("type.runtime-array", i, state.Describe(i) + ": Element Type is void");
+        }
+        depth[id] = static_cast<uint16_t>(std::min<int>(depth[element] + 1, 0xFFFF));
+        break;
+      }
+      case Op::TypeStruct: {
+        const size_t members = inst.words.size() - 2;
+        if (members > state.options().max_struct_members) {
+          state.Report("type.struct", i,
+                       state.Describe(i) + " has " + std::to_string(members) +
+                           " members; the limit is " +
+                           std::to_string(state.options().max_struct_members));
+        }
+        uint16_t d = 0;
+        for (size_t k = 2; k < inst.words.size(); ++k) {
+          const Id member = inst.words[k];
+          if (IsVoid(state, member)) {
+            state.Report("type.struct", i,
+                         state.Describe(i) + ": member " + std::to_string(k - 2) + " is void");
+          }
+          if (state.DefOp(member) == Op::TypeRuntimeArray && k + 1 != inst.words.size() &&
+              state.HasCapability(Capability::Shader)) {
+            state.Report("type.struct", i,
+                         state.Describe(i) + ": member " + std::to_string(k - 2) +
+                             " is a runtime array but not the last member");
+          }
+          if (member < depth.size()) d = std::max(d, depth[member]);
+        }
+        depth[id] = static_cast<uint16_t>(std::min<int>(d + 1, 0xFFFF));
+        break;
+      }
+      case Op::TypePointer:
+        break;  // Pointee kind is checked by the id rules; depth does not pass pointers.
+      case Op::TypeForwardPointer: {
+        const Id pointer = inst.words[1];
+        const InstIndex def = m.Def(pointer);
+        if (def != kNoInst && m.opcode(def) == Op::TypePointer &&
+            m.word(def, 2) != inst.words[2]) {
+          state.Report("type.pointer", i,
+                       state.Describe(i) + ": storage class differs from that of " +
+                           state.Name(pointer) + "'s OpTypePointer");
+        } else if (def != kNoInst && m.opcode(def) != Op::TypePointer) {
+          state.Report("type.pointer", i,
+                       state.Describe(i) + ": " + state.Name(pointer) + " is not an OpTypePointer");
+        }
+        break;
+      }
+      case Op::TypeFunction: {
+        const size_t params = inst.words.size() - 3;
+        if (params > state.options().max_function_args) {
+          state.Report("type.function", i,
+                       state.Describe(i) + " has " + std::to_string(params) +
+                           " parameters; the limit is " +
+                           std::to_string(state.options().max_function_args));
+        }
+        for (size_t k = 3; k < inst.words.size(); ++k) {
+          if (IsVoid(state, inst.words[k])) {
+            state.Report("type.function", i,
+                         state.Describe(i) + ": parameter " + std::to_string(k - 3) + " is void");
+          }
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    if (id != 0 && depth[id] > state.options().max_type_nesting_depth) {
+      state.Report("type.nesting", i,
+                   state.Describe(i) + " nests " + std::to_string(depth[id]) +
+                       " levels deep; the limit is " +
+                       std::to_string(state.options().max_type_nesting_depth));
+      depth[id] = 0;  // Report once per chain.
+    }
+    // Uniqueness of non-aggregate types.
+    if (id != 0 && op != Op::TypeStruct && op != Op::TypeArray && op != Op::TypeRuntimeArray &&
+        op != Op::TypePointer && op != Op::TypeOpaque) {
+      const Id canonical = m.types().Canonical(id);
+      if (canonical != 0 && canonical != id) {
+        state.Report("type.unique", i,
+                     state.Describe(i) + " declares the same type as " + state.Name(canonical));
+      }
+    }
+  }
+}
+
+}  // namespace coopspv::val

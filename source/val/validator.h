@@ -1,0 +1,66 @@
+// The validator: options, diagnostics and the entry point. Rule families live in one file each
+// (layout.cc, capability.cc, ids.cc, types.cc, constants.cc, function.cc, ssa.cc, ...); each
+// reads the module through ValidationState and reports through it, never changing the module.
+#ifndef COOPSPV_SOURCE_VAL_VALIDATOR_H_
+#define COOPSPV_SOURCE_VAL_VALIDATOR_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "source/common/target_env.h"
+#include "source/ir/module.h"
+#include "source/val/rules.h"
+
+namespace coopspv::val {
+
+struct Options {
+  TargetEnv env = *ParseTargetEnv("spv1.6");
+  // Stop after this many errors (0: no limit). Warnings do not count.
+  uint32_t max_errors = 100;
+
+  // spirv-val relax flags that apply to the rules implemented here.
+  bool relax_logical_pointer = false;  // Pointers may be operands of any instruction.
+  bool before_hlsl_legalization = false;  // Implies relax_logical_pointer.
+
+  // Limits (SPIR-V's universal limits by default).
+  uint32_t max_id_bound = 0x3FFFFF;
+  uint32_t max_struct_members = 16383;
+  uint32_t max_function_args = 255;
+  uint32_t max_control_flow_nesting_depth = 1023;
+  uint32_t max_access_chain_indexes = 255;
+  uint32_t max_type_nesting_depth = 255;
+
+  // Rule ids whose diagnostics are dropped, and warnings reported as errors ("*": all).
+  std::vector<std::string> suppressed_rules;
+  std::vector<std::string> warnings_as_errors;
+};
+
+struct Diagnostic {
+  Severity severity = Severity::kError;
+  const Rule* rule = nullptr;
+  std::string message;
+  // The offending instruction, when there is one.
+  bool has_instruction = false;
+  uint32_t word_offset = 0;
+  uint32_t result_id = 0;
+  uint32_t opcode = 0;
+  std::string instruction_text;  // As the disassembler prints it, friendly names included.
+};
+
+struct Result {
+  bool valid = true;  // No errors (warnings allowed).
+  std::vector<Diagnostic> diagnostics;
+  uint32_t num_errors = 0;
+  uint32_t num_warnings = 0;
+  bool truncated = false;  // max_errors was reached.
+};
+
+Result Validate(std::span<const uint32_t> words, const Options& options);
+// Validates a module already read.
+Result Validate(const ir::Module& module, const Options& options);
+
+}  // namespace coopspv::val
+
+#endif  // COOPSPV_SOURCE_VAL_VALIDATOR_H_

@@ -1,0 +1,182 @@
+// coopspv-val: validates a SPIR-V binary module, with every rule of the cooperative family.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "include/coopspv/coopspv.hpp"
+#include "tools/io.h"
+
+namespace {
+
+void PrintHelp(const char* argv0) {
+  std::printf(
+      "Usage: %s [options] [<file> | -]\n"
+      "\n"
+      "Validates a SPIR-V binary module: its structure, ids, types, capabilities, and the rules\n"
+      "of cooperative matrices and vectors. The input is <file>, or standard input for '-' or\n"
+      "when no file is given.\n"
+      "\n"
+      "Options:\n"
+      "  --target-env <env>         Validate for <env>: %s.\n"
+      "                             Default: spv1.6.\n"
+      "  --max-errors <n>           Stop after n errors (0: no limit). Default: 100.\n"
+      "  --json                     Print the result as JSON on standard output.\n"
+      "  -q, --quiet                Print nothing; only the exit status tells.\n"
+      "  --suppress=<rule-id>       Drop the diagnostics of a rule (repeatable).\n"
+      "  --warn-as-error[=<rule-id>]\n"
+      "                             Report a warning rule (or all warnings) as errors.\n"
+      "  --list-rules               Print every rule id with its severity and clause.\n"
+      "  --relax-logical-pointer    Allow pointers as operands of any instruction.\n"
+      "  --before-hlsl-legalization Relax the rules HLSL front ends rely on before\n"
+      "                             legalization (implies --relax-logical-pointer).\n"
+      "  --max-id-bound=<n>         Limits, as in spirv-val; defaults are SPIR-V's universal\n"
+      "  --max-struct-members=<n>   limits.\n"
+      "  --max-function-args=<n>\n"
+      "  --max-control-flow-nesting-depth=<n>\n"
+      "  --max-access-chain-indexes=<n>\n"
+      "  -h, --help                 Print this help and exit.\n"
+      "  --version                  Print the version and exit.\n"
+      "\n"
+      "Exit status: 0 when the module is valid (warnings allowed), 1 when it is invalid, 2 on a\n"
+      "usage or I/O error.\n",
+      argv0, coopspv::TargetEnvNames());
+}
+
+bool ParseCount(const std::string& text, uint32_t* out) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+      text.size() > 10) {
+    return false;
+  }
+  const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+  if (v > 0xFFFFFFFFull) return false;
+  *out = static_cast<uint32_t>(v);
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace coopspv::tools;
+  std::string input;
+  bool have_input = false, json = false, quiet = false;
+  coopspv::ValidatorOptions options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    // "--flag value" or "--flag=value".
+    auto value_of = [&](const std::string& flag, std::string* value) {
+      if (arg == flag) {
+        if (i + 1 >= argc) return false;
+        *value = argv[++i];
+        return true;
+      }
+      if (arg.rfind(flag + "=", 0) == 0) {
+        *value = arg.substr(flag.size() + 1);
+        return true;
+      }
+      return false;
+    };
+    auto count_flag = [&](const std::string& flag, uint32_t* out) -> int {
+      if (arg != flag && arg.rfind(flag + "=", 0) != 0) return 0;
+      std::string v;
+      if (!value_of(flag, &v) || !ParseCount(v, out)) {
+        std::fprintf(stderr, "error: %s needs a non-negative integer\n", flag.c_str());
+        return -1;
+      }
+      return 1;
+    };
+    std::string value;
+    int counted = 0;
+    if (arg == "-h" || arg == "--help") {
+      PrintHelp(argv[0]);
+      return kExitOk;
+    } else if (arg == "--version") {
+      std::printf("%s\n", coopspv::Version());
+      return kExitOk;
+    } else if (arg == "--list-rules") {
+      for (const auto& rule : coopspv::ValidationRules()) {
+        std::printf("%-36s %-8s %s\n", rule.id.c_str(), rule.severity.c_str(),
+                    rule.clause.c_str());
+      }
+      return kExitOk;
+    } else if (arg == "--target-env" || arg.rfind("--target-env=", 0) == 0) {
+      if (!value_of("--target-env", &value)) {
+        std::fprintf(stderr, "error: --target-env needs a value\n");
+        return kExitUsage;
+      }
+      if (!coopspv::SpirvVersionForTargetEnv(value)) {
+        std::fprintf(stderr, "error: unknown target environment '%s' (expected one of %s)\n",
+                     value.c_str(), coopspv::TargetEnvNames());
+        return kExitUsage;
+      }
+      options.target_env = value;
+    } else if ((counted = count_flag("--max-errors", &options.max_errors)) ||
+               (counted = count_flag("--max-id-bound", &options.max_id_bound)) ||
+               (counted = count_flag("--max-struct-members", &options.max_struct_members)) ||
+               (counted = count_flag("--max-function-args", &options.max_function_args)) ||
+               (counted = count_flag("--max-control-flow-nesting-depth",
+                                     &options.max_control_flow_nesting_depth)) ||
+               (counted = count_flag("--max-access-chain-indexes",
+                                     &options.max_access_chain_indexes))) {
+      if (counted < 0) return kExitUsage;
+    } else if (arg == "--json") {
+      json = true;
+    } else if (arg == "-q" || arg == "--quiet") {
+      quiet = true;
+    } else if (arg.rfind("--suppress=", 0) == 0) {
+      options.suppressed_rules.push_back(arg.substr(11));
+    } else if (arg == "--warn-as-error") {
+      options.warnings_as_errors.push_back("*");
+    } else if (arg.rfind("--warn-as-error=", 0) == 0) {
+      options.warnings_as_errors.push_back(arg.substr(16));
+    } else if (arg == "--relax-logical-pointer") {
+      options.relax_logical_pointer = true;
+    } else if (arg == "--before-hlsl-legalization") {
+      options.before_hlsl_legalization = true;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      std::fprintf(stderr, "error: unknown option '%s' (see --help)\n", arg.c_str());
+      return kExitUsage;
+    } else {
+      if (have_input) {
+        std::fprintf(stderr, "error: more than one input file\n");
+        return kExitUsage;
+      }
+      input = arg;
+      have_input = true;
+    }
+  }
+  if (!have_input) input = "-";
+  std::string bytes, error;
+  if (!ReadFile(input, &bytes, &error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return kExitUsage;
+  }
+  const char* name = input == "-" ? "<stdin>" : input.c_str();
+  std::vector<uint32_t> words;
+  coopspv::Problem problem;
+  coopspv::ValidationResult result;
+  if (!coopspv::BytesToWords({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()},
+                             &words, &problem)) {
+    result.valid = false;
+    result.errors = 1;
+    coopspv::ValidationDiagnostic d;
+    d.rule_id = "binary.malformed";
+    d.message = problem.message;
+    d.clause = "SPIR-V 2.3 Physical Layout of a SPIR-V Module and Instruction";
+    result.diagnostics.push_back(d);
+  } else if (!coopspv::Validate(words, options, &result, &problem)) {
+    std::fprintf(stderr, "error: %s\n", problem.message.c_str());
+    return kExitUsage;
+  }
+  if (json) {
+    std::fputs(coopspv::FormatJson(result).c_str(), stdout);
+  } else if (!quiet) {
+    for (const auto& d : result.diagnostics) {
+      std::fputs(coopspv::FormatDiagnostic(d).c_str(), stderr);
+    }
+    if (!result.valid) {
+      std::fprintf(stderr, "%s: invalid: %u error(s), %u warning(s)%s\n", name, result.errors,
+                   result.warnings, result.truncated ? " (stopped at --max-errors)" : "");
+    }
+  }
+  return result.valid ? kExitOk : kExitInvalid;
+}
