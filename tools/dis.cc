@@ -74,8 +74,8 @@ int main(int argc, char** argv) {
   const char* name = input == "-" ? "<stdin>" : input.c_str();
   std::vector<uint32_t> words;
   coopspv::Problem problem;
-  if (!coopspv::BytesToWords(
-          {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, &words, &problem)) {
+  if (!coopspv::BytesToWords({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, &words,
+                             &problem)) {
     std::fprintf(stderr, "%s: error: %s\n", name, problem.ToString().c_str());
     return kExitInvalid;
   }

@@ -94,8 +94,7 @@ int main(int argc, char** argv) {
       return kExitOk;
     } else if (arg == "--list-rules") {
       for (const auto& rule : coopspv::ValidationRules()) {
-        std::printf("%-36s %-8s %s\n", rule.id.c_str(), rule.severity.c_str(),
-                    rule.clause.c_str());
+        std::printf("%-36s %-8s %s\n", rule.id.c_str(), rule.severity.c_str(), rule.clause.c_str());
       }
       return kExitOk;
     } else if (arg == "--target-env" || arg.rfind("--target-env=", 0) == 0) {
@@ -115,8 +114,8 @@ int main(int argc, char** argv) {
                (counted = count_flag("--max-function-args", &options.max_function_args)) ||
                (counted = count_flag("--max-control-flow-nesting-depth",
                                      &options.max_control_flow_nesting_depth)) ||
-               (counted = count_flag("--max-access-chain-indexes",
-                                     &options.max_access_chain_indexes))) {
+               (counted =
+                    count_flag("--max-access-chain-indexes", &options.max_access_chain_indexes))) {
       if (counted < 0) return kExitUsage;
     } else if (arg == "--json") {
       json = true;
@@ -154,8 +153,8 @@ int main(int argc, char** argv) {
   std::vector<uint32_t> words;
   coopspv::Problem problem;
   coopspv::ValidationResult result;
-  if (!coopspv::BytesToWords({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()},
-                             &words, &problem)) {
+  if (!coopspv::BytesToWords({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, &words,
+                             &problem)) {
     result.valid = false;
     result.errors = 1;
     coopspv::ValidationDiagnostic d;

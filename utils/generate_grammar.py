@@ -231,15 +231,20 @@ def cxx_ident(name):
     return ident
 
 
+def class_ident(name):
+    parts = re.split(r"[^A-Za-z0-9]+", name)
+    return "k" + "".join(p[:1].upper() + p[1:] for p in parts if p)
+
+
 def c_string(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def operand_name(op):
-    name = op.get("name", "")
-    if len(name) >= 2 and name[0] == "'" and name[-1] == "'":
-        name = name[1:-1]
-    return name.replace("\n", " ")
+    # Names come quoted, and variadic ones as "'Operand 1', +\n'Operand 2', +\n...": keep the
+    # words, drop the quotes and pluses.
+    name = op.get("name", "").replace("\n", " ").replace("'", "").replace("+", "")
+    return re.sub(r"\s+", " ", name).replace(" ,", ",").strip()
 
 
 def ext_set_prefix(path):
@@ -468,9 +473,10 @@ class Emitter:
           (", ".join(c_string(n) for _, n in alias_rows) or "nullptr"))
         w("extern constexpr InstructionInfo kInstructions[] = {")
         for (name, op, klass, ops, caps, exts, version, ht, hr, ab, ac) in inst_rows:
-            w("    {%s, %d, %s, %d, %d, %d, %d, %d, %d, 0x%xu, %s, %s, %d, %d}," %
+            w("    {%s, %d, %s, %d, %d, %d, %d, %d, %d, 0x%xu, %s, %s, %d, %d, InstructionClass::%s}," %
               (c_string(name), op, c_string(klass), ops[0], ops[1], caps[0], caps[1], exts[0],
-               exts[1], version, "true" if ht else "false", "true" if hr else "false", ab, ac))
+               exts[1], version, "true" if ht else "false", "true" if hr else "false", ab, ac,
+               class_ident(klass or "Reserved")))
         w("};")
         w("inline constexpr const char* kInstructionAliases[] = {%s};" %
           (", ".join(c_string(n) for _, n in inst_alias_rows) or "nullptr"))
@@ -572,6 +578,13 @@ class Emitter:
         w("}  // namespace coopspv::spv")
         w("")
         w("namespace coopspv::grammar {")
+        w("")
+        w("// The grammar's instruction classes.")
+        w("enum class InstructionClass : uint8_t {")
+        classes = sorted(set((e.klass or "Reserved") for e in core.instructions.values()))
+        for c in classes:
+            w("  %s," % class_ident(c))
+        w("};")
         w("")
         w("// Every operand kind the tables know, in table order.")
         w("enum class OperandKind : uint16_t {")

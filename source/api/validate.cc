@@ -130,8 +130,8 @@ std::string FormatJson(const ValidationResult& result) {
 std::vector<RuleInfo> ValidationRules() {
   std::vector<RuleInfo> out;
   for (const val::Rule& r : val::AllRules()) {
-    out.push_back({r.id, r.severity == val::Severity::kError ? "error" : "warning", r.clause,
-                   r.summary});
+    out.push_back(
+        {r.id, r.severity == val::Severity::kError ? "error" : "warning", r.clause, r.summary});
   }
   return out;
 }

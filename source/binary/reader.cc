@@ -23,7 +23,7 @@ constexpr uint16_t OpcodeOf(spv::Op op) { return static_cast<uint16_t>(op); }
 // (for literal widths) and the type of each value (for OpSwitch selectors).
 struct NumericType {
   NumberKind kind = NumberKind::kNone;
-  uint8_t width = 0;
+  uint16_t width = 0;
   uint16_t fp_encoding = 0;
 };
 
@@ -79,9 +79,9 @@ class Reader {
   std::vector<ParsedOperand> operands_;
   // Per id, grown on demand up to the bound, so memory follows the ids actually defined.
   struct IdInfo {
-    uint32_t type = 0;          // A value's type id.
-    NumericType numeric;        // A numeric scalar type's shape.
-    int32_t ext_inst_set = 0;   // OpExtInstImport: the grammar's set index + 1 (0: unknown).
+    uint32_t type = 0;         // A value's type id.
+    NumericType numeric;       // A numeric scalar type's shape.
+    int32_t ext_inst_set = 0;  // OpExtInstImport: the grammar's set index + 1 (0: unknown).
   };
   const IdInfo& Info(uint32_t id) const {
     static const IdInfo kNone;
@@ -146,8 +146,9 @@ bool Reader::CheckId(uint32_t id, size_t offset, const char* inst_name,
   if (id == 0 || id >= header_.bound) {
     std::string what = expected.name[0] ? std::string(" '") + expected.name + "'" : "";
     return Fail(offset, std::string(inst_name) + ": id " + std::to_string(id) + " of operand" +
-                            what + " is " + (id == 0 ? "0, which is never a valid id" :
-                                             "not below the bound " + std::to_string(header_.bound)));
+                            what + " is " +
+                            (id == 0 ? "0, which is never a valid id"
+                                     : "not below the bound " + std::to_string(header_.bound)));
   }
   return true;
 }
@@ -217,18 +218,17 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
     id.type = type_id_;
     if (opcode == OpcodeOf(spv::Op::TypeInt) && count >= 4) {
       id.numeric = {inst[3] ? NumberKind::kSigned : NumberKind::kUnsigned,
-                              static_cast<uint8_t>(std::min<uint32_t>(inst[2], 255)), 0};
+                    static_cast<uint16_t>(std::min<uint32_t>(inst[2], 0xFFFF)), 0};
     } else if (opcode == OpcodeOf(spv::Op::TypeFloat) && count >= 3) {
-      id.numeric = {NumberKind::kFloat,
-                              static_cast<uint8_t>(std::min<uint32_t>(inst[2], 255)),
-                              static_cast<uint16_t>(count >= 4 ? inst[3] + 1 : 0)};
+      id.numeric = {NumberKind::kFloat, static_cast<uint16_t>(std::min<uint32_t>(inst[2], 0xFFFF)),
+                    static_cast<uint16_t>(count >= 4 ? inst[3] + 1 : 0)};
     } else if (opcode == OpcodeOf(spv::Op::ExtInstImport)) {
       id.ext_inst_set = grammar::LookupExtInstSet(DecodeString(inst.subspan(2))) + 1;
     }
   }
 
-  ParsedInstruction parsed{inst,      static_cast<uint32_t>(offset), opcode, type_id_, result_id_,
-                           ext_set_, info,                           operands_};
+  ParsedInstruction parsed{
+      inst, static_cast<uint32_t>(offset), opcode, type_id_, result_id_, ext_set_, info, operands_};
   *keep_going = handler_.OnInstruction(parsed);
   return true;
 }
@@ -277,12 +277,11 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
                                          std::to_string(type.width));
           }
           op.number_kind = type.kind;
-          op.number_width = type.width;
+          op.number_width = static_cast<uint8_t>(type.width);
           op.fp_encoding = type.fp_encoding;
           op.num_words = type.width > 32 ? 2 : 1;
           if (at + op.num_words > inst.size()) {
-            return Fail(offset + at, std::string(inst_name) + ": " +
-                                         std::to_string(type.width) +
+            return Fail(offset + at, std::string(inst_name) + ": " + std::to_string(type.width) +
                                          "-bit literal runs past the end of the instruction");
           }
           break;
@@ -290,10 +289,12 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
         case OperandKind::kLiteralExtInstInteger: {
           const int32_t set = Info(last_id_).ext_inst_set - 1;
           ext_set_ = set;
-          if (set < 0) {
-            // An unknown set (e.g. a non-semantic one): its operands are ids.
-            pending_.push_back({OperandKind::kIdRef, Quantifier::kVariadic, ""});
-            break;
+          // An unknown set (e.g. a non-semantic one) keeps OpExtInst's own "IdRef*" operands; a
+          // known one replaces them with the extended instruction's operands.
+          if (set < 0) break;
+          if (!pending_.empty() && pending_.back().kind == OperandKind::kIdRef &&
+              pending_.back().quantifier == Quantifier::kVariadic) {
+            pending_.pop_back();
           }
           const grammar::ExtInstInfo* ext = grammar::LookupExtInst(set, word);
           if (ext == nullptr) {
@@ -374,8 +375,8 @@ bool BytesToWords(std::span<const uint8_t> bytes, std::vector<uint32_t>* words,
                   Diagnostic* diagnostic) {
   if (bytes.size() % 4 != 0) {
     if (diagnostic) {
-      diagnostic->message = "module size " + std::to_string(bytes.size()) +
-                            " bytes is not a multiple of 4";
+      diagnostic->message =
+          "module size " + std::to_string(bytes.size()) + " bytes is not a multiple of 4";
       diagnostic->word_offset = bytes.size() / 4;
     }
     return false;
@@ -409,7 +410,7 @@ bool Parse(std::span<const uint32_t> words, InstructionHandler& handler, Diagnos
 ParsedInstruction ParsedModule::Get(size_t index) const {
   const Instruction& i = instructions[index];
   return ParsedInstruction{
-      std::span<const uint32_t>(words).subspan(i.offset, i.num_words),
+      data().subspan(i.offset, i.num_words),
       i.offset,
       i.opcode,
       i.type_id,
@@ -419,8 +420,10 @@ ParsedInstruction ParsedModule::Get(size_t index) const {
       std::span<const ParsedOperand>(operands).subspan(i.operand_begin, i.operand_count)};
 }
 
-bool ParseModule(std::span<const uint32_t> words, ParsedModule* module, Diagnostic* diagnostic,
-                 const ReaderOptions& options) {
+namespace {
+
+bool ParseInto(std::span<const uint32_t> words, ParsedModule* module, Diagnostic* diagnostic,
+               const ReaderOptions& options, bool borrow) {
   struct Collector : InstructionHandler {
     ParsedModule* m;
     bool OnHeader(const Header& h) override {
@@ -428,8 +431,8 @@ bool ParseModule(std::span<const uint32_t> words, ParsedModule* module, Diagnost
       return true;
     }
     bool OnInstruction(const ParsedInstruction& inst) override {
-      m->instructions.push_back({inst.offset, static_cast<uint16_t>(inst.words.size()),
-                                 inst.opcode, inst.type_id, inst.result_id, inst.ext_inst_set,
+      m->instructions.push_back({inst.offset, static_cast<uint16_t>(inst.words.size()), inst.opcode,
+                                 inst.type_id, inst.result_id, inst.ext_inst_set,
                                  static_cast<uint32_t>(m->operands.size()),
                                  static_cast<uint32_t>(inst.operands.size())});
       m->operands.insert(m->operands.end(), inst.operands.begin(), inst.operands.end());
@@ -439,17 +442,35 @@ bool ParseModule(std::span<const uint32_t> words, ParsedModule* module, Diagnost
   collector.m = module;
   module->instructions.clear();
   module->operands.clear();
+  module->words.clear();
+  module->borrowed = {};
   // Rough reservations: real modules average about four words an instruction.
   module->instructions.reserve(words.size() / 4 + 1);
   module->operands.reserve(words.size() / 2 + 1);
-  module->words.assign(words.begin(), words.end());
   const bool swapped = !words.empty() && words[0] == __builtin_bswap32(spv::kMagicNumber);
-  if (swapped) {
-    for (uint32_t& w : module->words) w = __builtin_bswap32(w);
+  if (borrow && !swapped && !words.empty()) {
+    module->borrowed = words;
+  } else {
+    module->words.assign(words.begin(), words.end());
+    if (swapped) {
+      for (uint32_t& w : module->words) w = __builtin_bswap32(w);
+    }
   }
-  if (!Parse(module->words, collector, diagnostic, options)) return false;
+  if (!Parse(module->data(), collector, diagnostic, options)) return false;
   if (swapped) module->header.endianness = Endianness::kBig;
   return true;
+}
+
+}  // namespace
+
+bool ParseModule(std::span<const uint32_t> words, ParsedModule* module, Diagnostic* diagnostic,
+                 const ReaderOptions& options) {
+  return ParseInto(words, module, diagnostic, options, false);
+}
+
+bool ParseModuleInPlace(std::span<const uint32_t> words, ParsedModule* module,
+                        Diagnostic* diagnostic, const ReaderOptions& options) {
+  return ParseInto(words, module, diagnostic, options, true);
 }
 
 std::string_view DecodeString(std::span<const uint32_t> words) {

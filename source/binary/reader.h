@@ -49,8 +49,8 @@ struct ParsedInstruction {
   std::span<const uint32_t> words;  // All of the instruction's words.
   uint32_t offset;                  // Word offset of the instruction in the module.
   uint16_t opcode;
-  uint32_t type_id;    // 0 if none.
-  uint32_t result_id;  // 0 if none.
+  uint32_t type_id;      // 0 if none.
+  uint32_t result_id;    // 0 if none.
   int32_t ext_inst_set;  // OpExtInst: the grammar's set index, -1 if unknown or not OpExtInst.
   const grammar::InstructionInfo* info;
   std::span<const ParsedOperand> operands;
@@ -92,15 +92,25 @@ struct ParsedModule {
   };
 
   Header header;
-  std::vector<uint32_t> words;  // Host order, header included.
+  std::vector<uint32_t> words;         // Host order, header included (empty for a borrowed module).
+  std::span<const uint32_t> borrowed;  // The caller's words, for ParseModuleInPlace.
   std::vector<Instruction> instructions;
   std::vector<ParsedOperand> operands;
 
+  // The module's words, owned or borrowed.
+  std::span<const uint32_t> data() const {
+    return borrowed.empty() ? std::span<const uint32_t>(words) : borrowed;
+  }
   ParsedInstruction Get(size_t index) const;
 };
 
+// Parses into `module`, which keeps a copy of the words.
 bool ParseModule(std::span<const uint32_t> words, ParsedModule* module, Diagnostic* diagnostic,
                  const ReaderOptions& options = {});
+// As ParseModule, but little-endian input is borrowed, not copied: `words` must outlive the
+// module. (Big-endian input is still copied, byte-swapped.)
+bool ParseModuleInPlace(std::span<const uint32_t> words, ParsedModule* module,
+                        Diagnostic* diagnostic, const ReaderOptions& options = {});
 
 // Decodes the null-terminated string of a LiteralString operand.
 std::string_view DecodeString(std::span<const uint32_t> words);

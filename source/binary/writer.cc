@@ -23,7 +23,8 @@ void AppendString(std::string_view text, std::vector<uint32_t>* words) {
   const size_t start = words->size();
   words->resize(start + count, 0);
   for (size_t i = 0; i < text.size(); ++i) {
-    (*words)[start + i / 4] |= static_cast<uint32_t>(static_cast<uint8_t>(text[i])) << (8 * (i % 4));
+    (*words)[start + i / 4] |= static_cast<uint32_t>(static_cast<uint8_t>(text[i]))
+                               << (8 * (i % 4));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cerrno>
+#include <cfenv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -52,7 +53,9 @@ bool EncodeFinite(bool negative, uint64_t significand, int exponent, FloatFormat
       fraction &= Mask(f.mantissa_bits);
     }
   }
-  if (field >= (1 << f.exponent_bits) - 1) return false;
+  const int all_ones = (1 << f.exponent_bits) - 1;
+  if (field > all_ones) return false;
+  if (field == all_ones && (!f.finite_only || fraction == Mask(f.mantissa_bits))) return false;
   *bits = (static_cast<uint64_t>(negative) << (f.width() - 1)) |
           (static_cast<uint64_t>(field) << f.mantissa_bits) | fraction;
   return true;
@@ -129,7 +132,13 @@ bool ParseHexFloat(std::string_view text, bool negative, FloatFormat f, uint64_t
   }
   const int top = 63 - std::countl_zero(significand);
   const int unbiased = top + exponent;
-  if (unbiased == f.bias() + 1) {
+  // For finite-only formats the all-ones exponent is mostly finite: only the NaN pattern is
+  // spelled through it below.
+  const bool nan_pattern =
+      f.finite_only && ((top >= f.mantissa_bits ? significand >> (top - f.mantissa_bits)
+                                                : significand << (f.mantissa_bits - top)) &
+                        Mask(f.mantissa_bits)) == Mask(f.mantissa_bits);
+  if (unbiased == f.bias() + 1 && (!f.finite_only || nan_pattern)) {
     // The all-ones exponent: infinity or NaN, spelled as spirv-dis prints them.
     const uint64_t fraction =
         top >= f.mantissa_bits ? (significand >> (top - f.mantissa_bits)) & Mask(f.mantissa_bits)
@@ -188,8 +197,7 @@ std::string FormatFloat(uint64_t bits, FloatFormat f) {
       std::snprintf(buffer, sizeof(buffer), "%.9g", static_cast<double>(value));
       return buffer;
     }
-  } else if (f.exponent_bits == kDouble.exponent_bits &&
-             f.mantissa_bits == kDouble.mantissa_bits) {
+  } else if (f.exponent_bits == kDouble.exponent_bits && f.mantissa_bits == kDouble.mantissa_bits) {
     const double value = std::bit_cast<double>(bits);
     const int c = std::fpclassify(value);
     if (c == FP_ZERO || c == FP_NORMAL) {
@@ -240,7 +248,17 @@ bool ParseFloat(std::string_view text, FloatFormat f, uint64_t* bits, std::strin
     *bits = std::bit_cast<uint32_t>(value);
     return true;
   }
+  // Narrow formats: read toward zero and keep whether digits were dropped as a sticky bit, so
+  // the one rounding to the target format is correct (no double rounding).
+  const bool narrow = f.mantissa_bits < 52;
+  const int saved_mode = std::fegetround();
+  if (narrow) {
+    std::fesetround(FE_TOWARDZERO);
+    std::feclearexcept(FE_INEXACT);
+  }
   const double value = std::strtod(copy.c_str(), nullptr);
+  const bool inexact = narrow && std::fetestexcept(FE_INEXACT);
+  if (narrow) std::fesetround(saved_mode);
   if (std::isinf(value)) {
     *error = "value out of range for a " + std::to_string(f.width()) + "-bit float";
     return false;
@@ -262,6 +280,11 @@ bool ParseFloat(std::string_view text, FloatFormat f, uint64_t* bits, std::strin
   } else {
     significand |= 1ull << 52;
     exponent = static_cast<int>(field) - 1075;
+  }
+  if (inexact) {
+    // Make room for the sticky bit below the double's precision.
+    significand = (significand << 1) | 1;
+    --exponent;
   }
   if (!EncodeFinite(negative, significand, exponent, f, bits)) {
     *error = "value out of range for a " + std::to_string(f.width()) + "-bit float";

@@ -13,6 +13,9 @@ namespace coopspv {
 struct FloatFormat {
   int exponent_bits;
   int mantissa_bits;
+  // OCP "FN" formats (E4M3): no infinities; the all-ones exponent holds finite values and only
+  // the all-ones pattern is NaN.
+  bool finite_only = false;
 
   int width() const { return 1 + exponent_bits + mantissa_bits; }
   int bias() const { return (1 << (exponent_bits - 1)) - 1; }
@@ -22,7 +25,7 @@ inline constexpr FloatFormat kHalf{5, 10};
 inline constexpr FloatFormat kSingle{8, 23};
 inline constexpr FloatFormat kDouble{11, 52};
 inline constexpr FloatFormat kBFloat16{8, 7};
-inline constexpr FloatFormat kFloat8E4M3{4, 3};
+inline constexpr FloatFormat kFloat8E4M3{4, 3, true};
 inline constexpr FloatFormat kFloat8E5M2{5, 2};
 
 // "[-]0x1.8p+3"; zero is "0x0p+0"; subnormals are normalized; the all-ones exponent prints as

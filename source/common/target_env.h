@@ -13,8 +13,8 @@ namespace coopspv {
 struct TargetEnv {
   enum class Api : uint8_t { kUniversal, kVulkan };
   Api api = Api::kUniversal;
-  uint32_t api_minor = 0;        // Vulkan 1.x.
-  uint32_t spirv_version = 0;    // Highest SPIR-V version allowed: 0x00MMmm00.
+  uint32_t api_minor = 0;      // Vulkan 1.x.
+  uint32_t spirv_version = 0;  // Highest SPIR-V version allowed: 0x00MMmm00.
 
   bool is_vulkan() const { return api == Api::kVulkan; }
   std::string Name() const;

@@ -117,7 +117,12 @@ bool IsKnownExtension(std::string_view name) {
 
 int LookupExtInstSet(std::string_view import_name) {
   for (size_t i = 0; i < std::size(kExtInstSets); ++i) {
-    if (import_name == kExtInstSets[i].name) return static_cast<int>(i);
+    const std::string_view name = kExtInstSets[i].name;
+    // A name ending in '.' is a prefix: "NonSemantic.ClspvReflection." + version.
+    if (import_name == name ||
+        (!name.empty() && name.back() == '.' && import_name.substr(0, name.size()) == name)) {
+      return static_cast<int>(i);
+    }
   }
   return -1;
 }
@@ -136,7 +141,8 @@ const ExtInstInfo* LookupExtInst(int set, uint32_t opcode) {
 const ExtInstInfo* LookupExtInst(int set, std::string_view name) {
   const uint32_t seed = 0x10000u + static_cast<uint32_t>(set);
   const int index = Probe(kExtInstNameHash, Fnv1a(name.data(), name.size(), seed), [&](uint32_t i) {
-    return kExtInstructions[i].set == static_cast<uint32_t>(set) && name == kExtInstructions[i].name;
+    return kExtInstructions[i].set == static_cast<uint32_t>(set) &&
+           name == kExtInstructions[i].name;
   });
   return index < 0 ? nullptr : &kExtInstructions[index];
 }
@@ -155,6 +161,8 @@ const GeneratorInfo* LookupGenerator(uint32_t tool_id) {
 const GeneratorInfo* LookupGeneratorByName(std::string_view vendor_and_tool) {
   for (const GeneratorInfo& g : kGenerators) {
     const size_t vendor_size = std::strlen(g.vendor);
+    // A registry entry without a tool is spelled by its vendor alone.
+    if (g.tool[0] == '\0' && vendor_and_tool == g.vendor) return &g;
     if (vendor_and_tool.size() == vendor_size + 1 + std::strlen(g.tool) &&
         vendor_and_tool.substr(0, vendor_size) == g.vendor && vendor_and_tool[vendor_size] == ' ' &&
         vendor_and_tool.substr(vendor_size + 1) == g.tool) {

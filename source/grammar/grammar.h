@@ -60,6 +60,7 @@ struct InstructionInfo {
   bool has_result_type;
   bool has_result;
   uint32_t alias_begin, alias_count;
+  InstructionClass klass;
 };
 
 struct ExtInstSetInfo {

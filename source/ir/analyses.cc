@@ -159,7 +159,7 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
   in_.assign(n, kNone);
   out_.assign(n, kNone);
   // Work per function on local node numbers; node `count` is the virtual exit for post-dominance.
-  std::vector<uint32_t> order;   // Nodes in reverse postorder of the (reversed) graph.
+  std::vector<uint32_t> order;  // Nodes in reverse postorder of the (reversed) graph.
   std::vector<uint32_t> rpo_num(n, kNone);
   std::vector<uint32_t> doms;
   std::vector<uint32_t> postorder;
@@ -289,9 +289,7 @@ void KeyOf(const Inst& inst, std::vector<uint32_t>* key) {
   }
 }
 
-bool Interned(Op op) {
-  return (IsTypeDeclaration(op) || IsConstant(op)) && !IsSpecConstant(op);
-}
+bool Interned(Op op) { return (IsTypeDeclaration(op) || IsConstant(op)) && !IsSpecConstant(op); }
 
 }  // namespace
 

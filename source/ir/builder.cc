@@ -85,7 +85,7 @@ std::unique_ptr<Module> Builder::Finish(Diagnostic* diagnostic) {
       for (uint32_t o = 0; o < rec.operand_count; ++o) {
         const auto& op = parsed.operands[rec.operand_begin + o];
         if (!grammar::IsIdKind(op.kind) || op.kind == grammar::OperandKind::kIdResult) continue;
-        uint32_t& w = parsed.words[rec.offset + op.offset];
+        uint32_t& w = parsed.words[rec.offset + op.offset];  // ParseModule owns its copy.
         w = resolve(w);
       }
     }

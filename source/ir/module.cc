@@ -1,7 +1,6 @@
 #include "source/ir/module.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "source/ir/analyses.h"
 
@@ -45,11 +44,15 @@ Section SectionOf(Op op) {
   }
   const grammar::InstructionInfo* info = grammar::LookupOpcode(static_cast<uint32_t>(op));
   if (info == nullptr) return Section::kFunction;
-  const std::string_view klass = info->instruction_class;
-  if (klass == "Annotation") return Section::kAnnotation;
-  if (klass == "Type-Declaration" || klass == "Constant-Creation") return Section::kGlobal;
-  if (IsTypeDeclaration(op) || IsConstant(op)) return Section::kGlobal;
-  return Section::kFunction;
+  switch (info->klass) {
+    case grammar::InstructionClass::kAnnotation:
+      return Section::kAnnotation;
+    case grammar::InstructionClass::kTypeDeclaration:
+    case grammar::InstructionClass::kConstantCreation:
+      return Section::kGlobal;
+    default:
+      return IsConstant(op) ? Section::kGlobal : Section::kFunction;
+  }
 }
 
 bool IsTerminator(Op op) {
@@ -73,7 +76,7 @@ bool IsTerminator(Op op) {
 
 bool IsTypeDeclaration(Op op) {
   const grammar::InstructionInfo* info = grammar::LookupOpcode(static_cast<uint32_t>(op));
-  return info && std::strcmp(info->instruction_class, "Type-Declaration") == 0 &&
+  return info && info->klass == grammar::InstructionClass::kTypeDeclaration &&
          op != Op::TypeForwardPointer;
 }
 
@@ -112,6 +115,14 @@ std::unique_ptr<Module> Module::Read(std::span<const uint32_t> words, Diagnostic
                                      const binary::ReaderOptions& options) {
   std::unique_ptr<Module> module(new Module());
   if (!binary::ParseModule(words, &module->parsed_, diagnostic, options)) return nullptr;
+  module->Index();
+  return module;
+}
+
+std::unique_ptr<Module> Module::ReadInPlace(std::span<const uint32_t> words, Diagnostic* diagnostic,
+                                            const binary::ReaderOptions& options) {
+  std::unique_ptr<Module> module(new Module());
+  if (!binary::ParseModuleInPlace(words, &module->parsed_, diagnostic, options)) return nullptr;
   module->Index();
   return module;
 }

@@ -82,11 +82,16 @@ class Module {
   // Reads a module. Fails only when the binary is malformed (the reader's checks).
   static std::unique_ptr<Module> Read(std::span<const uint32_t> words, Diagnostic* diagnostic,
                                       const binary::ReaderOptions& options = {});
+  // As Read, but borrows little-endian words instead of copying them: `words` must outlive the
+  // module. The validator reads this way.
+  static std::unique_ptr<Module> ReadInPlace(std::span<const uint32_t> words,
+                                             Diagnostic* diagnostic,
+                                             const binary::ReaderOptions& options = {});
 
   const binary::Header& header() const { return parsed_.header; }
   uint32_t bound() const { return parsed_.header.bound; }
   // The module's words: reading and writing are byte-identical.
-  std::span<const uint32_t> words() const { return parsed_.words; }
+  std::span<const uint32_t> words() const { return parsed_.data(); }
 
   const binary::ParsedModule& parsed() const { return parsed_; }
   size_t num_instructions() const { return parsed_.instructions.size(); }
@@ -97,7 +102,7 @@ class Module {
   uint32_t word_offset(InstIndex i) const { return parsed_.instructions[i].offset; }
   // Word `n` of instruction `i` (word 0 holds the count and opcode).
   uint32_t word(InstIndex i, size_t n) const {
-    return parsed_.words[parsed_.instructions[i].offset + n];
+    return parsed_.data()[parsed_.instructions[i].offset + n];
   }
   uint32_t num_words(InstIndex i) const { return parsed_.instructions[i].num_words; }
 

@@ -177,6 +177,7 @@ class Assembler {
   void ReadHeaderComments(std::string_view text);
   uint32_t IdFor(const std::string& name);
   bool AtInstructionStart(size_t i) const;
+  bool ErrorAfterLastOperand(const char* inst_name);
   bool AssembleInstruction();
   bool AssembleOperand(const OperandInfo& expected, const char* inst_name);
   bool EncodeNumber(const Token& token, const NumericType& type);
@@ -295,8 +296,23 @@ bool Assembler::AtInstructionStart(size_t i) const {
   if (t.type == TokenType::kId) {
     return i + 1 < tokens_.size() && tokens_[i + 1].type == TokenType::kEquals;
   }
-  return t.type == TokenType::kWord && t.text.size() > 2 && t.text[0] == 'O' &&
-         t.text[1] == 'p' && grammar::LookupInstruction(t.text) != nullptr;
+  return t.type == TokenType::kWord && t.text.size() > 2 && t.text[0] == 'O' && t.text[1] == 'p' &&
+         grammar::LookupInstruction(t.text) != nullptr;
+}
+
+bool Assembler::ErrorAfterLastOperand(const char* inst_name) {
+  const Token& t = tokens_[pos_];
+  if (t.type == TokenType::kWord && t.text.size() > 2 && t.text.compare(0, 2, "Op") == 0) {
+    return Error(t, "unknown opcode '" + t.text + "'");
+  }
+  if (t.type == TokenType::kId && pos_ + 1 < tokens_.size() &&
+      tokens_[pos_ + 1].type == TokenType::kWord &&
+      grammar::LookupInstruction(tokens_[pos_ + 1].text) != nullptr) {
+    return Error(t, "expected '=' after result id %" + t.text);
+  }
+  const std::string shown = t.type == TokenType::kId ? "%" + t.text : t.text;
+  return Error(
+      t, std::string(inst_name) + ": unexpected operand '" + shown + "' after the last operand");
 }
 
 bool Assembler::Run(std::string_view text, std::vector<uint32_t>* words) {
@@ -350,8 +366,7 @@ bool Assembler::AssembleInstruction() {
     while (pos_ < tokens_.size() && tokens_[pos_].type == TokenType::kRaw) {
       bool negative = false;
       uint64_t value = 0;
-      if (!ParseInteger(tokens_[pos_].text, &negative, &value) || negative ||
-          value > 0xFFFFFFFFu) {
+      if (!ParseInteger(tokens_[pos_].text, &negative, &value) || negative || value > 0xFFFFFFFFu) {
         return Error(tokens_[pos_], "'!" + tokens_[pos_].text + "' is not a 32-bit word");
       }
       out_.push_back(static_cast<uint32_t>(value));
@@ -368,8 +383,8 @@ bool Assembler::AssembleInstruction() {
     return Error(*result_token, std::string(info->name) + " does not produce a result id");
   }
   if (!result_token && info->has_result) {
-    return Error(op_token, std::string(info->name) + " requires a result id: '%name = " +
-                               info->name + " ...'");
+    return Error(op_token, std::string(info->name) +
+                               " requires a result id: '%name = " + info->name + " ...'");
   }
   ++pos_;
   type_id_ = 0;
@@ -412,9 +427,9 @@ bool Assembler::AssembleInstruction() {
     if (expected.quantifier == Quantifier::kVariadic) pending_.push_back(expected);
     if (!AssembleOperand(expected, info->name)) return false;
   }
-  if (!AtInstructionStart(pos_)) {
-    return Error(tokens_[pos_], std::string(info->name) + ": unexpected operand '" +
-                                    tokens_[pos_].text + "' after the last operand");
+  // With every operand read, a raw word starts a raw-word instruction.
+  if (!AtInstructionStart(pos_) && tokens_[pos_].type != TokenType::kRaw) {
+    return ErrorAfterLastOperand(info->name);
   }
   const size_t count = out_.size() - inst_start_;
   if (count > 0xFFFF) {
@@ -485,7 +500,8 @@ bool Assembler::AssembleOperand(const OperandInfo& expected, const char* inst_na
     case OperandCategory::kValueEnum:
     case OperandCategory::kBitEnum:
       if (token.type != TokenType::kWord) {
-        return Error(token, where + " must be a " + kind.name + " name, found '" + token.text + "'");
+        return Error(token,
+                     where + " must be a " + kind.name + " name, found '" + token.text + "'");
       }
       if (!EncodeEnum(token, expected.kind)) return false;
       ++pos_;
@@ -534,10 +550,13 @@ bool Assembler::AssembleOperand(const OperandInfo& expected, const char* inst_na
       } else {
         out_.push_back(ext->opcode);
       }
+      // A known instruction replaces OpExtInst's own "IdRef*" operands with its own.
       if (ext) {
+        if (!pending_.empty() && pending_.back().kind == OperandKind::kIdRef &&
+            pending_.back().quantifier == Quantifier::kVariadic) {
+          pending_.pop_back();
+        }
         PushOperands(grammar::Operands(*ext));
-      } else {
-        pending_.push_back({OperandKind::kIdRef, Quantifier::kVariadic, ""});
       }
       ++pos_;
       return true;
@@ -558,7 +577,8 @@ bool Assembler::AssembleOperand(const OperandInfo& expected, const char* inst_na
       if (token.type != TokenType::kWord) return Error(token, where + " must be a number");
       uint64_t bits = 0;
       std::string error;
-      if (!ParseFloat(token.text, kSingle, &bits, &error)) return Error(token, where + ": " + error);
+      if (!ParseFloat(token.text, kSingle, &bits, &error))
+        return Error(token, where + ": " + error);
       out_.push_back(static_cast<uint32_t>(bits));
       ++pos_;
       return true;
@@ -593,8 +613,8 @@ bool Assembler::EncodeNumber(const Token& token, const NumericType& type) {
       bool negative = false;
       if (!ParseInteger(token.text, &negative, &bits) || negative ||
           (type.width < 64 && bits >> type.width)) {
-        return Error(token, "'" + token.text + "' does not fit the " +
-                                std::to_string(type.width) + "-bit literal");
+        return Error(token, "'" + token.text + "' does not fit the " + std::to_string(type.width) +
+                                "-bit literal");
       }
     } else {
       std::string error;
@@ -607,8 +627,8 @@ bool Assembler::EncodeNumber(const Token& token, const NumericType& type) {
       return Error(token, "'" + token.text + "' is not an integer");
     }
     const uint32_t w = type.width;
-    const bool is_hex = token.text.find("0x") != std::string::npos ||
-                        token.text.find("0X") != std::string::npos;
+    const bool is_hex =
+        token.text.find("0x") != std::string::npos || token.text.find("0X") != std::string::npos;
     if (negative) {
       if (type.kind == NumericType::kUnsigned) {
         return Error(token, "cannot put a negative number in an unsigned literal");

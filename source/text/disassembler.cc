@@ -22,8 +22,8 @@ std::string Sanitize(std::string_view name) {
   if (name.empty()) return "_";
   std::string out(name);
   for (char& c : out) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     if (!ok) c = '_';
   }
   return out;
@@ -177,41 +177,76 @@ std::string FloatTypeName(const ParsedInstruction& inst) {
 const char* GlslBuiltInName(spv::BuiltIn b) {
   using spv::BuiltIn;
   switch (b) {
-    case BuiltIn::Position: return "gl_Position";
-    case BuiltIn::PointSize: return "gl_PointSize";
-    case BuiltIn::ClipDistance: return "gl_ClipDistance";
-    case BuiltIn::CullDistance: return "gl_CullDistance";
-    case BuiltIn::VertexId: return "gl_VertexID";
-    case BuiltIn::InstanceId: return "gl_InstanceID";
-    case BuiltIn::PrimitiveId: return "gl_PrimitiveID";
-    case BuiltIn::InvocationId: return "gl_InvocationID";
-    case BuiltIn::Layer: return "gl_Layer";
-    case BuiltIn::ViewportIndex: return "gl_ViewportIndex";
-    case BuiltIn::TessLevelOuter: return "gl_TessLevelOuter";
-    case BuiltIn::TessLevelInner: return "gl_TessLevelInner";
-    case BuiltIn::TessCoord: return "gl_TessCoord";
-    case BuiltIn::PatchVertices: return "gl_PatchVertices";
-    case BuiltIn::FragCoord: return "gl_FragCoord";
-    case BuiltIn::PointCoord: return "gl_PointCoord";
-    case BuiltIn::FrontFacing: return "gl_FrontFacing";
-    case BuiltIn::SampleId: return "gl_SampleID";
-    case BuiltIn::SamplePosition: return "gl_SamplePosition";
-    case BuiltIn::SampleMask: return "gl_SampleMask";
-    case BuiltIn::FragDepth: return "gl_FragDepth";
-    case BuiltIn::HelperInvocation: return "gl_HelperInvocation";
-    case BuiltIn::NumWorkgroups: return "gl_NumWorkGroups";
-    case BuiltIn::WorkgroupSize: return "gl_WorkGroupSize";
-    case BuiltIn::WorkgroupId: return "gl_WorkGroupID";
-    case BuiltIn::LocalInvocationId: return "gl_LocalInvocationID";
-    case BuiltIn::GlobalInvocationId: return "gl_GlobalInvocationID";
-    case BuiltIn::LocalInvocationIndex: return "gl_LocalInvocationIndex";
-    case BuiltIn::VertexIndex: return "gl_VertexIndex";
-    case BuiltIn::InstanceIndex: return "gl_InstanceIndex";
-    case BuiltIn::SubgroupSize: return "gl_SubgroupSize";
-    case BuiltIn::SubgroupLocalInvocationId: return "gl_SubgroupInvocationID";
-    case BuiltIn::NumSubgroups: return "gl_NumSubgroups";
-    case BuiltIn::SubgroupId: return "gl_SubgroupID";
-    default: return nullptr;
+    case BuiltIn::Position:
+      return "gl_Position";
+    case BuiltIn::PointSize:
+      return "gl_PointSize";
+    case BuiltIn::ClipDistance:
+      return "gl_ClipDistance";
+    case BuiltIn::CullDistance:
+      return "gl_CullDistance";
+    case BuiltIn::VertexId:
+      return "gl_VertexID";
+    case BuiltIn::InstanceId:
+      return "gl_InstanceID";
+    case BuiltIn::PrimitiveId:
+      return "gl_PrimitiveID";
+    case BuiltIn::InvocationId:
+      return "gl_InvocationID";
+    case BuiltIn::Layer:
+      return "gl_Layer";
+    case BuiltIn::ViewportIndex:
+      return "gl_ViewportIndex";
+    case BuiltIn::TessLevelOuter:
+      return "gl_TessLevelOuter";
+    case BuiltIn::TessLevelInner:
+      return "gl_TessLevelInner";
+    case BuiltIn::TessCoord:
+      return "gl_TessCoord";
+    case BuiltIn::PatchVertices:
+      return "gl_PatchVertices";
+    case BuiltIn::FragCoord:
+      return "gl_FragCoord";
+    case BuiltIn::PointCoord:
+      return "gl_PointCoord";
+    case BuiltIn::FrontFacing:
+      return "gl_FrontFacing";
+    case BuiltIn::SampleId:
+      return "gl_SampleID";
+    case BuiltIn::SamplePosition:
+      return "gl_SamplePosition";
+    case BuiltIn::SampleMask:
+      return "gl_SampleMask";
+    case BuiltIn::FragDepth:
+      return "gl_FragDepth";
+    case BuiltIn::HelperInvocation:
+      return "gl_HelperInvocation";
+    case BuiltIn::NumWorkgroups:
+      return "gl_NumWorkGroups";
+    case BuiltIn::WorkgroupSize:
+      return "gl_WorkGroupSize";
+    case BuiltIn::WorkgroupId:
+      return "gl_WorkGroupID";
+    case BuiltIn::LocalInvocationId:
+      return "gl_LocalInvocationID";
+    case BuiltIn::GlobalInvocationId:
+      return "gl_GlobalInvocationID";
+    case BuiltIn::LocalInvocationIndex:
+      return "gl_LocalInvocationIndex";
+    case BuiltIn::VertexIndex:
+      return "gl_VertexIndex";
+    case BuiltIn::InstanceIndex:
+      return "gl_InstanceIndex";
+    case BuiltIn::SubgroupSize:
+      return "gl_SubgroupSize";
+    case BuiltIn::SubgroupLocalInvocationId:
+      return "gl_SubgroupInvocationID";
+    case BuiltIn::NumSubgroups:
+      return "gl_NumSubgroups";
+    case BuiltIn::SubgroupId:
+      return "gl_SubgroupID";
+    default:
+      return nullptr;
   }
 }
 
@@ -352,8 +387,12 @@ bool Disassemble(std::span<const uint32_t> words, const DisassembleOptions& opti
     out += "; SPIR-V\n; Version: " + std::to_string(h.major_version()) + "." +
            std::to_string(h.minor_version()) + "\n; Generator: ";
     const grammar::GeneratorInfo* g = grammar::LookupGenerator(h.generator >> 16);
-    out += g ? std::string(g->vendor) + " " + g->tool
-             : "Unknown(" + std::to_string(h.generator >> 16) + ")";
+    if (g == nullptr) {
+      out += "Unknown(" + std::to_string(h.generator >> 16) + ")";
+    } else {
+      out += g->vendor;
+      if (g->tool[0] != '\0') out += std::string(" ") + g->tool;
+    }
     out += "; " + std::to_string(h.generator & 0xFFFF) + "\n; Bound: " + std::to_string(h.bound) +
            "\n; Schema: " + std::to_string(h.schema) + "\n";
   }

@@ -57,8 +57,8 @@ void CheckEnumerant(ValidationState& state, InstIndex i, const grammar::Enumeran
   // A Capability enumerant's capability list names what it implicitly declares, not what it
   // requires.
   const bool is_capability = &kind == &grammar::GetOperandKind(grammar::OperandKind::kCapability);
-  const std::string missing = Missing(state, grammar::Capabilities(e), grammar::Extensions(e),
-                                      e.version, !is_capability);
+  const std::string missing =
+      Missing(state, grammar::Capabilities(e), grammar::Extensions(e), e.version, !is_capability);
   if (!missing.empty()) {
     state.Report("capability.operand", i,
                  state.Describe(i) + ": " + kind.name + " " + e.name + " requires " + missing);
@@ -74,8 +74,7 @@ void ValidateCapabilities(ValidationState& state) {
     const std::string missing = Missing(state, grammar::Capabilities(*inst.info),
                                         grammar::Extensions(*inst.info), inst.info->version, true);
     if (!missing.empty()) {
-      state.Report("capability.instruction", i,
-                   state.Describe(i) + " requires " + missing);
+      state.Report("capability.instruction", i, state.Describe(i) + " requires " + missing);
     }
     for (const auto& op : inst.operands) {
       const grammar::OperandKindInfo& kind = grammar::GetOperandKind(op.kind);

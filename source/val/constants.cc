@@ -193,18 +193,18 @@ void ValidateConstants(ValidationState& state) {
       case Op::SpecConstantTrue:
       case Op::SpecConstantFalse:
         if (!state.IsBoolType(type)) {
-          state.Report("constant.scalar", i,
-                       state.Describe(i) + ": Result Type " + state.Name(type) +
-                           " is not a Boolean type");
+          state.Report(
+              "constant.scalar", i,
+              state.Describe(i) + ": Result Type " + state.Name(type) + " is not a Boolean type");
         }
         break;
       case Op::ConstantComposite:
       case Op::SpecConstantComposite: {
         const bool spec = op == Op::SpecConstantComposite;
         if (!IsComposite(state.DefOp(type))) {
-          state.Report("constant.composite", i,
-                       state.Describe(i) + ": Result Type " + state.Name(type) +
-                           " is not a composite type");
+          state.Report(
+              "constant.composite", i,
+              state.Describe(i) + ": Result Type " + state.Name(type) + " is not a composite type");
           break;
         }
         const size_t given = inst.words.size() - 3;

@@ -198,25 +198,29 @@ void CheckBodies(ValidationState& state) {
         const uint32_t block = m.BlockOf(i);
         if (auto pointer_sc = state.PointerStorageClass(type); pointer_sc && *pointer_sc != sc) {
           state.Report("function.variable", i,
-                       state.Describe(i) + ": its Storage Class differs from that of its pointer "
-                                           "type " + state.Name(type));
+                       state.Describe(i) +
+                           ": its Storage Class differs from that of its pointer "
+                           "type " +
+                           state.Name(type));
         } else if (state.IsType(type) && !pointer_sc) {
-          state.Report("function.variable", i,
-                       state.Describe(i) + ": Result Type " + state.Name(type) +
-                           " is not a pointer type");
+          state.Report(
+              "function.variable", i,
+              state.Describe(i) + ": Result Type " + state.Name(type) + " is not a pointer type");
         }
         if (block == ~0u) {
           if (sc == spv::StorageClass::Function) {
             state.Report("function.variable", i,
-                         state.Describe(i) + ": a module-scope variable cannot have Function "
-                                             "storage class");
+                         state.Describe(i) +
+                             ": a module-scope variable cannot have Function "
+                             "storage class");
           }
           break;
         }
         if (sc != spv::StorageClass::Function) {
           state.Report("function.variable", i,
-                       state.Describe(i) + ": a variable inside a function must have Function "
-                                           "storage class");
+                       state.Describe(i) +
+                           ": a variable inside a function must have Function "
+                           "storage class");
           break;
         }
         const ir::Block& b = m.blocks()[block];
@@ -228,17 +232,17 @@ void CheckBodies(ValidationState& state) {
         }
         if (!first) {
           state.Report("function.variable", i,
-                       state.Describe(i) + ": Function-storage variables must come first in the "
-                                           "function's first block");
+                       state.Describe(i) +
+                           ": Function-storage variables must come first in the "
+                           "function's first block");
         }
         break;
       }
       case Op::SelectionMerge:
       case Op::LoopMerge: {
         const Op next = i + 1 < m.num_instructions() ? m.opcode(i + 1) : Op::Nop;
-        const bool ok = op == Op::LoopMerge
-                            ? (next == Op::Branch || next == Op::BranchConditional)
-                            : (next == Op::BranchConditional || next == Op::Switch);
+        const bool ok = op == Op::LoopMerge ? (next == Op::Branch || next == Op::BranchConditional)
+                                            : (next == Op::BranchConditional || next == Op::Switch);
         if (!ok) {
           state.Report("block.merge", i,
                        state.Describe(i) + " must be immediately followed by " +

@@ -10,7 +10,16 @@ namespace coopspv::val {
 namespace {
 
 // What an id operand must name.
-enum class Want : uint8_t { kAny, kType, kValue, kLabel, kFunction, kExtInstImport, kString, kGroup };
+enum class Want : uint8_t {
+  kAny,
+  kType,
+  kValue,
+  kLabel,
+  kFunction,
+  kExtInstImport,
+  kString,
+  kGroup
+};
 
 const char* WantText(Want w) {
   switch (w) {
@@ -238,11 +247,14 @@ void ValidateIds(ValidationState& state) {
   // Pointer types declared ahead by OpTypeForwardPointer may be named before their definition.
   std::vector<bool> forward_pointer(m.bound(), false);
   std::vector<Want> wants;
+  bool in_function = false;
   for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
     const ir::Inst inst = m.inst(i);
     const Op op = m.opcode(i);
+    if (op == Op::Function) in_function = true;
     const ir::Section section = ir::SectionOf(op);
-    const bool global = section >= ir::Section::kGlobal && m.FunctionOf(i) == ~0u;
+    const bool global = section >= ir::Section::kGlobal && !in_function;
+    if (op == Op::FunctionEnd) in_function = false;
     const bool check_forward = global && op != Op::ExtInst && op != Op::Line;
     if (op == Op::TypeForwardPointer) forward_pointer[inst.words[1]] = true;
     OperandWants(m, i, &wants);

@@ -58,12 +58,12 @@ void CheckVersion(ValidationState& state) {
   const uint32_t v = state.version();
   const uint32_t major = (v >> 16) & 0xFF, minor = (v >> 8) & 0xFF;
   if (major != 1 || minor > 6 || (v & 0xFF0000FF) != 0) {
-    state.Report("layout.version", kNoInst,
-                 "header version word 0x" + [&] {
-                   char b[16];
-                   std::snprintf(b, sizeof(b), "%08x", v);
-                   return std::string(b);
-                 }() + " is not a SPIR-V version (1.0 to 1.6)");
+    state.Report(
+        "layout.version", kNoInst, "header version word 0x" + [&] {
+          char b[16];
+          std::snprintf(b, sizeof(b), "%08x", v);
+          return std::string(b);
+        }() + " is not a SPIR-V version (1.0 to 1.6)");
     return;
   }
   if (v > state.options().env.spirv_version) {
@@ -144,9 +144,10 @@ void CheckEntryPoints(ValidationState& state) {
       const std::string_view name = binary::DecodeString(m.inst(i).words.subspan(1));
       if (!grammar::IsKnownExtension(name)) {
         state.Report("layout.extension-unknown", i,
-                     "OpExtension \"" + std::string(name) + "\" is not an extension known to "
-                                                            "this validator; its rules are not "
-                                                            "checked");
+                     "OpExtension \"" + std::string(name) +
+                         "\" is not an extension known to "
+                         "this validator; its rules are not "
+                         "checked");
       }
       continue;
     }
@@ -170,8 +171,8 @@ void CheckEntryPoints(ValidationState& state) {
       const Id fn_type = m.word(def, 4);
       const bool kernel = model == static_cast<uint32_t>(spv::ExecutionModel::Kernel);
       const bool void_return = state.DefOp(m.type_id(def)) == Op::TypeVoid;
-      const bool no_params = state.DefOp(fn_type) == Op::TypeFunction &&
-                             m.num_words(m.Def(fn_type)) == 3;
+      const bool no_params =
+          state.DefOp(fn_type) == Op::TypeFunction && m.num_words(m.Def(fn_type)) == 3;
       if (!void_return || (!kernel && !no_params)) {
         state.Report("entry-point.function", i,
                      "entry point \"" + name + "\" function " + state.Name(function) +
@@ -184,9 +185,9 @@ void CheckEntryPoints(ValidationState& state) {
     for (size_t w = 3 + name_words; w < inst.words.size(); ++w) {
       const Id id = inst.words[w];
       if (!listed.insert(id).second) {
-        state.Report("entry-point.interface", i,
-                     "interface " + state.Name(id) + " is listed twice in entry point \"" + name +
-                         "\"");
+        state.Report(
+            "entry-point.interface", i,
+            "interface " + state.Name(id) + " is listed twice in entry point \"" + name + "\"");
         continue;
       }
       const InstIndex var = m.Def(id);

@@ -11,7 +11,8 @@ constexpr Severity kW = Severity::kWarning;
 // Sorted by family, then id. Ids are stable: never rename one; retire it instead.
 constexpr Rule kRules[] = {
     // binary: the reader's form checks.
-    {"binary.malformed", kE, "binary", "SPIR-V 2.3 Physical Layout of a SPIR-V Module and Instruction",
+    {"binary.malformed", kE, "binary",
+     "SPIR-V 2.3 Physical Layout of a SPIR-V Module and Instruction",
      "The module is a well-formed word stream: header, word counts, operands as the grammar "
      "states them, ids below the bound."},
 
@@ -39,10 +40,12 @@ constexpr Rule kRules[] = {
      "function."},
 
     // capability.cc
-    {"capability.instruction", kE, "capability", "SPIR-V 2.16.1 Universal Validation Rules; 3.31 Capability",
+    {"capability.instruction", kE, "capability",
+     "SPIR-V 2.16.1 Universal Validation Rules; 3.31 Capability",
      "Every instruction is enabled by a declared capability (implicit ones included), a "
      "declared extension, or the module's version."},
-    {"capability.operand", kE, "capability", "SPIR-V 2.16.1 Universal Validation Rules; 3.31 Capability",
+    {"capability.operand", kE, "capability",
+     "SPIR-V 2.16.1 Universal Validation Rules; 3.31 Capability",
      "Every enumerant operand is enabled by a declared capability, a declared extension, or the "
      "module's version."},
 
@@ -105,7 +108,8 @@ constexpr Rule kRules[] = {
      "operands are constants."},
 
     // function.cc
-    {"function.structure", kE, "function", "SPIR-V 2.4 Logical Layout (item 11); 2.2.5 Control Flow",
+    {"function.structure", kE, "function",
+     "SPIR-V 2.4 Logical Layout (item 11); 2.2.5 Control Flow",
      "A function is OpFunction, its OpFunctionParameters, blocks that each start with OpLabel "
      "and end with one terminator, then OpFunctionEnd; a function definition has at least one "
      "block."},
@@ -121,7 +125,8 @@ constexpr Rule kRules[] = {
     {"function.variable", kE, "function", "SPIR-V OpVariable; 2.4 Logical Layout",
      "Function-storage OpVariables come first in a function's first block; module-scope ones are "
      "not of Function storage class."},
-    {"block.merge", kE, "function", "SPIR-V 2.11 Structured Control Flow; OpSelectionMerge, OpLoopMerge",
+    {"block.merge", kE, "function",
+     "SPIR-V 2.11 Structured Control Flow; OpSelectionMerge, OpLoopMerge",
      "A merge instruction is immediately followed by its block's terminator; OpLoopMerge only "
      "before OpBranch / OpBranchConditional, OpSelectionMerge only before OpBranchConditional / "
      "OpSwitch."},

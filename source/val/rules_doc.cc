@@ -22,8 +22,7 @@ int main() {
                   family.c_str());
     }
     std::printf("| `%s` | %s | %s | %s |\n", rule.id,
-                rule.severity == Severity::kError ? "error" : "warning", rule.clause,
-                rule.summary);
+                rule.severity == Severity::kError ? "error" : "warning", rule.clause, rule.summary);
   }
   return 0;
 }

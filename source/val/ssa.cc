@@ -68,8 +68,8 @@ void CheckPhi(ValidationState& state, InstIndex i, uint32_t block) {
                        state.Name(m.type_id(def)) + ", not the result type " +
                        state.Name(inst.type_id));
     }
-    const uint32_t def_function = m.BlockOf(def) == ~0u ? m.FunctionOf(def)
-                                                        : m.blocks()[m.BlockOf(def)].function;
+    const uint32_t def_function =
+        m.BlockOf(def) == ~0u ? m.FunctionOf(def) : m.blocks()[m.BlockOf(def)].function;
     if (def_function != ~0u && def_function != b.function) {
       state.Report("ssa.dominance", i,
                    state.Describe(i) + " uses " + state.Name(value) +

@@ -6,8 +6,7 @@
 
 namespace coopspv::val {
 
-ValidationState::ValidationState(const ir::Module& module, const Options& options,
-                                 Result* result)
+ValidationState::ValidationState(const ir::Module& module, const Options& options, Result* result)
     : module_(module), options_(options), result_(result) {
   for (const std::string& id : options.suppressed_rules) suppressed_.insert(id);
   for (const std::string& id : options.warnings_as_errors) {
@@ -151,7 +150,8 @@ std::optional<int64_t> ValidationState::IntConstant(Id id) const {
   const uint32_t width = DefWord(type, 2);
   const InstIndex d = module_.Def(id);
   uint64_t bits = module_.word(d, 3);
-  if (width > 32 && module_.num_words(d) > 4) bits |= static_cast<uint64_t>(module_.word(d, 4)) << 32;
+  if (width > 32 && module_.num_words(d) > 4)
+    bits |= static_cast<uint64_t>(module_.word(d, 4)) << 32;
   if (width == 0 || width > 64) return std::nullopt;
   if (IsSignedInt(type)) {
     const int shift = 64 - static_cast<int>(width);

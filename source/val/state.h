@@ -62,7 +62,9 @@ class ValidationState {
   bool IsIntType(Id type) const { return DefOp(type) == Op::TypeInt; }
   bool IsFloatType(Id type) const { return DefOp(type) == Op::TypeFloat; }
   bool IsBoolType(Id type) const { return DefOp(type) == Op::TypeBool; }
-  bool IsScalarType(Id type) const { return IsIntType(type) || IsFloatType(type) || IsBoolType(type); }
+  bool IsScalarType(Id type) const {
+    return IsIntType(type) || IsFloatType(type) || IsBoolType(type);
+  }
   bool IsNumericScalarType(Id type) const { return IsIntType(type) || IsFloatType(type); }
   // Width of an int or float scalar type, 0 otherwise.
   uint32_t ScalarWidth(Id type) const;

@@ -24,8 +24,9 @@ void CheckInt(ValidationState& state, InstIndex i) {
   const uint32_t width = m.word(i, 2);
   const uint32_t signedness = m.word(i, 3);
   if (signedness > 1) {
-    state.Report("type.int", i,
-                 state.Describe(i) + ": Signedness must be 0 or 1, not " + std::to_string(signedness));
+    state.Report(
+        "type.int", i,
+        state.Describe(i) + ": Signedness must be 0 or 1, not " + std::to_string(signedness));
   } else if (signedness == 1 && state.HasCapability(Capability::Kernel) &&
              !state.HasCapability(Capability::Shader)) {
     state.Report("type.int", i, state.Describe(i) + ": kernels use Signedness 0 only");
@@ -36,9 +37,9 @@ void CheckInt(ValidationState& state, InstIndex i) {
       ok = true;
       break;
     case 8:
-      ok = AnyOf(state, {Capability::Int8, Capability::StorageBuffer8BitAccess,
-                         Capability::UniformAndStorageBuffer8BitAccess,
-                         Capability::StoragePushConstant8});
+      ok = AnyOf(state,
+                 {Capability::Int8, Capability::StorageBuffer8BitAccess,
+                  Capability::UniformAndStorageBuffer8BitAccess, Capability::StoragePushConstant8});
       break;
     case 16:
       ok = AnyOf(state, {Capability::Int16, Capability::StorageBuffer16BitAccess,
@@ -59,8 +60,8 @@ void CheckInt(ValidationState& state, InstIndex i) {
   }
   if (!ok) {
     state.Report("type.int", i,
-                 state.Describe(i) + ": " + std::to_string(width) +
-                     "-bit integers need the Int" + std::to_string(width) +
+                 state.Describe(i) + ": " + std::to_string(width) + "-bit integers need the Int" +
+                     std::to_string(width) +
                      " capability (or a storage capability for that width)");
   }
 }
@@ -113,7 +114,8 @@ void CheckFloat(ValidationState& state, InstIndex i) {
   if (!ok) {
     state.Report("type.float", i,
                  state.Describe(i) + ": " + std::to_string(width) + "-bit floats need the Float" +
-                     std::to_string(width) + " capability (or a storage capability for that width)");
+                     std::to_string(width) +
+                     " capability (or a storage capability for that width)");
   }
 }
 
@@ -143,8 +145,7 @@ void ValidateTypes(ValidationState& state) {
                            " is not a scalar type");
         }
         const bool ok = count == 2 || count == 3 || count == 4 ||
-                        ((count == 8 || count == 16) &&
-                         state.HasCapability(Capability::Vector16));
+                        ((count == 8 || count == 16) && state.HasCapability(Capability::Vector16));
         if (!ok) {
           state.Report("type.vector", i,
                        state.Describe(i) + ": Component Count " + std::to_string(count) +
@@ -156,17 +157,16 @@ void ValidateTypes(ValidationState& state) {
       case Op::TypeMatrix: {
         const Id column = inst.words[2];
         const uint32_t count = inst.words[3];
-        if (state.IsType(column) &&
-            (state.DefOp(column) != Op::TypeVector ||
-             !state.IsFloatType(state.ComponentType(column)))) {
+        if (state.IsType(column) && (state.DefOp(column) != Op::TypeVector ||
+                                     !state.IsFloatType(state.ComponentType(column)))) {
           state.Report("type.matrix", i,
                        state.Describe(i) + ": Column Type " + state.Name(column) +
                            " is not a vector of floats");
         }
         if (count < 2 || count > 4) {
-          state.Report("type.matrix", i,
-                       state.Describe(i) + ": Column Count " + std::to_string(count) +
-                           " is not 2, 3 or 4");
+          state.Report(
+              "type.matrix", i,
+              state.Describe(i) + ": Column Count " + std::to_string(count) + " is not 2, 3 or 4");
         }
         break;
       }
@@ -230,8 +230,7 @@ void ValidateTypes(ValidationState& state) {
       case Op::TypeForwardPointer: {
         const Id pointer = inst.words[1];
         const InstIndex def = m.Def(pointer);
-        if (def != kNoInst && m.opcode(def) == Op::TypePointer &&
-            m.word(def, 2) != inst.words[2]) {
+        if (def != kNoInst && m.opcode(def) == Op::TypePointer && m.word(def, 2) != inst.words[2]) {
           state.Report("type.pointer", i,
                        state.Describe(i) + ": storage class differs from that of " +
                            state.Name(pointer) + "'s OpTypePointer");

@@ -10,8 +10,8 @@ Result Validate(const ir::Module& module, const Options& options) {
   // Each family runs unless the error limit was reached; families that need well-formed
   // functions check state.structure_ok themselves.
   void (*const families[])(ValidationState&) = {
-      ValidateLayout, ValidateCapabilities, ValidateIds,       ValidateTypes,
-      ValidateConstants, ValidateFunctions, ValidateSsa,
+      ValidateLayout,    ValidateCapabilities, ValidateIds, ValidateTypes,
+      ValidateConstants, ValidateFunctions,    ValidateSsa,
   };
   for (auto family : families) {
     if (state.Full()) break;
@@ -24,7 +24,7 @@ Result Validate(std::span<const uint32_t> words, const Options& options) {
   coopspv::Diagnostic d;
   binary::ReaderOptions reader_options;
   reader_options.max_id_bound = options.max_id_bound;
-  std::unique_ptr<ir::Module> module = ir::Module::Read(words, &d, reader_options);
+  std::unique_ptr<ir::Module> module = ir::Module::ReadInPlace(words, &d, reader_options);
   if (module == nullptr) {
     Result result;
     result.valid = false;

@@ -21,7 +21,7 @@ struct Options {
   uint32_t max_errors = 100;
 
   // spirv-val relax flags that apply to the rules implemented here.
-  bool relax_logical_pointer = false;  // Pointers may be operands of any instruction.
+  bool relax_logical_pointer = false;     // Pointers may be operands of any instruction.
   bool before_hlsl_legalization = false;  // Implies relax_logical_pointer.
 
   // Limits (SPIR-V's universal limits by default).

@@ -99,11 +99,13 @@ std::string GenerateModuleText(size_t blocks) {
       s += P + "a = OpCooperativeMatrixLoadKHR %matA " + P + "pa %uint_0 %uint_16 None\n";
       s += P + "b = OpCooperativeMatrixLoadKHR %matB " + P + "pa %uint_1 %uint_16\n";
       s += P + "pc = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 " + P + "idx\n";
-      s += P + "c = OpCooperativeMatrixLoadKHR %matC " + P + "pc %uint_0 %uint_16 "
+      s += P + "c = OpCooperativeMatrixLoadKHR %matC " + P +
+           "pc %uint_0 %uint_16 "
            "MakePointerVisible|NonPrivatePointer %uint_2\n";
       s += P + "d = OpCooperativeMatrixMulAddKHR %matC " + P + "a " + P + "b " + P + "c\n";
       s += P + "e = OpMatrixTimesScalar %matC " + P + "d %float_0_5\n";
-      s += "OpCooperativeMatrixStoreKHR " + P + "pc " + P + "e %uint_0 %uint_16 "
+      s += "OpCooperativeMatrixStoreKHR " + P + "pc " + P +
+           "e %uint_0 %uint_16 "
            "MakePointerAvailable|NonPrivatePointer %uint_2\n";
       s += P + "x = OpLoad %float " + P + "pc Aligned 4\n";
       s += P + "y = OpExtInst %float %glsl FMax " + P + "x %float_1\n";

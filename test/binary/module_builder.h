@@ -38,12 +38,11 @@ inline uint32_t FirstWord(uint32_t word_count, spv::Op op) {
 // One or more operand words: a number, an enumerant or a string.
 class Operand {
  public:
-  Operand(uint32_t word) : words_{word} {}  // NOLINT: implicit on purpose.
+  Operand(uint32_t word) : words_{word} {}                    // NOLINT: implicit on purpose.
   Operand(int word) : words_{static_cast<uint32_t>(word)} {}  // NOLINT: a literal 0 is no string.
   template <typename E>
-    requires std::is_enum_v<E>
-  Operand(E value) : words_{static_cast<uint32_t>(value)} {}  // NOLINT
-  Operand(const char* text) : words_(StringWords(text)) {}  // NOLINT
+  requires std::is_enum_v<E> Operand(E value) : words_{static_cast<uint32_t>(value)} {}  // NOLINT
+  Operand(const char* text) : words_(StringWords(text)) {}                               // NOLINT
   const std::vector<uint32_t>& words() const { return words_; }
 
  private:

@@ -1,0 +1,109 @@
+// Validation throughput, in MB of SPIR-V per second on one core:
+//   bazel run -c opt //test/bench:validate_bench
+// on generated valid modules of about 10K, 100K and 1M instructions (cost should grow linearly)
+// and on every module of test/data/corpus (run from the workspace root so the files are found).
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "source/text/assembler.h"
+#include "source/val/validator.h"
+#include "test/bench/module_generator.h"
+
+namespace coopspv::bench {
+namespace {
+
+std::vector<uint32_t> AssembleOrDie(const std::string& text) {
+  std::vector<uint32_t> words;
+  Diagnostic d;
+  if (!text::Assemble(text, {}, &words, &d)) {
+    std::fprintf(stderr, "cannot assemble benchmark module: %s\n", d.ToString().c_str());
+    std::abort();
+  }
+  return words;
+}
+
+const std::vector<uint32_t>& Generated(size_t blocks) {
+  static std::map<size_t, std::vector<uint32_t>> cache;
+  auto it = cache.find(blocks);
+  if (it == cache.end())
+    it = cache.emplace(blocks, AssembleOrDie(GenerateModuleText(blocks))).first;
+  return it->second;
+}
+
+void Run(benchmark::State& state, const std::vector<uint32_t>& words, val::Options options) {
+  size_t instructions = 0;
+  for (size_t i = 5; i < words.size(); i += words[i] >> 16) ++instructions;
+  for (auto _ : state) {
+    const val::Result r = val::Validate(words, options);
+    if (!r.valid) {
+      state.SkipWithError(r.diagnostics.empty() ? "invalid" : r.diagnostics[0].message.c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(r.num_errors);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * words.size() * 4));
+  state.counters["instructions"] = static_cast<double>(instructions);
+  state.counters["ns_per_inst"] = benchmark::Counter(
+      static_cast<double>(instructions) * 1e-9,
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void BM_ValidateGenerated(benchmark::State& state) {
+  Run(state, Generated(static_cast<size_t>(state.range(0))), {});
+}
+// About 40 instructions a block: ~10K, ~100K and ~1M instructions.
+BENCHMARK(BM_ValidateGenerated)->Arg(250)->Arg(2500)->Arg(25000)->Unit(benchmark::kMillisecond);
+
+void RegisterCorpus() {
+  const std::filesystem::path dir = "test/data/corpus";
+  if (!std::filesystem::exists(dir)) return;
+  std::map<std::string, std::string> envs;
+  std::ifstream manifest(dir / "MANIFEST.tsv");
+  std::string line;
+  while (std::getline(manifest, line)) {
+    std::istringstream f(line);
+    std::string file, bytes, version, env;
+    std::getline(f, file, '\t');
+    std::getline(f, bytes, '\t');
+    std::getline(f, version, '\t');
+    std::getline(f, env, '\t');
+    envs[file] = env;
+  }
+  static std::vector<std::vector<uint32_t>> modules;
+  modules.reserve(envs.size());
+  std::vector<uint32_t> all;
+  for (const auto& [file, env] : envs) {
+    if (file == "file") continue;
+    std::ifstream in(dir / file);
+    std::stringstream text;
+    text << in.rdbuf();
+    modules.push_back(AssembleOrDie(text.str()));
+    val::Options options;
+    options.env = *ParseTargetEnv(env);
+    const std::vector<uint32_t>* words = &modules.back();
+    benchmark::RegisterBenchmark(
+        ("BM_ValidateCorpus/" + file).c_str(),
+        [words, options](benchmark::State& s) { Run(s, *words, options); });
+  }
+}
+
+}  // namespace
+}  // namespace coopspv::bench
+
+int main(int argc, char** argv) {
+  // `bazel run` starts in the runfiles tree; the corpus is read from the workspace.
+  if (const char* dir = std::getenv("BUILD_WORKSPACE_DIRECTORY"))
+    std::filesystem::current_path(dir);
+  benchmark::Initialize(&argc, argv);
+  coopspv::bench::RegisterCorpus();
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}
