@@ -446,7 +446,7 @@ bool ParseInto(std::span<const uint32_t> words, ParsedModule* module, Diagnostic
   module->borrowed = {};
   // Rough reservations: real modules average about four words an instruction.
   module->instructions.reserve(words.size() / 4 + 1);
-  module->operands.reserve(words.size() / 2 + 1);
+  module->operands.reserve(words.size());  // Never more operands than words.
   const bool swapped = !words.empty() && words[0] == __builtin_bswap32(spv::kMagicNumber);
   if (borrow && !swapped && !words.empty()) {
     module->borrowed = words;

@@ -8,7 +8,57 @@ namespace coopspv::ir {
 
 using spv::Op;
 
-Section SectionOf(Op op) {
+namespace {
+
+bool TerminatorOp(Op op) {
+  switch (op) {
+    case Op::Branch:
+    case Op::BranchConditional:
+    case Op::Switch:
+    case Op::Return:
+    case Op::ReturnValue:
+    case Op::Kill:
+    case Op::Unreachable:
+    case Op::TerminateInvocation:
+    case Op::IgnoreIntersectionKHR:
+    case Op::TerminateRayKHR:
+    case Op::EmitMeshTasksEXT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool SpecConstantOp(Op op) {
+  switch (op) {
+    case Op::SpecConstantTrue:
+    case Op::SpecConstantFalse:
+    case Op::SpecConstant:
+    case Op::SpecConstantComposite:
+    case Op::SpecConstantOp:
+    case Op::SpecConstantCompositeReplicateEXT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool ConstantOp(Op op) {
+  switch (op) {
+    case Op::ConstantTrue:
+    case Op::ConstantFalse:
+    case Op::Constant:
+    case Op::ConstantComposite:
+    case Op::ConstantSampler:
+    case Op::ConstantNull:
+    case Op::ConstantCompositeReplicateEXT:
+      return true;
+    default:
+      return SpecConstantOp(op);
+  }
+}
+
+Section ComputeSection(Op op, const grammar::InstructionInfo& info) {
   switch (op) {
     case Op::Capability:
       return Section::kCapability;
@@ -42,71 +92,39 @@ Section SectionOf(Op op) {
     default:
       break;
   }
-  const grammar::InstructionInfo* info = grammar::LookupOpcode(static_cast<uint32_t>(op));
-  if (info == nullptr) return Section::kFunction;
-  switch (info->klass) {
+  switch (info.klass) {
     case grammar::InstructionClass::kAnnotation:
       return Section::kAnnotation;
     case grammar::InstructionClass::kTypeDeclaration:
     case grammar::InstructionClass::kConstantCreation:
       return Section::kGlobal;
     default:
-      return IsConstant(op) ? Section::kGlobal : Section::kFunction;
+      return ConstantOp(op) ? Section::kGlobal : Section::kFunction;
   }
 }
 
-bool IsTerminator(Op op) {
-  switch (op) {
-    case Op::Branch:
-    case Op::BranchConditional:
-    case Op::Switch:
-    case Op::Return:
-    case Op::ReturnValue:
-    case Op::Kill:
-    case Op::Unreachable:
-    case Op::TerminateInvocation:
-    case Op::IgnoreIntersectionKHR:
-    case Op::TerminateRayKHR:
-    case Op::EmitMeshTasksEXT:
-      return true;
-    default:
-      return false;
+std::vector<OpcodeTraits> BuildTraits() {
+  std::vector<OpcodeTraits> table(grammar::kMaxOpcode + 1);
+  for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
+    const Op op = static_cast<Op>(info.opcode);
+    OpcodeTraits& t = table[info.opcode];
+    t.section = ComputeSection(op, info);
+    t.is_terminator = TerminatorOp(op);
+    t.is_type_declaration =
+        info.klass == grammar::InstructionClass::kTypeDeclaration && op != Op::TypeForwardPointer;
+    t.is_constant = ConstantOp(op);
+    t.is_spec_constant = SpecConstantOp(op);
   }
+  return table;
 }
 
-bool IsTypeDeclaration(Op op) {
-  const grammar::InstructionInfo* info = grammar::LookupOpcode(static_cast<uint32_t>(op));
-  return info && info->klass == grammar::InstructionClass::kTypeDeclaration &&
-         op != Op::TypeForwardPointer;
-}
+}  // namespace
 
-bool IsSpecConstant(Op op) {
-  switch (op) {
-    case Op::SpecConstantTrue:
-    case Op::SpecConstantFalse:
-    case Op::SpecConstant:
-    case Op::SpecConstantComposite:
-    case Op::SpecConstantOp:
-    case Op::SpecConstantCompositeReplicateEXT:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool IsConstant(Op op) {
-  switch (op) {
-    case Op::ConstantTrue:
-    case Op::ConstantFalse:
-    case Op::Constant:
-    case Op::ConstantComposite:
-    case Op::ConstantSampler:
-    case Op::ConstantNull:
-    case Op::ConstantCompositeReplicateEXT:
-      return true;
-    default:
-      return IsSpecConstant(op);
-  }
+const OpcodeTraits& TraitsOf(Op op) {
+  static const std::vector<OpcodeTraits> table = BuildTraits();
+  static const OpcodeTraits unknown;
+  const auto v = static_cast<uint32_t>(op);
+  return v < table.size() ? table[v] : unknown;
 }
 
 Module::~Module() = default;

@@ -41,8 +41,8 @@ enum class Section : uint8_t {
 };
 
 // The section an instruction belongs to by its opcode (kFunction for everything that may only
-// appear in a function body).
-Section SectionOf(spv::Op op);
+// appear in a function body). Defined below with the other per-opcode facts.
+inline Section SectionOf(spv::Op op);
 
 struct Block {
   InstIndex label;  // The OpLabel.
@@ -162,13 +162,25 @@ class Module {
   mutable std::unique_ptr<TypeTable> types_;
 };
 
+// Per-opcode facts, computed once from the grammar into a flat table.
+struct OpcodeTraits {
+  Section section = Section::kFunction;
+  bool is_terminator = false;
+  bool is_type_declaration = false;
+  bool is_constant = false;
+  bool is_spec_constant = false;
+};
+const OpcodeTraits& TraitsOf(spv::Op op);
+
 // True for the instructions that end a block.
-bool IsTerminator(spv::Op op);
-// True for instructions that declare a type.
-bool IsTypeDeclaration(spv::Op op);
+inline bool IsTerminator(spv::Op op) { return TraitsOf(op).is_terminator; }
+// True for instructions that declare a type (OpTypeForwardPointer excluded).
+inline bool IsTypeDeclaration(spv::Op op) { return TraitsOf(op).is_type_declaration; }
 // True for constant-creation instructions (spec constants included).
-bool IsConstant(spv::Op op);
-bool IsSpecConstant(spv::Op op);
+inline bool IsConstant(spv::Op op) { return TraitsOf(op).is_constant; }
+inline bool IsSpecConstant(spv::Op op) { return TraitsOf(op).is_spec_constant; }
+
+inline Section SectionOf(spv::Op op) { return TraitsOf(op).section; }
 
 }  // namespace coopspv::ir
 
