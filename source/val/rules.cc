@@ -140,6 +140,98 @@ constexpr Rule kRules[] = {
     {"ssa.phi", kE, "ssa", "SPIR-V OpPhi",
      "OpPhi comes first in its block, has one (value, parent) pair per predecessor, each parent a "
      "predecessor and each value of the result type and dominating the end of its parent."},
+
+    // scope.cc
+    {"scope.id", kE, "scope",
+     "SPIR-V 2.16.2 Validation Rules for Shader Capabilities; SPV_KHR_cooperative_matrix",
+     "Scope operands are constant instructions of 32-bit integer type naming a Scope; in shaders "
+     "an OpConstant, or any constant instruction once CooperativeMatrixKHR is declared."},
+    {"memory-semantics.id", kE, "scope", "SPIR-V 2.16.2 Validation Rules for Shader Capabilities",
+     "Memory Semantics operands are 32-bit integer constants; OpConstant in shaders."},
+
+    // coop_matrix.cc
+    {"coop-matrix.capability", kE, "coop-matrix", "SPV_KHR_cooperative_matrix, 2.16.2",
+     "If the CooperativeMatrixKHR capability is declared, the VulkanMemoryModel capability is "
+     "declared as well."},
+    {"coop-matrix.type.component", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix OpTypeCooperativeMatrixKHR; SPV_KHR_bfloat16; SPV_EXT_float8",
+     "Component Type is a scalar numerical type; bfloat16 components need "
+     "BFloat16CooperativeMatrixKHR, float8 components Float8CooperativeMatrixEXT."},
+    {"coop-matrix.type.dimension", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix OpTypeCooperativeMatrixKHR; SPV_NV_cooperative_matrix",
+     "Rows and Columns are constant instructions (spec constants allowed) of 32-bit integer "
+     "type, at least 1 where the value is known."},
+    {"coop-matrix.type.use", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix OpTypeCooperativeMatrixKHR",
+     "Use is a constant instruction of 32-bit integer type whose value is a Cooperative Matrix "
+     "Use."},
+    {"coop-matrix.storage", kE, "coop-matrix", "SPV_KHR_cooperative_matrix 2.16.1",
+     "Cooperative matrix types, and types containing them, are allocated only in Function or "
+     "Private storage."},
+    {"coop-matrix.memory.matrix", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix OpCooperativeMatrixLoadKHR / StoreKHR",
+     "A load's Result Type, and a store's Object type, is a cooperative matrix type of the "
+     "instruction's kind (KHR or NV)."},
+    {"coop-matrix.memory.pointer", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix OpCooperativeMatrixLoadKHR / StoreKHR",
+     "Pointer is a pointer to a scalar or vector type; with Shader declared it points into an "
+     "array."},
+    {"coop-matrix.memory.storage-class", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix; Vulkan cooperativeMatrix",
+     "Pointer is in Workgroup, StorageBuffer or PhysicalStorageBuffer storage (kernels also "
+     "CrossWorkgroup and Generic)."},
+    {"coop-matrix.memory.layout", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix Cooperative Matrix Layout; SPV_ARM_cooperative_matrix_layouts",
+     "MemoryLayout comes from a 32-bit integer constant instruction whose value is a Cooperative "
+     "Matrix Layout; the ARM blocked layouts need CooperativeMatrixLayoutsARM."},
+    {"coop-matrix.memory.stride", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix Cooperative Matrix Layout (RowMajorKHR, ColumnMajorKHR)",
+     "RowMajorKHR and ColumnMajorKHR need a Stride; Stride is a scalar integer, greater than 0 "
+     "for a store and at least 0 for a load where its value is known; a Memory Operand only "
+     "after a Stride."},
+    {"coop-matrix.memory.operands", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix 3.26 Memory Operands",
+     "MakePointerAvailable is not used on a load, MakePointerVisible not on a store; either "
+     "needs NonPrivatePointer; Aligned is a power of two."},
+    {"coop-matrix.nv.column-major", kE, "coop-matrix",
+     "SPV_NV_cooperative_matrix OpCooperativeMatrixLoadNV / StoreNV",
+     "Column Major is a Boolean constant instruction."},
+    {"coop-matrix.muladd.operand", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix OpCooperativeMatrixMulAddKHR",
+     "Result Type, A, B and C are cooperative matrices of the instruction's kind."},
+    {"coop-matrix.muladd.use", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix OpCooperativeMatrixMulAddKHR",
+     "Result Type and C have Use MatrixAccumulatorKHR, A MatrixAKHR and B MatrixBKHR."},
+    {"coop-matrix.muladd.dims", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix OpCooperativeMatrixMulAddKHR",
+     "An MxNxK multiply: Result and C are MxN, A is MxK, B is KxN; known values are compared, "
+     "spec constants must be the same id or the same expression."},
+    {"coop-matrix.muladd.scope", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix OpCooperativeMatrixMulAddKHR",
+     "A, B, C and Result Type have the same scope."},
+    {"coop-matrix.muladd.operands", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix 2.16.1, Cooperative Matrix Operands",
+     "Matrix{A,B,C,Result}SignedComponentsKHR only where that matrix has integer components; "
+     "SaturatingAccumulationKHR only with an integer Result Type."},
+    {"coop-matrix.length", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix OpCooperativeMatrixLengthKHR",
+     "Result Type is a 32-bit unsigned integer; Type is a cooperative matrix type of the "
+     "instruction's kind."},
+    {"coop-matrix.convert", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix 3.42.11 Conversion Instructions",
+     "Conversions of cooperative matrices keep scope, rows, columns and Use (with "
+     "CooperativeMatrixConversionsNV an accumulator may become an A or B matrix), convert between "
+     "the component kinds the opcode names, and bitcast only between integer components of the "
+     "same width."},
+    {"coop-matrix.arith", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix 3.42.13 Arithmetic Instructions",
+     "Arithmetic on cooperative matrices takes operands of exactly the Result Type, F opcodes on "
+     "float and I/S/U opcodes on integer components; OpMatrixTimesScalar's Scalar has the "
+     "component type."},
+    {"coop-matrix.composite", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix 3.42.7, 3.42.12 Composite Instructions",
+     "A cooperative matrix is constructed from exactly one constituent of its component type, "
+     "and indexed with exactly one index."},
 };
 
 }  // namespace

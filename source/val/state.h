@@ -114,6 +114,8 @@ void ValidateTypes(ValidationState& state);
 void ValidateConstants(ValidationState& state);
 void ValidateFunctions(ValidationState& state);
 void ValidateSsa(ValidationState& state);
+void ValidateScopes(ValidationState& state);
+void ValidateCoopMatrix(ValidationState& state);
 
 }  // namespace coopspv::val
 

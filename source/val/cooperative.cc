@@ -1,0 +1,150 @@
+#include "source/val/cooperative.h"
+
+#include <vector>
+
+namespace coopspv::val {
+
+std::optional<CoopMatrixType> GetCoopMatrixType(const ValidationState& state, Id type) {
+  const Op op = state.DefOp(type);
+  if (op == Op::TypeCooperativeMatrixKHR) {
+    return CoopMatrixType{true,
+                          state.DefWord(type, 2),
+                          state.DefWord(type, 3),
+                          state.DefWord(type, 4),
+                          state.DefWord(type, 5),
+                          state.DefWord(type, 6)};
+  }
+  if (op == Op::TypeCooperativeMatrixNV) {
+    return CoopMatrixType{false,
+                          state.DefWord(type, 2),
+                          state.DefWord(type, 3),
+                          state.DefWord(type, 4),
+                          state.DefWord(type, 5),
+                          0};
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> KnownValue(const ValidationState& state, Id id) {
+  switch (state.DefOp(id)) {
+    case Op::Constant:
+      return state.IntConstant(id);
+    case Op::ConstantTrue:
+      return 1;
+    case Op::ConstantFalse:
+      return 0;
+    case Op::ConstantNull:
+      return state.IsIntType(state.TypeOf(id)) || state.IsBoolType(state.TypeOf(id))
+                 ? std::optional<int64_t>(0)
+                 : std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<int64_t> DefaultValue(const ValidationState& state, Id id) {
+  switch (state.DefOp(id)) {
+    case Op::SpecConstant:
+      return state.IntConstantOrSpecDefault(id);
+    case Op::SpecConstantTrue:
+      return 1;
+    case Op::SpecConstantFalse:
+      return 0;
+    default:
+      return KnownValue(state, id);
+  }
+}
+
+bool SameValue(const ValidationState& state, Id a, Id b) {
+  // Iterative structural comparison of spec-constant expressions.
+  std::vector<std::pair<Id, Id>> work{{a, b}};
+  int budget = 256;  // Expressions are small; this bounds hostile nesting.
+  while (!work.empty()) {
+    const auto [x, y] = work.back();
+    work.pop_back();
+    if (x == y) continue;
+    if (--budget < 0) return false;
+    const auto vx = KnownValue(state, x), vy = KnownValue(state, y);
+    if (vx && vy) {
+      if (*vx != *vy) return false;
+      continue;
+    }
+    if (state.DefOp(x) != Op::SpecConstantOp || state.DefOp(y) != Op::SpecConstantOp) return false;
+    const ir::Module& m = state.module();
+    const InstIndex dx = m.Def(x), dy = m.Def(y);
+    if (m.num_words(dx) != m.num_words(dy) || m.type_id(dx) != m.type_id(dy) ||
+        m.word(dx, 3) != m.word(dy, 3)) {
+      return false;
+    }
+    const ir::Inst ix = m.inst(dx), iy = m.inst(dy);
+    for (size_t k = 0; k < ix.operands.size(); ++k) {
+      const auto& op = ix.operands[k];
+      if (op.offset < 4) continue;
+      if (grammar::IsIdKind(op.kind)) {
+        work.emplace_back(ix.word(op), iy.word(iy.operands[k]));
+      } else if (ix.word(op) != iy.word(iy.operands[k])) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+std::string ValueText(ValidationState& state, Id id) {
+  if (const auto v = KnownValue(state, id)) return std::to_string(*v);
+  std::string out = state.Name(id);
+  if (const auto d = DefaultValue(state, id)) out += " (default " + std::to_string(*d) + ")";
+  return out;
+}
+
+bool IsCooperativeVectorStorageRestricted(const ValidationState& state) {
+  return state.HasCapability(spv::Capability::CooperativeVectorNV) &&
+         !state.HasCapability(spv::Capability::LongVectorEXT);
+}
+
+bool ContainsCooperativeType(const ValidationState& state, Id type) {
+  std::vector<Id> work{type};
+  int budget = 4096;
+  while (!work.empty() && --budget > 0) {
+    const Id t = work.back();
+    work.pop_back();
+    switch (state.DefOp(t)) {
+      case Op::TypeCooperativeMatrixKHR:
+      case Op::TypeCooperativeMatrixNV:
+        return true;
+      case Op::TypeVectorIdEXT:
+        if (IsCooperativeVectorStorageRestricted(state)) return true;
+        break;
+      case Op::TypeArray:
+      case Op::TypeRuntimeArray:
+        work.push_back(state.DefWord(t, 2));
+        break;
+      case Op::TypeStruct: {
+        const InstIndex d = state.module().Def(t);
+        for (size_t k = 2; k < state.module().num_words(d); ++k) {
+          work.push_back(state.module().word(d, k));
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+std::string StorageClassName(spv::StorageClass sc) {
+  const grammar::EnumerantInfo* e =
+      grammar::LookupEnumerant(grammar::OperandKind::kStorageClass, static_cast<uint32_t>(sc));
+  return e ? e->name : std::to_string(static_cast<uint32_t>(sc));
+}
+
+std::string ScopeName(int64_t scope) {
+  const grammar::EnumerantInfo* e =
+      scope >= 0 && scope <= 0xFFFFFFFF
+          ? grammar::LookupEnumerant(grammar::OperandKind::kScope, static_cast<uint32_t>(scope))
+          : nullptr;
+  return e ? e->name : std::to_string(scope);
+}
+
+}  // namespace coopspv::val

@@ -1,0 +1,55 @@
+// Queries shared by the rules of the cooperative family: what a cooperative matrix or vector
+// type is made of, and whether two dimension or scope operands are provably equal.
+#ifndef COOPSPV_SOURCE_VAL_COOPERATIVE_H_
+#define COOPSPV_SOURCE_VAL_COOPERATIVE_H_
+
+#include <optional>
+
+#include "source/val/state.h"
+
+namespace coopspv::val {
+
+// OpTypeCooperativeMatrixKHR (use set) or OpTypeCooperativeMatrixNV (use 0).
+struct CoopMatrixType {
+  bool khr = true;
+  Id component = 0;
+  Id scope = 0;
+  Id rows = 0;
+  Id columns = 0;
+  Id use = 0;  // KHR only.
+};
+
+std::optional<CoopMatrixType> GetCoopMatrixType(const ValidationState& state, Id type);
+inline bool IsCoopMatrixType(const ValidationState& state, Id type) {
+  const Op op = state.DefOp(type);
+  return op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV;
+}
+
+// The value of a constant instruction when it is known before specialization: OpConstant and
+// OpConstantNull of integer type, OpConstantTrue / False as 1 / 0. Spec constants: nullopt.
+std::optional<int64_t> KnownValue(const ValidationState& state, Id id);
+// As KnownValue, but spec constants give their default value (OpSpecConstantOp: nullopt).
+std::optional<int64_t> DefaultValue(const ValidationState& state, Id id);
+
+// True when a and b are provably the same value for every specialization: the same id, equal
+// known constants, or structurally identical OpSpecConstantOp expressions.
+bool SameValue(const ValidationState& state, Id a, Id b);
+
+// "16", "%BM" or "%BM (default 64)": how messages show a dimension or scope operand.
+std::string ValueText(ValidationState& state, Id id);
+
+// Opcode 5288 declares both cooperative vectors (CooperativeVectorNV) and long vectors
+// (LongVectorEXT). Cooperative-vector-only restrictions (storage classes) apply when the module
+// can only mean cooperative vectors: CooperativeVectorNV declared and LongVectorEXT not.
+bool IsCooperativeVectorStorageRestricted(const ValidationState& state);
+
+// True for types that contain a cooperative matrix or vector, through arrays and structs.
+bool ContainsCooperativeType(const ValidationState& state, Id type);
+
+// The storage class name, e.g. "StorageBuffer".
+std::string StorageClassName(spv::StorageClass sc);
+std::string ScopeName(int64_t scope);
+
+}  // namespace coopspv::val
+
+#endif  // COOPSPV_SOURCE_VAL_COOPERATIVE_H_

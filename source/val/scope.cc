@@ -1,0 +1,53 @@
+// Scope and Memory Semantics operands. In shaders they are OpConstant; SPV_KHR_cooperative_matrix
+// relaxes Scope to any constant instruction (spec constants included) wherever its capability
+// is declared, for every instruction's Scope operands.
+#include <string>
+
+#include "source/val/cooperative.h"
+#include "source/val/state.h"
+
+namespace coopspv::val {
+
+void ValidateScopes(ValidationState& state) {
+  const ir::Module& m = state.module();
+  const bool shader = state.HasCapability(spv::Capability::Shader);
+  const bool relaxed = state.HasCapability(spv::Capability::CooperativeMatrixKHR);
+  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+    const ir::Inst inst = m.inst(i);
+    for (const auto& operand : inst.operands) {
+      const bool scope = operand.kind == grammar::OperandKind::kIdScope;
+      if (!scope && operand.kind != grammar::OperandKind::kIdMemorySemantics) continue;
+      const Id id = inst.word(operand);
+      const Op def = state.DefOp(id);
+      if (def == Op::Nop) continue;  // The id rules report undefined ids.
+      const char* rule = scope ? "scope.id" : "memory-semantics.id";
+      const char* what = scope ? "Scope" : "Memory Semantics";
+      if (!state.IsConstantInstruction(id) || !state.IsInt32(state.TypeOf(id))) {
+        state.Report(rule, i,
+                     state.Describe(i) + ": " + what + " " + state.Name(id) +
+                         " must be a constant instruction of 32-bit integer type");
+        continue;
+      }
+      if (shader && def != Op::Constant && !(scope && relaxed)) {
+        state.Report(rule, i,
+                     state.Describe(i) + ": " + what + " " + state.Name(id) +
+                         " must be an OpConstant in a shader" +
+                         (scope ? " (any constant instruction once CooperativeMatrixKHR is "
+                                  "declared)"
+                                : ""));
+        continue;
+      }
+      if (!scope) continue;
+      const auto value = DefaultValue(state, id);
+      if (value && (*value < 0 || *value > 0xFFFFFFFF ||
+                    !grammar::LookupEnumerant(grammar::OperandKind::kScope,
+                                              static_cast<uint32_t>(*value)))) {
+        state.Report(
+            rule, i,
+            state.Describe(i) + ": Scope " + ValueText(state, id) + " is not a Scope value");
+      }
+    }
+  }
+}
+
+}  // namespace coopspv::val

@@ -1,0 +1,396 @@
+// SPV_KHR_cooperative_matrix / SPV_NV_cooperative_matrix rules: a realistic tiled matrix
+// multiply validates clean, and one-line mutations of it are each reported with the rule they
+// break. Smaller programs cover the NV instructions and the HLSL (DXC) shapes.
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "test/val/val_test_util.h"
+
+namespace coopspv::val {
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string Trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t");
+  const size_t e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+// Replaces the line whose trimmed text is `anchor` with `replacement` (which may hold several
+// lines, e.g. the anchor plus an inserted instruction). Fails the test when the anchor is absent.
+std::string Mutate(const std::string& text, const std::string& anchor,
+                   const std::string& replacement) {
+  std::istringstream in(text);
+  std::string line, out;
+  bool found = false;
+  while (std::getline(in, line)) {
+    if (!found && Trim(line) == anchor) {
+      out += replacement + "\n";
+      found = true;
+    } else {
+      out += line + "\n";
+    }
+  }
+  EXPECT_TRUE(found) << "anchor not found: " << anchor;
+  return out;
+}
+
+const std::string& TiledMatmul() {
+  static const std::string text = ReadFile("test/val/data/tiled_matmul_khr.spvasm");
+  return text;
+}
+
+TEST(CoopMatrixKhr, TiledMatmulValidatesClean) {
+  ASSERT_FALSE(TiledMatmul().empty());
+  EXPECT_CLEAN(testing::ValidateText(TiledMatmul(), "vulkan1.3"));
+}
+
+struct Mutation {
+  const char* name;
+  const char* anchor;
+  const char* replacement;
+  const char* rule;
+};
+
+constexpr const char* kLoadA = "%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %K None";
+constexpr const char* kLoadB = "%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %K Aligned 16";
+constexpr const char* kMulAdd = "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c";
+constexpr const char* kStore =
+    "OpCooperativeMatrixStoreKHR %pC %result %rowMajor %N NonPrivatePointer|MakePointerAvailable "
+    "%uint_1";
+constexpr const char* kTypeA = "%matA = OpTypeCooperativeMatrixKHR %half %uint_3 %TM %TK %uint_0";
+constexpr const char* kTypeB = "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TN %uint_1";
+
+const Mutation kMutations[] = {
+    {"ComponentNotScalar", kTypeA,
+     "%matA = OpTypeCooperativeMatrixKHR %v3uint %uint_3 %TM %TK %uint_0",
+     "coop-matrix.type.component"},
+    {"UseOutOfRange", kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TN %uint_3",
+     "coop-matrix.type.use"},
+    {"UseNotConstant", kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TN %wg",
+     "coop-matrix.type.use"},
+    {"RowsDefaultZero", "%TM = OpSpecConstant %uint 16", "%TM = OpSpecConstant %uint 0",
+     "coop-matrix.type.dimension"},
+    {"RowsFloat", kTypeA, "%matA = OpTypeCooperativeMatrixKHR %half %uint_3 %float_0 %TK %uint_0",
+     "coop-matrix.type.dimension"},
+    {"ScopeNotAScope", kTypeA, "%matA = OpTypeCooperativeMatrixKHR %half %TM %TM %TK %uint_0",
+     "scope.id"},
+    {"NoVulkanMemoryModel", "OpCapability VulkanMemoryModel", "", "coop-matrix.capability"},
+    {"WorkgroupVariable", "%zeroC = OpConstantComposite %matC %float_0",
+     "%zeroC = OpConstantComposite %matC %float_0\n"
+     "%_ptr_Workgroup_matC = OpTypePointer Workgroup %matC\n"
+     "%shared = OpVariable %_ptr_Workgroup_matC Workgroup",
+     "coop-matrix.storage"},
+    {"LoadFromMatrixVariable", kLoadA,
+     "%a = OpCooperativeMatrixLoadKHR %matA %acc %rowMajor %K None", "coop-matrix.memory.pointer"},
+    {"LoadFromStruct", kLoadA, "%a = OpCooperativeMatrixLoadKHR %matA %pK_p %rowMajor %K None",
+     "coop-matrix.memory.pointer"},
+    {"LoadFromPushConstant", kLoadA,
+     "%a = OpCooperativeMatrixLoadKHR %matA %pK_p %rowMajor %K None",
+     "coop-matrix.memory.storage-class"},
+    {"LoadIntoNonMatrix", kLoadA, "%a = OpCooperativeMatrixLoadKHR %float %pA %rowMajor %K None",
+     "coop-matrix.memory.matrix"},
+    {"LayoutInvalid", "%colMajor = OpConstant %int 1", "%colMajor = OpConstant %int 7",
+     "coop-matrix.memory.layout"},
+    {"LayoutArmWithoutCapability", "%colMajor = OpConstant %int 1",
+     "%colMajor = OpConstant %int 4203", "coop-matrix.memory.layout"},
+    {"LayoutNotConstant", kLoadB, "%b = OpCooperativeMatrixLoadKHR %matB %pB %k %K Aligned 16",
+     "coop-matrix.memory.layout"},
+    {"StrideMissing", kLoadA, "%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor",
+     "coop-matrix.memory.stride"},
+    {"StrideFloat", kLoadA, "%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %float_0 None",
+     "coop-matrix.memory.stride"},
+    {"StoreStrideZero", kStore,
+     "OpCooperativeMatrixStoreKHR %pC %result %rowMajor %uint_0 "
+     "NonPrivatePointer|MakePointerAvailable %uint_1",
+     "coop-matrix.memory.stride"},
+    {"StoreMakePointerVisible", kStore,
+     "OpCooperativeMatrixStoreKHR %pC %result %rowMajor %N NonPrivatePointer|MakePointerVisible "
+     "%uint_1",
+     "coop-matrix.memory.operands"},
+    {"AvailableWithoutNonPrivate", kStore,
+     "OpCooperativeMatrixStoreKHR %pC %result %rowMajor %N MakePointerAvailable %uint_1",
+     "coop-matrix.memory.operands"},
+    {"LoadMakePointerAvailable", kLoadB,
+     "%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %K NonPrivatePointer|"
+     "MakePointerAvailable %uint_1",
+     "coop-matrix.memory.operands"},
+    {"AlignedNotPowerOfTwo", kLoadB,
+     "%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %K Aligned 12",
+     "coop-matrix.memory.operands"},
+    {"MulAddSwappedUse", kMulAdd, "%d = OpCooperativeMatrixMulAddKHR %matC %b %a %c",
+     "coop-matrix.muladd.use"},
+    {"MulAddDims", kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TK %uint_1",
+     "coop-matrix.muladd.dims"},
+    {"MulAddScope", kTypeA, "%matA = OpTypeCooperativeMatrixKHR %half %uint_2 %TM %TK %uint_0",
+     "coop-matrix.muladd.scope"},
+    {"MulAddSaturatingFloat", kMulAdd,
+     "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c SaturatingAccumulationKHR",
+     "coop-matrix.muladd.operands"},
+    {"MulAddSignedFloat", kMulAdd,
+     "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c MatrixASignedComponentsKHR",
+     "coop-matrix.muladd.operands"},
+    {"MulAddNotMatrix", kMulAdd, "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %float_0",
+     "coop-matrix.muladd.operand"},
+    {"LengthSigned", kMulAdd,
+     "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c\n"
+     "%len = OpCooperativeMatrixLengthKHR %int %matC",
+     "coop-matrix.length"},
+    {"LengthOfValue", kMulAdd,
+     "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c\n"
+     "%len = OpCooperativeMatrixLengthKHR %uint %matA",
+     ""},  // Valid: the type of another matrix is still a type.
+    {"ArithTypeMismatch", kMulAdd,
+     "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c\n%e = OpFAdd %matC %d %a",
+     "coop-matrix.arith"},
+    {"ArithIntOpOnFloat", kMulAdd,
+     "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c\n%e = OpIAdd %matC %d %d",
+     "coop-matrix.arith"},
+    {"TimesScalarWrongType", kMulAdd,
+     "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c\n%e = OpMatrixTimesScalar %matC %d %K",
+     "coop-matrix.arith"},
+    {"ConvertChangesShape", kMulAdd,
+     "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c\n%e = OpFConvert %matA %d",
+     "coop-matrix.convert"},
+    {"BitcastFloat", kMulAdd,
+     "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c\n%e = OpBitcast %matC %d",
+     "coop-matrix.convert"},
+    {"ExtractTwoIndexes", kMulAdd,
+     "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c\n%e = OpCompositeExtract %float %d 0 1",
+     "coop-matrix.composite"},
+    {"ConstructTwoConstituents", kMulAdd,
+     "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c\n"
+     "%e = OpCompositeConstruct %matC %float_0 %float_0",
+     "coop-matrix.composite"},
+    {"ConstantTwoConstituents", "%zeroC = OpConstantComposite %matC %float_0",
+     "%zeroC = OpConstantComposite %matC %float_0 %float_0", "constant.composite"},
+};
+
+class TiledMatmulMutation : public ::testing::TestWithParam<Mutation> {};
+
+TEST_P(TiledMatmulMutation, IsReportedWithItsRule) {
+  const Mutation& m = GetParam();
+  const Result r =
+      testing::ValidateText(Mutate(TiledMatmul(), m.anchor, m.replacement), "vulkan1.3");
+  if (m.rule[0] == '\0') {
+    EXPECT_CLEAN(r);
+  } else {
+    EXPECT_FALSE(r.valid);
+    EXPECT_RULE(r, m.rule);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(CoopMatrixKhr, TiledMatmulMutation, ::testing::ValuesIn(kMutations),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// The diagnostic names the instruction and both sides of the mismatch.
+TEST(CoopMatrixKhr, DimensionMessageNamesBothSides) {
+  const Result r = testing::ValidateText(
+      Mutate(TiledMatmul(), kTypeB,
+             "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TK %uint_1"),
+      "vulkan1.3");
+  bool seen = false;
+  for (const auto& d : r.diagnostics) {
+    if (std::string(d.rule->id) != "coop-matrix.muladd.dims") continue;
+    seen = true;
+    EXPECT_NE(d.message.find(" = OpCooperativeMatrixMulAddKHR: N"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("%TN"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("%TK"), std::string::npos) << d.message;
+    EXPECT_NE(d.instruction_text.find("OpCooperativeMatrixMulAddKHR"), std::string::npos);
+  }
+  EXPECT_TRUE(seen) << testing::Dump(r);
+}
+
+// Equal known values count as the same dimension even when the ids differ; so do identical
+// spec-constant expressions.
+TEST(CoopMatrixKhr, SameValueThroughConstantsAndExpressions) {
+  std::string text = Mutate(TiledMatmul(), "%TK = OpSpecConstant %uint 16",
+                            "%TK = OpSpecConstant %uint 16\n"
+                            "%TK2 = OpSpecConstantOp %uint IMul %TK %uint_1\n"
+                            "%TK3 = OpSpecConstantOp %uint IMul %TK %uint_1");
+  text = Mutate(text, kTypeA, "%matA = OpTypeCooperativeMatrixKHR %half %uint_3 %TM %TK2 %uint_0");
+  text = Mutate(text, kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK3 %TN %uint_1");
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+}
+
+// A store with a spec-constant Scope id is fine once CooperativeMatrixKHR is declared.
+TEST(CoopMatrixKhr, SpecConstantScopeIsAllowed) {
+  std::string text = Mutate(TiledMatmul(), "%TK = OpSpecConstant %uint 16",
+                            "%TK = OpSpecConstant %uint 16\n%scope = OpSpecConstant %uint 3");
+  text = Mutate(text, kTypeA, "%matA = OpTypeCooperativeMatrixKHR %half %scope %TM %TK %uint_0");
+  const Result r = testing::ValidateText(text, "vulkan1.3");
+  EXPECT_FALSE(testing::HasRule(r, "scope.id")) << testing::Dump(r);
+}
+
+// The HLSL path: DXC's vk::khr::CooperativeMatrix loads and stores through a Workgroup pointer
+// into a groupshared array and through a structured buffer, with NonPrivatePointer and
+// MakePointerVisible / MakePointerAvailable at Workgroup and QueueFamily scope.
+constexpr const char* kHlslShapes = R"(
+               OpCapability Shader
+               OpCapability VulkanMemoryModel
+               OpCapability CooperativeMatrixKHR
+               OpExtension "SPV_KHR_cooperative_matrix"
+               OpMemoryModel Logical Vulkan
+               OpEntryPoint GLCompute %main "main" %groupshared %buffer
+               OpExecutionMode %main LocalSize 64 1 1
+               OpDecorate %_runtimearr_float ArrayStride 4
+               OpDecorate %type_RWStructuredBuffer_float Block
+               OpMemberDecorate %type_RWStructuredBuffer_float 0 Offset 0
+               OpDecorate %buffer DescriptorSet 0
+               OpDecorate %buffer Binding 0
+       %void = OpTypeVoid
+     %fnvoid = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+        %int = OpTypeInt 32 1
+      %float = OpTypeFloat 32
+      %int_0 = OpConstant %int 0
+     %uint_0 = OpConstant %uint 0
+     %uint_2 = OpConstant %uint 2
+     %uint_3 = OpConstant %uint 3
+     %uint_5 = OpConstant %uint 5
+    %uint_16 = OpConstant %uint 16
+   %uint_256 = OpConstant %uint 256
+%_arr_float_uint_256 = OpTypeArray %float %uint_256
+%_ptr_Workgroup__arr_float_uint_256 = OpTypePointer Workgroup %_arr_float_uint_256
+%_ptr_Workgroup_float = OpTypePointer Workgroup %float
+%_runtimearr_float = OpTypeRuntimeArray %float
+%type_RWStructuredBuffer_float = OpTypeStruct %_runtimearr_float
+%_ptr_StorageBuffer_type_RWStructuredBuffer_float = OpTypePointer StorageBuffer %type_RWStructuredBuffer_float
+%_ptr_StorageBuffer_float = OpTypePointer StorageBuffer %float
+%groupshared = OpVariable %_ptr_Workgroup__arr_float_uint_256 Workgroup
+     %buffer = OpVariable %_ptr_StorageBuffer_type_RWStructuredBuffer_float StorageBuffer
+        %mat = OpTypeCooperativeMatrixKHR %float %uint_3 %uint_16 %uint_16 %uint_2
+       %main = OpFunction %void None %fnvoid
+      %entry = OpLabel
+         %gs = OpAccessChain %_ptr_Workgroup_float %groupshared %uint_0
+         %sb = OpAccessChain %_ptr_StorageBuffer_float %buffer %int_0 %uint_0
+          %a = OpCooperativeMatrixLoadKHR %mat %sb %uint_0 %uint_16 NonPrivatePointer|MakePointerVisible %uint_5
+               OpCooperativeMatrixStoreKHR %gs %a %uint_0 %uint_16 NonPrivatePointer|MakePointerAvailable %uint_2
+          %b = OpCooperativeMatrixLoadKHR %mat %gs %uint_0 %uint_16 NonPrivatePointer|MakePointerVisible %uint_2
+               OpCooperativeMatrixStoreKHR %sb %b %uint_0 %uint_16 NonPrivatePointer|MakePointerAvailable %uint_5
+               OpReturn
+               OpFunctionEnd
+)";
+
+TEST(CoopMatrixKhr, HlslShapesValidateClean) {
+  EXPECT_CLEAN(testing::ValidateText(kHlslShapes, "vulkan1.3"));
+}
+
+TEST(CoopMatrixKhr, HlslGroupsharedWithoutArrayIsRejected) {
+  // A groupshared scalar (no array) is not a pointer into an array.
+  const std::string text = Mutate(
+      Mutate(kHlslShapes, "%groupshared = OpVariable %_ptr_Workgroup__arr_float_uint_256 Workgroup",
+             "%groupshared = OpVariable %_ptr_Workgroup_float Workgroup"),
+      "%gs = OpAccessChain %_ptr_Workgroup_float %groupshared %uint_0",
+      "%gs = OpCopyObject %_ptr_Workgroup_float %groupshared");
+  const Result r =
+      testing::ValidateText(Mutate(text,
+                                   "%a = OpCooperativeMatrixLoadKHR %mat %sb %uint_0 %uint_16 "
+                                   "NonPrivatePointer|MakePointerVisible %uint_5",
+                                   "%a = OpCooperativeMatrixLoadKHR %mat %groupshared %uint_0 "
+                                   "%uint_16 NonPrivatePointer|MakePointerVisible %uint_5"),
+                            "vulkan1.3");
+  EXPECT_RULE(r, "coop-matrix.memory.pointer");
+}
+
+// SPV_NV_cooperative_matrix.
+constexpr const char* kNvProgram = R"(
+               OpCapability Shader
+               OpCapability Float16
+               OpCapability StorageBuffer16BitAccess
+               OpCapability CooperativeMatrixNV
+               OpExtension "SPV_NV_cooperative_matrix"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 32 1 1
+               OpDecorate %_runtimearr_half ArrayStride 2
+               OpDecorate %S Block
+               OpMemberDecorate %S 0 Offset 0
+               OpDecorate %buf DescriptorSet 0
+               OpDecorate %buf Binding 0
+       %void = OpTypeVoid
+     %fnvoid = OpTypeFunction %void
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+       %half = OpTypeFloat 16
+     %uint_0 = OpConstant %uint 0
+     %uint_3 = OpConstant %uint 3
+     %uint_8 = OpConstant %uint 8
+    %uint_16 = OpConstant %uint 16
+      %false = OpConstantFalse %bool
+       %true = OpConstantTrue %bool
+%_runtimearr_half = OpTypeRuntimeArray %half
+          %S = OpTypeStruct %_runtimearr_half
+%_ptr_StorageBuffer_S = OpTypePointer StorageBuffer %S
+%_ptr_StorageBuffer_half = OpTypePointer StorageBuffer %half
+        %buf = OpVariable %_ptr_StorageBuffer_S StorageBuffer
+       %matA = OpTypeCooperativeMatrixNV %half %uint_3 %uint_16 %uint_8
+       %matB = OpTypeCooperativeMatrixNV %half %uint_3 %uint_8 %uint_16
+       %matC = OpTypeCooperativeMatrixNV %half %uint_3 %uint_16 %uint_16
+       %main = OpFunction %void None %fnvoid
+      %entry = OpLabel
+          %p = OpAccessChain %_ptr_StorageBuffer_half %buf %uint_0 %uint_0
+          %a = OpCooperativeMatrixLoadNV %matA %p %uint_16 %false
+          %b = OpCooperativeMatrixLoadNV %matB %p %uint_16 %true
+          %c = OpCooperativeMatrixLoadNV %matC %p %uint_16 %false
+          %d = OpCooperativeMatrixMulAddNV %matC %a %b %c
+        %len = OpCooperativeMatrixLengthNV %uint %matC
+               OpCooperativeMatrixStoreNV %p %d %uint_16 %false None
+               OpReturn
+               OpFunctionEnd
+)";
+
+TEST(CoopMatrixNv, ProgramValidatesClean) {
+  EXPECT_CLEAN(testing::ValidateText(kNvProgram, "vulkan1.1"));
+}
+
+TEST(CoopMatrixNv, ColumnMajorMustBeABoolConstant) {
+  const Result r = testing::ValidateText(
+      Mutate(kNvProgram, "%a = OpCooperativeMatrixLoadNV %matA %p %uint_16 %false",
+             "%a = OpCooperativeMatrixLoadNV %matA %p %uint_16 %uint_0"),
+      "vulkan1.1");
+  EXPECT_RULE(r, "coop-matrix.nv.column-major");
+}
+
+TEST(CoopMatrixNv, MulAddDimensions) {
+  const Result r = testing::ValidateText(
+      Mutate(kNvProgram, "%matB = OpTypeCooperativeMatrixNV %half %uint_3 %uint_8 %uint_16",
+             "%matB = OpTypeCooperativeMatrixNV %half %uint_3 %uint_16 %uint_8"),
+      "vulkan1.1");
+  EXPECT_RULE(r, "coop-matrix.muladd.dims");
+}
+
+TEST(CoopMatrixNv, LengthNeedsAnNvType) {
+  const Result r =
+      testing::ValidateText(Mutate(kNvProgram, "%len = OpCooperativeMatrixLengthNV %uint %matC",
+                                   "%len = OpCooperativeMatrixLengthNV %uint %half"),
+                            "vulkan1.1");
+  EXPECT_RULE(r, "coop-matrix.length");
+}
+
+TEST(CoopMatrixNv, KhrInstructionOnNvMatrixIsRejected) {
+  const Result r =
+      testing::ValidateText(Mutate(kNvProgram, "%d = OpCooperativeMatrixMulAddNV %matC %a %b %c",
+                                   "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c"),
+                            "vulkan1.1");
+  EXPECT_FALSE(r.valid);
+  EXPECT_RULE(r, "coop-matrix.muladd.operand");
+}
+
+TEST(CoopMatrixNv, StrideMustBeAnInteger) {
+  const Result r = testing::ValidateText(
+      Mutate(kNvProgram, "%c = OpCooperativeMatrixLoadNV %matC %p %uint_16 %false",
+             "%c = OpCooperativeMatrixLoadNV %matC %p %true %false"),
+      "vulkan1.1");
+  EXPECT_RULE(r, "coop-matrix.memory.stride");
+}
+
+}  // namespace
+}  // namespace coopspv::val
