@@ -232,6 +232,89 @@ constexpr Rule kRules[] = {
      "SPV_KHR_cooperative_matrix 3.42.7, 3.42.12 Composite Instructions",
      "A cooperative matrix is constructed from exactly one constituent of its component type, "
      "and indexed with exactly one index."},
+
+    // coop_vector.cc
+    {"coop-vector.capability", kE, "coop-vector", "SPV_NV_cooperative_vector, 2.16.2",
+     "If the CooperativeVectorNV capability is declared, the VulkanMemoryModel capability is "
+     "declared as well."},
+    {"coop-vector.type", kE, "coop-vector", "SPV_NV_cooperative_vector OpTypeCooperativeVectorNV",
+     "Component Type is a scalar numerical type; Component Count a constant instruction of "
+     "32-bit integer type (spec constants allowed), at least 1 where known."},
+    {"coop-vector.storage", kE, "coop-vector", "SPV_NV_cooperative_vector 2.16.1",
+     "Cooperative vector types, and types containing them, are allocated only in Function or "
+     "Private storage (not enforced where LongVectorEXT makes opcode 5288 a long vector)."},
+    {"coop-vector.memory.vector", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpCooperativeVectorLoadNV / StoreNV",
+     "A load's Result Type, and a store's Object type, is a cooperative vector type."},
+    {"coop-vector.memory.pointer", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpCooperativeVectorLoadNV / StoreNV / MatrixMul(Add)NV",
+     "Pointer operands point to arrays: of scalars or vectors for load, store and the training "
+     "instructions, of scalars for Matrix and Bias."},
+    {"coop-vector.memory.storage-class", kE, "coop-vector", "SPV_NV_cooperative_vector",
+     "Load / store pointers are in CrossWorkgroup, Workgroup, StorageBuffer or "
+     "PhysicalStorageBuffer storage; Matrix and Bias in CrossWorkgroup, StorageBuffer or "
+     "PhysicalStorageBuffer."},
+    {"coop-vector.memory.offset", kE, "coop-vector", "SPV_NV_cooperative_vector",
+     "Offset operands are 32-bit integers."},
+    {"coop-vector.memory.operands", kE, "coop-vector",
+     "SPV_NV_cooperative_vector 3.26 Memory Operands",
+     "MakePointerAvailable is not used on a load, MakePointerVisible not on a store; either "
+     "needs NonPrivatePointer."},
+    {"coop-vector.matmul.result", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpCooperativeVectorMatrixMulAddNV",
+     "Result Type is a cooperative vector of 32-bit integer or 16/32-bit float components with "
+     "M components."},
+    {"coop-vector.matmul.input", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpCooperativeVectorMatrixMulAddNV",
+     "Input is a cooperative vector."},
+    {"coop-vector.matmul.constant", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpCooperativeVectorMatrixMulAddNV",
+     "M and K are constant instructions of 32-bit integer type."},
+    {"coop-vector.matmul.interpretation", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpCooperativeVectorMatrixMulAddNV, Component Type",
+     "InputInterpretation, MatrixInterpretation and BiasInterpretation are 32-bit integer "
+     "constant instructions whose values are Component Type values."},
+    {"coop-vector.matmul.layout", kE, "coop-vector",
+     "SPV_NV_cooperative_vector Cooperative Vector Matrix Layout",
+     "MemoryLayout comes from a 32-bit integer constant instruction whose value is a Cooperative "
+     "Vector Matrix Layout."},
+    {"coop-vector.matmul.transpose", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpCooperativeVectorMatrixMulAddNV",
+     "Transpose is a Boolean constant instruction, not true with RowMajorNV or ColumnMajorNV."},
+    {"coop-vector.matmul.k", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpCooperativeVectorMatrixMulAddNV",
+     "A non-packed InputInterpretation needs K Input components; a packed one needs 32-bit "
+     "unsigned Input components enough to hold K packed values."},
+    {"coop-vector.matmul.offset", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpCooperativeVectorMatrixMulAddNV",
+     "MatrixOffset and BiasOffset are 32-bit integers."},
+    {"coop-vector.matmul.stride", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpCooperativeVectorMatrixMulAddNV",
+     "MatrixStride is a 32-bit integer, present with the RowMajorNV and ColumnMajorNV layouts."},
+    {"coop-vector.matmul.operands", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpCooperativeVectorMatrixMulAddNV",
+     "MatrixBSignedComponentsKHR only with an integer Input, MatrixResultSignedComponentsKHR only "
+     "with an integer Result Type."},
+    {"coop-vector.outer-product", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpCooperativeVectorOuterProductAccumulateNV",
+     "A and B are cooperative vectors with the same component type; MemoryLayout a Cooperative "
+     "Vector Matrix Layout constant; MatrixInterpretation and MatrixStride 32-bit integers."},
+    {"coop-vector.reduce-sum", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpCooperativeVectorReduceSumAccumulateNV",
+     "V is a cooperative vector."},
+    {"coop-vector.arith", kE, "coop-vector", "SPV_NV_cooperative_vector 3.42.13, 3.42.14",
+     "Arithmetic and bit instructions on cooperative vectors take operands of exactly the Result "
+     "Type (a shift amount: the same component count), F opcodes float and I/S/U/bit opcodes "
+     "integer components; OpVectorTimesScalar a float vector and a scalar of its component type."},
+    {"coop-vector.convert", kE, "coop-vector", "SPV_NV_cooperative_vector 3.42.11",
+     "Conversions of cooperative vectors keep the component count; bitcasts also the bits per "
+     "component."},
+    {"coop-vector.ext-inst", kE, "coop-vector", "SPV_NV_cooperative_vector 3.42.13",
+     "Only the GLSL.std.450 instructions the extension lists apply to cooperative vectors, with "
+     "operands of the Result Type and components of the right kind."},
+    {"coop-vector.composite", kE, "coop-vector", "SPV_NV_cooperative_vector 2.2.2 Composite",
+     "No OpVectorShuffle on cooperative vectors; composite extract / insert use one index; a "
+     "constructed vector gets one constituent of the component type per component."},
 };
 
 }  // namespace

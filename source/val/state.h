@@ -116,6 +116,7 @@ void ValidateFunctions(ValidationState& state);
 void ValidateSsa(ValidationState& state);
 void ValidateScopes(ValidationState& state);
 void ValidateCoopMatrix(ValidationState& state);
+void ValidateCoopVector(ValidationState& state);
 
 }  // namespace coopspv::val
 

@@ -1,8 +1,6 @@
 // SPV_KHR_cooperative_matrix / SPV_NV_cooperative_matrix rules: a realistic tiled matrix
 // multiply validates clean, and one-line mutations of it are each reported with the rule they
 // break. Smaller programs cover the NV instructions and the HLSL (DXC) shapes.
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "test/val/val_test_util.h"
@@ -10,37 +8,9 @@
 namespace coopspv::val {
 namespace {
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string Trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t");
-  const size_t e = s.find_last_not_of(" \t\r");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
-// Replaces the line whose trimmed text is `anchor` with `replacement` (which may hold several
-// lines, e.g. the anchor plus an inserted instruction). Fails the test when the anchor is absent.
-std::string Mutate(const std::string& text, const std::string& anchor,
-                   const std::string& replacement) {
-  std::istringstream in(text);
-  std::string line, out;
-  bool found = false;
-  while (std::getline(in, line)) {
-    if (!found && Trim(line) == anchor) {
-      out += replacement + "\n";
-      found = true;
-    } else {
-      out += line + "\n";
-    }
-  }
-  EXPECT_TRUE(found) << "anchor not found: " << anchor;
-  return out;
-}
+using testing::Mutate;
+using testing::Mutation;
+using testing::ReadFile;
 
 const std::string& TiledMatmul() {
   static const std::string text = ReadFile("test/val/data/tiled_matmul_khr.spvasm");
@@ -51,13 +21,6 @@ TEST(CoopMatrixKhr, TiledMatmulValidatesClean) {
   ASSERT_FALSE(TiledMatmul().empty());
   EXPECT_CLEAN(testing::ValidateText(TiledMatmul(), "vulkan1.3"));
 }
-
-struct Mutation {
-  const char* name;
-  const char* anchor;
-  const char* replacement;
-  const char* rule;
-};
 
 constexpr const char* kLoadA = "%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %K None";
 constexpr const char* kLoadB = "%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %K Aligned 16";

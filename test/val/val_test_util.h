@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,21 +71,63 @@ inline bool HasRule(const Result& r, std::string_view rule_id) {
   return false;
 }
 
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline std::string Trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t");
+  const size_t e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+// Replaces the line whose trimmed text is `anchor` with `replacement` (which may hold several
+// lines, e.g. the anchor plus an inserted instruction). Fails the test when the anchor is absent.
+inline std::string Mutate(const std::string& text, const std::string& anchor,
+                          const std::string& replacement) {
+  std::istringstream in(text);
+  std::string line, out;
+  bool found = false;
+  while (std::getline(in, line)) {
+    if (!found && Trim(line) == anchor) {
+      out += replacement + "\n";
+      found = true;
+    } else {
+      out += line + "\n";
+    }
+  }
+  EXPECT_TRUE(found) << "anchor not found: " << anchor;
+  return out;
+}
+
+// A one-line mutation of a realistic module and the rule it must trigger ("" for a mutation
+// that keeps the module valid).
+struct Mutation {
+  const char* name;
+  const char* anchor;
+  const char* replacement;
+  const char* rule;
+};
+
 }  // namespace coopspv::val::testing
 
 // The module is valid and produced no diagnostics at all.
 #define EXPECT_CLEAN(result)                                                             \
   do {                                                                                   \
     const auto& r_ = (result);                                                           \
-    EXPECT_TRUE(r_.valid && r_.diagnostics.empty()) << ::coopspv::val::testing::Dump(r_); \
+    EXPECT_TRUE(r_.valid&& r_.diagnostics.empty()) << ::coopspv::val::testing::Dump(r_); \
   } while (0)
 
 // The module is invalid and `rule` is among the rules reported.
-#define EXPECT_RULE(result, rule)                                                             \
-  do {                                                                                        \
-    const auto& r_ = (result);                                                                \
-    EXPECT_TRUE(::coopspv::val::testing::HasRule(r_, rule))                                   \
-        << "expected rule " << (rule) << ", got:\n" << ::coopspv::val::testing::Dump(r_);     \
+#define EXPECT_RULE(result, rule)                           \
+  do {                                                      \
+    const auto& r_ = (result);                              \
+    EXPECT_TRUE(::coopspv::val::testing::HasRule(r_, rule)) \
+        << "expected rule " << (rule) << ", got:\n"         \
+        << ::coopspv::val::testing::Dump(r_);               \
   } while (0)
 
 #endif  // COOPSPV_TEST_VAL_VAL_TEST_UTIL_H_

@@ -1,0 +1,220 @@
+// SPV_NV_cooperative_vector rules: a realistic two-layer MLP with a training step validates
+// clean, and one-line mutations of it are each reported with the rule they break.
+#include <string>
+
+#include "test/val/val_test_util.h"
+
+namespace coopspv::val {
+namespace {
+
+using testing::Mutate;
+using testing::Mutation;
+
+const std::string& Mlp() {
+  static const std::string text = testing::ReadFile("test/val/data/mlp_coopvec.spvasm");
+  return text;
+}
+
+TEST(CoopVector, MlpValidatesClean) {
+  ASSERT_FALSE(Mlp().empty());
+  EXPECT_CLEAN(testing::ValidateText(Mlp(), "vulkan1.3"));
+}
+
+constexpr const char* kLayer1 =
+    "%h0 = OpCooperativeVectorMatrixMulAddNV %vHidden %x %fp16 %pW %offW1 %fp16 %pW %offB1 %fp16 "
+    "%uint_32 %uint_16 %rowMajor %false %uint_32";
+constexpr const char* kLayer2 =
+    "%out = OpCooperativeVectorMatrixMulAddNV %vOut %h %fp16 %pW %offW2 %fp16 %pW %offB2 %fp16 "
+    "%uint_8 %uint_32 %inferOpt %false";
+constexpr const char* kLoad = "%x = OpCooperativeVectorLoadNV %vIn %pIn %inOff None";
+constexpr const char* kStore = "OpCooperativeVectorStoreNV %pOut %outOff %out None";
+constexpr const char* kOuter =
+    "OpCooperativeVectorOuterProductAccumulateNV %pGrad %uint_0 %h %x %trainOpt %fp16";
+constexpr const char* kReduce = "OpCooperativeVectorReduceSumAccumulateNV %pGrad %offB1 %h";
+constexpr const char* kRelu = "%h = OpExtInst %vHidden %glsl FMax %h0 %hiddenZero";
+constexpr const char* kOffset = "%inOff = OpIMul %uint %idx %uint_32";
+
+const Mutation kMutations[] = {
+    {"ComponentNotScalar", "%vIn = OpTypeVectorIdEXT %half %uint_16",
+     "%vIn = OpTypeVectorIdEXT %v3uint %uint_16", "coop-vector.type"},
+    {"CountZero", "%uint_0 = OpConstant %uint 0",
+     "%uint_0 = OpConstant %uint 0\n%zeroCount = OpSpecConstant %uint 0\n"
+     "%vBad = OpTypeVectorIdEXT %half %zeroCount",
+     "coop-vector.type"},
+    {"CountNotConstant", "%vIn = OpTypeVectorIdEXT %half %uint_16",
+     "%vIn = OpTypeVectorIdEXT %half %gid", "coop-vector.type"},
+    {"NoVulkanMemoryModel", "OpCapability VulkanMemoryModel", "", "coop-vector.capability"},
+    {"PrivateIsFine", "%hiddenZero = OpConstantCompositeReplicateEXT %vHidden %half_0",
+     "%hiddenZero = OpConstantCompositeReplicateEXT %vHidden %half_0\n"
+     "%_ptr_Private_vIn = OpTypePointer Private %vIn\n%keep = OpVariable %_ptr_Private_vIn Private",
+     ""},
+    {"WorkgroupVariable", "%hiddenZero = OpConstantCompositeReplicateEXT %vHidden %half_0",
+     "%hiddenZero = OpConstantCompositeReplicateEXT %vHidden %half_0\n"
+     "%_ptr_Workgroup_vIn = OpTypePointer Workgroup %vIn\n"
+     "%shared = OpVariable %_ptr_Workgroup_vIn Workgroup",
+     "coop-vector.storage"},
+    {"LoadIntoScalar", kLoad, "%x = OpCooperativeVectorLoadNV %half %pIn %inOff None",
+     "coop-vector.memory.vector"},
+    {"LoadFromStructPointer", kLoad, "%x = OpCooperativeVectorLoadNV %vIn %inputs %inOff None",
+     "coop-vector.memory.pointer"},
+    {"LoadFromInputStorage", kLoad, "%x = OpCooperativeVectorLoadNV %vIn %gid %inOff None",
+     "coop-vector.memory.storage-class"},
+    {"OffsetNot32Bit", kOffset,
+     "%inOff = OpIMul %uint %idx %uint_32\n%badOff = OpFConvert %half %half_0",
+     ""},  // An unused value: still valid.
+    {"LoadOffsetFloat", kLoad, "%x = OpCooperativeVectorLoadNV %vIn %pIn %half_0 None",
+     "coop-vector.memory.offset"},
+    {"LoadMakePointerAvailable", kLoad,
+     "%x = OpCooperativeVectorLoadNV %vIn %pIn %inOff NonPrivatePointer|MakePointerAvailable "
+     "%uint_4",
+     "coop-vector.memory.operands"},
+    {"StoreWithoutNonPrivate", kStore,
+     "OpCooperativeVectorStoreNV %pOut %outOff %out MakePointerAvailable %uint_4",
+     "coop-vector.memory.operands"},
+    {"StoreScalar", kStore, "OpCooperativeVectorStoreNV %pOut %outOff %half_0 None",
+     "coop-vector.memory.vector"},
+    {"ResultHalfIntVector", kLayer2,
+     "%out = OpCooperativeVectorMatrixMulAddNV %vHidden %h %fp16 %pW %offW2 %fp16 %pW %offB2 %fp16 "
+     "%uint_8 %uint_32 %inferOpt %false",
+     "coop-vector.matmul.result"},
+    {"InputNotVector", kLayer1,
+     "%h0 = OpCooperativeVectorMatrixMulAddNV %vHidden %half_0 %fp16 %pW %offW1 %fp16 %pW %offB1 "
+     "%fp16 %uint_32 %uint_16 %rowMajor %false %uint_32",
+     "coop-vector.matmul.input"},
+    {"KMismatch", kLayer1,
+     "%h0 = OpCooperativeVectorMatrixMulAddNV %vHidden %x %fp16 %pW %offW1 %fp16 %pW %offB1 %fp16 "
+     "%uint_32 %uint_8 %rowMajor %false %uint_32",
+     "coop-vector.matmul.k"},
+    {"PackedNeedsUint", kLayer1,
+     "%h0 = OpCooperativeVectorMatrixMulAddNV %vHidden %x %packedS8 %pW %offW1 %fp16 %pW %offB1 "
+     "%fp16 %uint_32 %uint_16 %rowMajor %false %uint_32",
+     "coop-vector.matmul.k"},
+    {"MNotConstant", kLayer1,
+     "%h0 = OpCooperativeVectorMatrixMulAddNV %vHidden %x %fp16 %pW %offW1 %fp16 %pW %offB1 %fp16 "
+     "%idx %uint_16 %rowMajor %false %uint_32",
+     "coop-vector.matmul.constant"},
+    {"MMismatch", kLayer2,
+     "%out = OpCooperativeVectorMatrixMulAddNV %vOut %h %fp16 %pW %offW2 %fp16 %pW %offB2 %fp16 "
+     "%uint_16 %uint_32 %inferOpt %false",
+     "coop-vector.matmul.result"},
+    {"InterpretationInvalid", kLayer2,
+     "%out = OpCooperativeVectorMatrixMulAddNV %vOut %h %fp16 %pW %offW2 %uint_64 %pW %offB2 "
+     "%fp16 %uint_8 %uint_32 %inferOpt %false",
+     "coop-vector.matmul.interpretation"},
+    {"LayoutInvalid", kLayer2,
+     "%out = OpCooperativeVectorMatrixMulAddNV %vOut %h %fp16 %pW %offW2 %fp16 %pW %offB2 %fp16 "
+     "%uint_8 %uint_32 %uint_8 %false",
+     "coop-vector.matmul.layout"},
+    {"TransposeRowMajor", kLayer1,
+     "%h0 = OpCooperativeVectorMatrixMulAddNV %vHidden %x %fp16 %pW %offW1 %fp16 %pW %offB1 %fp16 "
+     "%uint_32 %uint_16 %rowMajor %true %uint_32",
+     "coop-vector.matmul.transpose"},
+    {"TransposeNotBool", kLayer2,
+     "%out = OpCooperativeVectorMatrixMulAddNV %vOut %h %fp16 %pW %offW2 %fp16 %pW %offB2 %fp16 "
+     "%uint_8 %uint_32 %inferOpt %uint_0",
+     "coop-vector.matmul.transpose"},
+    {"RowMajorWithoutStride", kLayer1,
+     "%h0 = OpCooperativeVectorMatrixMulAddNV %vHidden %x %fp16 %pW %offW1 %fp16 %pW %offB1 %fp16 "
+     "%uint_32 %uint_16 %rowMajor %false",
+     "coop-vector.matmul.stride"},
+    {"MatrixInWorkgroup", "%grads = OpVariable %_ptr_StorageBuffer_Halfs StorageBuffer",
+     "%grads = OpVariable %_ptr_StorageBuffer_Halfs StorageBuffer\n"
+     "%_ptr_Workgroup__arr = OpTypePointer Workgroup %arr64\n"
+     "%wgW = OpVariable %_ptr_Workgroup__arr Workgroup",
+     ""},  // Declared only; used in the next mutation.
+    {"BiasOffsetFloat", kLayer2,
+     "%out = OpCooperativeVectorMatrixMulAddNV %vOut %h %fp16 %pW %offW2 %fp16 %pW %half_0 %fp16 "
+     "%uint_8 %uint_32 %inferOpt %false",
+     "coop-vector.matmul.offset"},
+    {"SignedInputOnFloat", kLayer2,
+     "%out = OpCooperativeVectorMatrixMulAddNV %vOut %h %fp16 %pW %offW2 %fp16 %pW %offB2 %fp16 "
+     "%uint_8 %uint_32 %inferOpt %false %uint_64 MatrixBSignedComponentsKHR",
+     "coop-vector.matmul.operands"},
+    {"OuterProductMixedTypes", kOuter,
+     "OpCooperativeVectorOuterProductAccumulateNV %pGrad %uint_0 %h %out %trainOpt %fp16",
+     "coop-vector.outer-product"},
+    {"OuterProductBadLayout", kOuter,
+     "OpCooperativeVectorOuterProductAccumulateNV %pGrad %uint_0 %h %x %uint_8 %fp16",
+     "coop-vector.outer-product"},
+    {"ReduceSumScalar", kReduce, "OpCooperativeVectorReduceSumAccumulateNV %pGrad %offB1 %half_0",
+     "coop-vector.reduce-sum"},
+    {"ReduceSumWithoutTraining", "OpCapability CooperativeVectorTrainingNV", "",
+     "capability.instruction"},
+    {"ReluOnOtherType", kRelu, "%h = OpExtInst %vHidden %glsl FMax %h0 %x", "coop-vector.ext-inst"},
+    {"SinNotAllowed", kRelu, "%h = OpExtInst %vHidden %glsl Sin %h0", "coop-vector.ext-inst"},
+    {"IntMaxOnFloat", kRelu, "%h = OpExtInst %vHidden %glsl UMax %h0 %hiddenZero",
+     "coop-vector.ext-inst"},
+    {"AddMismatch", kRelu, "%h = OpFAdd %vHidden %h0 %x", "coop-vector.arith"},
+    {"IntOpOnFloat", kRelu, "%h = OpIAdd %vHidden %h0 %h0", "coop-vector.arith"},
+    {"BitOpOnFloat", kRelu, "%h = OpBitwiseAnd %vHidden %h0 %h0", "coop-vector.arith"},
+    {"TimesScalarOk", kRelu, "%h = OpVectorTimesScalar %vHidden %h0 %half_0", ""},
+    {"TimesScalarWrongScalar", kRelu, "%h = OpVectorTimesScalar %vHidden %h0 %uint_4",
+     "coop-vector.arith"},
+    {"ConvertCountMismatch", kRelu, "%h = OpFConvert %vHidden %out", "coop-vector.convert"},
+    {"ShuffleNotAllowed", kRelu, "%h = OpVectorShuffle %vHidden %h0 %h0 0 1",
+     "coop-vector.composite"},
+    {"ExtractTwoIndexes", kRelu,
+     "%h = OpFMul %vHidden %h0 %h0\n%e = OpCompositeExtract %half %h 0 1", "coop-vector.composite"},
+};
+
+class MlpMutation : public ::testing::TestWithParam<Mutation> {};
+
+TEST_P(MlpMutation, IsReportedWithItsRule) {
+  const Mutation& m = GetParam();
+  std::string text = Mlp();
+  // Helpers some mutations use.
+  text = Mutate(text, "%false = OpConstantFalse %bool",
+                "%false = OpConstantFalse %bool\n%true = OpConstantTrue %bool\n"
+                "%packedS8 = OpConstant %uint 1000491000\n"
+                "%arr64 = OpTypeArray %half %uint_64");
+  const Result r = testing::ValidateText(Mutate(text, m.anchor, m.replacement), "vulkan1.3");
+  if (m.rule[0] == '\0') {
+    EXPECT_CLEAN(r);
+  } else {
+    EXPECT_FALSE(r.valid);
+    EXPECT_RULE(r, m.rule);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(CoopVector, MlpMutation, ::testing::ValuesIn(kMutations),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// Opcode 5288 under either name, and a long vector is not a cooperative vector.
+TEST(CoopVector, EitherSpellingOfOpcode5288) {
+  const std::string text = Mutate(Mlp(), "%vIn = OpTypeVectorIdEXT %half %uint_16",
+                                  "%vIn = OpTypeCooperativeVectorNV %half %uint_16");
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+}
+
+constexpr const char* kLongVector = R"(
+               OpCapability Shader
+               OpCapability LongVectorEXT
+               OpExtension "SPV_EXT_long_vector"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+     %fnvoid = OpTypeFunction %void
+      %float = OpTypeFloat 32
+       %uint = OpTypeInt 32 0
+     %uint_5 = OpConstant %uint 5
+        %v5f = OpTypeVectorIdEXT %float %uint_5
+%_ptr_Workgroup_v5f = OpTypePointer Workgroup %v5f
+     %shared = OpVariable %_ptr_Workgroup_v5f Workgroup
+       %main = OpFunction %void None %fnvoid
+      %entry = OpLabel
+          %v = OpLoad %v5f %shared
+          %s = OpVectorShuffle %v5f %v %v 0 1 2 3 4
+               OpStore %shared %s
+               OpReturn
+               OpFunctionEnd
+)";
+
+TEST(CoopVector, LongVectorsMayLiveInWorkgroupAndShuffle) {
+  const Result r = testing::ValidateText(kLongVector, "spv1.6");
+  EXPECT_FALSE(testing::HasRule(r, "coop-vector.storage")) << testing::Dump(r);
+  EXPECT_FALSE(testing::HasRule(r, "coop-vector.composite")) << testing::Dump(r);
+}
+
+}  // namespace
+}  // namespace coopspv::val
