@@ -112,6 +112,47 @@ struct RuleInfo {
 };
 std::vector<RuleInfo> ValidationRules();
 
+// ---- Optimization.
+
+// A pass as its command-line flag (without "--") and argument ("" when it takes none), e.g.
+// {"fold-coop-length", "32"} or {"set-spec-const-default-value", "0:16 1:8"}.
+struct PassRequest {
+  std::string flag;
+  std::string argument;
+};
+
+struct OptimizerOptions {
+  std::string target_env = "spv1.6";
+  std::vector<PassRequest> passes;
+  bool validate_after_each = false;  // Validate after every pass; name the pass that broke it.
+  bool skip_validation = false;      // Do not validate the input first.
+};
+
+struct PassReport {
+  std::string pass;
+  std::string status;  // "changed", "unchanged" or "failed".
+  double milliseconds = 0;
+};
+
+struct OptimizeResult {
+  std::vector<uint32_t> words;  // The optimized module.
+  std::vector<PassReport> passes;
+  // Validation of the input (when it failed) or of the output.
+  ValidationResult validation;
+};
+
+// Runs the passes in order. Fails with `problem` for an unknown pass or bad argument, an
+// invalid input (see result->validation), a failing pass, or an invalid output.
+bool Optimize(std::span<const uint32_t> words, const OptimizerOptions& options,
+              OptimizeResult* result, Problem* problem);
+
+struct PassHelp {
+  std::string flag;
+  std::string argument;  // "" when the pass takes none.
+  std::string help;
+};
+std::vector<PassHelp> OptimizerPasses();
+
 }  // namespace coopspv
 
 #endif  // COOPSPV_INCLUDE_COOPSPV_COOPSPV_HPP_

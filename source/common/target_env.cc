@@ -5,7 +5,10 @@ namespace coopspv {
 std::string TargetEnv::Name() const {
   const std::string spv = "spv1." + std::to_string((spirv_version >> 8) & 0xFF);
   if (api == Api::kUniversal) return spv;
-  return "vulkan1." + std::to_string(api_minor);
+  const std::string vulkan = "vulkan1." + std::to_string(api_minor);
+  // Vulkan 1.1 with the SPIR-V 1.4 extension is spelled with both.
+  if (api_minor == 1 && spirv_version == SpirvVersion(1, 4)) return vulkan + spv;
+  return vulkan;
 }
 
 std::optional<TargetEnv> ParseTargetEnv(std::string_view name) {

@@ -251,6 +251,20 @@ const TypeTable& Module::types() const {
   return *types_;
 }
 
+void Module::SetWord(InstIndex i, size_t n, uint32_t value) {
+  if (parsed_.words.empty()) {  // Borrowed: take a copy before writing.
+    parsed_.words.assign(parsed_.borrowed.begin(), parsed_.borrowed.end());
+    parsed_.borrowed = {};
+  }
+  parsed_.words[parsed_.instructions[i].offset + n] = value;
+}
+
+void Module::SetOpcode(InstIndex i, spv::Op op) {
+  const uint32_t first = word(i, 0);
+  SetWord(i, 0, (first & 0xFFFF0000u) | static_cast<uint32_t>(op));
+  parsed_.instructions[i].opcode = static_cast<uint16_t>(op);
+}
+
 void Module::Invalidate(uint32_t preserved) const {
   if (!(preserved & kAnalysisDefUse)) def_use_.reset();
   if (!(preserved & kAnalysisCfg)) cfg_.reset();

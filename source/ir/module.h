@@ -144,6 +144,12 @@ class Module {
   // Drops every analysis not named in `preserved`.
   void Invalidate(uint32_t preserved = 0) const;
 
+  // In-place edits that keep every instruction's size and operand layout (a pass that only
+  // changes literal values or swaps an opcode for one with the same operands). The caller
+  // invalidates what the edit breaks.
+  void SetWord(InstIndex i, size_t n, uint32_t value);
+  void SetOpcode(InstIndex i, spv::Op op);
+
  private:
   Module() = default;
   void Index();

@@ -1,6 +1,5 @@
 #include "source/text/assembler.h"
 
-#include <charconv>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -8,6 +7,7 @@
 
 #include "source/binary/writer.h"
 #include "source/common/float.h"
+#include "source/common/literal.h"
 #include "source/grammar/grammar.h"
 
 namespace coopspv::text {
@@ -125,24 +125,6 @@ class Lexer {
   uint32_t line_ = 1;
   size_t line_start_ = 0;
 };
-
-// Parses an integer literal: decimal or 0x hex, optionally negative. Returns false on junk or
-// when the magnitude exceeds 64 bits.
-bool ParseInteger(std::string_view text, bool* negative, uint64_t* magnitude) {
-  *negative = false;
-  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
-    *negative = text[0] == '-';
-    text.remove_prefix(1);
-  }
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    base = 16;
-    text.remove_prefix(2);
-  }
-  if (text.empty()) return false;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *magnitude, base);
-  return ec == std::errc() && end == text.data() + text.size();
-}
 
 struct NumericType {
   enum Kind : uint8_t { kNone, kUnsigned, kSigned, kFloat } kind = kNone;
@@ -599,65 +581,15 @@ bool Assembler::AssembleOperand(const OperandInfo& expected, const char* inst_na
 }
 
 bool Assembler::EncodeNumber(const Token& token, const NumericType& type) {
-  if (type.width == 0 || type.width > 64) {
-    return Error(token, "literal of unsupported width " + std::to_string(type.width));
-  }
+  ScalarType scalar;
+  scalar.kind = type.kind == NumericType::kFloat    ? ScalarType::kFloat
+                : type.kind == NumericType::kSigned ? ScalarType::kSigned
+                                                    : ScalarType::kUnsigned;
+  scalar.width = type.width;
+  scalar.fp_encoding = type.encoding;
   uint64_t bits = 0;
-  if (type.kind == NumericType::kFloat) {
-    FloatFormat format = type.width == 16 ? kHalf : type.width == 64 ? kDouble : kSingle;
-    if (type.encoding == static_cast<int32_t>(spv::FPEncoding::BFloat16KHR)) format = kBFloat16;
-    if (type.encoding == static_cast<int32_t>(spv::FPEncoding::Float8E4M3EXT)) format = kFloat8E4M3;
-    if (type.encoding == static_cast<int32_t>(spv::FPEncoding::Float8E5M2EXT)) format = kFloat8E5M2;
-    if (static_cast<uint32_t>(format.width()) != type.width) {
-      // An encoding without a float format here (e.g. E8M0): take the bits as an integer.
-      bool negative = false;
-      if (!ParseInteger(token.text, &negative, &bits) || negative ||
-          (type.width < 64 && bits >> type.width)) {
-        return Error(token, "'" + token.text + "' does not fit the " + std::to_string(type.width) +
-                                "-bit literal");
-      }
-    } else {
-      std::string error;
-      if (!ParseFloat(token.text, format, &bits, &error)) return Error(token, error);
-    }
-  } else {
-    bool negative = false;
-    uint64_t magnitude = 0;
-    if (!ParseInteger(token.text, &negative, &magnitude)) {
-      return Error(token, "'" + token.text + "' is not an integer");
-    }
-    const uint32_t w = type.width;
-    const bool is_hex =
-        token.text.find("0x") != std::string::npos || token.text.find("0X") != std::string::npos;
-    if (negative) {
-      if (type.kind == NumericType::kUnsigned) {
-        return Error(token, "cannot put a negative number in an unsigned literal");
-      }
-      const uint64_t limit = 1ull << (w - 1);
-      if (magnitude > limit) {
-        return Error(token, "'" + token.text + "' does not fit a " + std::to_string(w) +
-                                "-bit signed integer");
-      }
-      bits = static_cast<uint64_t>(-static_cast<int64_t>(magnitude));
-    } else {
-      // Hex literals may fill all the bits of a signed type.
-      const uint64_t limit = (type.kind == NumericType::kSigned && !is_hex)
-                                 ? (1ull << (w - 1)) - 1
-                                 : (w == 64 ? ~0ull : (1ull << w) - 1);
-      if (magnitude > limit) {
-        return Error(token, "'" + token.text + "' does not fit a " + std::to_string(w) + "-bit " +
-                                (type.kind == NumericType::kSigned ? "signed" : "unsigned") +
-                                " integer");
-      }
-      bits = magnitude;
-      // Signed values narrower than 32 bits are sign-extended into their word.
-      if (type.kind == NumericType::kSigned && w < 32 && (bits >> (w - 1)) & 1) {
-        bits |= ~((1ull << w) - 1);
-      }
-    }
-    if (w <= 32) bits &= 0xFFFFFFFFu;
-  }
-  if (type.kind == NumericType::kFloat && type.width < 32) bits &= (1ull << type.width) - 1;
+  std::string error;
+  if (!EncodeLiteral(token.text, scalar, &bits, &error)) return Error(token, error);
   out_.push_back(static_cast<uint32_t>(bits));
   if (type.width > 32) out_.push_back(static_cast<uint32_t>(bits >> 32));
   return true;

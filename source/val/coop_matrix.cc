@@ -154,6 +154,7 @@ bool CoopMatrixRules::Same(InstIndex i, const char* rule, Id a, Id b, const std:
 void CoopMatrixRules::CheckType(InstIndex i) {
   const Id id = m_.result_id(i);
   const auto type = GetCoopMatrixType(state_, id);
+  if (!type) return;  // The id is defined twice; the id rules report it.
   const Id component = type->component;
   if (state_.IsType(component) && !state_.IsNumericScalarType(component)) {
     state_.Report("coop-matrix.type.component", i,

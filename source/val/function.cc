@@ -98,7 +98,14 @@ void CheckFunctionTypes(ValidationState& state) {
     const InstIndex def = f.def;
     const Id fn_type = m.word(def, 4);
     const Id result_type = m.type_id(def);
-    if (state.DefOp(fn_type) != Op::TypeFunction) continue;  // The id rules report it.
+    if (state.DefOp(fn_type) != Op::TypeFunction) {
+      if (state.DefOp(fn_type) != Op::Nop) {  // Undefined ids are the id rules' to report.
+        state.Report("function.type", def,
+                     state.Describe(def) + ": Function Type " + state.Name(fn_type) +
+                         " is not an OpTypeFunction");
+      }
+      continue;
+    }
     const ir::Inst type = m.inst(m.Def(fn_type));
     if (type.words[2] != result_type) {
       state.Report("function.type", def,

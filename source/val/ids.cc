@@ -176,7 +176,12 @@ void OperandWants(const ir::Module& m, InstIndex i, std::vector<Want>* wants) {
       break;
     case Op::ExtInst:
       set(2, Want::kExtInstImport);
-      if (inst.ext_inst_set < 0) set_from(4, Want::kAny);  // Unknown sets: anything goes.
+      // Unknown and non-semantic sets (debug info names strings, types, ...): anything goes.
+      if (inst.ext_inst_set < 0 ||
+          std::string_view(grammar::GetExtInstSet(inst.ext_inst_set).name).substr(0, 12) ==
+              "NonSemantic.") {
+        set_from(4, Want::kAny);
+      }
       break;
     // Instructions of the cooperative family that take types or functions.
     case Op::CooperativeMatrixLengthKHR:

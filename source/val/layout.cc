@@ -1,5 +1,7 @@
 // Module-level rules: the header version against the target environment, the logical layout,
 // the memory model, entry points and execution modes.
+#include <algorithm>
+#include <iterator>
 #include <set>
 #include <string>
 #include <utility>
@@ -104,9 +106,8 @@ void CheckOrder(ValidationState& state) {
       continue;
     }
     if (op == Op::Line || op == Op::NoLine) {
-      if (current > Section::kGlobal) {
-        state.Report("layout.order", i, state.Describe(i) + " appears between functions");
-      }
+      // Allowed from the types section on (between functions too); it starts that section.
+      if (current < Section::kGlobal) current = Section::kGlobal;
       continue;
     }
     if (IsNonSemanticExtInst(m, i)) s = Section::kGlobal;
@@ -142,7 +143,14 @@ void CheckEntryPoints(ValidationState& state) {
     const Op op = m.opcode(i);
     if (op == Op::Extension) {
       const std::string_view name = binary::DecodeString(m.inst(i).words.subspan(1));
-      if (!grammar::IsKnownExtension(name)) {
+      // Extensions that gate no grammar entry of their own.
+      static constexpr std::string_view kNonGating[] = {
+          "SPV_KHR_non_semantic_info", "SPV_GOOGLE_decorate_string",
+          "SPV_GOOGLE_hlsl_functionality1", "SPV_GOOGLE_user_type",
+          "SPV_KHR_relaxed_extended_instruction"};
+      const bool non_gating =
+          std::find(std::begin(kNonGating), std::end(kNonGating), name) != std::end(kNonGating);
+      if (!non_gating && !grammar::IsKnownExtension(name)) {
         state.Report("layout.extension-unknown", i,
                      "OpExtension \"" + std::string(name) +
                          "\" is not an extension known to "
@@ -168,6 +176,14 @@ void CheckEntryPoints(ValidationState& state) {
                        ", which is not an OpFunction");
     } else {
       entry_functions.insert(function);
+      const uint32_t f = m.FunctionById(function);
+      // A declaration: OpFunctionEnd right after the parameters.
+      if (f != ~0u && m.functions()[f].end != ir::kNoInst &&
+          m.functions()[f].end == m.functions()[f].first_param + m.functions()[f].num_params) {
+        state.Report("entry-point.function", i,
+                     "entry point \"" + name + "\" names " + state.Name(function) +
+                         ", a function declaration without a body");
+      }
       const Id fn_type = m.word(def, 4);
       const bool kernel = model == static_cast<uint32_t>(spv::ExecutionModel::Kernel);
       const bool void_return = state.DefOp(m.type_id(def)) == Op::TypeVoid;

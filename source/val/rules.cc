@@ -29,7 +29,7 @@ constexpr Rule kRules[] = {
     {"layout.extension-unknown", kW, "layout", "SPIR-V 2.16.1 Universal Validation Rules",
      "OpExtension names an extension the grammar tables know."},
     {"entry-point.function", kE, "layout", "SPIR-V OpEntryPoint",
-     "An entry point names an OpFunction that returns void and takes no parameters."},
+     "An entry point names an OpFunction with a body that returns void and takes no parameters."},
     {"entry-point.interface", kE, "layout", "SPIR-V OpEntryPoint (Interface)",
      "Interface ids are global OpVariables; before SPIR-V 1.4 only of Input or Output storage "
      "class; none listed twice."},
@@ -139,7 +139,8 @@ constexpr Rule kRules[] = {
      "function."},
     {"ssa.phi", kE, "ssa", "SPIR-V OpPhi",
      "OpPhi comes first in its block, has one (value, parent) pair per predecessor, each parent a "
-     "predecessor and each value of the result type and dominating the end of its parent."},
+     "distinct predecessor and each value of the result type and dominating the end of its "
+     "parent."},
 
     // scope.cc
     {"scope.id", kE, "scope",

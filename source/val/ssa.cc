@@ -49,11 +49,18 @@ void CheckPhi(ValidationState& state, InstIndex i, uint32_t block) {
                        " predecessor(s)");
     }
   }
+  std::vector<uint32_t> seen_parents;
   for (size_t p = 0; p < pairs; ++p) {
     const Id value = inst.words[3 + 2 * p];
     const Id parent = inst.words[4 + 2 * p];
     const uint32_t parent_block = m.BlockOfLabel(parent);
     if (parent_block == ~0u) continue;  // The id rules report non-labels.
+    if (std::find(seen_parents.begin(), seen_parents.end(), parent_block) != seen_parents.end()) {
+      state.Report("ssa.phi", i,
+                   state.Describe(i) + ": parent " + state.Name(parent) + " appears twice");
+      continue;
+    }
+    seen_parents.push_back(parent_block);
     if (std::find(preds.begin(), preds.end(), parent_block) == preds.end()) {
       state.Report("ssa.phi", i,
                    state.Describe(i) + ": parent " + state.Name(parent) +

@@ -1,0 +1,126 @@
+// --fold-coop-length=<subgroup size>: replaces OpCooperativeMatrixLengthKHR / NV (and their
+// OpSpecConstantOp forms) with a constant, for matrices whose Rows, Columns and Scope are known.
+//
+// The element distribution this assumes is the one the array lowering uses: the R x C elements
+// of a matrix are numbered row-major, e = r * C + c, and invocation i of the scope instance
+// (of S invocations) holds elements i, i + S, i + 2S, ...; so every invocation holds
+// ceil(R * C / S) elements, the last ones padding when S does not divide R * C.
+// S is the subgroup size for Subgroup scope, and the workgroup size (LocalSize, when every
+// entry point agrees on it) for Workgroup scope; matrices of other scopes are left alone.
+#include <map>
+#include <optional>
+
+#include "source/common/literal.h"
+#include "source/ir/builder.h"
+#include "source/opt/passes.h"
+
+namespace coopspv::opt {
+namespace {
+
+using ir::Id;
+using ir::InstIndex;
+using spv::Op;
+
+std::optional<uint64_t> KnownUint(const ir::Module& m, Id id) {
+  const InstIndex d = m.Def(id);
+  if (d == ir::kNoInst || m.opcode(d) != Op::Constant) return std::nullopt;
+  const InstIndex t = m.Def(m.type_id(d));
+  if (t == ir::kNoInst || m.opcode(t) != Op::TypeInt || m.word(t, 2) != 32) return std::nullopt;
+  return m.word(d, 3);
+}
+
+class FoldCoopLengthPass : public Pass {
+ public:
+  explicit FoldCoopLengthPass(uint32_t subgroup_size) : subgroup_size_(subgroup_size) {}
+  const char* name() const override { return "fold-coop-length"; }
+
+  PassResult Run(ir::Module& m) override {
+    const std::optional<uint64_t> workgroup = WorkgroupSize(m);
+    ir::Builder b(m);
+    std::map<std::pair<Id, uint64_t>, Id> made;  // (type, value) -> constant id we created.
+    bool changed = false;
+    for (InstIndex i = 0; i < m.num_instructions(); ++i) {
+      const Op op = m.opcode(i);
+      const bool spec = op == Op::SpecConstantOp;
+      const Op length_op = spec ? static_cast<Op>(m.word(i, 3)) : op;
+      if (length_op != Op::CooperativeMatrixLengthKHR &&
+          length_op != Op::CooperativeMatrixLengthNV) {
+        continue;
+      }
+      const Id matrix_type = m.word(i, spec ? 4 : 3);
+      const InstIndex t = m.Def(matrix_type);
+      if (t == ir::kNoInst || (m.opcode(t) != Op::TypeCooperativeMatrixKHR &&
+                               m.opcode(t) != Op::TypeCooperativeMatrixNV)) {
+        continue;
+      }
+      const auto scope = KnownUint(m, m.word(t, 3));
+      const auto rows = KnownUint(m, m.word(t, 4));
+      const auto columns = KnownUint(m, m.word(t, 5));
+      if (!scope || !rows || !columns) continue;
+      uint64_t invocations = 0;
+      if (*scope == static_cast<uint32_t>(spv::Scope::Subgroup)) {
+        invocations = subgroup_size_;
+      } else if (*scope == static_cast<uint32_t>(spv::Scope::Workgroup) && workgroup) {
+        invocations = *workgroup;
+      }
+      if (invocations == 0) continue;
+      const uint64_t length = (*rows * *columns + invocations - 1) / invocations;
+      if (length > 0xFFFFFFFFu) continue;
+      const Id type = m.type_id(i);
+      const Id result = m.result_id(i);
+      if (spec) {
+        const uint32_t words[3] = {type, result, static_cast<uint32_t>(length)};
+        b.Replace(i, Op::Constant, words);
+      } else {
+        auto [it, fresh] = made.emplace(std::make_pair(type, length), 0);
+        if (fresh) {
+          b.SetInsertBeforeFunctions();
+          it->second = b.Add(Op::Constant, type, {static_cast<uint32_t>(length)});
+        }
+        b.ReplaceAllUsesWith(result, it->second);
+        b.Remove(i);
+      }
+      changed = true;
+    }
+    if (!changed) return PassResult::Unchanged();
+    Diagnostic d;
+    auto rebuilt = b.Finish(&d);
+    if (!rebuilt) return PassResult::Failed("could not rebuild the module: " + d.ToString());
+    // Constants we added may duplicate existing ones.
+    if (auto merged = MergeDuplicateDeclarations(*rebuilt, &d))
+      return PassResult::Rebuilt(std::move(merged));
+    return PassResult::Rebuilt(std::move(rebuilt));
+  }
+
+ private:
+  // The invocation count of a workgroup, when every entry point's LocalSize agrees.
+  static std::optional<uint64_t> WorkgroupSize(const ir::Module& m) {
+    std::optional<uint64_t> size;
+    for (InstIndex i = 0; i < m.num_instructions(); ++i) {
+      if (m.opcode(i) != Op::ExecutionMode || m.num_words(i) < 6 ||
+          m.word(i, 2) != static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
+        continue;
+      }
+      const uint64_t n = uint64_t{m.word(i, 3)} * m.word(i, 4) * m.word(i, 5);
+      if (size && *size != n) return std::nullopt;
+      size = n;
+    }
+    return size;
+  }
+
+  uint32_t subgroup_size_;
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateFoldCoopLengthPass(std::string_view argument, std::string* error) {
+  bool negative = false;
+  uint64_t size = 0;
+  if (!ParseInteger(argument, &negative, &size) || negative || size == 0 || size > 4096) {
+    *error = "expected a subgroup size between 1 and 4096, found '" + std::string(argument) + "'";
+    return nullptr;
+  }
+  return std::make_unique<FoldCoopLengthPass>(static_cast<uint32_t>(size));
+}
+
+}  // namespace coopspv::opt

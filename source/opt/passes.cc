@@ -1,0 +1,39 @@
+#include "source/opt/passes.h"
+
+namespace coopspv::opt {
+namespace {
+
+constexpr PassInfo kPasses[] = {
+    {"set-spec-const-default-value", "\"<spec id>:<value> ...\"",
+     "Set the default values of the specialization constants with these SpecIds.",
+     CreateSetSpecConstDefaultValuePass},
+    {"freeze-spec-const", nullptr,
+     "Turn every specialization constant into a constant with its default value.",
+     CreateFreezeSpecConstPass},
+    {"fold-spec-const", nullptr,
+     "Evaluate OpSpecConstantOp / OpSpecConstantComposite of constants, then merge types and "
+     "constants that became identical.",
+     CreateFoldSpecConstPass},
+    {"fold-coop-length", "=<subgroup size>",
+     "Replace OpCooperativeMatrixLength{KHR,NV} with ceil(rows * columns / invocations in "
+     "scope).",
+     CreateFoldCoopLengthPass},
+    {"eliminate-dead", nullptr,
+     "Remove unused functions, types, constants, variables, and their names and decorations.",
+     CreateEliminateDeadPass},
+    {"compact-ids", nullptr, "Renumber ids densely in order of first appearance.",
+     CreateCompactIdsPass},
+};
+
+}  // namespace
+
+std::span<const PassInfo> AllPasses() { return kPasses; }
+
+const PassInfo* FindPass(std::string_view flag) {
+  for (const PassInfo& p : kPasses) {
+    if (flag == p.flag) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace coopspv::opt

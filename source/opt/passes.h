@@ -1,0 +1,40 @@
+// The pass registry: every pass with its flag, argument and one-line help, and the factories.
+#ifndef COOPSPV_SOURCE_OPT_PASSES_H_
+#define COOPSPV_SOURCE_OPT_PASSES_H_
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "source/opt/pass.h"
+
+namespace coopspv::opt {
+
+struct PassInfo {
+  const char* flag;      // Without "--".
+  const char* argument;  // How the argument is written in --help, nullptr when there is none.
+  const char* help;      // One line.
+  std::unique_ptr<Pass> (*create)(std::string_view argument, std::string* error);
+};
+
+std::span<const PassInfo> AllPasses();
+const PassInfo* FindPass(std::string_view flag);
+
+std::unique_ptr<Pass> CreateSetSpecConstDefaultValuePass(std::string_view argument,
+                                                         std::string* error);
+std::unique_ptr<Pass> CreateFreezeSpecConstPass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateFoldSpecConstPass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateFoldCoopLengthPass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateEliminateDeadPass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateCompactIdsPass(std::string_view argument, std::string* error);
+
+// Merges types and constants whose declarations became identical (after renaming the ids they
+// use): each duplicate's uses move to the first declaration and the duplicate goes. Decorated
+// ids, structs and forward-declared pointers are left alone. Returns null when nothing merged.
+std::unique_ptr<ir::Module> MergeDuplicateDeclarations(const ir::Module& module,
+                                                       Diagnostic* diagnostic);
+
+}  // namespace coopspv::opt
+
+#endif  // COOPSPV_SOURCE_OPT_PASSES_H_
