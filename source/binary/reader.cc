@@ -407,19 +407,6 @@ bool Parse(std::span<const uint32_t> words, InstructionHandler& handler, Diagnos
   return Reader(words, handler, diagnostic, options).Run();
 }
 
-ParsedInstruction ParsedModule::Get(size_t index) const {
-  const Instruction& i = instructions[index];
-  return ParsedInstruction{
-      data().subspan(i.offset, i.num_words),
-      i.offset,
-      i.opcode,
-      i.type_id,
-      i.result_id,
-      i.ext_inst_set,
-      grammar::LookupOpcode(i.opcode),
-      std::span<const ParsedOperand>(operands).subspan(i.operand_begin, i.operand_count)};
-}
-
 namespace {
 
 bool ParseInto(std::span<const uint32_t> words, ParsedModule* module, Diagnostic* diagnostic,

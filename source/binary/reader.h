@@ -101,7 +101,18 @@ struct ParsedModule {
   std::span<const uint32_t> data() const {
     return borrowed.empty() ? std::span<const uint32_t>(words) : borrowed;
   }
-  ParsedInstruction Get(size_t index) const;
+  ParsedInstruction Get(size_t index) const {
+    const Instruction& i = instructions[index];
+    return ParsedInstruction{
+        data().subspan(i.offset, i.num_words),
+        i.offset,
+        i.opcode,
+        i.type_id,
+        i.result_id,
+        i.ext_inst_set,
+        grammar::LookupOpcode(i.opcode),
+        std::span<const ParsedOperand>(operands).subspan(i.operand_begin, i.operand_count)};
+  }
 };
 
 // Parses into `module`, which keeps a copy of the words.

@@ -23,7 +23,7 @@ class DefUse {
  public:
   explicit DefUse(const Module& module);
   std::span<const Use> Uses(Id id) const {
-    if (id + 1 >= offsets_.size()) return {};
+    if (static_cast<size_t>(id) + 1 >= offsets_.size()) return {};  // No wrap at 0xFFFFFFFF.
     return std::span<const Use>(uses_).subspan(offsets_[id], offsets_[id + 1] - offsets_[id]);
   }
   size_t NumUses(Id id) const { return Uses(id).size(); }

@@ -114,18 +114,31 @@ std::vector<OpcodeTraits> BuildTraits() {
         info.klass == grammar::InstructionClass::kTypeDeclaration && op != Op::TypeForwardPointer;
     t.is_constant = ConstantOp(op);
     t.is_spec_constant = SpecConstantOp(op);
+    auto is_scope = [](grammar::OperandKind k) {
+      return k == grammar::OperandKind::kIdScope || k == grammar::OperandKind::kIdMemorySemantics;
+    };
+    for (const auto& operand : grammar::Operands(info)) {
+      if (is_scope(operand.kind)) t.has_scope_or_semantics = true;
+      for (const auto& e : grammar::Enumerants(operand.kind)) {
+        for (const auto& p : grammar::Parameters(e)) {
+          if (is_scope(p.kind)) t.has_scope_or_semantics = true;
+        }
+      }
+    }
   }
   return table;
 }
 
 }  // namespace
 
-const OpcodeTraits& TraitsOf(Op op) {
+namespace internal {
+// A dynamically initialized table: built before main() from the static grammar tables, so the
+// per-instruction lookup is one load with no guard.
+const OpcodeTraits* const kOpcodeTraits = [] {
   static const std::vector<OpcodeTraits> table = BuildTraits();
-  static const OpcodeTraits unknown;
-  const auto v = static_cast<uint32_t>(op);
-  return v < table.size() ? table[v] : unknown;
-}
+  return table.data();
+}();
+}  // namespace internal
 
 Module::~Module() = default;
 

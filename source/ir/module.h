@@ -175,8 +175,19 @@ struct OpcodeTraits {
   bool is_type_declaration = false;
   bool is_constant = false;
   bool is_spec_constant = false;
+  // An IdScope or IdMemorySemantics operand, directly or as an enumerant's parameter
+  // (MemoryAccess MakePointerAvailable, ImageOperands MakeTexelVisible, ...).
+  bool has_scope_or_semantics = false;
 };
-const OpcodeTraits& TraitsOf(spv::Op op);
+namespace internal {
+// Built once at start-up from the grammar tables (module.cc).
+extern const OpcodeTraits* const kOpcodeTraits;
+}  // namespace internal
+inline const OpcodeTraits& TraitsOf(spv::Op op) {
+  static constexpr OpcodeTraits kUnknown{};
+  const auto v = static_cast<uint32_t>(op);
+  return v <= grammar::kMaxOpcode ? internal::kOpcodeTraits[v] : kUnknown;
+}
 
 // True for the instructions that end a block.
 inline bool IsTerminator(spv::Op op) { return TraitsOf(op).is_terminator; }

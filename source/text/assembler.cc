@@ -1,5 +1,6 @@
 #include "source/text/assembler.h"
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -496,6 +497,10 @@ bool Assembler::AssembleOperand(const OperandInfo& expected, const char* inst_na
       if (token.type != TokenType::kString) {
         return Error(token, where + " must be a quoted string");
       }
+      // The binary string ends at its first null byte: one inside would not read back.
+      if (token.text.find('\0') != std::string::npos) {
+        return Error(token, where + ": a literal string cannot contain a null character");
+      }
       binary::AppendString(token.text, &out_);
       ++pos_;
       return true;
@@ -615,10 +620,14 @@ bool Assembler::EncodeEnum(const Token& token, OperandKind kind) {
     if (!value_of(token.text, &value)) {
       return Error(token, "'" + token.text + "' is not a " + info.name + " value");
     }
-    out_.push_back(value);
-    if (const grammar::EnumerantInfo* e = grammar::LookupEnumerant(kind, value)) {
-      PushOperands(grammar::Parameters(*e));
+    // The reader refuses values the grammar does not define: a raw word ("!<n>") writes one.
+    const grammar::EnumerantInfo* e = grammar::LookupEnumerant(kind, value);
+    if (e == nullptr) {
+      return Error(token, "'" + token.text + "' is not a defined " + info.name + " value (write !" +
+                              token.text + " for a raw word)");
     }
+    out_.push_back(value);
+    PushOperands(grammar::Parameters(*e));
     return true;
   }
   uint32_t mask = 0;
@@ -633,6 +642,12 @@ bool Assembler::EncodeEnum(const Token& token, OperandKind kind) {
     mask |= value;
     if (bar == std::string_view::npos) break;
     rest.remove_prefix(bar + 1);
+  }
+  if (const uint32_t undefined = mask & ~info.valid_mask) {
+    char bits[16];
+    std::snprintf(bits, sizeof(bits), "0x%x", undefined);
+    return Error(token, "bits " + std::string(bits) + " of '" + token.text + "' are not defined " +
+                            info.name + " bits (write a raw word, !<n>, for them)");
   }
   out_.push_back(mask);
   // Parameters follow in the order of the mask's bits, lowest first.

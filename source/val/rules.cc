@@ -316,6 +316,21 @@ constexpr Rule kRules[] = {
     {"coop-vector.composite", kE, "coop-vector", "SPV_NV_cooperative_vector 2.2.2 Composite",
      "No OpVectorShuffle on cooperative vectors; composite extract / insert use one index; a "
      "constructed vector gets one constituent of the component type per component."},
+
+    // uniformity.cc
+    {"uniformity.operand", kE, "uniformity",
+     "SPV_KHR_cooperative_matrix (every cooperative matrix instruction)",
+     "Every operand of a cooperative matrix instruction is dynamically uniform within the "
+     "matrix's scope instance: an operand derived from a per-invocation value (an invocation "
+     "id, an atomic, a scan, memory written with such values) is an error."},
+    {"uniformity.control", kE, "uniformity",
+     "SPV_KHR_cooperative_matrix OpTypeCooperativeMatrixKHR",
+     "All invocations of the scope instance execute a cooperative matrix instruction, or none: "
+     "one under a branch, switch or loop exit that depends on a per-invocation value is an "
+     "error."},
+    {"uniformity.unproven", kW, "uniformity", "SPV_KHR_cooperative_matrix (uniformity rules)",
+     "An operand or the control flow of a cooperative matrix instruction could not be proven "
+     "uniform (e.g. it depends on memory other invocations write)."},
 };
 
 }  // namespace

@@ -13,6 +13,7 @@ void ValidateScopes(ValidationState& state) {
   const bool shader = state.HasCapability(spv::Capability::Shader);
   const bool relaxed = state.HasCapability(spv::Capability::CooperativeMatrixKHR);
   for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+    if (!ir::TraitsOf(m.opcode(i)).has_scope_or_semantics) continue;
     const ir::Inst inst = m.inst(i);
     for (const auto& operand : inst.operands) {
       const bool scope = operand.kind == grammar::OperandKind::kIdScope;

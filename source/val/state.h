@@ -117,6 +117,7 @@ void ValidateSsa(ValidationState& state);
 void ValidateScopes(ValidationState& state);
 void ValidateCoopMatrix(ValidationState& state);
 void ValidateCoopVector(ValidationState& state);
+void ValidateUniformity(ValidationState& state);
 
 }  // namespace coopspv::val
 

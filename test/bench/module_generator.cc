@@ -23,8 +23,8 @@ std::string GenerateModuleText(size_t blocks) {
                OpEntryPoint GLCompute %main "main" %gid %bufA %bufC
                OpExecutionMode %main LocalSize 32 1 1
                OpName %main "main"
-               OpName %gid "gl_GlobalInvocationID"
-               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpName %gid "gl_WorkGroupID"
+               OpDecorate %gid BuiltIn WorkgroupId
                OpDecorate %_runtimearr_half ArrayStride 2
                OpDecorate %_runtimearr_float ArrayStride 4
                OpDecorate %BufA Block
@@ -111,7 +111,7 @@ std::string GenerateModuleText(size_t blocks) {
       s += P + "y = OpExtInst %float %glsl FMax " + P + "x %float_1\n";
       s += P + "z = OpFMul %float " + P + "y %float_0_5\n";
       s += P + "w = OpFAdd %float " + P + "z " + P + "x\n";
-      s += P + "cmp = OpFOrdGreaterThan %bool " + P + "w %float_1\n";
+      s += P + "cmp = OpUGreaterThan %bool " + P + "iv %uint_16\n";
       s += "OpSelectionMerge " + P + "merge None\n";
       s += "OpBranchConditional " + P + "cmp " + P + "then " + P + "merge\n";
       s += P + "then = OpLabel\n";
@@ -125,7 +125,8 @@ std::string GenerateModuleText(size_t blocks) {
       s += P + "cv = OpConvertUToF %float " + P + "and\n";
       s += P + "len = OpCooperativeMatrixLengthKHR %uint %matC\n";
       s += P + "sum = OpIAdd %uint " + P + "len " + P + "and\n";
-      s += "OpStore %" + F + "i " + P + "sum\n";
+      s += P + "cvs = OpConvertUToF %float " + P + "sum\n";
+      s += "OpStore " + P + "pc " + P + "cvs Aligned 4\n";
       s += "OpBranch " + P + "cont\n";
       s += P + "cont = OpLabel\n";
       s += P + "inc = OpIAdd %uint " + P + "iv %uint_1\n";

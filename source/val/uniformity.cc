@@ -1,0 +1,584 @@
+// Divergence analysis for cooperative matrix instructions.
+//
+// SPV_KHR_cooperative_matrix (and the NV and matrix2 instructions) require every operand to be
+// dynamically uniform within the scope instance of the matrix, and all invocations of that
+// scope instance to be active or none. This file proves it, or says why it cannot.
+//
+// Every value gets a level on the lattice
+//   kUniform (same in the whole workgroup) < kSubgroup (same within each subgroup)
+//   < kUnknown (not proven either way) < kDivergent (derived from a per-invocation source),
+// and every block a control level: the level of the branch conditions it is control dependent
+// on, up to their reconvergence points (immediate post-dominators), or of the call sites of
+// its function. Sources: LocalInvocationId, LocalInvocationIndex, GlobalInvocationId,
+// SubgroupLocalInvocationId and other per-invocation inputs, atomics, scans and shuffles are
+// divergent; SubgroupId and subgroup reductions are subgroup-uniform; constants, spec
+// constants, push constants, WorkgroupId, NumWorkgroups and other workgroup-wide inputs are
+// uniform. Memory is tracked per root variable, flow-insensitively: Function and Private
+// variables hold the join of what is stored into them (and of the control level of the
+// stores); buffers and shared memory no invocation writes hold uniform data, written ones at
+// least kUnknown. Values join their operands; OpPhi also takes the level of divergent
+// branches that reconverge at its block; calls pass levels to parameters (context-insensitive)
+// and return the join of the returned values. Values defined in a divergent region and used
+// outside it (a loop with a divergent trip count) are divergent at the use.
+//
+// The analysis iterates sweeps over all functions until nothing changes; levels only grow, so
+// it terminates, and real modules converge in a few sweeps.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "source/ir/analyses.h"
+#include "source/val/cooperative.h"
+#include "source/val/state.h"
+
+namespace coopspv::val {
+namespace {
+
+using spv::BuiltIn;
+using spv::StorageClass;
+
+enum Level : uint8_t { kUniform = 0, kSubgroup = 1, kUnknown = 2, kDivergent = 3 };
+
+const char* LevelText(Level l) {
+  switch (l) {
+    case kUniform:
+      return "uniform";
+    case kSubgroup:
+      return "subgroup-uniform";
+    case kUnknown:
+      return "not provably uniform";
+    case kDivergent:
+      return "divergent";
+  }
+  return "?";
+}
+
+Level BuiltInLevel(BuiltIn b) {
+  switch (b) {
+    case BuiltIn::LocalInvocationId:
+    case BuiltIn::LocalInvocationIndex:
+    case BuiltIn::GlobalInvocationId:
+    case BuiltIn::SubgroupLocalInvocationId:
+    case BuiltIn::SubgroupEqMask:
+    case BuiltIn::SubgroupGeMask:
+    case BuiltIn::SubgroupGtMask:
+    case BuiltIn::SubgroupLeMask:
+    case BuiltIn::SubgroupLtMask:
+    case BuiltIn::FragCoord:
+    case BuiltIn::VertexIndex:
+    case BuiltIn::InstanceIndex:
+    case BuiltIn::PrimitiveId:
+    case BuiltIn::SampleId:
+    case BuiltIn::HelperInvocation:
+      return kDivergent;
+    case BuiltIn::SubgroupId:
+      return kSubgroup;
+    case BuiltIn::WorkgroupId:
+    case BuiltIn::NumWorkgroups:
+    case BuiltIn::WorkgroupSize:
+    case BuiltIn::NumSubgroups:
+    case BuiltIn::SubgroupSize:
+      return kUniform;
+    default:
+      return kDivergent;  // Per-invocation unless known otherwise.
+  }
+}
+
+// How an opcode's result level is computed, beyond joining its operands.
+enum class OpClass : uint8_t { kJoin, kAtomic, kGroupUniform, kGroupDivergent, kGroupArithmetic };
+
+const std::vector<OpClass>& OpClasses() {
+  static const std::vector<OpClass> table = [] {
+    std::vector<OpClass> t(grammar::kMaxOpcode + 1, OpClass::kJoin);
+    for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
+      const std::string_view name = info.name;
+      OpClass c = OpClass::kJoin;
+      if (name.starts_with("OpAtomic")) {
+        c = OpClass::kAtomic;
+      } else if (name.starts_with("OpGroupNonUniform")) {
+        c = OpClass::kGroupUniform;
+        for (const auto& operand : grammar::Operands(info)) {
+          if (operand.kind == grammar::OperandKind::kGroupOperation) c = OpClass::kGroupArithmetic;
+        }
+        switch (static_cast<Op>(info.opcode)) {
+          case Op::GroupNonUniformElect:
+          case Op::GroupNonUniformShuffle:
+          case Op::GroupNonUniformShuffleXor:
+          case Op::GroupNonUniformShuffleUp:
+          case Op::GroupNonUniformShuffleDown:
+          case Op::GroupNonUniformQuadBroadcast:
+          case Op::GroupNonUniformQuadSwap:
+          case Op::GroupNonUniformBallotBitExtract:
+            c = OpClass::kGroupDivergent;
+            break;
+          default:
+            break;
+        }
+      }
+      t[info.opcode] = c;
+    }
+    return t;
+  }();
+  return table;
+}
+
+class Uniformity {
+ public:
+  explicit Uniformity(ValidationState& state)
+      : state_(state), m_(state.module()), cfg_(m_.cfg()), pdom_(m_.post_dominators()) {}
+
+  void Run();
+
+ private:
+  struct Source {
+    Level level = kUniform;
+    InstIndex reason = kNoInst;  // The instruction that made it non-uniform.
+  };
+
+  void Prepare();
+  bool Sweep();
+  bool Raise(std::vector<Source>& table, size_t index, Level level, InstIndex reason) {
+    if (level <= table[index].level) return false;
+    table[index] = {level, reason};
+    if (&table != &values_ || feeds_back_[index]) again_ = true;
+    return true;
+  }
+  Source Join(Source a, Source b) const { return b.level > a.level ? b : a; }
+  Source ValueOf(Id id) const { return id < values_.size() ? values_[id] : Source{}; }
+  // The variable (or pointer parameter) a pointer is derived from, 0 if unknown.
+  Id RootOf(Id pointer) const;
+  Source ContentsOf(Id root) const;
+  bool ComputeBlockLevels();
+  bool EvaluateInstruction(InstIndex i, uint32_t block);
+  void Check();
+  void CheckCooperative(InstIndex i, uint32_t block);
+  std::string Why(const Source& s);
+
+  ValidationState& state_;
+  const ir::Module& m_;
+  const ir::Cfg& cfg_;
+  const ir::DominatorTree& pdom_;
+
+  std::vector<Source> values_;       // Per id.
+  std::vector<Source> contents_;     // Per root variable / pointer parameter id.
+  std::vector<bool> written_;        // Per root: something stores to it.
+  std::vector<Source> blocks_;       // Control level per block.
+  std::vector<Source> merges_;       // Per block: level of divergent branches reconverging here.
+  std::vector<Source> entries_;      // Per function: control level of its call sites.
+  std::vector<Source> returns_;      // Per function: join of returned values.
+  std::vector<uint32_t> region_of_;  // Per block: the branch block whose divergent region it is
+                                     // in (innermost seen), ~0u if none.
+  std::vector<bool> is_entry_point_;
+  std::vector<uint8_t> builtin_;  // Per id: BuiltIn value + 1 of a decorated variable.
+  bool psb_written_ = false;      // Some store goes through a PhysicalStorageBuffer pointer.
+  // Ids whose level can flow backwards in a sweep (OpPhi operands, branch conditions, call
+  // arguments, returned values): raising one of them, or memory, calls or blocks, needs another
+  // sweep; raising anything else only reaches later instructions of the same sweep.
+  std::vector<bool> feeds_back_;
+  bool again_ = false;
+};
+
+void Uniformity::Prepare() {
+  const uint32_t bound = m_.bound();
+  values_.assign(bound, Source{});
+  feeds_back_.assign(bound, false);
+  contents_.assign(bound, Source{});
+  written_.assign(bound, false);
+  builtin_.assign(bound, 0);
+  const size_t nb = m_.blocks().size();
+  blocks_.assign(nb, Source{});
+  merges_.assign(nb, Source{});
+  region_of_.assign(nb, ~0u);
+  entries_.assign(m_.functions().size(), Source{});
+  returns_.assign(m_.functions().size(), Source{});
+  is_entry_point_.assign(m_.functions().size(), false);
+  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+    const Op op = m_.opcode(i);
+    if (op == Op::Decorate && m_.num_words(i) >= 4 &&
+        m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
+      builtin_[m_.word(i, 1)] = static_cast<uint8_t>(std::min<uint32_t>(m_.word(i, 3), 254) + 1);
+    } else if (op == Op::Phi) {
+      for (size_t w = 3; w < m_.num_words(i); w += 2) feeds_back_[m_.word(i, w)] = true;
+    } else if (op == Op::BranchConditional || op == Op::Switch || op == Op::ReturnValue) {
+      feeds_back_[m_.word(i, 1)] = true;
+    } else if (op == Op::FunctionCall) {
+      for (size_t w = 4; w < m_.num_words(i); ++w) feeds_back_[m_.word(i, w)] = true;
+    } else if (op == Op::EntryPoint) {
+      const uint32_t f = m_.FunctionById(m_.word(i, 2));
+      if (f != ~0u) is_entry_point_[f] = true;
+    }
+  }
+  // Input variables: builtins by kind, anything else per invocation.
+  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+    if (m_.opcode(i) != Op::Variable) continue;
+    const auto sc = static_cast<StorageClass>(m_.word(i, 3));
+    const Id var = m_.result_id(i);
+    if (sc == StorageClass::Input) {
+      const Level l =
+          builtin_[var] ? BuiltInLevel(static_cast<BuiltIn>(builtin_[var] - 1)) : kDivergent;
+      contents_[var] = {l, i};
+    }
+  }
+}
+
+Id Uniformity::RootOf(Id pointer) const {
+  for (int depth = 0; depth < 256; ++depth) {
+    const InstIndex d = m_.Def(pointer);
+    if (d == kNoInst) return 0;
+    switch (m_.opcode(d)) {
+      case Op::Variable:
+      case Op::FunctionParameter:
+        return pointer;
+      case Op::AccessChain:
+      case Op::InBoundsAccessChain:
+      case Op::PtrAccessChain:
+      case Op::InBoundsPtrAccessChain:
+      case Op::CopyObject:
+        pointer = m_.word(d, 3);
+        continue;
+      default:
+        return pointer;  // Loaded or converted pointers: the pointer value itself is the root.
+    }
+  }
+  return 0;
+}
+
+Uniformity::Source Uniformity::ContentsOf(Id root) const {
+  if (root == 0) return {kUnknown, kNoInst};
+  const InstIndex d = m_.Def(root);
+  if (d == kNoInst) return {kUnknown, kNoInst};
+  if (m_.opcode(d) == Op::FunctionParameter) return contents_[root];
+  if (m_.opcode(d) != Op::Variable) {
+    // A pointer loaded or computed at run time (PhysicalStorageBuffer): its memory is uniform
+    // only if no store goes through such pointers.
+    return psb_written_ ? Source{kUnknown, d} : Source{};
+  }
+  const auto sc = static_cast<StorageClass>(m_.word(d, 3));
+  switch (sc) {
+    case StorageClass::Function:
+    case StorageClass::Private:
+    case StorageClass::Input:
+      return contents_[root];
+    case StorageClass::Uniform:
+    case StorageClass::UniformConstant:
+    case StorageClass::PushConstant:
+    case StorageClass::StorageBuffer:
+    case StorageClass::Workgroup:
+    case StorageClass::PhysicalStorageBuffer: {
+      if (!written_[root]) return {};
+      Source s = contents_[root];
+      if (s.level < kUnknown) s = {kUnknown, s.reason == kNoInst ? d : s.reason};
+      return s;
+    }
+    default:
+      return {kUnknown, d};
+  }
+}
+
+bool Uniformity::ComputeBlockLevels() {
+  bool changed = false;
+  const auto functions = m_.functions();
+  for (uint32_t f = 0; f < functions.size(); ++f) {
+    const ir::Function& fn = functions[f];
+    const Source entry = is_entry_point_[f] ? Source{} : entries_[f];
+    for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) {
+      changed = Raise(blocks_, b, entry.level, entry.reason) || changed;
+    }
+    // Divergent branches make their regions divergent, up to the reconvergence point.
+    std::vector<uint32_t> work;
+    std::vector<uint32_t> seen_stamp(fn.num_blocks, ~0u);
+    for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) {
+      const InstIndex last = m_.blocks()[b].end - 1;
+      const Op op = m_.opcode(last);
+      if (op != Op::BranchConditional && op != Op::Switch) continue;
+      Source cond = ValueOf(m_.word(last, 1));
+      cond = Join(cond, blocks_[b]);
+      if (cond.level == kUniform) continue;
+      const uint32_t stop = pdom_.Idom(b);
+      if (stop != ir::DominatorTree::kNone) {
+        changed = Raise(merges_, stop, cond.level, cond.reason) || changed;
+      }
+      work.clear();
+      for (uint32_t s : cfg_.Successors(b)) work.push_back(s);
+      while (!work.empty()) {
+        const uint32_t x = work.back();
+        work.pop_back();
+        if (x == stop || seen_stamp[x - fn.first_block] == b) continue;
+        seen_stamp[x - fn.first_block] = b;
+        changed = Raise(blocks_, x, cond.level, cond.reason) || changed;
+        if (region_of_[x] == ~0u) region_of_[x] = b;
+        for (uint32_t s : cfg_.Successors(x)) work.push_back(s);
+      }
+    }
+  }
+  return changed;
+}
+
+bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
+  const Op op = m_.opcode(i);
+  const Id result = m_.result_id(i);
+  const ir::Inst inst = m_.inst(i);
+  const Source control = block == ~0u ? Source{} : blocks_[block];
+  auto join_operands = [&](size_t from_word) {
+    Source s;
+    for (const auto& operand : inst.operands) {
+      if (operand.offset < from_word || !grammar::IsIdKind(operand.kind) ||
+          operand.kind == grammar::OperandKind::kIdResult ||
+          operand.kind == grammar::OperandKind::kIdResultType) {
+        continue;
+      }
+      const Id id = inst.word(operand);
+      const Op def = m_.DefOpcode(id);
+      if (def == Op::Label || def == Op::Function || ir::IsTypeDeclaration(def)) continue;
+      s = Join(s, ValueOf(id));
+    }
+    return s;
+  };
+  switch (op) {
+    case Op::Load:
+    case Op::CooperativeVectorLoadNV: {
+      const Id pointer = m_.word(i, 3);
+      Source s = Join(join_operands(3), ContentsOf(RootOf(pointer)));
+      return Raise(values_, result, s.level, s.reason);
+    }
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixLoadTensorNV: {
+      // A cooperative load forms one matrix from the memory at its (uniform) operands, whatever
+      // individual invocations wrote there: the result is as uniform as the operands.
+      const Source s = join_operands(3);
+      return Raise(values_, result, s.level, s.reason);
+    }
+    case Op::Store:
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixStoreNV:
+    case Op::CooperativeMatrixStoreTensorNV:
+    case Op::CooperativeVectorStoreNV: {
+      const Id root = RootOf(m_.word(i, 1));
+      const Source stored = Join(join_operands(1), control);
+      bool changed = false;
+      if (root != 0) {
+        if (!written_[root]) {
+          written_[root] = true;
+          changed = true;
+        }
+        changed =
+            Raise(contents_, root, stored.level, stored.reason == kNoInst ? i : stored.reason) ||
+            changed;
+        const InstIndex d = m_.Def(root);
+        if (d != kNoInst && m_.opcode(d) != Op::Variable && m_.opcode(d) != Op::FunctionParameter &&
+            !psb_written_) {
+          psb_written_ = true;
+          changed = true;
+        }
+      }
+      return changed;
+    }
+    case Op::Phi: {
+      Source s = join_operands(3);
+      if (block != ~0u) s = Join(s, merges_[block]);
+      return Raise(values_, result, s.level, s.reason);
+    }
+    case Op::FunctionCall: {
+      const uint32_t f = m_.FunctionById(m_.word(i, 3));
+      bool changed = false;
+      if (f != ~0u) {
+        const ir::Function& fn = m_.functions()[f];
+        changed = Raise(entries_, f, control.level, control.reason == kNoInst ? i : control.reason);
+        for (uint32_t p = 0; p < fn.num_params && 4 + p < m_.num_words(i); ++p) {
+          const Id arg = m_.word(i, 4 + p);
+          const Id param = m_.result_id(fn.first_param + p);
+          const Source a = ValueOf(arg);
+          changed = Raise(values_, param, a.level, a.reason) || changed;
+          // A pointer argument: the parameter sees what the argument's memory holds.
+          if (state_.IsPointerType(state_.TypeOf(arg))) {
+            const Source c = ContentsOf(RootOf(arg));
+            changed = Raise(contents_, param, c.level, c.reason) || changed;
+          }
+        }
+        if (result != 0) {
+          changed = Raise(values_, result, returns_[f].level, returns_[f].reason) || changed;
+        }
+      }
+      return changed;
+    }
+    case Op::ReturnValue: {
+      const uint32_t f = block == ~0u ? ~0u : m_.blocks()[block].function;
+      if (f == ~0u) return false;
+      const Source s = Join(ValueOf(m_.word(i, 1)), control);
+      return Raise(returns_, f, s.level, s.reason == kNoInst ? i : s.reason);
+    }
+    default:
+      break;
+  }
+  if (result == 0) return false;
+  // Atomics differ per invocation; subgroup reductions and broadcasts are subgroup-uniform,
+  // scans, shuffles and elections differ per invocation.
+  switch (OpClasses()[static_cast<uint32_t>(op)]) {
+    case OpClass::kAtomic:
+    case OpClass::kGroupDivergent:
+      return Raise(values_, result, kDivergent, i);
+    case OpClass::kGroupArithmetic:
+      for (const auto& operand : inst.operands) {
+        if (operand.kind == grammar::OperandKind::kGroupOperation &&
+            inst.word(operand) != static_cast<uint32_t>(spv::GroupOperation::Reduce)) {
+          return Raise(values_, result, kDivergent, i);
+        }
+      }
+      return Raise(values_, result, kSubgroup, i);
+    case OpClass::kGroupUniform:
+      return Raise(values_, result, kSubgroup, i);
+    case OpClass::kJoin:
+      break;
+  }
+  if (op == Op::Variable || op == Op::FunctionParameter) return false;
+  const Source s = join_operands(1);
+  return Raise(values_, result, s.level, s.reason);
+}
+
+bool Uniformity::Sweep() {
+  again_ = false;
+  ComputeBlockLevels();
+  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+    const uint32_t block = m_.BlockOf(i);
+    if (block == ~0u && ir::SectionOf(m_.opcode(i)) != ir::Section::kGlobal) continue;
+    EvaluateInstruction(i, block);
+  }
+  return again_;
+}
+
+std::string Uniformity::Why(const Source& s) {
+  if (s.reason == kNoInst) return "";
+  const InstIndex r = s.reason;
+  const Op op = m_.opcode(r);
+  if (op == Op::Variable) {
+    const Id var = m_.result_id(r);
+    if (builtin_[var]) {
+      const grammar::EnumerantInfo* e = grammar::LookupEnumerant(
+          grammar::OperandKind::kBuiltIn, static_cast<uint32_t>(builtin_[var] - 1));
+      return std::string(" (it depends on the ") + (e ? e->name : "?") + " built-in " +
+             state_.Name(var) + ")";
+    }
+    return " (it depends on memory of " + state_.Name(var) + ")";
+  }
+  return " (it depends on " + state_.Describe(r) + ")";
+}
+
+void Uniformity::CheckCooperative(InstIndex i, uint32_t block) {
+  // The matrix type that gives the scope: the result's or the first matrix operand's.
+  const ir::Inst inst = m_.inst(i);
+  std::optional<CoopMatrixType> type = GetCoopMatrixType(state_, inst.type_id);
+  for (size_t w = 1; !type && w < inst.words.size(); ++w) {
+    type = GetCoopMatrixType(state_, state_.TypeOf(inst.words[w]));
+  }
+  if (!type) return;
+  const auto scope = DefaultValue(state_, type->scope);
+  const Level required =
+      scope && *scope == static_cast<int64_t>(spv::Scope::Workgroup) ? kUniform : kSubgroup;
+  const char* scope_name = required == kUniform ? "workgroup" : "subgroup";
+  const Source control = blocks_[block];
+  if (control.level > required) {
+    const bool proven = control.level == kDivergent;
+    state_.Report(proven ? "uniformity.control" : "uniformity.unproven", i,
+                  state_.Describe(i) +
+                      (proven ? " runs in divergent control flow"
+                              : " runs in control flow not proven uniform") +
+                      Why(control) + "; all invocations of its " + scope_name +
+                      " must execute it together");
+  }
+  const uint32_t region = region_of_[block];
+  for (const auto& operand : inst.operands) {
+    if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
+        operand.kind == grammar::OperandKind::kIdResultType) {
+      continue;
+    }
+    const Id id = inst.word(operand);
+    const InstIndex def = m_.Def(id);
+    if (def == kNoInst) continue;
+    const Op def_op = m_.opcode(def);
+    if (def_op == Op::Function || ir::IsTypeDeclaration(def_op)) continue;
+    Source s = values_[id];
+    // Defined in a divergent region and used outside it: divergent at the use.
+    const uint32_t def_block = m_.BlockOf(def);
+    if (def_block != ~0u && region_of_[def_block] != ~0u && region_of_[def_block] != region &&
+        blocks_[def_block].level > s.level) {
+      s = blocks_[def_block];
+    }
+    if (s.level <= required) continue;
+    const bool proven = s.level == kDivergent;
+    if (!state_.Report(proven ? "uniformity.operand" : "uniformity.unproven", i,
+                       state_.Describe(i) + ": operand " + state_.Name(id) + " is " +
+                           LevelText(s.level) + Why(s) + "; it must be dynamically uniform " +
+                           "within the " + scope_name)) {
+      return;
+    }
+  }
+}
+
+void Uniformity::Check() {
+  for (InstIndex i = 0; i < m_.num_instructions() && !state_.Full(); ++i) {
+    const uint32_t block = m_.BlockOf(i);
+    if (block == ~0u || !cfg_.Reachable(block)) continue;
+    switch (m_.opcode(i)) {
+      case Op::CooperativeMatrixLoadKHR:
+      case Op::CooperativeMatrixStoreKHR:
+      case Op::CooperativeMatrixMulAddKHR:
+      case Op::CooperativeMatrixLoadNV:
+      case Op::CooperativeMatrixStoreNV:
+      case Op::CooperativeMatrixMulAddNV:
+      case Op::CooperativeMatrixLoadTensorNV:
+      case Op::CooperativeMatrixStoreTensorNV:
+      case Op::CooperativeMatrixReduceEXT:
+      case Op::CooperativeMatrixPerElementOpEXT:
+      case Op::CooperativeMatrixTransposeNV:
+      case Op::CooperativeMatrixConvertUseEXT:
+        CheckCooperative(i, block);
+        break;
+      case Op::ConvertFToU:
+      case Op::ConvertFToS:
+      case Op::ConvertSToF:
+      case Op::ConvertUToF:
+      case Op::UConvert:
+      case Op::SConvert:
+      case Op::FConvert:
+      case Op::Bitcast:
+      case Op::SNegate:
+      case Op::FNegate:
+      case Op::IAdd:
+      case Op::FAdd:
+      case Op::ISub:
+      case Op::FSub:
+      case Op::IMul:
+      case Op::FMul:
+      case Op::FDiv:
+      case Op::SDiv:
+      case Op::UDiv:
+      case Op::MatrixTimesScalar:
+      case Op::CompositeConstruct:
+        if (IsCoopMatrixType(state_, m_.type_id(i))) CheckCooperative(i, block);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+void Uniformity::Run() {
+  Prepare();
+  for (int sweep = 0; sweep < 64 && Sweep(); ++sweep) {
+  }
+  Check();
+}
+
+}  // namespace
+
+void ValidateUniformity(ValidationState& state) {
+  if (!state.structure_ok) return;
+  if (!state.HasCapability(spv::Capability::CooperativeMatrixKHR) &&
+      !state.HasCapability(spv::Capability::CooperativeMatrixNV)) {
+    return;
+  }
+  Uniformity(state).Run();
+}
+
+}  // namespace coopspv::val
