@@ -317,6 +317,130 @@ constexpr Rule kRules[] = {
      "No OpVectorShuffle on cooperative vectors; composite extract / insert use one index; a "
      "constructed vector gets one constituent of the component type per component."},
 
+    // tensor_addressing.cc
+    {"tensor.type.dim", kE, "tensor",
+     "SPV_NV_tensor_addressing OpTypeTensorLayoutNV, OpTypeTensorViewNV",
+     "Dim is a constant instruction of 32-bit integer type with a value from 1 to 5."},
+    {"tensor.type.clamp-mode", kE, "tensor", "SPV_NV_tensor_addressing OpTypeTensorLayoutNV",
+     "ClampMode is a constant instruction of 32-bit integer type whose value is a Tensor Clamp "
+     "Mode (spec constants allowed)."},
+    {"tensor.type.has-dimensions", kE, "tensor", "SPV_NV_tensor_addressing OpTypeTensorViewNV",
+     "HasDimensions is a Boolean constant instruction."},
+    {"tensor.type.permutation", kE, "tensor", "SPV_NV_tensor_addressing OpTypeTensorViewNV",
+     "p0 ... p<Dim-1> are Dim constant instructions of 32-bit integer type forming a "
+     "permutation of 0 .. Dim-1."},
+    {"tensor.instruction.result", kE, "tensor",
+     "SPV_NV_tensor_addressing Tensor Layout and View Instructions",
+     "Layout instructions produce an OpTypeTensorLayoutNV, view instructions an "
+     "OpTypeTensorViewNV."},
+    {"tensor.instruction.operand-type", kE, "tensor",
+     "SPV_NV_tensor_addressing Tensor Layout and View Instructions",
+     "The TensorLayout / TensorView operand has exactly the Result Type."},
+    {"tensor.instruction.operand-count", kE, "tensor",
+     "SPV_NV_tensor_addressing Tensor Layout and View Instructions",
+     "Set-dimension, set-stride and set-block-size take one operand per dimension of the Result "
+     "Type, a slice two (offset and span)."},
+    {"tensor.instruction.int32", kE, "tensor",
+     "SPV_NV_tensor_addressing Tensor Layout and View Instructions",
+     "The value operands of tensor layout and view instructions are scalar 32-bit integers."},
+    {"tensor.memory.matrix", kE, "tensor",
+     "SPV_NV_cooperative_matrix2 OpCooperativeMatrixLoadTensorNV / StoreTensorNV",
+     "The loaded or stored object is an OpTypeCooperativeMatrixKHR; a load's Object has the "
+     "Result Type."},
+    {"tensor.memory.pointer", kE, "tensor",
+     "SPV_NV_cooperative_matrix2 OpCooperativeMatrixLoadTensorNV / StoreTensorNV",
+     "Pointer is a pointer."},
+    {"tensor.memory.layout", kE, "tensor",
+     "SPV_NV_cooperative_matrix2 OpCooperativeMatrixLoadTensorNV / StoreTensorNV",
+     "TensorLayout has an OpTypeTensorLayoutNV type."},
+    {"tensor.memory.operands", kE, "tensor", "SPV_NV_cooperative_matrix2 3.26 Memory Operands",
+     "MakePointerAvailable is not used on a tensor load, MakePointerVisible not on a tensor "
+     "store; either needs NonPrivatePointer."},
+    {"tensor.memory.view", kE, "tensor",
+     "SPV_NV_cooperative_matrix2 Tensor Addressing Operands (TensorView)",
+     "The TensorView operand has an OpTypeTensorViewNV type with the layout's dimension count."},
+    {"tensor.memory.store-decode", kE, "tensor",
+     "SPV_NV_cooperative_matrix2 Tensor Addressing Operands (DecodeFunc)",
+     "DecodeFunc (and so DecodeVectorFunc) is not used with OpCooperativeMatrixStoreTensorNV."},
+    {"tensor.memory.block-size", kE, "tensor",
+     "SPV_NV_cooperative_matrix2 Tensor Addressing Operands (DecodeFunc)",
+     "A store does not use a tensor layout whose block size is known to be larger than 1."},
+    {"tensor.memory.storage-class", kE, "tensor",
+     "SPV_NV_cooperative_matrix2 OpCooperativeMatrixLoadTensorNV",
+     "With DecodeFunc, Pointer is in StorageBuffer or PhysicalStorageBuffer storage."},
+    {"tensor.decode.function", kE, "tensor",
+     "SPV_NV_cooperative_matrix2 Tensor Addressing Operands (DecodeFunc)",
+     "DecodeFunc and DecodeVectorFunc name OpFunctions."},
+    {"tensor.decode.return", kE, "tensor",
+     "SPV_NV_cooperative_matrix2 Tensor Addressing Operands (DecodeFunc)",
+     "DecodeFunc returns the component type of the result matrix."},
+    {"tensor.decode.params", kE, "tensor",
+     "SPV_NV_cooperative_matrix2 DecodeFunc; SPV_NV_cooperative_matrix_decode_vector",
+     "A decode function takes a PhysicalStorageBuffer pointer and two arrays of 32-bit integers "
+     "with one element per tensor dimension."},
+    {"tensor.decode-vector.requires-decode", kE, "tensor",
+     "SPV_NV_cooperative_matrix_decode_vector",
+     "DecodeVectorFunc appears only together with DecodeFunc."},
+    {"tensor.decode-vector.return", kE, "tensor", "SPV_NV_cooperative_matrix_decode_vector",
+     "DecodeVectorFunc returns a vector of 2, 4 or 8 components of the result matrix's component "
+     "type."},
+    {"tensor.decode-vector.block-size", kE, "tensor", "SPV_NV_cooperative_matrix_decode_vector",
+     "Where the layout's block size in the last dimension is a known constant, it is a multiple "
+     "of the vector size DecodeVectorFunc returns."},
+
+    // coop_matrix2.cc
+    {"coop-matrix2.reduce.types", kE, "coop-matrix2",
+     "SPV_NV_cooperative_matrix2 / SPV_EXT_cooperative_matrix_maintenance1 "
+     "OpCooperativeMatrixReduce",
+     "Result Type and Matrix are OpTypeCooperativeMatrixKHR with the same component type."},
+    {"coop-matrix2.reduce.use-scope", kE, "coop-matrix2",
+     "SPV_NV_cooperative_matrix2 OpCooperativeMatrixReduceNV",
+     "Matrix and Result Type have Use MatrixAccumulatorKHR and the same Scope."},
+    {"coop-matrix2.reduce.mask", kE, "coop-matrix2",
+     "SPV_NV_cooperative_matrix2 Cooperative Matrix Reduce",
+     "Reduce is Row, Column, Row|Column or 2x2 (2x2 combines with neither)."},
+    {"coop-matrix2.reduce.dims", kE, "coop-matrix2",
+     "SPV_NV_cooperative_matrix2 OpCooperativeMatrixReduceNV",
+     "A Row reduction keeps the rows, a Column reduction the columns, a 2x2 reduction halves "
+     "both (checked where the values are known)."},
+    {"coop-matrix2.reduce.combine-func", kE, "coop-matrix2",
+     "SPV_NV_cooperative_matrix2 OpCooperativeMatrixReduceNV",
+     "CombineFunc is a function of two parameters of the component type returning it."},
+    {"coop-matrix2.per-element.matrix", kE, "coop-matrix2",
+     "SPV_NV_cooperative_matrix2 OpCooperativeMatrixPerElementOpNV",
+     "Matrix is an OpTypeCooperativeMatrixKHR value and Result Type its type."},
+    {"coop-matrix2.per-element.func", kE, "coop-matrix2",
+     "SPV_NV_cooperative_matrix2 OpCooperativeMatrixPerElementOpNV",
+     "Func returns the component type and takes a 32-bit row, a 32-bit column and the element, "
+     "then the extra operands."},
+    {"coop-matrix2.per-element.operands", kE, "coop-matrix2",
+     "SPV_EXT_cooperative_matrix_maintenance1 OpCooperativeMatrixPerElementOpEXT",
+     "One extra operand per extra parameter of Func, of its type; a matrix operand has Matrix's "
+     "type and passes its element."},
+    {"coop-matrix2.transpose", kE, "coop-matrix2",
+     "SPV_NV_cooperative_matrix2 OpCooperativeMatrixTransposeNV",
+     "Matrix has Result Type's Scope with Rows and Columns swapped; an accumulator becomes a "
+     "MatrixBKHR."},
+    {"coop-matrix2.convert-use", kE, "coop-matrix2",
+     "SPV_NV_cooperative_matrix2 OpCooperativeMatrixConvertNV; "
+     "SPV_EXT_cooperative_matrix_maintenance1",
+     "Same component type (or only signedness with the EXT capability), scope, rows and columns; "
+     "an accumulator becomes an A or B matrix (the reverse too with "
+     "CooperativeMatrixConversionsEXT)."},
+    {"coop-matrix2.get-coordinate", kE, "coop-matrix2",
+     "SPV_EXT_cooperative_matrix_maintenance1 OpCooperativeMatrixGetCoordinateEXT",
+     "The result is a vector of two 32-bit integers, Matrix a cooperative matrix, Index a 32-bit "
+     "integer."},
+    {"coop-matrix2.workgroup-size", kE, "coop-matrix2", "SPV_NV_cooperative_matrix2 2.16.1",
+     "A Workgroup-scope cooperative matrix needs the workgroup size specified (LocalSize or "
+     "LocalSizeId on every entry point, or a WorkgroupSize built-in)."},
+    {"coop-matrix2.func.tangled", kE, "coop-matrix2",
+     "SPV_NV_cooperative_matrix2 2.16.1; SPV_EXT_cooperative_matrix_maintenance1; "
+     "GL_NV_cooperative_matrix_decode_vector",
+     "No tangled instruction (group, subgroup, non-uniform, barrier, derivative, cooperative "
+     "matrix operations) in a DecodeFunc, DecodeVectorFunc, Func or CombineFunc or anything they "
+     "call."},
+
     // uniformity.cc
     {"uniformity.operand", kE, "uniformity",
      "SPV_KHR_cooperative_matrix (every cooperative matrix instruction)",

@@ -118,6 +118,8 @@ void ValidateScopes(ValidationState& state);
 void ValidateCoopMatrix(ValidationState& state);
 void ValidateCoopVector(ValidationState& state);
 void ValidateUniformity(ValidationState& state);
+void ValidateTensorAddressing(ValidationState& state);
+void ValidateCoopMatrix2(ValidationState& state);
 
 }  // namespace coopspv::val
 
