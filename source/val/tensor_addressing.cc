@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "source/ir/analyses.h"
 #include "source/val/cooperative.h"
 #include "source/val/state.h"
 
@@ -180,19 +181,32 @@ InstIndex TensorRules::BlockSizeOf(Id layout) const {
         layout = m_.word(d, 3);
         continue;
       case Op::Load: {
-        // glslang keeps layouts in Function variables: follow a variable stored exactly once.
+        // glslang keeps layouts in Function variables, storing after every update. Follow the
+        // last store before the load when every store to the variable dominates the load (so
+        // no other store can reach it).
         const Id var = m_.word(d, 3);
         if (state_.DefOp(var) != Op::Variable) return kNoInst;
-        Id stored = 0;
-        int stores = 0;
+        const uint32_t load_block = m_.BlockOf(d);
+        if (load_block == ~0u) return kNoInst;
+        const ir::DominatorTree& dom = m_.dominators();
+        InstIndex last = kNoInst;
         for (const ir::Use& use : m_.def_use().Uses(var)) {
-          if (m_.opcode(use.inst) == Op::Store && use.operand == 0) {
-            ++stores;
-            stored = m_.word(use.inst, 2);
+          if (m_.opcode(use.inst) != Op::Store || use.operand != 0) continue;
+          const uint32_t store_block = m_.BlockOf(use.inst);
+          if (store_block == load_block && use.inst > d) {
+            // A later store in the same block reaches the load only around a loop, and the
+            // entry block is in none.
+            const ir::Function& fn = m_.functions()[m_.blocks()[load_block].function];
+            if (load_block == fn.first_block) continue;
+            return kNoInst;
           }
+          const bool before = store_block == load_block || dom.Dominates(store_block, load_block);
+          if (!before) return kNoInst;
+          // The nearest store: the latest of those before the load.
+          if (last == kNoInst || use.inst > last) last = use.inst;
         }
-        if (stores != 1) return kNoInst;
-        layout = stored;
+        if (last == kNoInst) return kNoInst;
+        layout = m_.word(last, 2);
         continue;
       }
       default:
