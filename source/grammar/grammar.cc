@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <iterator>
+#include <unordered_set>
 
 // The generated tables open namespace coopspv::grammar::generated themselves.
 #include "source/grammar/grammar_tables.inc"
@@ -109,10 +110,15 @@ std::span<const char* const> Aliases(const EnumerantInfo& e) {
 }
 
 bool IsKnownExtension(std::string_view name) {
-  for (const char* e : kExtensionPool) {
-    if (e != nullptr && name == e) return true;
-  }
-  return false;
+  // Built on first use: the pool names each extension many times.
+  static const std::unordered_set<std::string_view> known = [] {
+    std::unordered_set<std::string_view> s;
+    for (const char* e : kExtensionPool) {
+      if (e != nullptr) s.insert(e);
+    }
+    return s;
+  }();
+  return known.count(name) != 0;
 }
 
 int LookupExtInstSet(std::string_view import_name) {

@@ -47,6 +47,7 @@ Cfg::Cfg(const Module& module) {
   reachable_.assign(n, false);
   std::vector<std::pair<uint32_t, uint32_t>> edges;  // (from, to)
   edges.reserve(n * 2);
+  std::vector<uint32_t> last_from(n, ~0u);  // The last block that got an edge to each block.
   for (uint32_t b = 0; b < n; ++b) {
     const Block& block = blocks[b];
     const InstIndex last = block.end - 1;
@@ -62,10 +63,9 @@ Cfg::Cfg(const Module& module) {
     auto add_edge = [&](InstIndex i, uint16_t operand) {
       const uint32_t to = target(i, operand);
       if (to == ~0u) return;
-      // One edge per distinct successor.
-      for (size_t e = edges.size(); e-- > 0 && edges[e].first == b;) {
-        if (edges[e].second == to) return;
-      }
+      // One edge per distinct successor: `last_from` marks the successors this block has.
+      if (last_from[to] == b) return;
+      last_from[to] = b;
       edges.emplace_back(b, to);
     };
     const Op op = module.opcode(last);
@@ -158,14 +158,35 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
   idom_.assign(n, kNone);
   in_.assign(n, kNone);
   out_.assign(n, kNone);
-  // Work per function on local node numbers; node `count` is the virtual exit for post-dominance.
-  std::vector<uint32_t> order;  // Nodes in reverse postorder of the (reversed) graph.
-  std::vector<uint32_t> rpo_num(n, kNone);
-  std::vector<uint32_t> doms;
-  std::vector<uint32_t> postorder;
-  std::vector<std::pair<uint32_t, uint32_t>> stack;
-  std::vector<uint32_t> roots;
+  // Lengauer-Tarjan with path compression (O(E log V) whatever the shape of the CFG; iterating
+  // to a fixed point, as Cooper-Harvey-Kennedy does, is quadratic on long chains with wide
+  // joins). Per function, on DFS preorder numbers 1..count from a virtual root (number 1) whose
+  // edges go to the roots: the entry block, or for post-dominance every reachable block without
+  // successors. Number 0 means "not reached". Everything is iterative: no recursion depth
+  // follows the input.
+  std::vector<uint32_t> dfn(n, 0);  // Preorder number of each block of the current function.
+  std::vector<uint32_t> vertex;     // Block of each preorder number (kNone for the root).
+  std::vector<uint32_t> parent, semi, label, ancestor, dom, bucket_head, bucket_next;
+  std::vector<uint32_t> roots, path;
+  std::vector<std::pair<uint32_t, uint32_t>> stack;  // (block, next successor index)
   uint32_t counter = 0;
+  // Follows the ancestor links of v to the root of its forest tree, compressing the path; returns
+  // the vertex of least semi-dominator on it.
+  auto eval = [&](uint32_t v) {
+    if (ancestor[v] == 0) return v;
+    path.clear();
+    uint32_t x = v;
+    while (ancestor[ancestor[x]] != 0) {
+      path.push_back(x);
+      x = ancestor[x];
+    }
+    for (size_t i = path.size(); i-- > 0;) {
+      const uint32_t y = path[i], a = ancestor[y];
+      if (semi[label[a]] < semi[label[y]]) label[y] = label[a];
+      ancestor[y] = ancestor[a];
+    }
+    return label[v];
+  };
   for (uint32_t f = 0; f < module.functions().size(); ++f) {
     const Function& fn = module.functions()[f];
     if (fn.num_blocks == 0) continue;
@@ -181,85 +202,90 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
     } else {
       roots.push_back(first);
     }
-    // DFS from the (virtual) root over `forward` edges.
-    postorder.clear();
-    std::vector<bool> seen(count, false);
+    // DFS preorder from the virtual root over `forward` edges.
+    vertex.assign(2, kNone);
+    parent.assign(2, 0);
     for (uint32_t root : roots) {
-      if (seen[root - first]) continue;
-      seen[root - first] = true;
+      if (dfn[root] != 0) continue;
+      dfn[root] = static_cast<uint32_t>(vertex.size());
+      vertex.push_back(root);
+      parent.push_back(1);
       stack.emplace_back(root, 0);
       while (!stack.empty()) {
         auto& [b, next] = stack.back();
         const auto succs = forward(b);
         if (next < succs.size()) {
           const uint32_t s = succs[next++];
-          if (!seen[s - first]) {
-            seen[s - first] = true;
+          if (dfn[s] == 0) {
+            const uint32_t from = dfn[b];
+            dfn[s] = static_cast<uint32_t>(vertex.size());
+            vertex.push_back(s);
+            parent.push_back(from);
             stack.emplace_back(s, 0);
           }
         } else {
-          postorder.push_back(b);
           stack.pop_back();
         }
       }
     }
-    // Postorder numbers: the virtual root is the largest.
-    const uint32_t virtual_root = static_cast<uint32_t>(postorder.size());
-    for (uint32_t i = 0; i < postorder.size(); ++i) rpo_num[postorder[i]] = i;
-    doms.assign(postorder.size() + 1, kNone);
-    doms[virtual_root] = virtual_root;
-    std::vector<bool> is_root(postorder.size(), false);
-    for (uint32_t root : roots) {
-      doms[rpo_num[root]] = virtual_root;
-      is_root[rpo_num[root]] = true;
-    }
-    auto intersect = [&](uint32_t a, uint32_t b) {
-      while (a != b) {
-        while (a < b) a = doms[a];
-        while (b < a) b = doms[b];
+    const uint32_t last = static_cast<uint32_t>(vertex.size()) - 1;  // Numbers 1..last.
+    semi.resize(last + 1);
+    label.resize(last + 1);
+    for (uint32_t i = 0; i <= last; ++i) semi[i] = label[i] = i;
+    ancestor.assign(last + 1, 0);
+    dom.assign(last + 1, 0);
+    bucket_head.assign(last + 1, 0);
+    bucket_next.assign(last + 1, 0);
+    for (uint32_t i = last; i >= 2; --i) {
+      const uint32_t b = vertex[i];
+      // Semi-dominator: the least over the (reached) predecessors in the searched graph; the
+      // virtual root is the predecessor of the roots.
+      if (parent[i] == 1) semi[i] = 1;
+      for (uint32_t p : backward(b)) {
+        const uint32_t j = dfn[p];
+        if (j == 0) continue;
+        const uint32_t u = eval(j);
+        if (semi[u] < semi[i]) semi[i] = semi[u];
       }
-      return a;
-    };
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (size_t i = postorder.size(); i-- > 0;) {
-        const uint32_t b = postorder[i];
-        if (is_root[i]) continue;
-        uint32_t new_idom = kNone;
-        for (uint32_t p : backward(b)) {
-          const uint32_t pn = rpo_num[p];
-          if (pn == kNone || doms[pn] == kNone) continue;
-          new_idom = new_idom == kNone ? pn : intersect(pn, new_idom);
-        }
-        if (new_idom != kNone && doms[i] != new_idom) {
-          doms[i] = new_idom;
-          changed = true;
-        }
+      bucket_next[i] = bucket_head[semi[i]];
+      bucket_head[semi[i]] = i;
+      const uint32_t p = parent[i];
+      ancestor[i] = p;  // Link.
+      for (uint32_t w = bucket_head[p]; w != 0; w = bucket_next[w]) {
+        const uint32_t u = eval(w);
+        dom[w] = semi[u] < semi[w] ? u : p;
       }
+      bucket_head[p] = 0;
     }
-    // Record immediate dominators (the virtual root is not a block) and children lists.
-    std::vector<std::vector<uint32_t>> children(postorder.size() + 1);
-    for (uint32_t i = 0; i < postorder.size(); ++i) {
-      if (doms[i] == kNone) continue;
-      children[doms[i]].push_back(i);
-      if (doms[i] != virtual_root) idom_[postorder[i]] = postorder[doms[i]];
+    for (uint32_t i = 2; i <= last; ++i) {
+      if (dom[i] != semi[i]) dom[i] = dom[dom[i]];
+    }
+    // Record immediate dominators (the virtual root is not a block) and the tree's children
+    // (CSR, by preorder number).
+    std::vector<uint32_t> child_offsets(last + 2, 0), children(last > 1 ? last - 1 : 0);
+    for (uint32_t i = 2; i <= last; ++i) {
+      if (dom[i] != 1) idom_[vertex[i]] = vertex[dom[i]];
+      ++child_offsets[dom[i] + 1];
+    }
+    for (uint32_t i = 1; i <= last; ++i) child_offsets[i + 1] += child_offsets[i];
+    {
+      std::vector<uint32_t> fill(child_offsets.begin(), child_offsets.end() - 1);
+      for (uint32_t i = 2; i <= last; ++i) children[fill[dom[i]]++] = i;
     }
     // Interval numbering by an explicit-stack DFS over the tree from the virtual root.
-    std::vector<std::pair<uint32_t, uint32_t>> tree_stack;
-    tree_stack.emplace_back(virtual_root, 0);
-    while (!tree_stack.empty()) {
-      auto& [node, next] = tree_stack.back();
-      if (next == 0 && node != virtual_root) in_[postorder[node]] = counter++;
-      if (next < children[node].size()) {
-        const uint32_t child = children[node][next++];
-        tree_stack.emplace_back(child, 0);
+    stack.emplace_back(1, 0);
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next == 0 && node != 1) in_[vertex[node]] = counter++;
+      if (child_offsets[node] + next < child_offsets[node + 1]) {
+        const uint32_t child = children[child_offsets[node] + next++];
+        stack.emplace_back(child, 0);
       } else {
-        if (node != virtual_root) out_[postorder[node]] = counter++;
-        tree_stack.pop_back();
+        if (node != 1) out_[vertex[node]] = counter++;
+        stack.pop_back();
       }
     }
-    for (uint32_t b : postorder) rpo_num[b] = kNone;
+    for (uint32_t i = 2; i <= last; ++i) dfn[vertex[i]] = 0;
   }
 }
 
@@ -309,14 +335,14 @@ bool TypeTable::Equal(Id candidate, Op op, std::span<const uint32_t> words) cons
 TypeTable::TypeTable(const Module& module) : module_(module) {
   canonical_.assign(module.bound(), 0);
   size_t count = 0;
-  for (InstIndex i = 0; i < module.num_instructions(); ++i) {
+  for (InstIndex i = 0; i < module.global_end(); ++i) {
     if (Interned(module.opcode(i)) && module.result_id(i) != 0) ++count;
   }
   size_t size = 16;
   while (size < count * 2) size *= 2;
   slots_.assign(size, 0);
   std::vector<uint32_t> key;
-  for (InstIndex i = 0; i < module.num_instructions(); ++i) {
+  for (InstIndex i = 0; i < module.global_end(); ++i) {
     const Op op = module.opcode(i);
     const Id id = module.result_id(i);
     if (!Interned(op) || id == 0 || module.Def(id) != i) continue;

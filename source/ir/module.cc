@@ -161,6 +161,7 @@ std::unique_ptr<Module> Module::ReadInPlace(std::span<const uint32_t> words, Dia
 void Module::Index() {
   const size_t n = parsed_.instructions.size();
   defs_.assign(bound(), kNoInst);
+  global_end_ = static_cast<InstIndex>(n);
   block_of_.assign(n, ~0u);
   // Leniently index functions and blocks: the validator reports what is out of place.
   uint32_t current_function = ~0u;
@@ -177,6 +178,7 @@ void Module::Index() {
     const Op op = static_cast<Op>(rec.opcode);
     switch (op) {
       case Op::Function:
+        if (functions_.empty()) global_end_ = i;
         current_function = static_cast<uint32_t>(functions_.size());
         functions_.push_back({i, kNoInst, static_cast<uint32_t>(blocks_.size()), 0, i + 1, 0});
         current_block = ~0u;

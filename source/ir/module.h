@@ -95,6 +95,10 @@ class Module {
 
   const binary::ParsedModule& parsed() const { return parsed_; }
   size_t num_instructions() const { return parsed_.instructions.size(); }
+  // One past the last module-level declaration: the first OpFunction (or the end). Capabilities,
+  // types, constants and global variables all come before it in a well-laid-out module; rules
+  // that only look at those stop here (misplaced ones are layout errors).
+  InstIndex global_end() const { return global_end_; }
   Inst inst(InstIndex i) const { return parsed_.Get(i); }
   spv::Op opcode(InstIndex i) const { return static_cast<spv::Op>(parsed_.instructions[i].opcode); }
   Id result_id(InstIndex i) const { return parsed_.instructions[i].result_id; }
@@ -160,6 +164,7 @@ class Module {
   std::vector<Function> functions_;
   std::vector<Block> blocks_;
   std::vector<uint32_t> block_of_;  // Per instruction.
+  InstIndex global_end_ = 0;
 
   mutable std::unique_ptr<DefUse> def_use_;
   mutable std::unique_ptr<Cfg> cfg_;

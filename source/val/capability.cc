@@ -2,6 +2,7 @@
 // grammar lists for it (declared or implicitly declared), and, for what is not in the module's
 // core version, by one of the extensions the grammar lists.
 #include <string>
+#include <vector>
 
 #include "source/val/state.h"
 
@@ -65,6 +66,23 @@ void CheckEnumerant(ValidationState& state, InstIndex i, const grammar::Enumeran
   }
 }
 
+// Per operand kind: whether some enumerant needs a capability, an extension or a version
+// beyond 1.0. Kinds without any are skipped without looking their values up.
+bool KindIsGated(grammar::OperandKind kind) {
+  static const std::vector<bool> gated = [] {
+    std::vector<bool> g(grammar::kNumOperandKinds, false);
+    for (int k = 0; k < grammar::kNumOperandKinds; ++k) {
+      for (const auto& e : grammar::Enumerants(static_cast<grammar::OperandKind>(k))) {
+        if (e.capability_count || e.extension_count || e.version > grammar::MakeVersion(1, 0)) {
+          g[k] = true;
+        }
+      }
+    }
+    return g;
+  }();
+  return gated[static_cast<size_t>(kind)];
+}
+
 }  // namespace
 
 void ValidateCapabilities(ValidationState& state) {
@@ -78,6 +96,11 @@ void ValidateCapabilities(ValidationState& state) {
     }
     for (const auto& op : inst.operands) {
       const grammar::OperandKindInfo& kind = grammar::GetOperandKind(op.kind);
+      if (kind.category != grammar::OperandCategory::kValueEnum &&
+          kind.category != grammar::OperandCategory::kBitEnum) {
+        continue;
+      }
+      if (!KindIsGated(op.kind)) continue;
       const uint32_t value = inst.word(op);
       if (kind.category == grammar::OperandCategory::kValueEnum) {
         if (const grammar::EnumerantInfo* e = grammar::LookupEnumerant(op.kind, value)) {

@@ -173,7 +173,7 @@ bool SpecOpAllowed(const ValidationState& state, Op op) {
 
 void ValidateConstants(ValidationState& state) {
   const ir::Module& m = state.module();
-  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+  for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     if (!ir::IsConstant(op)) continue;
     const ir::Inst inst = m.inst(i);

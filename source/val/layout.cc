@@ -139,7 +139,7 @@ void CheckEntryPoints(ValidationState& state) {
   std::set<std::pair<uint32_t, std::string>> seen;
   std::set<Id> entry_functions;
   bool any = false;
-  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+  for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     if (op == Op::Extension) {
       const std::string_view name = binary::DecodeString(m.inst(i).words.subspan(1));
@@ -227,7 +227,7 @@ void CheckEntryPoints(ValidationState& state) {
     state.Report("layout.entry-point", kNoInst,
                  "the module has no OpEntryPoint and does not declare the Linkage capability");
   }
-  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+  for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     if (op != Op::ExecutionMode && op != Op::ExecutionModeId) continue;
     const Id target = m.word(i, 1);

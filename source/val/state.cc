@@ -24,7 +24,7 @@ void ValidationState::CollectCapabilities() {
   const uint32_t size = all.empty() ? 1 : all.back().value + 1;
   capabilities_.assign(size, false);
   std::vector<uint32_t> worklist;
-  for (InstIndex i = 0; i < module_.num_instructions(); ++i) {
+  for (InstIndex i = 0; i < module_.global_end(); ++i) {
     const Op op = module_.opcode(i);
     if (op == Op::Capability) {
       worklist.push_back(module_.word(i, 1));

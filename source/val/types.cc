@@ -124,7 +124,7 @@ void CheckFloat(ValidationState& state, InstIndex i) {
 void ValidateTypes(ValidationState& state) {
   const ir::Module& m = state.module();
   std::vector<uint16_t> depth(m.bound(), 0);
-  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+  for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     if (!ir::IsTypeDeclaration(op) && op != Op::TypeForwardPointer) continue;
     const ir::Inst inst = m.inst(i);

@@ -96,20 +96,22 @@ const std::vector<OpClass>& OpClasses() {
       if (name.starts_with("OpAtomic")) {
         c = OpClass::kAtomic;
       } else if (name.starts_with("OpGroupNonUniform")) {
-        c = OpClass::kGroupUniform;
+        // Arithmetic with a GroupOperation: Reduce is uniform, scans are not. Of the rest, only
+        // the votes, broadcasts and ballot queries give every invocation the same value.
+        c = OpClass::kGroupDivergent;
         for (const auto& operand : grammar::Operands(info)) {
           if (operand.kind == grammar::OperandKind::kGroupOperation) c = OpClass::kGroupArithmetic;
         }
         switch (static_cast<Op>(info.opcode)) {
-          case Op::GroupNonUniformElect:
-          case Op::GroupNonUniformShuffle:
-          case Op::GroupNonUniformShuffleXor:
-          case Op::GroupNonUniformShuffleUp:
-          case Op::GroupNonUniformShuffleDown:
-          case Op::GroupNonUniformQuadBroadcast:
-          case Op::GroupNonUniformQuadSwap:
-          case Op::GroupNonUniformBallotBitExtract:
-            c = OpClass::kGroupDivergent;
+          case Op::GroupNonUniformAll:
+          case Op::GroupNonUniformAny:
+          case Op::GroupNonUniformAllEqual:
+          case Op::GroupNonUniformBroadcast:
+          case Op::GroupNonUniformBroadcastFirst:
+          case Op::GroupNonUniformBallot:
+          case Op::GroupNonUniformBallotFindLSB:
+          case Op::GroupNonUniformBallotFindMSB:
+            c = OpClass::kGroupUniform;
             break;
           default:
             break;
@@ -176,6 +178,7 @@ class Uniformity {
   // sweep; raising anything else only reaches later instructions of the same sweep.
   std::vector<bool> feeds_back_;
   bool again_ = false;
+  uint64_t workgroup_invocations_ = 0;  // The largest LocalSize of the module's entry points.
 };
 
 void Uniformity::Prepare() {
@@ -197,6 +200,10 @@ void Uniformity::Prepare() {
     if (op == Op::Decorate && m_.num_words(i) >= 4 &&
         m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
       builtin_[m_.word(i, 1)] = static_cast<uint8_t>(std::min<uint32_t>(m_.word(i, 3), 254) + 1);
+    } else if (op == Op::ExecutionMode && m_.num_words(i) >= 6 &&
+               m_.word(i, 2) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
+      workgroup_invocations_ = std::max<uint64_t>(
+          workgroup_invocations_, uint64_t{m_.word(i, 3)} * m_.word(i, 4) * m_.word(i, 5));
     } else if (op == Op::Phi) {
       for (size_t w = 3; w < m_.num_words(i); w += 2) feeds_back_[m_.word(i, w)] = true;
     } else if (op == Op::BranchConditional || op == Op::Switch || op == Op::ReturnValue) {
@@ -328,12 +335,49 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
         continue;
       }
       const Id id = inst.word(operand);
-      const Op def = m_.DefOpcode(id);
+      const InstIndex def_index = m_.Def(id);
+      if (def_index == kNoInst) continue;
+      const Op def = m_.opcode(def_index);
       if (def == Op::Label || def == Op::Function || ir::IsTypeDeclaration(def)) continue;
       s = Join(s, ValueOf(id));
+      // A value defined in a divergent region (e.g. a loop with a divergent exit) and used
+      // outside it differs per invocation at the use.
+      const uint32_t def_block = m_.BlockOf(def_index);
+      if (block != ~0u && def_block != ~0u && region_of_[def_block] != ~0u &&
+          region_of_[def_block] != region_of_[block]) {
+        s = Join(s, blocks_[def_block]);
+      }
     }
     return s;
   };
+  // The elements of a cooperative matrix are spread over the invocations: reading one (by
+  // OpCompositeExtract, or a load through an access chain into the matrix) gives each
+  // invocation its own value.
+  auto reads_matrix_element = [&]() {
+    if (op == Op::CompositeExtract) return IsCoopMatrixType(state_, state_.TypeOf(m_.word(i, 3)));
+    if (op != Op::Load) return false;
+    const InstIndex chain = m_.Def(m_.word(i, 3));
+    if (chain == kNoInst ||
+        (m_.opcode(chain) != Op::AccessChain && m_.opcode(chain) != Op::InBoundsAccessChain)) {
+      return false;
+    }
+    return IsCoopMatrixType(state_, state_.PointeeType(state_.TypeOf(m_.word(chain, 3))));
+  };
+  if (reads_matrix_element()) return Raise(values_, result, kDivergent, i);
+  // Each invocation owns the elements it holds: writing one (OpCompositeInsert, or a store
+  // through an access chain into a matrix) keeps the matrix as uniform as it was (KHR issue 11).
+  auto writes_matrix_element = [&]() {
+    if (op != Op::Store) return false;
+    const InstIndex chain = m_.Def(m_.word(i, 1));
+    return chain != kNoInst &&
+           (m_.opcode(chain) == Op::AccessChain || m_.opcode(chain) == Op::InBoundsAccessChain) &&
+           IsCoopMatrixType(state_, state_.PointeeType(state_.TypeOf(m_.word(chain, 3))));
+  };
+  if (writes_matrix_element()) return false;
+  if (op == Op::CompositeInsert && IsCoopMatrixType(state_, result ? m_.type_id(i) : 0)) {
+    const Source s = ValueOf(m_.word(i, 4));
+    return Raise(values_, result, s.level, s.reason);
+  }
   switch (op) {
     case Op::Load:
     case Op::CooperativeVectorLoadNV: {
@@ -355,7 +399,18 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
     case Op::CooperativeMatrixStoreTensorNV:
     case Op::CooperativeVectorStoreNV: {
       const Id root = RootOf(m_.word(i, 1));
-      const Source stored = Join(join_operands(1), control);
+      // Private memory assigned under divergent control differs per invocation; shared memory
+      // (buffers, Workgroup) written by some invocations is at best unproven either way, which
+      // ContentsOf accounts for: only the stored value's own level counts there.
+      const InstIndex root_def = root ? m_.Def(root) : kNoInst;
+      const bool private_memory =
+          root_def != kNoInst &&
+          (m_.opcode(root_def) == Op::FunctionParameter ||
+           (m_.opcode(root_def) == Op::Variable &&
+            (static_cast<StorageClass>(m_.word(root_def, 3)) == StorageClass::Function ||
+             static_cast<StorageClass>(m_.word(root_def, 3)) == StorageClass::Private)));
+      const Source stored = private_memory || root_def == kNoInst ? Join(join_operands(1), control)
+                                                                  : join_operands(1);
       bool changed = false;
       if (root != 0) {
         if (!written_[root]) {
@@ -476,9 +531,15 @@ void Uniformity::CheckCooperative(InstIndex i, uint32_t block) {
   const Level required =
       scope && *scope == static_cast<int64_t>(spv::Scope::Workgroup) ? kUniform : kSubgroup;
   const char* scope_name = required == kUniform ? "workgroup" : "subgroup";
+  // Subgroup-uniform is provably not workgroup-uniform once a workgroup is larger than any
+  // subgroup can be (128 invocations).
+  auto proven_divergent = [&](Level level) {
+    return level == kDivergent ||
+           (level == kSubgroup && required == kUniform && workgroup_invocations_ > 128);
+  };
   const Source control = blocks_[block];
   if (control.level > required) {
-    const bool proven = control.level == kDivergent;
+    const bool proven = proven_divergent(control.level);
     state_.Report(proven ? "uniformity.control" : "uniformity.unproven", i,
                   state_.Describe(i) +
                       (proven ? " runs in divergent control flow"
@@ -505,7 +566,7 @@ void Uniformity::CheckCooperative(InstIndex i, uint32_t block) {
       s = blocks_[def_block];
     }
     if (s.level <= required) continue;
-    const bool proven = s.level == kDivergent;
+    const bool proven = proven_divergent(s.level);
     if (!state_.Report(proven ? "uniformity.operand" : "uniformity.unproven", i,
                        state_.Describe(i) + ": operand " + state_.Name(id) + " is " +
                            LevelText(s.level) + Why(s) + "; it must be dynamically uniform " +

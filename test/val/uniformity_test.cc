@@ -1,0 +1,1638 @@
+// Divergence analysis (source/val/uniformity.cc): cooperative matrix instructions need their
+// operands dynamically uniform within the matrix's scope and all invocations of the scope
+// instance active. Every test is a small but realistic compute shader with KHR cooperative
+// matrices (Subgroup scope unless said): bug patterns must be errors pointing at the offending
+// instruction and naming the divergent source, correct patterns must validate clean.
+//
+// UniformityKnownIssue tests were found by writing this suite. Two stay DISABLED_: they assert
+// the right behaviour, which needs a flow-sensitive view of Function variables (one variable
+// reused for a divergent and then a uniform loop) and call-site-sensitive parameters (one
+// helper called with divergent and with uniform arguments); the analysis is flow- and
+// context-insensitive, so it reports both as divergent (errors on correct code).
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "test/val/val_test_util.h"
+
+namespace coopspv::val {
+namespace {
+
+using testing::Dump;
+using testing::HasRule;
+using testing::Mutate;
+using testing::ReadFile;
+using testing::ValidateText;
+
+// Capabilities, entry point and execution mode. Every global the tests can touch is in the
+// interface.
+constexpr std::string_view kHead = R"(OpCapability Shader
+OpCapability Float16
+OpCapability StorageBuffer16BitAccess
+OpCapability VulkanMemoryModel
+OpCapability GroupNonUniform
+OpCapability GroupNonUniformBallot
+OpCapability GroupNonUniformShuffle
+OpCapability GroupNonUniformArithmetic
+OpCapability CooperativeMatrixKHR
+)";
+
+constexpr std::string_view kEntry = R"(OpExtension "SPV_KHR_cooperative_matrix"
+OpMemoryModel Logical Vulkan
+OpEntryPoint GLCompute %main "main" %gl_LocalInvocationID %gl_LocalInvocationIndex %gl_GlobalInvocationID %gl_WorkGroupID %gl_NumWorkGroups %gl_SubgroupID %gl_SubgroupInvocationID %bufA %bufB %bufC %bufI %ubo %pc %shA %shU
+OpExecutionMode %main LocalSize 64 1 1
+)";
+
+constexpr std::string_view kDecorations =
+    R"(OpDecorate %gl_LocalInvocationID BuiltIn LocalInvocationId
+OpDecorate %gl_LocalInvocationIndex BuiltIn LocalInvocationIndex
+OpDecorate %gl_GlobalInvocationID BuiltIn GlobalInvocationId
+OpDecorate %gl_WorkGroupID BuiltIn WorkgroupId
+OpDecorate %gl_NumWorkGroups BuiltIn NumWorkgroups
+OpDecorate %gl_SubgroupID BuiltIn SubgroupId
+OpDecorate %gl_SubgroupInvocationID BuiltIn SubgroupLocalInvocationId
+OpDecorate %TILE SpecId 0
+OpDecorate %NITER SpecId 1
+OpDecorate %_rt_half ArrayStride 2
+OpDecorate %_rt_float ArrayStride 4
+OpDecorate %_rt_uint ArrayStride 4
+OpDecorate %BufH Block
+OpMemberDecorate %BufH 0 Offset 0
+OpMemberDecorate %BufH 0 NonWritable
+OpDecorate %BufF Block
+OpMemberDecorate %BufF 0 Offset 0
+OpDecorate %BufU Block
+OpMemberDecorate %BufU 0 Offset 0
+OpDecorate %PC Block
+OpMemberDecorate %PC 0 Offset 0
+OpMemberDecorate %PC 1 Offset 4
+OpMemberDecorate %PC 2 Offset 8
+OpMemberDecorate %PC 3 Offset 12
+OpDecorate %UBO Block
+OpMemberDecorate %UBO 0 Offset 0
+OpMemberDecorate %UBO 1 Offset 4
+OpDecorate %bufA DescriptorSet 0
+OpDecorate %bufA Binding 0
+OpDecorate %bufB DescriptorSet 0
+OpDecorate %bufB Binding 1
+OpDecorate %bufC DescriptorSet 0
+OpDecorate %bufC Binding 2
+OpDecorate %bufI DescriptorSet 0
+OpDecorate %bufI Binding 3
+OpDecorate %ubo DescriptorSet 0
+OpDecorate %ubo Binding 4
+)";
+
+// Buffers: A and B (fp16, read-only), C (fp32 results), I (uint: counters, indices); a uniform
+// buffer {stride, k}; push constants {lda, ldc, n, flag}; shared memory shA (fp16 tile) and shU
+// (one uint). %matA/%matB/%matC are 16x16 Subgroup-scope matrices, %wmat* Workgroup-scope ones.
+constexpr std::string_view kGlobals = R"(%void = OpTypeVoid
+%fnvoid = OpTypeFunction %void
+%bool = OpTypeBool
+%uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
+%half = OpTypeFloat 16
+%float = OpTypeFloat 32
+%v3uint = OpTypeVector %uint 3
+%v4uint = OpTypeVector %uint 4
+%fn_uint_uint = OpTypeFunction %uint %uint
+%fn_void_uint = OpTypeFunction %void %uint
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%uint_2 = OpConstant %uint 2
+%uint_3 = OpConstant %uint 3
+%uint_8 = OpConstant %uint 8
+%uint_16 = OpConstant %uint 16
+%uint_32 = OpConstant %uint 32
+%uint_64 = OpConstant %uint 64
+%uint_256 = OpConstant %uint 256
+%uint_264 = OpConstant %uint 264
+%uint_1024 = OpConstant %uint 1024
+%uint_65535 = OpConstant %uint 65535
+%int_0 = OpConstant %int 0
+%int_1 = OpConstant %int 1
+%int_2 = OpConstant %int 2
+%int_3 = OpConstant %int 3
+%float_0 = OpConstant %float 0
+%float_2 = OpConstant %float 2
+%rowMajor = OpConstant %int 0
+%colMajor = OpConstant %int 1
+%TILE = OpSpecConstant %uint 16
+%NITER = OpSpecConstant %uint 4
+%_rt_half = OpTypeRuntimeArray %half
+%_rt_float = OpTypeRuntimeArray %float
+%_rt_uint = OpTypeRuntimeArray %uint
+%BufH = OpTypeStruct %_rt_half
+%BufF = OpTypeStruct %_rt_float
+%BufU = OpTypeStruct %_rt_uint
+%PC = OpTypeStruct %uint %uint %uint %uint
+%UBO = OpTypeStruct %uint %uint
+%_arr_half_1024 = OpTypeArray %half %uint_1024
+%_ptr_StorageBuffer_BufH = OpTypePointer StorageBuffer %BufH
+%_ptr_StorageBuffer_BufF = OpTypePointer StorageBuffer %BufF
+%_ptr_StorageBuffer_BufU = OpTypePointer StorageBuffer %BufU
+%_ptr_StorageBuffer_half = OpTypePointer StorageBuffer %half
+%_ptr_StorageBuffer_float = OpTypePointer StorageBuffer %float
+%_ptr_StorageBuffer_uint = OpTypePointer StorageBuffer %uint
+%_ptr_Uniform_UBO = OpTypePointer Uniform %UBO
+%_ptr_Uniform_uint = OpTypePointer Uniform %uint
+%_ptr_PushConstant_PC = OpTypePointer PushConstant %PC
+%_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
+%_ptr_Input_v3uint = OpTypePointer Input %v3uint
+%_ptr_Input_uint = OpTypePointer Input %uint
+%_ptr_Workgroup_arr = OpTypePointer Workgroup %_arr_half_1024
+%_ptr_Workgroup_half = OpTypePointer Workgroup %half
+%_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+%_ptr_Function_uint = OpTypePointer Function %uint
+%_ptr_Function_float = OpTypePointer Function %float
+%bufA = OpVariable %_ptr_StorageBuffer_BufH StorageBuffer
+%bufB = OpVariable %_ptr_StorageBuffer_BufH StorageBuffer
+%bufC = OpVariable %_ptr_StorageBuffer_BufF StorageBuffer
+%bufI = OpVariable %_ptr_StorageBuffer_BufU StorageBuffer
+%ubo = OpVariable %_ptr_Uniform_UBO Uniform
+%pc = OpVariable %_ptr_PushConstant_PC PushConstant
+%shA = OpVariable %_ptr_Workgroup_arr Workgroup
+%shU = OpVariable %_ptr_Workgroup_uint Workgroup
+%gl_LocalInvocationID = OpVariable %_ptr_Input_v3uint Input
+%gl_LocalInvocationIndex = OpVariable %_ptr_Input_uint Input
+%gl_GlobalInvocationID = OpVariable %_ptr_Input_v3uint Input
+%gl_WorkGroupID = OpVariable %_ptr_Input_v3uint Input
+%gl_NumWorkGroups = OpVariable %_ptr_Input_v3uint Input
+%gl_SubgroupID = OpVariable %_ptr_Input_uint Input
+%gl_SubgroupInvocationID = OpVariable %_ptr_Input_uint Input
+%matA = OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_16 %uint_0
+%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_16 %uint_1
+%matC = OpTypeCooperativeMatrixKHR %float %uint_3 %uint_16 %uint_16 %uint_2
+%_ptr_Function_matC = OpTypePointer Function %matC
+%zeroC = OpConstantComposite %matC %float_0
+%wmatA = OpTypeCooperativeMatrixKHR %half %uint_2 %uint_16 %uint_16 %uint_0
+%wmatB = OpTypeCooperativeMatrixKHR %half %uint_2 %uint_16 %uint_16 %uint_1
+%wmatC = OpTypeCooperativeMatrixKHR %float %uint_2 %uint_16 %uint_16 %uint_2
+%wzeroC = OpConstantComposite %wmatC %float_0
+)";
+
+// OpName for every id the module defines, so that diagnostics print the names used here.
+std::string NamesFor(const std::string& text) {
+  static const std::regex def(R"(^\s*%([A-Za-z_][A-Za-z0-9_]*)\s*=)");
+  std::string names;
+  std::set<std::string> seen;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, def) && seen.insert(m[1]).second) {
+      names += "OpName %" + m[1].str() + " \"" + m[1].str() + "\"\n";
+    }
+  }
+  return names;
+}
+
+// A whole module: the common globals plus `extra_globals` (types and constants a test needs),
+// then `functions` (which must define %main). `extra_head` adds capabilities.
+std::string Module(const std::string& functions, const std::string& extra_globals = "",
+                   const std::string& extra_head = "") {
+  const std::string body = std::string(kGlobals) + extra_globals + functions;
+  return std::string(kHead) + extra_head + std::string(kEntry) + NamesFor(body) +
+         std::string(kDecorations) + body;
+}
+
+Result Check(const std::string& module, Options options = {}) {
+  options.env = *ParseTargetEnv("vulkan1.3");
+  return ValidateText(module, options);
+}
+
+bool IsUniformityRule(const Diagnostic& d) {
+  return std::string_view(d.rule->id).starts_with("uniformity.");
+}
+
+// What the first diagnostic must be: its rule, the start of the instruction it points at, the
+// divergent source its message names, and (optionally) the operand it names.
+struct Expected {
+  std::string_view rule;
+  std::string_view instruction;
+  std::string_view source;
+  std::string_view operand = {};
+};
+
+::testing::AssertionResult MatchesDiagnostic(const Diagnostic& d, const Expected& e) {
+  if (e.rule != d.rule->id) {
+    return ::testing::AssertionFailure() << "rule is " << d.rule->id << ", not " << e.rule;
+  }
+  const bool error = e.rule != "uniformity.unproven";
+  if ((d.severity == Severity::kError) != error) {
+    return ::testing::AssertionFailure() << "wrong severity for " << e.rule;
+  }
+  if (!d.has_instruction || !d.instruction_text.starts_with(e.instruction)) {
+    return ::testing::AssertionFailure()
+           << "points at '" << d.instruction_text << "', not '" << e.instruction << "...'";
+  }
+  if (d.message.find(e.source) == std::string::npos) {
+    return ::testing::AssertionFailure() << "message does not name " << e.source;
+  }
+  if (!e.operand.empty() &&
+      d.message.find("operand " + std::string(e.operand) + " ") == std::string::npos) {
+    return ::testing::AssertionFailure() << "message does not name operand " << e.operand;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// The first diagnostic is the expected one, only uniformity rules fired (the module is otherwise
+// valid), and the module is invalid exactly when the expected rule is an error.
+::testing::AssertionResult ReportsFirst(const Result& r, const Expected& e) {
+  if (r.diagnostics.empty()) return ::testing::AssertionFailure() << "no diagnostics";
+  for (const Diagnostic& d : r.diagnostics) {
+    if (!IsUniformityRule(d)) {
+      return ::testing::AssertionFailure() << "unrelated diagnostic:\n" << Dump(r);
+    }
+  }
+  ::testing::AssertionResult first = MatchesDiagnostic(r.diagnostics.front(), e);
+  if (!first) return first << "\n" << Dump(r);
+  if (r.valid != (e.rule == "uniformity.unproven")) {
+    return ::testing::AssertionFailure() << "valid is " << r.valid << "\n" << Dump(r);
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Some diagnostic (not necessarily the first) is the expected one.
+::testing::AssertionResult Reports(const Result& r, const Expected& e) {
+  for (const Diagnostic& d : r.diagnostics) {
+    if (MatchesDiagnostic(d, e)) return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "no such diagnostic:\n" << Dump(r);
+}
+
+bool HasUniformityError(const Result& r) {
+  for (const Diagnostic& d : r.diagnostics) {
+    if (IsUniformityRule(d) && d.severity == Severity::kError) return true;
+  }
+  return false;
+}
+
+// Snippets used by several programs.
+constexpr std::string_view kMainBegin = R"(%main = OpFunction %void None %fnvoid
+%entry = OpLabel
+)";
+constexpr std::string_view kLid =
+    R"(%lid_x_p = OpAccessChain %_ptr_Input_uint %gl_LocalInvocationID %uint_0
+%lx = OpLoad %uint %lid_x_p
+)";
+constexpr std::string_view kLda = R"(%lda_p = OpAccessChain %_ptr_PushConstant_uint %pc %int_0
+%lda = OpLoad %uint %lda_p
+)";
+constexpr std::string_view kPointers =
+    R"(%pA = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %uint_0
+%pB = OpAccessChain %_ptr_StorageBuffer_half %bufB %int_0 %uint_0
+%pC = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %uint_0
+)";
+
+std::string Main(std::string_view body) {
+  return std::string(kMainBegin) + std::string(body) + "OpFunctionEnd\n";
+}
+
+// ------------------------------------------------------------------------------------------
+// The baseline the bug patterns start from: one 16x16x16 multiply, everything uniform.
+
+const std::string& Baseline() {
+  static const std::string text = Module(Main(std::string(kLda) + std::string(kPointers) + R"(
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %lda None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %lda None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %lda None
+OpReturn
+)"));
+  return text;
+}
+
+TEST(UniformityBaseline, ValidatesClean) { EXPECT_CLEAN(Check(Baseline())); }
+
+// ------------------------------------------------------------------------------------------
+// Bug patterns: each must be an error on the right instruction, naming the divergent source.
+
+// coopMatLoad(a, A, 0, gl_LocalInvocationID.x, RowMajor): a per-invocation stride.
+TEST(UniformityBug, StrideFromLocalInvocationId) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %lx None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationId", "%lx"}));
+  // The divergent matrix then poisons what uses it.
+  EXPECT_TRUE(Reports(
+      r, {"uniformity.operand", "%d = OpCooperativeMatrixMulAddKHR", "LocalInvocationId", "%a"}));
+}
+
+// coopMatLoad(a, A, gl_GlobalInvocationID.x * 16, ...): each invocation picks its own tile.
+TEST(UniformityBug, PointerOffsetFromGlobalInvocationId) {
+  const Result r = Check(Module(Main(R"(
+%gid_x_p = OpAccessChain %_ptr_Input_uint %gl_GlobalInvocationID %uint_0
+%gx = OpLoad %uint %gid_x_p
+%row = OpIMul %uint %gx %uint_16
+%pA = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %row
+%pB = OpAccessChain %_ptr_StorageBuffer_half %bufB %int_0 %uint_0
+%pC = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %uint_0
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "GlobalInvocationId", "%pA"}));
+}
+
+// stride = (gl_LocalInvocationID.x & 1) != 0 ? 32 : 16.
+TEST(UniformityBug, StrideSelectedOnDivergentCondition) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%odd = OpBitwiseAnd %uint %lx %uint_1
+%isodd = OpINotEqual %bool %odd %uint_0
+%stride = OpSelect %uint %isodd %uint_32 %uint_16
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
+                               "LocalInvocationId", "%stride"}));
+}
+
+// The layout chosen per invocation with OpSelect: not a constant instruction (its own rule) and
+// divergent.
+TEST(UniformityBug, LayoutSelectedOnDivergentCondition) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%odd = OpBitwiseAnd %uint %lx %uint_1
+%isodd = OpINotEqual %bool %odd %uint_0
+%layout = OpSelect %int %isodd %rowMajor %colMajor
+%a = OpCooperativeMatrixLoadKHR %matA %pA %layout %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_FALSE(r.valid);
+  EXPECT_RULE(r, "coop-matrix.memory.layout");
+  EXPECT_TRUE(Reports(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
+                          "LocalInvocationId", "%layout"}));
+}
+
+// if (gl_SubgroupInvocationID < 16) { coopMatLoad(...); ... }: half the subgroup is inactive.
+TEST(UniformityBug, LoadUnderSubgroupInvocationIdBranch) {
+  const Result r = Check(Module(Main(std::string(kPointers) + R"(
+%sgl = OpLoad %uint %gl_SubgroupInvocationID
+%low = OpULessThan %bool %sgl %uint_16
+OpSelectionMerge %merge None
+OpBranchConditional %low %then %merge
+%then = OpLabel
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpBranch %merge
+%merge = OpLabel
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR", "SubgroupLocalInvocationId"}));
+  EXPECT_NE(r.diagnostics.front().message.find("divergent control flow"), std::string::npos);
+  EXPECT_TRUE(Reports(
+      r, {"uniformity.control", "OpCooperativeMatrixStoreKHR %pC", "SubgroupLocalInvocationId"}));
+}
+
+// for (uint i = 0; i < gl_LocalInvocationIndex; ++i) acc = coopMatMulAdd(a, b, acc);
+TEST(UniformityBug, MulAddInLoopWithDivergentTripCount) {
+  const Result r = Check(Module(Main(std::string(kPointers) + R"(
+%lidx = OpLoad %uint %gl_LocalInvocationIndex
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+OpBranch %header
+%header = OpLabel
+%i = OpPhi %uint %uint_0 %entry %i_next %latch
+%acc = OpPhi %matC %zeroC %entry %d %latch
+%more = OpULessThan %bool %i %lidx
+OpLoopMerge %exit %latch None
+OpBranchConditional %more %body %exit
+%body = OpLabel
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %acc
+OpBranch %latch
+%latch = OpLabel
+%i_next = OpIAdd %uint %i %uint_1
+OpBranch %header
+%exit = OpLabel
+OpCooperativeMatrixStoreKHR %pC %acc %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.control", "%d = OpCooperativeMatrixMulAddKHR", "LocalInvocationIndex"}));
+  // The accumulator leaving the loop differs per invocation (different trip counts).
+  EXPECT_TRUE(Reports(r, {"uniformity.operand", "OpCooperativeMatrixStoreKHR %pC",
+                          "LocalInvocationIndex", "%acc"}));
+}
+
+// if (gl_LocalInvocationID.x != 0) return; coopMatStore(...): only invocation 0 stores.
+TEST(UniformityBug, StoreAfterDivergentEarlyReturn) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+%notfirst = OpINotEqual %bool %lx %uint_0
+OpSelectionMerge %cont None
+OpBranchConditional %notfirst %ret %cont
+%ret = OpLabel
+OpReturn
+%cont = OpLabel
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.control", "OpCooperativeMatrixStoreKHR %pC %d", "LocalInvocationId"}));
+  EXPECT_EQ(r.num_errors, 1u) << Dump(r);  // The loads and the multiply come before the return.
+}
+
+// coopmat<float, ...> bias = coopmat<...>(float(gl_LocalInvocationID.x));
+TEST(UniformityBug, ConstructFromDivergentScalar) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%fx = OpConvertUToF %float %lx
+%bias = OpCompositeConstruct %matC %fx
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %bias
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%bias = OpCompositeConstruct", "LocalInvocationId", "%fx"}));
+}
+
+// d = d * float(gl_LocalInvocationID.x);
+TEST(UniformityBug, MatrixTimesDivergentScalar) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+%fx = OpConvertUToF %float %lx
+%scaled = OpMatrixTimesScalar %matC %d %fx
+OpCooperativeMatrixStoreKHR %pC %scaled %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%scaled = OpMatrixTimesScalar", "LocalInvocationId", "%fx"}));
+}
+
+// glslang keeps `uint stride = gl_LocalInvocationID.x * 16;` in a Function variable.
+TEST(UniformityBug, StrideThroughFunctionVariable) {
+  const Result r = Check(Module(Main(R"(
+%stride_v = OpVariable %_ptr_Function_uint Function
+)" + std::string(kLid) + std::string(kPointers) +
+                                     R"(
+%s0 = OpIMul %uint %lx %uint_16
+OpStore %stride_v %s0
+%stride = OpLoad %uint %stride_v
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
+                               "LocalInvocationId", "%stride"}));
+}
+
+// uint leading_dim(uint x) { return x + 16; }  ... leading_dim(gl_LocalInvocationID.x)
+TEST(UniformityBug, StrideFromHelperCalledWithDivergentArgument) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%stride = OpFunctionCall %uint %leading_dim %lx
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)") + R"(%leading_dim = OpFunction %uint None %fn_uint_uint
+%x = OpFunctionParameter %uint
+%ld_entry = OpLabel
+%r = OpIAdd %uint %x %uint_16
+OpReturnValue %r
+OpFunctionEnd
+)"));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
+                               "LocalInvocationId", "%stride"}));
+}
+
+// void tile() { load; mulAdd; store; }  ... if (gl_LocalInvocationID.x < 32) tile();
+TEST(UniformityBug, CoopOpsInHelperCalledUnderDivergentControl) {
+  const Result r = Check(Module(Main(std::string(kLid) + R"(
+%firsthalf = OpULessThan %bool %lx %uint_32
+OpSelectionMerge %merge None
+OpBranchConditional %firsthalf %then %merge
+%then = OpLabel
+%call = OpFunctionCall %void %tile
+OpBranch %merge
+%merge = OpLabel
+OpReturn
+)") + R"(%tile = OpFunction %void None %fnvoid
+%t_entry = OpLabel
+%tpA = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %uint_0
+%tpB = OpAccessChain %_ptr_StorageBuffer_half %bufB %int_0 %uint_0
+%tpC = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %uint_0
+%ta = OpCooperativeMatrixLoadKHR %matA %tpA %rowMajor %uint_16 None
+%tb = OpCooperativeMatrixLoadKHR %matB %tpB %colMajor %uint_16 None
+%td = OpCooperativeMatrixMulAddKHR %matC %ta %tb %zeroC
+OpCooperativeMatrixStoreKHR %tpC %td %rowMajor %uint_16 None
+OpReturn
+OpFunctionEnd
+)"));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.control", "%ta = OpCooperativeMatrixLoadKHR", "LocalInvocationId"}));
+  EXPECT_TRUE(Reports(
+      r, {"uniformity.control", "%td = OpCooperativeMatrixMulAddKHR", "LocalInvocationId"}));
+}
+
+// Workgroup-scope matrices: gl_SubgroupID is the same within a subgroup but not across the
+// workgroup. The analysis reports it as *unproven* (a warning), not as an error: SubgroupId is
+// subgroup-uniform, and only a divergent (per-invocation) level is proven wrong. With more than
+// one subgroup per workgroup this is a real bug (see the report); this test pins what the code
+// does.
+TEST(UniformityBug, WorkgroupScopeStrideFromSubgroupIdIsOnlyUnproven) {
+  const Result r = Check(Module(Main(std::string(kPointers) + R"(
+%sg = OpLoad %uint %gl_SubgroupID
+%stride = OpIAdd %uint %sg %uint_16
+%wa = OpCooperativeMatrixLoadKHR %wmatA %pA %rowMajor %stride None
+%wb = OpCooperativeMatrixLoadKHR %wmatB %pB %colMajor %uint_16 None
+%wd = OpCooperativeMatrixMulAddKHR %wmatC %wa %wb %wzeroC
+OpCooperativeMatrixStoreKHR %pC %wd %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.unproven", "%wa = OpCooperativeMatrixLoadKHR", "SubgroupId", "%stride"}));
+  EXPECT_NE(r.diagnostics.front().message.find("subgroup-uniform"), std::string::npos);
+  EXPECT_NE(r.diagnostics.front().message.find("within the workgroup"), std::string::npos);
+}
+
+// The same stride is fine for a Subgroup-scope matrix.
+TEST(UniformityClean, SubgroupScopeStrideFromSubgroupId) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kPointers) + R"(
+%sg = OpLoad %uint %gl_SubgroupID
+%stride = OpIAdd %uint %sg %uint_16
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)"))));
+}
+
+// Workgroup scope with a per-invocation stride is a proven error.
+TEST(UniformityBug, WorkgroupScopeStrideFromLocalInvocationIndex) {
+  const Result r = Check(Module(Main(std::string(kPointers) + R"(
+%lidx = OpLoad %uint %gl_LocalInvocationIndex
+%stride = OpIAdd %uint %lidx %uint_16
+%wa = OpCooperativeMatrixLoadKHR %wmatA %pA %rowMajor %stride None
+%wb = OpCooperativeMatrixLoadKHR %wmatB %pB %colMajor %uint_16 None
+%wd = OpCooperativeMatrixMulAddKHR %wmatC %wa %wb %wzeroC
+OpCooperativeMatrixStoreKHR %pC %wd %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%wa = OpCooperativeMatrixLoadKHR",
+                               "LocalInvocationIndex", "%stride"}));
+  EXPECT_NE(r.diagnostics.front().message.find("within the workgroup"), std::string::npos);
+}
+
+// Workgroup-scope ops under `if (gl_SubgroupID == 0)`: only the first subgroup runs them.
+// Reported as unproven control flow (a warning), like the operand case above.
+TEST(UniformityBug, WorkgroupScopeUnderSubgroupIdBranchIsOnlyUnproven) {
+  const Result r = Check(Module(Main(std::string(kPointers) + R"(
+%sg = OpLoad %uint %gl_SubgroupID
+%first = OpIEqual %bool %sg %uint_0
+OpSelectionMerge %merge None
+OpBranchConditional %first %then %merge
+%then = OpLabel
+%wa = OpCooperativeMatrixLoadKHR %wmatA %pA %rowMajor %uint_16 None
+%wb = OpCooperativeMatrixLoadKHR %wmatB %pB %colMajor %uint_16 None
+%wd = OpCooperativeMatrixMulAddKHR %wmatC %wa %wb %wzeroC
+OpCooperativeMatrixStoreKHR %pC %wd %rowMajor %uint_16 None
+OpBranch %merge
+%merge = OpLabel
+OpReturn
+)")));
+  EXPECT_TRUE(
+      ReportsFirst(r, {"uniformity.unproven", "%wa = OpCooperativeMatrixLoadKHR", "SubgroupId"}));
+  EXPECT_NE(r.diagnostics.front().message.find("control flow not proven uniform"),
+            std::string::npos);
+}
+
+// uint stride = gl_LocalInvocationID.x < 8 ? 16 : 32 written as an if/else with an OpPhi.
+TEST(UniformityBug, PhiOfDivergentBranchAsStride) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%low = OpULessThan %bool %lx %uint_8
+OpSelectionMerge %merge None
+OpBranchConditional %low %then %else
+%then = OpLabel
+OpBranch %merge
+%else = OpLabel
+OpBranch %merge
+%merge = OpLabel
+%stride = OpPhi %uint %uint_16 %then %uint_32 %else
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
+                               "LocalInvocationId", "%stride"}));
+}
+
+// uint tile = atomicAdd(counter, 1); coopMatLoad(a, A, tile * 256, ...): every invocation grabs
+// its own tile.
+TEST(UniformityBug, AtomicResultAsOffset) {
+  const Result r = Check(Module(Main(R"(
+%ctr = OpAccessChain %_ptr_StorageBuffer_uint %bufI %int_0 %uint_0
+%tile = OpAtomicIAdd %uint %ctr %uint_2 %uint_0 %uint_1
+%off = OpIMul %uint %tile %uint_256
+%pA = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %off
+%pB = OpAccessChain %_ptr_StorageBuffer_half %bufB %int_0 %uint_0
+%pC = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %uint_0
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "OpAtomicIAdd", "%pA"}));
+}
+
+// The atomic's result used directly as the stride.
+TEST(UniformityBug, AtomicResultAsStride) {
+  const Result r = Check(Module(Main(std::string(kPointers) + R"(
+%ctr = OpAccessChain %_ptr_StorageBuffer_uint %bufI %int_0 %uint_0
+%stride = OpAtomicIAdd %uint %ctr %uint_2 %uint_0 %uint_16
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "OpAtomicIAdd", "%stride"}));
+}
+
+// uint i = 0; for (;; ++i) { stride = i * 16; if (i >= gl_LocalInvocationID.x) break; }
+// The loop exits at a different iteration in every invocation: %stride is divergent after it.
+TEST(UniformityBug, ValueFromLoopWithDivergentExitUsedAfterLoop) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+OpBranch %header
+%header = OpLabel
+%i = OpPhi %uint %uint_0 %entry %i_next %latch
+OpLoopMerge %exit %latch None
+OpBranch %body
+%body = OpLabel
+%stride = OpIMul %uint %i %uint_16
+%found = OpUGreaterThanEqual %bool %i %lx
+OpSelectionMerge %cont None
+OpBranchConditional %found %brk %cont
+%brk = OpLabel
+OpBranch %exit
+%cont = OpLabel
+OpBranch %latch
+%latch = OpLabel
+%i_next = OpIAdd %uint %i %uint_1
+OpBranch %header
+%exit = OpLabel
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
+                               "LocalInvocationId", "%stride"}));
+}
+
+// switch (gl_LocalInvocationID.x & 3) { case 0: row-major load...; case 1: col-major...; }
+TEST(UniformityBug, DivergentSwitchAroundLoad) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%sel = OpBitwiseAnd %uint %lx %uint_3
+OpSelectionMerge %merge None
+OpSwitch %sel %default 0 %case0 1 %case1
+%case0 = OpLabel
+%a0 = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%d0 = OpCooperativeMatrixMulAddKHR %matC %a0 %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d0 %rowMajor %uint_16 None
+OpBranch %merge
+%case1 = OpLabel
+%a1 = OpCooperativeMatrixLoadKHR %matA %pA %colMajor %uint_16 None
+%d1 = OpCooperativeMatrixMulAddKHR %matC %a1 %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d1 %rowMajor %uint_16 None
+OpBranch %merge
+%default = OpLabel
+OpBranch %merge
+%merge = OpLabel
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.control", "%a0 = OpCooperativeMatrixLoadKHR", "LocalInvocationId"}));
+  EXPECT_TRUE(
+      Reports(r, {"uniformity.control", "%a1 = OpCooperativeMatrixLoadKHR", "LocalInvocationId"}));
+}
+
+// stride = subgroupShuffle(per_lane[gl_SubgroupInvocationID], gl_SubgroupInvocationID + 1):
+// each lane gets its neighbour's value.
+TEST(UniformityBug, ShuffleResultAsStride) {
+  const Result r = Check(Module(Main(std::string(kPointers) + R"(
+%sgl = OpLoad %uint %gl_SubgroupInvocationID
+%pI = OpAccessChain %_ptr_StorageBuffer_uint %bufI %int_0 %sgl
+%mine = OpLoad %uint %pI
+%next = OpIAdd %uint %sgl %uint_1
+%stride = OpGroupNonUniformShuffle %uint %uint_3 %mine %next
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
+                               "OpGroupNonUniformShuffle", "%stride"}));
+}
+
+// stride = subgroupExclusiveAdd(16): 0, 16, 32, ... per lane.
+TEST(UniformityBug, ExclusiveScanAsStride) {
+  const Result r = Check(Module(Main(std::string(kPointers) + R"(
+%stride = OpGroupNonUniformIAdd %uint %uint_3 ExclusiveScan %uint_16
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
+                               "OpGroupNonUniformIAdd", "%stride"}));
+}
+
+// for (k = 0; k < NITER; ++k) { if (k == gl_LocalInvocationID.x) break; acc = mulAdd(...); }
+// After a divergent break the rest of the loop body runs in only some invocations.
+TEST(UniformityBug, MulAddAfterDivergentBreak) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+OpBranch %header
+%header = OpLabel
+%k = OpPhi %uint %uint_0 %entry %k_next %latch
+%acc = OpPhi %matC %zeroC %entry %d %latch
+%more = OpULessThan %bool %k %NITER
+OpLoopMerge %exit %latch None
+OpBranchConditional %more %body %exit
+%body = OpLabel
+%mine = OpIEqual %bool %k %lx
+OpSelectionMerge %cont None
+OpBranchConditional %mine %brk %cont
+%brk = OpLabel
+OpBranch %exit
+%cont = OpLabel
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %acc
+OpBranch %latch
+%latch = OpLabel
+%k_next = OpIAdd %uint %k %uint_1
+OpBranch %header
+%exit = OpLabel
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.control", "%d = OpCooperativeMatrixMulAddKHR", "LocalInvocationId"}));
+}
+
+// glslang: uint stride = 16; if (gl_LocalInvocationID.x < 8) stride = 32; a store of a constant
+// under divergent control makes the variable divergent.
+TEST(UniformityBug, FunctionVariableAssignedUnderDivergentBranch) {
+  const Result r = Check(Module(Main(R"(
+%stride_v = OpVariable %_ptr_Function_uint Function
+)" + std::string(kLid) + std::string(kPointers) +
+                                     R"(
+OpStore %stride_v %uint_16
+%wide = OpULessThan %bool %lx %uint_8
+OpSelectionMerge %merge None
+OpBranchConditional %wide %then %merge
+%then = OpLabel
+OpStore %stride_v %uint_32
+OpBranch %merge
+%merge = OpLabel
+%stride = OpLoad %uint %stride_v
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
+                               "LocalInvocationId", "%stride"}));
+}
+
+// ------------------------------------------------------------------------------------------
+// Correct patterns: no error, no warning.
+
+// for (uint k = 0; k < pc.n; k += 16) acc = mulAdd(A[row * lda + k], B[k], acc);
+TEST(UniformityClean, LoopBoundFromPushConstant) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kLda) + R"(
+%n_p = OpAccessChain %_ptr_PushConstant_uint %pc %int_2
+%n = OpLoad %uint %n_p
+%wg_y_p = OpAccessChain %_ptr_Input_uint %gl_WorkGroupID %uint_1
+%gy = OpLoad %uint %wg_y_p
+%row = OpIMul %uint %gy %uint_16
+%rowoff = OpIMul %uint %row %lda
+%pC = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %rowoff
+OpBranch %header
+%header = OpLabel
+%k = OpPhi %uint %uint_0 %entry %k_next %latch
+%acc = OpPhi %matC %zeroC %entry %d %latch
+%more = OpULessThan %bool %k %n
+OpLoopMerge %exit %latch None
+OpBranchConditional %more %body %exit
+%body = OpLabel
+%offA = OpIAdd %uint %rowoff %k
+%pA = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %offA
+%offB = OpIMul %uint %k %lda
+%pB = OpAccessChain %_ptr_StorageBuffer_half %bufB %int_0 %offB
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %lda None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %rowMajor %lda None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %acc
+OpBranch %latch
+%latch = OpLabel
+%k_next = OpIAdd %uint %k %uint_16
+OpBranch %header
+%exit = OpLabel
+OpCooperativeMatrixStoreKHR %pC %acc %rowMajor %lda None
+OpReturn
+)"))));
+}
+
+// for (uint k = 0; k < NITER; ++k) with NITER a specialization constant.
+TEST(UniformityClean, LoopBoundFromSpecConstant) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kPointers) + R"(
+OpBranch %header
+%header = OpLabel
+%k = OpPhi %uint %uint_0 %entry %k_next %latch
+%acc = OpPhi %matC %zeroC %entry %d %latch
+%more = OpULessThan %bool %k %NITER
+OpLoopMerge %exit %latch None
+OpBranchConditional %more %body %exit
+%body = OpLabel
+%off = OpIMul %uint %k %uint_16
+%pAk = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %off
+%a = OpCooperativeMatrixLoadKHR %matA %pAk %rowMajor %uint_256 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_256 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %acc
+OpBranch %latch
+%latch = OpLabel
+%k_next = OpIAdd %uint %k %uint_1
+OpBranch %header
+%exit = OpLabel
+OpCooperativeMatrixStoreKHR %pC %acc %rowMajor %uint_16 None
+OpReturn
+)"))));
+}
+
+// if (pc.n == 0) return; the whole workgroup leaves together.
+TEST(UniformityClean, UniformEarlyReturn) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kPointers) + R"(
+%n_p = OpAccessChain %_ptr_PushConstant_uint %pc %int_2
+%n = OpLoad %uint %n_p
+%empty = OpIEqual %bool %n %uint_0
+OpSelectionMerge %cont None
+OpBranchConditional %empty %ret %cont
+%ret = OpLabel
+OpReturn
+%cont = OpLabel
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)"))));
+}
+
+// Tile sizes and strides from specialization constants (and spec-constant operations).
+TEST(UniformityClean, SpecConstantTileSizes) {
+  EXPECT_CLEAN(Check(Module(Main(R"(
+%wg_x_p = OpAccessChain %_ptr_Input_uint %gl_WorkGroupID %uint_0
+%gx = OpLoad %uint %wg_x_p
+%off = OpIMul %uint %gx %TILE
+%pA = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %off
+%pB = OpAccessChain %_ptr_StorageBuffer_half %bufB %int_0 %off
+%pC = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %off
+%a = OpCooperativeMatrixLoadKHR %smatA %pA %rowMajor %TILE2 None
+%b = OpCooperativeMatrixLoadKHR %smatB %pB %colMajor %TILE2 None
+%d = OpCooperativeMatrixMulAddKHR %smatC %a %b %szeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %TILE2 None
+OpReturn
+)"),
+                            R"(%TILE2 = OpSpecConstantOp %uint IMul %TILE %uint_2
+%smatA = OpTypeCooperativeMatrixKHR %half %uint_3 %TILE %TILE %uint_0
+%smatB = OpTypeCooperativeMatrixKHR %half %uint_3 %TILE %TILE %uint_1
+%smatC = OpTypeCooperativeMatrixKHR %float %uint_3 %TILE %TILE %uint_2
+%szeroC = OpConstantComposite %smatC %float_0
+)")));
+}
+
+// The tile a workgroup computes comes from gl_WorkGroupID.
+TEST(UniformityClean, AddressesFromWorkgroupId) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kLda) + R"(
+%wg_x_p = OpAccessChain %_ptr_Input_uint %gl_WorkGroupID %uint_0
+%gx = OpLoad %uint %wg_x_p
+%wg_y_p = OpAccessChain %_ptr_Input_uint %gl_WorkGroupID %uint_1
+%gy = OpLoad %uint %wg_y_p
+%row = OpIMul %uint %gy %uint_16
+%col = OpIMul %uint %gx %uint_16
+%offA = OpIMul %uint %row %lda
+%pA = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %offA
+%offB = OpIMul %uint %col %lda
+%pB = OpAccessChain %_ptr_StorageBuffer_half %bufB %int_0 %offB
+%offC = OpIAdd %uint %offA %col
+%pC = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %offC
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %lda None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %lda None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %lda None
+OpReturn
+)"))));
+}
+
+// stride = subgroupBroadcastFirst(per-lane value): the same in the whole subgroup.
+TEST(UniformityClean, BroadcastFirstOfDivergentValueAsStride) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%perlane = OpIMul %uint %lx %uint_16
+%stride = OpGroupNonUniformBroadcastFirst %uint %uint_3 %perlane
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)"))));
+}
+
+// stride = subgroupMax(per-lane value): a reduction is subgroup-uniform.
+TEST(UniformityClean, SubgroupReduceAsStride) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%perlane = OpIAdd %uint %lx %uint_16
+%stride = OpGroupNonUniformUMax %uint %uint_3 Reduce %perlane
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)"))));
+}
+
+// stride = subgroupAdd(16) (IAdd Reduce) and offset from subgroupBallotBitCount(ballot(odd)) and
+// subgroupBallotFindLSB: all subgroup-uniform.
+TEST(UniformityClean, SubgroupIAddReduceAndBallotValues) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kLid) + R"(
+%stride = OpGroupNonUniformIAdd %uint %uint_3 Reduce %uint_16
+%odd = OpBitwiseAnd %uint %lx %uint_1
+%isodd = OpINotEqual %bool %odd %uint_0
+%ballot = OpGroupNonUniformBallot %v4uint %uint_3 %isodd
+%count = OpGroupNonUniformBallotBitCount %uint %uint_3 Reduce %ballot
+%lsb = OpGroupNonUniformBallotFindLSB %uint %uint_3 %ballot
+%offA = OpIMul %uint %count %uint_256
+%offB = OpIMul %uint %lsb %uint_256
+%pA = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %offA
+%pB = OpAccessChain %_ptr_StorageBuffer_half %bufB %int_0 %offB
+%pC = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %uint_0
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %stride None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %stride None
+OpReturn
+)"))));
+}
+
+// KHR issue 11: elements of a matrix may be read in non-uniform control flow, through an access
+// chain into a Function variable or with OpCompositeExtract. No cooperative instruction runs in
+// the divergent branch.
+TEST(UniformityClean, ElementAccessInDivergentControlFlow) {
+  EXPECT_CLEAN(Check(Module(Main(R"(
+%acc_v = OpVariable %_ptr_Function_matC Function
+)" + std::string(kLid) + std::string(kPointers) +
+                                 R"(
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpStore %acc_v %d
+%len = OpCooperativeMatrixLengthKHR %uint %matC
+%few = OpULessThan %bool %lx %uint_8
+OpSelectionMerge %merge None
+OpBranchConditional %few %then %merge
+%then = OpLabel
+%ep = OpAccessChain %_ptr_Function_float %acc_v %uint_0
+%e0 = OpLoad %float %ep
+%e1 = OpCompositeExtract %float %d 1
+%sum = OpFAdd %float %e0 %e1
+%outoff = OpIAdd %uint %lx %len
+%pOut = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %outoff
+OpStore %pOut %sum
+OpBranch %merge
+%merge = OpLabel
+%res = OpLoad %matC %acc_v
+OpCooperativeMatrixStoreKHR %pC %res %rowMajor %uint_16 None
+OpReturn
+)"))));
+}
+
+// Each invocation stages part of A into shared memory (per-invocation addresses and values),
+// barrier, then a cooperative load from a uniform shared address: the matrix is uniform.
+TEST(UniformityClean, SharedMemoryStagingThenCoopLoad) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kPointers) + R"(
+%lidx = OpLoad %uint %gl_LocalInvocationIndex
+%src = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %lidx
+%h = OpLoad %half %src
+%dst = OpAccessChain %_ptr_Workgroup_half %shA %lidx
+OpStore %dst %h MakePointerAvailable|NonPrivatePointer %uint_2
+OpControlBarrier %uint_2 %uint_2 %uint_264
+%pS = OpAccessChain %_ptr_Workgroup_half %shA %uint_0
+%a = OpCooperativeMatrixLoadKHR %matA %pS %rowMajor %uint_16 MakePointerVisible|NonPrivatePointer %uint_2
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)"))));
+}
+
+// The staging loop itself has a per-invocation trip count (for (i = lid; i < 256; i += 64)),
+// glslang style with the counter in a Function variable; the cooperative load after the loop
+// and the barrier is in uniform control flow.
+TEST(UniformityClean, DivergentStagingLoopThenCoopLoad) {
+  EXPECT_CLEAN(Check(Module(Main(R"(
+%i_v = OpVariable %_ptr_Function_uint Function
+)" + std::string(kPointers) + R"(
+%lidx = OpLoad %uint %gl_LocalInvocationIndex
+OpStore %i_v %lidx
+OpBranch %header
+%header = OpLabel
+OpLoopMerge %exit %latch None
+OpBranch %cond
+%cond = OpLabel
+%i = OpLoad %uint %i_v
+%more = OpULessThan %bool %i %uint_256
+OpBranchConditional %more %body %exit
+%body = OpLabel
+%i2 = OpLoad %uint %i_v
+%src = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %i2
+%h = OpLoad %half %src
+%dst = OpAccessChain %_ptr_Workgroup_half %shA %i2
+OpStore %dst %h MakePointerAvailable|NonPrivatePointer %uint_2
+OpBranch %latch
+%latch = OpLabel
+%i3 = OpLoad %uint %i_v
+%i_next = OpIAdd %uint %i3 %uint_64
+OpStore %i_v %i_next
+OpBranch %header
+%exit = OpLabel
+OpControlBarrier %uint_2 %uint_2 %uint_264
+%pS = OpAccessChain %_ptr_Workgroup_half %shA %uint_0
+%a = OpCooperativeMatrixLoadKHR %matA %pS %rowMajor %uint_16 MakePointerVisible|NonPrivatePointer %uint_2
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)"))));
+}
+
+// glslang: for (uint k = 0; k < pc.n; k += 16) with k and the accumulator in Function
+// variables.
+TEST(UniformityClean, LoopCounterInFunctionVariable) {
+  EXPECT_CLEAN(Check(Module(Main(R"(
+%k_v = OpVariable %_ptr_Function_uint Function
+%acc_v = OpVariable %_ptr_Function_matC Function
+)" + std::string(kPointers) + R"(
+OpStore %acc_v %zeroC
+OpStore %k_v %uint_0
+OpBranch %header
+%header = OpLabel
+OpLoopMerge %exit %latch None
+OpBranch %cond
+%cond = OpLabel
+%k = OpLoad %uint %k_v
+%n_p = OpAccessChain %_ptr_PushConstant_uint %pc %int_2
+%n = OpLoad %uint %n_p
+%more = OpULessThan %bool %k %n
+OpBranchConditional %more %body %exit
+%body = OpLabel
+%k2 = OpLoad %uint %k_v
+%pAk = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %k2
+%a = OpCooperativeMatrixLoadKHR %matA %pAk %rowMajor %uint_256 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_256 None
+%c = OpLoad %matC %acc_v
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c
+OpStore %acc_v %d
+OpBranch %latch
+%latch = OpLabel
+%k3 = OpLoad %uint %k_v
+%k_next = OpIAdd %uint %k3 %uint_16
+OpStore %k_v %k_next
+OpBranch %header
+%exit = OpLabel
+%res = OpLoad %matC %acc_v
+OpCooperativeMatrixStoreKHR %pC %res %rowMajor %uint_16 None
+OpReturn
+)"))));
+}
+
+// void mma(uint ld) { load; mulAdd; store; } called with a push constant.
+TEST(UniformityClean, HelperWithUniformArgumentsDoesMulAdd) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kLda) + R"(
+%call = OpFunctionCall %void %mma %lda
+OpReturn
+)") + R"(%mma = OpFunction %void None %fn_void_uint
+%ld = OpFunctionParameter %uint
+%m_entry = OpLabel
+%mpA = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %uint_0
+%mpB = OpAccessChain %_ptr_StorageBuffer_half %bufB %int_0 %uint_0
+%mpC = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %uint_0
+%ma = OpCooperativeMatrixLoadKHR %matA %mpA %rowMajor %ld None
+%mb = OpCooperativeMatrixLoadKHR %matB %mpB %colMajor %ld None
+%md = OpCooperativeMatrixMulAddKHR %matC %ma %mb %zeroC
+OpCooperativeMatrixStoreKHR %mpC %md %rowMajor %ld None
+OpReturn
+OpFunctionEnd
+)")));
+}
+
+// The output row pitch from gl_NumWorkGroups.x * 16.
+TEST(UniformityClean, StrideFromNumWorkgroups) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kPointers) + R"(
+%nwg_x_p = OpAccessChain %_ptr_Input_uint %gl_NumWorkGroups %uint_0
+%nx = OpLoad %uint %nwg_x_p
+%pitch = OpIMul %uint %nx %uint_16
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %pitch None
+OpReturn
+)"))));
+}
+
+// if (gl_LocalInvocationID.x == 0) flag = 1; ... the multiply after the merge is reconverged.
+TEST(UniformityClean, DivergentBranchReconvergesBeforeCoopOp) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%first = OpIEqual %bool %lx %uint_0
+OpSelectionMerge %merge None
+OpBranchConditional %first %then %merge
+%then = OpLabel
+%flag = OpAccessChain %_ptr_StorageBuffer_uint %bufI %int_0 %uint_0
+OpStore %flag %uint_1
+OpBranch %merge
+%merge = OpLabel
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)"))));
+}
+
+// stride = pc.flag != 0 ? pc.lda : 16.
+TEST(UniformityClean, SelectOnUniformCondition) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kLda) + std::string(kPointers) + R"(
+%flag_p = OpAccessChain %_ptr_PushConstant_uint %pc %int_3
+%flag = OpLoad %uint %flag_p
+%transposed = OpINotEqual %bool %flag %uint_0
+%stride = OpSelect %uint %transposed %lda %uint_16
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %stride None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)"))));
+}
+
+// The stride from a uniform buffer nothing writes.
+TEST(UniformityClean, StrideFromUniformBuffer) {
+  EXPECT_CLEAN(Check(Module(Main(std::string(kPointers) + R"(
+%s_p = OpAccessChain %_ptr_Uniform_uint %ubo %int_0
+%stride = OpLoad %uint %s_p
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %stride None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %stride None
+OpReturn
+)"))));
+}
+
+// glslang: uint stride; if (pc.flag != 0) stride = pc.lda; else stride = 16;
+TEST(UniformityClean, FunctionVariableAssignedUnderUniformBranch) {
+  EXPECT_CLEAN(Check(Module(Main(R"(
+%stride_v = OpVariable %_ptr_Function_uint Function
+)" + std::string(kLda) + std::string(kPointers) +
+                                 R"(
+%flag_p = OpAccessChain %_ptr_PushConstant_uint %pc %int_3
+%flag = OpLoad %uint %flag_p
+%transposed = OpINotEqual %bool %flag %uint_0
+OpSelectionMerge %merge None
+OpBranchConditional %transposed %then %else
+%then = OpLabel
+OpStore %stride_v %lda
+OpBranch %merge
+%else = OpLabel
+OpStore %stride_v %uint_16
+OpBranch %merge
+%merge = OpLabel
+%stride = OpLoad %uint %stride_v
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %stride None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)"))));
+}
+
+// for (uint i = 0; i < acc.length(); ++i) acc[i] *= 2.0; (per-element update in uniform control
+// flow; each invocation updates the elements it owns).
+TEST(UniformityClean, ElementwiseLoopOverMatrixLength) {
+  EXPECT_CLEAN(Check(Module(Main(R"(
+%acc_v = OpVariable %_ptr_Function_matC Function
+%i_v = OpVariable %_ptr_Function_uint Function
+)" + std::string(kPointers) + R"(
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpStore %acc_v %d
+OpStore %i_v %uint_0
+OpBranch %header
+%header = OpLabel
+OpLoopMerge %exit %latch None
+OpBranch %cond
+%cond = OpLabel
+%i = OpLoad %uint %i_v
+%len = OpCooperativeMatrixLengthKHR %uint %matC
+%more = OpULessThan %bool %i %len
+OpBranchConditional %more %body %exit
+%body = OpLabel
+%i2 = OpLoad %uint %i_v
+%ep = OpAccessChain %_ptr_Function_float %acc_v %i2
+%e = OpLoad %float %ep
+%e2 = OpFMul %float %e %float_2
+OpStore %ep %e2
+OpBranch %latch
+%latch = OpLabel
+%i3 = OpLoad %uint %i_v
+%i_next = OpIAdd %uint %i3 %uint_1
+OpStore %i_v %i_next
+OpBranch %header
+%exit = OpLabel
+%res = OpLoad %matC %acc_v
+OpCooperativeMatrixStoreKHR %pC %res %rowMajor %uint_16 None
+OpReturn
+)"))));
+}
+
+// ------------------------------------------------------------------------------------------
+// Suppression and promotion of the uniformity.unproven warning.
+
+// The stride is read from a buffer the shader itself writes: another invocation may have
+// changed it, so it is not provably uniform (a warning, not an error).
+const std::string& Unproven() {
+  static const std::string text = Module(Main(std::string(kLda) + std::string(kPointers) + R"(
+%slot0 = OpAccessChain %_ptr_StorageBuffer_uint %bufI %int_0 %uint_0
+OpStore %slot0 %lda
+%slot1 = OpAccessChain %_ptr_StorageBuffer_uint %bufI %int_0 %uint_1
+%stride = OpLoad %uint %slot1
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)"));
+  return text;
+}
+
+TEST(UniformityOptions, UnprovenIsAWarningByDefault) {
+  const Result r = Check(Unproven());
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR", "memory of %bufI", "%stride"}));
+  EXPECT_TRUE(r.valid);
+  EXPECT_EQ(r.num_errors, 0u);
+  EXPECT_GE(r.num_warnings, 1u);
+}
+
+TEST(UniformityOptions, SuppressedUnprovenIsDropped) {
+  Options options;
+  options.suppressed_rules = {"uniformity.unproven"};
+  EXPECT_CLEAN(Check(Unproven(), options));
+}
+
+TEST(UniformityOptions, UnprovenAsErrorMakesTheModuleInvalid) {
+  Options options;
+  options.warnings_as_errors = {"uniformity.unproven"};
+  const Result r = Check(Unproven(), options);
+  EXPECT_FALSE(r.valid);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_STREQ(r.diagnostics.front().rule->id, "uniformity.unproven");
+  EXPECT_EQ(r.diagnostics.front().severity, Severity::kError);
+  EXPECT_EQ(r.num_warnings, 0u);
+  EXPECT_GE(r.num_errors, 1u);
+}
+
+// Suppressing the warning leaves errors of the other uniformity rules alone.
+TEST(UniformityOptions, SuppressingUnprovenKeepsErrors) {
+  Options options;
+  options.suppressed_rules = {"uniformity.unproven"};
+  const Result r = Check(Mutate(Unproven(), "%stride = OpLoad %uint %slot1",
+                                "%stride = OpLoad %uint %gl_LocalInvocationIndex"),
+                         options);
+  EXPECT_FALSE(r.valid);
+  EXPECT_RULE(r, "uniformity.operand");
+}
+
+// ------------------------------------------------------------------------------------------
+// The realistic corpus: no uniformity diagnostic in any module.
+
+struct CorpusEntry {
+  std::string file;
+  std::string env;
+};
+
+std::vector<CorpusEntry> ReadManifest() {
+  std::istringstream in(ReadFile("test/data/corpus/MANIFEST.tsv"));
+  std::vector<CorpusEntry> entries;
+  std::string line;
+  std::getline(in, line);  // Header.
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    CorpusEntry e;
+    std::string bytes, version;
+    std::getline(fields, e.file, '\t');
+    std::getline(fields, bytes, '\t');
+    std::getline(fields, version, '\t');
+    std::getline(fields, e.env, '\t');
+    if (!e.file.empty()) entries.push_back(e);
+  }
+  return entries;
+}
+
+TEST(UniformityCorpus, NoUniformityDiagnostics) {
+  const auto entries = ReadManifest();
+  ASSERT_GE(entries.size(), 29u);
+  for (const CorpusEntry& e : entries) {
+    SCOPED_TRACE(e.file + " (" + e.env + ")");
+    const std::string text = ReadFile("test/data/corpus/" + e.file);
+    ASSERT_FALSE(text.empty());
+    const Result r = ValidateText(text, e.env);
+    for (const Diagnostic& d : r.diagnostics) {
+      EXPECT_FALSE(IsUniformityRule(d)) << d.rule->id << ": " << d.message;
+    }
+  }
+}
+
+// The analysis does run on the corpus: the Workgroup-scope shared-memory GEMM with its A tile's
+// stride replaced by gl_LocalInvocationIndex is an error.
+TEST(UniformityCorpus, DivergentStrideInWorkgroupGemmIsAnError) {
+  const std::string text = ReadFile("test/data/corpus/khr_workgroup_shared_bda.spvasm");
+  ASSERT_FALSE(text.empty());
+  const Result r = ValidateText(Mutate(text,
+                                       "%173 = OpCooperativeMatrixLoadKHR %168 %171 %int_0 %172 "
+                                       "MakePointerVisible|NonPrivatePointer %uint_2",
+                                       "%173 = OpCooperativeMatrixLoadKHR %168 %171 %int_0 %112 "
+                                       "MakePointerVisible|NonPrivatePointer %uint_2"),
+                                "vulkan1.3");
+  // The assembler renumbers the ids, so match the instruction by its shape.
+  EXPECT_FALSE(r.valid);
+  ASSERT_FALSE(r.diagnostics.empty());
+  const Diagnostic& d = r.diagnostics.front();
+  EXPECT_STREQ(d.rule->id, "uniformity.operand") << Dump(r);
+  EXPECT_EQ(d.severity, Severity::kError);
+  EXPECT_NE(d.instruction_text.find("= OpCooperativeMatrixLoadKHR"), std::string::npos) << Dump(r);
+  EXPECT_NE(d.instruction_text.find("MakePointerVisible|NonPrivatePointer"), std::string::npos);
+  EXPECT_NE(d.message.find("LocalInvocationIndex"), std::string::npos) << Dump(r);
+  EXPECT_NE(d.message.find("within the workgroup"), std::string::npos) << Dump(r);
+}
+
+// ------------------------------------------------------------------------------------------
+// Known false negatives (bugs the analysis misses) and false positives (correct code it
+// rejects). Each asserts the right behaviour and is disabled until the analysis handles it.
+
+// FALSE NEGATIVE. uint stride = uint(acc[0]): the components of a cooperative matrix are spread
+// over the invocations ("the mapping of components to invocations is implementation-
+// dependent"), so element 0 differs per invocation even when the matrix is uniform. The
+// analysis gives OpCompositeExtract (and loads through an access chain into a matrix variable)
+// the level of the matrix.
+TEST(UniformityKnownIssue, MatrixElementAsStride) {
+  const Result r = Check(Module(Main(std::string(kPointers) + R"(
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+%e = OpCompositeExtract %float %d 0
+%stride = OpConvertFToU %uint %e
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %stride None
+OpReturn
+)")));
+  EXPECT_TRUE(HasUniformityError(r)) << Dump(r);
+}
+
+// FALSE NEGATIVE. if (subgroupInverseBallot(uvec4(0xFFFF, 0, 0, 0))) { coopMatLoad... }:
+// OpGroupNonUniformInverseBallot is true in some lanes only, but the analysis treats every
+// OpGroupNonUniform* without a GroupOperation as subgroup-uniform unless it is in its short
+// list (Elect, Shuffle*, QuadBroadcast, QuadSwap, BallotBitExtract).
+TEST(UniformityKnownIssue, InverseBallotCondition) {
+  const Result r = Check(Module(Main(std::string(kPointers) + R"(
+%lanes = OpGroupNonUniformInverseBallot %bool %uint_3 %lowmask
+OpSelectionMerge %merge None
+OpBranchConditional %lanes %then %merge
+%then = OpLabel
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpBranch %merge
+%merge = OpLabel
+OpReturn
+)"),
+                                "%lowmask = OpConstantComposite %v4uint %uint_65535 %uint_0 "
+                                "%uint_0 %uint_0\n"));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR",
+                               "OpGroupNonUniformInverseBallot"}));
+}
+
+// FALSE NEGATIVE. stride = subgroupRotate(per_lane_value_of_lane_0..., 1): like a shuffle, the
+// rotated value differs per lane; OpGroupNonUniformRotateKHR is classified subgroup-uniform.
+TEST(UniformityKnownIssue, RotateResultAsStride) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%perlane = OpIAdd %uint %lx %uint_16
+%stride = OpGroupNonUniformRotateKHR %uint %uint_3 %perlane %uint_1
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)"),
+                                "",
+                                "OpCapability GroupNonUniformRotateKHR\n"
+                                "OpExtension \"SPV_KHR_subgroup_rotate\"\n"));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
+                               "OpGroupNonUniformRotateKHR", "%stride"}));
+}
+
+// FALSE NEGATIVE. As ValueFromLoopWithDivergentExitUsedAfterLoop, but the cooperative load's
+// stride is computed *after* the loop from the value the loop left (stride = i * 16 + 16, in
+// SSA form as spirv-opt produces it). The "defined in a divergent region, used outside it" rule
+// only looks at the cooperative instruction's direct operands, so the derived value is uniform.
+TEST(UniformityKnownIssue, ValueDerivedAfterLoopWithDivergentExit) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+OpBranch %header
+%header = OpLabel
+%i = OpPhi %uint %uint_0 %entry %i_next %latch
+OpLoopMerge %exit %latch None
+OpBranch %body
+%body = OpLabel
+%found = OpUGreaterThanEqual %bool %i %lx
+OpSelectionMerge %cont None
+OpBranchConditional %found %brk %cont
+%brk = OpLabel
+OpBranch %exit
+%cont = OpLabel
+OpBranch %latch
+%latch = OpLabel
+%i_next = OpIAdd %uint %i %uint_1
+OpBranch %header
+%exit = OpLabel
+%scaled = OpIMul %uint %i %uint_16
+%stride = OpIAdd %uint %scaled %uint_16
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
+                               "LocalInvocationId", "%stride"}));
+}
+
+// FALSE POSITIVE. if (gl_LocalInvocationIndex == 0) shared_ld = pc.lda; barrier(); stride =
+// shared_ld; -- one invocation writes a uniform value to shared memory and everyone reads the
+// same location after the barrier. The store's divergent control level is joined into the
+// variable's contents, so the read is "divergent" and the load a proven error. At most a
+// uniformity.unproven warning is justified (written shared memory).
+TEST(UniformityKnownIssue, SingleWriterSharedBroadcast) {
+  const Result r = Check(Module(Main(std::string(kLda) + std::string(kPointers) + R"(
+%lidx = OpLoad %uint %gl_LocalInvocationIndex
+%first = OpIEqual %bool %lidx %uint_0
+OpSelectionMerge %merge None
+OpBranchConditional %first %then %merge
+%then = OpLabel
+OpStore %shU %lda MakePointerAvailable|NonPrivatePointer %uint_2
+OpBranch %merge
+%merge = OpLabel
+OpControlBarrier %uint_2 %uint_2 %uint_264
+%stride = OpLoad %uint %shU MakePointerVisible|NonPrivatePointer %uint_2
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_TRUE(r.valid) << Dump(r);
+  EXPECT_FALSE(HasUniformityError(r)) << Dump(r);
+}
+
+// FALSE POSITIVE. One Function variable reused: `uint i; for (i = lid; i < 256; i += 64)
+// stage(i); barrier(); for (i = 0; i < pc.n; i += 16) mulAdd(...)`. Memory is tracked
+// flow-insensitively, so the second loop's counter is "divergent" and its multiply a proven
+// control error.
+TEST(UniformityKnownIssue, DISABLED_ReusedLoopCounterVariable) {
+  const Result r = Check(Module(Main(R"(
+%i_v = OpVariable %_ptr_Function_uint Function
+%acc_v = OpVariable %_ptr_Function_matC Function
+)" + std::string(kPointers) + R"(
+OpStore %acc_v %zeroC
+%lidx = OpLoad %uint %gl_LocalInvocationIndex
+OpStore %i_v %lidx
+OpBranch %h1
+%h1 = OpLabel
+OpLoopMerge %x1 %l1 None
+OpBranch %c1
+%c1 = OpLabel
+%i = OpLoad %uint %i_v
+%more1 = OpULessThan %bool %i %uint_256
+OpBranchConditional %more1 %b1 %x1
+%b1 = OpLabel
+%src = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %i
+%h = OpLoad %half %src
+%dst = OpAccessChain %_ptr_Workgroup_half %shA %i
+OpStore %dst %h MakePointerAvailable|NonPrivatePointer %uint_2
+OpBranch %l1
+%l1 = OpLabel
+%i_next = OpIAdd %uint %i %uint_64
+OpStore %i_v %i_next
+OpBranch %h1
+%x1 = OpLabel
+OpControlBarrier %uint_2 %uint_2 %uint_264
+OpStore %i_v %uint_0
+OpBranch %h2
+%h2 = OpLabel
+OpLoopMerge %x2 %l2 None
+OpBranch %c2
+%c2 = OpLabel
+%k = OpLoad %uint %i_v
+%n_p = OpAccessChain %_ptr_PushConstant_uint %pc %int_2
+%n = OpLoad %uint %n_p
+%more2 = OpULessThan %bool %k %n
+OpBranchConditional %more2 %b2 %x2
+%b2 = OpLabel
+%pS = OpAccessChain %_ptr_Workgroup_half %shA %k
+%a = OpCooperativeMatrixLoadKHR %matA %pS %rowMajor %uint_16 MakePointerVisible|NonPrivatePointer %uint_2
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%c = OpLoad %matC %acc_v
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c
+OpStore %acc_v %d
+OpBranch %l2
+%l2 = OpLabel
+%k_next = OpIAdd %uint %k %uint_16
+OpStore %i_v %k_next
+OpBranch %h2
+%x2 = OpLabel
+%res = OpLoad %matC %acc_v
+OpCooperativeMatrixStoreKHR %pC %res %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_CLEAN(r);
+}
+
+// FALSE POSITIVE. uint index(uint row, uint ld) used both for a per-invocation element
+// (index(lid, 16)) and for the tile offset (index(gl_WorkGroupID.y * 16, lda)). Calls are
+// context-insensitive: the parameter joins both call sites and the return value of every call
+// is divergent, so the uniform tile offset is a proven error.
+TEST(UniformityKnownIssue, DISABLED_HelperCalledWithDivergentAndUniformArguments) {
+  const Result r = Check(Module(Main(std::string(kLid) + std::string(kLda) + R"(
+%elem = OpFunctionCall %uint %index %lx %uint_16
+%pE = OpAccessChain %_ptr_StorageBuffer_uint %bufI %int_0 %elem
+OpStore %pE %uint_0
+%wg_y_p = OpAccessChain %_ptr_Input_uint %gl_WorkGroupID %uint_1
+%gy = OpLoad %uint %wg_y_p
+%row = OpIMul %uint %gy %uint_16
+%tileoff = OpFunctionCall %uint %index %row %lda
+%pA = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %tileoff
+%pB = OpAccessChain %_ptr_StorageBuffer_half %bufB %int_0 %uint_0
+%pC = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %uint_0
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %lda None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)") + R"(%index = OpFunction %uint None %fn_uint_uint_uint
+%irow = OpFunctionParameter %uint
+%ild = OpFunctionParameter %uint
+%i_entry = OpLabel
+%iprod = OpIMul %uint %irow %ild
+OpReturnValue %iprod
+OpFunctionEnd
+)",
+                                "%fn_uint_uint_uint = OpTypeFunction %uint %uint %uint\n"));
+  EXPECT_CLEAN(r);
+}
+
+}  // namespace
+}  // namespace coopspv::val
