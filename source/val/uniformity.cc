@@ -132,16 +132,23 @@ class Uniformity {
   void Run();
 
  private:
+  // A level and the instruction that made it non-uniform, packed in 32 bits: the per-id tables
+  // of a large module stay small enough for the caches.
   struct Source {
-    Level level = kUniform;
-    InstIndex reason = kNoInst;  // The instruction that made it non-uniform.
+    static constexpr uint32_t kNoReason = (1u << 30) - 1;
+    Source() : level(kUniform), reason_bits(kNoReason) {}
+    Source(Level l, InstIndex r) : level(l), reason_bits(r >= kNoReason ? kNoReason : r) {}
+    InstIndex reason() const { return reason_bits == kNoReason ? kNoInst : reason_bits; }
+    Level level : 2;
+    uint32_t reason_bits : 30;
   };
+  static_assert(sizeof(Source) == 4);
 
   void Prepare();
   bool Sweep();
   bool Raise(std::vector<Source>& table, size_t index, Level level, InstIndex reason) {
     if (level <= table[index].level) return false;
-    table[index] = {level, reason};
+    table[index] = Source(level, reason);
     if (&table != &values_ || feeds_back_[index]) again_ = true;
     return true;
   }
@@ -258,7 +265,7 @@ Uniformity::Source Uniformity::ContentsOf(Id root) const {
   if (m_.opcode(d) != Op::Variable) {
     // A pointer loaded or computed at run time (PhysicalStorageBuffer): its memory is uniform
     // only if no store goes through such pointers.
-    return psb_written_ ? Source{kUnknown, d} : Source{};
+    return psb_written_ ? Source(kUnknown, d) : Source();
   }
   const auto sc = static_cast<StorageClass>(m_.word(d, 3));
   switch (sc) {
@@ -274,7 +281,7 @@ Uniformity::Source Uniformity::ContentsOf(Id root) const {
     case StorageClass::PhysicalStorageBuffer: {
       if (!written_[root]) return {};
       Source s = contents_[root];
-      if (s.level < kUnknown) s = {kUnknown, s.reason == kNoInst ? d : s.reason};
+      if (s.level < kUnknown) s = {kUnknown, s.reason() == kNoInst ? d : s.reason()};
       return s;
     }
     default:
@@ -289,7 +296,7 @@ bool Uniformity::ComputeBlockLevels() {
     const ir::Function& fn = functions[f];
     const Source entry = is_entry_point_[f] ? Source{} : entries_[f];
     for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) {
-      changed = Raise(blocks_, b, entry.level, entry.reason) || changed;
+      changed = Raise(blocks_, b, entry.level, entry.reason()) || changed;
     }
     // Divergent branches make their regions divergent, up to the reconvergence point.
     std::vector<uint32_t> work;
@@ -303,7 +310,7 @@ bool Uniformity::ComputeBlockLevels() {
       if (cond.level == kUniform) continue;
       const uint32_t stop = pdom_.Idom(b);
       if (stop != ir::DominatorTree::kNone) {
-        changed = Raise(merges_, stop, cond.level, cond.reason) || changed;
+        changed = Raise(merges_, stop, cond.level, cond.reason()) || changed;
       }
       work.clear();
       for (uint32_t s : cfg_.Successors(b)) work.push_back(s);
@@ -312,7 +319,7 @@ bool Uniformity::ComputeBlockLevels() {
         work.pop_back();
         if (x == stop || seen_stamp[x - fn.first_block] == b) continue;
         seen_stamp[x - fn.first_block] = b;
-        changed = Raise(blocks_, x, cond.level, cond.reason) || changed;
+        changed = Raise(blocks_, x, cond.level, cond.reason()) || changed;
         if (region_of_[x] == ~0u) region_of_[x] = b;
         for (uint32_t s : cfg_.Successors(x)) work.push_back(s);
       }
@@ -376,14 +383,14 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   if (writes_matrix_element()) return false;
   if (op == Op::CompositeInsert && IsCoopMatrixType(state_, result ? m_.type_id(i) : 0)) {
     const Source s = ValueOf(m_.word(i, 4));
-    return Raise(values_, result, s.level, s.reason);
+    return Raise(values_, result, s.level, s.reason());
   }
   switch (op) {
     case Op::Load:
     case Op::CooperativeVectorLoadNV: {
       const Id pointer = m_.word(i, 3);
       Source s = Join(join_operands(3), ContentsOf(RootOf(pointer)));
-      return Raise(values_, result, s.level, s.reason);
+      return Raise(values_, result, s.level, s.reason());
     }
     case Op::CooperativeMatrixLoadKHR:
     case Op::CooperativeMatrixLoadNV:
@@ -391,7 +398,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       // A cooperative load forms one matrix from the memory at its (uniform) operands, whatever
       // individual invocations wrote there: the result is as uniform as the operands.
       const Source s = join_operands(3);
-      return Raise(values_, result, s.level, s.reason);
+      return Raise(values_, result, s.level, s.reason());
     }
     case Op::Store:
     case Op::CooperativeMatrixStoreKHR:
@@ -417,9 +424,9 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
           written_[root] = true;
           changed = true;
         }
-        changed =
-            Raise(contents_, root, stored.level, stored.reason == kNoInst ? i : stored.reason) ||
-            changed;
+        changed = Raise(contents_, root, stored.level,
+                        stored.reason() == kNoInst ? i : stored.reason()) ||
+                  changed;
         const InstIndex d = m_.Def(root);
         if (d != kNoInst && m_.opcode(d) != Op::Variable && m_.opcode(d) != Op::FunctionParameter &&
             !psb_written_) {
@@ -432,27 +439,28 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
     case Op::Phi: {
       Source s = join_operands(3);
       if (block != ~0u) s = Join(s, merges_[block]);
-      return Raise(values_, result, s.level, s.reason);
+      return Raise(values_, result, s.level, s.reason());
     }
     case Op::FunctionCall: {
       const uint32_t f = m_.FunctionById(m_.word(i, 3));
       bool changed = false;
       if (f != ~0u) {
         const ir::Function& fn = m_.functions()[f];
-        changed = Raise(entries_, f, control.level, control.reason == kNoInst ? i : control.reason);
+        changed =
+            Raise(entries_, f, control.level, control.reason() == kNoInst ? i : control.reason());
         for (uint32_t p = 0; p < fn.num_params && 4 + p < m_.num_words(i); ++p) {
           const Id arg = m_.word(i, 4 + p);
           const Id param = m_.result_id(fn.first_param + p);
           const Source a = ValueOf(arg);
-          changed = Raise(values_, param, a.level, a.reason) || changed;
+          changed = Raise(values_, param, a.level, a.reason()) || changed;
           // A pointer argument: the parameter sees what the argument's memory holds.
           if (state_.IsPointerType(state_.TypeOf(arg))) {
             const Source c = ContentsOf(RootOf(arg));
-            changed = Raise(contents_, param, c.level, c.reason) || changed;
+            changed = Raise(contents_, param, c.level, c.reason()) || changed;
           }
         }
         if (result != 0) {
-          changed = Raise(values_, result, returns_[f].level, returns_[f].reason) || changed;
+          changed = Raise(values_, result, returns_[f].level, returns_[f].reason()) || changed;
         }
       }
       return changed;
@@ -461,7 +469,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       const uint32_t f = block == ~0u ? ~0u : m_.blocks()[block].function;
       if (f == ~0u) return false;
       const Source s = Join(ValueOf(m_.word(i, 1)), control);
-      return Raise(returns_, f, s.level, s.reason == kNoInst ? i : s.reason);
+      return Raise(returns_, f, s.level, s.reason() == kNoInst ? i : s.reason());
     }
     default:
       break;
@@ -488,7 +496,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   }
   if (op == Op::Variable || op == Op::FunctionParameter) return false;
   const Source s = join_operands(1);
-  return Raise(values_, result, s.level, s.reason);
+  return Raise(values_, result, s.level, s.reason());
 }
 
 bool Uniformity::Sweep() {
@@ -503,8 +511,8 @@ bool Uniformity::Sweep() {
 }
 
 std::string Uniformity::Why(const Source& s) {
-  if (s.reason == kNoInst) return "";
-  const InstIndex r = s.reason;
+  if (s.reason() == kNoInst) return "";
+  const InstIndex r = s.reason();
   const Op op = m_.opcode(r);
   if (op == Op::Variable) {
     const Id var = m_.result_id(r);

@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "source/ir/analyses.h"
 #include "source/text/assembler.h"
+#include "source/val/state.h"
 #include "source/val/validator.h"
 #include "test/bench/module_generator.h"
 
@@ -61,6 +63,30 @@ void BM_ValidateGenerated(benchmark::State& state) {
 }
 // About 40 instructions a block: ~10K, ~100K and ~1M instructions.
 BENCHMARK(BM_ValidateGenerated)->Arg(250)->Arg(2500)->Arg(25000)->Unit(benchmark::kMillisecond);
+
+// The divergence analysis alone (the module read and its CFG / post-dominators built outside
+// the timing), on the generated modules: its cost should grow linearly with the module.
+void BM_UniformityAnalysis(benchmark::State& state) {
+  const auto& words = Generated(static_cast<size_t>(state.range(0)));
+  Diagnostic d;
+  auto module = ir::Module::Read(words, &d);
+  module->cfg();
+  module->post_dominators();
+  size_t instructions = module->num_instructions();
+  for (auto _ : state) {
+    val::Result result;
+    val::Options options;
+    val::ValidationState vs(*module, options, &result);
+    val::ValidateUniformity(vs);
+    if (!result.diagnostics.empty()) state.SkipWithError(result.diagnostics[0].message.c_str());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * words.size() * 4));
+  state.counters["instructions"] = static_cast<double>(instructions);
+  state.counters["ns_per_inst"] = benchmark::Counter(
+      static_cast<double>(instructions) * 1e-9,
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_UniformityAnalysis)->Arg(250)->Arg(2500)->Arg(25000)->Unit(benchmark::kMillisecond);
 
 void RegisterCorpus() {
   const std::filesystem::path dir = "test/data/corpus";
