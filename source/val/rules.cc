@@ -150,6 +150,13 @@ constexpr Rule kRules[] = {
     {"memory-semantics.id", kE, "scope", "SPIR-V 2.16.2 Validation Rules for Shader Capabilities",
      "Memory Semantics operands are 32-bit integer constants; OpConstant in shaders."},
 
+    // pointers.cc
+    {"pointer.logical-operand", kE, "pointer", "SPIR-V 2.16.1 Universal Validation Rules (Logical addressing); SPV_KHR_cooperative_matrix 2.16.1",
+     "Under the Logical addressing model without VariablePointers, pointers are operands only of "
+     "loads, stores, access chains, OpCopyObject, calls, atomics, OpImageTexelPointer, "
+     "OpArrayLength, extended instructions and the cooperative loads and stores "
+     "(--relax-logical-pointer lifts this)."},
+
     // coop_matrix.cc
     {"coop-matrix.capability", kE, "coop-matrix", "SPV_KHR_cooperative_matrix, 2.16.2",
      "If the CooperativeMatrixKHR capability is declared, the VulkanMemoryModel capability is "

@@ -115,6 +115,7 @@ void ValidateConstants(ValidationState& state);
 void ValidateFunctions(ValidationState& state);
 void ValidateSsa(ValidationState& state);
 void ValidateScopes(ValidationState& state);
+void ValidatePointers(ValidationState& state);
 void ValidateCoopMatrix(ValidationState& state);
 void ValidateCoopVector(ValidationState& state);
 void ValidateUniformity(ValidationState& state);

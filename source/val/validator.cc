@@ -12,7 +12,7 @@ Result Validate(const ir::Module& module, const Options& options) {
   void (*const families[])(ValidationState&) = {
       ValidateLayout,     ValidateCapabilities,     ValidateIds,
       ValidateTypes,      ValidateConstants,        ValidateFunctions,
-      ValidateSsa,        ValidateScopes,           ValidateCoopMatrix,
+      ValidateSsa,        ValidateScopes, ValidatePointers,           ValidateCoopMatrix,
       ValidateCoopVector, ValidateTensorAddressing, ValidateCoopMatrix2,
       ValidateUniformity,
   };

@@ -1,0 +1,83 @@
+// Pointers as operands under the Logical addressing model: without VariablePointers they may
+// only feed the instructions SPIR-V lists (loads, stores, access chains, calls, atomics, ...),
+// which the cooperative extensions extend with their loads and stores. --relax-logical-pointer
+// (and --before-hlsl-legalization) lift the rule, as they do in spirv-val.
+#include <string>
+
+#include "source/val/state.h"
+
+namespace coopspv::val {
+namespace {
+
+bool TakesPointers(Op op) {
+  switch (op) {
+    case Op::Load:
+    case Op::Store:
+    case Op::CopyMemory:
+    case Op::CopyMemorySized:
+    case Op::CopyObject:
+    case Op::AccessChain:
+    case Op::InBoundsAccessChain:
+    case Op::PtrAccessChain:
+    case Op::InBoundsPtrAccessChain:
+    case Op::FunctionCall:
+    case Op::ImageTexelPointer:
+    case Op::ArrayLength:
+    case Op::ExtInst:  // Extended instructions that take pointers (Modf, Frexp, debug info).
+    case Op::EntryPoint:
+    case Op::Name:
+    case Op::Decorate:
+    case Op::DecorateId:
+    case Op::Variable:  // A Function variable's initializer may be a global variable.
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixStoreNV:
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::CooperativeMatrixStoreTensorNV:
+    case Op::CooperativeVectorLoadNV:
+    case Op::CooperativeVectorStoreNV:
+    case Op::CooperativeVectorMatrixMulNV:
+    case Op::CooperativeVectorMatrixMulAddNV:
+    case Op::CooperativeVectorOuterProductAccumulateNV:
+    case Op::CooperativeVectorReduceSumAccumulateNV:
+      return true;
+    default: {
+      const grammar::InstructionInfo* info = grammar::LookupOpcode(static_cast<uint32_t>(op));
+      return info && info->klass == grammar::InstructionClass::kAtomic;
+    }
+  }
+}
+
+}  // namespace
+
+void ValidatePointers(ValidationState& state) {
+  const Options& o = state.options();
+  if (o.relax_logical_pointer || o.before_hlsl_legalization) return;
+  if (state.addressing_model() != spv::AddressingModel::Logical) return;
+  if (state.HasCapability(spv::Capability::VariablePointers) ||
+      state.HasCapability(spv::Capability::VariablePointersStorageBuffer)) {
+    return;
+  }
+  const ir::Module& m = state.module();
+  for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
+    const Op op = m.opcode(i);
+    if (TakesPointers(op)) continue;
+    const ir::Inst inst = m.inst(i);
+    for (const auto& operand : inst.operands) {
+      if (operand.kind != grammar::OperandKind::kIdRef) continue;
+      const Id id = inst.word(operand);
+      const InstIndex def = m.Def(id);
+      if (def == kNoInst || m.type_id(def) == 0 || m.opcode(def) == Op::Function) continue;
+      if (!state.IsPointerType(m.type_id(def))) continue;
+      state.Report("pointer.logical-operand", i,
+                   state.Describe(i) + " takes the pointer " + state.Name(id) +
+                       " as an operand, which the Logical addressing model allows only for "
+                       "loads, stores, access chains, calls, atomics and the cooperative loads "
+                       "and stores (declare VariablePointers, or use --relax-logical-pointer)");
+      break;
+    }
+  }
+}
+
+}  // namespace coopspv::val
