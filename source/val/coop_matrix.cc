@@ -304,32 +304,7 @@ void CoopMatrixRules::CheckPointer(InstIndex i, Id pointer, const char* rule) {
 
 void CoopMatrixRules::CheckMemoryOperands(InstIndex i, size_t mask_word, bool load) {
   if (mask_word >= m_.num_words(i)) return;
-  const uint32_t mask = m_.word(i, mask_word);
-  const auto bit = [](spv::MemoryAccess a) { return static_cast<uint32_t>(a); };
-  if (load && (mask & bit(spv::MemoryAccess::MakePointerAvailable))) {
-    state_.Report("coop-matrix.memory.operands", i,
-                  state_.Describe(i) + ": MakePointerAvailable is not valid on a load");
-  }
-  if (!load && (mask & bit(spv::MemoryAccess::MakePointerVisible))) {
-    state_.Report("coop-matrix.memory.operands", i,
-                  state_.Describe(i) + ": MakePointerVisible is not valid on a store");
-  }
-  if ((mask & (bit(spv::MemoryAccess::MakePointerAvailable) |
-               bit(spv::MemoryAccess::MakePointerVisible))) &&
-      !(mask & bit(spv::MemoryAccess::NonPrivatePointer))) {
-    state_.Report("coop-matrix.memory.operands", i,
-                  state_.Describe(i) +
-                      ": MakePointerAvailable / MakePointerVisible require "
-                      "NonPrivatePointer as well");
-  }
-  if (mask & bit(spv::MemoryAccess::Aligned)) {
-    const uint32_t alignment = mask_word + 1 < m_.num_words(i) ? m_.word(i, mask_word + 1) : 0;
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
-      state_.Report(
-          "coop-matrix.memory.operands", i,
-          state_.Describe(i) + ": Aligned " + std::to_string(alignment) + " is not a power of two");
-    }
-  }
+  CheckMemoryOperandMask(state_, i, m_.word(i, mask_word), load, "coop-matrix.memory.operands");
 }
 
 void CoopMatrixRules::CheckKhrLoadStore(InstIndex i, bool load) {

@@ -322,18 +322,6 @@ bool Matrix2Rules::IsTangled(InstIndex i) const {
     case Op::ImageSparseSampleImplicitLod:
     case Op::ImageSparseSampleDrefImplicitLod:
     case Op::ImageQueryLod:
-    case Op::CooperativeMatrixLoadKHR:
-    case Op::CooperativeMatrixStoreKHR:
-    case Op::CooperativeMatrixMulAddKHR:
-    case Op::CooperativeMatrixLoadNV:
-    case Op::CooperativeMatrixStoreNV:
-    case Op::CooperativeMatrixMulAddNV:
-    case Op::CooperativeMatrixLoadTensorNV:
-    case Op::CooperativeMatrixStoreTensorNV:
-    case Op::CooperativeMatrixReduceEXT:
-    case Op::CooperativeMatrixConvertUseEXT:
-    case Op::CooperativeMatrixTransposeNV:
-    case Op::CooperativeMatrixPerElementOpEXT:
       return true;
     default:
       break;
@@ -344,16 +332,7 @@ bool Matrix2Rules::IsTangled(InstIndex i) const {
                info->klass == grammar::InstructionClass::kDerivative)) {
     return true;
   }
-  // Conversions, arithmetic and constructs whose result or operand is a cooperative matrix.
-  if (info && (info->klass == grammar::InstructionClass::kConversion ||
-               info->klass == grammar::InstructionClass::kArithmetic ||
-               op == Op::CompositeConstruct || op == Op::CompositeConstructReplicateEXT)) {
-    if (IsCoopMatrixType(state_, m_.type_id(i))) return true;
-    for (size_t w = 3; w < m_.num_words(i); ++w) {
-      if (IsCoopMatrixType(state_, state_.TypeOf(m_.word(i, w)))) return true;
-    }
-  }
-  return false;
+  return IsCooperativeMatrixOperation(state_, i);
 }
 
 void Matrix2Rules::CheckCallbacks() {

@@ -284,24 +284,7 @@ void CoopVectorRules::CheckLoadStore(InstIndex i, bool load) {
   CheckInt32(i, offset, "coop-vector.memory.offset", "Offset");
   const size_t mask_word = load ? base + 2 : base + 3;
   if (mask_word >= m_.num_words(i)) return;
-  const uint32_t mask = m_.word(i, mask_word);
-  const auto bit = [](spv::MemoryAccess a) { return static_cast<uint32_t>(a); };
-  if (load && (mask & bit(spv::MemoryAccess::MakePointerAvailable))) {
-    state_.Report("coop-vector.memory.operands", i,
-                  state_.Describe(i) + ": MakePointerAvailable is not valid on a load");
-  }
-  if (!load && (mask & bit(spv::MemoryAccess::MakePointerVisible))) {
-    state_.Report("coop-vector.memory.operands", i,
-                  state_.Describe(i) + ": MakePointerVisible is not valid on a store");
-  }
-  if ((mask & (bit(spv::MemoryAccess::MakePointerAvailable) |
-               bit(spv::MemoryAccess::MakePointerVisible))) &&
-      !(mask & bit(spv::MemoryAccess::NonPrivatePointer))) {
-    state_.Report("coop-vector.memory.operands", i,
-                  state_.Describe(i) +
-                      ": MakePointerAvailable / MakePointerVisible require "
-                      "NonPrivatePointer as well");
-  }
+  CheckMemoryOperandMask(state_, i, m_.word(i, mask_word), load, "coop-vector.memory.operands");
 }
 
 void CoopVectorRules::CheckMatrixMul(InstIndex i) {

@@ -133,6 +133,74 @@ bool ContainsCooperativeType(const ValidationState& state, Id type) {
   return false;
 }
 
+bool IsCooperativeMatrixOperation(const ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  const Op op = m.opcode(i);
+  switch (op) {
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixMulAddKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixStoreNV:
+    case Op::CooperativeMatrixMulAddNV:
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::CooperativeMatrixStoreTensorNV:
+    case Op::CooperativeMatrixReduceEXT:
+    case Op::CooperativeMatrixConvertUseEXT:
+    case Op::CooperativeMatrixTransposeNV:
+    case Op::CooperativeMatrixPerElementOpEXT:
+      return true;
+    default:
+      break;
+  }
+  const grammar::InstructionInfo* info = grammar::LookupOpcode(static_cast<uint32_t>(op));
+  const bool candidate =
+      info && (info->klass == grammar::InstructionClass::kConversion ||
+               info->klass == grammar::InstructionClass::kArithmetic ||
+               op == Op::CompositeConstruct || op == Op::CompositeConstructReplicateEXT);
+  if (!candidate) return false;
+  if (IsCoopMatrixType(state, m.type_id(i))) return true;
+  for (size_t w = 3; w < m.num_words(i); ++w) {
+    if (IsCoopMatrixType(state, state.TypeOf(m.word(i, w)))) return true;
+  }
+  return false;
+}
+
+void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask, bool load,
+                            const char* rule) {
+  const auto bit = [](spv::MemoryAccess a) { return static_cast<uint32_t>(a); };
+  if (load && (mask & bit(spv::MemoryAccess::MakePointerAvailable))) {
+    state.Report(rule, i, state.Describe(i) + ": MakePointerAvailable is not valid on a load");
+  }
+  if (!load && (mask & bit(spv::MemoryAccess::MakePointerVisible))) {
+    state.Report(rule, i, state.Describe(i) + ": MakePointerVisible is not valid on a store");
+  }
+  if ((mask & (bit(spv::MemoryAccess::MakePointerAvailable) |
+               bit(spv::MemoryAccess::MakePointerVisible))) &&
+      !(mask & bit(spv::MemoryAccess::NonPrivatePointer))) {
+    state.Report(rule, i,
+                 state.Describe(i) +
+                     ": MakePointerAvailable / MakePointerVisible require "
+                     "NonPrivatePointer as well");
+  }
+  if (mask & bit(spv::MemoryAccess::Aligned)) {
+    // The Aligned literal is the mask's first parameter.
+    const ir::Inst inst = state.module().inst(i);
+    uint32_t alignment = 0;
+    for (size_t k = 0; k + 1 < inst.operands.size(); ++k) {
+      if (inst.operands[k].kind == grammar::OperandKind::kMemoryAccess) {
+        alignment = inst.word(inst.operands[k + 1]);
+        break;
+      }
+    }
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+      state.Report(
+          rule, i,
+          state.Describe(i) + ": Aligned " + std::to_string(alignment) + " is not a power of two");
+    }
+  }
+}
+
 std::string StorageClassName(spv::StorageClass sc) {
   const grammar::EnumerantInfo* e =
       grammar::LookupEnumerant(grammar::OperandKind::kStorageClass, static_cast<uint32_t>(sc));

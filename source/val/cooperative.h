@@ -46,6 +46,18 @@ bool IsCooperativeVectorStorageRestricted(const ValidationState& state);
 // True for types that contain a cooperative matrix or vector, through arrays and structs.
 bool ContainsCooperativeType(const ValidationState& state, Id type);
 
+// The instructions that operate on cooperative matrices as a whole, all of them tangled
+// (SPV_KHR_cooperative_matrix rev 10, SPV_NV_cooperative_matrix2, maintenance1): the loads,
+// stores and multiply-adds of both kinds, the matrix2 instructions, and conversions,
+// arithmetic and constructs whose result or an operand is a cooperative matrix.
+bool IsCooperativeMatrixOperation(const ValidationState& state, InstIndex i);
+
+// The Memory Operand rules every cooperative load and store shares: MakePointerAvailable not
+// on a load, MakePointerVisible not on a store, either one only with NonPrivatePointer, and
+// Aligned a power of two.
+void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask, bool load,
+                            const char* rule);
+
 // The storage class name, e.g. "StorageBuffer".
 std::string StorageClassName(spv::StorageClass sc);
 std::string ScopeName(int64_t scope);

@@ -151,7 +151,9 @@ constexpr Rule kRules[] = {
      "Memory Semantics operands are 32-bit integer constants; OpConstant in shaders."},
 
     // pointers.cc
-    {"pointer.logical-operand", kE, "pointer", "SPIR-V 2.16.1 Universal Validation Rules (Logical addressing); SPV_KHR_cooperative_matrix 2.16.1",
+    {"pointer.logical-operand", kE, "pointer",
+     "SPIR-V 2.16.1 Universal Validation Rules (Logical addressing); SPV_KHR_cooperative_matrix "
+     "2.16.1",
      "Under the Logical addressing model without VariablePointers, pointers are operands only of "
      "loads, stores, access chains, OpCopyObject, calls, atomics, OpImageTexelPointer, "
      "OpArrayLength, extended instructions and the cooperative loads and stores "

@@ -328,23 +328,7 @@ void TensorRules::CheckLoadStore(InstIndex i, bool load) {
       break;
     }
   }
-  const auto bit = [](spv::MemoryAccess a) { return static_cast<uint32_t>(a); };
-  if (load && (memory & bit(spv::MemoryAccess::MakePointerAvailable))) {
-    state_.Report("tensor.memory.operands", i,
-                  state_.Describe(i) + ": MakePointerAvailable is not valid on a load");
-  }
-  if (!load && (memory & bit(spv::MemoryAccess::MakePointerVisible))) {
-    state_.Report("tensor.memory.operands", i,
-                  state_.Describe(i) + ": MakePointerVisible is not valid on a store");
-  }
-  if ((memory & (bit(spv::MemoryAccess::MakePointerAvailable) |
-                 bit(spv::MemoryAccess::MakePointerVisible))) &&
-      !(memory & bit(spv::MemoryAccess::NonPrivatePointer))) {
-    state_.Report("tensor.memory.operands", i,
-                  state_.Describe(i) +
-                      ": MakePointerAvailable / MakePointerVisible require "
-                      "NonPrivatePointer as well");
-  }
+  CheckMemoryOperandMask(state_, i, memory, load, "tensor.memory.operands");
   // The parameters follow in bit order: TensorView, DecodeFunc, DecodeVectorFunc.
   size_t next = 0;
   auto param = [&]() -> Id {

@@ -588,47 +588,7 @@ void Uniformity::Check() {
   for (InstIndex i = 0; i < m_.num_instructions() && !state_.Full(); ++i) {
     const uint32_t block = m_.BlockOf(i);
     if (block == ~0u || !cfg_.Reachable(block)) continue;
-    switch (m_.opcode(i)) {
-      case Op::CooperativeMatrixLoadKHR:
-      case Op::CooperativeMatrixStoreKHR:
-      case Op::CooperativeMatrixMulAddKHR:
-      case Op::CooperativeMatrixLoadNV:
-      case Op::CooperativeMatrixStoreNV:
-      case Op::CooperativeMatrixMulAddNV:
-      case Op::CooperativeMatrixLoadTensorNV:
-      case Op::CooperativeMatrixStoreTensorNV:
-      case Op::CooperativeMatrixReduceEXT:
-      case Op::CooperativeMatrixPerElementOpEXT:
-      case Op::CooperativeMatrixTransposeNV:
-      case Op::CooperativeMatrixConvertUseEXT:
-        CheckCooperative(i, block);
-        break;
-      case Op::ConvertFToU:
-      case Op::ConvertFToS:
-      case Op::ConvertSToF:
-      case Op::ConvertUToF:
-      case Op::UConvert:
-      case Op::SConvert:
-      case Op::FConvert:
-      case Op::Bitcast:
-      case Op::SNegate:
-      case Op::FNegate:
-      case Op::IAdd:
-      case Op::FAdd:
-      case Op::ISub:
-      case Op::FSub:
-      case Op::IMul:
-      case Op::FMul:
-      case Op::FDiv:
-      case Op::SDiv:
-      case Op::UDiv:
-      case Op::MatrixTimesScalar:
-      case Op::CompositeConstruct:
-        if (IsCoopMatrixType(state_, m_.type_id(i))) CheckCooperative(i, block);
-        break;
-      default:
-        break;
-    }
+    if (IsCooperativeMatrixOperation(state_, i)) CheckCooperative(i, block);
   }
 }
 
