@@ -216,7 +216,8 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
         const auto succs = forward(b);
         if (next < succs.size()) {
           const uint32_t s = succs[next++];
-          if (dfn[s] == 0) {
+          // Unreachable blocks are in neither tree, also when they branch into reachable code.
+          if (dfn[s] == 0 && cfg.Reachable(s)) {
             const uint32_t from = dfn[b];
             dfn[s] = static_cast<uint32_t>(vertex.size());
             vertex.push_back(s);
@@ -346,8 +347,8 @@ TypeTable::TypeTable(const Module& module) : module_(module) {
     const Op op = module.opcode(i);
     const Id id = module.result_id(i);
     if (!Interned(op) || id == 0 || module.Def(id) != i) continue;
-    // Structs are distinct types even with equal members (decorations may differ), and so are
-    // opaque and forward-declared pointer types: they are their own canonical ids.
+    // Structs and opaque types are distinct even with equal operands (decorations may differ):
+    // they are their own canonical ids.
     const Inst inst = module.inst(i);
     KeyOf(inst, &key);
     if (op == Op::TypeStruct || op == Op::TypeOpaque) {

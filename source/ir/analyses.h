@@ -106,7 +106,8 @@ class TypeTable {
  public:
   explicit TypeTable(const Module& module);
   // The first id whose declaration (opcode and operands after the result id) equals that of
-  // `id`; `id` itself when it is the first, 0 when `id` is not a type or constant.
+  // `id`; `id` itself when it is the first, 0 when `id` is not a type or a non-specialization
+  // constant (spec constants are never merged).
   Id Canonical(Id id) const { return id < canonical_.size() ? canonical_[id] : 0; }
   // The id declared with this opcode and these words (everything after the result id, the
   // result type first for constants), or 0.

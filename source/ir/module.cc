@@ -179,6 +179,11 @@ void Module::Index() {
     switch (op) {
       case Op::Function:
         if (functions_.empty()) global_end_ = i;
+        // A function missing its OpFunctionEnd still owns the blocks read before this one.
+        if (current_function != ~0u) {
+          Function& previous = functions_[current_function];
+          previous.num_blocks = static_cast<uint32_t>(blocks_.size()) - previous.first_block;
+        }
         current_function = static_cast<uint32_t>(functions_.size());
         functions_.push_back({i, kNoInst, static_cast<uint32_t>(blocks_.size()), 0, i + 1, 0});
         current_block = ~0u;
