@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 
 namespace coopspv::binary {
@@ -76,7 +77,11 @@ class Reader {
   Header header_;
 
   std::vector<OperandInfo> pending_;  // Expected operands, next one at the back.
-  std::vector<ParsedOperand> operands_;
+  // Operands of the current instruction. An instruction has at most 65535 words and every
+  // operand takes at least one, so a fixed buffer of that size needs no capacity checks.
+  std::unique_ptr<ParsedOperand[]> operands_{new ParsedOperand[0x10000]};
+  size_t num_operands_ = 0;
+  void AddOperand(const ParsedOperand& op) { operands_[num_operands_++] = op; }
   // Per id, grown on demand up to the bound, so memory follows the ids actually defined.
   struct IdInfo {
     uint32_t type = 0;         // A value's type id.
@@ -129,7 +134,6 @@ bool Reader::Run() {
   // saves the copies of growing one id at a time.
   ids_.reserve(std::min<size_t>(header_.bound, words_.size()));
   pending_.reserve(64);
-  operands_.reserve(64);
   size_t offset = kHeaderWords;
   while (offset < words_.size()) {
     bool keep_going = true;
@@ -174,7 +178,7 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
   context_type_ = 0;
   ext_set_ = -1;
   last_id_ = 0;
-  operands_.clear();
+  num_operands_ = 0;
   pending_.clear();
   const std::span<const OperandInfo> ops = grammar::Operands(*info);
   size_t index = 1;
@@ -187,8 +191,7 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
     do {
       const uint32_t word = inst[index];
       if (is_id && !NoteId(expected, word, index, offset, opcode, info->name)) return false;
-      operands_.push_back(
-          {static_cast<uint16_t>(index), 1, expected.kind, NumberKind::kNone, 0, 0});
+      AddOperand({static_cast<uint16_t>(index), 1, expected.kind, NumberKind::kNone, 0, 0});
       ++index;
     } while (expected.quantifier == Quantifier::kVariadic && index < count);
   }
@@ -228,7 +231,10 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
   }
 
   ParsedInstruction parsed{
-      inst, static_cast<uint32_t>(offset), opcode, type_id_, result_id_, ext_set_, info, operands_};
+      inst,       static_cast<uint32_t>(offset),
+      opcode,     type_id_,
+      result_id_, ext_set_,
+      info,       std::span<const ParsedOperand>(operands_.get(), num_operands_)};
   *keep_going = handler_.OnInstruction(parsed);
   return true;
 }
@@ -364,7 +370,7 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
       break;
     }
   }
-  operands_.push_back(op);
+  AddOperand(op);
   *index = at + op.num_words;
   return true;
 }
