@@ -401,7 +401,15 @@ void Matrix2Rules::CheckCallbacks() {
 }
 
 void Matrix2Rules::Run() {
-  for (InstIndex i = 0; i < m_.num_instructions() && !state_.Full(); ++i) {
+  // The instructions below all need one of these capabilities (checked as such elsewhere); a
+  // module declaring none has none of them.
+  const bool matrix2 = state_.HasCapability(Capability::CooperativeMatrixReductionsEXT) ||
+                       state_.HasCapability(Capability::CooperativeMatrixPerElementOperationsEXT) ||
+                       state_.HasCapability(Capability::CooperativeMatrixConversionsNV) ||
+                       state_.HasCapability(Capability::CooperativeMatrixConversionsEXT) ||
+                       state_.HasCapability(Capability::CooperativeMatrixGetCoordinateEXT) ||
+                       state_.HasCapability(Capability::CooperativeMatrixTensorAddressingNV);
+  for (InstIndex i = 0; matrix2 && i < m_.num_instructions() && !state_.Full(); ++i) {
     switch (m_.opcode(i)) {
       case Op::CooperativeMatrixReduceEXT:
         CheckReduce(i);
@@ -424,7 +432,7 @@ void Matrix2Rules::Run() {
   }
   if (state_.Full()) return;
   CheckWorkgroupSize();
-  CheckCallbacks();
+  if (matrix2) CheckCallbacks();
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // which the cooperative extensions extend with their loads and stores. --relax-logical-pointer
 // (and --before-hlsl-legalization) lift the rule, as they do in spirv-val.
 #include <string>
+#include <vector>
 
 #include "source/val/state.h"
 
@@ -60,6 +61,17 @@ void ValidatePointers(ValidationState& state) {
     return;
   }
   const ir::Module& m = state.module();
+  // Which ids are pointer values, in one pass, so each operand costs one lookup.
+  std::vector<bool> pointer_value(m.bound(), false);
+  bool any = false;
+  for (InstIndex i = 0; i < m.num_instructions(); ++i) {
+    const Id result = m.result_id(i), type = m.type_id(i);
+    if (result != 0 && type != 0 && m.opcode(i) != Op::Function && state.IsPointerType(type)) {
+      pointer_value[result] = true;
+      any = true;
+    }
+  }
+  if (!any) return;
   for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     if (TakesPointers(op)) continue;
@@ -67,9 +79,7 @@ void ValidatePointers(ValidationState& state) {
     for (const auto& operand : inst.operands) {
       if (operand.kind != grammar::OperandKind::kIdRef) continue;
       const Id id = inst.word(operand);
-      const InstIndex def = m.Def(id);
-      if (def == kNoInst || m.type_id(def) == 0 || m.opcode(def) == Op::Function) continue;
-      if (!state.IsPointerType(m.type_id(def))) continue;
+      if (!pointer_value[id]) continue;
       state.Report("pointer.logical-operand", i,
                    state.Describe(i) + " takes the pointer " + state.Name(id) +
                        " as an operand, which the Logical addressing model allows only for "
