@@ -10,40 +10,10 @@ namespace coopspv::val {
 namespace {
 
 using testing::Dump;
+using testing::ExpectOnly;
+using testing::RuleAt;
 using testing::RuleIds;
 using testing::ValidateText;
-
-// Passes when some diagnostic of `rule` is about an instruction whose text contains `where` and
-// its message contains `says`.
-::testing::AssertionResult RuleAt(const Result& r, std::string_view rule, std::string_view where,
-                                  std::string_view says = "") {
-  for (const Diagnostic& d : r.diagnostics) {
-    if (rule == d.rule->id && d.has_instruction &&
-        d.instruction_text.find(where) != std::string::npos &&
-        d.message.find(says) != std::string::npos) {
-      return ::testing::AssertionSuccess();
-    }
-  }
-  return ::testing::AssertionFailure() << "no " << rule << " diagnostic on an instruction like '"
-                                       << where << "' saying '" << says << "'; got:\n"
-                                       << Dump(r);
-}
-
-// The module is invalid, and `rule` is reported on the instruction that contains `where` with a
-// message that contains `says`.
-#define EXPECT_RULE_AT(result, rule, where, says) \
-  do {                                            \
-    const Result& rr_ = (result);                 \
-    EXPECT_FALSE(rr_.valid) << Dump(rr_);         \
-    EXPECT_RULE(rr_, rule);                       \
-    EXPECT_TRUE(RuleAt(rr_, rule, where, says));  \
-  } while (0)
-
-// Every diagnostic is of `rule`.
-void ExpectOnly(const Result& r, std::string_view rule) {
-  EXPECT_FALSE(r.diagnostics.empty());
-  for (const std::string& id : RuleIds(r)) EXPECT_EQ(id, rule) << Dump(r);
-}
 
 // ---------------------------------------------------------------- constant.scalar
 

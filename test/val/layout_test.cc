@@ -11,21 +11,9 @@ namespace coopspv::val {
 namespace {
 
 using testing::Dump;
+using testing::RuleAt;
 using testing::RuleIds;
 using testing::ValidateText;
-
-// Passes when some diagnostic of `rule` is about an instruction whose text contains `where`.
-::testing::AssertionResult RuleAt(const Result& r, std::string_view rule, std::string_view where) {
-  for (const Diagnostic& d : r.diagnostics) {
-    if (rule == d.rule->id && d.has_instruction &&
-        d.instruction_text.find(where) != std::string::npos) {
-      return ::testing::AssertionSuccess();
-    }
-  }
-  return ::testing::AssertionFailure()
-         << "no " << rule << " diagnostic on an instruction like '" << where << "'; got:\n"
-         << Dump(r);
-}
 
 // Passes when some diagnostic of `rule` is about the module as a whole and its message contains
 // `text`.
@@ -40,15 +28,6 @@ using testing::ValidateText;
          << "no module-level " << rule << " diagnostic saying '" << text << "'; got:\n"
          << Dump(r);
 }
-
-// The module is invalid, and `rule` is reported on the instruction that contains `where`.
-#define EXPECT_RULE_AT(result, rule, where) \
-  do {                                      \
-    const Result& rr_ = (result);           \
-    EXPECT_FALSE(rr_.valid) << Dump(rr_);   \
-    EXPECT_RULE(rr_, rule);                 \
-    EXPECT_TRUE(RuleAt(rr_, rule, where));  \
-  } while (0)
 
 Options Env(std::string_view env) {
   Options options;

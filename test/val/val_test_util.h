@@ -71,6 +71,28 @@ inline bool HasRule(const Result& r, std::string_view rule_id) {
   return false;
 }
 
+// Passes when some diagnostic of `rule` is about an instruction whose text contains `where` and
+// its message contains `says`.
+inline ::testing::AssertionResult RuleAt(const Result& r, std::string_view rule,
+                                         std::string_view where, std::string_view says = "") {
+  for (const Diagnostic& d : r.diagnostics) {
+    if (rule == d.rule->id && d.has_instruction &&
+        d.instruction_text.find(where) != std::string::npos &&
+        d.message.find(says) != std::string::npos) {
+      return ::testing::AssertionSuccess();
+    }
+  }
+  return ::testing::AssertionFailure() << "no " << rule << " diagnostic on an instruction like '"
+                                       << where << "' saying '" << says << "'; got:\n"
+                                       << Dump(r);
+}
+
+// Every diagnostic is of `rule` (and there is at least one).
+inline void ExpectOnly(const Result& r, std::string_view rule) {
+  EXPECT_FALSE(r.diagnostics.empty());
+  for (const std::string& id : RuleIds(r)) EXPECT_EQ(id, rule) << Dump(r);
+}
+
 inline std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
   std::stringstream s;
@@ -128,6 +150,16 @@ struct Mutation {
     EXPECT_TRUE(::coopspv::val::testing::HasRule(r_, rule)) \
         << "expected rule " << (rule) << ", got:\n"         \
         << ::coopspv::val::testing::Dump(r_);               \
+  } while (0)
+
+// The module is invalid, and `rule` is reported on the instruction whose text contains the first
+// extra argument, with a message containing the second (optional).
+#define EXPECT_RULE_AT(result, rule, ...)                                 \
+  do {                                                                    \
+    const auto& rr_ = (result);                                           \
+    EXPECT_FALSE(rr_.valid) << ::coopspv::val::testing::Dump(rr_);        \
+    EXPECT_RULE(rr_, rule);                                               \
+    EXPECT_TRUE(::coopspv::val::testing::RuleAt(rr_, rule, __VA_ARGS__)); \
   } while (0)
 
 #endif  // COOPSPV_TEST_VAL_VAL_TEST_UTIL_H_
