@@ -67,24 +67,13 @@ int main(int argc, char** argv) {
       }
     } else if (arg == "--preserve-numeric-ids") {
       options.preserve_numeric_ids = true;
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      std::fprintf(stderr, "error: unknown option '%s' (see --help)\n", arg.c_str());
+    } else if (!TakeInputArgument(arg, &input, &have_input)) {
       return kExitUsage;
-    } else {
-      if (have_input) {
-        std::fprintf(stderr, "error: more than one input file\n");
-        return kExitUsage;
-      }
-      input = arg;
-      have_input = true;
     }
   }
   if (!have_input) input = "-";
-  std::string text, error;
-  if (!ReadFile(input, &text, &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return kExitUsage;
-  }
+  std::string text;
+  if (!ReadFile(input, &text)) return kExitUsage;
   std::vector<uint32_t> words;
   coopspv::Problem problem;
   if (!coopspv::Assemble(text, options, &words, &problem)) {
@@ -98,9 +87,6 @@ int main(int argc, char** argv) {
     return kExitInvalid;
   }
   const std::vector<uint8_t> bytes = coopspv::WordsToBytes(words);
-  if (!WriteFile(output, bytes.data(), bytes.size(), &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return kExitUsage;
-  }
+  if (!WriteFile(output, bytes.data(), bytes.size())) return kExitUsage;
   return kExitOk;
 }

@@ -6,10 +6,10 @@
 
 namespace coopspv::tools {
 
-bool ReadFile(const std::string& path, std::string* contents, std::string* error) {
+bool ReadFile(const std::string& path, std::string* contents) {
   FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    *error = "cannot open '" + path + "': " + std::strerror(errno);
+    std::fprintf(stderr, "error: cannot open '%s': %s\n", path.c_str(), std::strerror(errno));
     return false;
   }
   contents->clear();
@@ -19,24 +19,39 @@ bool ReadFile(const std::string& path, std::string* contents, std::string* error
   const bool failed = std::ferror(f);
   if (f != stdin) std::fclose(f);
   if (failed) {
-    *error = "cannot read '" + path + "'";
+    std::fprintf(stderr, "error: cannot read '%s'\n", path.c_str());
     return false;
   }
   return true;
 }
 
-bool WriteFile(const std::string& path, const void* data, size_t size, std::string* error) {
+bool WriteFile(const std::string& path, const void* data, size_t size) {
   FILE* f = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
   if (f == nullptr) {
-    *error = "cannot open '" + path + "' for writing: " + std::strerror(errno);
+    std::fprintf(stderr, "error: cannot open '%s' for writing: %s\n", path.c_str(),
+                 std::strerror(errno));
     return false;
   }
   const bool ok = std::fwrite(data, 1, size, f) == size;
   const bool closed = f == stdout ? std::fflush(f) == 0 : std::fclose(f) == 0;
   if (!ok || !closed) {
-    *error = "cannot write '" + path + "'";
+    std::fprintf(stderr, "error: cannot write '%s'\n", path.c_str());
     return false;
   }
+  return true;
+}
+
+bool TakeInputArgument(const std::string& arg, std::string* input, bool* have_input) {
+  if (arg.size() > 1 && arg[0] == '-') {
+    std::fprintf(stderr, "error: unknown option '%s' (see --help)\n", arg.c_str());
+    return false;
+  }
+  if (*have_input) {
+    std::fprintf(stderr, "error: more than one input file\n");
+    return false;
+  }
+  *input = arg;
+  *have_input = true;
   return true;
 }
 

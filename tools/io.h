@@ -13,10 +13,17 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitInvalid = 1;  // The input is bad (or invalid, for the validator).
 inline constexpr int kExitUsage = 2;    // Bad flags, or a file that cannot be read or written.
 
-// Reads a whole file, or standard input for "-". Returns false with a message on failure.
-bool ReadFile(const std::string& path, std::string* contents, std::string* error);
-// Writes a whole file, or standard output for "-".
-bool WriteFile(const std::string& path, const void* data, size_t size, std::string* error);
+// Reads a whole file, or standard input for "-". On failure prints "error: ..." to standard
+// error and returns false.
+bool ReadFile(const std::string& path, std::string* contents);
+// Writes a whole file, or standard output for "-". On failure prints "error: ..." to standard
+// error and returns false.
+bool WriteFile(const std::string& path, const void* data, size_t size);
+
+// Takes a command-line argument that none of the tool's flags matched: an option ("-x", not a
+// lone "-") is an error, anything else names the one input file. Prints the error and returns
+// false for an unknown option or a second input.
+bool TakeInputArgument(const std::string& arg, std::string* input, bool* have_input);
 
 }  // namespace coopspv::tools
 

@@ -108,10 +108,7 @@ int main(int argc, char** argv) {
       have_output = true;
     } else if (arg.rfind("-Oconfig=", 0) == 0) {
       std::string text, error;
-      if (!ReadFile(arg.substr(9), &text, &error)) {
-        std::fprintf(stderr, "error: %s\n", error.c_str());
-        return kExitFailure;
-      }
+      if (!ReadFile(arg.substr(9), &text)) return kExitFailure;
       std::vector<std::string> more;
       if (!SplitConfig(text, &more, &error)) {
         std::fprintf(stderr, "error: %s: %s\n", arg.substr(9).c_str(), error.c_str());
@@ -168,16 +165,8 @@ int main(int argc, char** argv) {
         argument = args[++i];
       }
       options.passes.push_back({flag, argument});
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      std::fprintf(stderr, "error: unknown option '%s' (see --help)\n", arg.c_str());
+    } else if (!TakeInputArgument(arg, &input, &have_input)) {
       return kExitFailure;
-    } else {
-      if (have_input) {
-        std::fprintf(stderr, "error: more than one input file\n");
-        return kExitFailure;
-      }
-      input = arg;
-      have_input = true;
     }
   }
   if (!have_input) {
@@ -188,11 +177,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: no output file: use -o <file> ('-' for standard output)\n");
     return kExitFailure;
   }
-  std::string bytes, error;
-  if (!ReadFile(input, &bytes, &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return kExitFailure;
-  }
+  std::string bytes;
+  if (!ReadFile(input, &bytes)) return kExitFailure;
   std::vector<uint32_t> words;
   coopspv::Problem problem;
   if (!coopspv::BytesToWords({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, &words,
@@ -216,9 +202,6 @@ int main(int argc, char** argv) {
     return kExitFailure;
   }
   const std::vector<uint8_t> out = coopspv::WordsToBytes(result.words);
-  if (!WriteFile(output, out.data(), out.size(), &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return kExitFailure;
-  }
+  if (!WriteFile(output, out.data(), out.size())) return kExitFailure;
   return kExitOk;
 }

@@ -131,24 +131,13 @@ int main(int argc, char** argv) {
       options.relax_logical_pointer = true;
     } else if (arg == "--before-hlsl-legalization") {
       options.before_hlsl_legalization = true;
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      std::fprintf(stderr, "error: unknown option '%s' (see --help)\n", arg.c_str());
+    } else if (!TakeInputArgument(arg, &input, &have_input)) {
       return kExitUsage;
-    } else {
-      if (have_input) {
-        std::fprintf(stderr, "error: more than one input file\n");
-        return kExitUsage;
-      }
-      input = arg;
-      have_input = true;
     }
   }
   if (!have_input) input = "-";
-  std::string bytes, error;
-  if (!ReadFile(input, &bytes, &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return kExitUsage;
-  }
+  std::string bytes;
+  if (!ReadFile(input, &bytes)) return kExitUsage;
   const char* name = input == "-" ? "<stdin>" : input.c_str();
   std::vector<uint32_t> words;
   coopspv::Problem problem;
