@@ -158,6 +158,7 @@ class Uniformity {
   Id RootOf(Id pointer) const;
   Source ContentsOf(Id root) const;
   bool ComputeBlockLevels();
+  // Instruction `i` of block `block`.
   bool EvaluateInstruction(InstIndex i, uint32_t block);
   void Check();
   void CheckCooperative(InstIndex i, uint32_t block);
@@ -332,7 +333,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   const Op op = m_.opcode(i);
   const Id result = m_.result_id(i);
   const ir::Inst inst = m_.inst(i);
-  const Source control = block == ~0u ? Source{} : blocks_[block];
+  const Source control = blocks_[block];
   auto join_operands = [&](size_t from_word) {
     Source s;
     for (const auto& operand : inst.operands) {
@@ -350,7 +351,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       // A value defined in a divergent region (e.g. a loop with a divergent exit) and used
       // outside it differs per invocation at the use.
       const uint32_t def_block = m_.BlockOf(def_index);
-      if (block != ~0u && def_block != ~0u && region_of_[def_block] != ~0u &&
+      if (def_block != ~0u && region_of_[def_block] != ~0u &&
           region_of_[def_block] != region_of_[block]) {
         s = Join(s, blocks_[def_block]);
       }
@@ -438,7 +439,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
     }
     case Op::Phi: {
       Source s = join_operands(3);
-      if (block != ~0u) s = Join(s, merges_[block]);
+      s = Join(s, merges_[block]);
       return Raise(values_, result, s.level, s.reason());
     }
     case Op::FunctionCall: {
@@ -466,8 +467,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       return changed;
     }
     case Op::ReturnValue: {
-      const uint32_t f = block == ~0u ? ~0u : m_.blocks()[block].function;
-      if (f == ~0u) return false;
+      const uint32_t f = m_.blocks()[block].function;
       const Source s = Join(ValueOf(m_.word(i, 1)), control);
       return Raise(returns_, f, s.level, s.reason() == kNoInst ? i : s.reason());
     }
@@ -499,13 +499,14 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   return Raise(values_, result, s.level, s.reason());
 }
 
+// Global instructions (types, constants, spec constants, variables) are uniform and stay so:
+// only the bodies of functions are evaluated.
 bool Uniformity::Sweep() {
   again_ = false;
   ComputeBlockLevels();
-  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
-    const uint32_t block = m_.BlockOf(i);
-    if (block == ~0u && ir::SectionOf(m_.opcode(i)) != ir::Section::kGlobal) continue;
-    EvaluateInstruction(i, block);
+  const auto blocks = m_.blocks();
+  for (uint32_t b = 0; b < blocks.size(); ++b) {
+    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) EvaluateInstruction(i, b);
   }
   return again_;
 }
@@ -585,10 +586,12 @@ void Uniformity::CheckCooperative(InstIndex i, uint32_t block) {
 }
 
 void Uniformity::Check() {
-  for (InstIndex i = 0; i < m_.num_instructions() && !state_.Full(); ++i) {
-    const uint32_t block = m_.BlockOf(i);
-    if (block == ~0u || !cfg_.Reachable(block)) continue;
-    if (IsCooperativeMatrixOperation(state_, i)) CheckCooperative(i, block);
+  const auto blocks = m_.blocks();
+  for (uint32_t b = 0; b < blocks.size() && !state_.Full(); ++b) {
+    if (!cfg_.Reachable(b)) continue;
+    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end && !state_.Full(); ++i) {
+      if (IsCooperativeMatrixOperation(state_, i)) CheckCooperative(i, b);
+    }
   }
 }
 
