@@ -63,7 +63,7 @@ class Reader {
     }
     last_id_ = word;
     // OpSwitch case literals are as wide as the selector's type.
-    if (opcode == OpcodeOf(spv::Op::Switch) && at == 1) context_type_ = Info(word).type;
+    if (opcode == OpcodeOf(spv::Op::Switch) && at == 1) context_type_ = TypeOf(word);
     return true;
   }
   void PushOperands(std::span<const OperandInfo> ops) {
@@ -82,23 +82,29 @@ class Reader {
   std::unique_ptr<ParsedOperand[]> operands_{new ParsedOperand[0x10000]};
   size_t num_operands_ = 0;
   void AddOperand(const ParsedOperand& op) { operands_[num_operands_++] = op; }
-  // Per id, grown on demand up to the bound, so memory follows the ids actually defined.
-  struct IdInfo {
-    uint32_t type = 0;         // A value's type id.
+  // Per id, grown on demand up to the bound, so memory follows the ids actually defined: a
+  // value's type id, or for a numeric scalar type or an OpExtInstImport the index of its entry in
+  // aux_ (entries name their id, so a stale or mistaken index finds nothing).
+  struct AuxInfo {
+    uint32_t id;
     NumericType numeric;       // A numeric scalar type's shape.
     int32_t ext_inst_set = 0;  // OpExtInstImport: the grammar's set index + 1 (0: unknown).
   };
-  const IdInfo& Info(uint32_t id) const {
-    static const IdInfo kNone;
-    return id < ids_.size() ? ids_[id] : kNone;
+  uint32_t TypeOf(uint32_t id) const { return id < ids_.size() ? ids_[id] : 0; }
+  const AuxInfo& Aux(uint32_t id) const {
+    static const AuxInfo kNone{};
+    if (id >= ids_.size()) return kNone;
+    const uint32_t k = ids_[id];
+    return k < aux_.size() && aux_[k].id == id ? aux_[k] : kNone;
   }
-  IdInfo& Record(uint32_t id) {
+  uint32_t& Record(uint32_t id) {
     if (id >= ids_.size()) {
       ids_.resize(std::min<size_t>(header_.bound, std::max<size_t>({id + 1, ids_.size() * 2, 64})));
     }
     return ids_[id];
   }
-  std::vector<IdInfo> ids_;
+  std::vector<uint32_t> ids_;
+  std::vector<AuxInfo> aux_;
 
   // Per-instruction state filled while operands are read.
   uint32_t type_id_ = 0;
@@ -217,16 +223,23 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
 
   // Remember what later instructions need to read their operands.
   if (result_id_ != 0) {
-    IdInfo& id = Record(result_id_);
-    id.type = type_id_;
+    uint32_t& slot = Record(result_id_);
+    slot = type_id_;
     if (opcode == OpcodeOf(spv::Op::TypeInt) && count >= 4) {
-      id.numeric = {inst[3] ? NumberKind::kSigned : NumberKind::kUnsigned,
-                    static_cast<uint16_t>(std::min<uint32_t>(inst[2], 0xFFFF)), 0};
+      slot = static_cast<uint32_t>(aux_.size());
+      aux_.push_back({result_id_,
+                      {inst[3] ? NumberKind::kSigned : NumberKind::kUnsigned,
+                       static_cast<uint16_t>(std::min<uint32_t>(inst[2], 0xFFFF)), 0}});
     } else if (opcode == OpcodeOf(spv::Op::TypeFloat) && count >= 3) {
-      id.numeric = {NumberKind::kFloat, static_cast<uint16_t>(std::min<uint32_t>(inst[2], 0xFFFF)),
-                    static_cast<uint16_t>(count >= 4 ? inst[3] + 1 : 0)};
+      slot = static_cast<uint32_t>(aux_.size());
+      aux_.push_back(
+          {result_id_,
+           {NumberKind::kFloat, static_cast<uint16_t>(std::min<uint32_t>(inst[2], 0xFFFF)),
+            static_cast<uint16_t>(count >= 4 ? inst[3] + 1 : 0)}});
     } else if (opcode == OpcodeOf(spv::Op::ExtInstImport)) {
-      id.ext_inst_set = grammar::LookupExtInstSet(DecodeString(inst.subspan(2))) + 1;
+      slot = static_cast<uint32_t>(aux_.size());
+      aux_.push_back(
+          {result_id_, {}, grammar::LookupExtInstSet(DecodeString(inst.subspan(2))) + 1});
     }
   }
 
@@ -272,7 +285,7 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
           break;
         }
         case OperandKind::kLiteralContextDependentNumber: {
-          const NumericType type = Info(context_type_).numeric;
+          const NumericType type = Aux(context_type_).numeric;
           if (type.kind == NumberKind::kNone) {
             return Fail(offset + at, std::string(inst_name) + ": type %" +
                                          std::to_string(context_type_) +
@@ -293,7 +306,7 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
           break;
         }
         case OperandKind::kLiteralExtInstInteger: {
-          const int32_t set = Info(last_id_).ext_inst_set - 1;
+          const int32_t set = Aux(last_id_).ext_inst_set - 1;
           ext_set_ = set;
           // An unknown set (e.g. a non-semantic one) keeps OpExtInst's own "IdRef*" operands; a
           // known one replaces them with the extended instruction's operands.

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <iterator>
 #include <unordered_set>
+#include <vector>
 
 // The generated tables open namespace coopspv::grammar::generated themselves.
 #include "source/grammar/grammar_tables.inc"
@@ -77,7 +78,34 @@ std::span<const EnumerantInfo> Enumerants(OperandKind kind) {
   return Slice(kEnumerants, info.enumerant_begin, info.enumerant_count);
 }
 
+namespace {
+
+// Enumerants whose value is below kDirectValues (most of those operands in real modules) are
+// found by index, without hashing: per kind and value, the enumerant's index, -1 for none.
+constexpr uint32_t kDirectValues = 64;
+const int16_t* DirectEnumerants() {
+  static_assert(std::size(kEnumerants) < 0x7FFF);
+  static const std::vector<int16_t> table = [] {
+    std::vector<int16_t> t(kNumOperandKinds * kDirectValues, -1);
+    for (size_t i = std::size(kEnumerants); i-- > 0;) {
+      const EnumerantInfo& e = kEnumerants[i];
+      if (e.value < kDirectValues && static_cast<int>(e.kind) < kNumOperandKinds) {
+        t[static_cast<size_t>(e.kind) * kDirectValues + e.value] = static_cast<int16_t>(i);
+      }
+    }
+    return t;
+  }();
+  return table.data();
+}
+
+}  // namespace
+
 const EnumerantInfo* LookupEnumerant(OperandKind kind, uint32_t value) {
+  if (value < kDirectValues) {
+    static const int16_t* const direct = DirectEnumerants();
+    const int16_t index = direct[static_cast<size_t>(kind) * kDirectValues + value];
+    return index < 0 ? nullptr : &kEnumerants[index];
+  }
   const uint32_t seed = static_cast<uint32_t>(kind) + 1;
   const int index = Probe(kEnumerantValueHash, HashValue(value, seed), [&](uint32_t i) {
     return kEnumerants[i].kind == kind && kEnumerants[i].value == value;

@@ -754,6 +754,18 @@ TEST(GrammarConsistency, EveryEnumerantIsFoundByValueAndName) {
         EXPECT_EQ(LookupEnumerant(kind, std::string_view(alias)), &e) << alias;
       }
     }
+    // Small values are found by index, larger ones by hash: both answer exactly the enumerants
+    // there are, and nothing for the values in between.
+    size_t found = 0, expected = 0;
+    for (uint32_t v = 0; v < 200; ++v) {
+      const EnumerantInfo* e = LookupEnumerant(kind, v);
+      if (e == nullptr) continue;
+      ++found;
+      EXPECT_EQ(e->kind, kind) << info.name << " " << v;
+      EXPECT_EQ(e->value, v) << info.name << " " << v;
+    }
+    for (const EnumerantInfo& e : enumerants) expected += e.value < 200;
+    EXPECT_EQ(found, expected) << info.name;
   }
 }
 
