@@ -46,9 +46,20 @@ class Reader {
   }
 
   bool ParseInstruction(size_t offset, bool* keep_going);
+  // The messages about malformed instructions are built out of line, keeping the parse loop
+  // small; each returns false.
+  [[gnu::cold, gnu::noinline]] bool FailWordCount(size_t offset);
+  [[gnu::cold, gnu::noinline]] bool FailUnknownOpcode(size_t offset);
+  [[gnu::cold, gnu::noinline]] bool FailMissingOperand(size_t offset,
+                                                       const grammar::InstructionInfo& info,
+                                                       const OperandInfo& expected);
+  [[gnu::cold, gnu::noinline]] bool FailLeftOver(size_t offset,
+                                                 const grammar::InstructionInfo& info,
+                                                 size_t index);
   bool ParseOperand(const OperandInfo& expected, size_t offset, std::span<const uint32_t> inst,
                     size_t* index, uint16_t opcode, const char* inst_name);
-  bool CheckId(uint32_t id, size_t offset, const char* inst_name, const OperandInfo& expected);
+  [[gnu::cold, gnu::noinline]] bool CheckId(uint32_t id, size_t offset, const char* inst_name,
+                                            const OperandInfo& expected);
   // Checks an id operand at word `at` of the instruction and remembers what it means.
   bool NoteId(const OperandInfo& expected, uint32_t word, size_t at, size_t offset, uint16_t opcode,
               const char* inst_name) {
@@ -65,6 +76,16 @@ class Reader {
     // OpSwitch case literals are as wide as the selector's type.
     if (opcode == OpcodeOf(spv::Op::Switch) && at == 1) context_type_ = TypeOf(word);
     return true;
+  }
+  // A valid value of an enum kind that brings no parameters.
+  static bool IsPlainEnumerant(const OperandInfo& expected, uint32_t word) {
+    const grammar::OperandKindInfo& kind = grammar::GetOperandKind(expected.kind);
+    if (kind.category == OperandCategory::kValueEnum) {
+      const grammar::EnumerantInfo* e = grammar::LookupEnumerant(expected.kind, word);
+      return e != nullptr && e->parameter_count == 0;
+    }
+    return kind.category == OperandCategory::kBitEnum && (word & ~kind.valid_mask) == 0 &&
+           (word & kind.parameter_mask) == 0;
   }
   void PushOperands(std::span<const OperandInfo> ops) {
     for (size_t i = ops.size(); i-- > 0;) pending_.push_back(ops[i]);
@@ -163,20 +184,41 @@ bool Reader::CheckId(uint32_t id, size_t offset, const char* inst_name,
   return true;
 }
 
+bool Reader::FailWordCount(size_t offset) {
+  const uint32_t count = words_[offset] >> 16;
+  const std::string opcode = std::to_string(words_[offset] & 0xFFFF);
+  if (count == 0) return Fail(offset, "instruction with opcode " + opcode + " has word count 0");
+  return Fail(offset, "instruction with opcode " + opcode + " and word count " +
+                          std::to_string(count) + " runs past the end of the module (" +
+                          std::to_string(words_.size() - offset) + " words left)");
+}
+
+bool Reader::FailUnknownOpcode(size_t offset) {
+  return Fail(offset, "unknown opcode " + std::to_string(words_[offset] & 0xFFFF));
+}
+
+bool Reader::FailMissingOperand(size_t offset, const grammar::InstructionInfo& info,
+                                const OperandInfo& expected) {
+  const std::string what = expected.name[0] ? std::string(" '") + expected.name + "'" : "";
+  return Fail(offset, std::string(info.name) + ": missing operand" + what + " (" +
+                          grammar::GetOperandKind(expected.kind).name + "): word count " +
+                          std::to_string(words_[offset] >> 16) + " is too small");
+}
+
+bool Reader::FailLeftOver(size_t offset, const grammar::InstructionInfo& info, size_t index) {
+  const uint32_t count = words_[offset] >> 16;
+  return Fail(offset, std::string(info.name) + ": " + std::to_string(count - index) +
+                          " word(s) left over after the last operand: word count " +
+                          std::to_string(count) + " is too large");
+}
+
 bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
   const uint32_t first = words_[offset];
   const uint32_t count = first >> 16;
   const uint16_t opcode = first & 0xFFFF;
-  if (count == 0) {
-    return Fail(offset, "instruction with opcode " + std::to_string(opcode) + " has word count 0");
-  }
-  if (offset + count > words_.size()) {
-    return Fail(offset, "instruction with opcode " + std::to_string(opcode) + " and word count " +
-                            std::to_string(count) + " runs past the end of the module (" +
-                            std::to_string(words_.size() - offset) + " words left)");
-  }
+  if (count == 0 || offset + count > words_.size()) return FailWordCount(offset);
   const grammar::InstructionInfo* info = grammar::LookupOpcode(opcode);
-  if (info == nullptr) return Fail(offset, "unknown opcode " + std::to_string(opcode));
+  if (info == nullptr) return FailUnknownOpcode(offset);
   const std::span<const uint32_t> inst = words_.subspan(offset, count);
 
   type_id_ = 0;
@@ -193,7 +235,16 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
   for (; k < ops.size() && index < count; ++k) {
     const OperandInfo& expected = ops[k];
     const bool is_id = grammar::IsIdKind(expected.kind);
-    if (!is_id && expected.kind != OperandKind::kLiteralInteger) break;
+    if (!is_id && expected.kind != OperandKind::kLiteralInteger) {
+      // So are enumerants without parameters; anything else goes the general way.
+      if (expected.quantifier == Quantifier::kVariadic ||
+          !IsPlainEnumerant(expected, inst[index])) {
+        break;
+      }
+      AddOperand({static_cast<uint16_t>(index), 1, expected.kind, NumberKind::kNone, 0, 0});
+      ++index;
+      continue;
+    }
     do {
       const uint32_t word = inst[index];
       if (is_id && !NoteId(expected, word, index, offset, opcode, info->name)) return false;
@@ -201,25 +252,25 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
       ++index;
     } while (expected.quantifier == Quantifier::kVariadic && index < count);
   }
-  if (k < ops.size()) PushOperands(ops.subspan(k));
+  if (index >= count) {
+    // All words are read: what the grammar still lists must be optional.
+    for (; k < ops.size(); ++k) {
+      if (ops[k].quantifier == Quantifier::kOne) return FailMissingOperand(offset, *info, ops[k]);
+    }
+  } else if (k < ops.size()) {
+    PushOperands(ops.subspan(k));
+  }
   while (!pending_.empty()) {
     const OperandInfo expected = pending_.back();
     pending_.pop_back();
     if (index >= count) {
       if (expected.quantifier != Quantifier::kOne) continue;
-      const std::string what = expected.name[0] ? std::string(" '") + expected.name + "'" : "";
-      return Fail(offset, std::string(info->name) + ": missing operand" + what + " (" +
-                              grammar::GetOperandKind(expected.kind).name + "): word count " +
-                              std::to_string(count) + " is too small");
+      return FailMissingOperand(offset, *info, expected);
     }
     if (expected.quantifier == Quantifier::kVariadic) pending_.push_back(expected);
     if (!ParseOperand(expected, offset, inst, &index, opcode, info->name)) return false;
   }
-  if (index < count) {
-    return Fail(offset, std::string(info->name) + ": " + std::to_string(count - index) +
-                            " word(s) left over after the last operand: word count " +
-                            std::to_string(count) + " is too large");
-  }
+  if (index < count) return FailLeftOver(offset, *info, index);
 
   // Remember what later instructions need to read their operands.
   if (result_id_ != 0) {
@@ -365,10 +416,10 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
     case OperandCategory::kBitEnum: {
       // Parameters follow in the order of the mask's bits, lowest first.
       uint32_t unknown = word & ~kind_info.valid_mask;
-      for (int bit = 31; bit >= 0 && (word & kind_info.parameter_mask); --bit) {
-        const uint32_t mask = 1u << bit;
-        if (!(word & mask)) continue;
-        if (!(mask & kind_info.parameter_mask)) continue;
+      // Pushed highest bit first, so that the lowest bit's parameters are read first.
+      for (uint32_t with_parameters = word & kind_info.parameter_mask; with_parameters != 0;) {
+        const uint32_t mask = 1u << (31 - __builtin_clz(with_parameters));
+        with_parameters &= ~mask;
         const grammar::EnumerantInfo* e = grammar::LookupEnumerant(expected.kind, mask);
         if (e == nullptr) continue;
         auto params = grammar::Parameters(*e);
