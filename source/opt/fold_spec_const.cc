@@ -7,12 +7,12 @@
 //
 // Instructions are visited in module order, so chains fold in one sweep; a folded value is
 // kept in a side table (the builder's edits appear only in the rebuilt module).
-#include <limits>
 #include <map>
 #include <optional>
 #include <vector>
 
 #include "source/ir/builder.h"
+#include "source/ir/scalar_eval.h"
 #include "source/opt/passes.h"
 
 namespace coopspv::opt {
@@ -22,20 +22,8 @@ using ir::Id;
 using ir::InstIndex;
 using spv::Op;
 
-struct Scalar {
-  bool is_bool = false;
-  bool is_signed = false;
-  uint32_t width = 32;
-  uint64_t bits = 0;
-
-  int64_t Signed() const {
-    if (width >= 64) return static_cast<int64_t>(bits);
-    const int shift = 64 - static_cast<int>(width);
-    return static_cast<int64_t>(bits << shift) >> shift;
-  }
-};
-
-uint64_t MaskTo(uint64_t v, uint32_t width) { return width >= 64 ? v : v & ((1ull << width) - 1); }
+using ir::MaskTo;
+using ir::Scalar;
 
 class SpecConstFolder {
  public:
@@ -53,8 +41,6 @@ class SpecConstFolder {
     }
     return id;
   }
-  // The scalar type of an integer or bool type id.
-  std::optional<Scalar> TypeShape(Id type) const;
   std::optional<Scalar> Value(Id id) const;
   // Constituents of a constant composite (original, or folded from a spec composite).
   std::optional<std::vector<Id>> Constituents(Id id) const;
@@ -70,28 +56,12 @@ class SpecConstFolder {
   std::map<Id, Id> alias_;                    // Results that became another id.
 };
 
-std::optional<Scalar> SpecConstFolder::TypeShape(Id type) const {
-  const InstIndex d = m_.Def(type);
-  if (d == ir::kNoInst) return std::nullopt;
-  Scalar s;
-  if (m_.opcode(d) == Op::TypeBool) {
-    s.is_bool = true;
-    s.width = 1;
-    return s;
-  }
-  if (m_.opcode(d) != Op::TypeInt) return std::nullopt;
-  s.width = m_.word(d, 2);
-  s.is_signed = m_.word(d, 3) != 0;
-  if (s.width == 0 || s.width > 64) return std::nullopt;
-  return s;
-}
-
 std::optional<Scalar> SpecConstFolder::Value(Id id) const {
   id = Resolve(id);
   if (auto it = scalars_.find(id); it != scalars_.end()) return it->second;
   const InstIndex d = m_.Def(id);
   if (d == ir::kNoInst) return std::nullopt;
-  auto shape = TypeShape(m_.type_id(d));
+  auto shape = ir::ScalarShape(m_, m_.type_id(d));
   if (!shape) return std::nullopt;
   switch (m_.opcode(d)) {
     case Op::ConstantTrue:
@@ -217,7 +187,7 @@ bool SpecConstFolder::FoldOp(InstIndex i) {
     return true;
   }
   // Scalar integer and Boolean operations.
-  auto shape = TypeShape(type);
+  auto shape = ir::ScalarShape(m_, type);
   if (!shape) return false;
   std::vector<Scalar> v;
   for (Id id : ids) {
@@ -225,155 +195,9 @@ bool SpecConstFolder::FoldOp(InstIndex i) {
     if (!value) return false;
     v.push_back(*value);
   }
-  Scalar r = *shape;
-  const uint32_t w = r.width;
-  auto unary = [&] { return v.size() == 1; };
-  auto binary = [&] { return v.size() == 2; };
-  switch (op) {
-    case Op::UConvert:
-      if (!unary()) return false;
-      r.bits = MaskTo(v[0].bits, w);
-      break;
-    case Op::SConvert:
-      if (!unary()) return false;
-      r.bits = MaskTo(static_cast<uint64_t>(v[0].Signed()), w);
-      break;
-    case Op::SNegate:
-      if (!unary()) return false;
-      r.bits = MaskTo(0 - v[0].bits, w);
-      break;
-    case Op::Not:
-      if (!unary()) return false;
-      r.bits = MaskTo(~v[0].bits, w);
-      break;
-    case Op::IAdd:
-      if (!binary()) return false;
-      r.bits = MaskTo(v[0].bits + v[1].bits, w);
-      break;
-    case Op::ISub:
-      if (!binary()) return false;
-      r.bits = MaskTo(v[0].bits - v[1].bits, w);
-      break;
-    case Op::IMul:
-      if (!binary()) return false;
-      r.bits = MaskTo(v[0].bits * v[1].bits, w);
-      break;
-    case Op::UDiv:
-    case Op::UMod:
-      if (!binary() || v[1].bits == 0) return false;  // Undefined: leave it.
-      r.bits = op == Op::UDiv ? v[0].bits / v[1].bits : v[0].bits % v[1].bits;
-      break;
-    case Op::SDiv:
-    case Op::SRem:
-    case Op::SMod: {
-      if (!binary()) return false;
-      const int64_t a = v[0].Signed(), d = v[1].Signed();
-      if (d == 0 || (d == -1 && a == std::numeric_limits<int64_t>::min())) return false;
-      int64_t q = 0;
-      if (op == Op::SDiv) {
-        q = a / d;
-      } else if (op == Op::SRem) {
-        q = a % d;  // Sign of the dividend.
-      } else {
-        q = a % d;  // SMod: sign of the divisor.
-        if (q != 0 && ((q < 0) != (d < 0))) q += d;
-      }
-      r.bits = MaskTo(static_cast<uint64_t>(q), w);
-      break;
-    }
-    case Op::ShiftRightLogical:
-    case Op::ShiftRightArithmetic:
-    case Op::ShiftLeftLogical: {
-      if (!binary() || v[1].bits >= w) return false;  // Undefined shift amounts.
-      const uint64_t s = v[1].bits;
-      if (op == Op::ShiftLeftLogical) {
-        r.bits = MaskTo(v[0].bits << s, w);
-      } else if (op == Op::ShiftRightLogical) {
-        r.bits = MaskTo(v[0].bits, w) >> s;
-      } else {
-        r.bits = MaskTo(static_cast<uint64_t>(v[0].Signed() >> s), w);
-      }
-      break;
-    }
-    case Op::BitwiseOr:
-      if (!binary()) return false;
-      r.bits = v[0].bits | v[1].bits;
-      break;
-    case Op::BitwiseXor:
-      if (!binary()) return false;
-      r.bits = v[0].bits ^ v[1].bits;
-      break;
-    case Op::BitwiseAnd:
-      if (!binary()) return false;
-      r.bits = v[0].bits & v[1].bits;
-      break;
-    case Op::IEqual:
-    case Op::INotEqual:
-    case Op::ULessThan:
-    case Op::SLessThan:
-    case Op::UGreaterThan:
-    case Op::SGreaterThan:
-    case Op::ULessThanEqual:
-    case Op::SLessThanEqual:
-    case Op::UGreaterThanEqual:
-    case Op::SGreaterThanEqual: {
-      if (!binary() || !r.is_bool) return false;
-      const uint64_t a = v[0].bits, c = v[1].bits;
-      const int64_t sa = v[0].Signed(), sc = v[1].Signed();
-      bool x = false;
-      switch (op) {
-        case Op::IEqual:
-          x = a == c;
-          break;
-        case Op::INotEqual:
-          x = a != c;
-          break;
-        case Op::ULessThan:
-          x = a < c;
-          break;
-        case Op::SLessThan:
-          x = sa < sc;
-          break;
-        case Op::UGreaterThan:
-          x = a > c;
-          break;
-        case Op::SGreaterThan:
-          x = sa > sc;
-          break;
-        case Op::ULessThanEqual:
-          x = a <= c;
-          break;
-        case Op::SLessThanEqual:
-          x = sa <= sc;
-          break;
-        case Op::UGreaterThanEqual:
-          x = a >= c;
-          break;
-        default:
-          x = sa >= sc;
-          break;
-      }
-      r.bits = x;
-      break;
-    }
-    case Op::LogicalOr:
-    case Op::LogicalAnd:
-    case Op::LogicalEqual:
-    case Op::LogicalNotEqual:
-      if (!binary() || !r.is_bool) return false;
-      r.bits = op == Op::LogicalOr      ? (v[0].bits | v[1].bits)
-               : op == Op::LogicalAnd   ? (v[0].bits & v[1].bits)
-               : op == Op::LogicalEqual ? (v[0].bits == v[1].bits)
-                                        : (v[0].bits != v[1].bits);
-      break;
-    case Op::LogicalNot:
-      if (!unary() || !r.is_bool) return false;
-      r.bits = !v[0].bits;
-      break;
-    default:
-      return false;
-  }
-  WriteScalar(i, type, r);
+  const std::optional<Scalar> r = ir::EvaluateScalarOp(op, *shape, v);
+  if (!r) return false;
+  WriteScalar(i, type, *r);
   return true;
 }
 

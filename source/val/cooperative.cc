@@ -1,6 +1,10 @@
 #include "source/val/cooperative.h"
 
+#include <iterator>
+#include <span>
 #include <vector>
+
+#include "source/ir/scalar_eval.h"
 
 namespace coopspv::val {
 
@@ -42,7 +46,12 @@ std::optional<int64_t> KnownValue(const ValidationState& state, Id id) {
   }
 }
 
-std::optional<int64_t> DefaultValue(const ValidationState& state, Id id) {
+namespace {
+
+// DefaultValue, with `budget` bounding the instructions an OpSpecConstantOp expression may visit
+// (hostile nesting, or a DAG that shares operands, stays cheap).
+std::optional<int64_t> EvaluateDefault(const ValidationState& state, Id id, int* budget) {
+  if (--*budget < 0) return std::nullopt;
   switch (state.DefOp(id)) {
     case Op::SpecConstant:
       return state.IntConstantOrSpecDefault(id);
@@ -50,9 +59,41 @@ std::optional<int64_t> DefaultValue(const ValidationState& state, Id id) {
       return 1;
     case Op::SpecConstantFalse:
       return 0;
+    case Op::SpecConstantOp:
+      break;
     default:
       return KnownValue(state, id);
   }
+  // A scalar integer / Boolean operation on scalar operands, evaluated on their defaults.
+  const ir::Module& m = state.module();
+  const InstIndex d = m.Def(id);
+  const std::optional<ir::Scalar> shape = ir::ScalarShape(m, m.type_id(d));
+  if (!shape || m.num_words(d) < 4) return std::nullopt;
+  ir::Scalar args[3];
+  size_t num_args = 0;
+  const ir::Inst inst = m.inst(d);
+  for (const auto& operand : inst.operands) {
+    if (operand.offset < 4) continue;
+    if (!grammar::IsIdKind(operand.kind) || num_args == std::size(args)) return std::nullopt;
+    const Id arg = inst.word(operand);
+    std::optional<ir::Scalar> value = ir::ScalarShape(m, state.TypeOf(arg));
+    if (!value) return std::nullopt;
+    const std::optional<int64_t> v = EvaluateDefault(state, arg, budget);
+    if (!v) return std::nullopt;
+    value->bits = value->is_bool ? (*v != 0) : ir::MaskTo(static_cast<uint64_t>(*v), value->width);
+    args[num_args++] = *value;
+  }
+  const std::optional<ir::Scalar> r = ir::EvaluateScalarOp(
+      static_cast<Op>(m.word(d, 3)), *shape, std::span<const ir::Scalar>(args, num_args));
+  if (!r) return std::nullopt;
+  return r->is_bool || !r->is_signed ? static_cast<int64_t>(r->bits) : r->Signed();
+}
+
+}  // namespace
+
+std::optional<int64_t> DefaultValue(const ValidationState& state, Id id) {
+  int budget = 256;
+  return EvaluateDefault(state, id, &budget);
 }
 
 bool SameValue(const ValidationState& state, Id a, Id b) {

@@ -28,7 +28,8 @@ inline bool IsCoopMatrixType(const ValidationState& state, Id type) {
 // The value of a constant instruction when it is known before specialization: OpConstant and
 // OpConstantNull of integer type, OpConstantTrue / False as 1 / 0. Spec constants: nullopt.
 std::optional<int64_t> KnownValue(const ValidationState& state, Id id);
-// As KnownValue, but spec constants give their default value (OpSpecConstantOp: nullopt).
+// As KnownValue, but spec constants give their default value, and OpSpecConstantOp scalar
+// integer / Boolean expressions the value they compute from their operands' defaults.
 std::optional<int64_t> DefaultValue(const ValidationState& state, Id id);
 
 // True when a and b are provably the same value for every specialization: the same id, equal

@@ -62,6 +62,15 @@ const Mutation kMutations[] = {
      "coop-matrix.memory.matrix"},
     {"LayoutInvalid", "%colMajor = OpConstant %int 1", "%colMajor = OpConstant %int 7",
      "coop-matrix.memory.layout"},
+    // Spec-constant expressions are checked on the value their operands' defaults give.
+    {"LayoutSpecExpressionInvalid", "%colMajor = OpConstant %int 1",
+     "%colMajor = OpSpecConstantOp %int IMul %TM %TN", "coop-matrix.memory.layout"},
+    {"LayoutSpecExpressionValid", "%colMajor = OpConstant %int 1",
+     "%colMajor = OpSpecConstantOp %int UDiv %TM %TN", ""},
+    {"RowsSpecExpressionZero", kTypeA,
+     "%tm0 = OpSpecConstantOp %uint ISub %TM %TM\n"
+     "%matA = OpTypeCooperativeMatrixKHR %half %uint_3 %tm0 %TK %uint_0",
+     "coop-matrix.type.dimension"},
     {"LayoutArmWithoutCapability", "%colMajor = OpConstant %int 1",
      "%colMajor = OpConstant %int 4203", "coop-matrix.memory.layout"},
     {"LayoutNotConstant", kLoadB, "%b = OpCooperativeMatrixLoadKHR %matB %pB %k %K Aligned 16",
