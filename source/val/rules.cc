@@ -463,7 +463,8 @@ constexpr Rule kRules[] = {
      "error."},
     {"uniformity.unproven", kW, "uniformity", "SPV_KHR_cooperative_matrix (uniformity rules)",
      "An operand or the control flow of a cooperative matrix instruction could not be proven "
-     "uniform (e.g. it depends on memory other invocations write)."},
+     "uniform (e.g. it depends on memory other invocations write, or on a function called from "
+     "several places, of which the analysis sees only the join)."},
 };
 
 }  // namespace

@@ -179,8 +179,9 @@ class Uniformity {
   std::vector<uint32_t> region_of_;  // Per block: the branch block whose divergent region it is
                                      // in (innermost seen), ~0u if none.
   std::vector<bool> is_entry_point_;
-  std::vector<uint8_t> builtin_;  // Per id: BuiltIn value + 1 of a decorated variable.
-  bool psb_written_ = false;      // Some store goes through a PhysicalStorageBuffer pointer.
+  std::vector<uint32_t> call_sites_;  // Per function: how many OpFunctionCall name it.
+  std::vector<uint8_t> builtin_;      // Per id: BuiltIn value + 1 of a decorated variable.
+  bool psb_written_ = false;          // Some store goes through a PhysicalStorageBuffer pointer.
   // Ids whose level can flow backwards in a sweep (OpPhi operands, branch conditions, call
   // arguments, returned values): raising one of them, or memory, calls or blocks, needs another
   // sweep; raising anything else only reaches later instructions of the same sweep.
@@ -203,6 +204,7 @@ void Uniformity::Prepare() {
   entries_.assign(m_.functions().size(), Source{});
   returns_.assign(m_.functions().size(), Source{});
   is_entry_point_.assign(m_.functions().size(), false);
+  call_sites_.assign(m_.functions().size(), 0);
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
     if (op == Op::Decorate && m_.num_words(i) >= 4 &&
@@ -218,6 +220,8 @@ void Uniformity::Prepare() {
       feeds_back_[m_.word(i, 1)] = true;
     } else if (op == Op::FunctionCall) {
       for (size_t w = 4; w < m_.num_words(i); ++w) feeds_back_[m_.word(i, w)] = true;
+      const uint32_t f = m_.FunctionById(m_.word(i, 3));
+      if (f != ~0u) ++call_sites_[f];
     } else if (op == Op::EntryPoint) {
       const uint32_t f = m_.FunctionById(m_.word(i, 2));
       if (f != ~0u) is_entry_point_[f] = true;
@@ -447,17 +451,25 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       bool changed = false;
       if (f != ~0u) {
         const ir::Function& fn = m_.functions()[f];
-        changed =
-            Raise(entries_, f, control.level, control.reason() == kNoInst ? i : control.reason());
+        // Calls are analysed context-insensitively: a function called from several places
+        // sees the join of them, which proves nothing about any one call. Its body and
+        // parameters then name the OpFunction / OpFunctionParameter as their reason, and what
+        // depends on them is reported as unproven, not as an error.
+        const bool shared = call_sites_[f] > 1;
+        changed = Raise(entries_, f, control.level,
+                        shared                        ? fn.def
+                        : control.reason() == kNoInst ? i
+                                                      : control.reason());
         for (uint32_t p = 0; p < fn.num_params && 4 + p < m_.num_words(i); ++p) {
           const Id arg = m_.word(i, 4 + p);
-          const Id param = m_.result_id(fn.first_param + p);
+          const InstIndex param_def = fn.first_param + p;
+          const Id param = m_.result_id(param_def);
           const Source a = ValueOf(arg);
-          changed = Raise(values_, param, a.level, a.reason()) || changed;
+          changed = Raise(values_, param, a.level, shared ? param_def : a.reason()) || changed;
           // A pointer argument: the parameter sees what the argument's memory holds.
           if (state_.IsPointerType(state_.TypeOf(arg))) {
             const Source c = ContentsOf(RootOf(arg));
-            changed = Raise(contents_, param, c.level, c.reason()) || changed;
+            changed = Raise(contents_, param, c.level, shared ? param_def : c.reason()) || changed;
           }
         }
         if (result != 0) {
@@ -525,6 +537,14 @@ std::string Uniformity::Why(const Source& s) {
     }
     return " (it depends on memory of " + state_.Name(var) + ")";
   }
+  if (op == Op::FunctionParameter) {
+    return " (it depends on parameter " + state_.Name(m_.result_id(r)) +
+           " of a function called from several places, not all proven uniform)";
+  }
+  if (op == Op::Function) {
+    return " (" + state_.Name(m_.result_id(r)) +
+           " is called from several places, not all in proven uniform control flow)";
+  }
   return " (it depends on " + state_.Describe(r) + ")";
 }
 
@@ -542,13 +562,18 @@ void Uniformity::CheckCooperative(InstIndex i, uint32_t block) {
   const char* scope_name = required == kUniform ? "workgroup" : "subgroup";
   // Subgroup-uniform is provably not workgroup-uniform once a workgroup is larger than any
   // subgroup can be (128 invocations).
-  auto proven_divergent = [&](Level level) {
-    return level == kDivergent ||
-           (level == kSubgroup && required == kUniform && workgroup_invocations_ > 128);
+  // Nor is a level that a function shared by several call sites got from them.
+  auto proven_divergent = [&](const Source& s) {
+    if (s.reason() != kNoInst &&
+        (m_.opcode(s.reason()) == Op::FunctionParameter || m_.opcode(s.reason()) == Op::Function)) {
+      return false;
+    }
+    return s.level == kDivergent ||
+           (s.level == kSubgroup && required == kUniform && workgroup_invocations_ > 128);
   };
   const Source control = blocks_[block];
   if (control.level > required) {
-    const bool proven = proven_divergent(control.level);
+    const bool proven = proven_divergent(control);
     state_.Report(proven ? "uniformity.control" : "uniformity.unproven", i,
                   state_.Describe(i) +
                       (proven ? " runs in divergent control flow"
@@ -575,7 +600,7 @@ void Uniformity::CheckCooperative(InstIndex i, uint32_t block) {
       s = blocks_[def_block];
     }
     if (s.level <= required) continue;
-    const bool proven = proven_divergent(s.level);
+    const bool proven = proven_divergent(s);
     if (!state_.Report(proven ? "uniformity.operand" : "uniformity.unproven", i,
                        state_.Describe(i) + ": operand " + state_.Name(id) + " is " +
                            LevelText(s.level) + Why(s) + "; it must be dynamically uniform " +
