@@ -145,6 +145,7 @@ class Uniformity {
   static_assert(sizeof(Source) == 4);
 
   void Prepare();
+  void PrepareReachingStores();
   bool Sweep();
   bool Raise(std::vector<Source>& table, size_t index, Level level, InstIndex reason) {
     if (level <= table[index].level) return false;
@@ -179,6 +180,20 @@ class Uniformity {
   std::vector<uint32_t> region_of_;  // Per block: the branch block whose divergent region it is
                                      // in (innermost seen), ~0u if none.
   std::vector<bool> is_entry_point_;
+  // Function variables used only by whole-variable OpLoad / OpStore are tracked flow-sensitively:
+  // a load sees the stores that reach it along the CFG, not every store to the variable.
+  std::vector<InstIndex> store_insts_;  // Stores to tracked variables (slot = index).
+  std::vector<Source> stored_;          // Per slot: level of the value stored there.
+  // Loads of tracked variables, by instruction: [begin, end) in reaching_ are the slots of the
+  // stores that reach it. A load whose walk ran over budget is absent and sees every store
+  // (contents_). Sweeps visit instructions in order, so cursors find both without hashing.
+  struct TrackedLoad {
+    InstIndex inst;
+    uint32_t begin, end;
+  };
+  std::vector<TrackedLoad> loads_;
+  size_t next_load_ = 0, next_store_ = 0;
+  std::vector<uint32_t> reaching_;
   std::vector<uint32_t> call_sites_;  // Per function: how many OpFunctionCall name it.
   std::vector<uint8_t> builtin_;      // Per id: BuiltIn value + 1 of a decorated variable.
   bool psb_written_ = false;          // Some store goes through a PhysicalStorageBuffer pointer.
@@ -393,6 +408,13 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   switch (op) {
     case Op::Load:
     case Op::CooperativeVectorLoadNV: {
+      while (next_load_ < loads_.size() && loads_[next_load_].inst < i) ++next_load_;
+      if (next_load_ < loads_.size() && loads_[next_load_].inst == i) {
+        const TrackedLoad& load = loads_[next_load_];
+        Source s = join_operands(3);
+        for (uint32_t k = load.begin; k < load.end; ++k) s = Join(s, stored_[reaching_[k]]);
+        return Raise(values_, result, s.level, s.reason());
+      }
       const Id pointer = m_.word(i, 3);
       Source s = Join(join_operands(3), ContentsOf(RootOf(pointer)));
       return Raise(values_, result, s.level, s.reason());
@@ -424,6 +446,11 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       const Source stored = private_memory || root_def == kNoInst ? Join(join_operands(1), control)
                                                                   : join_operands(1);
       bool changed = false;
+      while (next_store_ < store_insts_.size() && store_insts_[next_store_] < i) ++next_store_;
+      if (next_store_ < store_insts_.size() && store_insts_[next_store_] == i) {
+        changed = Raise(stored_, next_store_, stored.level,
+                        stored.reason() == kNoInst ? i : stored.reason());
+      }
       if (root != 0) {
         if (!written_[root]) {
           written_[root] = true;
@@ -515,6 +542,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
 // only the bodies of functions are evaluated.
 bool Uniformity::Sweep() {
   again_ = false;
+  next_load_ = next_store_ = 0;
   ComputeBlockLevels();
   const auto blocks = m_.blocks();
   for (uint32_t b = 0; b < blocks.size(); ++b) {
@@ -620,8 +648,144 @@ void Uniformity::Check() {
   }
 }
 
+void Uniformity::PrepareReachingStores() {
+  const auto blocks = m_.blocks();
+  // 1: a Function variable (they open their function's first block), 2: one used otherwise
+  // than as the pointer of a whole OpLoad / OpStore.
+  std::vector<uint8_t> state(m_.bound(), 0);
+  for (const ir::Function& fn : m_.functions()) {
+    if (fn.num_blocks == 0) continue;
+    const ir::Block& first = blocks[fn.first_block];
+    for (InstIndex i = first.label + 1; i < first.end && m_.opcode(i) == Op::Variable; ++i) {
+      if (m_.num_words(i) >= 4 &&
+          static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
+        state[m_.result_id(i)] = 1;
+      }
+    }
+  }
+  struct Access {
+    Id var;
+    uint32_t block;
+    InstIndex inst;
+  };
+  std::vector<Access> loads;
+  for (uint32_t b = 0; b < blocks.size(); ++b) {
+    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
+      const Op op = m_.opcode(i);
+      if (op == Op::Load && m_.num_words(i) >= 4 && state[m_.word(i, 3)]) {
+        loads.push_back({m_.word(i, 3), b, i});
+        continue;
+      }
+      const ir::Inst inst = m_.inst(i);
+      for (const auto& operand : inst.operands) {
+        if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult) {
+          continue;
+        }
+        const Id id = inst.word(operand);
+        if (id >= state.size() || state[id] == 0) continue;
+        if (!(op == Op::Store && operand.offset == 1)) state[id] = 2;
+      }
+    }
+  }
+  // Stores to the variables still tracked, in program order (their slots).
+  std::vector<Access> stores;
+  for (uint32_t b = 0; b < blocks.size(); ++b) {
+    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
+      if (m_.opcode(i) == Op::Store && state[m_.word(i, 1)] == 1) {
+        stores.push_back({m_.word(i, 1), b, i});
+        store_insts_.push_back(i);
+      }
+    }
+  }
+  stored_.assign(stores.size(), Source{});
+  auto slot_of = [&](InstIndex store) {
+    return static_cast<uint32_t>(std::lower_bound(store_insts_.begin(), store_insts_.end(), store) -
+                                 store_insts_.begin());
+  };
+  // Loads and stores grouped by variable, program order within each.
+  auto by_var = [](const Access& x, const Access& y) { return x.var < y.var; };
+  std::stable_sort(stores.begin(), stores.end(), by_var);
+  std::stable_sort(loads.begin(), loads.end(), by_var);
+  // Per block, for the variable at hand: the slot of its last store there (valid where
+  // owner[b] is that variable).
+  std::vector<Id> owner(blocks.size(), 0);
+  std::vector<uint32_t> last_slot(blocks.size(), 0);
+  std::vector<uint32_t> stamp(blocks.size(), ~0u);
+  std::vector<uint32_t> work;
+  uint32_t walk = 0;
+  size_t next_store = 0;
+  uint32_t var_stores = 0;  // How many stores the variable at hand has.
+  Id current = 0;
+  for (const Access& load : loads) {
+    if (state[load.var] != 1) continue;
+    if (load.var != current) {
+      current = load.var;
+      var_stores = 0;
+      for (; next_store < stores.size() && stores[next_store].var <= load.var; ++next_store) {
+        const Access& st = stores[next_store];
+        if (st.var != load.var) continue;
+        owner[st.block] = st.var;
+        last_slot[st.block] = slot_of(st.inst);
+        ++var_stores;
+      }
+    }
+    const uint32_t begin = static_cast<uint32_t>(reaching_.size());
+    if (var_stores <= 1) {
+      // Stored once (or never): whichever path reaches the load, that store is all there is.
+      if (var_stores == 1) reaching_.push_back(slot_of(stores[next_store - 1].inst));
+      loads_.push_back({load.inst, begin, static_cast<uint32_t>(reaching_.size())});
+      continue;
+    }
+    // The nearest store before the load in its block, else the last store on each path
+    // backwards through the predecessors (paths without one see the initializer, a constant,
+    // or an undefined value: nothing to join).
+    InstIndex nearest = kNoInst;
+    for (InstIndex j = load.inst; j-- > blocks[load.block].label + 1;) {
+      if (m_.opcode(j) == Op::Store && m_.word(j, 1) == load.var) {
+        nearest = j;
+        break;
+      }
+    }
+    bool complete = true;
+    if (nearest != kNoInst) {
+      reaching_.push_back(slot_of(nearest));
+    } else {
+      ++walk;
+      const auto preds = cfg_.Predecessors(load.block);
+      work.assign(preds.begin(), preds.end());
+      // Blocks visited per load; past it the load sees every store, as memory does. Reaching sets
+      // are usually found within a few blocks; a variable reused across many loops is not, and
+      // the budget keeps that linear.
+      int budget = 32;
+      while (!work.empty()) {
+        const uint32_t x = work.back();
+        work.pop_back();
+        if (stamp[x] == walk) continue;
+        stamp[x] = walk;
+        if (--budget < 0) {
+          complete = false;
+          break;
+        }
+        if (owner[x] == load.var) {
+          reaching_.push_back(last_slot[x]);
+          continue;
+        }
+        for (uint32_t p : cfg_.Predecessors(x)) work.push_back(p);
+      }
+    }
+    if (complete) {
+      loads_.push_back({load.inst, begin, static_cast<uint32_t>(reaching_.size())});
+    } else {
+      reaching_.resize(begin);
+    }
+  }
+  std::sort(loads_.begin(), loads_.end(),
+            [](const TrackedLoad& x, const TrackedLoad& y) { return x.inst < y.inst; });
+}
+
 void Uniformity::Run() {
   Prepare();
+  PrepareReachingStores();
   for (int sweep = 0; sweep < 64 && Sweep(); ++sweep) {
   }
   Check();

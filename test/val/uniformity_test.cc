@@ -837,6 +837,71 @@ OpReturn
 }
 
 // ------------------------------------------------------------------------------------------
+// Function variables (the unoptimized compiler output keeps every local in one) are tracked
+// flow-sensitively: a load sees the stores that reach it.
+
+// The offset variable first holds the workgroup's tile, then the invocation's own element,
+// and the load reads the second.
+std::string OffsetVariable(std::string_view stores) {
+  return Module(Main(R"(%off_v = OpVariable %_ptr_Function_uint Function
+)" + std::string(kLid) + R"(%wg_p = OpAccessChain %_ptr_Input_uint %gl_WorkGroupID %uint_0
+%wg = OpLoad %uint %wg_p
+%tile = OpIMul %uint %wg %uint_256
+%elem = OpIMul %uint %lx %uint_16
+)" + std::string(stores) + R"(%off = OpLoad %uint %off_v
+%pA = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %off
+%pB = OpAccessChain %_ptr_StorageBuffer_half %bufB %int_0 %uint_0
+%pC = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %uint_0
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)"));
+}
+
+TEST(UniformityFlow, LastStoreDivergentIsAnError) {
+  const Result r = Check(OffsetVariable("OpStore %off_v %tile\nOpStore %off_v %elem\n"));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationId", "%pA"}));
+}
+
+TEST(UniformityFlow, LastStoreUniformIsClean) {
+  EXPECT_CLEAN(Check(OffsetVariable("OpStore %off_v %elem\nOpStore %off_v %tile\n")));
+}
+
+TEST(UniformityFlow, StoreUnderDivergentBranchIsAnError) {
+  const Result r = Check(OffsetVariable(R"(OpStore %off_v %tile
+%small = OpULessThan %bool %lx %uint_8
+OpSelectionMerge %m None
+OpBranchConditional %small %t %m
+%t = OpLabel
+OpStore %off_v %uint_0
+OpBranch %m
+%m = OpLabel
+)"));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationId", "%pA"}));
+}
+
+TEST(UniformityFlow, StoresOnBothUniformBranchesAreClean) {
+  EXPECT_CLEAN(Check(OffsetVariable(R"(OpStore %off_v %elem
+%pc_p = OpAccessChain %_ptr_PushConstant_uint %pc %int_0
+%flag = OpLoad %uint %pc_p
+%big = OpUGreaterThan %bool %flag %uint_8
+OpSelectionMerge %m None
+OpBranchConditional %big %t %e
+%t = OpLabel
+OpStore %off_v %tile
+OpBranch %m
+%e = OpLabel
+OpStore %off_v %uint_0
+OpBranch %m
+%m = OpLabel
+)")));
+}
+
+// ------------------------------------------------------------------------------------------
 // Correct patterns: no error, no warning.
 
 // for (uint k = 0; k < pc.n; k += 16) acc = mulAdd(A[row * lda + k], B[k], acc);
@@ -1545,7 +1610,7 @@ OpReturn
 // stage(i); barrier(); for (i = 0; i < pc.n; i += 16) mulAdd(...)`. Memory is tracked
 // flow-insensitively, so the second loop's counter is "divergent" and its multiply a proven
 // control error.
-TEST(UniformityKnownIssue, DISABLED_ReusedLoopCounterVariable) {
+TEST(UniformityKnownIssue, ReusedLoopCounterVariable) {
   const Result r = Check(Module(Main(R"(
 %i_v = OpVariable %_ptr_Function_uint Function
 %acc_v = OpVariable %_ptr_Function_matC Function
