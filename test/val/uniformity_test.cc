@@ -4,12 +4,10 @@
 // matrices (Subgroup scope unless said): bug patterns must be errors pointing at the offending
 // instruction and naming the divergent source, correct patterns must validate clean.
 //
-// UniformityKnownIssue tests were found by writing this suite. Two stay DISABLED_: they assert
-// the right behaviour, which needs a flow-sensitive view of Function variables (one variable
-// reused for a divergent and then a uniform loop) and call-site-sensitive parameters (one
-// helper called with divergent and with uniform arguments). The analysis is flow- and
-// context-insensitive: the first is still an error on correct code; the second is a warning,
-// since what a function shared by several call sites gets from them is never taken as proof.
+// UniformityKnownIssue tests were found by writing this suite: one Function variable reused
+// for a divergent and then a uniform loop (fixed: such variables are tracked flow-sensitively),
+// and one helper called with divergent and with uniform arguments, which stays DISABLED_: calls
+// are analysed context-insensitively, so it gets a warning where clean would be right.
 #include <regex>
 #include <set>
 #include <sstream>
@@ -844,11 +842,13 @@ OpReturn
 // and the load reads the second.
 std::string OffsetVariable(std::string_view stores) {
   return Module(Main(R"(%off_v = OpVariable %_ptr_Function_uint Function
-)" + std::string(kLid) + R"(%wg_p = OpAccessChain %_ptr_Input_uint %gl_WorkGroupID %uint_0
+)" + std::string(kLid) +
+                     R"(%wg_p = OpAccessChain %_ptr_Input_uint %gl_WorkGroupID %uint_0
 %wg = OpLoad %uint %wg_p
 %tile = OpIMul %uint %wg %uint_256
 %elem = OpIMul %uint %lx %uint_16
-)" + std::string(stores) + R"(%off = OpLoad %uint %off_v
+)" + std::string(stores) +
+                     R"(%off = OpLoad %uint %off_v
 %pA = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %off
 %pB = OpAccessChain %_ptr_StorageBuffer_half %bufB %int_0 %uint_0
 %pC = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %uint_0
@@ -1606,10 +1606,10 @@ OpReturn
   EXPECT_FALSE(HasUniformityError(r)) << Dump(r);
 }
 
-// FALSE POSITIVE. One Function variable reused: `uint i; for (i = lid; i < 256; i += 64)
-// stage(i); barrier(); for (i = 0; i < pc.n; i += 16) mulAdd(...)`. Memory is tracked
-// flow-insensitively, so the second loop's counter is "divergent" and its multiply a proven
-// control error.
+// Was a false error. One Function variable reused: `uint i; for (i = lid; i < 256; i += 64)
+// stage(i); barrier(); for (i = 0; i < pc.n; i += 16) mulAdd(...)`. With memory tracked
+// flow-insensitively the second loop's counter was "divergent" and its multiply a proven control
+// error; the store of 0 now hides the first loop's stores from it.
 TEST(UniformityKnownIssue, ReusedLoopCounterVariable) {
   const Result r = Check(Module(Main(R"(
 %i_v = OpVariable %_ptr_Function_uint Function
