@@ -1,6 +1,7 @@
 #include "source/text/disassembler.h"
 
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "source/common/float.h"
@@ -104,6 +105,28 @@ std::string EnumText(OperandKind kind, uint32_t value) {
   return out;
 }
 
+// Friendly names are capped so that no input makes them, or the text printing them, grow faster
+// than the input: an OpName string is cut at kMaxOpName characters, and a name spelled from other
+// names ("_arr_" + element + "_" + length, which grows with the nesting depth) that would be
+// longer than kMaxDerivedName is replaced by its kind and id ("_arr_1234").
+constexpr size_t kMaxOpName = 256;
+constexpr size_t kMaxDerivedName = 128;
+
+// A piece of a derived name: text, or the name of an id.
+struct NamePart {
+  NamePart(const char* t) : text(t) {}  // NOLINT: implicit on purpose.
+  NamePart(const std::string& t) : text(t) {}  // NOLINT
+  static NamePart Of(uint32_t id) {
+    NamePart p("");
+    p.id = id;
+    p.is_id = true;
+    return p;
+  }
+  std::string_view text;
+  uint32_t id = 0;
+  bool is_id = false;
+};
+
 class NameTable {
  public:
   explicit NameTable(size_t bound) : names_(bound) {}
@@ -112,14 +135,55 @@ class NameTable {
 
   void Save(uint32_t id, std::string_view suggested) {
     if (id >= names_.size() || Has(id)) return;
-    const std::string base = Sanitize(suggested);
+    std::string base = Sanitize(suggested.substr(0, kMaxOpName));
+    // Ids without a name print as their number: a name of digits alone would be one of those.
+    if (base.find_first_not_of("0123456789") == std::string::npos) base.insert(0, "_");
     std::string name = base;
-    for (int i = 0; used_.count(name); ++i) name = base + "_" + std::to_string(i);
+    if (used_.count(name)) {
+      // Suffixes _0, _1, ... in order, as spirv-dis picks them. Each base remembers the next
+      // suffix to try (the ones before it are taken for good), so k equal names cost O(k).
+      uint32_t& next = next_suffix_[base];
+      do {
+        name = base + "_" + std::to_string(next++);
+      } while (used_.count(name));
+    }
     used_.insert(name);
     names_[id] = std::move(name);
   }
 
-  std::string NameOf(uint32_t id) const { return Has(id) ? names_[id] : std::to_string(id); }
+  // Saves the concatenation of the parts, or `fallback` + the id when that would be longer
+  // than kMaxDerivedName.
+  void SaveDerived(uint32_t id, std::initializer_list<NamePart> parts, std::string_view fallback) {
+    if (id >= names_.size() || Has(id)) return;
+    size_t size = 0;
+    for (const NamePart& p : parts) {
+      size += !p.is_id ? p.text.size() : Has(p.id) ? names_[p.id].size() : Digits(p.id);
+    }
+    std::string name;
+    if (size > kMaxDerivedName) {
+      name = std::string(fallback) + std::to_string(id);
+    } else {
+      for (const NamePart& p : parts) {
+        if (!p.is_id) {
+          name += p.text;
+        } else if (Has(p.id)) {
+          name += names_[p.id];
+        } else {
+          name += std::to_string(p.id);
+        }
+      }
+    }
+    Save(id, name);
+  }
+
+  static size_t Digits(uint32_t v) {
+    size_t n = 1;
+    while (v >= 10) {
+      v /= 10;
+      ++n;
+    }
+    return n;
+  }
 
   std::vector<std::string> Take() {
     for (size_t id = 0; id < names_.size(); ++id) {
@@ -131,6 +195,7 @@ class NameTable {
  private:
   std::vector<std::string> names_;
   std::unordered_set<std::string> used_;
+  std::unordered_map<std::string, uint32_t> next_suffix_;
 };
 
 std::string IntTypeName(uint32_t width, bool is_signed) {
@@ -283,20 +348,25 @@ std::vector<std::string> FriendlyNames(const binary::ParsedModule& module) {
         table.Save(id, FloatTypeName(inst));
         break;
       case Op::TypeVector:
-        table.Save(id, "v" + std::to_string(inst.words[3]) + table.NameOf(inst.words[2]));
+        table.SaveDerived(id, {"v", std::to_string(inst.words[3]), NamePart::Of(inst.words[2])},
+                          "_vector_");
         break;
       case Op::TypeMatrix:
-        table.Save(id, "mat" + std::to_string(inst.words[3]) + table.NameOf(inst.words[2]));
+        table.SaveDerived(id, {"mat", std::to_string(inst.words[3]), NamePart::Of(inst.words[2])},
+                          "_matrix_");
         break;
       case Op::TypeArray:
-        table.Save(id, "_arr_" + table.NameOf(inst.words[2]) + "_" + table.NameOf(inst.words[3]));
+        table.SaveDerived(
+            id, {"_arr_", NamePart::Of(inst.words[2]), "_", NamePart::Of(inst.words[3])}, "_arr_");
         break;
       case Op::TypeRuntimeArray:
-        table.Save(id, "_runtimearr_" + table.NameOf(inst.words[2]));
+        table.SaveDerived(id, {"_runtimearr_", NamePart::Of(inst.words[2])}, "_runtimearr_");
         break;
       case Op::TypePointer:
-        table.Save(id, "_ptr_" + EnumText(OperandKind::kStorageClass, inst.words[2]) + "_" +
-                           table.NameOf(inst.words[3]));
+        table.SaveDerived(id,
+                          {"_ptr_", EnumText(OperandKind::kStorageClass, inst.words[2]), "_",
+                           NamePart::Of(inst.words[3])},
+                          "_ptr_");
         break;
       case Op::TypeStruct:
         table.Save(id, "_struct_" + std::to_string(id));
@@ -312,7 +382,7 @@ std::vector<std::string> FriendlyNames(const binary::ParsedModule& module) {
         for (char& c : value) {
           if (c == '-') c = 'n';
         }
-        table.Save(id, table.NameOf(inst.type_id) + "_" + value);
+        table.SaveDerived(id, {NamePart::Of(inst.type_id), "_", value}, "_constant_");
         break;
       }
       default:
