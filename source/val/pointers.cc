@@ -54,6 +54,22 @@ bool TakesPointers(Op op) {
 
 void ValidatePointers(ValidationState& state) {
   const Options& o = state.options();
+  // 2.17 Universal Limits: an access chain has at most max_access_chain_indexes indexes.
+  const ir::Module& module = state.module();
+  for (InstIndex i = module.global_end(); i < module.num_instructions() && !state.Full(); ++i) {
+    const Op op = module.opcode(i);
+    const size_t first_index = op == Op::AccessChain || op == Op::InBoundsAccessChain         ? 4
+                               : op == Op::PtrAccessChain || op == Op::InBoundsPtrAccessChain ? 5
+                                                                                              : 0;
+    if (first_index == 0 || module.num_words(i) <= first_index) continue;
+    const size_t indexes = module.num_words(i) - first_index;
+    if (indexes > o.max_access_chain_indexes) {
+      state.Report("pointer.access-chain-indexes", i,
+                   state.Describe(i) + " has " + std::to_string(indexes) +
+                       " indexes, more than the limit of " +
+                       std::to_string(o.max_access_chain_indexes));
+    }
+  }
   if (o.relax_logical_pointer || o.before_hlsl_legalization) return;
   if (state.addressing_model() != spv::AddressingModel::Logical) return;
   if (state.HasCapability(spv::Capability::VariablePointers) ||

@@ -151,6 +151,8 @@ constexpr Rule kRules[] = {
      "Memory Semantics operands are 32-bit integer constants; OpConstant in shaders."},
 
     // pointers.cc
+    {"pointer.access-chain-indexes", kE, "pointer", "SPIR-V 2.17 Universal Limits",
+     "An access chain has no more indexes than the limit (255; --max-access-chain-indexes)."},
     {"pointer.logical-operand", kE, "pointer",
      "SPIR-V 2.16.1 Universal Validation Rules (Logical addressing); SPV_KHR_cooperative_matrix "
      "2.16.1",

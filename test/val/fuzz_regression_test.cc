@@ -84,9 +84,8 @@ TEST(ValHostileInput, DISABLED_ControlFlowNestingDepthLimit) {
   EXPECT_TRUE(ValidateText(text, options).valid) << Dump(ValidateText(text, options));
 }
 
-// Options::max_access_chain_indexes (SPIR-V 2.17: 255 indexes) is declared but no rule reads
-// it. Enable when source/val checks the limit.
-TEST(ValHostileInput, DISABLED_AccessChainIndexLimit) {
+// Options::max_access_chain_indexes (SPIR-V 2.17: 255 indexes): pointer.access-chain-indexes.
+TEST(ValHostileInput, AccessChainIndexLimit) {
   constexpr int kIndexes = 256;
   std::string text(kShaderPreamble);
   text +=
@@ -107,6 +106,7 @@ TEST(ValHostileInput, DISABLED_AccessChainIndexLimit) {
   options.max_type_nesting_depth = 1000;
   const Result r = ValidateText(text, options);
   EXPECT_FALSE(r.valid) << "256 access chain indexes exceed the limit of 255";
+  EXPECT_TRUE(HasRule(r, "pointer.access-chain-indexes")) << Dump(r);
   options.max_access_chain_indexes = 256;
   EXPECT_TRUE(ValidateText(text, options).valid) << Dump(ValidateText(text, options));
 }
