@@ -1,6 +1,7 @@
 // Functions and blocks: their form, function types, calls, returns, variables, merge
 // instructions and branch targets.
 #include <string>
+#include <vector>
 
 #include "source/ir/analyses.h"
 #include "source/val/state.h"
@@ -266,6 +267,40 @@ void CheckBodies(ValidationState& state) {
 
 }  // namespace
 
+namespace {
+
+// 2.17 Universal Limits: structured control-flow constructs nest no deeper than
+// max_control_flow_nesting_depth. Blocks come in structured order, so a stack of the open
+// constructs' merge blocks, popped when a merge block's label is reached, gives each header's
+// depth in one pass.
+void CheckNestingDepth(ValidationState& state) {
+  const ir::Module& m = state.module();
+  const uint32_t limit = state.options().max_control_flow_nesting_depth;
+  std::vector<Id> open;
+  for (const ir::Function& fn : m.functions()) {
+    open.clear();
+    for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) {
+      const ir::Block& block = m.blocks()[b];
+      const Id label = m.result_id(block.label);
+      while (!open.empty() && open.back() == label) open.pop_back();
+      if (block.end < block.label + 2) continue;
+      const InstIndex merge = block.end - 2;
+      const Op op = m.opcode(merge);
+      if ((op != Op::SelectionMerge && op != Op::LoopMerge) || m.num_words(merge) < 2) continue;
+      open.push_back(m.word(merge, 1));
+      if (open.size() > limit) {
+        state.Report("function.nesting-depth", merge,
+                     state.Describe(merge) + " opens a construct nested " +
+                         std::to_string(open.size()) + " deep, more than the limit of " +
+                         std::to_string(limit));
+        break;  // Once per function.
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void ValidateFunctions(ValidationState& state) {
   CheckStructure(state);
   if (state.Full()) return;
@@ -283,6 +318,7 @@ void ValidateFunctions(ValidationState& state) {
       return;
     }
   }
+  CheckNestingDepth(state);
 }
 
 }  // namespace coopspv::val

@@ -122,6 +122,9 @@ constexpr Rule kRules[] = {
     {"function.return", kE, "function", "SPIR-V OpReturn, OpReturnValue",
      "OpReturn only in functions returning void; OpReturnValue's value has the function's return "
      "type."},
+    {"function.nesting-depth", kE, "function", "SPIR-V 2.17 Universal Limits",
+     "Structured control-flow constructs nest no deeper than the limit (1023; "
+     "--max-control-flow-nesting-depth)."},
     {"function.variable", kE, "function", "SPIR-V OpVariable; 2.4 Logical Layout",
      "Function-storage OpVariables come first in a function's first block; module-scope ones are "
      "not of Function storage class."},

@@ -58,9 +58,8 @@ TEST(ValHostileInput, StructMemberLimit) {
 }
 
 // Options::max_control_flow_nesting_depth (SPIR-V 2.17: 1023 nested structured control-flow
-// constructs) is declared but no rule reads it: 1100 nested selections validate clean.
-// Enable when source/val checks the limit.
-TEST(ValHostileInput, DISABLED_ControlFlowNestingDepthLimit) {
+// constructs): function.nesting-depth.
+TEST(ValHostileInput, ControlFlowNestingDepthLimit) {
   constexpr int kDepth = 1100;
   std::string text(kShaderPreamble);
   text +=
@@ -79,6 +78,7 @@ TEST(ValHostileInput, DISABLED_ControlFlowNestingDepthLimit) {
   text += "OpFunctionEnd\n";
   const Result r = ValidateText(text);
   EXPECT_FALSE(r.valid) << "1100 nested selection constructs exceed the limit of 1023";
+  EXPECT_TRUE(HasRule(r, "function.nesting-depth")) << Dump(r);
   Options options;
   options.max_control_flow_nesting_depth = 2000;
   EXPECT_TRUE(ValidateText(text, options).valid) << Dump(ValidateText(text, options));
