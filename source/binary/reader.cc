@@ -98,9 +98,11 @@ class Reader {
   Header header_;
 
   std::vector<OperandInfo> pending_;  // Expected operands, next one at the back.
-  // Operands of the current instruction. An instruction has at most 65535 words and every
-  // operand takes at least one, so a fixed buffer of that size needs no capacity checks.
-  std::unique_ptr<ParsedOperand[]> operands_{new ParsedOperand[0x10000]};
+  // Operands of the current instruction. An instruction has at most 65535 words, no more than
+  // the module has, and every operand takes at least one, so a buffer of the smaller size needs
+  // no capacity checks (and a small module does not pay for a 786 KB one).
+  std::unique_ptr<ParsedOperand[]> operands_{
+      new ParsedOperand[std::max<size_t>(1, std::min<size_t>(0x10000, words_.size()))]};
   size_t num_operands_ = 0;
   void AddOperand(const ParsedOperand& op) { operands_[num_operands_++] = op; }
   // Per id, grown on demand up to the bound, so memory follows the ids actually defined: a
