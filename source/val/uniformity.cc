@@ -13,13 +13,19 @@
 // SubgroupLocalInvocationId and other per-invocation inputs, atomics, scans and shuffles are
 // divergent; SubgroupId and subgroup reductions are subgroup-uniform; constants, spec
 // constants, push constants, WorkgroupId, NumWorkgroups and other workgroup-wide inputs are
-// uniform. Memory is tracked per root variable, flow-insensitively: Function and Private
-// variables hold the join of what is stored into them (and of the control level of the
-// stores); buffers and shared memory no invocation writes hold uniform data, written ones at
-// least kUnknown. Values join their operands; OpPhi also takes the level of divergent
-// branches that reconverge at its block; calls pass levels to parameters (context-insensitive)
-// and return the join of the returned values. Values defined in a divergent region and used
-// outside it (a loop with a divergent trip count) are divergent at the use.
+// uniform. Memory is tracked per root variable: Function and Private variables hold the join of
+// what is stored into them (and of the control level of the stores; flow-sensitively for
+// variables only loaded and stored whole). Memory the invocations share (buffers, Workgroup)
+// gives the same value to every invocation that loads one location together: anything else
+// would need a data race. A load's address that differs per invocation makes its result
+// unproven (kUnknown), never divergent: equal data at different places is common and the
+// validator cannot see it. Only computation on per-invocation sources proves divergence; data
+// chosen by divergent control is unproven too (JoinControl). Values join their operands; OpPhi
+// also takes the level of divergent branches that reconverge at its block; calls pass levels
+// to parameters (context-insensitive) and return the join of the returned values. Reading an
+// element of a matrix is divergent unless all its elements hold one value (PrepareReplicated).
+// Values defined in a divergent region and used outside it (a loop with a divergent trip count) are
+// divergent at the use.
 //
 // The analysis iterates sweeps over all functions until nothing changes; levels only grow, so
 // it terminates, and real modules converge in a few sweeps.
@@ -146,6 +152,7 @@ class Uniformity {
 
   void Prepare();
   void PrepareReachingStores();
+  void PrepareReplicated();
   bool Sweep();
   bool Raise(std::vector<Source>& table, size_t index, Level level, InstIndex reason) {
     if (level <= table[index].level) return false;
@@ -154,6 +161,13 @@ class Uniformity {
     return true;
   }
   Source Join(Source a, Source b) const { return b.level > a.level ? b : a; }
+  // A value chosen by control flow (a store in a branch, an OpPhi after one): divergent control
+  // proves that invocations hold different values only when the values themselves are known;
+  // unproven data written on one path may equal what the other path holds.
+  Source JoinControl(Source value, Source control) const {
+    if (value.level == kUnknown && control.level == kDivergent) return value;
+    return Join(value, control);
+  }
   Source ValueOf(Id id) const { return id < values_.size() ? values_[id] : Source{}; }
   // The variable (or pointer parameter) a pointer is derived from, 0 if unknown.
   Id RootOf(Id pointer) const;
@@ -170,10 +184,10 @@ class Uniformity {
   const ir::Cfg& cfg_;
   const ir::DominatorTree& pdom_;
 
-  std::vector<Source> values_;       // Per id.
-  std::vector<Source> contents_;     // Per root variable / pointer parameter id.
-  std::vector<bool> written_;        // Per root: something stores to it.
-  std::vector<Source> blocks_;       // Control level per block.
+  std::vector<Source> values_;    // Per id.
+  std::vector<Source> contents_;  // Per root variable / pointer parameter id: stored values.
+  std::vector<Source> contents_control_;  // Per root: control level of the stores.
+  std::vector<Source> blocks_;            // Control level per block.
   std::vector<Source> merges_;       // Per block: level of divergent branches reconverging here.
   std::vector<Source> entries_;      // Per function: control level of its call sites.
   std::vector<Source> returns_;      // Per function: join of returned values.
@@ -184,6 +198,7 @@ class Uniformity {
   // a load sees the stores that reach it along the CFG, not every store to the variable.
   std::vector<InstIndex> store_insts_;  // Stores to tracked variables (slot = index).
   std::vector<Source> stored_;          // Per slot: level of the value stored there.
+  std::vector<Source> stored_control_;  // Per slot: control level of the store.
   // Loads of tracked variables, by instruction: [begin, end) in reaching_ are the slots of the
   // stores that reach it. A load whose walk ran over budget is absent and sees every store
   // (contents_). Sweeps visit instructions in order, so cursors find both without hashing.
@@ -195,8 +210,10 @@ class Uniformity {
   size_t next_load_ = 0, next_store_ = 0;
   std::vector<uint32_t> reaching_;
   std::vector<uint32_t> call_sites_;  // Per function: how many OpFunctionCall name it.
-  std::vector<uint8_t> builtin_;      // Per id: BuiltIn value + 1 of a decorated variable.
-  bool psb_written_ = false;          // Some store goes through a PhysicalStorageBuffer pointer.
+  // Per id: a cooperative matrix value, or a Function variable holding one, whose elements all
+  // hold the same value.
+  std::vector<bool> replicated_;
+  std::vector<uint8_t> builtin_;  // Per id: BuiltIn value + 1 of a decorated variable.
   // Ids whose level can flow backwards in a sweep (OpPhi operands, branch conditions, call
   // arguments, returned values): raising one of them, or memory, calls or blocks, needs another
   // sweep; raising anything else only reaches later instructions of the same sweep.
@@ -210,7 +227,7 @@ void Uniformity::Prepare() {
   values_.assign(bound, Source{});
   feeds_back_.assign(bound, false);
   contents_.assign(bound, Source{});
-  written_.assign(bound, false);
+  contents_control_.assign(bound, Source{});
   builtin_.assign(bound, 0);
   const size_t nb = m_.blocks().size();
   blocks_.assign(nb, Source{});
@@ -281,29 +298,29 @@ Uniformity::Source Uniformity::ContentsOf(Id root) const {
   if (root == 0) return {kUnknown, kNoInst};
   const InstIndex d = m_.Def(root);
   if (d == kNoInst) return {kUnknown, kNoInst};
-  if (m_.opcode(d) == Op::FunctionParameter) return contents_[root];
-  if (m_.opcode(d) != Op::Variable) {
-    // A pointer loaded or computed at run time (PhysicalStorageBuffer): its memory is uniform
-    // only if no store goes through such pointers.
-    return psb_written_ ? Source(kUnknown, d) : Source();
+  if (m_.opcode(d) == Op::FunctionParameter) {
+    return JoinControl(contents_[root], contents_control_[root]);
   }
+  // A pointer loaded or computed at run time points to PhysicalStorageBuffer memory, shared
+  // like the storage classes below.
+  if (m_.opcode(d) != Op::Variable) return {};
   const auto sc = static_cast<StorageClass>(m_.word(d, 3));
   switch (sc) {
     case StorageClass::Function:
     case StorageClass::Private:
     case StorageClass::Input:
-      return contents_[root];
+      return JoinControl(contents_[root], contents_control_[root]);
     case StorageClass::Uniform:
     case StorageClass::UniformConstant:
     case StorageClass::PushConstant:
     case StorageClass::StorageBuffer:
     case StorageClass::Workgroup:
-    case StorageClass::PhysicalStorageBuffer: {
-      if (!written_[root]) return {};
-      Source s = contents_[root];
-      if (s.level < kUnknown) s = {kUnknown, s.reason() == kNoInst ? d : s.reason()};
-      return s;
-    }
+    case StorageClass::PhysicalStorageBuffer:
+      // Memory shared by the invocations: a non-atomic load of one location gives every
+      // invocation that executes it together the same value, whoever wrote it, because a write
+      // that some of them could see and others not would be a data race (undefined behaviour in
+      // the Vulkan memory model). Only the address can make the result differ.
+      return {};
     default:
       return {kUnknown, d};
   }
@@ -379,18 +396,25 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   };
   // The elements of a cooperative matrix are spread over the invocations: reading one (by
   // OpCompositeExtract, or a load through an access chain into the matrix) gives each
-  // invocation its own value.
-  auto reads_matrix_element = [&]() {
-    if (op == Op::CompositeExtract) return IsCoopMatrixType(state_, state_.TypeOf(m_.word(i, 3)));
-    if (op != Op::Load) return false;
+  // invocation its own value, unless every element holds the same value (a replicated matrix):
+  // then the read is as uniform as the matrix.
+  if (op == Op::CompositeExtract && IsCoopMatrixType(state_, state_.TypeOf(m_.word(i, 3)))) {
+    const Id matrix = m_.word(i, 3);
+    if (!replicated_[matrix]) return Raise(values_, result, kDivergent, i);
+    const Source s = ValueOf(matrix);
+    return Raise(values_, result, s.level, s.reason());
+  }
+  if (op == Op::Load) {
     const InstIndex chain = m_.Def(m_.word(i, 3));
-    if (chain == kNoInst ||
-        (m_.opcode(chain) != Op::AccessChain && m_.opcode(chain) != Op::InBoundsAccessChain)) {
-      return false;
+    if (chain != kNoInst &&
+        (m_.opcode(chain) == Op::AccessChain || m_.opcode(chain) == Op::InBoundsAccessChain) &&
+        IsCoopMatrixType(state_, state_.PointeeType(state_.TypeOf(m_.word(chain, 3))))) {
+      const Id base = m_.word(chain, 3);
+      if (!replicated_[base]) return Raise(values_, result, kDivergent, i);
+      const Source s = ContentsOf(RootOf(base));
+      return Raise(values_, result, s.level, s.reason());
     }
-    return IsCoopMatrixType(state_, state_.PointeeType(state_.TypeOf(m_.word(chain, 3))));
-  };
-  if (reads_matrix_element()) return Raise(values_, result, kDivergent, i);
+  }
   // Each invocation owns the elements it holds: writing one (OpCompositeInsert, or a store
   // through an access chain into a matrix) keeps the matrix as uniform as it was (KHR issue 11).
   auto writes_matrix_element = [&]() {
@@ -411,12 +435,20 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       while (next_load_ < loads_.size() && loads_[next_load_].inst < i) ++next_load_;
       if (next_load_ < loads_.size() && loads_[next_load_].inst == i) {
         const TrackedLoad& load = loads_[next_load_];
-        Source s = join_operands(3);
-        for (uint32_t k = load.begin; k < load.end; ++k) s = Join(s, stored_[reaching_[k]]);
+        Source value = join_operands(3), stored_under;
+        for (uint32_t k = load.begin; k < load.end; ++k) {
+          value = Join(value, stored_[reaching_[k]]);
+          stored_under = Join(stored_under, stored_control_[reaching_[k]]);
+        }
+        const Source s = JoinControl(value, stored_under);
         return Raise(values_, result, s.level, s.reason());
       }
+      // Reading different locations is no proof of reading different values: a pointer that
+      // differs per invocation makes the result unproven, not divergent (the data decides).
       const Id pointer = m_.word(i, 3);
-      Source s = Join(join_operands(3), ContentsOf(RootOf(pointer)));
+      Source address = join_operands(3);
+      if (address.level > kUnknown) address = {kUnknown, address.reason()};
+      const Source s = Join(address, ContentsOf(RootOf(pointer)));
       return Raise(values_, result, s.level, s.reason());
     }
     case Op::CooperativeMatrixLoadKHR:
@@ -433,9 +465,8 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
     case Op::CooperativeMatrixStoreTensorNV:
     case Op::CooperativeVectorStoreNV: {
       const Id root = RootOf(m_.word(i, 1));
-      // Private memory assigned under divergent control differs per invocation; shared memory
-      // (buffers, Workgroup) written by some invocations is at best unproven either way, which
-      // ContentsOf accounts for: only the stored value's own level counts there.
+      // Private memory assigned under divergent control differs per invocation. What is stored
+      // to shared memory (buffers, Workgroup) does not matter to its loads (ContentsOf).
       const InstIndex root_def = root ? m_.Def(root) : kNoInst;
       const bool private_memory =
           root_def != kNoInst &&
@@ -443,34 +474,24 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
            (m_.opcode(root_def) == Op::Variable &&
             (static_cast<StorageClass>(m_.word(root_def, 3)) == StorageClass::Function ||
              static_cast<StorageClass>(m_.word(root_def, 3)) == StorageClass::Private)));
-      const Source stored = private_memory || root_def == kNoInst ? Join(join_operands(1), control)
-                                                                  : join_operands(1);
+      const Source stored = join_operands(1);
+      const Source under = private_memory || root_def == kNoInst ? control : Source{};
+      const InstIndex stored_reason = stored.reason() == kNoInst ? i : stored.reason();
+      const InstIndex under_reason = under.reason() == kNoInst ? i : under.reason();
       bool changed = false;
       while (next_store_ < store_insts_.size() && store_insts_[next_store_] < i) ++next_store_;
       if (next_store_ < store_insts_.size() && store_insts_[next_store_] == i) {
-        changed = Raise(stored_, next_store_, stored.level,
-                        stored.reason() == kNoInst ? i : stored.reason());
+        changed = Raise(stored_, next_store_, stored.level, stored_reason);
+        changed = Raise(stored_control_, next_store_, under.level, under_reason) || changed;
       }
       if (root != 0) {
-        if (!written_[root]) {
-          written_[root] = true;
-          changed = true;
-        }
-        changed = Raise(contents_, root, stored.level,
-                        stored.reason() == kNoInst ? i : stored.reason()) ||
-                  changed;
-        const InstIndex d = m_.Def(root);
-        if (d != kNoInst && m_.opcode(d) != Op::Variable && m_.opcode(d) != Op::FunctionParameter &&
-            !psb_written_) {
-          psb_written_ = true;
-          changed = true;
-        }
+        changed = Raise(contents_, root, stored.level, stored_reason) || changed;
+        changed = Raise(contents_control_, root, under.level, under_reason) || changed;
       }
       return changed;
     }
     case Op::Phi: {
-      Source s = join_operands(3);
-      s = Join(s, merges_[block]);
+      const Source s = JoinControl(join_operands(3), merges_[block]);
       return Raise(values_, result, s.level, s.reason());
     }
     case Op::FunctionCall: {
@@ -698,6 +719,7 @@ void Uniformity::PrepareReachingStores() {
     }
   }
   stored_.assign(stores.size(), Source{});
+  stored_control_.assign(stores.size(), Source{});
   auto slot_of = [&](InstIndex store) {
     return static_cast<uint32_t>(std::lower_bound(store_insts_.begin(), store_insts_.end(), store) -
                                  store_insts_.begin());
@@ -783,9 +805,166 @@ void Uniformity::PrepareReachingStores() {
             [](const TrackedLoad& x, const TrackedLoad& y) { return x.inst < y.inst; });
 }
 
+// Which matrices hold one value in every element: whole-matrix reductions (Row|Column), matrices
+// built from one scalar, null and replicated constants, and what element-wise operations,
+// copies, selections and Function variables make of only such matrices. Optimistic for
+// Function variables (every whole store must be replicated, nothing else may write them),
+// iterated until no variable changes; values in a loop that come back through an OpPhi from a
+// later block are taken as not replicated.
+void Uniformity::PrepareReplicated() {
+  replicated_.assign(m_.bound(), false);
+  std::vector<InstIndex> matrices;  // Instructions with a matrix result.
+  std::vector<InstIndex> stores;    // Whole stores of a matrix into a variable.
+  std::vector<bool> variable(m_.bound(), false);
+  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+    const Op op = m_.opcode(i);
+    const Id result = m_.result_id(i);
+    if (op == Op::Variable) {
+      const Id pointee = state_.PointeeType(m_.type_id(i));
+      if (IsCoopMatrixType(state_, pointee) && m_.num_words(i) == 4 &&
+          static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
+        variable[result] = true;
+      }
+      continue;
+    }
+    if (op == Op::Store) {
+      if (variable[m_.word(i, 1)]) stores.push_back(i);
+      continue;
+    }
+    if (result != 0 && m_.type_id(i) != 0 && IsCoopMatrixType(state_, m_.type_id(i))) {
+      matrices.push_back(i);
+    }
+  }
+  if (matrices.empty()) return;
+  bool any_variable = false;
+  for (Id v = 0; v < variable.size() && !any_variable; ++v) any_variable = variable[v];
+  if (any_variable) {
+    // A variable used otherwise than by whole loads and stores, and access chains into it used
+    // otherwise than by loads, may be written element by element: not tracked.
+    std::vector<Id> chain_base(m_.bound(), 0);
+    for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+      const Op op = m_.opcode(i);
+      if ((op == Op::AccessChain || op == Op::InBoundsAccessChain) && m_.num_words(i) > 3 &&
+          variable[m_.word(i, 3)]) {
+        chain_base[m_.result_id(i)] = m_.word(i, 3);
+      }
+    }
+    for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+      const Op op = m_.opcode(i);
+      if (op == Op::Variable || op == Op::Name || op == Op::Decorate) continue;
+      const ir::Inst inst = m_.inst(i);
+      for (const auto& operand : inst.operands) {
+        if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
+            operand.kind == grammar::OperandKind::kIdResultType) {
+          continue;
+        }
+        const Id id = inst.word(operand);
+        if (id >= variable.size()) continue;
+        if (variable[id]) {
+          const bool allowed =
+              (op == Op::Load && operand.offset == 3) || (op == Op::Store && operand.offset == 1) ||
+              ((op == Op::AccessChain || op == Op::InBoundsAccessChain) && operand.offset == 3);
+          if (!allowed) variable[id] = false;
+        } else if (chain_base[id] != 0 && !(op == Op::Load && operand.offset == 3)) {
+          variable[chain_base[id]] = false;
+        }
+      }
+    }
+  }
+  for (Id v = 0; v < variable.size(); ++v) replicated_[v] = variable[v];
+  auto evaluate = [&]() {
+    for (const InstIndex i : matrices) {
+      const Op op = m_.opcode(i);
+      const ir::Inst inst = m_.inst(i);
+      bool r = false;
+      switch (op) {
+        case Op::CooperativeMatrixReduceEXT:
+          r = m_.num_words(i) > 4 && (m_.word(i, 4) & 3u) == 3u;
+          break;
+        case Op::ConstantNull:
+        case Op::Undef:
+        case Op::ConstantCompositeReplicateEXT:
+        case Op::SpecConstantCompositeReplicateEXT:
+        case Op::CompositeConstructReplicateEXT:
+          r = true;
+          break;
+        case Op::CompositeConstruct:
+        case Op::ConstantComposite:
+        case Op::SpecConstantComposite:
+          r = m_.num_words(i) == 4;
+          break;
+        case Op::Load:
+          r = replicated_[m_.word(i, 3)];
+          break;
+        case Op::Phi:
+          r = true;
+          for (size_t w = 3; w < m_.num_words(i); w += 2) r = r && replicated_[m_.word(i, w)];
+          break;
+        case Op::CopyObject:
+        case Op::Select:
+        case Op::FConvert:
+        case Op::SConvert:
+        case Op::UConvert:
+        case Op::ConvertFToS:
+        case Op::ConvertFToU:
+        case Op::ConvertSToF:
+        case Op::ConvertUToF:
+        case Op::Bitcast:
+        case Op::FNegate:
+        case Op::SNegate:
+        case Op::FAdd:
+        case Op::IAdd:
+        case Op::FSub:
+        case Op::ISub:
+        case Op::FMul:
+        case Op::IMul:
+        case Op::FDiv:
+        case Op::SDiv:
+        case Op::UDiv:
+        case Op::MatrixTimesScalar:
+        case Op::CooperativeMatrixConvertUseEXT:
+        case Op::CooperativeMatrixTransposeNV:
+          r = true;
+          for (const auto& operand : inst.operands) {
+            if (!grammar::IsIdKind(operand.kind) ||
+                operand.kind == grammar::OperandKind::kIdResult ||
+                operand.kind == grammar::OperandKind::kIdResultType) {
+              continue;
+            }
+            const Id id = inst.word(operand);
+            if (IsCoopMatrixType(state_, state_.TypeOf(id))) r = r && replicated_[id];
+          }
+          break;
+        default:
+          break;
+      }
+      replicated_[m_.result_id(i)] = r;
+    }
+  };
+  for (int round = 0;; ++round) {
+    evaluate();
+    bool changed = false;
+    for (const InstIndex st : stores) {
+      const Id var = m_.word(st, 1);
+      if (replicated_[var] && !replicated_[m_.word(st, 2)]) {
+        replicated_[var] = false;
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    if (round == 8) break;
+  }
+  // Not settled in a few rounds: trust no variable.
+  for (Id v = 0; v < variable.size(); ++v) {
+    if (variable[v]) replicated_[v] = false;
+  }
+  evaluate();
+}
+
 void Uniformity::Run() {
   Prepare();
   PrepareReachingStores();
+  PrepareReplicated();
   for (int sweep = 0; sweep < 64 && Sweep(); ++sweep) {
   }
   Check();

@@ -1359,16 +1359,131 @@ OpReturn
 }
 
 // ------------------------------------------------------------------------------------------
+// Data is not proof. Reduced from ggml's flash attention (cm1): `float m = -inf; for (idx ...)
+// if (idx + tid < n) m = max(m, mask[idx + tid]); ... if (m <= -inf) continue;` -- the mask
+// values are data read at per-invocation addresses, written to a Function variable under
+// divergent control. Whether the branch diverges depends on the data; the analysis used to call
+// it divergent (an error on every cooperative instruction after it). Unproven is right.
+TEST(UniformityData, DataStoredUnderDivergentControlIsUnproven) {
+  const Result r = Check(Module(Main(R"(
+%m_v = OpVariable %_ptr_Function_float Function
+)" + std::string(kLid) + std::string(kPointers) +
+                                     R"(
+OpStore %m_v %float_0
+%inb = OpULessThan %bool %lx %uint_16
+OpSelectionMerge %merge None
+OpBranchConditional %inb %then %merge
+%then = OpLabel
+%src = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %lx
+%x = OpLoad %float %src
+OpStore %m_v %x
+OpBranch %merge
+%merge = OpLabel
+%m = OpLoad %float %m_v
+%skip = OpFOrdLessThanEqual %bool %m %float_0
+OpSelectionMerge %end None
+OpBranchConditional %skip %end %work
+%work = OpLabel
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpBranch %end
+%end = OpLabel
+OpReturn
+)")));
+  EXPECT_TRUE(r.valid) << Dump(r);
+  EXPECT_FALSE(HasUniformityError(r)) << Dump(r);
+  EXPECT_TRUE(RuleAt(r, "uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR",
+                     "control flow not proven uniform"));
+}
+
+// The same shape with a constant stored on the divergent path and another before: the values
+// are known and differ, so the branch is proven divergent.
+TEST(UniformityData, ConstantStoredUnderDivergentControlIsAnError) {
+  const Result r = Check(Module(Main(R"(
+%m_v = OpVariable %_ptr_Function_float Function
+)" + std::string(kLid) + std::string(kPointers) +
+                                     R"(
+OpStore %m_v %float_0
+%inb = OpULessThan %bool %lx %uint_16
+OpSelectionMerge %merge None
+OpBranchConditional %inb %then %merge
+%then = OpLabel
+OpStore %m_v %float_2
+OpBranch %merge
+%merge = OpLabel
+%m = OpLoad %float %m_v
+%skip = OpFOrdLessThanEqual %bool %m %float_0
+OpSelectionMerge %end None
+OpBranchConditional %skip %end %work
+%work = OpLabel
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+OpBranch %end
+%end = OpLabel
+OpReturn
+)")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationId"}));
+}
+
+// A matrix whose elements all hold one value (built from one uniform scalar): reading an element
+// is as uniform as the scalar. Reduced from ggml's flash attention (cm2), which branches on
+// element 0 of a Row|Column reduction.
+TEST(UniformityClean, ElementOfReplicatedMatrixAsStride) {
+  const Result r = Check(Module(Main(R"(
+%acc_v = OpVariable %_ptr_Function_matC Function
+)" + std::string(kLda) + std::string(kPointers) +
+                                     R"(
+%f = OpConvertUToF %float %lda
+%rep = OpCompositeConstruct %matC %f
+OpStore %acc_v %rep
+%e0 = OpAccessChain %_ptr_Function_float %acc_v %uint_0
+%e = OpLoad %float %e0
+%stride = OpConvertFToU %uint %e
+%x = OpCompositeExtract %float %rep 3
+%stride2 = OpConvertFToU %uint %x
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %stride2 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)")));
+  EXPECT_CLEAN(r);
+}
+
+// The same read from a variable that also holds a multiply's result: per invocation again.
+TEST(UniformityBug, ElementOfMatrixVariableAlsoHoldingMulAddResult) {
+  const Result r = Check(Module(Main(R"(
+%acc_v = OpVariable %_ptr_Function_matC Function
+)" + std::string(kLda) + std::string(kPointers) +
+                                     R"(
+%f = OpConvertUToF %float %lda
+%rep = OpCompositeConstruct %matC %f
+OpStore %acc_v %rep
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %rep
+OpStore %acc_v %d
+%e0 = OpAccessChain %_ptr_Function_float %acc_v %uint_0
+%e = OpLoad %float %e0
+%stride = OpConvertFToU %uint %e
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %stride None
+OpReturn
+)")));
+  EXPECT_TRUE(
+      ReportsFirst(r, {"uniformity.operand", "OpCooperativeMatrixStoreKHR %pC", "%stride"}));
+}
+
+// ------------------------------------------------------------------------------------------
 // Suppression and promotion of the uniformity.unproven warning.
 
-// The stride is read from a buffer the shader itself writes: another invocation may have
-// changed it, so it is not provably uniform (a warning, not an error).
+// The stride is read from a buffer at a per-invocation index: the values there may or may not
+// be equal, so it is not provably uniform (a warning, not an error).
 const std::string& Unproven() {
-  static const std::string text = Module(Main(std::string(kLda) + std::string(kPointers) + R"(
-%slot0 = OpAccessChain %_ptr_StorageBuffer_uint %bufI %int_0 %uint_0
-OpStore %slot0 %lda
-%slot1 = OpAccessChain %_ptr_StorageBuffer_uint %bufI %int_0 %uint_1
-%stride = OpLoad %uint %slot1
+  static const std::string text = Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%slot = OpAccessChain %_ptr_StorageBuffer_uint %bufI %int_0 %lx
+%stride = OpLoad %uint %slot
 %a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %stride None
 %b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
 %d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
@@ -1380,11 +1495,18 @@ OpReturn
 
 TEST(UniformityOptions, UnprovenIsAWarningByDefault) {
   const Result r = Check(Unproven());
-  EXPECT_TRUE(ReportsFirst(
-      r, {"uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR", "memory of %bufI", "%stride"}));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR",
+                               "LocalInvocationId", "%stride"}));
   EXPECT_TRUE(r.valid);
   EXPECT_EQ(r.num_errors, 0u);
   EXPECT_GE(r.num_warnings, 1u);
+}
+
+// A value read at a per-invocation address of a buffer nobody writes: unproven, not divergent.
+TEST(UniformityData, LoadAtDivergentAddressIsUnproven) {
+  const Result r = Check(Unproven());
+  EXPECT_TRUE(r.valid) << Dump(r);
+  ExpectOnly(r, "uniformity.unproven");
 }
 
 TEST(UniformityOptions, SuppressedUnprovenIsDropped) {
@@ -1409,7 +1531,7 @@ TEST(UniformityOptions, UnprovenAsErrorMakesTheModuleInvalid) {
 TEST(UniformityOptions, SuppressingUnprovenKeepsErrors) {
   Options options;
   options.suppressed_rules = {"uniformity.unproven"};
-  const Result r = Check(Mutate(Unproven(), "%stride = OpLoad %uint %slot1",
+  const Result r = Check(Mutate(Unproven(), "%stride = OpLoad %uint %slot",
                                 "%stride = OpLoad %uint %gl_LocalInvocationIndex"),
                          options);
   EXPECT_FALSE(r.valid);
@@ -1579,12 +1701,11 @@ OpReturn
                                "LocalInvocationId", "%stride"}));
 }
 
-// FALSE POSITIVE. if (gl_LocalInvocationIndex == 0) shared_ld = pc.lda; barrier(); stride =
-// shared_ld; -- one invocation writes a uniform value to shared memory and everyone reads the
-// same location after the barrier. The store's divergent control level is joined into the
-// variable's contents, so the read is "divergent" and the load a proven error. At most a
-// uniformity.unproven warning is justified (written shared memory).
-TEST(UniformityKnownIssue, SingleWriterSharedBroadcast) {
+// Was a false error. if (gl_LocalInvocationIndex == 0) shared_ld = pc.lda; barrier(); stride =
+// shared_ld; -- one invocation writes to shared memory and everyone reads the same location
+// after the barrier. Loads of one location of shared memory give every invocation the same
+// value (anything else is a data race), so the stride is uniform.
+TEST(UniformityClean, SingleWriterSharedBroadcast) {
   const Result r = Check(Module(Main(std::string(kLda) + std::string(kPointers) + R"(
 %lidx = OpLoad %uint %gl_LocalInvocationIndex
 %first = OpIEqual %bool %lidx %uint_0
@@ -1602,8 +1723,7 @@ OpControlBarrier %uint_2 %uint_2 %uint_264
 OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
 OpReturn
 )")));
-  EXPECT_TRUE(r.valid) << Dump(r);
-  EXPECT_FALSE(HasUniformityError(r)) << Dump(r);
+  EXPECT_CLEAN(r);
 }
 
 // Was a false error. One Function variable reused: `uint i; for (i = lid; i < 256; i += 64)
