@@ -66,7 +66,26 @@ bool Optimize(std::span<const uint32_t> words, const OptimizerOptions& options,
   result->words.assign(module->words().begin(), module->words().end());
   // The output always validates.
   if (!Validate(result->words, validator, &result->validation, problem)) return false;
-  if (!result->validation.valid) return fail("the optimized module is invalid");
+  if (!result->validation.valid) {
+    // A module valid for the values an application specializes can be invalid for the defaults
+    // (ggml sizes shared-memory arrays by spec constants whose defaults make them 0 long).
+    bool frozen = false;
+    for (const PassRequest& request : options.passes) frozen |= request.flag == "freeze-spec-const";
+    bool empty_array = false;
+    for (const ValidationDiagnostic& diagnostic : result->validation.diagnostics) {
+      empty_array |= diagnostic.rule_id == "type.array" &&
+                     diagnostic.message.find(" is 0;") != std::string::npos;
+    }
+    if (frozen) {
+      return fail(std::string("the optimized module is invalid: --freeze-spec-const gave every "
+                              "specialization constant its default value, and with those "
+                              "values the module is not valid") +
+                  (empty_array ? " (an array length folds to 0)" : "") +
+                  "; set the values the application uses with "
+                  "--set-spec-const-default-value before freezing");
+    }
+    return fail("the optimized module is invalid");
+  }
   return true;
 }
 

@@ -48,13 +48,38 @@ void Builder::Replace(InstIndex i, spv::Op op, std::span<const uint32_t> operand
 }
 
 std::unique_ptr<Module> Builder::Finish(Diagnostic* diagnostic) {
+  // Renames resolve chains (a -> b -> c) once.
+  auto resolve = [&](Id id) {
+    for (int hops = 0; hops < 64; ++hops) {
+      auto r = renames_.find(id);
+      if (r == renames_.end() || r->second == id) break;
+      id = r->second;
+    }
+    return id;
+  };
   std::vector<uint32_t> words(module_.words().begin(), module_.words().begin() + 5);
   words.reserve(module_.words().size() + at_end_.size());
+  // Instructions of the module are renamed through the operands they were parsed with, before
+  // anything is re-read: a use can then never name a definition that was removed (an OpSwitch
+  // selector, whose type gives its literals' width, merged into an equal constant).
+  auto append = [&](const Inst& inst) {
+    const size_t at = words.size();
+    words.insert(words.end(), inst.words.begin(), inst.words.end());
+    if (renames_.empty()) return;
+    for (const auto& op : inst.operands) {
+      if (!grammar::IsIdKind(op.kind) || op.kind == grammar::OperandKind::kIdResult) continue;
+      for (uint16_t k = 0; k < op.num_words; ++k) {
+        uint32_t& w = words[at + op.offset + k];
+        w = resolve(w);
+      }
+    }
+  };
+  bool new_words = !at_end_.empty();
   for (InstIndex i = 0; i < module_.num_instructions(); ++i) {
     auto it = edits_.find(i);
     const Inst inst = module_.inst(i);
     if (it == edits_.end()) {
-      words.insert(words.end(), inst.words.begin(), inst.words.end());
+      append(inst);
       continue;
     }
     const Edit& edit = it->second;
@@ -62,22 +87,15 @@ std::unique_ptr<Module> Builder::Finish(Diagnostic* diagnostic) {
     if (edit.replaced) {
       words.insert(words.end(), edit.replacement.begin(), edit.replacement.end());
     } else if (!edit.removed) {
-      words.insert(words.end(), inst.words.begin(), inst.words.end());
+      append(inst);
     }
     words.insert(words.end(), edit.after.begin(), edit.after.end());
+    new_words = new_words || edit.replaced || !edit.before.empty() || !edit.after.empty();
   }
   words.insert(words.end(), at_end_.begin(), at_end_.end());
   words[3] = std::max(module_.bound(), next_id_);
-  if (!renames_.empty()) {
-    // Resolve chains (a -> b -> c) once, then rewrite every id operand that is not a result.
-    auto resolve = [&](Id id) {
-      for (int hops = 0; hops < 64; ++hops) {
-        auto r = renames_.find(id);
-        if (r == renames_.end() || r->second == id) break;
-        id = r->second;
-      }
-      return id;
-    };
+  if (!renames_.empty() && new_words) {
+    // Instructions the pass wrote are renamed after parsing them in place.
     binary::ParsedModule parsed;
     if (!binary::ParseModule(words, &parsed, diagnostic)) return nullptr;
     for (size_t k = 0; k < parsed.instructions.size(); ++k) {

@@ -205,6 +205,27 @@ TEST(FoldSpecConst, LeavesSpecConstantsThatAreNotConstantYet) {
   EXPECT_TRUE(testing::FileCheck(r.text, "CHECK: OpSpecConstantOp %uint IAdd"));
 }
 
+// A frozen spec constant used as an OpSwitch selector merges into an equal constant: the switch
+// keeps its selector (and with it the width of its literals). Found on ggml's flash attention.
+TEST(FoldSpecConst, MergedSwitchSelectorKeepsItsType) {
+  const std::string m = Module("OpDecorate %sel SpecId 0\n", "%sel = OpSpecConstant %uint 3\n",
+                               R"(OpSelectionMerge %merge None
+OpSwitch %sel %merge 0 %a 3 %b
+%a = OpLabel
+OpBranch %merge
+%b = OpLabel
+OpBranch %merge
+%merge = OpLabel
+)");
+  const PassRun r = Optimize(m, {{"freeze-spec-const", ""}, {"fold-spec-const", ""}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %uint_3 = OpConstant %uint 3
+    CHECK-NOT: OpConstant %uint 3
+    CHECK: OpSwitch %uint_3 %
+  )"));
+}
+
 // ---- --fold-coop-length
 
 TEST(FoldCoopLength, SubgroupScopeDividesBySubgroupSize) {
@@ -328,6 +349,29 @@ TEST(Optimize, RefusesAnInvalidInput) {
   EXPECT_FALSE(coopspv::Optimize(words, options, &result, &p));
   EXPECT_NE(p.message.find("input module is invalid"), std::string::npos);
   EXPECT_FALSE(result.validation.valid);
+}
+
+// A module valid for the values an application specializes may be invalid for the defaults;
+// the failure says that freezing made it so.
+TEST(Optimize, InvalidAfterFreezingSaysSo) {
+  std::vector<uint32_t> words;
+  Problem p;
+  ASSERT_TRUE(Assemble(Module("OpDecorate %n SpecId 0\n",
+                              "%n = OpSpecConstant %uint 0\n"
+                              "%arr = OpTypeArray %uint %n\n"
+                              "%_ptr_Function_arr = OpTypePointer Function %arr\n",
+                              "%v = OpVariable %_ptr_Function_arr Function\n"),
+                       {}, &words, &p))
+      << p.ToString();
+  OptimizeResult result;
+  OptimizerOptions options;
+  options.target_env = "vulkan1.3";
+  options.passes = {{"freeze-spec-const", ""}, {"fold-spec-const", ""}};
+  EXPECT_FALSE(coopspv::Optimize(words, options, &result, &p));
+  EXPECT_NE(p.message.find("--freeze-spec-const gave every specialization constant its default"),
+            std::string::npos)
+      << p.message;
+  EXPECT_NE(p.message.find("an array length folds to 0"), std::string::npos) << p.message;
 }
 
 }  // namespace
