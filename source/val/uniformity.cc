@@ -31,6 +31,7 @@
 // it terminates, and real modules converge in a few sweeps.
 #include <algorithm>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "source/ir/analyses.h"
@@ -176,6 +177,8 @@ class Uniformity {
   // Instruction `i` of block `block`.
   bool EvaluateInstruction(InstIndex i, uint32_t block);
   void Check();
+  // Records a use that depends on `s`, not proven either way; Check() reports each cause once.
+  void Unproven(const Source& s, InstIndex i, Id operand, const char* scope_name);
   void CheckCooperative(InstIndex i, uint32_t block);
   std::string Why(const Source& s);
 
@@ -219,6 +222,16 @@ class Uniformity {
   // sweep; raising anything else only reaches later instructions of the same sweep.
   std::vector<bool> feeds_back_;
   bool again_ = false;
+  struct UnprovenCause {
+    InstIndex reason;
+    Level level;
+    InstIndex first;  // The first instruction that depends on it.
+    Id operand;       // Its operand that does, 0 for control flow.
+    const char* scope_name;
+    uint32_t uses;
+  };
+  std::vector<UnprovenCause> unproven_;  // One per root cause, in order of first use.
+  std::unordered_map<uint64_t, size_t> unproven_index_;  // Root cause -> index in unproven_.
   uint64_t workgroup_invocations_ = 0;  // The largest LocalSize of the module's entry points.
 };
 
@@ -622,13 +635,13 @@ void Uniformity::CheckCooperative(InstIndex i, uint32_t block) {
   };
   const Source control = blocks_[block];
   if (control.level > required) {
-    const bool proven = proven_divergent(control);
-    state_.Report(proven ? "uniformity.control" : "uniformity.unproven", i,
-                  state_.Describe(i) +
-                      (proven ? " runs in divergent control flow"
-                              : " runs in control flow not proven uniform") +
-                      Why(control) + "; all invocations of its " + scope_name +
-                      " must execute it together");
+    if (proven_divergent(control)) {
+      state_.Report("uniformity.control", i,
+                    state_.Describe(i) + " runs in divergent control flow" + Why(control) +
+                        "; all invocations of its " + scope_name + " must execute it together");
+    } else {
+      Unproven(control, i, 0, scope_name);
+    }
   }
   const uint32_t region = region_of_[block];
   for (const auto& operand : inst.operands) {
@@ -649,14 +662,27 @@ void Uniformity::CheckCooperative(InstIndex i, uint32_t block) {
       s = blocks_[def_block];
     }
     if (s.level <= required) continue;
-    const bool proven = proven_divergent(s);
-    if (!state_.Report(proven ? "uniformity.operand" : "uniformity.unproven", i,
+    if (!proven_divergent(s)) {
+      Unproven(s, i, id, scope_name);
+      continue;
+    }
+    if (!state_.Report("uniformity.operand", i,
                        state_.Describe(i) + ": operand " + state_.Name(id) + " is " +
                            LevelText(s.level) + Why(s) + "; it must be dynamically uniform " +
                            "within the " + scope_name)) {
       return;
     }
   }
+}
+
+void Uniformity::Unproven(const Source& s, InstIndex i, Id operand, const char* scope_name) {
+  const uint64_t key = (uint64_t{s.reason()} << 2) | s.level;
+  auto [it, inserted] = unproven_index_.emplace(key, unproven_.size());
+  if (!inserted) {
+    ++unproven_[it->second].uses;
+    return;
+  }
+  unproven_.push_back({s.reason(), s.level, i, operand, scope_name, 1});
 }
 
 void Uniformity::Check() {
@@ -666,6 +692,23 @@ void Uniformity::Check() {
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end && !state_.Full(); ++i) {
       if (IsCooperativeMatrixOperation(state_, i)) CheckCooperative(i, b);
     }
+  }
+  // What cannot be proven either way is reported once per root cause, at its first use.
+  for (const UnprovenCause& cause : unproven_) {
+    const Source s(cause.level, cause.reason);
+    std::string message = state_.Describe(cause.first);
+    if (cause.operand == 0) {
+      message += " runs in control flow not proven uniform" + Why(s) + "; all invocations of its " +
+                 cause.scope_name + " must execute it together";
+    } else {
+      message += ": operand " + state_.Name(cause.operand) + " is " + LevelText(s.level) + Why(s) +
+                 "; it must be dynamically uniform within the " + cause.scope_name;
+    }
+    if (cause.uses > 1) {
+      message += " (" + std::to_string(cause.uses - 1) +
+                 " more cooperative operands or instructions depend on the same source)";
+    }
+    if (!state_.Report("uniformity.unproven", cause.first, std::move(message))) return;
   }
 }
 

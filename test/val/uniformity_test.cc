@@ -1396,6 +1396,11 @@ OpReturn
   EXPECT_FALSE(HasUniformityError(r)) << Dump(r);
   EXPECT_TRUE(RuleAt(r, "uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR",
                      "control flow not proven uniform"));
+  // One warning for the one root cause, at its first use, counting the others.
+  EXPECT_EQ(r.num_warnings, 1u) << Dump(r);
+  EXPECT_TRUE(RuleAt(r, "uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR",
+                     "3 more cooperative operands or instructions depend on the same source"))
+      << Dump(r);
 }
 
 // The same shape with a constant stored on the divergent path and another before: the values
