@@ -30,6 +30,7 @@
 // The analysis iterates sweeps over all functions until nothing changes; levels only grow, so
 // it terminates, and real modules converge in a few sweeps.
 #include <algorithm>
+#include <bit>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -139,34 +140,74 @@ class Uniformity {
   void Run();
 
  private:
-  // A level and the instruction that made it non-uniform, packed in 32 bits: the per-id tables
-  // of a large module stay small enough for the caches.
+  // A level and the instruction that made it non-uniform, packed in 32 bits, and the parameters
+  // of a summarized function (bit p: parameter p, or the memory it points to) the value also
+  // depends on: what they are is known per call site (Effective).
   struct Source {
     static constexpr uint32_t kNoReason = (1u << 30) - 1;
     Source() : level(kUniform), reason_bits(kNoReason) {}
-    Source(Level l, InstIndex r) : level(l), reason_bits(r >= kNoReason ? kNoReason : r) {}
+    Source(Level l, InstIndex r, uint32_t d = 0)
+        : level(l), reason_bits(r >= kNoReason ? kNoReason : r), deps(d) {}
     InstIndex reason() const { return reason_bits == kNoReason ? kNoInst : reason_bits; }
     Level level : 2;
     uint32_t reason_bits : 30;
+    uint32_t deps = 0;
   };
-  static_assert(sizeof(Source) == 4);
+  static_assert(sizeof(Source) == 8);
+  static constexpr uint32_t kMaxSummarizedParams = 31;
+  static constexpr uint32_t kCallControlBit = 1u << 31;  // The control level of the call site.
 
   void Prepare();
   void PrepareReachingStores();
   void PrepareReplicated();
   bool Sweep();
-  bool Raise(std::vector<Source>& table, size_t index, Level level, InstIndex reason) {
-    if (level <= table[index].level) return false;
-    table[index] = Source(level, reason);
+  bool Raise(std::vector<Source>& table, size_t index, Source s) {
+    Source& t = table[index];
+    const bool higher = s.level > t.level;
+    if (!higher && (s.deps & ~t.deps) == 0) return false;
+    if (higher) {
+      t.level = s.level;
+      t.reason_bits = s.reason_bits;
+    }
+    t.deps |= s.deps;
     if (&table != &values_ || feeds_back_[index]) again_ = true;
     return true;
   }
-  Source Join(Source a, Source b) const { return b.level > a.level ? b : a; }
+  bool Raise(std::vector<Source>& table, size_t index, Level level, InstIndex reason) {
+    return Raise(table, index, Source(level, reason));
+  }
+  static Source Join(Source a, Source b) {
+    Source r = b.level > a.level ? b : a;
+    r.deps = a.deps | b.deps;
+    return r;
+  }
+  // The level a value of function `f` has at its worst call site: its own level joined with what
+  // the call sites pass for the parameters it depends on. No deps left.
+  Source Effective(Source s, uint32_t f) const {
+    Source r(s.level, s.reason());
+    for (uint32_t deps = s.deps; deps != 0; deps &= deps - 1) {
+      const uint32_t p = std::countr_zero(deps);
+      const Source& a = p == 31 ? entries_[f] : param_effective_[param_base_[f] + p];
+      if (a.level > r.level) r = Source(a.level, a.reason());
+    }
+    return r;
+  }
+  // What a call site passes for parameter `p` of `callee`: the argument's value, or the contents
+  // of the memory a pointer argument points to.
+  Source Argument(InstIndex call, uint32_t callee, uint32_t p) const {
+    const Id arg = m_.word(call, 4 + p);
+    const Id param = m_.result_id(m_.functions()[callee].first_param + p);
+    if (state_.IsPointerType(state_.TypeOf(param))) return ContentsOf(RootOf(arg));
+    return ValueOf(arg);
+  }
   // A value chosen by control flow (a store in a branch, an OpPhi after one): divergent control
   // proves that invocations hold different values only when the values themselves are known;
   // unproven data written on one path may equal what the other path holds.
   Source JoinControl(Source value, Source control) const {
-    if (value.level == kUnknown && control.level == kDivergent) return value;
+    if (value.level == kUnknown && control.level == kDivergent) {
+      value.deps |= control.deps;
+      return value;
+    }
     return Join(value, control);
   }
   Source ValueOf(Id id) const { return id < values_.size() ? values_[id] : Source{}; }
@@ -191,9 +232,15 @@ class Uniformity {
   std::vector<Source> contents_;  // Per root variable / pointer parameter id: stored values.
   std::vector<Source> contents_control_;  // Per root: control level of the stores.
   std::vector<Source> blocks_;            // Control level per block.
-  std::vector<Source> merges_;       // Per block: level of divergent branches reconverging here.
-  std::vector<Source> entries_;      // Per function: control level of its call sites.
-  std::vector<Source> returns_;      // Per function: join of returned values.
+  std::vector<Source> merges_;   // Per block: level of divergent branches reconverging here.
+  std::vector<Source> entries_;  // Per function: control level of its call sites.
+  std::vector<Source> returns_;  // Per function: join of returned values.
+  // Functions called from several places are summarized: their first kMaxSummarizedParams
+  // parameters are uniform inside, with a dependence bit each, and param_effective_ (from
+  // param_base_[f]) holds the join over the call sites of what each call passes.
+  std::vector<bool> summarized_;
+  std::vector<uint32_t> param_base_;
+  std::vector<Source> param_effective_;
   std::vector<uint32_t> region_of_;  // Per block: the branch block whose divergent region it is
                                      // in (innermost seen), ~0u if none.
   std::vector<bool> is_entry_point_;
@@ -272,6 +319,26 @@ void Uniformity::Prepare() {
       if (f != ~0u) is_entry_point_[f] = true;
     }
   }
+  // Functions called from several places, their parameters uniform with a dependence bit each.
+  summarized_.assign(m_.functions().size(), false);
+  param_base_.assign(m_.functions().size(), 0);
+  uint32_t params = 0;
+  for (uint32_t f = 0; f < m_.functions().size(); ++f) {
+    const ir::Function& fn = m_.functions()[f];
+    param_base_[f] = params;
+    params += std::min<uint32_t>(fn.num_params, kMaxSummarizedParams);
+    if (is_entry_point_[f] || call_sites_[f] < 2) continue;
+    summarized_[f] = true;
+    for (uint32_t p = 0; p < fn.num_params && p < kMaxSummarizedParams; ++p) {
+      const InstIndex param_def = fn.first_param + p;
+      const Id param = m_.result_id(param_def);
+      values_[param] = Source(kUniform, param_def, 1u << p);
+      if (state_.IsPointerType(m_.type_id(param_def))) {
+        contents_[param] = Source(kUniform, param_def, 1u << p);
+      }
+    }
+  }
+  param_effective_.assign(params, Source{});
   // Input variables: builtins by kind, anything else per invocation.
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     if (m_.opcode(i) != Op::Variable) continue;
@@ -344,9 +411,11 @@ bool Uniformity::ComputeBlockLevels() {
   const auto functions = m_.functions();
   for (uint32_t f = 0; f < functions.size(); ++f) {
     const ir::Function& fn = functions[f];
-    const Source entry = is_entry_point_[f] ? Source{} : entries_[f];
+    const Source entry = is_entry_point_[f] ? Source{}
+                         : summarized_[f]   ? Source(kUniform, fn.def, kCallControlBit)
+                                            : entries_[f];
     for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) {
-      changed = Raise(blocks_, b, entry.level, entry.reason()) || changed;
+      changed = Raise(blocks_, b, Source(entry.level, entry.reason())) || changed;
     }
     // Divergent branches make their regions divergent, up to the reconvergence point.
     std::vector<uint32_t> work;
@@ -357,10 +426,10 @@ bool Uniformity::ComputeBlockLevels() {
       if (op != Op::BranchConditional && op != Op::Switch) continue;
       Source cond = ValueOf(m_.word(last, 1));
       cond = Join(cond, blocks_[b]);
-      if (cond.level == kUniform) continue;
+      if (cond.level == kUniform && cond.deps == 0) continue;
       const uint32_t stop = pdom_.Idom(b);
       if (stop != ir::DominatorTree::kNone) {
-        changed = Raise(merges_, stop, cond.level, cond.reason()) || changed;
+        changed = Raise(merges_, stop, cond) || changed;
       }
       work.clear();
       for (uint32_t s : cfg_.Successors(b)) work.push_back(s);
@@ -369,7 +438,7 @@ bool Uniformity::ComputeBlockLevels() {
         work.pop_back();
         if (x == stop || seen_stamp[x - fn.first_block] == b) continue;
         seen_stamp[x - fn.first_block] = b;
-        changed = Raise(blocks_, x, cond.level, cond.reason()) || changed;
+        changed = Raise(blocks_, x, cond) || changed;
         if (region_of_[x] == ~0u) region_of_[x] = b;
         for (uint32_t s : cfg_.Successors(x)) work.push_back(s);
       }
@@ -415,7 +484,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
     const Id matrix = m_.word(i, 3);
     if (!replicated_[matrix]) return Raise(values_, result, kDivergent, i);
     const Source s = ValueOf(matrix);
-    return Raise(values_, result, s.level, s.reason());
+    return Raise(values_, result, s);
   }
   if (op == Op::Load) {
     const InstIndex chain = m_.Def(m_.word(i, 3));
@@ -425,7 +494,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       const Id base = m_.word(chain, 3);
       if (!replicated_[base]) return Raise(values_, result, kDivergent, i);
       const Source s = ContentsOf(RootOf(base));
-      return Raise(values_, result, s.level, s.reason());
+      return Raise(values_, result, s);
     }
   }
   // Each invocation owns the elements it holds: writing one (OpCompositeInsert, or a store
@@ -440,7 +509,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   if (writes_matrix_element()) return false;
   if (op == Op::CompositeInsert && IsCoopMatrixType(state_, result ? m_.type_id(i) : 0)) {
     const Source s = ValueOf(m_.word(i, 4));
-    return Raise(values_, result, s.level, s.reason());
+    return Raise(values_, result, s);
   }
   switch (op) {
     case Op::Load:
@@ -454,15 +523,15 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
           stored_under = Join(stored_under, stored_control_[reaching_[k]]);
         }
         const Source s = JoinControl(value, stored_under);
-        return Raise(values_, result, s.level, s.reason());
+        return Raise(values_, result, s);
       }
       // Reading different locations is no proof of reading different values: a pointer that
       // differs per invocation makes the result unproven, not divergent (the data decides).
       const Id pointer = m_.word(i, 3);
       Source address = join_operands(3);
-      if (address.level > kUnknown) address = {kUnknown, address.reason()};
+      if (address.level > kUnknown) address.level = kUnknown;
       const Source s = Join(address, ContentsOf(RootOf(pointer)));
-      return Raise(values_, result, s.level, s.reason());
+      return Raise(values_, result, s);
     }
     case Op::CooperativeMatrixLoadKHR:
     case Op::CooperativeMatrixLoadNV:
@@ -470,7 +539,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       // A cooperative load forms one matrix from the memory at its (uniform) operands, whatever
       // individual invocations wrote there: the result is as uniform as the operands.
       const Source s = join_operands(3);
-      return Raise(values_, result, s.level, s.reason());
+      return Raise(values_, result, s);
     }
     case Op::Store:
     case Op::CooperativeMatrixStoreKHR:
@@ -494,55 +563,76 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       bool changed = false;
       while (next_store_ < store_insts_.size() && store_insts_[next_store_] < i) ++next_store_;
       if (next_store_ < store_insts_.size() && store_insts_[next_store_] == i) {
-        changed = Raise(stored_, next_store_, stored.level, stored_reason);
-        changed = Raise(stored_control_, next_store_, under.level, under_reason) || changed;
+        changed = Raise(stored_, next_store_, Source(stored.level, stored_reason, stored.deps));
+        changed =
+            Raise(stored_control_, next_store_, Source(under.level, under_reason, under.deps)) ||
+            changed;
       }
       if (root != 0) {
-        changed = Raise(contents_, root, stored.level, stored_reason) || changed;
-        changed = Raise(contents_control_, root, under.level, under_reason) || changed;
+        changed =
+            Raise(contents_, root, Source(stored.level, stored_reason, stored.deps)) || changed;
+        changed = Raise(contents_control_, root, Source(under.level, under_reason, under.deps)) ||
+                  changed;
       }
       return changed;
     }
     case Op::Phi: {
       const Source s = JoinControl(join_operands(3), merges_[block]);
-      return Raise(values_, result, s.level, s.reason());
+      return Raise(values_, result, s);
     }
     case Op::FunctionCall: {
       const uint32_t f = m_.FunctionById(m_.word(i, 3));
+      if (f == ~0u) return false;
+      const ir::Function& fn = m_.functions()[f];
+      const uint32_t caller = m_.blocks()[block].function;
       bool changed = false;
-      if (f != ~0u) {
-        const ir::Function& fn = m_.functions()[f];
-        // Calls are analysed context-insensitively: a function called from several places
-        // sees the join of them, which proves nothing about any one call. Its body and
-        // parameters then name the OpFunction / OpFunctionParameter as their reason, and what
-        // depends on them is reported as unproven, not as an error.
-        const bool shared = call_sites_[f] > 1;
-        changed = Raise(entries_, f, control.level,
-                        shared                        ? fn.def
-                        : control.reason() == kNoInst ? i
-                                                      : control.reason());
-        for (uint32_t p = 0; p < fn.num_params && 4 + p < m_.num_words(i); ++p) {
-          const Id arg = m_.word(i, 4 + p);
-          const InstIndex param_def = fn.first_param + p;
-          const Id param = m_.result_id(param_def);
-          const Source a = ValueOf(arg);
-          changed = Raise(values_, param, a.level, shared ? param_def : a.reason()) || changed;
-          // A pointer argument: the parameter sees what the argument's memory holds.
-          if (state_.IsPointerType(state_.TypeOf(arg))) {
-            const Source c = ContentsOf(RootOf(arg));
-            changed = Raise(contents_, param, c.level, shared ? param_def : c.reason()) || changed;
+      // The control level of the call sites joins into the body. A function called from several
+      // places gets the join of them, which proves nothing about any one call: its body names
+      // the OpFunction as the reason, and what depends on it is unproven, not an error.
+      const bool shared = call_sites_[f] > 1;
+      const Source entry = Effective(control, caller);
+      changed = Raise(entries_, f,
+                      Source(entry.level, shared                      ? fn.def
+                                          : entry.reason() == kNoInst ? i
+                                                                      : entry.reason())) ||
+                changed;
+      const uint32_t num_args =
+          std::min<uint32_t>(fn.num_params, static_cast<uint32_t>(m_.num_words(i)) - 4);
+      for (uint32_t p = 0; p < num_args; ++p) {
+        // What this call passes, seen from its worst call site when the caller is summarized.
+        const Source a = Effective(Argument(i, f, p), caller);
+        if (summarized_[f] && p < kMaxSummarizedParams) {
+          changed = Raise(param_effective_, param_base_[f] + p, a) || changed;
+          continue;
+        }
+        const InstIndex param_def = fn.first_param + p;
+        const Id param = m_.result_id(param_def);
+        const Source v = Effective(ValueOf(m_.word(i, 4 + p)), caller);
+        changed = Raise(values_, param, v.level, shared ? param_def : v.reason()) || changed;
+        if (state_.IsPointerType(m_.type_id(param_def))) {
+          changed = Raise(contents_, param, a.level, shared ? param_def : a.reason()) || changed;
+        }
+      }
+      if (result != 0) {
+        // The callee's own level, and what this call passes for the parameters it depends on.
+        const Source& ret = returns_[f];
+        Source r(ret.level, ret.reason());
+        for (uint32_t deps = ret.deps; deps != 0; deps &= deps - 1) {
+          const uint32_t p = std::countr_zero(deps);
+          if (p == 31) {
+            r = Join(r, control);
+          } else if (p < num_args) {
+            r = Join(r, Argument(i, f, p));
           }
         }
-        if (result != 0) {
-          changed = Raise(values_, result, returns_[f].level, returns_[f].reason()) || changed;
-        }
+        changed = Raise(values_, result, r) || changed;
       }
       return changed;
     }
     case Op::ReturnValue: {
       const uint32_t f = m_.blocks()[block].function;
       const Source s = Join(ValueOf(m_.word(i, 1)), control);
-      return Raise(returns_, f, s.level, s.reason() == kNoInst ? i : s.reason());
+      return Raise(returns_, f, Source(s.level, s.reason() == kNoInst ? i : s.reason(), s.deps));
     }
     default:
       break;
@@ -569,7 +659,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   }
   if (op == Op::Variable || op == Op::FunctionParameter) return false;
   const Source s = join_operands(1);
-  return Raise(values_, result, s.level, s.reason());
+  return Raise(values_, result, s);
 }
 
 // Global instructions (types, constants, spec constants, variables) are uniform and stay so:
@@ -633,7 +723,8 @@ void Uniformity::CheckCooperative(InstIndex i, uint32_t block) {
     return s.level == kDivergent ||
            (s.level == kSubgroup && required == kUniform && workgroup_invocations_ > 128);
   };
-  const Source control = blocks_[block];
+  const uint32_t function = m_.blocks()[block].function;
+  const Source control = Effective(blocks_[block], function);
   if (control.level > required) {
     if (proven_divergent(control)) {
       state_.Report("uniformity.control", i,
@@ -657,10 +748,10 @@ void Uniformity::CheckCooperative(InstIndex i, uint32_t block) {
     Source s = values_[id];
     // Defined in a divergent region and used outside it: divergent at the use.
     const uint32_t def_block = m_.BlockOf(def);
-    if (def_block != ~0u && region_of_[def_block] != ~0u && region_of_[def_block] != region &&
-        blocks_[def_block].level > s.level) {
-      s = blocks_[def_block];
+    if (def_block != ~0u && region_of_[def_block] != ~0u && region_of_[def_block] != region) {
+      s = Join(s, blocks_[def_block]);
     }
+    s = Effective(s, function);
     if (s.level <= required) continue;
     if (!proven_divergent(s)) {
       Unproven(s, i, id, scope_name);

@@ -6,8 +6,8 @@
 //
 // UniformityKnownIssue tests were found by writing this suite: one Function variable reused
 // for a divergent and then a uniform loop (fixed: such variables are tracked flow-sensitively),
-// and one helper called with divergent and with uniform arguments, which stays DISABLED_: calls
-// are analysed context-insensitively, so it gets a warning where clean would be right.
+// and one helper called with divergent and with uniform arguments (fixed: functions called from
+// several places are summarized per parameter).
 #include <regex>
 #include <set>
 #include <sstream>
@@ -1794,11 +1794,10 @@ OpReturn
   EXPECT_CLEAN(r);
 }
 
-// IMPRECISE. uint index(uint row, uint ld) used both for a per-invocation element
-// (index(lid, 16)) and for the tile offset (index(gl_WorkGroupID.y * 16, lda)). Calls are
-// context-insensitive: the parameter joins both call sites and the return value of every call
-// is divergent. Since a function shared by several call sites proves nothing, the uniform tile
-// offset gets a uniformity.unproven warning (it used to be a false error); clean would be right.
+// Was imprecise. uint index(uint row, uint ld) used both for a per-invocation element
+// (index(lid, 16)) and for the tile offset (index(gl_WorkGroupID.y * 16, lda)), as ggml's
+// a_shmem_index. Functions called from several places are summarized: the result of each call
+// depends on what that call passes.
 std::string HelperCalledWithDivergentAndUniformArguments() {
   return Module(Main(std::string(kLid) + std::string(kLda) + R"(
 %elem = OpFunctionCall %uint %index %lx %uint_16
@@ -1827,19 +1826,51 @@ OpFunctionEnd
                 "%fn_uint_uint_uint = OpTypeFunction %uint %uint %uint\n");
 }
 
-TEST(UniformityKnownIssue, DISABLED_HelperCalledWithDivergentAndUniformArguments) {
+TEST(UniformityClean, HelperCalledWithDivergentAndUniformArguments) {
   EXPECT_CLEAN(Check(HelperCalledWithDivergentAndUniformArguments()));
 }
 
-// What the analysis proves there today: nothing either way. The module is valid; the tile
-// offset gets a warning that names the shared parameter, not an error.
-TEST(Uniformity, SharedHelperGivesWarningsNotErrors) {
-  const Result r = Check(HelperCalledWithDivergentAndUniformArguments());
-  EXPECT_TRUE(r.valid) << Dump(r);
-  EXPECT_TRUE(HasRule(r, "uniformity.unproven")) << Dump(r);
-  ExpectOnly(r, "uniformity.unproven");
-  EXPECT_TRUE(RuleAt(r, "uniformity.unproven", "OpCooperativeMatrixLoadKHR %matA",
-                     "called from several places"));
+// The same helper with the per-invocation row at the call whose result is the tile offset: that
+// call passes a divergent value, so the load is a proven error, named after the argument's
+// source.
+TEST(UniformityBug, HelperCalledWithDivergentArgumentForTheTileOffset) {
+  const Result r = Check(Mutate(HelperCalledWithDivergentAndUniformArguments(),
+                                "%tileoff = OpFunctionCall %uint %index %row %lda",
+                                "%tileoff = OpFunctionCall %uint %index %lx %lda"));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationId", "%pA"}));
+}
+
+// A helper doing the multiply itself, called from two places with uniform pointers: clean. The
+// same helper called once more with a per-invocation stride is an error inside it.
+std::string HelperDoingMulAdd(const char* second_stride) {
+  return Module(Main(std::string(kLid) + std::string(kLda) + R"(
+%r1 = OpFunctionCall %void %tile %lda
+%r2 = OpFunctionCall %void %tile )" +
+                     std::string(second_stride) +
+                     R"(
+OpReturn
+)") + R"(%tile = OpFunction %void None %fn_void_uint
+%tstride = OpFunctionParameter %uint
+%t_entry = OpLabel
+)" + std::string(kPointers) +
+                R"(%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %tstride None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+OpFunctionEnd
+)");
+}
+
+TEST(UniformityClean, HelperDoingMulAddCalledTwiceWithUniformStrides) {
+  EXPECT_CLEAN(Check(HelperDoingMulAdd("%uint_16")));
+}
+
+TEST(UniformityBug, HelperDoingMulAddCalledOnceWithDivergentStride) {
+  const Result r = Check(HelperDoingMulAdd("%lx"));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
+                               "LocalInvocationId", "%tstride"}));
 }
 
 }  // namespace
