@@ -31,6 +31,7 @@
 // it terminates, and real modules converge in a few sweeps.
 #include <algorithm>
 #include <bit>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -228,7 +229,22 @@ class Uniformity {
   const ir::Cfg& cfg_;
   const ir::DominatorTree& pdom_;
 
-  std::vector<Source> values_;    // Per id.
+  // The value operands of every instruction of the function bodies (ids defined by anything but
+  // a label, a function or a type), gathered once: the sweeps and the checks read them many
+  // times.
+  struct ValueOperand {
+    Id id;
+    uint32_t offset;  // Word offset in the instruction.
+  };
+  std::span<const ValueOperand> OperandsOf(InstIndex i) const {
+    const size_t k = i - body_begin_;
+    return {operands_.data() + operand_begin_[k], operands_.data() + operand_begin_[k + 1]};
+  }
+  InstIndex body_begin_ = 0;
+  std::vector<uint32_t> operand_begin_;  // Per instruction from body_begin_, and one past.
+  std::vector<ValueOperand> operands_;
+
+  std::vector<Source> values_;       // Per id.
   std::vector<Source> contents_;  // Per root variable / pointer parameter id: stored values.
   std::vector<Source> contents_control_;  // Per root: control level of the stores.
   std::vector<Source> blocks_;            // Control level per block.
@@ -297,6 +313,28 @@ void Uniformity::Prepare() {
   returns_.assign(m_.functions().size(), Source{});
   is_entry_point_.assign(m_.functions().size(), false);
   call_sites_.assign(m_.functions().size(), 0);
+  const InstIndex n = m_.num_instructions();
+  body_begin_ = m_.functions().empty() ? n : m_.functions()[0].def;
+  operand_begin_.assign(n - body_begin_ + 1, 0);
+  operands_.clear();
+  operands_.reserve(static_cast<size_t>(n - body_begin_) * 3);
+  for (InstIndex i = body_begin_; i < n; ++i) {
+    operand_begin_[i - body_begin_] = static_cast<uint32_t>(operands_.size());
+    const ir::Inst inst = m_.inst(i);
+    for (const auto& operand : inst.operands) {
+      if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
+          operand.kind == grammar::OperandKind::kIdResultType) {
+        continue;
+      }
+      const Id id = inst.word(operand);
+      const InstIndex def = m_.Def(id);
+      if (def == kNoInst) continue;
+      const Op def_op = m_.opcode(def);
+      if (def_op == Op::Label || def_op == Op::Function || ir::IsTypeDeclaration(def_op)) continue;
+      operands_.push_back({id, operand.offset});
+    }
+  }
+  operand_begin_[n - body_begin_] = static_cast<uint32_t>(operands_.size());
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
     if (op == Op::Decorate && m_.num_words(i) >= 4 &&
@@ -450,25 +488,17 @@ bool Uniformity::ComputeBlockLevels() {
 bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   const Op op = m_.opcode(i);
   const Id result = m_.result_id(i);
-  const ir::Inst inst = m_.inst(i);
   const Source control = blocks_[block];
+  const std::span<const ValueOperand> operands = OperandsOf(i);
   auto join_operands = [&](size_t from_word) {
     Source s;
-    for (const auto& operand : inst.operands) {
-      if (operand.offset < from_word || !grammar::IsIdKind(operand.kind) ||
-          operand.kind == grammar::OperandKind::kIdResult ||
-          operand.kind == grammar::OperandKind::kIdResultType) {
-        continue;
-      }
-      const Id id = inst.word(operand);
-      const InstIndex def_index = m_.Def(id);
-      if (def_index == kNoInst) continue;
-      const Op def = m_.opcode(def_index);
-      if (def == Op::Label || def == Op::Function || ir::IsTypeDeclaration(def)) continue;
-      s = Join(s, ValueOf(id));
+    for (const ValueOperand& operand : operands) {
+      if (operand.offset < from_word) continue;
+      const Id id = operand.id;
+      s = Join(s, values_[id]);
       // A value defined in a divergent region (e.g. a loop with a divergent exit) and used
       // outside it differs per invocation at the use.
-      const uint32_t def_block = m_.BlockOf(def_index);
+      const uint32_t def_block = m_.BlockOf(m_.Def(id));
       if (def_block != ~0u && region_of_[def_block] != ~0u &&
           region_of_[def_block] != region_of_[block]) {
         s = Join(s, blocks_[def_block]);
@@ -644,7 +674,8 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
     case OpClass::kAtomic:
     case OpClass::kGroupDivergent:
       return Raise(values_, result, kDivergent, i);
-    case OpClass::kGroupArithmetic:
+    case OpClass::kGroupArithmetic: {
+      const ir::Inst inst = m_.inst(i);
       for (const auto& operand : inst.operands) {
         if (operand.kind == grammar::OperandKind::kGroupOperation &&
             inst.word(operand) != static_cast<uint32_t>(spv::GroupOperation::Reduce)) {
@@ -652,6 +683,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
         }
       }
       return Raise(values_, result, kSubgroup, i);
+    }
     case OpClass::kGroupUniform:
       return Raise(values_, result, kSubgroup, i);
     case OpClass::kJoin:
@@ -735,16 +767,9 @@ void Uniformity::CheckCooperative(InstIndex i, uint32_t block) {
     }
   }
   const uint32_t region = region_of_[block];
-  for (const auto& operand : inst.operands) {
-    if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
-        operand.kind == grammar::OperandKind::kIdResultType) {
-      continue;
-    }
-    const Id id = inst.word(operand);
+  for (const ValueOperand& operand : OperandsOf(i)) {
+    const Id id = operand.id;
     const InstIndex def = m_.Def(id);
-    if (def == kNoInst) continue;
-    const Op def_op = m_.opcode(def);
-    if (def_op == Op::Function || ir::IsTypeDeclaration(def_op)) continue;
     Source s = values_[id];
     // Defined in a divergent region and used outside it: divergent at the use.
     const uint32_t def_block = m_.BlockOf(def);
@@ -831,14 +856,9 @@ void Uniformity::PrepareReachingStores() {
         loads.push_back({m_.word(i, 3), b, i});
         continue;
       }
-      const ir::Inst inst = m_.inst(i);
-      for (const auto& operand : inst.operands) {
-        if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult) {
-          continue;
-        }
-        const Id id = inst.word(operand);
-        if (id >= state.size() || state[id] == 0) continue;
-        if (!(op == Op::Store && operand.offset == 1)) state[id] = 2;
+      for (const ValueOperand& operand : OperandsOf(i)) {
+        if (state[operand.id] == 0) continue;
+        if (!(op == Op::Store && operand.offset == 1)) state[operand.id] = 2;
       }
     }
   }
@@ -983,17 +1003,10 @@ void Uniformity::PrepareReplicated() {
         chain_base[m_.result_id(i)] = m_.word(i, 3);
       }
     }
-    for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+    for (InstIndex i = body_begin_; i < m_.num_instructions(); ++i) {
       const Op op = m_.opcode(i);
-      if (op == Op::Variable || op == Op::Name || op == Op::Decorate) continue;
-      const ir::Inst inst = m_.inst(i);
-      for (const auto& operand : inst.operands) {
-        if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
-            operand.kind == grammar::OperandKind::kIdResultType) {
-          continue;
-        }
-        const Id id = inst.word(operand);
-        if (id >= variable.size()) continue;
+      for (const ValueOperand& operand : OperandsOf(i)) {
+        const Id id = operand.id;
         if (variable[id]) {
           const bool allowed =
               (op == Op::Load && operand.offset == 3) || (op == Op::Store && operand.offset == 1) ||
@@ -1058,15 +1071,11 @@ void Uniformity::PrepareReplicated() {
         case Op::MatrixTimesScalar:
         case Op::CooperativeMatrixConvertUseEXT:
         case Op::CooperativeMatrixTransposeNV:
-          r = true;
-          for (const auto& operand : inst.operands) {
-            if (!grammar::IsIdKind(operand.kind) ||
-                operand.kind == grammar::OperandKind::kIdResult ||
-                operand.kind == grammar::OperandKind::kIdResultType) {
-              continue;
+          r = i >= body_begin_;
+          for (const ValueOperand& operand : r ? OperandsOf(i) : std::span<const ValueOperand>{}) {
+            if (IsCoopMatrixType(state_, state_.TypeOf(operand.id))) {
+              r = r && replicated_[operand.id];
             }
-            const Id id = inst.word(operand);
-            if (IsCoopMatrixType(state_, state_.TypeOf(id))) r = r && replicated_[id];
           }
           break;
         default:
@@ -1099,7 +1108,8 @@ void Uniformity::Run() {
   Prepare();
   PrepareReachingStores();
   PrepareReplicated();
-  for (int sweep = 0; sweep < 64 && Sweep(); ++sweep) {
+  int sweep = 0;
+  for (; sweep < 64 && Sweep(); ++sweep) {
   }
   Check();
 }
