@@ -3,14 +3,20 @@
 // on generated valid modules of about 10K, 100K, 1M and 4M instructions (cost should grow
 // linearly)
 // and on every module of test/data/corpus (run from the workspace root so the files are found).
+// Module files given as arguments are measured too (binary .spv or assembly .spvasm, each with
+// an optional ":<target env>", default vulkan1.3), and so is every module of a directory given
+// as an argument that has a MANIFEST.tsv (columns: file, spirv_version, val_env), e.g.
+//   bazel run -c opt //test/bench:validate_bench -- ../shared/corpus/real-sample
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -135,6 +141,70 @@ void RegisterCorpus() {
   }
 }
 
+std::vector<uint32_t> ReadModule(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "cannot open %s\n", path.c_str());
+    std::exit(2);
+  }
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  const std::string data = bytes.str();
+  if (path.extension() == ".spvasm") return AssembleOrDie(data);
+  if (data.size() % 4 != 0 || data.empty()) {
+    std::fprintf(stderr, "%s is not a SPIR-V binary (size %zu)\n", path.c_str(), data.size());
+    std::exit(2);
+  }
+  std::vector<uint32_t> words(data.size() / 4);
+  std::memcpy(words.data(), data.data(), data.size());
+  return words;
+}
+
+void RegisterFile(const std::filesystem::path& path, const std::string& env) {
+  static std::vector<std::unique_ptr<std::vector<uint32_t>>> modules;
+  modules.push_back(std::make_unique<std::vector<uint32_t>>(ReadModule(path)));
+  val::Options options;
+  const auto parsed = ParseTargetEnv(env);
+  if (!parsed) {
+    std::fprintf(stderr, "unknown target environment '%s'\n", env.c_str());
+    std::exit(2);
+  }
+  options.env = *parsed;
+  const std::vector<uint32_t>* words = modules.back().get();
+  benchmark::RegisterBenchmark(("BM_ValidateFile/" + path.filename().string()).c_str(),
+                               [words, options](benchmark::State& s) { Run(s, *words, options); });
+}
+
+// Arguments left after Google Benchmark's own flags: files, file:env, or directories with a
+// MANIFEST.tsv.
+void RegisterArguments(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.starts_with("--")) continue;
+    const std::filesystem::path dir = arg;
+    if (std::filesystem::is_directory(dir)) {
+      std::ifstream manifest(dir / "MANIFEST.tsv");
+      std::string line;
+      while (std::getline(manifest, line)) {
+        std::istringstream f(line);
+        std::string file, version, env;
+        std::getline(f, file, '\t');
+        std::getline(f, version, '\t');
+        std::getline(f, env, '\t');
+        if (file == "file" || file.empty()) continue;
+        RegisterFile(dir / file, env.empty() ? "vulkan1.3" : env);
+      }
+      continue;
+    }
+    const size_t colon = arg.rfind(':');
+    if (colon != std::string::npos && !std::filesystem::exists(arg)) {
+      RegisterFile(arg.substr(0, colon), arg.substr(colon + 1));
+    } else {
+      RegisterFile(arg, "vulkan1.3");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace coopspv::bench
 
@@ -155,6 +225,7 @@ int main(int argc, char** argv) {
   }
   benchmark::Initialize(&argc, argv);
   coopspv::bench::RegisterCorpus();
+  coopspv::bench::RegisterArguments(argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   return 0;
 }
