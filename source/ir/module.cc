@@ -1,6 +1,7 @@
 #include "source/ir/module.h"
 
 #include <algorithm>
+#include <array>
 
 #include "source/ir/analyses.h"
 
@@ -104,6 +105,19 @@ Section ComputeSection(Op op, const grammar::InstructionInfo& info) {
 }
 
 std::vector<OpcodeTraits> BuildTraits() {
+  auto is_scope = [](grammar::OperandKind k) {
+    return k == grammar::OperandKind::kIdScope || k == grammar::OperandKind::kIdMemorySemantics;
+  };
+  // Per operand kind, once: a scope or semantics id, or an enumerant with one as parameter.
+  std::array<bool, grammar::kNumOperandKinds> kind_has_scope{};
+  for (size_t k = 0; k < kind_has_scope.size(); ++k) {
+    const auto kind = static_cast<grammar::OperandKind>(k);
+    kind_has_scope[k] = is_scope(kind);
+    for (const auto& e : grammar::Enumerants(kind)) {
+      for (const auto& p : grammar::Parameters(e))
+        kind_has_scope[k] = kind_has_scope[k] || is_scope(p.kind);
+    }
+  }
   std::vector<OpcodeTraits> table(grammar::kMaxOpcode + 1);
   for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
     const Op op = static_cast<Op>(info.opcode);
@@ -114,16 +128,8 @@ std::vector<OpcodeTraits> BuildTraits() {
         info.klass == grammar::InstructionClass::kTypeDeclaration && op != Op::TypeForwardPointer;
     t.is_constant = ConstantOp(op);
     t.is_spec_constant = SpecConstantOp(op);
-    auto is_scope = [](grammar::OperandKind k) {
-      return k == grammar::OperandKind::kIdScope || k == grammar::OperandKind::kIdMemorySemantics;
-    };
     for (const auto& operand : grammar::Operands(info)) {
-      if (is_scope(operand.kind)) t.has_scope_or_semantics = true;
-      for (const auto& e : grammar::Enumerants(operand.kind)) {
-        for (const auto& p : grammar::Parameters(e)) {
-          if (is_scope(p.kind)) t.has_scope_or_semantics = true;
-        }
-      }
+      if (kind_has_scope[static_cast<size_t>(operand.kind)]) t.has_scope_or_semantics = true;
     }
   }
   return table;
