@@ -234,7 +234,8 @@ class Uniformity {
   // times.
   struct ValueOperand {
     Id id;
-    uint32_t offset;  // Word offset in the instruction.
+    uint32_t offset;     // Word offset in the instruction.
+    uint32_t def_block;  // The block defining the id, ~0u for a global.
   };
   std::span<const ValueOperand> OperandsOf(InstIndex i) const {
     const size_t k = i - body_begin_;
@@ -331,7 +332,7 @@ void Uniformity::Prepare() {
       if (def == kNoInst) continue;
       const Op def_op = m_.opcode(def);
       if (def_op == Op::Label || def_op == Op::Function || ir::IsTypeDeclaration(def_op)) continue;
-      operands_.push_back({id, operand.offset});
+      operands_.push_back({id, operand.offset, m_.BlockOf(def)});
     }
   }
   operand_begin_[n - body_begin_] = static_cast<uint32_t>(operands_.size());
@@ -498,7 +499,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       s = Join(s, values_[id]);
       // A value defined in a divergent region (e.g. a loop with a divergent exit) and used
       // outside it differs per invocation at the use.
-      const uint32_t def_block = m_.BlockOf(m_.Def(id));
+      const uint32_t def_block = operand.def_block;
       if (def_block != ~0u && region_of_[def_block] != ~0u &&
           region_of_[def_block] != region_of_[block]) {
         s = Join(s, blocks_[def_block]);
@@ -769,10 +770,9 @@ void Uniformity::CheckCooperative(InstIndex i, uint32_t block) {
   const uint32_t region = region_of_[block];
   for (const ValueOperand& operand : OperandsOf(i)) {
     const Id id = operand.id;
-    const InstIndex def = m_.Def(id);
     Source s = values_[id];
     // Defined in a divergent region and used outside it: divergent at the use.
-    const uint32_t def_block = m_.BlockOf(def);
+    const uint32_t def_block = operand.def_block;
     if (def_block != ~0u && region_of_[def_block] != ~0u && region_of_[def_block] != region) {
       s = Join(s, blocks_[def_block]);
     }
