@@ -1,0 +1,104 @@
+// coopspv run: runs compute tests written in AmberScript (docs/run.md lists the subset) on a
+// Vulkan device. The Vulkan loader (libvulkan.so.1) is opened at run time; nothing here links it.
+#ifndef COOPSPV_INCLUDE_COOPSPV_RUN_HPP_
+#define COOPSPV_INCLUDE_COOPSPV_RUN_HPP_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "include/coopspv/coopspv.hpp"
+
+namespace coopspv {
+
+struct RunOptions {
+  // A device index as --list-devices prints it, or a substring of its name (case-insensitive);
+  // empty: the first device.
+  std::string device;
+  // Where SPIRV-BINARY FILE paths start from; empty: the current directory.
+  std::string script_directory;
+  // A RUN that has not finished after this long is an error (the script's
+  // SET ENGINE_DATA fence_timeout_ms wins).
+  uint32_t fence_timeout_ms = 10000;
+  // Timestamp queries around every RUN: `warmup_runs` untimed dispatches, then `timing_runs`
+  // timed ones (0: no timing). Buffers are restored before the RUN proper.
+  uint32_t timing_runs = 0;
+  uint32_t warmup_runs = 3;
+  // When not empty, the script runs twice: with its shaders as written, then with each shader
+  // optimized by these passes; every buffer a pipeline binds as storage is compared.
+  std::vector<PassRequest> passes;
+  std::string target_env = "vulkan1.3";  // For the passes' validation.
+  // Floats compare within max(tolerance, tolerance * |value|); integers exactly.
+  double tolerance = 1e-3;
+};
+
+struct ExpectReport {
+  uint32_t line = 0;
+  std::string command;        // The EXPECT line as written.
+  std::string variant;        // "original", or "passes" for the second run of RunOptions::passes.
+  bool passed = false;
+  std::optional<uint64_t> first_mismatch;  // Element index.
+  uint64_t mismatches = 0;                 // Components that failed.
+  double max_abs_error = 0;
+  double max_ulp_error = 0;  // Floats: units in the last place of the buffer's type.
+  std::string message;       // Why it failed.
+};
+
+struct RunTiming {
+  uint32_t line = 0;
+  std::string pipeline;
+  std::string variant;
+  uint32_t runs = 0;
+  double median_us = 0;
+  double min_us = 0;
+  double max_us = 0;
+};
+
+// One buffer after the run as written and after the run with the passes.
+struct BufferComparison {
+  std::string buffer;
+  bool equal = false;
+  std::optional<uint64_t> first_mismatch;  // Element index.
+  uint64_t mismatches = 0;
+  double max_abs_error = 0;
+  double max_ulp_error = 0;
+};
+
+struct RunReport {
+  enum Status { kPassed = 0, kFailed = 1, kError = 2 } status = kError;  // The exit code.
+  std::string error;        // For kError: what went wrong, with the script line when known.
+  bool hung = false;        // A RUN timed out; the device was left as it was.
+  std::string device_name;
+  std::vector<ExpectReport> expects;
+  std::vector<RunTiming> timings;
+  std::vector<BufferComparison> comparisons;
+  std::vector<std::string> passes_applied;  // The pass flags of RunOptions::passes.
+};
+
+// Parses and runs `script`. Never throws; every failure is in the report.
+RunReport RunAmberScript(std::string_view script, const RunOptions& options);
+
+// Checks `script` without a device: parse errors as RunReport::kError, else kPassed.
+RunReport CheckAmberScript(std::string_view script, const RunOptions& options);
+
+// The report as one JSON object.
+std::string FormatRunJson(const RunReport& report);
+
+struct VulkanDeviceInfo {
+  uint32_t index = 0;
+  std::string name;
+  std::string type;         // "discrete", "integrated", "cpu", "virtual", "other".
+  std::string api_version;  // "1.3.230"
+  std::string driver;       // driverName and driverInfo.
+  uint32_t subgroup_size = 0;
+  uint32_t min_subgroup_size = 0;
+  uint32_t max_subgroup_size = 0;
+  std::vector<std::string> cooperative_extensions;  // The cooperative family it has.
+};
+bool ListVulkanDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error);
+
+}  // namespace coopspv
+
+#endif  // COOPSPV_INCLUDE_COOPSPV_RUN_HPP_

@@ -1,0 +1,180 @@
+#include "source/run/compare.h"
+
+#include <cmath>
+#include <string>
+
+namespace coopspv::run {
+namespace {
+
+// Float bits to an integer that orders like the value (negative values mirrored below zero).
+int64_t OrderedBits(uint64_t bits, uint32_t width) {
+  const uint64_t sign = uint64_t{1} << (width - 1);
+  const uint64_t magnitude = bits & (sign - 1);
+  return (bits & sign) ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+}
+
+std::string FormatValue(double v, const DataType& type) {
+  char text[64];
+  if (type.kind == DataType::kFloat) {
+    std::snprintf(text, sizeof(text), "%.9g", v);
+  } else {
+    std::snprintf(text, sizeof(text), "%.0f", v);
+  }
+  return text;
+}
+
+// Visits every stored component (vec3 padding skipped) as (element, component, bits).
+template <typename F>
+void ForEachComponent(const DataType& type, std::span<const uint8_t> bytes, F&& f) {
+  const uint64_t elements = bytes.size() / type.ElementBytes();
+  for (uint64_t e = 0; e < elements; ++e) {
+    for (uint32_t c = 0; c < type.components; ++c) {
+      const uint8_t* p = bytes.data() + e * type.ElementBytes() + c * type.ComponentBytes();
+      f(e, c, ReadComponentBits(p, type));
+    }
+  }
+}
+
+}  // namespace
+
+double UlpDistance(uint64_t a, uint64_t b, const DataType& type) {
+  if (type.kind != DataType::kFloat) return 0;
+  const int64_t d = OrderedBits(a, type.bits) - OrderedBits(b, type.bits);
+  return std::fabs(static_cast<double>(d));
+}
+
+void EvaluateExpect(const Command& command, const DataType& type, std::span<const uint8_t> bytes,
+                    std::span<const uint8_t> other, ExpectReport* report) {
+  report->passed = true;
+  report->mismatches = 0;
+  report->max_abs_error = report->max_ulp_error = 0;
+  auto mismatch = [&](uint64_t element, const std::string& message) {
+    if (!report->first_mismatch) {
+      report->first_mismatch = element;
+      report->message = message;
+    }
+    report->passed = false;
+    ++report->mismatches;
+  };
+  auto name = [&](uint64_t e, uint32_t c) {
+    std::string s = command.buffer + "[" + std::to_string(e) + "]";
+    if (type.components > 1) s += "." + std::string(1, "xyzw"[c]);
+    return s;
+  };
+  if (command.kind == Command::kExpectIndex) {
+    const uint64_t first = command.index * type.components;
+    uint64_t k = 0;
+    ForEachComponent(type, bytes, [&](uint64_t e, uint32_t c, uint64_t bits) {
+      const uint64_t flat = e * type.components + c;
+      if (flat < first || flat - first >= command.values.size()) return;
+      const Number& want = command.values[flat - first];
+      const double got = ComponentValue(bits, type);
+      const double abs_error = std::fabs(got - want.value);
+      bool ok;
+      if (type.kind != DataType::kFloat) {
+        // Integers compare by their bits' value: exact.
+        const bool is_signed = type.kind == DataType::kSigned;
+        const uint64_t shift = 64 - type.bits;
+        const int64_t gs = static_cast<int64_t>(bits << shift) >> shift;
+        const int64_t ws = static_cast<int64_t>(want.bits << shift) >> shift;
+        const auto cmp = is_signed ? (gs < ws ? -1 : gs > ws ? 1 : 0)
+                                   : (bits < want.bits ? -1 : bits > want.bits ? 1 : 0);
+        switch (command.compare) {
+          case Command::Compare::kEq: ok = cmp == 0; break;
+          case Command::Compare::kNe: ok = cmp != 0; break;
+          case Command::Compare::kLt: ok = cmp < 0; break;
+          case Command::Compare::kLe: ok = cmp <= 0; break;
+          case Command::Compare::kGt: ok = cmp > 0; break;
+          default: ok = cmp >= 0; break;
+        }
+      } else if (command.compare == Command::Compare::kEq) {
+        if (command.tolerances.empty()) {
+          ok = got == want.value || (std::isnan(got) && std::isnan(want.value));
+        } else {
+          const auto& t = command.tolerances[std::min<size_t>(k, command.tolerances.size() - 1)];
+          const double allowed = t.percent ? t.amount / 100.0 * std::fabs(want.value) : t.amount;
+          ok = abs_error <= allowed;
+        }
+      } else {
+        switch (command.compare) {
+          case Command::Compare::kNe: ok = got != want.value; break;
+          case Command::Compare::kLt: ok = got < want.value; break;
+          case Command::Compare::kLe: ok = got <= want.value; break;
+          case Command::Compare::kGt: ok = got > want.value; break;
+          default: ok = got >= want.value; break;
+        }
+      }
+      if (!std::isnan(abs_error)) report->max_abs_error = std::max(report->max_abs_error, abs_error);
+      report->max_ulp_error = std::max(report->max_ulp_error, UlpDistance(bits, want.bits, type));
+      if (!ok) {
+        mismatch(e, name(e, c) + " is " + FormatValue(got, type) + ", expected " +
+                        FormatValue(want.value, type));
+      }
+      ++k;
+    });
+    return;
+  }
+  // EQ_BUFFER / RMSE_BUFFER: element by element against `other`.
+  std::vector<double> expected;
+  std::vector<uint64_t> expected_bits;
+  ForEachComponent(type, other, [&](uint64_t, uint32_t, uint64_t bits) {
+    expected_bits.push_back(bits);
+    expected.push_back(ComponentValue(bits, type));
+  });
+  double squares = 0;
+  uint64_t k = 0;
+  ForEachComponent(type, bytes, [&](uint64_t e, uint32_t c, uint64_t bits) {
+    if (k >= expected.size()) return;
+    const double got = ComponentValue(bits, type), want = expected[k];
+    const double abs_error = std::fabs(got - want);
+    if (!std::isnan(abs_error)) report->max_abs_error = std::max(report->max_abs_error, abs_error);
+    report->max_ulp_error = std::max(report->max_ulp_error, UlpDistance(bits, expected_bits[k], type));
+    squares += abs_error * abs_error;
+    if (command.kind == Command::kExpectEqualBuffer && bits != expected_bits[k]) {
+      mismatch(e, name(e, c) + " is " + FormatValue(got, type) + ", " + command.other + " has " +
+                      FormatValue(want, type));
+    }
+    ++k;
+  });
+  if (command.kind == Command::kExpectRmseBuffer) {
+    const double rmse = k ? std::sqrt(squares / static_cast<double>(k)) : 0;
+    if (!(rmse <= command.rmse_tolerance)) {
+      report->passed = false;
+      report->mismatches = k;
+      report->message = "RMSE " + FormatValue(rmse, {DataType::kFloat, 64, 1}) + " is above " +
+                        FormatValue(command.rmse_tolerance, {DataType::kFloat, 64, 1});
+    }
+  }
+}
+
+void CompareBuffers(const DataType& type, std::span<const uint8_t> expected,
+                    std::span<const uint8_t> actual, double tolerance, BufferComparison* out) {
+  out->equal = expected.size() == actual.size();
+  out->mismatches = 0;
+  out->max_abs_error = out->max_ulp_error = 0;
+  if (!out->equal) return;
+  std::vector<uint64_t> want;
+  ForEachComponent(type, expected, [&](uint64_t, uint32_t, uint64_t bits) { want.push_back(bits); });
+  uint64_t k = 0;
+  ForEachComponent(type, actual, [&](uint64_t e, uint32_t, uint64_t bits) {
+    const uint64_t w = want[k++];
+    bool ok = bits == w;
+    if (!ok && type.kind == DataType::kFloat) {
+      const double a = ComponentValue(bits, type), b = ComponentValue(w, type);
+      const double err = std::fabs(a - b);
+      ok = (std::isnan(a) && std::isnan(b)) || err <= std::max(tolerance, tolerance * std::fabs(b));
+      if (!std::isnan(err)) out->max_abs_error = std::max(out->max_abs_error, err);
+      out->max_ulp_error = std::max(out->max_ulp_error, UlpDistance(bits, w, type));
+    } else if (!ok) {
+      const double err = std::fabs(ComponentValue(bits, type) - ComponentValue(w, type));
+      out->max_abs_error = std::max(out->max_abs_error, err);
+    }
+    if (!ok) {
+      if (!out->first_mismatch) out->first_mismatch = e;
+      ++out->mismatches;
+      out->equal = false;
+    }
+  });
+}
+
+}  // namespace coopspv::run

@@ -1,0 +1,894 @@
+#include "source/run/executor.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <set>
+
+#include "source/run/compare.h"
+#include "source/run/module_interface.h"
+#include "source/run/vulkan.h"
+
+namespace coopspv::run {
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string VersionString(uint32_t v) {
+  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) +
+         "." + std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+std::string At(uint32_t line) { return "line " + std::to_string(line) + ": "; }
+
+const char* const kCooperativeExtensions[] = {
+    "VK_KHR_cooperative_matrix",   "VK_NV_cooperative_matrix", "VK_NV_cooperative_matrix2",
+    "VK_NV_cooperative_vector",    "VK_KHR_shader_bfloat16",
+    "VK_EXT_shader_replicated_composites", "VK_EXT_shader_float8"};
+
+// The physical device's properties coopspv-run uses.
+struct DeviceProperties {
+  VkPhysicalDeviceProperties2 base{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  VkPhysicalDeviceVulkan11Properties v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+  VkPhysicalDeviceVulkan12Properties v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+  VkPhysicalDeviceVulkan13Properties v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
+
+  void Query(const VulkanApi& vk, VkPhysicalDevice device) {
+    VkPhysicalDeviceProperties p;
+    vk.vkGetPhysicalDeviceProperties(device, &p);
+    // The 1.1 - 1.3 property structures only for devices that have them.
+    base.pNext = nullptr;
+    if (p.apiVersion >= VK_API_VERSION_1_3) {
+      base.pNext = &v11;
+      v11.pNext = &v12;
+      v12.pNext = &v13;
+      v13.pNext = nullptr;
+    }
+    vk.vkGetPhysicalDeviceProperties2(device, &base);
+  }
+  const VkPhysicalDeviceLimits& limits() const { return base.properties.limits; }
+};
+
+class Instance {
+ public:
+  ~Instance() {
+    if (instance_ != VK_NULL_HANDLE && !leak_) vk.vkDestroyInstance(instance_, nullptr);
+  }
+  bool Create(std::string* error) {
+    if (!LoadVulkan(&vk, error)) return false;
+    uint32_t version = 0;
+    vk.vkEnumerateInstanceVersion(&version);
+    if (version < VK_API_VERSION_1_1) {
+      *error = "the Vulkan loader is version " + VersionString(version) + "; 1.1 or later needed";
+      return false;
+    }
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "coopspv-run";
+    app.apiVersion = VK_API_VERSION_1_3;
+    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    info.pApplicationInfo = &app;
+    const VkResult r = vk.vkCreateInstance(&info, nullptr, &instance_);
+    if (r != VK_SUCCESS) {
+      instance_ = VK_NULL_HANDLE;
+      *error = "vkCreateInstance failed: " + ResultName(r) +
+               (r == VK_ERROR_INCOMPATIBLE_DRIVER ? " (no Vulkan driver found)" : "");
+      return false;
+    }
+    if (!vk.LoadInstance(instance_, error)) return false;
+    uint32_t count = 0;
+    vk.vkEnumeratePhysicalDevices(instance_, &count, nullptr);
+    devices_.resize(count);
+    vk.vkEnumeratePhysicalDevices(instance_, &count, devices_.data());
+    devices_.resize(count);
+    if (devices_.empty()) {
+      *error = "no Vulkan device found (is a driver installed? VK_DRIVER_FILES selects one)";
+      return false;
+    }
+    return true;
+  }
+
+  // --device: an index, or a case-insensitive substring of the name.
+  bool Select(const std::string& which, VkPhysicalDevice* device, std::string* error) {
+    std::vector<std::string> names;
+    for (VkPhysicalDevice d : devices_) {
+      VkPhysicalDeviceProperties p;
+      vk.vkGetPhysicalDeviceProperties(d, &p);
+      names.push_back(p.deviceName);
+    }
+    auto list = [&] {
+      std::string s;
+      for (size_t i = 0; i < names.size(); ++i) {
+        s += (i ? ", " : "") + std::to_string(i) + ": " + names[i];
+      }
+      return s;
+    };
+    if (which.empty()) {
+      *device = devices_[0];
+      return true;
+    }
+    if (std::all_of(which.begin(), which.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+        which.size() < 6) {
+      const size_t index = std::stoul(which);
+      if (index >= devices_.size()) {
+        *error = "no Vulkan device " + which + " (devices: " + list() + ")";
+        return false;
+      }
+      *device = devices_[index];
+      return true;
+    }
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (Lower(names[i]).find(Lower(which)) != std::string::npos) {
+        *device = devices_[i];
+        return true;
+      }
+    }
+    *error = "no Vulkan device named like '" + which + "' (devices: " + list() + ")";
+    return false;
+  }
+
+  std::set<std::string> Extensions(VkPhysicalDevice device) const {
+    uint32_t count = 0;
+    vk.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> props(count);
+    vk.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, props.data());
+    std::set<std::string> out;
+    for (uint32_t i = 0; i < count && i < props.size(); ++i) out.insert(props[i].extensionName);
+    return out;
+  }
+
+  void Leak() { leak_ = true; }
+  const std::vector<VkPhysicalDevice>& devices() const { return devices_; }
+
+  VulkanApi vk;
+
+ private:
+  VkInstance instance_ = VK_NULL_HANDLE;
+  std::vector<VkPhysicalDevice> devices_;
+  bool leak_ = false;
+};
+
+struct DeviceBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  uint8_t* mapped = nullptr;
+  VkDeviceSize size = 0;  // What the script declared; the allocation may be larger.
+};
+
+struct DevicePipeline {
+  VkShaderModule module = VK_NULL_HANDLE;
+  std::vector<VkDescriptorSetLayout> set_layouts;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  std::vector<VkDescriptorSet> sets;
+  int push_constant_buffer = -1;
+  uint32_t push_constant_size = 0;
+};
+
+class Executor {
+ public:
+  Executor(const Script& script, const ExecuteOptions& options, ExecuteResult* result)
+      : script_(script), options_(options), result_(result), vk(instance_.vk) {}
+
+  ~Executor() {
+    if (device_ == VK_NULL_HANDLE) return;
+    if (result_->hung) {
+      // The device still runs the RUN that timed out: destroying what it uses is undefined.
+      instance_.Leak();
+      return;
+    }
+    vk.vkDeviceWaitIdle(device_);
+    for (auto& p : pipelines_) {
+      if (p.pipeline) vk.vkDestroyPipeline(device_, p.pipeline, nullptr);
+      if (p.layout) vk.vkDestroyPipelineLayout(device_, p.layout, nullptr);
+      for (auto l : p.set_layouts) vk.vkDestroyDescriptorSetLayout(device_, l, nullptr);
+      if (p.module) vk.vkDestroyShaderModule(device_, p.module, nullptr);
+    }
+    if (descriptor_pool_) vk.vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
+    if (command_pool_) vk.vkDestroyCommandPool(device_, command_pool_, nullptr);
+    if (fence_) vk.vkDestroyFence(device_, fence_, nullptr);
+    if (query_pool_) vk.vkDestroyQueryPool(device_, query_pool_, nullptr);
+    for (auto& b : buffers_) {
+      if (b.buffer) vk.vkDestroyBuffer(device_, b.buffer, nullptr);
+      if (b.memory) vk.vkFreeMemory(device_, b.memory, nullptr);
+    }
+    vk.vkDestroyDevice(device_, nullptr);
+  }
+
+  bool Run(std::string* error) {
+    if (!instance_.Create(error) || !CreateDevice(error) || !CreateBuffers(error) ||
+        !CreatePipelines(error) || !CreateCommandObjects(error)) {
+      return false;
+    }
+    for (const Command& c : script_.commands) {
+      if (c.kind == Command::kRun) {
+        if (!RunCommand(c, error)) return false;
+      } else {
+        Expect(c);
+      }
+    }
+    for (size_t i = 0; i < buffers_.size(); ++i) {
+      result_->buffers.emplace_back(buffers_[i].mapped, buffers_[i].mapped + buffers_[i].size);
+    }
+    return true;
+  }
+
+ private:
+  bool Check(VkResult r, const std::string& what, std::string* error) {
+    if (r == VK_SUCCESS) return true;
+    *error = what + " failed: " + ResultName(r);
+    return false;
+  }
+
+  bool CreateDevice(std::string* error) {
+    if (!instance_.Select(options_.device, &physical_, error)) return false;
+    props_.Query(vk, physical_);
+    result_->device_name = props_.base.properties.deviceName;
+    const std::string& name = result_->device_name;
+    if (props_.base.properties.apiVersion < VK_API_VERSION_1_3) {
+      *error = name + " supports Vulkan " + VersionString(props_.base.properties.apiVersion) +
+               "; coopspv-run needs a Vulkan 1.3 device";
+      return false;
+    }
+    const std::set<std::string> available = instance_.Extensions(physical_);
+    const auto& structs = FeatureStructs();
+    std::vector<bool> chainable(structs.size());
+    for (size_t s = 0; s < structs.size(); ++s) {
+      chainable[s] = structs[s].extension == nullptr || available.count(structs[s].extension);
+    }
+    FeatureChain supported(chainable);
+    vk.vkGetPhysicalDeviceFeatures2(physical_, supported.head());
+
+    std::vector<std::pair<FeatureRef, uint32_t>> wanted;  // With the line that asks.
+    for (const Requirement& f : script_.features) {
+      FeatureRef ref;
+      if (!FindFeature(f.name, &ref)) {
+        *error = At(f.line) + "unknown DEVICE_FEATURE '" + f.name + "' (see docs/run.md)";
+        return false;
+      }
+      wanted.push_back({ref, f.line});
+    }
+    for (const Pipeline& p : script_.pipelines) {
+      FeatureRef ref;
+      if (p.subgroup_size != Pipeline::SubgroupSize::kAny || p.varying_size) {
+        FindFeature("Vulkan13Features.subgroupSizeControl", &ref);
+        wanted.push_back({ref, p.line});
+      }
+      if (p.fully_populated) {
+        FindFeature("Vulkan13Features.computeFullSubgroups", &ref);
+        wanted.push_back({ref, p.line});
+      }
+    }
+    std::vector<std::string> extensions;
+    auto add_extension = [&](const std::string& e, uint32_t line) {
+      if (!available.count(e)) {
+        *error = At(line) + name + " does not support the device extension " + e;
+        return false;
+      }
+      if (std::find(extensions.begin(), extensions.end(), e) == extensions.end()) {
+        extensions.push_back(e);
+      }
+      return true;
+    };
+    for (const Requirement& e : script_.extensions) {
+      if (!add_extension(e.name, e.line)) return false;
+    }
+    std::vector<bool> chained(structs.size());
+    for (size_t s = 0; s <= 3; ++s) chained[s] = true;
+    for (const auto& [ref, line] : wanted) {
+      const FeatureStruct& s = structs[ref.structure];
+      if (s.extension != nullptr && !add_extension(s.extension, line)) {
+        *error += " (needed for the feature " + ref.Name() + ")";
+        return false;
+      }
+      if (!supported.Get(ref)) {
+        *error = At(line) + name + " does not support the device feature " + ref.Name();
+        return false;
+      }
+      chained[ref.structure] = true;
+    }
+    FeatureChain enabled(chained);
+    for (const auto& [ref, line] : wanted) enabled.Set(ref, true);
+
+    uint32_t count = 0;
+    vk.vkGetPhysicalDeviceQueueFamilyProperties(physical_, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vk.vkGetPhysicalDeviceQueueFamilyProperties(physical_, &count, families.data());
+    families.resize(count);
+    queue_family_ = UINT32_MAX;
+    for (uint32_t i = 0; i < families.size(); ++i) {
+      if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+        queue_family_ = i;
+        timestamp_bits_ = families[i].timestampValidBits;
+        break;
+      }
+    }
+    if (queue_family_ == UINT32_MAX) {
+      *error = name + " has no compute queue";
+      return false;
+    }
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queue.queueFamilyIndex = queue_family_;
+    queue.queueCount = 1;
+    queue.pQueuePriorities = &priority;
+    std::vector<const char*> extension_names;
+    for (const auto& e : extensions) extension_names.push_back(e.c_str());
+    VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    info.pNext = enabled.head();
+    info.queueCreateInfoCount = 1;
+    info.pQueueCreateInfos = &queue;
+    info.enabledExtensionCount = static_cast<uint32_t>(extension_names.size());
+    info.ppEnabledExtensionNames = extension_names.data();
+    const VkResult r = vk.vkCreateDevice(physical_, &info, nullptr, &device_);
+    if (r != VK_SUCCESS) {
+      device_ = VK_NULL_HANDLE;
+      *error = "vkCreateDevice on " + name + " failed: " + ResultName(r);
+      return false;
+    }
+    if (!vk.LoadDevice(device_, error)) return false;
+    vk.vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+    return true;
+  }
+
+  bool CreateBuffers(std::string* error) {
+    VkPhysicalDeviceMemoryProperties memory;
+    vk.vkGetPhysicalDeviceMemoryProperties(physical_, &memory);
+    for (const Buffer& b : script_.buffers) {
+      DeviceBuffer& d = buffers_.emplace_back();
+      d.size = b.bytes.size();
+      VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+      info.size = (d.size + 15) / 16 * 16;
+      info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+      info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+      if (!Check(vk.vkCreateBuffer(device_, &info, nullptr, &d.buffer),
+                 At(b.line) + "vkCreateBuffer for '" + b.name + "'", error)) {
+        d.buffer = VK_NULL_HANDLE;
+        return false;
+      }
+      VkMemoryRequirements req;
+      vk.vkGetBufferMemoryRequirements(device_, d.buffer, &req);
+      // Host-visible and coherent, device-local when the device has such memory.
+      const VkMemoryPropertyFlags host =
+          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+      int type = -1;
+      for (int pass = 0; pass < 2 && type < 0; ++pass) {
+        const VkMemoryPropertyFlags want =
+            pass == 0 ? host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT : host;
+        for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+          if ((req.memoryTypeBits & (1u << i)) &&
+              (memory.memoryTypes[i].propertyFlags & want) == want &&
+              memory.memoryHeaps[memory.memoryTypes[i].heapIndex].size >= req.size * 2) {
+            type = static_cast<int>(i);
+            break;
+          }
+        }
+      }
+      if (type < 0) {
+        *error = At(b.line) + "no host-visible memory for buffer '" + b.name + "'";
+        return false;
+      }
+      VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+      alloc.allocationSize = req.size;
+      alloc.memoryTypeIndex = static_cast<uint32_t>(type);
+      if (!Check(vk.vkAllocateMemory(device_, &alloc, nullptr, &d.memory),
+                 At(b.line) + "allocating " + std::to_string(req.size) + " bytes for '" + b.name +
+                     "'",
+                 error)) {
+        d.memory = VK_NULL_HANDLE;
+        return false;
+      }
+      void* mapped = nullptr;
+      if (!Check(vk.vkBindBufferMemory(device_, d.buffer, d.memory, 0), "vkBindBufferMemory",
+                 error) ||
+          !Check(vk.vkMapMemory(device_, d.memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory",
+                 error)) {
+        return false;
+      }
+      d.mapped = static_cast<uint8_t*>(mapped);
+      std::memset(d.mapped, 0, req.size);
+      std::memcpy(d.mapped, b.bytes.data(), b.bytes.size());
+    }
+    return true;
+  }
+
+  int BufferIndex(const std::string& name) const {
+    for (size_t i = 0; i < script_.buffers.size(); ++i) {
+      if (script_.buffers[i].name == name) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  // The script's bindings must give the shader every buffer it declares, of the right kind.
+  bool CheckBindings(const Pipeline& p, const Shader& shader, const ModuleInterface& mi,
+                     std::string* error) {
+    const std::string where = At(p.line) + "PIPELINE '" + p.name + "': ";
+    for (const ModuleResource& r : mi.resources) {
+      const std::string slot =
+          "DESCRIPTOR_SET " + std::to_string(r.set) + " BINDING " + std::to_string(r.binding);
+      if (r.kind == ModuleResource::kOther) {
+        *error = where + "shader '" + shader.name + "' declares a resource at " + slot +
+                 " that is not a storage or uniform buffer (coopspv-run binds only buffers)";
+        return false;
+      }
+      const char* kind = r.kind == ModuleResource::kStorage ? "storage" : "uniform";
+      const BufferBinding* bound = nullptr;
+      for (const auto& b : p.bindings) {
+        if (b.kind != BufferBinding::kPushConstant && b.set == r.set && b.binding == r.binding) {
+          bound = &b;
+        }
+      }
+      if (bound == nullptr) {
+        *error = where + "shader '" + shader.name + "' uses a " + kind + " buffer at " + slot +
+                 ", but the pipeline binds nothing there";
+        return false;
+      }
+      const bool storage = bound->kind == BufferBinding::kStorage;
+      if (storage != (r.kind == ModuleResource::kStorage)) {
+        *error = At(bound->line) + "binding mismatch: '" + bound->buffer + "' is bound AS " +
+                 (storage ? "storage" : "uniform") + " at " + slot + ", but shader '" +
+                 shader.name + "' declares a " + kind + " buffer there";
+        return false;
+      }
+    }
+    for (const auto& b : p.bindings) {
+      if (b.kind == BufferBinding::kPushConstant && !mi.push_constants) {
+        *error = At(b.line) + "binding mismatch: '" + b.buffer +
+                 "' is bound AS push_constant, but shader '" + shader.name +
+                 "' has no push-constant block";
+        return false;
+      }
+    }
+    if (mi.push_constants &&
+        std::none_of(p.bindings.begin(), p.bindings.end(),
+                     [](const auto& b) { return b.kind == BufferBinding::kPushConstant; })) {
+      *error = where + "shader '" + shader.name +
+               "' has a push-constant block, but the pipeline binds no buffer AS push_constant";
+      return false;
+    }
+    return true;
+  }
+
+  bool CreatePipelines(std::string* error) {
+    const VkPhysicalDeviceLimits& limits = props_.limits();
+    std::vector<VkDescriptorPoolSize> pool_sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0},
+                                                    {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0}};
+    uint32_t max_sets = 0;
+    for (const Pipeline& p : script_.pipelines) {
+      DevicePipeline& d = pipelines_.emplace_back();
+      const Shader& shader = *script_.FindShader(p.shader);
+      ModuleInterface mi;
+      if (!ReadModuleInterface(shader.words, p.entry_point, &mi, error)) {
+        *error = At(p.line) + "PIPELINE '" + p.name + "', shader '" + shader.name + "': " + *error;
+        return false;
+      }
+      if (!CheckBindings(p, shader, mi, error)) return false;
+      uint32_t set_count = 0;
+      for (const auto& b : p.bindings) {
+        if (b.kind == BufferBinding::kPushConstant) {
+          d.push_constant_buffer = BufferIndex(b.buffer);
+          d.push_constant_size = static_cast<uint32_t>((buffers_[d.push_constant_buffer].size + 3) / 4 * 4);
+          if (d.push_constant_size > limits.maxPushConstantsSize) {
+            *error = At(b.line) + "push_constant buffer '" + b.buffer + "' has " +
+                     std::to_string(d.push_constant_size) + " bytes; the device allows " +
+                     std::to_string(limits.maxPushConstantsSize);
+            return false;
+          }
+          continue;
+        }
+        set_count = std::max(set_count, b.set + 1);
+        const VkDeviceSize size = buffers_[BufferIndex(b.buffer)].size;
+        const uint32_t range = b.kind == BufferBinding::kUniform ? limits.maxUniformBufferRange
+                                                                  : limits.maxStorageBufferRange;
+        if (size > range) {
+          *error = At(b.line) + "buffer '" + b.buffer + "' (" + std::to_string(size) +
+                   " bytes) is larger than the device's range for its kind (" +
+                   std::to_string(range) + ")";
+          return false;
+        }
+      }
+      for (uint32_t s = 0; s < set_count; ++s) {
+        std::vector<VkDescriptorSetLayoutBinding> bindings;
+        for (const auto& b : p.bindings) {
+          if (b.kind == BufferBinding::kPushConstant || b.set != s) continue;
+          VkDescriptorSetLayoutBinding lb{};
+          lb.binding = b.binding;
+          lb.descriptorType = b.kind == BufferBinding::kStorage ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                                                                : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+          lb.descriptorCount = 1;
+          lb.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+          bindings.push_back(lb);
+          ++pool_sizes[b.kind == BufferBinding::kStorage ? 0 : 1].descriptorCount;
+        }
+        VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+        info.bindingCount = static_cast<uint32_t>(bindings.size());
+        info.pBindings = bindings.data();
+        VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+        if (!Check(vk.vkCreateDescriptorSetLayout(device_, &info, nullptr, &layout),
+                   At(p.line) + "vkCreateDescriptorSetLayout", error)) {
+          return false;
+        }
+        d.set_layouts.push_back(layout);
+      }
+      max_sets += set_count;
+      VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, d.push_constant_size};
+      VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+      layout_info.setLayoutCount = set_count;
+      layout_info.pSetLayouts = d.set_layouts.data();
+      layout_info.pushConstantRangeCount = d.push_constant_size ? 1 : 0;
+      layout_info.pPushConstantRanges = &range;
+      if (!Check(vk.vkCreatePipelineLayout(device_, &layout_info, nullptr, &d.layout),
+                 At(p.line) + "vkCreatePipelineLayout", error)) {
+        d.layout = VK_NULL_HANDLE;
+        return false;
+      }
+      VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+      module_info.codeSize = shader.words.size() * 4;
+      module_info.pCode = shader.words.data();
+      VkResult r = vk.vkCreateShaderModule(device_, &module_info, nullptr, &d.module);
+      if (r != VK_SUCCESS) {
+        d.module = VK_NULL_HANDLE;
+        *error = At(shader.line) + "the driver rejected shader '" + shader.name +
+                 "': vkCreateShaderModule returned " + ResultName(r);
+        return false;
+      }
+      if (!CreatePipeline(p, shader, mi, &d, error)) return false;
+    }
+    if (max_sets == 0) return true;
+    std::vector<VkDescriptorPoolSize> sizes;
+    for (const auto& s : pool_sizes) {
+      if (s.descriptorCount) sizes.push_back(s);
+    }
+    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pool_info.maxSets = max_sets;
+    pool_info.poolSizeCount = static_cast<uint32_t>(sizes.size());
+    pool_info.pPoolSizes = sizes.data();
+    if (!Check(vk.vkCreateDescriptorPool(device_, &pool_info, nullptr, &descriptor_pool_),
+               "vkCreateDescriptorPool", error)) {
+      descriptor_pool_ = VK_NULL_HANDLE;
+      return false;
+    }
+    for (size_t i = 0; i < pipelines_.size(); ++i) {
+      DevicePipeline& d = pipelines_[i];
+      if (d.set_layouts.empty()) continue;
+      VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+      alloc.descriptorPool = descriptor_pool_;
+      alloc.descriptorSetCount = static_cast<uint32_t>(d.set_layouts.size());
+      alloc.pSetLayouts = d.set_layouts.data();
+      d.sets.resize(d.set_layouts.size());
+      if (!Check(vk.vkAllocateDescriptorSets(device_, &alloc, d.sets.data()),
+                 "vkAllocateDescriptorSets", error)) {
+        return false;
+      }
+      std::vector<VkDescriptorBufferInfo> infos;
+      infos.reserve(script_.pipelines[i].bindings.size());
+      std::vector<VkWriteDescriptorSet> writes;
+      for (const auto& b : script_.pipelines[i].bindings) {
+        if (b.kind == BufferBinding::kPushConstant) continue;
+        const DeviceBuffer& buffer = buffers_[BufferIndex(b.buffer)];
+        infos.push_back({buffer.buffer, 0, buffer.size});
+        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstSet = d.sets[b.set];
+        w.dstBinding = b.binding;
+        w.descriptorCount = 1;
+        w.descriptorType = b.kind == BufferBinding::kStorage ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                                                             : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+        w.pBufferInfo = &infos.back();
+        writes.push_back(w);
+      }
+      vk.vkUpdateDescriptorSets(device_, static_cast<uint32_t>(writes.size()), writes.data(), 0,
+                                nullptr);
+    }
+    return true;
+  }
+
+  bool CreatePipeline(const Pipeline& p, const Shader& shader, const ModuleInterface& mi,
+                      DevicePipeline* d, std::string* error) {
+    std::vector<VkSpecializationMapEntry> entries;
+    std::vector<uint8_t> data;
+    for (const SpecConstant& s : p.spec_constants) {
+      const uint32_t size = s.type.bits / 8;
+      entries.push_back({s.id, static_cast<uint32_t>(data.size()), size});
+      for (uint32_t i = 0; i < size; ++i) data.push_back(static_cast<uint8_t>(s.value.bits >> (8 * i)));
+    }
+    VkSpecializationInfo spec{static_cast<uint32_t>(entries.size()), entries.data(), data.size(),
+                              data.data()};
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroup{
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = d->module;
+    info.stage.pName = p.entry_point.c_str();
+    info.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
+    info.layout = d->layout;
+    const auto& v13 = props_.v13;
+    uint32_t size = 0;
+    switch (p.subgroup_size) {
+      case Pipeline::SubgroupSize::kExact: size = p.required_subgroup_size; break;
+      case Pipeline::SubgroupSize::kMin: size = v13.minSubgroupSize; break;
+      case Pipeline::SubgroupSize::kMax: size = v13.maxSubgroupSize; break;
+      default: break;
+    }
+    if (size != 0) {
+      if (size < v13.minSubgroupSize || size > v13.maxSubgroupSize ||
+          !(v13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT)) {
+        *error = At(p.line) + "SUBGROUP REQUIRED_SIZE " + std::to_string(size) + ": " +
+                 result_->device_name + " supports compute subgroup sizes " +
+                 std::to_string(v13.minSubgroupSize) + " to " +
+                 std::to_string(v13.maxSubgroupSize) +
+                 ((v13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT)
+                      ? ""
+                      : " (and requires none for compute)");
+        return false;
+      }
+      subgroup.requiredSubgroupSize = size;
+      info.stage.pNext = &subgroup;
+    }
+    if (p.fully_populated) {
+      // VUID-VkPipelineShaderStageCreateInfo-flags-02759: the X size must be a multiple of the
+      // subgroup size (the largest it could be, without a required size).
+      const uint32_t multiple = size ? size : v13.maxSubgroupSize;
+      if (mi.local_size[0] != 0 && multiple != 0 && mi.local_size[0] % multiple != 0) {
+        *error = At(p.line) + "FULLY_POPULATED needs the local size X (" +
+                 std::to_string(mi.local_size[0]) + ") to be a multiple of " +
+                 std::to_string(multiple);
+        return false;
+      }
+      info.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+    }
+    if (p.varying_size) {
+      info.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_ALLOW_VARYING_SUBGROUP_SIZE_BIT;
+    }
+    const VkResult r =
+        vk.vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &d->pipeline);
+    if (r != VK_SUCCESS) {
+      d->pipeline = VK_NULL_HANDLE;
+      *error = At(p.line) + "the driver rejected shader '" + shader.name + "' in PIPELINE '" +
+               p.name + "': vkCreateComputePipelines returned " + ResultName(r);
+      return false;
+    }
+    return true;
+  }
+
+  bool CreateCommandObjects(std::string* error) {
+    VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    pool.queueFamilyIndex = queue_family_;
+    if (!Check(vk.vkCreateCommandPool(device_, &pool, nullptr, &command_pool_),
+               "vkCreateCommandPool", error)) {
+      command_pool_ = VK_NULL_HANDLE;
+      return false;
+    }
+    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = command_pool_;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    if (!Check(vk.vkAllocateCommandBuffers(device_, &alloc, &command_buffer_),
+               "vkAllocateCommandBuffers", error)) {
+      return false;
+    }
+    VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    if (!Check(vk.vkCreateFence(device_, &fence, nullptr, &fence_), "vkCreateFence", error)) {
+      fence_ = VK_NULL_HANDLE;
+      return false;
+    }
+    if (options_.timing_runs > 0) {
+      if (timestamp_bits_ == 0 || props_.limits().timestampPeriod <= 0) {
+        *error = "--timing: the compute queue of " + result_->device_name + " has no timestamps";
+        return false;
+      }
+      VkQueryPoolCreateInfo query{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+      query.queryType = VK_QUERY_TYPE_TIMESTAMP;
+      query.queryCount = 2;
+      if (!Check(vk.vkCreateQueryPool(device_, &query, nullptr, &query_pool_),
+                 "vkCreateQueryPool", error)) {
+        query_pool_ = VK_NULL_HANDLE;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // One dispatch in its own submission, waited for with the fence timeout.
+  bool Dispatch(const Command& c, size_t pipeline, bool timed, double* microseconds,
+                std::string* error) {
+    const DevicePipeline& d = pipelines_[pipeline];
+    vk.vkResetCommandBuffer(command_buffer_, 0);
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    if (!Check(vk.vkBeginCommandBuffer(command_buffer_, &begin), "vkBeginCommandBuffer", error)) {
+      return false;
+    }
+    // Earlier RUNs' writes (previous submissions) and host writes visible to this one.
+    VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT;
+    before.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vk.vkCmdPipelineBarrier(command_buffer_,
+                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0, nullptr, 0,
+                            nullptr);
+    vk.vkCmdBindPipeline(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, d.pipeline);
+    if (!d.sets.empty()) {
+      vk.vkCmdBindDescriptorSets(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, d.layout, 0,
+                                 static_cast<uint32_t>(d.sets.size()), d.sets.data(), 0, nullptr);
+    }
+    if (d.push_constant_buffer >= 0) {
+      std::vector<uint8_t> bytes(d.push_constant_size, 0);
+      const DeviceBuffer& b = buffers_[d.push_constant_buffer];
+      std::memcpy(bytes.data(), b.mapped, b.size);
+      vk.vkCmdPushConstants(command_buffer_, d.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                            d.push_constant_size, bytes.data());
+    }
+    if (timed) {
+      vk.vkCmdResetQueryPool(command_buffer_, query_pool_, 0, 2);
+      vk.vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, query_pool_, 0);
+    }
+    vk.vkCmdDispatch(command_buffer_, c.groups[0], c.groups[1], c.groups[2]);
+    if (timed) {
+      vk.vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, query_pool_,
+                             1);
+    }
+    VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    after.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vk.vkCmdPipelineBarrier(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &after, 0, nullptr, 0, nullptr);
+    if (!Check(vk.vkEndCommandBuffer(command_buffer_), "vkEndCommandBuffer", error)) return false;
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &command_buffer_;
+    vk.vkResetFences(device_, 1, &fence_);
+    VkResult r = vk.vkQueueSubmit(queue_, 1, &submit, fence_);
+    if (!Check(r, At(c.line) + "vkQueueSubmit", error)) return false;
+    const uint32_t timeout_ms =
+        script_.fence_timeout_ms ? script_.fence_timeout_ms : options_.fence_timeout_ms;
+    r = vk.vkWaitForFences(device_, 1, &fence_, VK_TRUE, uint64_t{timeout_ms} * 1000000);
+    if (r == VK_TIMEOUT) {
+      result_->hung = true;
+      *error = At(c.line) + "RUN did not finish within " + std::to_string(timeout_ms) +
+               " ms (the fence timeout: --timeout-ms or SET ENGINE_DATA fence_timeout_ms)";
+      return false;
+    }
+    if (!Check(r, At(c.line) + "RUN (vkWaitForFences)", error)) return false;
+    if (timed) {
+      uint64_t stamps[2] = {0, 0};
+      r = vk.vkGetQueryPoolResults(device_, query_pool_, 0, 2, sizeof(stamps), stamps,
+                                   sizeof(uint64_t),
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+      if (!Check(r, "vkGetQueryPoolResults", error)) return false;
+      const uint64_t mask =
+          timestamp_bits_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << timestamp_bits_) - 1;
+      const uint64_t ticks = ((stamps[1] & mask) - (stamps[0] & mask)) & mask;
+      *microseconds = static_cast<double>(ticks) * props_.limits().timestampPeriod / 1000.0;
+    }
+    return true;
+  }
+
+  bool RunCommand(const Command& c, std::string* error) {
+    size_t index = 0;
+    while (script_.pipelines[index].name != c.pipeline) ++index;
+    const auto& max = props_.limits().maxComputeWorkGroupCount;
+    for (int k = 0; k < 3; ++k) {
+      if (c.groups[k] > max[k]) {
+        *error = At(c.line) + "RUN: " + std::to_string(c.groups[k]) + " workgroups in " +
+                 "XYZ"[k] + " is above the device's maximum " + std::to_string(max[k]);
+        return false;
+      }
+    }
+    if (options_.timing_runs > 0) {
+      // Warm-up and timed dispatches first; then the buffers go back to what they held, so
+      // that the RUN proper sees what the script wrote.
+      std::vector<std::vector<uint8_t>> saved;
+      for (const auto& b : buffers_) saved.emplace_back(b.mapped, b.mapped + b.size);
+      double unused = 0;
+      for (uint32_t i = 0; i < options_.warmup_runs; ++i) {
+        if (!Dispatch(c, index, false, &unused, error)) return false;
+      }
+      std::vector<double> times;
+      for (uint32_t i = 0; i < options_.timing_runs; ++i) {
+        double us = 0;
+        if (!Dispatch(c, index, true, &us, error)) return false;
+        times.push_back(us);
+      }
+      std::sort(times.begin(), times.end());
+      RunTiming t;
+      t.line = c.line;
+      t.pipeline = c.pipeline;
+      t.variant = options_.variant;
+      t.runs = static_cast<uint32_t>(times.size());
+      const size_t n = times.size();
+      t.median_us = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+      t.min_us = times.front();
+      t.max_us = times.back();
+      result_->timings.push_back(t);
+      for (size_t i = 0; i < buffers_.size(); ++i) {
+        std::memcpy(buffers_[i].mapped, saved[i].data(), saved[i].size());
+      }
+    }
+    double unused = 0;
+    return Dispatch(c, index, false, &unused, error);
+  }
+
+  void Expect(const Command& c) {
+    ExpectReport report;
+    report.line = c.line;
+    report.command = c.text;
+    report.variant = options_.variant;
+    const int index = BufferIndex(c.buffer);
+    const DeviceBuffer& b = buffers_[index];
+    std::span<const uint8_t> other;
+    if (!c.other.empty()) {
+      const DeviceBuffer& o = buffers_[BufferIndex(c.other)];
+      other = {o.mapped, o.size};
+    }
+    EvaluateExpect(c, script_.buffers[index].type, {b.mapped, b.size}, other, &report);
+    result_->expects.push_back(std::move(report));
+  }
+
+  const Script& script_;
+  const ExecuteOptions& options_;
+  ExecuteResult* result_;
+  Instance instance_;
+  VulkanApi& vk;
+  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+  DeviceProperties props_;
+  VkDevice device_ = VK_NULL_HANDLE;
+  uint32_t queue_family_ = 0;
+  uint32_t timestamp_bits_ = 0;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  std::vector<DeviceBuffer> buffers_;
+  std::vector<DevicePipeline> pipelines_;
+  VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+  VkCommandPool command_pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer command_buffer_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+  VkQueryPool query_pool_ = VK_NULL_HANDLE;
+};
+
+}  // namespace
+
+bool Execute(const Script& script, const ExecuteOptions& options, ExecuteResult* result,
+             std::string* error) {
+  Executor executor(script, options, result);
+  return executor.Run(error);
+}
+
+bool EnumerateDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error) {
+  Instance instance;
+  if (!instance.Create(error)) return false;
+  const VulkanApi& vk = instance.vk;
+  for (size_t i = 0; i < instance.devices().size(); ++i) {
+    VkPhysicalDevice d = instance.devices()[i];
+    DeviceProperties props;
+    props.Query(vk, d);
+    const auto& p = props.base.properties;
+    VulkanDeviceInfo info;
+    info.index = static_cast<uint32_t>(i);
+    info.name = p.deviceName;
+    info.type = p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU     ? "discrete"
+                : p.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ? "integrated"
+                : p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU            ? "cpu"
+                : p.deviceType == VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU    ? "virtual"
+                                                                         : "other";
+    info.api_version = VersionString(p.apiVersion);
+    if (p.apiVersion >= VK_API_VERSION_1_3) {
+      info.driver = std::string(props.v12.driverName) + " " + props.v12.driverInfo;
+      info.subgroup_size = props.v11.subgroupSize;
+      info.min_subgroup_size = props.v13.minSubgroupSize;
+      info.max_subgroup_size = props.v13.maxSubgroupSize;
+    }
+    const auto extensions = instance.Extensions(d);
+    for (const char* e : kCooperativeExtensions) {
+      if (extensions.count(e)) info.cooperative_extensions.push_back(e);
+    }
+    devices->push_back(std::move(info));
+  }
+  return true;
+}
+
+}  // namespace coopspv::run

@@ -1,0 +1,41 @@
+// Runs a parsed script on a Vulkan device: creates the instance and a device with the features
+// and extensions the script names, the buffers, the pipelines, then runs the commands in order.
+#ifndef COOPSPV_SOURCE_RUN_EXECUTOR_H_
+#define COOPSPV_SOURCE_RUN_EXECUTOR_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "include/coopspv/run.hpp"
+#include "source/run/script.h"
+
+namespace coopspv::run {
+
+struct ExecuteOptions {
+  std::string device;  // Index or name substring; empty: the first device.
+  uint32_t fence_timeout_ms = 10000;
+  uint32_t timing_runs = 0;
+  uint32_t warmup_runs = 3;
+  std::string variant = "original";  // Copied into the reports.
+};
+
+struct ExecuteResult {
+  std::string device_name;
+  std::vector<ExpectReport> expects;
+  std::vector<RunTiming> timings;
+  std::vector<std::vector<uint8_t>> buffers;  // Final contents, one per Script::buffers entry.
+  bool hung = false;  // A RUN timed out: the device and its objects were left alive.
+};
+
+// False with a message (exit status 2) for a driver or device problem: no loader, no device, a
+// missing feature or extension (by its Vulkan name), a binding the shader does not match, a
+// module the driver rejects, a RUN that times out. A failed EXPECT is not an error.
+bool Execute(const Script& script, const ExecuteOptions& options, ExecuteResult* result,
+             std::string* error);
+
+bool EnumerateDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error);
+
+}  // namespace coopspv::run
+
+#endif  // COOPSPV_SOURCE_RUN_EXECUTOR_H_

@@ -1,0 +1,112 @@
+#include "source/run/module_interface.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace coopspv::run {
+namespace {
+
+// Opcodes, decorations, storage classes and execution values (SPIR-V 1.6 unified spec).
+constexpr uint32_t kOpEntryPoint = 15, kOpExecutionMode = 16, kOpTypeArray = 28,
+                   kOpTypeRuntimeArray = 29, kOpTypePointer = 32, kOpVariable = 59,
+                   kOpDecorate = 71;
+constexpr uint32_t kDecorationBlock = 2, kDecorationBufferBlock = 3, kDecorationBinding = 33,
+                   kDecorationDescriptorSet = 34;
+constexpr uint32_t kUniformConstant = 0, kUniform = 2, kPushConstant = 9, kStorageBuffer = 12;
+constexpr uint32_t kGLCompute = 5, kLocalSize = 17;
+
+// A literal string operand starting at words[at]: the string and the words it takes.
+std::string_view ReadString(std::span<const uint32_t> words, size_t at, size_t end,
+                            size_t* word_count) {
+  const char* chars = reinterpret_cast<const char*>(words.data() + at);
+  const size_t max = (end - at) * 4;
+  const size_t length = std::find(chars, chars + max, '\0') - chars;
+  *word_count = length / 4 + 1;
+  return {chars, length};
+}
+
+}  // namespace
+
+bool ReadModuleInterface(std::span<const uint32_t> words, std::string_view entry_point,
+                         ModuleInterface* out, std::string* error) {
+  *out = ModuleInterface();
+  if (words.size() < 5) {
+    *error = "not a SPIR-V module";
+    return false;
+  }
+  const bool interface_lists_all = words[1] >= 0x00010400;
+  bool found = false;
+  uint32_t entry_id = 0;
+  std::unordered_set<uint32_t> interface;
+  std::unordered_map<uint32_t, uint32_t> sets, bindings, pointee, element;
+  std::unordered_set<uint32_t> block, buffer_block;
+  struct Variable {
+    uint32_t id, type, storage;
+  };
+  std::vector<Variable> variables;
+  for (size_t at = 5; at < words.size();) {
+    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xFFFF;
+    if (count == 0 || at + count > words.size()) {
+      *error = "malformed instruction at word " + std::to_string(at);
+      return false;
+    }
+    const size_t end = at + count;
+    auto w = [&](size_t i) { return at + i < end ? words[at + i] : 0u; };
+    if (opcode == kOpEntryPoint && count >= 4) {
+      size_t name_words = 0;
+      const std::string_view name = ReadString(words, at + 3, end, &name_words);
+      if (w(1) == kGLCompute && name == entry_point && !found) {
+        found = true;
+        entry_id = w(2);
+        for (size_t i = at + 3 + name_words; i < end; ++i) interface.insert(words[i]);
+      }
+    } else if (opcode == kOpExecutionMode && found && w(1) == entry_id && w(2) == kLocalSize &&
+               count >= 6) {
+      out->local_size[0] = w(3);
+      out->local_size[1] = w(4);
+      out->local_size[2] = w(5);
+    } else if (opcode == kOpDecorate && count >= 3) {
+      if (w(2) == kDecorationDescriptorSet) sets[w(1)] = w(3);
+      if (w(2) == kDecorationBinding) bindings[w(1)] = w(3);
+      if (w(2) == kDecorationBlock) block.insert(w(1));
+      if (w(2) == kDecorationBufferBlock) buffer_block.insert(w(1));
+    } else if (opcode == kOpTypePointer && count >= 4) {
+      pointee[w(1)] = w(3);
+    } else if ((opcode == kOpTypeArray || opcode == kOpTypeRuntimeArray) && count >= 3) {
+      element[w(1)] = w(2);
+    } else if (opcode == kOpVariable && count >= 4) {
+      variables.push_back({w(2), w(1), w(3)});
+    }
+    at = end;
+  }
+  if (!found) {
+    *error = "the module has no GLCompute entry point named '" + std::string(entry_point) + "'";
+    return false;
+  }
+  for (const Variable& v : variables) {
+    if (interface_lists_all && !interface.count(v.id)) continue;
+    if (v.storage == kPushConstant) {
+      out->push_constants = true;
+      continue;
+    }
+    if (v.storage != kUniform && v.storage != kStorageBuffer && v.storage != kUniformConstant) {
+      continue;
+    }
+    ModuleResource r;
+    r.variable = v.id;
+    r.set = sets.count(v.id) ? sets[v.id] : 0;
+    r.binding = bindings.count(v.id) ? bindings[v.id] : 0;
+    uint32_t type = pointee.count(v.type) ? pointee[v.type] : 0;
+    while (element.count(type)) type = element[type];  // Arrays of blocks: the block.
+    if (v.storage == kStorageBuffer || (v.storage == kUniform && buffer_block.count(type))) {
+      r.kind = ModuleResource::kStorage;
+    } else if (v.storage == kUniform && block.count(type)) {
+      r.kind = ModuleResource::kUniform;
+    }
+    out->resources.push_back(r);
+  }
+  return true;
+}
+
+}  // namespace coopspv::run

@@ -1,0 +1,796 @@
+// The AmberScript parser: one statement per line (blocks end with END), '#' comments, names
+// declared before use. Every error names its line.
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "include/coopspv/coopspv.hpp"
+#include "source/common/literal.h"
+#include "source/run/script.h"
+
+namespace coopspv::run {
+namespace {
+
+std::vector<std::string_view> Tokenize(std::string_view line) {
+  std::vector<std::string_view> tokens;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    if (i >= line.size() || line[i] == '#') break;
+    const size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+    tokens.push_back(line.substr(start, i - start));
+  }
+  return tokens;
+}
+
+std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+// IEEE bits of a 16-, 32- or 64-bit float to a double.
+double DecodeFloat(uint64_t bits, uint32_t width) {
+  if (width == 64) {
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+  }
+  if (width == 32) {
+    const uint32_t b = static_cast<uint32_t>(bits);
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+  }
+  const uint32_t sign = (bits >> 15) & 1, exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
+  double value;
+  if (exponent == 0) {
+    value = std::ldexp(static_cast<double>(mantissa), -24);
+  } else if (exponent == 31) {
+    value = mantissa ? std::numeric_limits<double>::quiet_NaN()
+                     : std::numeric_limits<double>::infinity();
+  } else {
+    value = std::ldexp(static_cast<double>(mantissa | 0x400), static_cast<int>(exponent) - 25);
+  }
+  return sign ? -value : value;
+}
+
+ScalarType ScalarOf(const DataType& type) {
+  ScalarType s;
+  s.kind = type.kind == DataType::kFloat    ? ScalarType::kFloat
+           : type.kind == DataType::kSigned ? ScalarType::kSigned
+                                            : ScalarType::kUnsigned;
+  s.width = type.bits;
+  return s;
+}
+
+// The literal as the component type of `type` encodes it.
+bool EncodeNumber(std::string_view text, const DataType& type, Number* number,
+                  std::string* error) {
+  uint64_t bits = 0;
+  if (!EncodeLiteral(text, ScalarOf(type), &bits, error)) return false;
+  // EncodeLiteral sign-extends narrow signed types into a word; keep the type's bits.
+  if (type.bits < 64) bits &= (uint64_t{1} << type.bits) - 1;
+  number->bits = bits;
+  number->value = ComponentValue(bits, type);
+  return true;
+}
+
+void StoreComponent(const Number& n, uint32_t bytes, uint8_t* out) {
+  for (uint32_t i = 0; i < bytes; ++i) out[i] = static_cast<uint8_t>(n.bits >> (8 * i));
+}
+
+bool ParseUint(std::string_view text, uint64_t max, uint64_t* value) {
+  bool negative = false;
+  if (!ParseInteger(text, &negative, value)) return false;
+  return !negative && *value <= max;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, const ParseOptions& options, Script* script, ParseError* error)
+      : options_(options), script_(script), error_(error) {
+    size_t start = 0;
+    while (start <= text.size()) {
+      size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) end = text.size();
+      lines_.push_back(text.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+
+  bool Parse() {
+    while (next_ < lines_.size()) {
+      line_number_ = static_cast<uint32_t>(next_ + 1);
+      const std::string_view line = lines_[next_++];
+      const auto tokens = Tokenize(line);
+      if (tokens.empty()) continue;
+      const std::string_view keyword = tokens[0];
+      bool ok;
+      if (keyword == "SHADER") {
+        ok = ParseShader(tokens);
+      } else if (keyword == "BUFFER") {
+        ok = ParseBuffer(tokens);
+      } else if (keyword == "PIPELINE") {
+        ok = ParsePipeline(tokens);
+      } else if (keyword == "RUN") {
+        ok = ParseRun(tokens, line);
+      } else if (keyword == "EXPECT") {
+        ok = ParseExpect(tokens, line);
+      } else if (keyword == "DEVICE_FEATURE" || keyword == "DEVICE_EXTENSION") {
+        ok = Expect(tokens.size() == 2, std::string(keyword) + " takes one name");
+        if (ok) {
+          auto& list = keyword == "DEVICE_FEATURE" ? script_->features : script_->extensions;
+          list.push_back({std::string(tokens[1]), line_number_});
+        }
+      } else if (keyword == "SET") {
+        ok = ParseSet(tokens);
+      } else {
+        ok = Fail(Quote(keyword) + " is not supported by coopspv-run (see docs/run.md)");
+      }
+      if (!ok) return false;
+    }
+    return true;
+  }
+
+ private:
+  bool Fail(std::string message) {
+    error_->line = line_number_;
+    error_->message = std::move(message);
+    return false;
+  }
+  bool Expect(bool condition, std::string message) {
+    return condition || Fail(std::move(message));
+  }
+
+  bool IsDeclared(std::string_view name) const {
+    return script_->FindBuffer(name) || script_->FindShader(name) || script_->FindPipeline(name);
+  }
+  bool CheckNewName(std::string_view name) {
+    return Expect(!IsDeclared(name), Quote(name) + " is already declared");
+  }
+
+  // Lines up to the next "END" line, which is consumed.
+  bool ReadBlock(const char* what, std::vector<std::pair<uint32_t, std::string_view>>* block) {
+    const uint32_t start = line_number_;
+    while (next_ < lines_.size()) {
+      const uint32_t number = static_cast<uint32_t>(next_ + 1);
+      const std::string_view line = lines_[next_++];
+      const auto tokens = Tokenize(line);
+      if (tokens.size() == 1 && tokens[0] == "END") return true;
+      block->push_back({number, line});
+    }
+    line_number_ = start;
+    return Fail(std::string(what) + " has no END");
+  }
+
+  bool ReadFile(const std::string& path, std::string* contents) {
+    const std::string full =
+        options_.directory.empty() || path.starts_with('/') ? path : options_.directory + "/" + path;
+    std::ifstream in(full, std::ios::binary);
+    if (!in) return Fail("cannot open " + Quote(full) + ": " + std::strerror(errno));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    *contents = ss.str();
+    return true;
+  }
+
+  // SHADER compute <name> SPIRV-ASM|SPIRV-BINARY [TARGET_ENV <env>] [FILE [BINARY|TEXT] <path>]
+  bool ParseShader(const std::vector<std::string_view>& t) {
+    if (!Expect(t.size() >= 4, "SHADER needs a type, a name and a format")) return false;
+    if (!Expect(t[1] == "compute", "shader type " + Quote(t[1]) +
+                                       " is not supported: coopspv-run runs compute shaders")) {
+      return false;
+    }
+    if (!CheckNewName(t[2])) return false;
+    Shader shader{std::string(t[2]), {}, line_number_};
+    const std::string_view format = t[3];
+    const bool binary = format == "SPIRV-BINARY" || format == "SPIRV-BIN";
+    if (!binary && format != "SPIRV-ASM") {
+      return Fail("shader format " + Quote(format) +
+                  " is not supported (coopspv-run takes SPIRV-ASM or SPIRV-BINARY)");
+    }
+    AssembleOptions assemble;
+    std::string file;
+    for (size_t i = 4; i < t.size(); ++i) {
+      if (t[i] == "TARGET_ENV" && i + 1 < t.size()) {
+        const auto version = SpirvVersionForTargetEnv(t[++i]);
+        if (!Expect(version.has_value(), "unknown TARGET_ENV " + Quote(t[i]))) return false;
+        assemble.version = version;
+      } else if (t[i] == "FILE" && i + 1 < t.size()) {
+        if ((t[i + 1] == "BINARY" || t[i + 1] == "TEXT") && i + 2 < t.size()) ++i;
+        file = std::string(t[++i]);
+        if (!Expect(i + 1 == t.size(), "unexpected " + Quote(t[i + 1]) + " after FILE")) {
+          return false;
+        }
+      } else {
+        return Fail("unexpected " + Quote(t[i]) + " in SHADER");
+      }
+    }
+    if (binary) {
+      if (!Expect(!file.empty(), "SPIRV-BINARY needs FILE <path>")) return false;
+      std::string bytes;
+      if (!ReadFile(file, &bytes)) return false;
+      Problem problem;
+      if (!BytesToWords({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()},
+                        &shader.words, &problem) ||
+          !ParseCheck(shader.words, &problem)) {
+        return Fail(Quote(file) + " is not a SPIR-V module: " + problem.ToString());
+      }
+    } else {
+      std::string text;
+      if (!file.empty()) {
+        if (!ReadFile(file, &text)) return false;
+      } else {
+        std::vector<std::pair<uint32_t, std::string_view>> block;
+        if (!ReadBlock("SHADER", &block)) return false;
+        // Keep line numbers: the block's first line follows the SHADER line.
+        for (const auto& [number, line] : block) {
+          text.append(line);
+          text.push_back('\n');
+        }
+      }
+      Problem problem;
+      if (!Assemble(text, assemble, &shader.words, &problem)) {
+        if (file.empty() && problem.line != 0) line_number_ = shader.line + problem.line;
+        return Fail("SPIR-V assembly of shader " + Quote(shader.name) +
+                    (file.empty() ? "" : " (" + file + ")") + ": " + problem.message);
+      }
+    }
+    script_->shaders.push_back(std::move(shader));
+    return true;
+  }
+
+  // BUFFER <name> DATA_TYPE <type> [STD430] (SIZE <n> (FILL <v> | SERIES_FROM <s> INC_BY <i>)
+  //                                       | DATA <v>... END)
+  bool ParseBuffer(const std::vector<std::string_view>& t) {
+    if (!Expect(t.size() >= 3, "BUFFER needs a name and DATA_TYPE")) return false;
+    if (!CheckNewName(t[1])) return false;
+    if (!Expect(t[2] == "DATA_TYPE", "BUFFER " + Quote(t[2]) +
+                                         " is not supported: declare buffers with DATA_TYPE")) {
+      return false;
+    }
+    Buffer buffer{std::string(t[1]), {}, {}, line_number_};
+    if (!Expect(t.size() >= 4 && ParseDataType(t[3], &buffer.type),
+                "unknown DATA_TYPE" + (t.size() >= 4 ? " " + Quote(t[3]) : std::string()))) {
+      return false;
+    }
+    size_t i = 4;
+    if (i < t.size() && t[i] == "STD430") ++i;
+    if (!Expect(i < t.size(), "BUFFER needs SIZE or DATA")) return false;
+    const DataType& type = buffer.type;
+    const uint32_t component_bytes = type.ComponentBytes();
+    std::string error;
+    if (t[i] == "SIZE") {
+      uint64_t size = 0;
+      if (!Expect(i + 1 < t.size() && ParseUint(t[i + 1], options_.max_buffer_bytes, &size) &&
+                      size > 0 && size * type.ElementBytes() <= options_.max_buffer_bytes,
+                  "SIZE must be an element count from 1 to " +
+                      std::to_string(options_.max_buffer_bytes / type.ElementBytes()))) {
+        return false;
+      }
+      i += 2;
+      buffer.bytes.assign(size * type.ElementBytes(), 0);
+      if (i < t.size() && t[i] == "FILL") {
+        Number n;
+        if (!Expect(i + 2 == t.size(), "FILL takes one value")) return false;
+        if (!EncodeNumber(t[i + 1], type, &n, &error)) return Fail("FILL: " + error);
+        for (uint64_t e = 0; e < size; ++e) {
+          for (uint32_t c = 0; c < type.components; ++c) {
+            StoreComponent(n, component_bytes, &buffer.bytes[e * type.ElementBytes() +
+                                                             c * component_bytes]);
+          }
+        }
+      } else if (i < t.size() && t[i] == "SERIES_FROM") {
+        if (!Expect(i + 4 == t.size() && t[i + 2] == "INC_BY",
+                    "SERIES_FROM <start> INC_BY <increment>")) {
+          return false;
+        }
+        Number start, inc;
+        if (!EncodeNumber(t[i + 1], type, &start, &error) ||
+            !EncodeNumber(t[i + 3], type, &inc, &error)) {
+          return Fail("SERIES_FROM: " + error);
+        }
+        for (uint64_t e = 0; e < size; ++e) {
+          for (uint32_t c = 0; c < type.components; ++c) {
+            const uint64_t k = e * type.components + c;
+            Number n;
+            if (type.kind == DataType::kFloat) {
+              const double v = start.value + static_cast<double>(k) * inc.value;
+              char text[64];
+              std::snprintf(text, sizeof(text), "%.17g", v);
+              if (!EncodeNumber(text, type, &n, &error)) return Fail("SERIES_FROM: " + error);
+            } else {
+              // Two's complement wraps, as the component type would.
+              n.bits = start.bits + k * inc.bits;
+            }
+            StoreComponent(n, component_bytes,
+                           &buffer.bytes[e * type.ElementBytes() + c * component_bytes]);
+          }
+        }
+      } else {
+        return Fail("SIZE needs FILL <value> or SERIES_FROM <start> INC_BY <increment>");
+      }
+    } else if (t[i] == "DATA") {
+      std::vector<std::string_view> values(t.begin() + static_cast<long>(i) + 1, t.end());
+      std::vector<std::pair<uint32_t, std::string_view>> block;
+      if (!ReadBlock("BUFFER DATA", &block)) return false;
+      for (const auto& [number, line] : block) {
+        for (auto v : Tokenize(line)) values.push_back(v);
+      }
+      if (!Expect(!values.empty() && values.size() % type.components == 0,
+                  "DATA needs a whole number of " + type.Name() + " elements, got " +
+                      std::to_string(values.size()) + " values")) {
+        return false;
+      }
+      const uint64_t elements = values.size() / type.components;
+      if (!Expect(elements * type.ElementBytes() <= options_.max_buffer_bytes,
+                  "DATA is larger than the buffer limit")) {
+        return false;
+      }
+      buffer.bytes.assign(elements * type.ElementBytes(), 0);
+      for (size_t k = 0; k < values.size(); ++k) {
+        Number n;
+        if (!EncodeNumber(values[k], type, &n, &error)) {
+          return Fail("DATA value " + std::to_string(k) + ": " + error);
+        }
+        const uint64_t e = k / type.components, c = k % type.components;
+        StoreComponent(n, component_bytes,
+                       &buffer.bytes[e * type.ElementBytes() + c * component_bytes]);
+      }
+    } else {
+      return Fail("BUFFER needs SIZE or DATA, not " + Quote(t[i]));
+    }
+    script_->buffers.push_back(std::move(buffer));
+    return true;
+  }
+
+  bool ParseSpecialize(const std::vector<std::string_view>& t, size_t* i, Pipeline* p) {
+    // SPECIALIZE <id> AS <type> <value>
+    if (!Expect(*i + 4 < t.size() + 0 && t[*i + 2] == "AS", "SPECIALIZE <id> AS <type> <value>")) {
+      return false;
+    }
+    SpecConstant s;
+    uint64_t id = 0;
+    if (!Expect(ParseUint(t[*i + 1], UINT32_MAX, &id), "bad spec constant id " + Quote(t[*i + 1])))
+      return false;
+    s.id = static_cast<uint32_t>(id);
+    if (!Expect(ParseDataType(t[*i + 3], &s.type) && s.type.components == 1 && s.type.bits >= 32,
+                "SPECIALIZE type must be a 32- or 64-bit scalar, not " + Quote(t[*i + 3]))) {
+      return false;
+    }
+    std::string error;
+    if (!EncodeNumber(t[*i + 4], s.type, &s.value, &error)) return Fail("SPECIALIZE: " + error);
+    p->spec_constants.push_back(s);
+    *i += 5;
+    return true;
+  }
+
+  bool ParseSubgroupSetting(std::string_view key, std::string_view value, Pipeline* p) {
+    if (key == "FULLY_POPULATED" || key == "VARYING_SIZE") {
+      if (!Expect(value == "on" || value == "off", Quote(key) + " takes on or off")) return false;
+      (key == "FULLY_POPULATED" ? p->fully_populated : p->varying_size) = value == "on";
+      return true;
+    }
+    if (key == "REQUIRED_SIZE") {
+      if (value == "MIN") {
+        p->subgroup_size = Pipeline::SubgroupSize::kMin;
+      } else if (value == "MAX") {
+        p->subgroup_size = Pipeline::SubgroupSize::kMax;
+      } else {
+        uint64_t n = 0;
+        if (!Expect(ParseUint(value, 128, &n) && n > 0 && (n & (n - 1)) == 0,
+                    "REQUIRED_SIZE must be a power of two up to 128, MIN or MAX")) {
+          return false;
+        }
+        p->subgroup_size = Pipeline::SubgroupSize::kExact;
+        p->required_subgroup_size = static_cast<uint32_t>(n);
+      }
+      return true;
+    }
+    return Fail("SUBGROUP " + Quote(key) + " is not supported");
+  }
+
+  // PIPELINE compute <name> ... END
+  bool ParsePipeline(const std::vector<std::string_view>& t) {
+    if (!Expect(t.size() == 3, "PIPELINE <type> <name>")) return false;
+    if (!Expect(t[1] == "compute", "pipeline type " + Quote(t[1]) +
+                                       " is not supported: coopspv-run runs compute pipelines")) {
+      return false;
+    }
+    if (!CheckNewName(t[2])) return false;
+    Pipeline p;
+    p.name = std::string(t[2]);
+    p.line = line_number_;
+    const uint32_t start = line_number_;
+    bool ended = false;
+    while (next_ < lines_.size()) {
+      line_number_ = static_cast<uint32_t>(next_ + 1);
+      const auto s = Tokenize(lines_[next_++]);
+      if (s.empty()) continue;
+      if (s[0] == "END" && s.size() == 1) {
+        ended = true;
+        break;
+      }
+      if (s[0] == "ATTACH") {
+        if (!Expect(s.size() >= 2, "ATTACH needs a shader")) return false;
+        if (!Expect(p.shader.empty(), "a compute pipeline takes one shader")) return false;
+        if (!Expect(script_->FindShader(s[1]) != nullptr, "unknown shader " + Quote(s[1])))
+          return false;
+        p.shader = std::string(s[1]);
+        size_t i = 2;
+        while (i < s.size()) {
+          if (s[i] == "ENTRY_POINT" && i + 1 < s.size()) {
+            p.entry_point = std::string(s[i + 1]);
+            i += 2;
+          } else if (s[i] == "SPECIALIZE") {
+            if (!ParseSpecialize(s, &i, &p)) return false;
+          } else {
+            return Fail("unexpected " + Quote(s[i]) + " in ATTACH");
+          }
+        }
+      } else if (s[0] == "BIND") {
+        if (!ParseBind(s, &p)) return false;
+      } else if (s[0] == "SUBGROUP") {
+        if (!Expect(s.size() >= 2 && s[1] == p.shader,
+                    "SUBGROUP must name the attached shader")) {
+          return false;
+        }
+        if (s.size() > 2) {  // One line: SUBGROUP <shader> KEY value ...
+          if (!Expect(s.size() % 2 == 0, "SUBGROUP settings come in pairs")) return false;
+          for (size_t i = 2; i < s.size(); i += 2) {
+            if (!ParseSubgroupSetting(s[i], s[i + 1], &p)) return false;
+          }
+        } else {  // A block, as Amber writes it.
+          std::vector<std::pair<uint32_t, std::string_view>> block;
+          if (!ReadBlock("SUBGROUP", &block)) return false;
+          for (const auto& [number, line] : block) {
+            line_number_ = number;
+            const auto kv = Tokenize(line);
+            if (kv.empty()) continue;
+            if (!Expect(kv.size() == 2, "SUBGROUP settings are <KEY> <value>")) return false;
+            if (!ParseSubgroupSetting(kv[0], kv[1], &p)) return false;
+          }
+        }
+      } else {
+        return Fail(Quote(s[0]) + " is not supported in a PIPELINE (see docs/run.md)");
+      }
+    }
+    if (!ended) {
+      line_number_ = start;
+      return Fail("PIPELINE has no END");
+    }
+    if (!Expect(!p.shader.empty(), "PIPELINE " + Quote(p.name) + " has no ATTACH")) return false;
+    script_->pipelines.push_back(std::move(p));
+    return true;
+  }
+
+  // BIND BUFFER <b> AS storage|uniform [DESCRIPTOR_SET <s>] BINDING <n>
+  // BIND BUFFER <b> AS push_constant
+  bool ParseBind(const std::vector<std::string_view>& s, Pipeline* p) {
+    if (!Expect(s.size() >= 5 && s[1] == "BUFFER" && s[3] == "AS",
+                "BIND BUFFER <name> AS storage|uniform|push_constant ...")) {
+      return false;
+    }
+    if (!Expect(script_->FindBuffer(s[2]) != nullptr, "unknown buffer " + Quote(s[2]))) {
+      return false;
+    }
+    BufferBinding b;
+    b.buffer = std::string(s[2]);
+    b.line = line_number_;
+    if (s[4] == "push_constant") {
+      if (!Expect(s.size() == 5, "unexpected " + (s.size() > 5 ? Quote(s[5]) : "") +
+                                     " after push_constant")) {
+        return false;
+      }
+      for (const auto& other : p->bindings) {
+        if (!Expect(other.kind != BufferBinding::kPushConstant,
+                    "a pipeline takes one push_constant buffer")) {
+          return false;
+        }
+      }
+      b.kind = BufferBinding::kPushConstant;
+      p->bindings.push_back(b);
+      return true;
+    }
+    if (s[4] == "storage") {
+      b.kind = BufferBinding::kStorage;
+    } else if (s[4] == "uniform") {
+      b.kind = BufferBinding::kUniform;
+    } else {
+      return Fail("buffer kind " + Quote(s[4]) +
+                  " is not supported (storage, uniform or push_constant)");
+    }
+    bool have_binding = false;
+    for (size_t i = 5; i < s.size(); i += 2) {
+      uint64_t v = 0;
+      if (!Expect(i + 1 < s.size() && ParseUint(s[i + 1], UINT32_MAX, &v),
+                  Quote(s[i]) + " needs a number")) {
+        return false;
+      }
+      if (s[i] == "DESCRIPTOR_SET") {
+        b.set = static_cast<uint32_t>(v);
+        if (!Expect(b.set < 32, "DESCRIPTOR_SET must be below 32")) return false;
+      } else if (s[i] == "BINDING") {
+        b.binding = static_cast<uint32_t>(v);
+        have_binding = true;
+      } else {
+        return Fail("unexpected " + Quote(s[i]) + " in BIND");
+      }
+    }
+    if (!Expect(have_binding, "BIND BUFFER ... AS " + std::string(s[4]) + " needs BINDING <n>"))
+      return false;
+    for (const auto& other : p->bindings) {
+      if (!Expect(other.kind == BufferBinding::kPushConstant || other.set != b.set ||
+                      other.binding != b.binding,
+                  "descriptor set " + std::to_string(b.set) + " binding " +
+                      std::to_string(b.binding) + " is bound twice")) {
+        return false;
+      }
+    }
+    p->bindings.push_back(b);
+    return true;
+  }
+
+  bool ParseRun(const std::vector<std::string_view>& t, std::string_view line) {
+    if (!Expect(t.size() >= 2, "RUN needs a pipeline")) return false;
+    if (!Expect(script_->FindPipeline(t[1]) != nullptr, "unknown pipeline " + Quote(t[1])))
+      return false;
+    if (!Expect(t.size() == 5, "RUN <pipeline> <X> <Y> <Z> (only compute dispatches)"))
+      return false;
+    Command c;
+    c.kind = Command::kRun;
+    c.line = line_number_;
+    c.text = std::string(Trim(line));
+    c.pipeline = std::string(t[1]);
+    for (int k = 0; k < 3; ++k) {
+      uint64_t n = 0;
+      if (!Expect(ParseUint(t[2 + k], UINT32_MAX, &n) && n > 0,
+                  "workgroup counts must be positive numbers, not " + Quote(t[2 + k]))) {
+        return false;
+      }
+      c.groups[k] = static_cast<uint32_t>(n);
+    }
+    script_->commands.push_back(std::move(c));
+    return true;
+  }
+
+  static std::string_view Trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+      s.remove_suffix(1);
+    return s;
+  }
+
+  bool ParseExpect(const std::vector<std::string_view>& t, std::string_view line) {
+    if (!Expect(t.size() >= 4, "EXPECT <buffer> IDX|EQ_BUFFER|RMSE_BUFFER ...")) return false;
+    const Buffer* buffer = script_->FindBuffer(t[1]);
+    if (!Expect(buffer != nullptr, "unknown buffer " + Quote(t[1]))) return false;
+    Command c;
+    c.line = line_number_;
+    c.text = std::string(Trim(line));
+    c.buffer = std::string(t[1]);
+    if (t[2] == "EQ_BUFFER" || t[2] == "RMSE_BUFFER") {
+      const Buffer* other = script_->FindBuffer(t[3]);
+      if (!Expect(other != nullptr, "unknown buffer " + Quote(t[3]))) return false;
+      if (!Expect(other->type.kind == buffer->type.kind && other->type.bits == buffer->type.bits &&
+                      other->type.components == buffer->type.components &&
+                      other->bytes.size() == buffer->bytes.size(),
+                  "buffers " + Quote(t[1]) + " and " + Quote(t[3]) +
+                      " differ in type or size")) {
+        return false;
+      }
+      c.other = std::string(t[3]);
+      if (t[2] == "EQ_BUFFER") {
+        c.kind = Command::kExpectEqualBuffer;
+        if (!Expect(t.size() == 4, "unexpected " + (t.size() > 4 ? Quote(t[4]) : "") +
+                                       " after EQ_BUFFER")) {
+          return false;
+        }
+      } else {
+        c.kind = Command::kExpectRmseBuffer;
+        if (!Expect(t.size() == 6 && t[4] == "TOLERANCE", "RMSE_BUFFER <b> TOLERANCE <t>"))
+          return false;
+        if (!ParseDouble(t[5], &c.rmse_tolerance) || c.rmse_tolerance < 0) {
+          return Fail("bad TOLERANCE " + Quote(t[5]));
+        }
+      }
+      script_->commands.push_back(std::move(c));
+      return true;
+    }
+    if (t[2] != "IDX") {
+      return Fail("EXPECT " + Quote(t[2]) + " is not supported (IDX, EQ_BUFFER, RMSE_BUFFER)");
+    }
+    c.kind = Command::kExpectIndex;
+    if (!Expect(ParseUint(t[3], UINT64_MAX, &c.index), "IDX needs an element index")) return false;
+    size_t i = 4;
+    if (i < t.size() && t[i] == "TOLERANCE") {
+      ++i;
+      while (i < t.size() && !IsComparator(t[i])) {
+        Command::Tolerance tol;
+        std::string_view v = t[i];
+        if (v.ends_with('%')) {
+          tol.percent = true;
+          v.remove_suffix(1);
+        }
+        if (!ParseDouble(v, &tol.amount) || tol.amount < 0) {
+          return Fail("bad TOLERANCE " + Quote(t[i]));
+        }
+        c.tolerances.push_back(tol);
+        ++i;
+      }
+      if (!Expect(!c.tolerances.empty() && c.tolerances.size() <= 4,
+                  "TOLERANCE takes one to four values")) {
+        return false;
+      }
+      if (!Expect(buffer->type.kind == DataType::kFloat, "TOLERANCE needs a float buffer"))
+        return false;
+    }
+    if (!Expect(i < t.size() && IsComparator(t[i]), "EXPECT IDX needs EQ, NE, LT, LE, GT or GE"))
+      return false;
+    const std::string_view op = t[i++];
+    c.compare = op == "EQ"   ? Command::Compare::kEq
+                : op == "NE" ? Command::Compare::kNe
+                : op == "LT" ? Command::Compare::kLt
+                : op == "LE" ? Command::Compare::kLe
+                : op == "GT" ? Command::Compare::kGt
+                             : Command::Compare::kGe;
+    if (!Expect(c.tolerances.empty() || c.compare == Command::Compare::kEq,
+                "TOLERANCE goes with EQ")) {
+      return false;
+    }
+    if (!Expect(i < t.size(), "EXPECT IDX needs values")) return false;
+    std::string error;
+    for (; i < t.size(); ++i) {
+      Number n;
+      if (!EncodeNumber(t[i], buffer->type, &n, &error)) return Fail("EXPECT: " + error);
+      c.values.push_back(n);
+    }
+    // Components from element `index` on must lie inside the buffer as declared.
+    const uint64_t components = buffer->ElementCount() * buffer->type.components;
+    if (!Expect(c.index < buffer->ElementCount() &&
+                    c.values.size() <= components - c.index * buffer->type.components,
+                "EXPECT reads past the end of " + Quote(buffer->name) + " (" +
+                    std::to_string(buffer->ElementCount()) + " elements)")) {
+      return false;
+    }
+    script_->commands.push_back(std::move(c));
+    return true;
+  }
+
+  static bool IsComparator(std::string_view s) {
+    return s == "EQ" || s == "NE" || s == "LT" || s == "LE" || s == "GT" || s == "GE";
+  }
+
+  static bool ParseDouble(std::string_view text, double* value) {
+    const std::string s(text);
+    char* end = nullptr;
+    errno = 0;
+    *value = std::strtod(s.c_str(), &end);
+    return !s.empty() && end == s.c_str() + s.size() && errno == 0 && std::isfinite(*value);
+  }
+
+  // SET ENGINE_DATA fence_timeout_ms <n>
+  bool ParseSet(const std::vector<std::string_view>& t) {
+    uint64_t ms = 0;
+    if (!Expect(t.size() == 4 && t[1] == "ENGINE_DATA" && t[2] == "fence_timeout_ms" &&
+                    ParseUint(t[3], UINT32_MAX, &ms) && ms > 0,
+                "only SET ENGINE_DATA fence_timeout_ms <milliseconds> is supported")) {
+      return false;
+    }
+    script_->fence_timeout_ms = static_cast<uint32_t>(ms);
+    return true;
+  }
+
+  const ParseOptions& options_;
+  Script* script_;
+  ParseError* error_;
+  std::vector<std::string_view> lines_;
+  size_t next_ = 0;
+  uint32_t line_number_ = 0;
+};
+
+}  // namespace
+
+uint64_t ReadComponentBits(const uint8_t* p, const DataType& type) {
+  uint64_t bits = 0;
+  for (uint32_t i = 0; i < type.ComponentBytes(); ++i) bits |= uint64_t{p[i]} << (8 * i);
+  return bits;
+}
+
+double ComponentValue(uint64_t bits, const DataType& type) {
+  if (type.kind == DataType::kFloat) return DecodeFloat(bits, type.bits);
+  if (type.kind == DataType::kSigned && type.bits < 64) {
+    const uint64_t sign = uint64_t{1} << (type.bits - 1);
+    return static_cast<double>(static_cast<int64_t>((bits ^ sign) - sign));
+  }
+  if (type.kind == DataType::kSigned) return static_cast<double>(static_cast<int64_t>(bits));
+  return static_cast<double>(bits);
+}
+
+std::string DataType::Name() const {
+  std::string scalar = kind == kFloat ? (bits == 16   ? "float16"
+                                         : bits == 32 ? "float"
+                                                      : "double")
+                                      : (kind == kSigned ? "int" : "uint") + std::to_string(bits);
+  if (components == 1) return scalar;
+  return "vec" + std::to_string(components) + "<" + scalar + ">";
+}
+
+bool ParseDataType(std::string_view text, DataType* type) {
+  DataType t;
+  if (text.starts_with("vec") && text.size() > 6 && text[4] == '<' && text.ends_with('>')) {
+    if (text[3] < '2' || text[3] > '4') return false;
+    DataType inner;
+    if (!ParseDataType(text.substr(5, text.size() - 6), &inner) || inner.components != 1) {
+      return false;
+    }
+    inner.components = static_cast<uint32_t>(text[3] - '0');
+    *type = inner;
+    return true;
+  }
+  if (text == "float16") {
+    t = {DataType::kFloat, 16, 1};
+  } else if (text == "float") {
+    t = {DataType::kFloat, 32, 1};
+  } else if (text == "double") {
+    t = {DataType::kFloat, 64, 1};
+  } else {
+    std::string_view rest;
+    if (text.starts_with("uint")) {
+      t.kind = DataType::kUnsigned;
+      rest = text.substr(4);
+    } else if (text.starts_with("int")) {
+      t.kind = DataType::kSigned;
+      rest = text.substr(3);
+    } else {
+      return false;
+    }
+    if (rest == "8") {
+      t.bits = 8;
+    } else if (rest == "16") {
+      t.bits = 16;
+    } else if (rest == "32") {
+      t.bits = 32;
+    } else if (rest == "64") {
+      t.bits = 64;
+    } else {
+      return false;
+    }
+  }
+  *type = t;
+  return true;
+}
+
+const Buffer* Script::FindBuffer(std::string_view name) const {
+  for (const auto& b : buffers) {
+    if (b.name == name) return &b;
+  }
+  return nullptr;
+}
+const Shader* Script::FindShader(std::string_view name) const {
+  for (const auto& s : shaders) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+const Pipeline* Script::FindPipeline(std::string_view name) const {
+  for (const auto& p : pipelines) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+std::string ParseError::ToString() const {
+  return line ? "line " + std::to_string(line) + ": " + message : message;
+}
+
+bool ParseScript(std::string_view text, const ParseOptions& options, Script* script,
+                 ParseError* error) {
+  *script = Script();
+  Parser parser(text, options, script, error);
+  return parser.Parse();
+}
+
+}  // namespace coopspv::run

@@ -1,0 +1,218 @@
+// The public coopspv run API (include/coopspv/run.hpp): parse, run, optionally run again with
+// the shaders optimized, compare.
+#include <cmath>
+#include <cstdio>
+
+#include "include/coopspv/run.hpp"
+#include "source/run/compare.h"
+#include "source/run/executor.h"
+#include "source/run/script.h"
+
+namespace coopspv {
+namespace {
+
+RunReport Error(std::string message) {
+  RunReport report;
+  report.status = RunReport::kError;
+  report.error = std::move(message);
+  return report;
+}
+
+bool ParseWithOptions(std::string_view text, const RunOptions& options, run::Script* script,
+                      std::string* error) {
+  run::ParseOptions parse;
+  parse.directory = options.script_directory;
+  run::ParseError e;
+  if (!run::ParseScript(text, parse, script, &e)) {
+    *error = e.ToString();
+    return false;
+  }
+  return true;
+}
+
+// Every shader of the script through the passes.
+bool ApplyPasses(const RunOptions& options, run::Script* script, std::string* error) {
+  OptimizerOptions optimizer;
+  optimizer.target_env = options.target_env;
+  optimizer.passes = options.passes;
+  for (run::Shader& shader : script->shaders) {
+    OptimizeResult result;
+    Problem problem;
+    if (!Optimize(shader.words, optimizer, &result, &problem)) {
+      *error = "line " + std::to_string(shader.line) + ": the passes failed on shader '" +
+               shader.name + "': " + problem.message;
+      for (const auto& d : result.validation.diagnostics) {
+        if (d.is_error) {
+          *error += "\n  " + d.rule_id + ": " + d.message;
+          break;
+        }
+      }
+      return false;
+    }
+    shader.words = std::move(result.words);
+  }
+  return true;
+}
+
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string JsonNumber(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.9g", v);
+  return buf;
+}
+
+}  // namespace
+
+RunReport CheckAmberScript(std::string_view text, const RunOptions& options) {
+  run::Script script;
+  std::string error;
+  if (!ParseWithOptions(text, options, &script, &error)) return Error(error);
+  RunReport report;
+  report.status = RunReport::kPassed;
+  return report;
+}
+
+RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
+  run::Script script;
+  std::string error;
+  if (!ParseWithOptions(text, options, &script, &error)) return Error(error);
+  run::Script optimized;
+  if (!options.passes.empty()) {
+    optimized = script;
+    if (!ApplyPasses(options, &optimized, &error)) return Error(error);
+  }
+  RunReport report;
+  run::ExecuteOptions exec;
+  exec.device = options.device;
+  exec.fence_timeout_ms = options.fence_timeout_ms;
+  exec.timing_runs = options.timing_runs;
+  exec.warmup_runs = options.warmup_runs;
+  run::ExecuteResult original;
+  const bool ok = run::Execute(script, exec, &original, &error);
+  report.device_name = original.device_name;
+  report.hung = original.hung;
+  report.expects = std::move(original.expects);
+  report.timings = std::move(original.timings);
+  if (!ok) {
+    report.status = RunReport::kError;
+    report.error = error;
+    return report;
+  }
+  if (!options.passes.empty()) {
+    for (const auto& p : options.passes) {
+      report.passes_applied.push_back(p.argument.empty() ? "--" + p.flag
+                                                         : "--" + p.flag + "=" + p.argument);
+    }
+    exec.variant = "passes";
+    run::ExecuteResult second;
+    const bool second_ok = run::Execute(optimized, exec, &second, &error);
+    report.hung = second.hung;
+    for (auto& e : second.expects) report.expects.push_back(std::move(e));
+    for (auto& t : second.timings) report.timings.push_back(std::move(t));
+    if (!second_ok) {
+      report.status = RunReport::kError;
+      report.error = "with the passes: " + error;
+      return report;
+    }
+    // Every buffer some pipeline binds as storage: what the shaders can have written.
+    for (size_t i = 0; i < script.buffers.size(); ++i) {
+      bool written = false;
+      for (const auto& p : script.pipelines) {
+        for (const auto& b : p.bindings) {
+          written |= b.buffer == script.buffers[i].name && b.kind == run::BufferBinding::kStorage;
+        }
+      }
+      if (!written) continue;
+      BufferComparison c;
+      c.buffer = script.buffers[i].name;
+      run::CompareBuffers(script.buffers[i].type, original.buffers[i], second.buffers[i],
+                          options.tolerance, &c);
+      report.comparisons.push_back(std::move(c));
+    }
+  }
+  report.status = RunReport::kPassed;
+  for (const auto& e : report.expects) {
+    if (!e.passed) report.status = RunReport::kFailed;
+  }
+  for (const auto& c : report.comparisons) {
+    if (!c.equal) report.status = RunReport::kFailed;
+  }
+  return report;
+}
+
+std::string FormatRunJson(const RunReport& report) {
+  const char* status = report.status == RunReport::kPassed   ? "pass"
+                       : report.status == RunReport::kFailed ? "fail"
+                                                             : "error";
+  std::string out = "{\"status\":" + JsonString(status) +
+                    ",\"exit_code\":" + std::to_string(static_cast<int>(report.status)) +
+                    ",\"device\":" + JsonString(report.device_name);
+  if (report.status == RunReport::kError) out += ",\"error\":" + JsonString(report.error);
+  if (report.hung) out += ",\"hung\":true";
+  out += ",\"expects\":[";
+  for (size_t i = 0; i < report.expects.size(); ++i) {
+    const ExpectReport& e = report.expects[i];
+    out += std::string(i ? "," : "") + "{\"line\":" + std::to_string(e.line) +
+           ",\"command\":" + JsonString(e.command) + ",\"variant\":" + JsonString(e.variant) +
+           ",\"result\":" + (e.passed ? "\"pass\"" : "\"fail\"") + ",\"first_mismatch\":" +
+           (e.first_mismatch ? std::to_string(*e.first_mismatch) : "null") +
+           ",\"mismatches\":" + std::to_string(e.mismatches) +
+           ",\"max_abs_error\":" + JsonNumber(e.max_abs_error) +
+           ",\"max_ulp_error\":" + JsonNumber(e.max_ulp_error);
+    if (!e.passed) out += ",\"message\":" + JsonString(e.message);
+    out += "}";
+  }
+  out += "]";
+  if (!report.timings.empty()) {
+    out += ",\"timings\":[";
+    for (size_t i = 0; i < report.timings.size(); ++i) {
+      const RunTiming& t = report.timings[i];
+      out += std::string(i ? "," : "") + "{\"line\":" + std::to_string(t.line) +
+             ",\"pipeline\":" + JsonString(t.pipeline) + ",\"variant\":" + JsonString(t.variant) +
+             ",\"runs\":" + std::to_string(t.runs) + ",\"median_us\":" + JsonNumber(t.median_us) +
+             ",\"min_us\":" + JsonNumber(t.min_us) + ",\"max_us\":" + JsonNumber(t.max_us) + "}";
+    }
+    out += "]";
+  }
+  if (!report.passes_applied.empty()) {
+    out += ",\"passes\":[";
+    for (size_t i = 0; i < report.passes_applied.size(); ++i) {
+      out += std::string(i ? "," : "") + JsonString(report.passes_applied[i]);
+    }
+    out += "],\"comparisons\":[";
+    for (size_t i = 0; i < report.comparisons.size(); ++i) {
+      const BufferComparison& c = report.comparisons[i];
+      out += std::string(i ? "," : "") + "{\"buffer\":" + JsonString(c.buffer) +
+             ",\"result\":" + (c.equal ? "\"equal\"" : "\"differ\"") + ",\"first_mismatch\":" +
+             (c.first_mismatch ? std::to_string(*c.first_mismatch) : "null") +
+             ",\"mismatches\":" + std::to_string(c.mismatches) +
+             ",\"max_abs_error\":" + JsonNumber(c.max_abs_error) +
+             ",\"max_ulp_error\":" + JsonNumber(c.max_ulp_error) + "}";
+    }
+    out += "]";
+  }
+  return out + "}\n";
+}
+
+bool ListVulkanDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error) {
+  return run::EnumerateDevices(devices, error);
+}
+
+}  // namespace coopspv

@@ -1,0 +1,141 @@
+// An AmberScript compute test, parsed: the buffers, shaders and pipelines it declares and the
+// commands (RUN, EXPECT) in script order. docs/run.md lists the subset and how it differs from
+// Amber.
+#ifndef COOPSPV_SOURCE_RUN_SCRIPT_H_
+#define COOPSPV_SOURCE_RUN_SCRIPT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coopspv::run {
+
+// A buffer element type: a scalar or vecN<scalar>.
+struct DataType {
+  enum Kind : uint8_t { kSigned, kUnsigned, kFloat } kind = kUnsigned;
+  uint32_t bits = 32;       // 8, 16, 32 or 64 (float: 16, 32, 64).
+  uint32_t components = 1;  // 1 for a scalar, else 2, 3 or 4.
+
+  uint32_t ComponentBytes() const { return bits / 8; }
+  // std430: a vec3 takes the room of a vec4.
+  uint32_t StoredComponents() const { return components == 3 ? 4 : components; }
+  uint32_t ElementBytes() const { return ComponentBytes() * StoredComponents(); }
+  std::string Name() const;
+};
+
+// "int8" ... "uint64", "float16", "float", "double", "vec2<float>" ...; false for anything else.
+bool ParseDataType(std::string_view text, DataType* type);
+
+// A component stored at `p` (little-endian): its bits, and its value as a double.
+uint64_t ReadComponentBits(const uint8_t* p, const DataType& type);
+double ComponentValue(uint64_t bits, const DataType& type);
+
+// A number read from a script, kept both ways: `bits` as the component type encodes it (integers
+// two's complement, floats IEEE), `value` as a double for float comparisons.
+struct Number {
+  uint64_t bits = 0;
+  double value = 0;
+};
+
+struct Buffer {
+  std::string name;
+  DataType type;
+  std::vector<uint8_t> bytes;  // Element count = bytes.size() / type.ElementBytes().
+  uint32_t line = 0;
+
+  uint64_t ElementCount() const { return bytes.size() / type.ElementBytes(); }
+};
+
+struct Shader {
+  std::string name;
+  std::vector<uint32_t> words;
+  uint32_t line = 0;
+};
+
+struct SpecConstant {
+  uint32_t id = 0;
+  DataType type;  // A 32- or 64-bit scalar.
+  Number value;
+};
+
+struct BufferBinding {
+  enum Kind : uint8_t { kStorage, kUniform, kPushConstant } kind = kStorage;
+  std::string buffer;
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  uint32_t line = 0;
+};
+
+struct Pipeline {
+  std::string name;
+  std::string shader;  // Empty until ATTACH.
+  std::string entry_point = "main";
+  std::vector<SpecConstant> spec_constants;
+  std::vector<BufferBinding> bindings;
+  // SUBGROUP: VK_EXT_subgroup_size_control (core in Vulkan 1.3).
+  enum class SubgroupSize : uint8_t { kAny, kExact, kMin, kMax } subgroup_size = SubgroupSize::kAny;
+  uint32_t required_subgroup_size = 0;  // For kExact.
+  bool fully_populated = false;
+  bool varying_size = false;
+  uint32_t line = 0;
+};
+
+struct Command {
+  enum Kind : uint8_t { kRun, kExpectIndex, kExpectEqualBuffer, kExpectRmseBuffer } kind = kRun;
+  uint32_t line = 0;
+  std::string text;  // The line as written, for reports.
+  // RUN <pipeline> X Y Z
+  std::string pipeline;
+  uint32_t groups[3] = {1, 1, 1};
+  // EXPECT <buffer> ...
+  std::string buffer;
+  std::string other;  // EQ_BUFFER / RMSE_BUFFER.
+  enum class Compare : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe } compare = Compare::kEq;
+  uint64_t index = 0;             // IDX: the first element compared.
+  std::vector<Number> values;     // Components, from element `index` on.
+  struct Tolerance {
+    double amount = 0;
+    bool percent = false;
+  };
+  std::vector<Tolerance> tolerances;  // Per component (the last one repeats); empty: exact.
+  double rmse_tolerance = 0;
+};
+
+// DEVICE_FEATURE / DEVICE_EXTENSION lines.
+struct Requirement {
+  std::string name;
+  uint32_t line = 0;
+};
+
+struct Script {
+  std::vector<Buffer> buffers;
+  std::vector<Shader> shaders;
+  std::vector<Pipeline> pipelines;
+  std::vector<Command> commands;
+  std::vector<Requirement> features;
+  std::vector<Requirement> extensions;
+  uint32_t fence_timeout_ms = 0;  // SET ENGINE_DATA fence_timeout_ms; 0: the runner's default.
+
+  const Buffer* FindBuffer(std::string_view name) const;
+  const Shader* FindShader(std::string_view name) const;
+  const Pipeline* FindPipeline(std::string_view name) const;
+};
+
+struct ParseOptions {
+  std::string directory;  // SPIRV-BINARY FILE paths are relative to it ("" : the current one).
+  uint64_t max_buffer_bytes = uint64_t{1} << 28;  // A SIZE beyond this is an error, not an OOM.
+};
+
+struct ParseError {
+  uint32_t line = 0;
+  std::string message;
+  std::string ToString() const;  // "line 12: message"
+};
+
+bool ParseScript(std::string_view text, const ParseOptions& options, Script* script,
+                 ParseError* error);
+
+}  // namespace coopspv::run
+
+#endif  // COOPSPV_SOURCE_RUN_SCRIPT_H_

@@ -1,0 +1,141 @@
+// The Vulkan entry points coopspv-run calls, loaded from libvulkan.so.1 at run time, and the
+// device feature structures it can enable by name (DEVICE_FEATURE), including the cooperative
+// ones newer than Debian's 1.3.239 headers.
+#ifndef COOPSPV_SOURCE_RUN_VULKAN_H_
+#define COOPSPV_SOURCE_RUN_VULKAN_H_
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coopspv::run {
+
+#define COOPSPV_VK_GLOBAL(X)             \
+  X(vkCreateInstance)                    \
+  X(vkEnumerateInstanceVersion)          \
+  X(vkEnumerateInstanceExtensionProperties)
+
+#define COOPSPV_VK_INSTANCE(X)                 \
+  X(vkDestroyInstance)                         \
+  X(vkEnumeratePhysicalDevices)                \
+  X(vkGetPhysicalDeviceProperties)             \
+  X(vkGetPhysicalDeviceProperties2)            \
+  X(vkGetPhysicalDeviceFeatures2)              \
+  X(vkGetPhysicalDeviceQueueFamilyProperties)  \
+  X(vkGetPhysicalDeviceMemoryProperties)       \
+  X(vkEnumerateDeviceExtensionProperties)      \
+  X(vkCreateDevice)                            \
+  X(vkGetDeviceProcAddr)
+
+#define COOPSPV_VK_DEVICE(X)          \
+  X(vkDestroyDevice)                  \
+  X(vkGetDeviceQueue)                 \
+  X(vkDeviceWaitIdle)                 \
+  X(vkCreateBuffer)                   \
+  X(vkDestroyBuffer)                  \
+  X(vkGetBufferMemoryRequirements)    \
+  X(vkAllocateMemory)                 \
+  X(vkFreeMemory)                     \
+  X(vkBindBufferMemory)               \
+  X(vkMapMemory)                      \
+  X(vkCreateShaderModule)             \
+  X(vkDestroyShaderModule)            \
+  X(vkCreateDescriptorSetLayout)      \
+  X(vkDestroyDescriptorSetLayout)     \
+  X(vkCreatePipelineLayout)           \
+  X(vkDestroyPipelineLayout)          \
+  X(vkCreateComputePipelines)         \
+  X(vkDestroyPipeline)                \
+  X(vkCreateDescriptorPool)           \
+  X(vkDestroyDescriptorPool)          \
+  X(vkAllocateDescriptorSets)         \
+  X(vkUpdateDescriptorSets)           \
+  X(vkCreateCommandPool)              \
+  X(vkDestroyCommandPool)             \
+  X(vkAllocateCommandBuffers)         \
+  X(vkResetCommandBuffer)             \
+  X(vkBeginCommandBuffer)             \
+  X(vkEndCommandBuffer)               \
+  X(vkCmdBindPipeline)                \
+  X(vkCmdBindDescriptorSets)          \
+  X(vkCmdPushConstants)               \
+  X(vkCmdDispatch)                    \
+  X(vkCmdPipelineBarrier)             \
+  X(vkCmdResetQueryPool)              \
+  X(vkCmdWriteTimestamp)              \
+  X(vkCreateQueryPool)                \
+  X(vkDestroyQueryPool)               \
+  X(vkGetQueryPoolResults)            \
+  X(vkQueueSubmit)                    \
+  X(vkCreateFence)                    \
+  X(vkDestroyFence)                   \
+  X(vkResetFences)                    \
+  X(vkWaitForFences)
+
+struct VulkanApi {
+  PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr = nullptr;
+#define COOPSPV_VK_DECLARE(name) PFN_##name name = nullptr;
+  COOPSPV_VK_GLOBAL(COOPSPV_VK_DECLARE)
+  COOPSPV_VK_INSTANCE(COOPSPV_VK_DECLARE)
+  COOPSPV_VK_DEVICE(COOPSPV_VK_DECLARE)
+#undef COOPSPV_VK_DECLARE
+
+  bool LoadInstance(VkInstance instance, std::string* error);
+  bool LoadDevice(VkDevice device, std::string* error);
+};
+
+// Opens libvulkan.so.1 once per process (it stays open: unloading a driver while its threads
+// live is not safe) and returns the global entry points; false with dlerror's message.
+bool LoadVulkan(VulkanApi* api, std::string* error);
+
+// "VK_ERROR_DEVICE_LOST" ... for messages.
+std::string ResultName(VkResult result);
+
+// ---- Device features by name.
+
+// A feature structure of the pNext chain: sType, pNext, then `fields` VkBool32 members. The
+// Vulkan 1.0 features (VkPhysicalDeviceFeatures) are index 0, inside VkPhysicalDeviceFeatures2.
+struct FeatureStruct {
+  const char* name;       // "Vulkan12Features", "CooperativeMatrixFeaturesKHR", ...
+  VkStructureType stype;  // For index 0: VkPhysicalDeviceFeatures2's.
+  const char* extension;  // Needed to chain it; nullptr when core (Vulkan 1.3 devices).
+  std::vector<std::string_view> fields;
+  size_t Size() const { return (16 + 4 * fields.size() + 7) / 8 * 8; }
+};
+const std::vector<FeatureStruct>& FeatureStructs();
+
+struct FeatureRef {
+  size_t structure = 0;  // Index into FeatureStructs().
+  size_t field = 0;
+  std::string Name() const;  // "Vulkan12Features.shaderFloat16", or "shaderInt64" for 1.0.
+};
+
+// A DEVICE_FEATURE name: "shaderInt64", "Vulkan12Features.shaderFloat16", Amber's
+// "Float16Int8Features.shaderFloat16", "Storage8BitFeatures...", "SubgroupSizeControl...",
+// "CooperativeMatrixFeaturesKHR.cooperativeMatrix", with or without "VkPhysicalDevice".
+bool FindFeature(std::string_view name, FeatureRef* ref);
+
+// Feature structures as blobs, chained through pNext from `head` (a VkPhysicalDeviceFeatures2).
+class FeatureChain {
+ public:
+  // Chains the structures whose `include` is true.
+  explicit FeatureChain(const std::vector<bool>& include);
+  FeatureChain(const FeatureChain&) = delete;
+  FeatureChain& operator=(const FeatureChain&) = delete;
+
+  VkPhysicalDeviceFeatures2* head() { return reinterpret_cast<VkPhysicalDeviceFeatures2*>(blobs_[0].data()); }
+  bool Has(size_t structure) const { return !blobs_[structure].empty(); }
+  bool Get(const FeatureRef& ref) const;
+  void Set(const FeatureRef& ref, bool value);
+
+ private:
+  uint32_t* Field(const FeatureRef& ref) const;
+  std::vector<std::vector<uint64_t>> blobs_;  // uint64_t: 8-byte aligned structures.
+};
+
+}  // namespace coopspv::run
+
+#endif  // COOPSPV_SOURCE_RUN_VULKAN_H_

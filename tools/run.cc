@@ -1,0 +1,321 @@
+// coopspv-run: runs AmberScript compute tests on a Vulkan device (docs/run.md).
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "include/coopspv/coopspv.hpp"
+#include "include/coopspv/run.hpp"
+#include "tools/io.h"
+
+namespace {
+
+constexpr int kExitExpectFailed = 1;
+
+// What --lower runs: these passes, those of them that this build has (the registry is asked
+// by flag name, so a pass joins --lower by existing).
+constexpr const char* kLoweringPasses[] = {"lower-coop-matrix", "lower-coop-vector"};
+
+void PrintHelp(const char* argv0) {
+  std::printf(
+      "Usage: %s [options] <script.amber|->\n"
+      "\n"
+      "Runs a compute test written in AmberScript (the subset of docs/run.md) on a Vulkan\n"
+      "device: creates the buffers and pipelines, runs every RUN and checks every EXPECT.\n"
+      "The Vulkan loader libvulkan.so.1 is opened at run time; VK_DRIVER_FILES selects drivers.\n"
+      "\n"
+      "Options:\n"
+      "  --device <index|name>   The device: an index of --list-devices or a substring of its\n"
+      "                          name (case-insensitive). Default: the first device.\n"
+      "  --list-devices          Print the Vulkan devices and exit.\n"
+      "  --json                  Print the report as JSON: per EXPECT pass/fail, the first\n"
+      "                          mismatching index, the largest absolute and ulp errors.\n"
+      "  --timing[=<n>]          Time every RUN with timestamp queries: warm-up dispatches,\n"
+      "                          then <n> timed ones (default 10); prints the median.\n"
+      "  --warmup <n>            Warm-up dispatches before the timed ones (default 3).\n"
+      "  --timeout-ms <n>        A RUN that takes longer is an error (default 10000).\n"
+      "  --passes \"<flags>\"      Run the script twice: as written, then with every shader\n"
+      "                          through these coopspv-opt passes, and compare every buffer\n"
+      "                          bound as storage.\n"
+      "  --lower                 --passes with the lowering passes this build has (%s).\n"
+      "  --tolerance <t>         Floats compared by --passes/--lower match within\n"
+      "                          max(t, t * |value|); integers exactly. Default 1e-3.\n"
+      "  --target-env <env>      Validate the modules the passes produce for <env>\n"
+      "                          (default vulkan1.3).\n"
+      "  --check                 Only parse the script (and assemble its shaders).\n"
+      "  -h, --help              Print this help and exit.\n"
+      "  --version               Print the version and exit.\n"
+      "\n"
+      "Exit status: 0 every EXPECT passed (and the buffers matched), 1 an EXPECT failed or a\n"
+      "buffer differed, 2 a usage, parse or driver error (a missing device feature or extension\n"
+      "is named), or a RUN that timed out.\n",
+      argv0, "--lower-coop-matrix, --lower-coop-vector");
+}
+
+// Splits --passes "--a --b=1 --c arg" into pass requests, as coopspv-opt reads its flags.
+bool ParsePasses(const std::string& text, std::vector<coopspv::PassRequest>* out) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    if (i >= text.size()) break;
+    std::string word;
+    if (text[i] == '"') {
+      const size_t end = text.find('"', i + 1);
+      if (end == std::string::npos) {
+        std::fprintf(stderr, "error: --passes: unterminated quote\n");
+        return false;
+      }
+      word = text.substr(i + 1, end - i - 1);
+      i = end + 1;
+    } else {
+      while (i < text.size() && text[i] != ' ' && text[i] != '\t') word += text[i++];
+    }
+    words.push_back(word);
+  }
+  const auto passes = coopspv::OptimizerPasses();
+  for (size_t k = 0; k < words.size(); ++k) {
+    if (words[k].rfind("--", 0) != 0) {
+      std::fprintf(stderr, "error: --passes: '%s' is not a pass flag\n", words[k].c_str());
+      return false;
+    }
+    std::string flag = words[k].substr(2), argument;
+    const size_t eq = flag.find('=');
+    if (eq != std::string::npos) {
+      argument = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+    }
+    const coopspv::PassHelp* help = nullptr;
+    for (const auto& p : passes) {
+      if (p.flag == flag) help = &p;
+    }
+    if (help == nullptr) {
+      std::fprintf(stderr, "error: --passes: unknown pass '--%s' (see coopspv-opt --help)\n",
+                   flag.c_str());
+      return false;
+    }
+    if (eq == std::string::npos && !help->argument.empty() && help->argument[0] != '=') {
+      if (k + 1 >= words.size()) {
+        std::fprintf(stderr, "error: --passes: --%s needs an argument: %s\n", flag.c_str(),
+                     help->argument.c_str());
+        return false;
+      }
+      argument = words[++k];
+    }
+    out->push_back({flag, argument});
+  }
+  if (out->empty()) {
+    std::fprintf(stderr, "error: --passes names no pass\n");
+    return false;
+  }
+  return true;
+}
+
+bool ParseCount(const std::string& flag, const std::string& text, uint32_t min, uint32_t* value) {
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v < min || v > 1000000) {
+    std::fprintf(stderr, "error: %s needs a number from %u to 1000000\n", flag.c_str(), min);
+    return false;
+  }
+  *value = static_cast<uint32_t>(v);
+  return true;
+}
+
+int ListDevices(bool json) {
+  std::vector<coopspv::VulkanDeviceInfo> devices;
+  std::string error;
+  if (!coopspv::ListVulkanDevices(&devices, &error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return coopspv::tools::kExitUsage;
+  }
+  if (json) std::printf("[");
+  for (const auto& d : devices) {
+    std::string coop;
+    for (const auto& e : d.cooperative_extensions) coop += (coop.empty() ? "" : " ") + e;
+    if (json) {
+      std::string list;
+      for (const auto& e : d.cooperative_extensions) list += (list.empty() ? "\"" : ",\"") + e + "\"";
+      std::printf(
+          "%s{\"index\":%u,\"name\":\"%s\",\"type\":\"%s\",\"api_version\":\"%s\","
+          "\"subgroup_size\":%u,\"min_subgroup_size\":%u,\"max_subgroup_size\":%u,"
+          "\"cooperative_extensions\":[%s]}",
+          d.index ? "," : "", d.index, d.name.c_str(), d.type.c_str(), d.api_version.c_str(),
+          d.subgroup_size, d.min_subgroup_size, d.max_subgroup_size, list.c_str());
+    } else {
+      std::printf("%u: %s (%s, Vulkan %s, %s)\n   subgroup size %u (%u to %u)%s%s\n", d.index,
+                  d.name.c_str(), d.type.c_str(), d.api_version.c_str(), d.driver.c_str(),
+                  d.subgroup_size, d.min_subgroup_size, d.max_subgroup_size,
+                  coop.empty() ? "" : "; ", coop.c_str());
+    }
+  }
+  if (json) std::printf("]\n");
+  return coopspv::tools::kExitOk;
+}
+
+void PrintText(const coopspv::RunReport& report) {
+  for (const auto& e : report.expects) {
+    if (e.passed) continue;
+    std::fprintf(stderr, "FAIL line %u%s: %s\n  %s (first mismatch at index %llu, %llu %s)\n",
+                 e.line, e.variant == "passes" ? " (with the passes)" : "", e.command.c_str(),
+                 e.message.c_str(),
+                 static_cast<unsigned long long>(e.first_mismatch.value_or(0)),
+                 static_cast<unsigned long long>(e.mismatches),
+                 e.mismatches == 1 ? "mismatch" : "mismatches");
+  }
+  for (const auto& c : report.comparisons) {
+    if (c.equal) continue;
+    std::fprintf(stderr,
+                 "FAIL buffer '%s' differs after the passes: first mismatch at index %llu, %llu "
+                 "mismatches, max abs error %g, max ulp error %g\n",
+                 c.buffer.c_str(), static_cast<unsigned long long>(c.first_mismatch.value_or(0)),
+                 static_cast<unsigned long long>(c.mismatches), c.max_abs_error, c.max_ulp_error);
+  }
+  for (const auto& t : report.timings) {
+    std::printf("RUN %s (line %u)%s: median %.3f us over %u runs (min %.3f, max %.3f)\n",
+                t.pipeline.c_str(), t.line, t.variant == "passes" ? " with the passes" : "",
+                t.median_us, t.runs, t.min_us, t.max_us);
+  }
+  if (report.status == coopspv::RunReport::kError) {
+    std::fprintf(stderr, "error: %s\n", report.error.c_str());
+    return;
+  }
+  size_t passed = 0;
+  for (const auto& e : report.expects) passed += e.passed;
+  std::string compared;
+  if (!report.passes_applied.empty()) {
+    size_t equal = 0;
+    for (const auto& c : report.comparisons) equal += c.equal;
+    compared = ", " + std::to_string(equal) + " of " + std::to_string(report.comparisons.size()) +
+               " buffers equal after the passes";
+  }
+  std::printf("%s: %zu of %zu EXPECT passed on %s%s\n",
+              report.status == coopspv::RunReport::kPassed ? "PASS" : "FAIL", passed,
+              report.expects.size(), report.device_name.c_str(), compared.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace coopspv::tools;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string input;
+  bool have_input = false, json = false, list = false, check = false, lower = false;
+  coopspv::RunOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string arg = args[i];
+    // Flags with a value: "--flag value" or "--flag=value".
+    auto value = [&](const char* flag, std::string* out) {
+      const std::string f(flag);
+      if (arg == f) {
+        if (i + 1 >= args.size()) {
+          std::fprintf(stderr, "error: %s needs a value\n", flag);
+          return -1;
+        }
+        *out = args[++i];
+        return 1;
+      }
+      if (arg.rfind(f + "=", 0) == 0) {
+        *out = arg.substr(f.size() + 1);
+        return 1;
+      }
+      return 0;
+    };
+    std::string v;
+    int got;
+    if (arg == "-h" || arg == "--help") {
+      PrintHelp(argv[0]);
+      return kExitOk;
+    } else if (arg == "--version") {
+      std::printf("%s\n", coopspv::Version());
+      return kExitOk;
+    } else if (arg == "--json") {
+      json = true;
+    } else if (arg == "--list-devices") {
+      list = true;
+    } else if (arg == "--check") {
+      check = true;
+    } else if (arg == "--lower") {
+      lower = true;
+    } else if (arg == "--timing") {
+      options.timing_runs = 10;
+    } else if ((got = value("--timing", &v)) != 0) {
+      if (got < 0 || !ParseCount("--timing", v, 1, &options.timing_runs)) return kExitUsage;
+    } else if ((got = value("--warmup", &v)) != 0) {
+      if (got < 0 || !ParseCount("--warmup", v, 0, &options.warmup_runs)) return kExitUsage;
+    } else if ((got = value("--timeout-ms", &v)) != 0) {
+      if (got < 0 || !ParseCount("--timeout-ms", v, 1, &options.fence_timeout_ms)) {
+        return kExitUsage;
+      }
+    } else if ((got = value("--device", &v)) != 0) {
+      if (got < 0) return kExitUsage;
+      options.device = v;
+    } else if ((got = value("--passes", &v)) != 0) {
+      if (got < 0 || !ParsePasses(v, &options.passes)) return kExitUsage;
+    } else if ((got = value("--tolerance", &v)) != 0) {
+      char* end = nullptr;
+      options.tolerance = got > 0 ? std::strtod(v.c_str(), &end) : -1;
+      if (got < 0 || v.empty() || *end != '\0' || !(options.tolerance >= 0)) {
+        std::fprintf(stderr, "error: --tolerance needs a number >= 0\n");
+        return kExitUsage;
+      }
+    } else if ((got = value("--target-env", &v)) != 0) {
+      if (got < 0) return kExitUsage;
+      if (!coopspv::SpirvVersionForTargetEnv(v)) {
+        std::fprintf(stderr, "error: unknown target environment '%s' (expected one of %s)\n",
+                     v.c_str(), coopspv::TargetEnvNames());
+        return kExitUsage;
+      }
+      options.target_env = v;
+    } else if (!TakeInputArgument(arg, &input, &have_input)) {
+      return kExitUsage;
+    }
+  }
+  if (list) return ListDevices(json);
+  if (!have_input) {
+    std::fprintf(stderr, "error: no script (see --help)\n");
+    return kExitUsage;
+  }
+  if (lower) {
+    if (!options.passes.empty()) {
+      std::fprintf(stderr, "error: --lower and --passes: give one of them\n");
+      return kExitUsage;
+    }
+    for (const auto& p : coopspv::OptimizerPasses()) {
+      for (const char* name : kLoweringPasses) {
+        if (p.flag == name) options.passes.push_back({p.flag, ""});
+      }
+    }
+    if (options.passes.empty()) {
+      std::fprintf(stderr,
+                   "error: --lower: this build has none of the lowering passes "
+                   "(--lower-coop-matrix, --lower-coop-vector); use --passes\n");
+      return kExitUsage;
+    }
+  }
+  std::string text;
+  if (!ReadFile(input, &text)) return kExitUsage;
+  if (input != "-") {
+    const size_t slash = input.rfind('/');
+    if (slash != std::string::npos) options.script_directory = input.substr(0, slash);
+  }
+  const coopspv::RunReport report =
+      check ? coopspv::CheckAmberScript(text, options) : coopspv::RunAmberScript(text, options);
+  if (json) {
+    std::fputs(coopspv::FormatRunJson(report).c_str(), stdout);
+  } else if (check) {
+    if (report.status == coopspv::RunReport::kError) {
+      std::fprintf(stderr, "error: %s\n", report.error.c_str());
+    }
+  } else {
+    PrintText(report);
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  // A RUN that timed out may still be running on the device (a CPU driver's threads spin on):
+  // leave without the exit-time teardown that would wait for it.
+  if (report.hung) std::_Exit(kExitUsage);
+  return report.status == coopspv::RunReport::kPassed ? kExitOk
+         : report.status == coopspv::RunReport::kFailed ? kExitExpectFailed
+                                                        : kExitUsage;
+}
