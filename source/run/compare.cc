@@ -46,6 +46,8 @@ double UlpDistance(uint64_t a, uint64_t b, const DataType& type) {
 void EvaluateExpect(const Command& command, const DataType& type, std::span<const uint8_t> bytes,
                     std::span<const uint8_t> other, ExpectReport* report) {
   report->passed = true;
+  report->first_mismatch.reset();
+  report->message.clear();
   report->mismatches = 0;
   report->max_abs_error = report->max_ulp_error = 0;
   auto mismatch = [&](uint64_t element, const std::string& message) {
@@ -150,6 +152,7 @@ void EvaluateExpect(const Command& command, const DataType& type, std::span<cons
 void CompareBuffers(const DataType& type, std::span<const uint8_t> expected,
                     std::span<const uint8_t> actual, double tolerance, BufferComparison* out) {
   out->equal = expected.size() == actual.size();
+  out->first_mismatch.reset();
   out->mismatches = 0;
   out->max_abs_error = out->max_ulp_error = 0;
   if (!out->equal) return;

@@ -461,6 +461,7 @@ class Parser {
       line_number_ = start;
       return Fail("PIPELINE has no END");
     }
+    line_number_ = start;
     if (!Expect(!p.shader.empty(), "PIPELINE " + Quote(p.name) + " has no ATTACH")) return false;
     script_->pipelines.push_back(std::move(p));
     return true;

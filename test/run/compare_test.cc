@@ -1,0 +1,247 @@
+// Tests of EXPECT evaluation and buffer comparison (source/run/compare.cc), of the module
+// interface reader and of device-feature names, none of which needs a device.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "include/coopspv/coopspv.hpp"
+#include "source/run/compare.h"
+#include "source/run/module_interface.h"
+#include "source/run/script.h"
+#include "source/run/vulkan.h"
+
+namespace coopspv::run {
+namespace {
+
+std::vector<uint8_t> Floats(std::initializer_list<float> values) {
+  std::vector<uint8_t> out(values.size() * 4);
+  std::memcpy(out.data(), values.begin(), out.size());
+  return out;
+}
+
+// Parses one EXPECT against a buffer declared like `buffer` (a BUFFER line).
+Command ParseExpect(const std::string& buffer, const std::string& expect) {
+  Script s;
+  ParseError e;
+  EXPECT_TRUE(ParseScript(buffer + "\nBUFFER other DATA_TYPE float SIZE 4 FILL 0\n" + expect + "\n",
+                          ParseOptions(), &s, &e))
+      << e.ToString();
+  return s.commands.empty() ? Command() : s.commands[0];
+}
+
+const DataType kFloat{DataType::kFloat, 32, 1};
+
+TEST(CompareTest, ExpectIndexExact) {
+  const Command c = ParseExpect("BUFFER b DATA_TYPE float SIZE 4 FILL 0", "EXPECT b IDX 1 EQ 2 3");
+  ExpectReport r;
+  EvaluateExpect(c, kFloat, Floats({9, 2, 3, 9}), {}, &r);
+  EXPECT_TRUE(r.passed);
+  EvaluateExpect(c, kFloat, Floats({2, 2, 3.5f, 9}), {}, &r);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.first_mismatch, 2u);
+  EXPECT_EQ(r.mismatches, 1u);
+  EXPECT_EQ(r.max_abs_error, 0.5);
+  EXPECT_EQ(r.max_ulp_error, 1u << 21);  // 3 and 3.5 are 2^21 floats apart.
+  EXPECT_EQ(r.message, "b[2] is 3.5, expected 3");
+}
+
+TEST(CompareTest, ExpectTolerances) {
+  const Command abs = ParseExpect("BUFFER b DATA_TYPE float SIZE 2 FILL 0",
+                                  "EXPECT b IDX 0 TOLERANCE 0.1 EQ 1 100");
+  ExpectReport r;
+  EvaluateExpect(abs, kFloat, Floats({1.05f, 100.09f}), {}, &r);
+  EXPECT_TRUE(r.passed);
+  EvaluateExpect(abs, kFloat, Floats({1.05f, 100.2f}), {}, &r);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.first_mismatch, 1u);
+  const Command pct = ParseExpect("BUFFER b DATA_TYPE float SIZE 2 FILL 0",
+                                  "EXPECT b IDX 0 TOLERANCE 0 1% EQ 1 100");
+  EvaluateExpect(pct, kFloat, Floats({1, 100.9f}), {}, &r);
+  EXPECT_TRUE(r.passed);
+  EvaluateExpect(pct, kFloat, Floats({1.0001f, 100.9f}), {}, &r);
+  EXPECT_FALSE(r.passed);  // The first tolerance is 0.
+  EXPECT_EQ(r.first_mismatch, 0u);
+}
+
+TEST(CompareTest, ExpectIntegersAndComparators) {
+  const DataType i8{DataType::kSigned, 8, 1};
+  const std::vector<uint8_t> bytes = {0xFF, 0x80, 0x7F};  // -1, -128, 127
+  ExpectReport r;
+  EvaluateExpect(ParseExpect("BUFFER b DATA_TYPE int8 SIZE 3 FILL 0", "EXPECT b IDX 0 EQ -1 -128 127"),
+                 i8, bytes, {}, &r);
+  EXPECT_TRUE(r.passed) << r.message;
+  EvaluateExpect(ParseExpect("BUFFER b DATA_TYPE int8 SIZE 3 FILL 0", "EXPECT b IDX 0 LT 0 0"), i8,
+                 bytes, {}, &r);
+  EXPECT_TRUE(r.passed) << r.message;
+  EvaluateExpect(ParseExpect("BUFFER b DATA_TYPE int8 SIZE 3 FILL 0", "EXPECT b IDX 1 GT -128 0"),
+                 i8, bytes, {}, &r);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.first_mismatch, 1u);
+  EXPECT_EQ(r.message, "b[1] is -128, expected -128");
+  // 64-bit values beyond a double's precision still compare exactly.
+  const DataType u64{DataType::kUnsigned, 64, 1};
+  std::vector<uint8_t> big(8);
+  const uint64_t v = (uint64_t{1} << 60) + 1;
+  std::memcpy(big.data(), &v, 8);
+  EvaluateExpect(ParseExpect("BUFFER b DATA_TYPE uint64 SIZE 1 FILL 0",
+                             "EXPECT b IDX 0 EQ 1152921504606846976"),
+                 u64, big, {}, &r);
+  EXPECT_FALSE(r.passed);
+}
+
+TEST(CompareTest, ExpectVectors) {
+  const DataType v3{DataType::kFloat, 32, 3};
+  // Two vec3 elements, each padded to 4 floats; the padding is never compared.
+  const auto bytes = Floats({1, 2, 3, 99, 4, 5, 6, 99});
+  ExpectReport r;
+  EvaluateExpect(ParseExpect("BUFFER b DATA_TYPE vec3<float> SIZE 2 FILL 0",
+                             "EXPECT b IDX 1 EQ 4 5 7"),
+                 v3, bytes, {}, &r);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.first_mismatch, 1u);
+  EXPECT_EQ(r.message, "b[1].z is 6, expected 7");
+}
+
+TEST(CompareTest, EqualAndRmseBuffers) {
+  const Command eq = ParseExpect("BUFFER b DATA_TYPE float SIZE 4 FILL 0", "EXPECT b EQ_BUFFER other");
+  ExpectReport r;
+  EvaluateExpect(eq, kFloat, Floats({1, 2, 3, 4}), Floats({1, 2, 3, 4}), &r);
+  EXPECT_TRUE(r.passed);
+  EvaluateExpect(eq, kFloat, Floats({1, 2, 3, 4}), Floats({1, 2, 3.5f, 4.5f}), &r);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.first_mismatch, 2u);
+  EXPECT_EQ(r.mismatches, 2u);
+  const Command rmse = ParseExpect("BUFFER b DATA_TYPE float SIZE 4 FILL 0",
+                                   "EXPECT b RMSE_BUFFER other TOLERANCE 0.5");
+  // Errors 0, 0, 0, 1: RMSE 0.5.
+  EvaluateExpect(rmse, kFloat, Floats({1, 2, 3, 4}), Floats({1, 2, 3, 5}), &r);
+  EXPECT_TRUE(r.passed);
+  EvaluateExpect(rmse, kFloat, Floats({1, 2, 3, 4}), Floats({1, 2, 3, 5.1f}), &r);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.message.find("RMSE"), std::string::npos);
+}
+
+TEST(CompareTest, CompareBuffers) {
+  BufferComparison c;
+  CompareBuffers(kFloat, Floats({1, 2, 1000}), Floats({1, 2.0005f, 1000.5f}), 1e-3, &c);
+  EXPECT_TRUE(c.equal);  // 0.0005 <= 1e-3; 0.5 <= 1e-3 * 1000.
+  CompareBuffers(kFloat, Floats({1, 2, 1000}), Floats({1, 2.01f, 1000}), 1e-3, &c);
+  EXPECT_FALSE(c.equal);
+  EXPECT_EQ(c.first_mismatch, 1u);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CompareBuffers(kFloat, Floats({nan}), Floats({nan}), 0, &c);
+  EXPECT_TRUE(c.equal);
+  const DataType u32{DataType::kUnsigned, 32, 1};
+  CompareBuffers(u32, Floats({1, 2}), Floats({1, 2.0000002f}), 1.0, &c);
+  EXPECT_FALSE(c.equal);  // Integers compare exactly, whatever the tolerance.
+  EXPECT_EQ(c.first_mismatch, 1u);
+}
+
+TEST(CompareTest, UlpDistance) {
+  const DataType f16{DataType::kFloat, 16, 1};
+  EXPECT_EQ(UlpDistance(0x3C00, 0x3C01, f16), 1);
+  EXPECT_EQ(UlpDistance(0x0001, 0x8001, f16), 2);  // Across zero.
+  EXPECT_EQ(UlpDistance(0x0000, 0x8000, f16), 0);  // +0 and -0.
+}
+
+TEST(ModuleInterfaceTest, ReadsBindingsAndPushConstants) {
+  std::vector<uint32_t> words;
+  Problem problem;
+  ASSERT_TRUE(Assemble(R"(OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %ssbo %ubo %pc
+OpEntryPoint GLCompute %other "other"
+OpExecutionMode %main LocalSize 64 2 1
+OpDecorate %S Block
+OpMemberDecorate %S 0 Offset 0
+OpDecorate %ssbo DescriptorSet 1
+OpDecorate %ssbo Binding 3
+OpDecorate %ubo DescriptorSet 0
+OpDecorate %ubo Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%S = OpTypeStruct %uint
+%p_ssbo = OpTypePointer StorageBuffer %S
+%p_ubo = OpTypePointer Uniform %S
+%p_pc = OpTypePointer PushConstant %S
+%ssbo = OpVariable %p_ssbo StorageBuffer
+%ubo = OpVariable %p_ubo Uniform
+%pc = OpVariable %p_pc PushConstant
+%main = OpFunction %void None %fn
+%l = OpLabel
+OpReturn
+OpFunctionEnd
+%other = OpFunction %void None %fn
+%l2 = OpLabel
+OpReturn
+OpFunctionEnd
+)",
+                       AssembleOptions(), &words, &problem))
+      << problem.ToString();
+  ModuleInterface mi;
+  std::string error;
+  ASSERT_TRUE(ReadModuleInterface(words, "main", &mi, &error)) << error;
+  ASSERT_EQ(mi.resources.size(), 2u);
+  EXPECT_EQ(mi.resources[0].kind, ModuleResource::kStorage);
+  EXPECT_EQ(mi.resources[0].set, 1u);
+  EXPECT_EQ(mi.resources[0].binding, 3u);
+  EXPECT_EQ(mi.resources[1].kind, ModuleResource::kUniform);
+  EXPECT_TRUE(mi.push_constants);
+  EXPECT_EQ(mi.local_size[0], 64u);
+  EXPECT_EQ(mi.local_size[1], 2u);
+  // SPIR-V 1.6: "other" lists no globals, so it uses none.
+  ASSERT_TRUE(ReadModuleInterface(words, "other", &mi, &error)) << error;
+  EXPECT_TRUE(mi.resources.empty());
+  EXPECT_FALSE(mi.push_constants);
+  EXPECT_FALSE(ReadModuleInterface(words, "nope", &mi, &error));
+  EXPECT_NE(error.find("no GLCompute entry point named 'nope'"), std::string::npos);
+  // Truncated words: an error, not a read past the end.
+  words.resize(words.size() - 1);
+  words.back() = 0xFFFF0000u | 1;
+  EXPECT_FALSE(ReadModuleInterface(words, "main", &mi, &error));
+  EXPECT_FALSE(ReadModuleInterface(std::vector<uint32_t>{0x07230203u}, "main", &mi, &error));
+}
+
+TEST(FeatureTest, NamesResolve) {
+  FeatureRef ref;
+  ASSERT_TRUE(FindFeature("shaderInt64", &ref));
+  EXPECT_EQ(ref.Name(), "shaderInt64");
+  ASSERT_TRUE(FindFeature("shaderFloat16", &ref));  // A bare 1.2 name.
+  EXPECT_EQ(ref.Name(), "Vulkan12Features.shaderFloat16");
+  ASSERT_TRUE(FindFeature("Float16Int8Features.shaderInt8", &ref));
+  EXPECT_EQ(ref.Name(), "Vulkan12Features.shaderInt8");
+  ASSERT_TRUE(FindFeature("VkPhysicalDeviceStorage16BitFeatures.storageBuffer16BitAccess", &ref));
+  EXPECT_EQ(ref.Name(), "Vulkan11Features.storageBuffer16BitAccess");
+  ASSERT_TRUE(FindFeature("SubgroupSizeControl.computeFullSubgroups", &ref));
+  EXPECT_EQ(ref.Name(), "Vulkan13Features.computeFullSubgroups");
+  ASSERT_TRUE(FindFeature("CooperativeMatrix2FeaturesNV.cooperativeMatrixBlockLoads", &ref));
+  EXPECT_STREQ(FeatureStructs()[ref.structure].extension, "VK_NV_cooperative_matrix2");
+  EXPECT_EQ(FeatureStructs()[ref.structure].Size(), 48u);  // 16 + 7 * 4, 8-byte aligned.
+  EXPECT_EQ(static_cast<int>(FeatureStructs()[ref.structure].stype), 1000593000);
+  ASSERT_TRUE(FindFeature("CooperativeVectorFeaturesNV.cooperativeVectorTraining", &ref));
+  EXPECT_EQ(static_cast<int>(FeatureStructs()[ref.structure].stype), 1000491000);
+  EXPECT_FALSE(FindFeature("cooperativeMatrix", &ref));  // Not core: needs its structure.
+  EXPECT_FALSE(FindFeature("Vulkan12Features.shaderInt64", &ref));
+  EXPECT_FALSE(FindFeature("NoSuchFeatures.x", &ref));
+
+  // A chain sets and reads the field it names, and only that one.
+  std::vector<bool> include(FeatureStructs().size(), true);
+  FeatureChain chain(include);
+  ASSERT_TRUE(FindFeature("CooperativeMatrixFeaturesKHR.cooperativeMatrixRobustBufferAccess", &ref));
+  chain.Set(ref, true);
+  EXPECT_TRUE(chain.Get(ref));
+  FeatureRef first = ref;
+  first.field = 0;
+  EXPECT_FALSE(chain.Get(first));
+  // The chain is linked through pNext from the head, in order.
+  const VkBaseOutStructure* s = reinterpret_cast<VkBaseOutStructure*>(chain.head());
+  size_t count = 0;
+  for (; s != nullptr; s = s->pNext) ++count;
+  EXPECT_EQ(count, FeatureStructs().size());
+}
+
+}  // namespace
+}  // namespace coopspv::run

@@ -1,0 +1,183 @@
+#!/bin/bash
+# coopspv-run end to end on lavapipe: the AmberScript tests pass, a wrong expectation fails
+# with its index, bad input exits 2 with a clear message, --passes compares two runs.
+set -u
+RUN=tools/coopspv-run
+AS=tools/coopspv-as
+OPT=tools/coopspv-opt
+DIR=test/run
+TMP="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+
+# Lavapipe only, by its ICD file (VK_DRIVER_FILES for loaders from 1.3.207 on, VK_ICD_FILENAMES
+# for older ones): the test never depends on the machine's GPU.
+ICD=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
+if [ ! -f "$ICD" ]; then
+  echo "FAIL: $ICD is missing: install mesa-vulkan-drivers (utils/setup.sh)" >&2
+  exit 1
+fi
+export VK_DRIVER_FILES="$ICD" VK_ICD_FILENAMES="$ICD"
+# Under AddressSanitizer: the Vulkan loader and Mesa keep allocations until exit that are not
+# coopspv's (see lsan_suppressions.txt); our own leaks are still reported.
+export LSAN_OPTIONS="suppressions=$PWD/$DIR/lsan_suppressions.txt:print_suppressions=0"
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect_exit <code> <description> <command...>
+expect_exit() {
+  local want=$1 what=$2
+  shift 2
+  timeout 120 "$@" >"$TMP/out" 2>"$TMP/err"
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    fail "$what: exit $got, expected $want"
+    sed 's/^/    /' "$TMP/out" "$TMP/err" >&2
+  fi
+}
+
+expect_contains() {
+  local file=$1 text=$2 what=$3
+  grep -qF -- "$text" "$file" || {
+    fail "$what: '$text' not in $(basename "$file")"
+    sed 's/^/    /' "$file" >&2
+  }
+}
+
+# Usage.
+expect_exit 0 "--help" "$RUN" --help
+expect_contains "$TMP/out" "Usage:" "--help"
+expect_exit 0 "--version" "$RUN" --version
+expect_contains "$TMP/out" "coopspv" "--version"
+expect_exit 2 "unknown flag" "$RUN" --no-such-flag
+expect_exit 2 "no script" "$RUN"
+expect_exit 2 "missing script" "$RUN" "$TMP/none.amber"
+expect_exit 2 "--timing=0" "$RUN" --timing=0 "$DIR/reduce_subgroup.amber"
+expect_exit 2 "--passes with an unknown pass" "$RUN" --passes "--no-such-pass" "$DIR/reduce_subgroup.amber"
+
+# Devices.
+expect_exit 0 "--list-devices" "$RUN" --list-devices
+expect_contains "$TMP/out" "llvmpipe" "--list-devices"
+expect_exit 0 "--device by name" "$RUN" --device LLVMPIPE "$DIR/reduce_subgroup.amber"
+expect_exit 0 "--device by index" "$RUN" --device 0 "$DIR/reduce_subgroup.amber"
+expect_exit 2 "--device out of range" "$RUN" --device 7 "$DIR/reduce_subgroup.amber"
+expect_contains "$TMP/err" "no Vulkan device 7" "--device out of range"
+expect_exit 2 "--device unknown name" "$RUN" --device no-such-gpu "$DIR/reduce_subgroup.amber"
+
+# Every test of this folder passes.
+count=0
+for script in "$DIR"/*.amber; do
+  expect_exit 0 "$script" "$RUN" "$script"
+  expect_contains "$TMP/out" "PASS" "$script"
+  count=$((count + 1))
+done
+[ "$count" -ge 4 ] || fail "only $count .amber tests found"
+
+# JSON: one entry per EXPECT.
+expect_exit 0 "--json" "$RUN" --json "$DIR/tiled_matmul.amber"
+expect_contains "$TMP/out" '"status":"pass"' "--json"
+[ "$(grep -o '"result":"pass"' "$TMP/out" | wc -l)" = 4 ] || fail "--json: not 4 passing EXPECTs"
+
+# A wrong expectation fails with its index: element 2 of sums is 10272, not 10270.
+sed 's/EQ 2080 6176 10272 14368/EQ 2080 6176 10270 14368/' "$DIR/reduce_subgroup.amber" \
+  >"$TMP/wrong.amber"
+expect_exit 1 "wrong expectation" "$RUN" "$TMP/wrong.amber"
+expect_contains "$TMP/err" "sums[2] is 10272, expected 10270" "wrong expectation"
+expect_contains "$TMP/err" "first mismatch at index 2" "wrong expectation"
+expect_exit 1 "wrong expectation, JSON" "$RUN" --json "$TMP/wrong.amber"
+expect_contains "$TMP/out" '"result":"fail","first_mismatch":2,"mismatches":1,"max_abs_error":2' \
+  "wrong expectation, JSON"
+# A float tolerance that is too tight, and ones that are wide enough (absolute and percent).
+v=$(sed -n 's/^EXPECT c IDX 255 TOLERANCE 0.001 EQ //p' "$DIR/tiled_matmul.amber")
+w=$(awk "BEGIN { print $v + 0.5 }")
+{ cat "$DIR/tiled_matmul.amber"; echo "EXPECT c IDX 255 TOLERANCE 0.25 EQ $w"; } >"$TMP/tol.amber"
+expect_exit 1 "value off by 0.5, tolerance 0.25" "$RUN" "$TMP/tol.amber"
+expect_contains "$TMP/err" "first mismatch at index 255" "value off by 0.5, tolerance 0.25"
+{ cat "$DIR/tiled_matmul.amber"; echo "EXPECT c IDX 255 TOLERANCE 1 EQ $w"; } >"$TMP/tol.amber"
+expect_exit 0 "value off by 0.5, tolerance 1" "$RUN" "$TMP/tol.amber"
+{ cat "$DIR/tiled_matmul.amber"; echo "EXPECT c IDX 255 TOLERANCE 1000% EQ $w"; } >"$TMP/tol.amber"
+expect_exit 0 "value off by 0.5, tolerance 1000%" "$RUN" "$TMP/tol.amber"
+
+# Timing: timestamp queries around each RUN, buffers restored before the RUN proper.
+expect_exit 0 "--timing" "$RUN" --timing=3 --warmup 1 "$DIR/reduce_subgroup.amber"
+expect_contains "$TMP/out" "median" "--timing"
+expect_exit 0 "--timing --json" "$RUN" --timing=2 --json "$DIR/push_spec_constants.amber"
+expect_contains "$TMP/out" '"median_us":' "--timing --json"
+
+# SPIRV-BINARY FILE, relative to the script.
+"$AS" "$DIR/bad/increment.spvasm" -o "$TMP/increment.spv" || fail "assemble increment"
+cat >"$TMP/binary.amber" <<'AMBER'
+SHADER compute inc SPIRV-BINARY FILE increment.spv
+BUFFER in DATA_TYPE uint32 SIZE 8 SERIES_FROM 10 INC_BY 10
+BUFFER out DATA_TYPE uint32 SIZE 8 FILL 0
+PIPELINE compute p
+  ATTACH inc ENTRY_POINT main
+  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER out AS storage BINDING 1
+END
+RUN p 2 1 1
+EXPECT out IDX 0 EQ 11 21 31 41 51 61 71 81
+EXPECT out IDX 7 GT 80
+AMBER
+expect_exit 0 "SPIRV-BINARY FILE" "$RUN" "$TMP/binary.amber"
+
+# Bad input: exit 2, a clear message, never a crash or a hang.
+check_bad() {
+  local name=$1 text=$2
+  expect_exit 2 "bad/$name" "$RUN" "$DIR/bad/$name"
+  expect_contains "$TMP/err" "$text" "bad/$name"
+}
+check_bad malformed.amber "line 5: SIZE must be an element count"
+check_bad missing_buffer.amber "line 8: unknown buffer 'result'"
+check_bad binding_mismatch.amber \
+  "uses a storage buffer at DESCRIPTOR_SET 0 BINDING 1, but the pipeline binds nothing there"
+check_bad binding_kind_mismatch.amber "line 8: binding mismatch: 'in' is bound AS uniform"
+check_bad driver_rejects.amber "the driver rejected shader 'coop_length'"
+check_bad missing_feature.amber \
+  "does not support the device extension VK_KHR_cooperative_matrix (needed for the feature CooperativeMatrixFeaturesKHR.cooperativeMatrix)"
+check_bad missing_extension.amber "does not support the device extension VK_NV_cooperative_vector"
+check_bad timeout.amber "line 78: RUN did not finish within 300 ms"
+printf 'DEVICE_FEATURE sparseResidencyBuffer\n' >"$TMP/core_feature.amber"
+expect_exit 2 "missing core feature" "$RUN" "$TMP/core_feature.amber"
+expect_contains "$TMP/err" "does not support the device feature sparseResidencyBuffer" \
+  "missing core feature"
+printf 'DEVICE_FEATURE Vulkan12Features.noSuchThing\n' >"$TMP/unknown_feature.amber"
+expect_exit 2 "unknown feature" "$RUN" "$TMP/unknown_feature.amber"
+expect_contains "$TMP/err" "unknown DEVICE_FEATURE 'Vulkan12Features.noSuchThing'" "unknown feature"
+expect_exit 2 "--check on malformed" "$RUN" --check "$DIR/bad/malformed.amber"
+expect_exit 0 "--check" "$RUN" --check "$DIR/tiled_matmul.amber"
+head -c 3000 /dev/urandom >"$TMP/random.amber"
+expect_exit 2 "random bytes" "$RUN" "$TMP/random.amber"
+
+# --passes: the script runs as written and after the passes, and the storage buffers compare.
+# The script specializes id 0 to -2 and id 1 (the workgroup size) to 16: with those defaults
+# set first, freezing and folding keep the meaning.
+expect_exit 0 "--passes spec-constant folding" "$RUN" --json --passes \
+  '--set-spec-const-default-value "0:-2 1:16" --freeze-spec-const --fold-spec-const' \
+  "$DIR/push_spec_constants.amber"
+expect_contains "$TMP/out" '"passes":["--set-spec-const-default-value=0:-2 1:16","--freeze-spec-const","--fold-spec-const"]' "--passes"
+expect_contains "$TMP/out" '{"buffer":"out","result":"equal"' "--passes"
+# Freezing alone changes the meaning: the module's defaults (scale 1, workgroup size 1) win over
+# the script's SPECIALIZE. The second run's EXPECTs fail and the comparison names index 0.
+expect_exit 1 "--passes that change the result" "$RUN" --passes "--freeze-spec-const" \
+  "$DIR/push_spec_constants.amber"
+expect_contains "$TMP/err" "buffer 'out' differs after the passes: first mismatch at index 0" \
+  "--passes that change the result"
+expect_contains "$TMP/err" "(with the passes)" "--passes that change the result"
+expect_contains "$TMP/err" "out[0] is 980, expected 1040" "--passes that change the result"
+
+# --lower: the lowering passes this build has.
+if "$OPT" --help | grep -qE -- "--lower-coop-(matrix|vector)"; then
+  expect_exit 0 "--lower on plain compute" "$RUN" --lower "$DIR/tiled_matmul.amber"
+else
+  expect_exit 2 "--lower without lowering passes" "$RUN" --lower "$DIR/tiled_matmul.amber"
+  expect_contains "$TMP/err" "none of the lowering passes" "--lower"
+fi
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)" >&2
+  exit 1
+fi
+echo "all coopspv-run checks passed"

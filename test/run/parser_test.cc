@@ -1,0 +1,278 @@
+// Tests of the AmberScript parser (source/run/parser.cc): what it accepts, what it stores, and
+// the line and message of every error.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "source/run/script.h"
+
+namespace coopspv::run {
+namespace {
+
+constexpr const char* kShader = R"(SHADER compute inc SPIRV-ASM
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%l = OpLabel
+OpReturn
+OpFunctionEnd
+END
+)";
+
+bool Parse(const std::string& text, Script* script, ParseError* error) {
+  return ParseScript(text, ParseOptions(), script, error);
+}
+
+// The script must fail at `line` with a message containing `text`.
+void ExpectError(const std::string& script_text, uint32_t line, const std::string& text) {
+  Script script;
+  ParseError error;
+  ASSERT_FALSE(Parse(script_text, &script, &error)) << script_text;
+  EXPECT_EQ(error.line, line) << error.ToString();
+  EXPECT_NE(error.message.find(text), std::string::npos) << error.ToString();
+}
+
+uint32_t U32(const Buffer& b, size_t i) {
+  uint32_t v;
+  std::memcpy(&v, b.bytes.data() + 4 * i, 4);
+  return v;
+}
+
+TEST(ParserTest, DataTypes) {
+  DataType t;
+  ASSERT_TRUE(ParseDataType("int8", &t));
+  EXPECT_EQ(t.kind, DataType::kSigned);
+  EXPECT_EQ(t.ElementBytes(), 1u);
+  ASSERT_TRUE(ParseDataType("uint64", &t));
+  EXPECT_EQ(t.ElementBytes(), 8u);
+  ASSERT_TRUE(ParseDataType("float16", &t));
+  EXPECT_EQ(t.kind, DataType::kFloat);
+  EXPECT_EQ(t.bits, 16u);
+  ASSERT_TRUE(ParseDataType("vec3<float>", &t));
+  EXPECT_EQ(t.components, 3u);
+  EXPECT_EQ(t.ElementBytes(), 16u);  // std430: a vec3 takes a vec4's room.
+  EXPECT_EQ(t.Name(), "vec3<float>");
+  ASSERT_TRUE(ParseDataType("vec2<int16>", &t));
+  EXPECT_EQ(t.ElementBytes(), 4u);
+  for (const char* bad : {"int7", "uint", "float32", "vec5<float>", "vec2<vec2<float>>", "vec2<",
+                          "", "vec2<float"}) {
+    EXPECT_FALSE(ParseDataType(bad, &t)) << bad;
+  }
+}
+
+TEST(ParserTest, BuffersFillSeriesAndData) {
+  Script s;
+  ParseError e;
+  ASSERT_TRUE(Parse(R"(# comment
+BUFFER a DATA_TYPE uint32 SIZE 4 FILL 7
+BUFFER b DATA_TYPE int32 SIZE 3 SERIES_FROM -2 INC_BY 5   # trailing comment
+BUFFER c DATA_TYPE float16 DATA
+  1.5 -2
+  0x1p-2
+END
+BUFFER d DATA_TYPE vec3<uint8> DATA 1 2 3
+4 5 6
+END
+BUFFER e DATA_TYPE float SIZE 3 SERIES_FROM 0.5 INC_BY 0.25
+)",
+                    &s, &e))
+      << e.ToString();
+  ASSERT_EQ(s.buffers.size(), 5u);
+  EXPECT_EQ(s.buffers[0].ElementCount(), 4u);
+  EXPECT_EQ(U32(s.buffers[0], 3), 7u);
+  EXPECT_EQ(static_cast<int32_t>(U32(s.buffers[1], 0)), -2);
+  EXPECT_EQ(static_cast<int32_t>(U32(s.buffers[1], 2)), 8);
+  // float16 1.5 = 0x3E00, -2 = 0xC000, 0.25 = 0x3400.
+  const auto& c = s.buffers[2].bytes;
+  ASSERT_EQ(c.size(), 6u);
+  EXPECT_EQ(c[0] | c[1] << 8, 0x3E00);
+  EXPECT_EQ(c[2] | c[3] << 8, 0xC000);
+  EXPECT_EQ(c[4] | c[5] << 8, 0x3400);
+  // vec3<uint8>: two elements of 4 bytes, the fourth byte padding.
+  const std::vector<uint8_t> d = {1, 2, 3, 0, 4, 5, 6, 0};
+  EXPECT_EQ(s.buffers[3].bytes, d);
+  float f;
+  std::memcpy(&f, s.buffers[4].bytes.data() + 8, 4);
+  EXPECT_EQ(f, 1.0f);
+}
+
+TEST(ParserTest, ShaderPipelineRunExpect) {
+  Script s;
+  ParseError e;
+  const std::string text = std::string(kShader) + R"(
+DEVICE_FEATURE Float16Int8Features.shaderInt8
+DEVICE_EXTENSION VK_KHR_cooperative_matrix
+SET ENGINE_DATA fence_timeout_ms 250
+BUFFER in DATA_TYPE float SIZE 8 FILL 1.0
+BUFFER out DATA_TYPE float SIZE 8 FILL 0
+BUFFER pc DATA_TYPE uint32 DATA 3 END
+PIPELINE compute p
+  ATTACH inc ENTRY_POINT main SPECIALIZE 3 AS uint32 16 SPECIALIZE 4 AS float 0.5
+  BIND BUFFER in AS uniform DESCRIPTOR_SET 1 BINDING 2
+  BIND BUFFER out AS storage BINDING 0
+  BIND BUFFER pc AS push_constant
+  SUBGROUP inc
+    FULLY_POPULATED on
+    REQUIRED_SIZE 32
+  END
+END
+PIPELINE compute q
+  ATTACH inc
+  SUBGROUP inc REQUIRED_SIZE MAX VARYING_SIZE on
+END
+RUN p 2 3 4
+EXPECT out IDX 2 TOLERANCE 0.1 5% EQ 1.0 2.0
+EXPECT out IDX 0 GE 0
+EXPECT out EQ_BUFFER in
+EXPECT out RMSE_BUFFER in TOLERANCE 0.5
+)";
+  // "DATA 3 END" on one line is not a block end: the block runs to the next END line.
+  ASSERT_FALSE(Parse(text, &s, &e));
+  std::string fixed = text;
+  fixed.replace(fixed.find("DATA 3 END"), 10, "DATA 3\nEND");
+  ASSERT_TRUE(Parse(fixed, &s, &e)) << e.ToString();
+  ASSERT_EQ(s.shaders.size(), 1u);
+  EXPECT_EQ(s.shaders[0].words[0], 0x07230203u);
+  EXPECT_EQ(s.fence_timeout_ms, 250u);
+  ASSERT_EQ(s.features.size(), 1u);
+  EXPECT_EQ(s.features[0].line, 14u);
+  EXPECT_EQ(s.extensions[0].name, "VK_KHR_cooperative_matrix");
+  ASSERT_EQ(s.pipelines.size(), 2u);
+  const Pipeline& p = s.pipelines[0];
+  EXPECT_EQ(p.shader, "inc");
+  ASSERT_EQ(p.spec_constants.size(), 2u);
+  EXPECT_EQ(p.spec_constants[0].id, 3u);
+  EXPECT_EQ(p.spec_constants[0].value.bits, 16u);
+  EXPECT_EQ(p.spec_constants[1].value.bits, 0x3F000000u);
+  ASSERT_EQ(p.bindings.size(), 3u);
+  EXPECT_EQ(p.bindings[0].kind, BufferBinding::kUniform);
+  EXPECT_EQ(p.bindings[0].set, 1u);
+  EXPECT_EQ(p.bindings[0].binding, 2u);
+  EXPECT_EQ(p.bindings[1].set, 0u);
+  EXPECT_EQ(p.bindings[2].kind, BufferBinding::kPushConstant);
+  EXPECT_TRUE(p.fully_populated);
+  EXPECT_EQ(p.subgroup_size, Pipeline::SubgroupSize::kExact);
+  EXPECT_EQ(p.required_subgroup_size, 32u);
+  EXPECT_EQ(s.pipelines[1].subgroup_size, Pipeline::SubgroupSize::kMax);
+  EXPECT_TRUE(s.pipelines[1].varying_size);
+  ASSERT_EQ(s.commands.size(), 5u);
+  EXPECT_EQ(s.commands[0].kind, Command::kRun);
+  EXPECT_EQ(s.commands[0].groups[2], 4u);
+  const Command& x = s.commands[1];
+  EXPECT_EQ(x.kind, Command::kExpectIndex);
+  EXPECT_EQ(x.index, 2u);
+  ASSERT_EQ(x.tolerances.size(), 2u);
+  EXPECT_TRUE(x.tolerances[1].percent);
+  EXPECT_EQ(x.values[1].value, 2.0);
+  EXPECT_EQ(x.text, "EXPECT out IDX 2 TOLERANCE 0.1 5% EQ 1.0 2.0");
+  EXPECT_EQ(s.commands[2].compare, Command::Compare::kGe);
+  EXPECT_EQ(s.commands[3].kind, Command::kExpectEqualBuffer);
+  EXPECT_EQ(s.commands[4].rmse_tolerance, 0.5);
+}
+
+TEST(ParserTest, AssemblyErrorsPointIntoTheBlock) {
+  // Line 4 of the script is the bad instruction (the block starts on line 2).
+  ExpectError("# x\nSHADER compute s SPIRV-ASM\nOpCapability Shader\nOpNoSuchThing\nEND\n", 4,
+              "SPIR-V assembly of shader 's'");
+}
+
+TEST(ParserTest, MalformedScripts) {
+  const std::string shader(kShader);  // 12 lines.
+  ExpectError("BUFFER b DATA_TYPE uint32 SIZE\n", 1, "SIZE must be an element count");
+  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 0 FILL 1\n", 1, "SIZE must be an element count");
+  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4\n", 1, "FILL <value> or SERIES_FROM");
+  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 99999999999999 FILL 0\n", 1, "SIZE");
+  ExpectError("BUFFER b DATA_TYPE uint8 SIZE 2 FILL 256\n", 1, "FILL");
+  ExpectError("BUFFER b DATA_TYPE int8 DATA 1 2 -129\nEND\n", 1, "DATA value 2");
+  ExpectError("BUFFER b DATA_TYPE vec2<float> DATA 1 2 3\nEND\n", 1, "whole number of");
+  ExpectError("BUFFER b DATA_TYPE float DATA 1 2\n", 1, "BUFFER DATA has no END");
+  ExpectError("BUFFER b DATA_TYPE floaty SIZE 1 FILL 0\n", 1, "unknown DATA_TYPE 'floaty'");
+  ExpectError("BUFFER b FORMAT R32_SFLOAT\n", 1, "declare buffers with DATA_TYPE");
+  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\nBUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\n",
+              2, "'b' is already declared");
+  ExpectError("SHADER vertex v GLSL\n", 1, "shader type 'vertex' is not supported");
+  ExpectError("SHADER compute s GLSL\n#version 450\nEND\n", 1, "shader format 'GLSL'");
+  ExpectError("SHADER compute s SPIRV-ASM\nOpCapability Shader\n", 1, "SHADER has no END");
+  ExpectError("SHADER compute s SPIRV-BINARY\n", 1, "SPIRV-BINARY needs FILE");
+  ExpectError("SHADER compute s SPIRV-BINARY FILE /nonexistent/x.spv\n", 1, "cannot open");
+  ExpectError("SHADER compute s SPIRV-ASM TARGET_ENV vulkan9\nEND\n", 1, "unknown TARGET_ENV");
+  ExpectError(shader + "PIPELINE graphics p\nEND\n", 13, "pipeline type 'graphics'");
+  ExpectError(shader + "PIPELINE compute p\n  ATTACH nope\nEND\n", 14, "unknown shader 'nope'");
+  ExpectError(shader + "PIPELINE compute p\nEND\n", 13, "has no ATTACH");
+  ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\n", 13, "PIPELINE has no END");
+  ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\n  FRAMEBUFFER_SIZE 1 1\nEND\n", 15,
+              "'FRAMEBUFFER_SIZE' is not supported in a PIPELINE");
+  ExpectError(shader + "PIPELINE compute p\n  ATTACH inc SPECIALIZE 1 AS int8 3\nEND\n", 14,
+              "32- or 64-bit scalar");
+  ExpectError(shader + "PIPELINE compute p\n  ATTACH inc SPECIALIZE 1 AS\nEND\n", 14,
+              "SPECIALIZE <id> AS <type> <value>");
+  ExpectError(shader + "BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\nPIPELINE compute p\n"
+                       "  ATTACH inc\n  BIND BUFFER b AS storage DESCRIPTOR_SET 0\nEND\n",
+              16, "needs BINDING");
+  ExpectError(shader + "BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\nPIPELINE compute p\n"
+                       "  ATTACH inc\n  BIND BUFFER b AS storage BINDING 0\n"
+                       "  BIND BUFFER b AS uniform BINDING 0\nEND\n",
+              17, "bound twice");
+  ExpectError(shader + "BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\nPIPELINE compute p\n"
+                       "  ATTACH inc\n  BIND BUFFER b AS sampler BINDING 0\nEND\n",
+              16, "buffer kind 'sampler'");
+  ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\n  BIND BUFFER nope AS storage BINDING 0\n"
+                       "END\n",
+              15, "unknown buffer 'nope'");
+  ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\n  SUBGROUP inc REQUIRED_SIZE 12\nEND\n",
+              15, "power of two");
+  ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\n  SUBGROUP other\nEND\n", 15,
+              "SUBGROUP must name the attached shader");
+  ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\n  SUBGROUP inc\n    FULLY_POPULATED yes\n"
+                       "  END\nEND\n",
+              16, "takes on or off");
+  ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\nEND\nRUN p 1 1\n", 16, "RUN <pipeline>");
+  ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\nEND\nRUN p 0 1 1\n", 16, "positive");
+  ExpectError("RUN nope 1 1 1\n", 1, "unknown pipeline 'nope'");
+  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\nEXPECT b IDX 3 EQ 0 0\n", 2,
+              "reads past the end of 'b'");
+  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\nEXPECT b IDX 4 EQ 0\n", 2,
+              "reads past the end");
+  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\nEXPECT b IDX 0 TOLERANCE 1 EQ 0\n", 2,
+              "TOLERANCE needs a float buffer");
+  ExpectError("BUFFER b DATA_TYPE float SIZE 4 FILL 0\nEXPECT b IDX 0 TOLERANCE -1 EQ 0\n", 2,
+              "bad TOLERANCE");
+  ExpectError("BUFFER b DATA_TYPE float SIZE 4 FILL 0\nEXPECT b IDX 0 EQ_RGBA 0\n", 2,
+              "needs EQ, NE, LT, LE, GT or GE");
+  ExpectError("BUFFER b DATA_TYPE float SIZE 4 FILL 0\nEXPECT b IDX 0 EQ\n", 2, "needs values");
+  ExpectError("BUFFER b DATA_TYPE float SIZE 4 FILL 0\nEXPECT b EQ_HISTOGRAM_EMD_BUFFER b\n", 2,
+              "'EQ_HISTOGRAM_EMD_BUFFER' is not supported");
+  ExpectError("BUFFER a DATA_TYPE float SIZE 4 FILL 0\nBUFFER b DATA_TYPE float SIZE 5 FILL 0\n"
+              "EXPECT a EQ_BUFFER b\n",
+              3, "differ in type or size");
+  ExpectError("BUFFER a DATA_TYPE float SIZE 4 FILL 0\nEXPECT a RMSE_BUFFER a\n", 2,
+              "RMSE_BUFFER <b> TOLERANCE <t>");
+  ExpectError("DEVICE_FEATURE\n", 1, "takes one name");
+  ExpectError("SET ENGINE_DATA fence_timeout_ms 0\n", 1, "fence_timeout_ms");
+  ExpectError("\n\nCLEAR_COLOR p 0 0 0 0\n", 3, "'CLEAR_COLOR' is not supported by coopspv-run");
+  ExpectError("REPEAT 3\nEND\n", 1, "'REPEAT' is not supported");
+}
+
+TEST(ParserTest, GarbageNeverCrashes) {
+  // Every prefix of a valid script, and bytes of every value: a result or an error, never a
+  // crash (ASan/UBSan in CI).
+  const std::string text = std::string(kShader) +
+                           "BUFFER b DATA_TYPE vec4<int16> DATA 1 2 3 4\nEND\n"
+                           "PIPELINE compute p\n  ATTACH inc\n  BIND BUFFER b AS storage BINDING 0\n"
+                           "END\nRUN p 1 1 1\nEXPECT b IDX 0 EQ 1 2 3 4\n";
+  Script s;
+  ParseError e;
+  ASSERT_TRUE(Parse(text, &s, &e)) << e.ToString();
+  for (size_t n = 0; n < text.size(); ++n) Parse(text.substr(0, n), &s, &e);
+  std::string noise;
+  for (int i = 0; i < 4096; ++i) noise.push_back(static_cast<char>((i * 7919) % 256));
+  EXPECT_FALSE(Parse(noise, &s, &e));
+}
+
+}  // namespace
+}  // namespace coopspv::run
