@@ -42,6 +42,9 @@ void PrintHelp(const char* argv0) {
       "                          max(t, t * |value|); integers exactly. Default 1e-3.\n"
       "  --target-env <env>      Validate the modules the passes produce for <env>\n"
       "                          (default vulkan1.3).\n"
+      "  --dump-buffers <file>   Write the buffers the shaders may have written, after the\n"
+      "                          run as written, as AmberScript BUFFER ... DATA declarations\n"
+      "                          named <buffer>_result (golden data for EQ_BUFFER).\n"
       "  --check                 Only parse the script (and assemble its shaders).\n"
       "  -h, --help              Print this help and exit.\n"
       "  --version               Print the version and exit.\n"
@@ -199,7 +202,7 @@ void PrintText(const coopspv::RunReport& report) {
 int main(int argc, char** argv) {
   using namespace coopspv::tools;
   std::vector<std::string> args(argv + 1, argv + argc);
-  std::string input;
+  std::string input, dump;
   bool have_input = false, json = false, list = false, check = false, lower = false;
   coopspv::RunOptions options;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -252,6 +255,9 @@ int main(int argc, char** argv) {
       options.device = v;
     } else if ((got = value("--passes", &v)) != 0) {
       if (got < 0 || !ParsePasses(v, &options.passes)) return kExitUsage;
+    } else if ((got = value("--dump-buffers", &v)) != 0) {
+      if (got < 0) return kExitUsage;
+      dump = v;
     } else if ((got = value("--tolerance", &v)) != 0) {
       char* end = nullptr;
       options.tolerance = got > 0 ? std::strtod(v.c_str(), &end) : -1;
@@ -309,6 +315,13 @@ int main(int argc, char** argv) {
     }
   } else {
     PrintText(report);
+  }
+  if (!dump.empty() && !check && !report.buffers.empty()) {
+    const std::string text = coopspv::FormatBuffersAsAmber(report);
+    if (!WriteFile(dump, text.data(), text.size()) &&
+        report.status != coopspv::RunReport::kError) {
+      return kExitUsage;
+    }
   }
   std::fflush(stdout);
   std::fflush(stderr);

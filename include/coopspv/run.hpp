@@ -66,6 +66,14 @@ struct BufferComparison {
   double max_ulp_error = 0;
 };
 
+// A buffer's contents after the run as written.
+struct FinalBuffer {
+  std::string name;
+  std::string data_type;  // As the script declares it: "float16", "vec4<int32>", ...
+  bool written = false;   // Some pipeline binds it as storage.
+  std::vector<uint8_t> bytes;
+};
+
 struct RunReport {
   enum Status { kPassed = 0, kFailed = 1, kError = 2 } status = kError;  // The exit code.
   std::string error;        // For kError: what went wrong, with the script line when known.
@@ -75,6 +83,7 @@ struct RunReport {
   std::vector<RunTiming> timings;
   std::vector<BufferComparison> comparisons;
   std::vector<std::string> passes_applied;  // The pass flags of RunOptions::passes.
+  std::vector<FinalBuffer> buffers;         // Every buffer after the run as written.
 };
 
 // Parses and runs `script`. Never throws; every failure is in the report.
@@ -85,6 +94,11 @@ RunReport CheckAmberScript(std::string_view script, const RunOptions& options);
 
 // The report as one JSON object.
 std::string FormatRunJson(const RunReport& report);
+
+// The buffers that the shaders may have written (bound as storage), as AmberScript BUFFER
+// declarations named <name>_result with every value written exactly: golden data to paste
+// into a script and compare with EQ_BUFFER or RMSE_BUFFER.
+std::string FormatBuffersAsAmber(const RunReport& report);
 
 struct VulkanDeviceInfo {
   uint32_t index = 0;

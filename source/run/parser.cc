@@ -201,9 +201,7 @@ class Parser {
       } else if (t[i] == "FILE" && i + 1 < t.size()) {
         if ((t[i + 1] == "BINARY" || t[i + 1] == "TEXT") && i + 2 < t.size()) ++i;
         file = std::string(t[++i]);
-        if (!Expect(i + 1 == t.size(), "unexpected " + Quote(t[i + 1]) + " after FILE")) {
-          return false;
-        }
+        if (i + 1 != t.size()) return Fail("unexpected " + Quote(t[i + 1]) + " after FILE");
       } else {
         return Fail("unexpected " + Quote(t[i]) + " in SHADER");
       }

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "include/coopspv/run.hpp"
+#include "source/common/float.h"
 #include "source/run/compare.h"
 #include "source/run/executor.h"
 #include "source/run/script.h"
@@ -52,6 +53,18 @@ bool ApplyPasses(const RunOptions& options, run::Script* script, std::string* er
     shader.words = std::move(result.words);
   }
   return true;
+}
+
+// Every buffer some pipeline binds as storage: what the shaders can have written.
+bool IsWritten(const run::Script& script, size_t buffer) {
+  for (const auto& p : script.pipelines) {
+    for (const auto& b : p.bindings) {
+      if (b.buffer == script.buffers[buffer].name && b.kind == run::BufferBinding::kStorage) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 std::string JsonString(std::string_view s) {
@@ -110,6 +123,14 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
   report.hung = original.hung;
   report.expects = std::move(original.expects);
   report.timings = std::move(original.timings);
+  for (size_t i = 0; i < original.buffers.size() && i < script.buffers.size(); ++i) {
+    FinalBuffer b;
+    b.name = script.buffers[i].name;
+    b.data_type = script.buffers[i].type.Name();
+    b.written = IsWritten(script, i);
+    b.bytes = original.buffers[i];
+    report.buffers.push_back(std::move(b));
+  }
   if (!ok) {
     report.status = RunReport::kError;
     report.error = error;
@@ -131,15 +152,8 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
       report.error = "with the passes: " + error;
       return report;
     }
-    // Every buffer some pipeline binds as storage: what the shaders can have written.
     for (size_t i = 0; i < script.buffers.size(); ++i) {
-      bool written = false;
-      for (const auto& p : script.pipelines) {
-        for (const auto& b : p.bindings) {
-          written |= b.buffer == script.buffers[i].name && b.kind == run::BufferBinding::kStorage;
-        }
-      }
-      if (!written) continue;
+      if (!IsWritten(script, i)) continue;
       BufferComparison c;
       c.buffer = script.buffers[i].name;
       run::CompareBuffers(script.buffers[i].type, original.buffers[i], second.buffers[i],
@@ -209,6 +223,53 @@ std::string FormatRunJson(const RunReport& report) {
     out += "]";
   }
   return out + "}\n";
+}
+
+std::string FormatBuffersAsAmber(const RunReport& report) {
+  std::string out;
+  for (const FinalBuffer& b : report.buffers) {
+    run::DataType type;
+    if (!b.written || !run::ParseDataType(b.data_type, &type)) continue;
+    out += "BUFFER " + b.name + "_result DATA_TYPE " + b.data_type + " DATA\n";
+    const uint64_t elements = b.bytes.size() / type.ElementBytes();
+    uint64_t on_line = 0;
+    for (uint64_t e = 0; e < elements; ++e) {
+      for (uint32_t c = 0; c < type.components; ++c) {
+        const uint8_t* p = b.bytes.data() + e * type.ElementBytes() + c * type.ComponentBytes();
+        const uint64_t bits = run::ReadComponentBits(p, type);
+        char text[40];
+        std::string value;
+        if (type.kind == run::DataType::kFloat) {
+          const double v = run::ComponentValue(bits, type);
+          if (std::isfinite(v)) {
+            // %.17g of the exact value reads back to the same bits in every float width.
+            std::snprintf(text, sizeof(text), "%.17g", v);
+            value = text;
+          } else {  // Infinities and NaNs exactly, as hex floats.
+            value = FormatHexFloat(bits, type.bits == 16   ? kHalf
+                                         : type.bits == 32 ? kSingle
+                                                           : kDouble);
+          }
+        } else if (type.kind == run::DataType::kSigned) {
+          const uint32_t shift = 64 - type.bits;
+          std::snprintf(text, sizeof(text), "%lld",
+                        static_cast<long long>(static_cast<int64_t>(bits << shift) >> shift));
+          value = text;
+        } else {
+          std::snprintf(text, sizeof(text), "%llu", static_cast<unsigned long long>(bits));
+          value = text;
+        }
+        out += (on_line ? " " : "  ") + value;
+        if (++on_line == 8) {
+          out += "\n";
+          on_line = 0;
+        }
+      }
+    }
+    if (on_line) out += "\n";
+    out += "END\n";
+  }
+  return out;
 }
 
 bool ListVulkanDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error) {

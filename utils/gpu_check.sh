@@ -1,0 +1,89 @@
+#!/bin/bash
+# Runs every AmberScript test under test/run/ (the plain compute ones and test/run/native/, the
+# cooperative ones) natively on a GPU, and writes one JSON summary. Meant for the project's H100
+# machine (../shared/gpu/README.md), from the repository root, with what utils/prepare_gpu.sh
+# puts in the ignored folders .gpu/ (the coopspv-run binary built here) and .gl/ (Debian's
+# Vulkan loader packages):
+#
+#   utils/gpu_check.sh [summary.json]      # default: $OUT/gpu_check.json, else ./gpu_check.json
+#
+# Environment: COOPSPV_RUN (the binary, default .gpu/bin/coopspv-run), GPU_DEVICE (a
+# --device value), GPU_TIMING (timed runs per RUN, default 20; 0: none). The buffers each
+# script's shaders wrote are kept beside the summary, in golden/<script>.amber
+# (coopspv-run --dump-buffers): the golden data of the native tests.
+# Exit status: 0 when every script passed, 1 otherwise (the summary says which and why).
+set -u
+cd "$(dirname "$0")/.."
+
+RUN="${COOPSPV_RUN:-.gpu/bin/coopspv-run}"
+SUMMARY="${1:-${OUT:-.}/gpu_check.json}"
+TIMING="${GPU_TIMING:-20}"
+GOLDEN="$(dirname "$SUMMARY")/golden"
+mkdir -p "$GOLDEN"
+
+if [ ! -x "$RUN" ]; then
+  echo "gpu_check: no coopspv-run at $RUN (build it and run utils/prepare_gpu.sh first)" >&2
+  exit 2
+fi
+
+# The Vulkan loader: the machine has the NVIDIA driver but no loader; the carried .deb files
+# have one.
+if ! ldconfig -p | grep -q 'libvulkan\.so\.1'; then
+  for f in .gl/*.deb; do
+    [ -f "$f" ] && dpkg -x "$f" /
+  done
+  ldconfig
+fi
+# The NVIDIA ICD, when nothing else chooses one.
+NVIDIA_ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+if [ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$NVIDIA_ICD" ]; then
+  export VK_DRIVER_FILES="$NVIDIA_ICD"
+fi
+
+DEVICE_ARGS=()
+[ -n "${GPU_DEVICE:-}" ] && DEVICE_ARGS=(--device "$GPU_DEVICE")
+TIMING_ARGS=()
+[ "$TIMING" != 0 ] && TIMING_ARGS=(--timing="$TIMING" --warmup 5)
+
+json_string() {  # A shell string as a JSON string.
+  printf '%s' "$1" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()), end="")' \
+    2>/dev/null || printf '"%s"' "$(printf '%s' "$1" | tr -d '"\\' | tr '\n' ' ')"
+}
+
+devices="$("$RUN" --list-devices --json 2>/dev/null)"
+[ -n "$devices" ] || devices="[]"
+passed=0
+failed=0
+errors=0
+results=""
+for script in test/run/*.amber test/run/native/*.amber; do
+  [ -f "$script" ] || continue
+  name="$(basename "$script" .amber)"
+  [ "$(dirname "$script")" = test/run/native ] && name="native_$name"
+  start=$(date +%s%N)
+  report="$(timeout 300 "$RUN" --json "${DEVICE_ARGS[@]}" "${TIMING_ARGS[@]}" \
+    --dump-buffers "$GOLDEN/$name.amber" "$script" 2>"$GOLDEN/$name.stderr")"
+  code=$?
+  ms=$((($(date +%s%N) - start) / 1000000))
+  case $code in
+    0) passed=$((passed + 1)) ;;
+    1) failed=$((failed + 1)) ;;
+    *) errors=$((errors + 1)) ;;
+  esac
+  # A crash or a kill leaves no JSON: keep what it printed instead.
+  if [ -z "$report" ]; then
+    report="{\"status\":\"crash\",\"stderr\":$(json_string "$(tail -c 2000 "$GOLDEN/$name.stderr")")}"
+  fi
+  [ -s "$GOLDEN/$name.stderr" ] || rm -f "$GOLDEN/$name.stderr"
+  entry="{\"script\":$(json_string "$script"),\"exit_code\":$code,\"milliseconds\":$ms,\"report\":$report}"
+  results="${results:+$results,}$entry"
+  echo "gpu_check: $script -> exit $code" >&2
+done
+
+{
+  printf '{"tool":%s,"devices":%s,' "$(json_string "$("$RUN" --version)")" "$devices"
+  printf '"passed":%d,"failed":%d,"errors":%d,"results":[%s]}\n' \
+    "$passed" "$failed" "$errors" "$results"
+} >"$SUMMARY"
+echo "gpu_check: $passed passed, $failed failed, $errors errors; summary in $SUMMARY" >&2
+[ "$failed" = 0 ] && [ "$errors" = 0 ]

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Prepares, on this (Debian 12) machine, what utils/gpu_check.sh needs on the GPU machine:
+#   .gpu/bin/coopspv-run   the tool, built here (optimized); it opens libvulkan.so.1 at run time
+#   .gl/*.deb              Debian's Vulkan loader (libvulkan1), which the GPU machine lacks
+# Both folders are ignored by git and travel with the working tree to the GPU machine, where
+# `utils/gpu_check.sh` runs from the repository root.
+set -eu
+cd "$(dirname "$0")/.."
+
+bazel build -c opt //tools:coopspv-run
+mkdir -p .gpu/bin .gl
+cp -f bazel-bin/tools/coopspv-run .gpu/bin/coopspv-run
+chmod u+w .gpu/bin/coopspv-run
+strip .gpu/bin/coopspv-run 2>/dev/null || true
+
+# The loader packages (apt-get download fetches a .deb without installing it): the Vulkan
+# loader, and the GL dispatch libraries the NVIDIA ICD (libGLX_nvidia.so.0) links to.
+for p in libvulkan1 libglvnd0 libglx0 libgl1 libegl1; do
+  if ! ls .gl/"${p}"_*.deb >/dev/null 2>&1; then
+    (cd .gl && apt-get download "$p")
+  fi
+done
+ls -l .gpu/bin/coopspv-run .gl/*.deb
+echo "prepare_gpu: ready; on the GPU machine run: utils/gpu_check.sh \"\$OUT/gpu_check.json\""
