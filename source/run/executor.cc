@@ -23,7 +23,6 @@ std::string VersionString(uint32_t v) {
          "." + std::to_string(VK_API_VERSION_PATCH(v));
 }
 
-std::string At(uint32_t line) { return "line " + std::to_string(line) + ": "; }
 
 const char* const kCooperativeExtensions[] = {
     "VK_KHR_cooperative_matrix",   "VK_NV_cooperative_matrix", "VK_NV_cooperative_matrix2",
@@ -403,56 +402,6 @@ class Executor {
     return -1;
   }
 
-  // The script's bindings must give the shader every buffer it declares, of the right kind.
-  bool CheckBindings(const Pipeline& p, const Shader& shader, const ModuleInterface& mi,
-                     std::string* error) {
-    const std::string where = At(p.line) + "PIPELINE '" + p.name + "': ";
-    for (const ModuleResource& r : mi.resources) {
-      const std::string slot =
-          "DESCRIPTOR_SET " + std::to_string(r.set) + " BINDING " + std::to_string(r.binding);
-      if (r.kind == ModuleResource::kOther) {
-        *error = where + "shader '" + shader.name + "' declares a resource at " + slot +
-                 " that is not a storage or uniform buffer (coopspv-run binds only buffers)";
-        return false;
-      }
-      const char* kind = r.kind == ModuleResource::kStorage ? "storage" : "uniform";
-      const BufferBinding* bound = nullptr;
-      for (const auto& b : p.bindings) {
-        if (b.kind != BufferBinding::kPushConstant && b.set == r.set && b.binding == r.binding) {
-          bound = &b;
-        }
-      }
-      if (bound == nullptr) {
-        *error = where + "shader '" + shader.name + "' uses a " + kind + " buffer at " + slot +
-                 ", but the pipeline binds nothing there";
-        return false;
-      }
-      const bool storage = bound->kind == BufferBinding::kStorage;
-      if (storage != (r.kind == ModuleResource::kStorage)) {
-        *error = At(bound->line) + "binding mismatch: '" + bound->buffer + "' is bound AS " +
-                 (storage ? "storage" : "uniform") + " at " + slot + ", but shader '" +
-                 shader.name + "' declares a " + kind + " buffer there";
-        return false;
-      }
-    }
-    for (const auto& b : p.bindings) {
-      if (b.kind == BufferBinding::kPushConstant && !mi.push_constants) {
-        *error = At(b.line) + "binding mismatch: '" + b.buffer +
-                 "' is bound AS push_constant, but shader '" + shader.name +
-                 "' has no push-constant block";
-        return false;
-      }
-    }
-    if (mi.push_constants &&
-        std::none_of(p.bindings.begin(), p.bindings.end(),
-                     [](const auto& b) { return b.kind == BufferBinding::kPushConstant; })) {
-      *error = where + "shader '" + shader.name +
-               "' has a push-constant block, but the pipeline binds no buffer AS push_constant";
-      return false;
-    }
-    return true;
-  }
-
   bool CreatePipelines(std::string* error) {
     const VkPhysicalDeviceLimits& limits = props_.limits();
     std::vector<VkDescriptorPoolSize> pool_sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0},
@@ -462,11 +411,7 @@ class Executor {
       DevicePipeline& d = pipelines_.emplace_back();
       const Shader& shader = *script_.FindShader(p.shader);
       ModuleInterface mi;
-      if (!ReadModuleInterface(shader.words, p.entry_point, &mi, error)) {
-        *error = At(p.line) + "PIPELINE '" + p.name + "', shader '" + shader.name + "': " + *error;
-        return false;
-      }
-      if (!CheckBindings(p, shader, mi, error)) return false;
+      if (!CheckPipelineInterface(script_, p, &mi, error)) return false;
       uint32_t set_count = 0;
       for (const auto& b : p.bindings) {
         if (b.kind == BufferBinding::kPushConstant) {

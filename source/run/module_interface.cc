@@ -109,4 +109,59 @@ bool ReadModuleInterface(std::span<const uint32_t> words, std::string_view entry
   return true;
 }
 
+bool CheckPipelineInterface(const Script& script, const Pipeline& p, ModuleInterface* interface,
+                            std::string* error) {
+  const Shader& shader = *script.FindShader(p.shader);
+  if (!ReadModuleInterface(shader.words, p.entry_point, interface, error)) {
+    *error = At(p.line) + "PIPELINE '" + p.name + "', shader '" + shader.name + "': " + *error;
+    return false;
+  }
+  const ModuleInterface& mi = *interface;
+  const std::string where = At(p.line) + "PIPELINE '" + p.name + "': ";
+  for (const ModuleResource& r : mi.resources) {
+    const std::string slot =
+        "DESCRIPTOR_SET " + std::to_string(r.set) + " BINDING " + std::to_string(r.binding);
+    if (r.kind == ModuleResource::kOther) {
+      *error = where + "shader '" + shader.name + "' declares a resource at " + slot +
+               " that is not a storage or uniform buffer (coopspv-run binds only buffers)";
+      return false;
+    }
+    const char* kind = r.kind == ModuleResource::kStorage ? "storage" : "uniform";
+    const BufferBinding* bound = nullptr;
+    for (const auto& b : p.bindings) {
+      if (b.kind != BufferBinding::kPushConstant && b.set == r.set && b.binding == r.binding) {
+        bound = &b;
+      }
+    }
+    if (bound == nullptr) {
+      *error = where + "shader '" + shader.name + "' uses a " + kind + " buffer at " + slot +
+               ", but the pipeline binds nothing there";
+      return false;
+    }
+    const bool storage = bound->kind == BufferBinding::kStorage;
+    if (storage != (r.kind == ModuleResource::kStorage)) {
+      *error = At(bound->line) + "binding mismatch: '" + bound->buffer + "' is bound AS " +
+               (storage ? "storage" : "uniform") + " at " + slot + ", but shader '" +
+               shader.name + "' declares a " + kind + " buffer there";
+      return false;
+    }
+  }
+  for (const auto& b : p.bindings) {
+    if (b.kind == BufferBinding::kPushConstant && !mi.push_constants) {
+      *error = At(b.line) + "binding mismatch: '" + b.buffer +
+               "' is bound AS push_constant, but shader '" + shader.name +
+               "' has no push-constant block";
+      return false;
+    }
+  }
+  if (mi.push_constants &&
+      std::none_of(p.bindings.begin(), p.bindings.end(),
+                   [](const auto& b) { return b.kind == BufferBinding::kPushConstant; })) {
+    *error = where + "shader '" + shader.name +
+             "' has a push-constant block, but the pipeline binds no buffer AS push_constant";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace coopspv::run

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "source/run/script.h"
+
 namespace coopspv::run {
 
 struct ModuleResource {
@@ -31,6 +33,13 @@ struct ModuleInterface {
 // ones every descriptor variable of the module counts.
 bool ReadModuleInterface(std::span<const uint32_t> words, std::string_view entry_point,
                          ModuleInterface* out, std::string* error);
+
+// Reads the interface of the pipeline's entry point and checks the script's bindings against
+// it: every storage or uniform buffer the shader declares is bound at its set and binding as the
+// same kind, a push-constant block has a push_constant buffer and the other way round. False
+// with a message naming the script line.
+bool CheckPipelineInterface(const Script& script, const Pipeline& pipeline,
+                            ModuleInterface* interface, std::string* error);
 
 }  // namespace coopspv::run
 

@@ -781,9 +781,9 @@ const Pipeline* Script::FindPipeline(std::string_view name) const {
   return nullptr;
 }
 
-std::string ParseError::ToString() const {
-  return line ? "line " + std::to_string(line) + ": " + message : message;
-}
+std::string At(uint32_t line) { return "line " + std::to_string(line) + ": "; }
+
+std::string ParseError::ToString() const { return line ? At(line) + message : message; }
 
 bool ParseScript(std::string_view text, const ParseOptions& options, Script* script,
                  ParseError* error) {

@@ -7,6 +7,7 @@
 #include "source/common/float.h"
 #include "source/run/compare.h"
 #include "source/run/executor.h"
+#include "source/run/module_interface.h"
 #include "source/run/script.h"
 
 namespace coopspv {
@@ -97,6 +98,10 @@ RunReport CheckAmberScript(std::string_view text, const RunOptions& options) {
   run::Script script;
   std::string error;
   if (!ParseWithOptions(text, options, &script, &error)) return Error(error);
+  for (const run::Pipeline& p : script.pipelines) {
+    run::ModuleInterface interface;
+    if (!run::CheckPipelineInterface(script, p, &interface, &error)) return Error(error);
+  }
   RunReport report;
   report.status = RunReport::kPassed;
   return report;

@@ -133,6 +133,9 @@ struct ParseError {
   std::string ToString() const;  // "line 12: message"
 };
 
+// "line 12: ", the prefix of every message about a script line.
+std::string At(uint32_t line);
+
 bool ParseScript(std::string_view text, const ParseOptions& options, Script* script,
                  ParseError* error);
 
