@@ -6,7 +6,7 @@ Inputs are small integers or multiples of small powers of two, so that every pro
 matrix engine forms is exact in its accumulator type and the expected values below are exact
 (except where a shader applies a transcendental function: those get a tolerance). Run from the
 repository root: python3 test/run/native/generate.py. The scripts need VK_KHR_cooperative_matrix,
-VK_NV_cooperative_matrix or VK_NV_cooperative_vector; lavapipe has none, so only their syntax
+VK_NV_cooperative_matrix, VK_NV_cooperative_matrix2 or VK_NV_cooperative_vector; lavapipe has none, so only their syntax
 and bindings are checked in CI (coopspv-run --check); utils/gpu_check.sh runs them on the GPU.
 """
 import math
@@ -239,9 +239,63 @@ RUN mlp_rows 1 1 1
     return s
 
 
+def cm2_transpose(seed=1405):
+    rng = random.Random(seed)
+    Br, Bc, HSK, HSV = 32, 32, 64, 64
+    sparse = lambda: rng.choice([-1, 1]) if rng.random() < 0.12 else 0
+    q = [sparse() for _ in range(Br * HSK)]
+    k = [sparse() for _ in range(Bc * HSK)]
+    v = [sparse() for _ in range(Bc * HSV)]
+    s_ = [[sum(q[r * HSK + x] * k[c * HSK + x] for x in range(HSK)) for c in range(Bc)]
+          for r in range(Br)]
+    o = [[sum(s_[r][c] * v[c * HSV + h] for c in range(Bc)) for h in range(HSV)] for r in range(Br)]
+    g = [[sum(o[r][h] * o[c][h] for h in range(HSV)) for c in range(Br)] for r in range(Br)]
+    # Every partial sum, in any order, is an integer below 2048: exact in a float16 accumulator.
+    bound = max(max(sum(abs(o[r][h] * o[c][h]) for h in range(HSV)) for c in range(Br))
+                for r in range(Br))
+    assert bound < 2048 and max(abs(x) for row in o for x in row) < 2048, bound
+    out = [o[r][h] for r in range(Br) for h in range(HSV)] + [g[r][c] for r in range(Br) for c in range(Br)]
+    s = header("SPV_NV_cooperative_matrix2 conversions (cm2_transpose_convert): transposes, accumulator to\n"
+               "# A/B use conversions, float to float16, and two chained GEMMs at workgroup scope (128\n"
+               "# invocations). Sparse inputs of -1, 0, 1 keep every sum an exact small integer.", seed)
+    s += """DEVICE_EXTENSION VK_KHR_cooperative_matrix
+DEVICE_EXTENSION VK_NV_cooperative_matrix2
+DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixConversions
+DEVICE_FEATURE Vulkan12Features.shaderFloat16
+DEVICE_FEATURE Vulkan12Features.vulkanMemoryModel
+DEVICE_FEATURE Storage16BitFeatures.storageBuffer16BitAccess
+
+"""
+    s += f"SHADER compute transpose SPIRV-ASM FILE {CORPUS}/cm2_transpose_convert.spvasm\n\n"
+    s += data_buffer("q", "float16", q)
+    s += data_buffer("k", "float16", k)
+    s += data_buffer("v", "float16", v)
+    s += f"BUFFER o DATA_TYPE float16 SIZE {len(out)} FILL 0\n"
+    s += """
+PIPELINE compute attention
+  ATTACH transpose
+  BIND BUFFER q AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER k AS storage DESCRIPTOR_SET 0 BINDING 1
+  BIND BUFFER v AS storage DESCRIPTOR_SET 0 BINDING 2
+  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 3
+END
+
+RUN attention 1 1 1
+"""
+    s += "# O = (Q K^T) V (32x64, float16), then G = O O^T (32x32).\n"
+    s += data_buffer("o_expected", "float16", out)
+    # RMSE 0: every value equal, whatever the sign of a zero.
+    s += "EXPECT o RMSE_BUFFER o_expected TOLERANCE 0\n"
+    return s
+
+
 def main():
     for name, make in (("khr_gemm_specdims", khr_gemm), ("nv_coopmat1_legacy", nv_coopmat1),
-                       ("khr_arith_funcs", khr_arith), ("coopvec_mlp_f16", coopvec_mlp)):
+                       ("khr_arith_funcs", khr_arith), ("coopvec_mlp_f16", coopvec_mlp),
+                       ("cm2_transpose_convert", cm2_transpose)):
         with open(os.path.join(HERE, name + ".amber"), "w") as f:
             f.write(make())
 
