@@ -1,11 +1,12 @@
 // coopspv-run: runs AmberScript compute tests on a Vulkan device (docs/run.md).
+#include "include/coopspv/run.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "include/coopspv/coopspv.hpp"
-#include "include/coopspv/run.hpp"
 #include "tools/io.h"
 
 namespace {
@@ -139,7 +140,8 @@ int ListDevices(bool json) {
     for (const auto& e : d.cooperative_extensions) coop += (coop.empty() ? "" : " ") + e;
     if (json) {
       std::string list;
-      for (const auto& e : d.cooperative_extensions) list += (list.empty() ? "\"" : ",\"") + e + "\"";
+      for (const auto& e : d.cooperative_extensions)
+        list += (list.empty() ? "\"" : ",\"") + e + "\"";
       std::printf(
           "%s{\"index\":%u,\"name\":\"%s\",\"type\":\"%s\",\"api_version\":\"%s\","
           "\"subgroup_size\":%u,\"min_subgroup_size\":%u,\"max_subgroup_size\":%u,"
@@ -162,8 +164,7 @@ void PrintText(const coopspv::RunReport& report) {
     if (e.passed) continue;
     std::fprintf(stderr, "FAIL line %u%s: %s\n  %s (first mismatch at index %llu, %llu %s)\n",
                  e.line, e.variant == "passes" ? " (with the passes)" : "", e.command.c_str(),
-                 e.message.c_str(),
-                 static_cast<unsigned long long>(e.first_mismatch.value_or(0)),
+                 e.message.c_str(), static_cast<unsigned long long>(e.first_mismatch.value_or(0)),
                  static_cast<unsigned long long>(e.mismatches),
                  e.mismatches == 1 ? "mismatch" : "mismatches");
   }
@@ -319,8 +320,7 @@ int main(int argc, char** argv) {
   }
   if (!dump.empty() && !check && !report.buffers.empty()) {
     const std::string text = coopspv::FormatBuffersAsAmber(report);
-    if (!WriteFile(dump, text.data(), text.size()) &&
-        report.status != coopspv::RunReport::kError) {
+    if (!WriteFile(dump, text.data(), text.size()) && report.status != coopspv::RunReport::kError) {
       return kExitUsage;
     }
   }
@@ -329,7 +329,7 @@ int main(int argc, char** argv) {
   // A RUN that timed out may still be running on the device (a CPU driver's threads spin on):
   // leave without the exit-time teardown that would wait for it.
   if (report.hung) std::_Exit(kExitUsage);
-  return report.status == coopspv::RunReport::kPassed ? kExitOk
+  return report.status == coopspv::RunReport::kPassed   ? kExitOk
          : report.status == coopspv::RunReport::kFailed ? kExitExpectFailed
                                                         : kExitUsage;
 }

@@ -36,8 +36,8 @@ struct RunOptions {
 
 struct ExpectReport {
   uint32_t line = 0;
-  std::string command;        // The EXPECT line as written.
-  std::string variant;        // "original", or "passes" for the second run of RunOptions::passes.
+  std::string command;  // The EXPECT line as written.
+  std::string variant;  // "original", or "passes" for the second run of RunOptions::passes.
   bool passed = false;
   std::optional<uint64_t> first_mismatch;  // Element index.
   uint64_t mismatches = 0;                 // Components that failed.
@@ -76,8 +76,8 @@ struct FinalBuffer {
 
 struct RunReport {
   enum Status { kPassed = 0, kFailed = 1, kError = 2 } status = kError;  // The exit code.
-  std::string error;        // For kError: what went wrong, with the script line when known.
-  bool hung = false;        // A RUN timed out; the device was left as it was.
+  std::string error;  // For kError: what went wrong, with the script line when known.
+  bool hung = false;  // A RUN timed out; the device was left as it was.
   std::string device_name;
   std::vector<ExpectReport> expects;
   std::vector<RunTiming> timings;

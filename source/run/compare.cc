@@ -79,15 +79,31 @@ void EvaluateExpect(const Command& command, const DataType& type, std::span<cons
         const uint64_t shift = 64 - type.bits;
         const int64_t gs = static_cast<int64_t>(bits << shift) >> shift;
         const int64_t ws = static_cast<int64_t>(want.bits << shift) >> shift;
-        const auto cmp = is_signed ? (gs < ws ? -1 : gs > ws ? 1 : 0)
-                                   : (bits < want.bits ? -1 : bits > want.bits ? 1 : 0);
+        const auto cmp = is_signed ? (gs < ws   ? -1
+                                      : gs > ws ? 1
+                                                : 0)
+                                   : (bits < want.bits   ? -1
+                                      : bits > want.bits ? 1
+                                                         : 0);
         switch (command.compare) {
-          case Command::Compare::kEq: ok = cmp == 0; break;
-          case Command::Compare::kNe: ok = cmp != 0; break;
-          case Command::Compare::kLt: ok = cmp < 0; break;
-          case Command::Compare::kLe: ok = cmp <= 0; break;
-          case Command::Compare::kGt: ok = cmp > 0; break;
-          default: ok = cmp >= 0; break;
+          case Command::Compare::kEq:
+            ok = cmp == 0;
+            break;
+          case Command::Compare::kNe:
+            ok = cmp != 0;
+            break;
+          case Command::Compare::kLt:
+            ok = cmp < 0;
+            break;
+          case Command::Compare::kLe:
+            ok = cmp <= 0;
+            break;
+          case Command::Compare::kGt:
+            ok = cmp > 0;
+            break;
+          default:
+            ok = cmp >= 0;
+            break;
         }
       } else if (command.compare == Command::Compare::kEq) {
         if (command.tolerances.empty()) {
@@ -99,14 +115,25 @@ void EvaluateExpect(const Command& command, const DataType& type, std::span<cons
         }
       } else {
         switch (command.compare) {
-          case Command::Compare::kNe: ok = got != want.value; break;
-          case Command::Compare::kLt: ok = got < want.value; break;
-          case Command::Compare::kLe: ok = got <= want.value; break;
-          case Command::Compare::kGt: ok = got > want.value; break;
-          default: ok = got >= want.value; break;
+          case Command::Compare::kNe:
+            ok = got != want.value;
+            break;
+          case Command::Compare::kLt:
+            ok = got < want.value;
+            break;
+          case Command::Compare::kLe:
+            ok = got <= want.value;
+            break;
+          case Command::Compare::kGt:
+            ok = got > want.value;
+            break;
+          default:
+            ok = got >= want.value;
+            break;
         }
       }
-      if (!std::isnan(abs_error)) report->max_abs_error = std::max(report->max_abs_error, abs_error);
+      if (!std::isnan(abs_error))
+        report->max_abs_error = std::max(report->max_abs_error, abs_error);
       report->max_ulp_error = std::max(report->max_ulp_error, UlpDistance(bits, want.bits, type));
       if (!ok) {
         mismatch(e, name(e, c) + " is " + FormatValue(got, type) + ", expected " +
@@ -130,7 +157,8 @@ void EvaluateExpect(const Command& command, const DataType& type, std::span<cons
     const double got = ComponentValue(bits, type), want = expected[k];
     const double abs_error = std::fabs(got - want);
     if (!std::isnan(abs_error)) report->max_abs_error = std::max(report->max_abs_error, abs_error);
-    report->max_ulp_error = std::max(report->max_ulp_error, UlpDistance(bits, expected_bits[k], type));
+    report->max_ulp_error =
+        std::max(report->max_ulp_error, UlpDistance(bits, expected_bits[k], type));
     squares += abs_error * abs_error;
     if (command.kind == Command::kExpectEqualBuffer && bits != expected_bits[k]) {
       mismatch(e, name(e, c) + " is " + FormatValue(got, type) + ", " + command.other + " has " +
@@ -157,7 +185,8 @@ void CompareBuffers(const DataType& type, std::span<const uint8_t> expected,
   out->max_abs_error = out->max_ulp_error = 0;
   if (!out->equal) return;
   std::vector<uint64_t> want;
-  ForEachComponent(type, expected, [&](uint64_t, uint32_t, uint64_t bits) { want.push_back(bits); });
+  ForEachComponent(type, expected,
+                   [&](uint64_t, uint32_t, uint64_t bits) { want.push_back(bits); });
   uint64_t k = 0;
   ForEachComponent(type, actual, [&](uint64_t e, uint32_t, uint64_t bits) {
     const uint64_t w = want[k++];

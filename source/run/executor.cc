@@ -23,11 +23,10 @@ std::string VersionString(uint32_t v) {
          "." + std::to_string(VK_API_VERSION_PATCH(v));
 }
 
-
 const char* const kCooperativeExtensions[] = {
-    "VK_KHR_cooperative_matrix",   "VK_NV_cooperative_matrix", "VK_NV_cooperative_matrix2",
-    "VK_NV_cooperative_vector",    "VK_KHR_shader_bfloat16",
-    "VK_EXT_shader_replicated_composites", "VK_EXT_shader_float8"};
+    "VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix", "VK_NV_cooperative_matrix2",
+    "VK_NV_cooperative_vector",  "VK_KHR_shader_bfloat16",   "VK_EXT_shader_replicated_composites",
+    "VK_EXT_shader_float8"};
 
 // The physical device's properties coopspv-run uses.
 struct DeviceProperties {
@@ -374,10 +373,10 @@ class Executor {
       VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
       alloc.allocationSize = req.size;
       alloc.memoryTypeIndex = static_cast<uint32_t>(type);
-      if (!Check(vk.vkAllocateMemory(device_, &alloc, nullptr, &d.memory),
-                 At(b.line) + "allocating " + std::to_string(req.size) + " bytes for '" + b.name +
-                     "'",
-                 error)) {
+      if (!Check(
+              vk.vkAllocateMemory(device_, &alloc, nullptr, &d.memory),
+              At(b.line) + "allocating " + std::to_string(req.size) + " bytes for '" + b.name + "'",
+              error)) {
         d.memory = VK_NULL_HANDLE;
         return false;
       }
@@ -416,7 +415,8 @@ class Executor {
       for (const auto& b : p.bindings) {
         if (b.kind == BufferBinding::kPushConstant) {
           d.push_constant_buffer = BufferIndex(b.buffer);
-          d.push_constant_size = static_cast<uint32_t>((buffers_[d.push_constant_buffer].size + 3) / 4 * 4);
+          d.push_constant_size =
+              static_cast<uint32_t>((buffers_[d.push_constant_buffer].size + 3) / 4 * 4);
           if (d.push_constant_size > limits.maxPushConstantsSize) {
             *error = At(b.line) + "push_constant buffer '" + b.buffer + "' has " +
                      std::to_string(d.push_constant_size) + " bytes; the device allows " +
@@ -428,7 +428,7 @@ class Executor {
         set_count = std::max(set_count, b.set + 1);
         const VkDeviceSize size = buffers_[BufferIndex(b.buffer)].size;
         const uint32_t range = b.kind == BufferBinding::kUniform ? limits.maxUniformBufferRange
-                                                                  : limits.maxStorageBufferRange;
+                                                                 : limits.maxStorageBufferRange;
         if (size > range) {
           *error = At(b.line) + "buffer '" + b.buffer + "' (" + std::to_string(size) +
                    " bytes) is larger than the device's range for its kind (" +
@@ -538,7 +538,8 @@ class Executor {
     for (const SpecConstant& s : p.spec_constants) {
       const uint32_t size = s.type.bits / 8;
       entries.push_back({s.id, static_cast<uint32_t>(data.size()), size});
-      for (uint32_t i = 0; i < size; ++i) data.push_back(static_cast<uint8_t>(s.value.bits >> (8 * i)));
+      for (uint32_t i = 0; i < size; ++i)
+        data.push_back(static_cast<uint8_t>(s.value.bits >> (8 * i)));
     }
     VkSpecializationInfo spec{static_cast<uint32_t>(entries.size()), entries.data(), data.size(),
                               data.data()};
@@ -554,10 +555,17 @@ class Executor {
     const auto& v13 = props_.v13;
     uint32_t size = 0;
     switch (p.subgroup_size) {
-      case Pipeline::SubgroupSize::kExact: size = p.required_subgroup_size; break;
-      case Pipeline::SubgroupSize::kMin: size = v13.minSubgroupSize; break;
-      case Pipeline::SubgroupSize::kMax: size = v13.maxSubgroupSize; break;
-      default: break;
+      case Pipeline::SubgroupSize::kExact:
+        size = p.required_subgroup_size;
+        break;
+      case Pipeline::SubgroupSize::kMin:
+        size = v13.minSubgroupSize;
+        break;
+      case Pipeline::SubgroupSize::kMax:
+        size = v13.maxSubgroupSize;
+        break;
+      default:
+        break;
     }
     if (size != 0) {
       if (size < v13.minSubgroupSize || size > v13.maxSubgroupSize ||
@@ -630,8 +638,8 @@ class Executor {
       VkQueryPoolCreateInfo query{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
       query.queryType = VK_QUERY_TYPE_TIMESTAMP;
       query.queryCount = 2;
-      if (!Check(vk.vkCreateQueryPool(device_, &query, nullptr, &query_pool_),
-                 "vkCreateQueryPool", error)) {
+      if (!Check(vk.vkCreateQueryPool(device_, &query, nullptr, &query_pool_), "vkCreateQueryPool",
+                 error)) {
         query_pool_ = VK_NULL_HANDLE;
         return false;
       }
@@ -653,10 +661,9 @@ class Executor {
     VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT;
     before.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    vk.vkCmdPipelineBarrier(command_buffer_,
-                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0, nullptr, 0,
-                            nullptr);
+    vk.vkCmdPipelineBarrier(
+        command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
     vk.vkCmdBindPipeline(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, d.pipeline);
     if (!d.sets.empty()) {
       vk.vkCmdBindDescriptorSets(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, d.layout, 0,
@@ -675,8 +682,7 @@ class Executor {
     }
     vk.vkCmdDispatch(command_buffer_, c.groups[0], c.groups[1], c.groups[2]);
     if (timed) {
-      vk.vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, query_pool_,
-                             1);
+      vk.vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, query_pool_, 1);
     }
     VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     after.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -720,8 +726,8 @@ class Executor {
     const auto& max = props_.limits().maxComputeWorkGroupCount;
     for (int k = 0; k < 3; ++k) {
       if (c.groups[k] > max[k]) {
-        *error = At(c.line) + "RUN: " + std::to_string(c.groups[k]) + " workgroups in " +
-                 "XYZ"[k] + " is above the device's maximum " + std::to_string(max[k]);
+        *error = At(c.line) + "RUN: " + std::to_string(c.groups[k]) + " workgroups in " + "XYZ"[k] +
+                 " is above the device's maximum " + std::to_string(max[k]);
         return false;
       }
     }

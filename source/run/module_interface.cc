@@ -141,8 +141,8 @@ bool CheckPipelineInterface(const Script& script, const Pipeline& p, ModuleInter
     const bool storage = bound->kind == BufferBinding::kStorage;
     if (storage != (r.kind == ModuleResource::kStorage)) {
       *error = At(bound->line) + "binding mismatch: '" + bound->buffer + "' is bound AS " +
-               (storage ? "storage" : "uniform") + " at " + slot + ", but shader '" +
-               shader.name + "' declares a " + kind + " buffer there";
+               (storage ? "storage" : "uniform") + " at " + slot + ", but shader '" + shader.name +
+               "' declares a " + kind + " buffer there";
       return false;
     }
   }
@@ -154,9 +154,9 @@ bool CheckPipelineInterface(const Script& script, const Pipeline& p, ModuleInter
       return false;
     }
   }
-  if (mi.push_constants &&
-      std::none_of(p.bindings.begin(), p.bindings.end(),
-                   [](const auto& b) { return b.kind == BufferBinding::kPushConstant; })) {
+  if (mi.push_constants && std::none_of(p.bindings.begin(), p.bindings.end(), [](const auto& b) {
+        return b.kind == BufferBinding::kPushConstant;
+      })) {
     *error = where + "shader '" + shader.name +
              "' has a push-constant block, but the pipeline binds no buffer AS push_constant";
     return false;

@@ -66,8 +66,7 @@ ScalarType ScalarOf(const DataType& type) {
 }
 
 // The literal as the component type of `type` encodes it.
-bool EncodeNumber(std::string_view text, const DataType& type, Number* number,
-                  std::string* error) {
+bool EncodeNumber(std::string_view text, const DataType& type, Number* number, std::string* error) {
   uint64_t bits = 0;
   if (!EncodeLiteral(text, ScalarOf(type), &bits, error)) return false;
   // EncodeLiteral sign-extends narrow signed types into a word; keep the type's bits.
@@ -140,9 +139,7 @@ class Parser {
     error_->message = std::move(message);
     return false;
   }
-  bool Expect(bool condition, std::string message) {
-    return condition || Fail(std::move(message));
-  }
+  bool Expect(bool condition, std::string message) { return condition || Fail(std::move(message)); }
 
   bool IsDeclared(std::string_view name) const {
     return script_->FindBuffer(name) || script_->FindShader(name) || script_->FindPipeline(name);
@@ -166,8 +163,9 @@ class Parser {
   }
 
   bool ReadFile(const std::string& path, std::string* contents) {
-    const std::string full =
-        options_.directory.empty() || path.starts_with('/') ? path : options_.directory + "/" + path;
+    const std::string full = options_.directory.empty() || path.starts_with('/')
+                                 ? path
+                                 : options_.directory + "/" + path;
     std::ifstream in(full, std::ios::binary);
     if (!in) return Fail("cannot open " + Quote(full) + ": " + std::strerror(errno));
     std::stringstream ss;
@@ -245,8 +243,8 @@ class Parser {
   bool ParseBuffer(const std::vector<std::string_view>& t) {
     if (!Expect(t.size() >= 3, "BUFFER needs a name and DATA_TYPE")) return false;
     if (!CheckNewName(t[1])) return false;
-    if (!Expect(t[2] == "DATA_TYPE", "BUFFER " + Quote(t[2]) +
-                                         " is not supported: declare buffers with DATA_TYPE")) {
+    if (!Expect(t[2] == "DATA_TYPE",
+                "BUFFER " + Quote(t[2]) + " is not supported: declare buffers with DATA_TYPE")) {
       return false;
     }
     Buffer buffer{std::string(t[1]), {}, {}, line_number_};
@@ -276,8 +274,8 @@ class Parser {
         if (!EncodeNumber(t[i + 1], type, &n, &error)) return Fail("FILL: " + error);
         for (uint64_t e = 0; e < size; ++e) {
           for (uint32_t c = 0; c < type.components; ++c) {
-            StoreComponent(n, component_bytes, &buffer.bytes[e * type.ElementBytes() +
-                                                             c * component_bytes]);
+            StoreComponent(n, component_bytes,
+                           &buffer.bytes[e * type.ElementBytes() + c * component_bytes]);
           }
         }
       } else if (i < t.size() && t[i] == "SERIES_FROM") {
@@ -431,8 +429,7 @@ class Parser {
       } else if (s[0] == "BIND") {
         if (!ParseBind(s, &p)) return false;
       } else if (s[0] == "SUBGROUP") {
-        if (!Expect(s.size() >= 2 && s[1] == p.shader,
-                    "SUBGROUP must name the attached shader")) {
+        if (!Expect(s.size() >= 2 && s[1] == p.shader, "SUBGROUP must name the attached shader")) {
           return false;
         }
         if (s.size() > 2) {  // One line: SUBGROUP <shader> KEY value ...
@@ -479,8 +476,8 @@ class Parser {
     b.buffer = std::string(s[2]);
     b.line = line_number_;
     if (s[4] == "push_constant") {
-      if (!Expect(s.size() == 5, "unexpected " + (s.size() > 5 ? Quote(s[5]) : "") +
-                                     " after push_constant")) {
+      if (!Expect(s.size() == 5,
+                  "unexpected " + (s.size() > 5 ? Quote(s[5]) : "") + " after push_constant")) {
         return false;
       }
       for (const auto& other : p->bindings) {
@@ -576,15 +573,14 @@ class Parser {
       if (!Expect(other->type.kind == buffer->type.kind && other->type.bits == buffer->type.bits &&
                       other->type.components == buffer->type.components &&
                       other->bytes.size() == buffer->bytes.size(),
-                  "buffers " + Quote(t[1]) + " and " + Quote(t[3]) +
-                      " differ in type or size")) {
+                  "buffers " + Quote(t[1]) + " and " + Quote(t[3]) + " differ in type or size")) {
         return false;
       }
       c.other = std::string(t[3]);
       if (t[2] == "EQ_BUFFER") {
         c.kind = Command::kExpectEqualBuffer;
-        if (!Expect(t.size() == 4, "unexpected " + (t.size() > 4 ? Quote(t[4]) : "") +
-                                       " after EQ_BUFFER")) {
+        if (!Expect(t.size() == 4,
+                    "unexpected " + (t.size() > 4 ? Quote(t[4]) : "") + " after EQ_BUFFER")) {
           return false;
         }
       } else {

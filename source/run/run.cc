@@ -1,9 +1,10 @@
 // The public coopspv run API (include/coopspv/run.hpp): parse, run, optionally run again with
 // the shaders optimized, compare.
+#include "include/coopspv/run.hpp"
+
 #include <cmath>
 #include <cstdio>
 
-#include "include/coopspv/run.hpp"
 #include "source/common/float.h"
 #include "source/run/compare.h"
 #include "source/run/executor.h"

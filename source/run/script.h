@@ -92,8 +92,8 @@ struct Command {
   std::string buffer;
   std::string other;  // EQ_BUFFER / RMSE_BUFFER.
   enum class Compare : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe } compare = Compare::kEq;
-  uint64_t index = 0;             // IDX: the first element compared.
-  std::vector<Number> values;     // Components, from element `index` on.
+  uint64_t index = 0;          // IDX: the first element compared.
+  std::vector<Number> values;  // Components, from element `index` on.
   struct Tolerance {
     double amount = 0;
     bool percent = false;

@@ -62,8 +62,8 @@ bool LoadVulkan(VulkanApi* api, std::string* error) {
     library = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
     if (library == nullptr) {
       const char* e = dlerror();
-      load_error = std::string("cannot load the Vulkan loader libvulkan.so.1: ") +
-                   (e ? e : "unknown error");
+      load_error =
+          std::string("cannot load the Vulkan loader libvulkan.so.1: ") + (e ? e : "unknown error");
     }
   });
   if (library == nullptr) {
@@ -76,11 +76,11 @@ bool LoadVulkan(VulkanApi* api, std::string* error) {
     *error = "libvulkan.so.1 has no vkGetInstanceProcAddr";
     return false;
   }
-#define COOPSPV_VK_LOAD(name)                                                              \
+#define COOPSPV_VK_LOAD(name)                                                           \
   api->name = reinterpret_cast<PFN_##name>(api->vkGetInstanceProcAddr(nullptr, #name)); \
-  if (api->name == nullptr) {                                                              \
-    *error = "the Vulkan loader has no " #name " (Vulkan 1.1 or later is needed)";         \
-    return false;                                                                          \
+  if (api->name == nullptr) {                                                           \
+    *error = "the Vulkan loader has no " #name " (Vulkan 1.1 or later is needed)";      \
+    return false;                                                                       \
   }
   COOPSPV_VK_GLOBAL(COOPSPV_VK_LOAD)
 #undef COOPSPV_VK_LOAD
@@ -88,11 +88,11 @@ bool LoadVulkan(VulkanApi* api, std::string* error) {
 }
 
 bool VulkanApi::LoadInstance(VkInstance instance, std::string* error) {
-#define COOPSPV_VK_LOAD(name)                                                        \
-  name = reinterpret_cast<PFN_##name>(vkGetInstanceProcAddr(instance, #name));      \
-  if (name == nullptr) {                                                             \
-    *error = "the Vulkan instance has no " #name;                                    \
-    return false;                                                                    \
+#define COOPSPV_VK_LOAD(name)                                                  \
+  name = reinterpret_cast<PFN_##name>(vkGetInstanceProcAddr(instance, #name)); \
+  if (name == nullptr) {                                                       \
+    *error = "the Vulkan instance has no " #name;                              \
+    return false;                                                              \
   }
   COOPSPV_VK_INSTANCE(COOPSPV_VK_LOAD)
 #undef COOPSPV_VK_LOAD
@@ -100,11 +100,11 @@ bool VulkanApi::LoadInstance(VkInstance instance, std::string* error) {
 }
 
 bool VulkanApi::LoadDevice(VkDevice device, std::string* error) {
-#define COOPSPV_VK_LOAD(name)                                                  \
-  name = reinterpret_cast<PFN_##name>(vkGetDeviceProcAddr(device, #name));    \
-  if (name == nullptr) {                                                       \
-    *error = "the Vulkan device has no " #name;                                \
-    return false;                                                              \
+#define COOPSPV_VK_LOAD(name)                                              \
+  name = reinterpret_cast<PFN_##name>(vkGetDeviceProcAddr(device, #name)); \
+  if (name == nullptr) {                                                   \
+    *error = "the Vulkan device has no " #name;                            \
+    return false;                                                          \
   }
   COOPSPV_VK_DEVICE(COOPSPV_VK_LOAD)
 #undef COOPSPV_VK_LOAD
@@ -113,25 +113,44 @@ bool VulkanApi::LoadDevice(VkDevice device, std::string* error) {
 
 std::string ResultName(VkResult result) {
   switch (result) {
-    case VK_SUCCESS: return "VK_SUCCESS";
-    case VK_NOT_READY: return "VK_NOT_READY";
-    case VK_TIMEOUT: return "VK_TIMEOUT";
-    case VK_INCOMPLETE: return "VK_INCOMPLETE";
-    case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
-    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
-    case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
-    case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
-    case VK_ERROR_MEMORY_MAP_FAILED: return "VK_ERROR_MEMORY_MAP_FAILED";
-    case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
-    case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
-    case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
-    case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
-    case VK_ERROR_TOO_MANY_OBJECTS: return "VK_ERROR_TOO_MANY_OBJECTS";
-    case VK_ERROR_UNKNOWN: return "VK_ERROR_UNKNOWN";
-    case VK_ERROR_OUT_OF_POOL_MEMORY: return "VK_ERROR_OUT_OF_POOL_MEMORY";
-    case VK_ERROR_INVALID_SHADER_NV: return "VK_ERROR_INVALID_SHADER_NV";
-    case VK_PIPELINE_COMPILE_REQUIRED: return "VK_PIPELINE_COMPILE_REQUIRED";
-    default: return "VkResult " + std::to_string(static_cast<int>(result));
+    case VK_SUCCESS:
+      return "VK_SUCCESS";
+    case VK_NOT_READY:
+      return "VK_NOT_READY";
+    case VK_TIMEOUT:
+      return "VK_TIMEOUT";
+    case VK_INCOMPLETE:
+      return "VK_INCOMPLETE";
+    case VK_ERROR_OUT_OF_HOST_MEMORY:
+      return "VK_ERROR_OUT_OF_HOST_MEMORY";
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+      return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+    case VK_ERROR_INITIALIZATION_FAILED:
+      return "VK_ERROR_INITIALIZATION_FAILED";
+    case VK_ERROR_DEVICE_LOST:
+      return "VK_ERROR_DEVICE_LOST";
+    case VK_ERROR_MEMORY_MAP_FAILED:
+      return "VK_ERROR_MEMORY_MAP_FAILED";
+    case VK_ERROR_LAYER_NOT_PRESENT:
+      return "VK_ERROR_LAYER_NOT_PRESENT";
+    case VK_ERROR_EXTENSION_NOT_PRESENT:
+      return "VK_ERROR_EXTENSION_NOT_PRESENT";
+    case VK_ERROR_FEATURE_NOT_PRESENT:
+      return "VK_ERROR_FEATURE_NOT_PRESENT";
+    case VK_ERROR_INCOMPATIBLE_DRIVER:
+      return "VK_ERROR_INCOMPATIBLE_DRIVER";
+    case VK_ERROR_TOO_MANY_OBJECTS:
+      return "VK_ERROR_TOO_MANY_OBJECTS";
+    case VK_ERROR_UNKNOWN:
+      return "VK_ERROR_UNKNOWN";
+    case VK_ERROR_OUT_OF_POOL_MEMORY:
+      return "VK_ERROR_OUT_OF_POOL_MEMORY";
+    case VK_ERROR_INVALID_SHADER_NV:
+      return "VK_ERROR_INVALID_SHADER_NV";
+    case VK_PIPELINE_COMPILE_REQUIRED:
+      return "VK_PIPELINE_COMPILE_REQUIRED";
+    default:
+      return "VkResult " + std::to_string(static_cast<int>(result));
   }
 }
 
@@ -196,11 +215,12 @@ const std::vector<FeatureStruct>& FeatureStructs() {
                "subgroupSizeControl computeFullSubgroups synchronization2 "
                "textureCompressionASTC_HDR shaderZeroInitializeWorkgroupMemory dynamicRendering "
                "shaderIntegerDotProduct maintenance4")},
-        {"CooperativeMatrixFeaturesKHR", kCooperativeMatrixFeaturesKHR,
-         "VK_KHR_cooperative_matrix",
+        {"CooperativeMatrixFeaturesKHR", kCooperativeMatrixFeaturesKHR, "VK_KHR_cooperative_matrix",
          Split("cooperativeMatrix cooperativeMatrixRobustBufferAccess")},
-        {"CooperativeMatrixFeaturesNV", VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
-         "VK_NV_cooperative_matrix", Split("cooperativeMatrix cooperativeMatrixRobustBufferAccess")},
+        {"CooperativeMatrixFeaturesNV",
+         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
+         "VK_NV_cooperative_matrix",
+         Split("cooperativeMatrix cooperativeMatrixRobustBufferAccess")},
         {"CooperativeMatrix2FeaturesNV", kCooperativeMatrix2FeaturesNV, "VK_NV_cooperative_matrix2",
          Split("cooperativeMatrixWorkgroupScope cooperativeMatrixFlexibleDimensions "
                "cooperativeMatrixReductions cooperativeMatrixConversions "

@@ -13,66 +13,66 @@
 
 namespace coopspv::run {
 
-#define COOPSPV_VK_GLOBAL(X)             \
-  X(vkCreateInstance)                    \
-  X(vkEnumerateInstanceVersion)          \
+#define COOPSPV_VK_GLOBAL(X)    \
+  X(vkCreateInstance)           \
+  X(vkEnumerateInstanceVersion) \
   X(vkEnumerateInstanceExtensionProperties)
 
-#define COOPSPV_VK_INSTANCE(X)                 \
-  X(vkDestroyInstance)                         \
-  X(vkEnumeratePhysicalDevices)                \
-  X(vkGetPhysicalDeviceProperties)             \
-  X(vkGetPhysicalDeviceProperties2)            \
-  X(vkGetPhysicalDeviceFeatures2)              \
-  X(vkGetPhysicalDeviceQueueFamilyProperties)  \
-  X(vkGetPhysicalDeviceMemoryProperties)       \
-  X(vkEnumerateDeviceExtensionProperties)      \
-  X(vkCreateDevice)                            \
+#define COOPSPV_VK_INSTANCE(X)                \
+  X(vkDestroyInstance)                        \
+  X(vkEnumeratePhysicalDevices)               \
+  X(vkGetPhysicalDeviceProperties)            \
+  X(vkGetPhysicalDeviceProperties2)           \
+  X(vkGetPhysicalDeviceFeatures2)             \
+  X(vkGetPhysicalDeviceQueueFamilyProperties) \
+  X(vkGetPhysicalDeviceMemoryProperties)      \
+  X(vkEnumerateDeviceExtensionProperties)     \
+  X(vkCreateDevice)                           \
   X(vkGetDeviceProcAddr)
 
-#define COOPSPV_VK_DEVICE(X)          \
-  X(vkDestroyDevice)                  \
-  X(vkGetDeviceQueue)                 \
-  X(vkDeviceWaitIdle)                 \
-  X(vkCreateBuffer)                   \
-  X(vkDestroyBuffer)                  \
-  X(vkGetBufferMemoryRequirements)    \
-  X(vkAllocateMemory)                 \
-  X(vkFreeMemory)                     \
-  X(vkBindBufferMemory)               \
-  X(vkMapMemory)                      \
-  X(vkCreateShaderModule)             \
-  X(vkDestroyShaderModule)            \
-  X(vkCreateDescriptorSetLayout)      \
-  X(vkDestroyDescriptorSetLayout)     \
-  X(vkCreatePipelineLayout)           \
-  X(vkDestroyPipelineLayout)          \
-  X(vkCreateComputePipelines)         \
-  X(vkDestroyPipeline)                \
-  X(vkCreateDescriptorPool)           \
-  X(vkDestroyDescriptorPool)          \
-  X(vkAllocateDescriptorSets)         \
-  X(vkUpdateDescriptorSets)           \
-  X(vkCreateCommandPool)              \
-  X(vkDestroyCommandPool)             \
-  X(vkAllocateCommandBuffers)         \
-  X(vkResetCommandBuffer)             \
-  X(vkBeginCommandBuffer)             \
-  X(vkEndCommandBuffer)               \
-  X(vkCmdBindPipeline)                \
-  X(vkCmdBindDescriptorSets)          \
-  X(vkCmdPushConstants)               \
-  X(vkCmdDispatch)                    \
-  X(vkCmdPipelineBarrier)             \
-  X(vkCmdResetQueryPool)              \
-  X(vkCmdWriteTimestamp)              \
-  X(vkCreateQueryPool)                \
-  X(vkDestroyQueryPool)               \
-  X(vkGetQueryPoolResults)            \
-  X(vkQueueSubmit)                    \
-  X(vkCreateFence)                    \
-  X(vkDestroyFence)                   \
-  X(vkResetFences)                    \
+#define COOPSPV_VK_DEVICE(X)       \
+  X(vkDestroyDevice)               \
+  X(vkGetDeviceQueue)              \
+  X(vkDeviceWaitIdle)              \
+  X(vkCreateBuffer)                \
+  X(vkDestroyBuffer)               \
+  X(vkGetBufferMemoryRequirements) \
+  X(vkAllocateMemory)              \
+  X(vkFreeMemory)                  \
+  X(vkBindBufferMemory)            \
+  X(vkMapMemory)                   \
+  X(vkCreateShaderModule)          \
+  X(vkDestroyShaderModule)         \
+  X(vkCreateDescriptorSetLayout)   \
+  X(vkDestroyDescriptorSetLayout)  \
+  X(vkCreatePipelineLayout)        \
+  X(vkDestroyPipelineLayout)       \
+  X(vkCreateComputePipelines)      \
+  X(vkDestroyPipeline)             \
+  X(vkCreateDescriptorPool)        \
+  X(vkDestroyDescriptorPool)       \
+  X(vkAllocateDescriptorSets)      \
+  X(vkUpdateDescriptorSets)        \
+  X(vkCreateCommandPool)           \
+  X(vkDestroyCommandPool)          \
+  X(vkAllocateCommandBuffers)      \
+  X(vkResetCommandBuffer)          \
+  X(vkBeginCommandBuffer)          \
+  X(vkEndCommandBuffer)            \
+  X(vkCmdBindPipeline)             \
+  X(vkCmdBindDescriptorSets)       \
+  X(vkCmdPushConstants)            \
+  X(vkCmdDispatch)                 \
+  X(vkCmdPipelineBarrier)          \
+  X(vkCmdResetQueryPool)           \
+  X(vkCmdWriteTimestamp)           \
+  X(vkCreateQueryPool)             \
+  X(vkDestroyQueryPool)            \
+  X(vkGetQueryPoolResults)         \
+  X(vkQueueSubmit)                 \
+  X(vkCreateFence)                 \
+  X(vkDestroyFence)                \
+  X(vkResetFences)                 \
   X(vkWaitForFences)
 
 struct VulkanApi {
@@ -126,7 +126,9 @@ class FeatureChain {
   FeatureChain(const FeatureChain&) = delete;
   FeatureChain& operator=(const FeatureChain&) = delete;
 
-  VkPhysicalDeviceFeatures2* head() { return reinterpret_cast<VkPhysicalDeviceFeatures2*>(blobs_[0].data()); }
+  VkPhysicalDeviceFeatures2* head() {
+    return reinterpret_cast<VkPhysicalDeviceFeatures2*>(blobs_[0].data());
+  }
   bool Has(size_t structure) const { return !blobs_[structure].empty(); }
   bool Get(const FeatureRef& ref) const;
   void Set(const FeatureRef& ref, bool value);

@@ -1,5 +1,7 @@
 // Tests of EXPECT evaluation and buffer comparison (source/run/compare.cc), of the module
 // interface reader and of device-feature names, none of which needs a device.
+#include "source/run/compare.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "include/coopspv/coopspv.hpp"
-#include "source/run/compare.h"
 #include "source/run/module_interface.h"
 #include "source/run/script.h"
 #include "source/run/vulkan.h"
@@ -69,8 +70,9 @@ TEST(CompareTest, ExpectIntegersAndComparators) {
   const DataType i8{DataType::kSigned, 8, 1};
   const std::vector<uint8_t> bytes = {0xFF, 0x80, 0x7F};  // -1, -128, 127
   ExpectReport r;
-  EvaluateExpect(ParseExpect("BUFFER b DATA_TYPE int8 SIZE 3 FILL 0", "EXPECT b IDX 0 EQ -1 -128 127"),
-                 i8, bytes, {}, &r);
+  EvaluateExpect(
+      ParseExpect("BUFFER b DATA_TYPE int8 SIZE 3 FILL 0", "EXPECT b IDX 0 EQ -1 -128 127"), i8,
+      bytes, {}, &r);
   EXPECT_TRUE(r.passed) << r.message;
   EvaluateExpect(ParseExpect("BUFFER b DATA_TYPE int8 SIZE 3 FILL 0", "EXPECT b IDX 0 LT 0 0"), i8,
                  bytes, {}, &r);
@@ -96,16 +98,17 @@ TEST(CompareTest, ExpectVectors) {
   // Two vec3 elements, each padded to 4 floats; the padding is never compared.
   const auto bytes = Floats({1, 2, 3, 99, 4, 5, 6, 99});
   ExpectReport r;
-  EvaluateExpect(ParseExpect("BUFFER b DATA_TYPE vec3<float> SIZE 2 FILL 0",
-                             "EXPECT b IDX 1 EQ 4 5 7"),
-                 v3, bytes, {}, &r);
+  EvaluateExpect(
+      ParseExpect("BUFFER b DATA_TYPE vec3<float> SIZE 2 FILL 0", "EXPECT b IDX 1 EQ 4 5 7"), v3,
+      bytes, {}, &r);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.first_mismatch, 1u);
   EXPECT_EQ(r.message, "b[1].z is 6, expected 7");
 }
 
 TEST(CompareTest, EqualAndRmseBuffers) {
-  const Command eq = ParseExpect("BUFFER b DATA_TYPE float SIZE 4 FILL 0", "EXPECT b EQ_BUFFER other");
+  const Command eq =
+      ParseExpect("BUFFER b DATA_TYPE float SIZE 4 FILL 0", "EXPECT b EQ_BUFFER other");
   ExpectReport r;
   EvaluateExpect(eq, kFloat, Floats({1, 2, 3, 4}), Floats({1, 2, 3, 4}), &r);
   EXPECT_TRUE(r.passed);
@@ -230,7 +233,8 @@ TEST(FeatureTest, NamesResolve) {
   // A chain sets and reads the field it names, and only that one.
   std::vector<bool> include(FeatureStructs().size(), true);
   FeatureChain chain(include);
-  ASSERT_TRUE(FindFeature("CooperativeMatrixFeaturesKHR.cooperativeMatrixRobustBufferAccess", &ref));
+  ASSERT_TRUE(
+      FindFeature("CooperativeMatrixFeaturesKHR.cooperativeMatrixRobustBufferAccess", &ref));
   chain.Set(ref, true);
   EXPECT_TRUE(chain.Get(ref));
   FeatureRef first = ref;

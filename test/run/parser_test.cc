@@ -59,8 +59,8 @@ TEST(ParserTest, DataTypes) {
   EXPECT_EQ(t.Name(), "vec3<float>");
   ASSERT_TRUE(ParseDataType("vec2<int16>", &t));
   EXPECT_EQ(t.ElementBytes(), 4u);
-  for (const char* bad : {"int7", "uint", "float32", "vec5<float>", "vec2<vec2<float>>", "vec2<",
-                          "", "vec2<float"}) {
+  for (const char* bad :
+       {"int7", "uint", "float32", "vec5<float>", "vec2<vec2<float>>", "vec2<", "", "vec2<float"}) {
     EXPECT_FALSE(ParseDataType(bad, &t)) << bad;
   }
 }
@@ -211,25 +211,30 @@ TEST(ParserTest, MalformedScripts) {
               "32- or 64-bit scalar");
   ExpectError(shader + "PIPELINE compute p\n  ATTACH inc SPECIALIZE 1 AS\nEND\n", 14,
               "SPECIALIZE <id> AS <type> <value>");
-  ExpectError(shader + "BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\nPIPELINE compute p\n"
-                       "  ATTACH inc\n  BIND BUFFER b AS storage DESCRIPTOR_SET 0\nEND\n",
+  ExpectError(shader +
+                  "BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\nPIPELINE compute p\n"
+                  "  ATTACH inc\n  BIND BUFFER b AS storage DESCRIPTOR_SET 0\nEND\n",
               16, "needs BINDING");
-  ExpectError(shader + "BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\nPIPELINE compute p\n"
-                       "  ATTACH inc\n  BIND BUFFER b AS storage BINDING 0\n"
-                       "  BIND BUFFER b AS uniform BINDING 0\nEND\n",
+  ExpectError(shader +
+                  "BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\nPIPELINE compute p\n"
+                  "  ATTACH inc\n  BIND BUFFER b AS storage BINDING 0\n"
+                  "  BIND BUFFER b AS uniform BINDING 0\nEND\n",
               17, "bound twice");
-  ExpectError(shader + "BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\nPIPELINE compute p\n"
-                       "  ATTACH inc\n  BIND BUFFER b AS sampler BINDING 0\nEND\n",
+  ExpectError(shader +
+                  "BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\nPIPELINE compute p\n"
+                  "  ATTACH inc\n  BIND BUFFER b AS sampler BINDING 0\nEND\n",
               16, "buffer kind 'sampler'");
-  ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\n  BIND BUFFER nope AS storage BINDING 0\n"
-                       "END\n",
+  ExpectError(shader +
+                  "PIPELINE compute p\n  ATTACH inc\n  BIND BUFFER nope AS storage BINDING 0\n"
+                  "END\n",
               15, "unknown buffer 'nope'");
   ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\n  SUBGROUP inc REQUIRED_SIZE 12\nEND\n",
               15, "power of two");
   ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\n  SUBGROUP other\nEND\n", 15,
               "SUBGROUP must name the attached shader");
-  ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\n  SUBGROUP inc\n    FULLY_POPULATED yes\n"
-                       "  END\nEND\n",
+  ExpectError(shader +
+                  "PIPELINE compute p\n  ATTACH inc\n  SUBGROUP inc\n    FULLY_POPULATED yes\n"
+                  "  END\nEND\n",
               16, "takes on or off");
   ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\nEND\nRUN p 1 1\n", 16, "RUN <pipeline>");
   ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\nEND\nRUN p 0 1 1\n", 16, "positive");
@@ -247,9 +252,10 @@ TEST(ParserTest, MalformedScripts) {
   ExpectError("BUFFER b DATA_TYPE float SIZE 4 FILL 0\nEXPECT b IDX 0 EQ\n", 2, "needs values");
   ExpectError("BUFFER b DATA_TYPE float SIZE 4 FILL 0\nEXPECT b EQ_HISTOGRAM_EMD_BUFFER b\n", 2,
               "'EQ_HISTOGRAM_EMD_BUFFER' is not supported");
-  ExpectError("BUFFER a DATA_TYPE float SIZE 4 FILL 0\nBUFFER b DATA_TYPE float SIZE 5 FILL 0\n"
-              "EXPECT a EQ_BUFFER b\n",
-              3, "differ in type or size");
+  ExpectError(
+      "BUFFER a DATA_TYPE float SIZE 4 FILL 0\nBUFFER b DATA_TYPE float SIZE 5 FILL 0\n"
+      "EXPECT a EQ_BUFFER b\n",
+      3, "differ in type or size");
   ExpectError("BUFFER a DATA_TYPE float SIZE 4 FILL 0\nEXPECT a RMSE_BUFFER a\n", 2,
               "RMSE_BUFFER <b> TOLERANCE <t>");
   ExpectError("DEVICE_FEATURE\n", 1, "takes one name");
@@ -261,10 +267,11 @@ TEST(ParserTest, MalformedScripts) {
 TEST(ParserTest, GarbageNeverCrashes) {
   // Every prefix of a valid script, and bytes of every value: a result or an error, never a
   // crash (ASan/UBSan in CI).
-  const std::string text = std::string(kShader) +
-                           "BUFFER b DATA_TYPE vec4<int16> DATA 1 2 3 4\nEND\n"
-                           "PIPELINE compute p\n  ATTACH inc\n  BIND BUFFER b AS storage BINDING 0\n"
-                           "END\nRUN p 1 1 1\nEXPECT b IDX 0 EQ 1 2 3 4\n";
+  const std::string text =
+      std::string(kShader) +
+      "BUFFER b DATA_TYPE vec4<int16> DATA 1 2 3 4\nEND\n"
+      "PIPELINE compute p\n  ATTACH inc\n  BIND BUFFER b AS storage BINDING 0\n"
+      "END\nRUN p 1 1 1\nEXPECT b IDX 0 EQ 1 2 3 4\n";
   Script s;
   ParseError e;
   ASSERT_TRUE(Parse(text, &s, &e)) << e.ToString();
