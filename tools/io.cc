@@ -55,4 +55,33 @@ bool TakeInputArgument(const std::string& arg, std::string* input, bool* have_in
   return true;
 }
 
+bool TakePassFlag(const std::vector<std::string>& args, size_t* i, PassRequest* pass,
+                  std::string* error) {
+  const std::string& arg = args[*i];
+  std::string flag = arg.rfind("--", 0) == 0 ? arg.substr(2) : arg, argument;
+  const size_t eq = flag.find('=');
+  if (eq != std::string::npos) {
+    argument = flag.substr(eq + 1);
+    flag = flag.substr(0, eq);
+  }
+  static const auto passes = OptimizerPasses();
+  const PassHelp* help = nullptr;
+  for (const auto& p : passes) {
+    if (p.flag == flag) help = &p;
+  }
+  if (help == nullptr) {
+    *error = "unknown option or pass '" + arg + "' (see --help)";
+    return false;
+  }
+  if (eq == std::string::npos && !help->argument.empty() && help->argument[0] != '=') {
+    if (*i + 1 >= args.size()) {
+      *error = "--" + flag + " needs an argument: " + help->argument;
+      return false;
+    }
+    argument = args[++*i];
+  }
+  *pass = {flag, argument};
+  return true;
+}
+
 }  // namespace coopspv::tools

@@ -1,10 +1,12 @@
-// File and stream helpers shared by the command-line tools.
+// File and stream helpers, and pass flags, shared by the command-line tools.
 #ifndef COOPSPV_TOOLS_IO_H_
 #define COOPSPV_TOOLS_IO_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "include/coopspv/coopspv.hpp"
 
 namespace coopspv::tools {
 
@@ -24,6 +26,13 @@ bool WriteFile(const std::string& path, const void* data, size_t size);
 // lone "-") is an error, anything else names the one input file. Prints the error and returns
 // false for an unknown option or a second input.
 bool TakeInputArgument(const std::string& arg, std::string* input, bool* have_input);
+
+// Takes the optimizer pass flag at args[*i]: "--flag", "--flag=argument", or "--flag" followed
+// by its argument for passes whose argument is written apart (as spirv-opt's
+// --set-spec-const-default-value), leaving *i on the last word taken. False with a message for
+// an unknown pass or a missing argument.
+bool TakePassFlag(const std::vector<std::string>& args, size_t* i, PassRequest* pass,
+                  std::string* error);
 
 }  // namespace coopspv::tools
 

@@ -139,32 +139,13 @@ int main(int argc, char** argv) {
     } else if (arg == "--time-report") {
       time_report = true;
     } else if (arg.rfind("--", 0) == 0) {
-      // A pass: --flag, --flag=argument, or --flag "argument" for passes whose argument is
-      // written apart (as spirv-opt's --set-spec-const-default-value).
-      std::string flag = arg.substr(2), argument;
-      const size_t eq = flag.find('=');
-      if (eq != std::string::npos) {
-        argument = flag.substr(eq + 1);
-        flag = flag.substr(0, eq);
-      }
-      const coopspv::PassHelp* help = nullptr;
-      static const auto passes = coopspv::OptimizerPasses();
-      for (const auto& p : passes) {
-        if (p.flag == flag) help = &p;
-      }
-      if (help == nullptr) {
-        std::fprintf(stderr, "error: unknown option or pass '%s' (see --help)\n", arg.c_str());
+      coopspv::PassRequest pass;
+      std::string error;
+      if (!TakePassFlag(args, &i, &pass, &error)) {
+        std::fprintf(stderr, "error: %s\n", error.c_str());
         return kExitFailure;
       }
-      if (eq == std::string::npos && !help->argument.empty() && help->argument[0] != '=') {
-        if (i + 1 >= args.size()) {
-          std::fprintf(stderr, "error: --%s needs an argument: %s\n", flag.c_str(),
-                       help->argument.c_str());
-          return kExitFailure;
-        }
-        argument = args[++i];
-      }
-      options.passes.push_back({flag, argument});
+      options.passes.push_back(pass);
     } else if (!TakeInputArgument(arg, &input, &have_input)) {
       return kExitFailure;
     }

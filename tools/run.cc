@@ -78,36 +78,18 @@ bool ParsePasses(const std::string& text, std::vector<coopspv::PassRequest>* out
     }
     words.push_back(word);
   }
-  const auto passes = coopspv::OptimizerPasses();
   for (size_t k = 0; k < words.size(); ++k) {
     if (words[k].rfind("--", 0) != 0) {
       std::fprintf(stderr, "error: --passes: '%s' is not a pass flag\n", words[k].c_str());
       return false;
     }
-    std::string flag = words[k].substr(2), argument;
-    const size_t eq = flag.find('=');
-    if (eq != std::string::npos) {
-      argument = flag.substr(eq + 1);
-      flag = flag.substr(0, eq);
-    }
-    const coopspv::PassHelp* help = nullptr;
-    for (const auto& p : passes) {
-      if (p.flag == flag) help = &p;
-    }
-    if (help == nullptr) {
-      std::fprintf(stderr, "error: --passes: unknown pass '--%s' (see coopspv-opt --help)\n",
-                   flag.c_str());
+    coopspv::PassRequest pass;
+    std::string error;
+    if (!coopspv::tools::TakePassFlag(words, &k, &pass, &error)) {
+      std::fprintf(stderr, "error: --passes: %s\n", error.c_str());
       return false;
     }
-    if (eq == std::string::npos && !help->argument.empty() && help->argument[0] != '=') {
-      if (k + 1 >= words.size()) {
-        std::fprintf(stderr, "error: --passes: --%s needs an argument: %s\n", flag.c_str(),
-                     help->argument.c_str());
-        return false;
-      }
-      argument = words[++k];
-    }
-    out->push_back({flag, argument});
+    out->push_back(pass);
   }
   if (out->empty()) {
     std::fprintf(stderr, "error: --passes names no pass\n");
