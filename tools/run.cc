@@ -38,7 +38,8 @@ void PrintHelp(const char* argv0) {
       "  --passes \"<flags>\"      Run the script twice: as written, then with every shader\n"
       "                          through these coopspv-opt passes, and compare every buffer\n"
       "                          bound as storage.\n"
-      "  --lower                 --passes with the lowering passes this build has (%s).\n"
+      "  --lower                 --passes with the lowering passes this build has (%s);\n"
+      "                          --lower-coop-matrix lowers for the device's subgroup size.\n"
       "  --tolerance <t>         Floats compared by --passes/--lower match within\n"
       "                          max(t, t * |value|); integers exactly. Default 1e-3.\n"
       "  --target-env <env>      Validate the modules the passes produce for <env>\n"
@@ -273,7 +274,10 @@ int main(int argc, char** argv) {
     }
     for (const auto& p : coopspv::OptimizerPasses()) {
       for (const char* name : kLoweringPasses) {
-        if (p.flag == name) options.passes.push_back({p.flag, ""});
+        if (p.flag != name) continue;
+        // A subgroup-size argument is the device's; an optional one ("=[...]") is left out.
+        const bool subgroup = p.argument.find("subgroup size") != std::string::npos;
+        options.passes.push_back({p.flag, subgroup ? coopspv::kDeviceSubgroupSize : ""});
       }
     }
     if (options.passes.empty()) {

@@ -13,6 +13,8 @@
 
 namespace coopspv {
 
+inline constexpr const char* kDeviceSubgroupSize = "<device subgroup size>";
+
 struct RunOptions {
   // A device index as --list-devices prints it, or a substring of its name (case-insensitive);
   // empty: the first device.
@@ -27,7 +29,9 @@ struct RunOptions {
   uint32_t timing_runs = 0;
   uint32_t warmup_runs = 3;
   // When not empty, the script runs twice: with its shaders as written, then with each shader
-  // optimized by these passes; every buffer a pipeline binds as storage is compared.
+  // optimized by these passes; every buffer a pipeline binds as storage is compared. A pass
+  // argument equal to kDeviceSubgroupSize becomes the device's subgroup size (as --lower gives
+  // --lower-coop-matrix).
   std::vector<PassRequest> passes;
   std::string target_env = "vulkan1.3";  // For the passes' validation.
   // Floats compare within max(tolerance, tolerance * |value|); integers exactly.

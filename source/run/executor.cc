@@ -225,6 +225,7 @@ class Executor {
     if (!instance_.Select(options_.device, &physical_, error)) return false;
     props_.Query(vk, physical_);
     result_->device_name = props_.base.properties.deviceName;
+    result_->subgroup_size = props_.v11.subgroupSize;
     const std::string& name = result_->device_name;
     if (props_.base.properties.apiVersion < VK_API_VERSION_1_3) {
       *error = name + " supports Vulkan " + VersionString(props_.base.properties.apiVersion) +

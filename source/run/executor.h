@@ -22,6 +22,7 @@ struct ExecuteOptions {
 
 struct ExecuteResult {
   std::string device_name;
+  uint32_t subgroup_size = 0;  // The device's default (Vulkan 1.1 subgroupSize).
   std::vector<ExpectReport> expects;
   std::vector<RunTiming> timings;
   std::vector<std::vector<uint8_t>> buffers;  // Final contents, one per Script::buffers entry.

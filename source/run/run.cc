@@ -34,10 +34,14 @@ bool ParseWithOptions(std::string_view text, const RunOptions& options, run::Scr
 }
 
 // Every shader of the script through the passes.
-bool ApplyPasses(const RunOptions& options, run::Script* script, std::string* error) {
+bool ApplyPasses(const RunOptions& options, uint32_t subgroup_size, run::Script* script,
+                 std::string* error) {
   OptimizerOptions optimizer;
   optimizer.target_env = options.target_env;
   optimizer.passes = options.passes;
+  for (PassRequest& p : optimizer.passes) {
+    if (p.argument == kDeviceSubgroupSize) p.argument = std::to_string(subgroup_size);
+  }
   for (run::Shader& shader : script->shaders) {
     OptimizeResult result;
     Problem problem;
@@ -112,11 +116,6 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
   run::Script script;
   std::string error;
   if (!ParseWithOptions(text, options, &script, &error)) return Error(error);
-  run::Script optimized;
-  if (!options.passes.empty()) {
-    optimized = script;
-    if (!ApplyPasses(options, &optimized, &error)) return Error(error);
-  }
   RunReport report;
   run::ExecuteOptions exec;
   exec.device = options.device;
@@ -143,9 +142,18 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
     return report;
   }
   if (!options.passes.empty()) {
+    // After the first run, which says what device (and subgroup size) the passes are for.
+    run::Script optimized = script;
+    if (!ApplyPasses(options, original.subgroup_size, &optimized, &error)) {
+      report.status = RunReport::kError;
+      report.error = error;
+      return report;
+    }
     for (const auto& p : options.passes) {
-      report.passes_applied.push_back(p.argument.empty() ? "--" + p.flag
-                                                         : "--" + p.flag + "=" + p.argument);
+      const std::string argument =
+          p.argument == kDeviceSubgroupSize ? std::to_string(original.subgroup_size) : p.argument;
+      report.passes_applied.push_back(argument.empty() ? "--" + p.flag
+                                                       : "--" + p.flag + "=" + argument);
     }
     exec.variant = "passes";
     run::ExecuteResult second;
