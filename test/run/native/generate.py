@@ -292,10 +292,53 @@ RUN attention 1 1 1
     return s
 
 
+def cm2_tensor(seed=1406):
+    rng = random.Random(seed)
+    M, N, K, BATCH = 64, 64, 64, 2
+    a = [rng.randint(-2, 2) for _ in range(M * K)]
+    b = [rng.randint(-2, 2) for _ in range(N * K)]  # N x K: the shader views it transposed.
+    d = [sum(a[m * K + k] * b[n * K + k] for k in range(K)) for m in range(M) for n in range(N)]
+    s = header("SPV_NV_tensor_addressing (cm2_tensor_layouts): D[z] = A * B^T through tensor layouts (2D\n"
+               "# with a constant clamp value, 3D with clamp-to-edge for the batch) and a transposing tensor\n"
+               "# view of B, at workgroup scope (128 invocations); 64x64 tiles, K = 64 in two steps, two\n"
+               "# batches (workgroups in Z) that must both hold the product.", seed)
+    s += """DEVICE_EXTENSION VK_KHR_cooperative_matrix
+DEVICE_EXTENSION VK_NV_cooperative_matrix2
+DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixTensorAddressing
+DEVICE_FEATURE Vulkan12Features.shaderFloat16
+DEVICE_FEATURE Vulkan12Features.vulkanMemoryModel
+DEVICE_FEATURE Storage16BitFeatures.storageBuffer16BitAccess
+
+"""
+    s += f"SHADER compute tensors SPIRV-ASM FILE {CORPUS}/cm2_tensor_layouts.spvasm\n\n"
+    s += data_buffer("a", "float16", a)
+    s += data_buffer("b", "float16", b)
+    s += f"BUFFER d DATA_TYPE float SIZE {BATCH * M * N} FILL 0\n"
+    s += "# M N K strideA strideB strideD batchStride\n"
+    s += f"BUFFER dims DATA_TYPE uint32 DATA\n  {M} {N} {K} {K} {K} {N} {M * N}\nEND\n"
+    s += """
+PIPELINE compute tensor_gemm
+  ATTACH tensors
+  BIND BUFFER a AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 1
+  BIND BUFFER d AS storage DESCRIPTOR_SET 0 BINDING 2
+  BIND BUFFER dims AS push_constant
+END
+
+RUN tensor_gemm 1 1 2
+"""
+    s += data_buffer("d_expected", "float", d + d)
+    s += "EXPECT d EQ_BUFFER d_expected\n"
+    return s
+
+
 def main():
     for name, make in (("khr_gemm_specdims", khr_gemm), ("nv_coopmat1_legacy", nv_coopmat1),
                        ("khr_arith_funcs", khr_arith), ("coopvec_mlp_f16", coopvec_mlp),
-                       ("cm2_transpose_convert", cm2_transpose)):
+                       ("cm2_transpose_convert", cm2_transpose), ("cm2_tensor_layouts", cm2_tensor)):
         with open(os.path.join(HERE, name + ".amber"), "w") as f:
             f.write(make())
 
