@@ -5,11 +5,11 @@
 #
 #   utils/ir_per_byte.sh <dir with MANIFEST.tsv> [reference spirv-val]
 #
-# Uses bazel-bin/tools/coopspv-val: build it first with `bazel build -c opt //tools:coopspv-val`.
+# Uses the optimized build: run `bazel build -c opt //tools:coopspv-val` first.
 set -eu
 dir=$1
 reference=${2:-}
-val=$(dirname "$0")/../bazel-bin/tools/coopspv-val
+val=$(dirname "$0")/../bazel-out/k8-opt/bin/tools/coopspv-val
 command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 ir_of() {
   out=$(mktemp)
