@@ -560,7 +560,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       // differs per invocation makes the result unproven, not divergent (the data decides).
       const Id pointer = m_.word(i, 3);
       Source address = join_operands(3);
-      if (address.level > kUnknown) address.level = kUnknown;
+      if (address.level > kUnknown) address = Source(kUnknown, i, address.deps);
       const Source s = Join(address, ContentsOf(RootOf(pointer)));
       return Raise(values_, result, s);
     }
@@ -721,6 +721,10 @@ std::string Uniformity::Why(const Source& s) {
              state_.Name(var) + ")";
     }
     return " (it depends on memory of " + state_.Name(var) + ")";
+  }
+  if (op == Op::Load && s.level == kUnknown) {
+    return " (it depends on " + state_.Describe(r) +
+           ", data read at an address that differs per invocation)";
   }
   if (op == Op::FunctionParameter) {
     return " (it depends on parameter " + state_.Name(m_.result_id(r)) +

@@ -1501,7 +1501,8 @@ OpReturn
 TEST(UniformityOptions, UnprovenIsAWarningByDefault) {
   const Result r = Check(Unproven());
   EXPECT_TRUE(ReportsFirst(r, {"uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR",
-                               "LocalInvocationId", "%stride"}));
+                               "%stride = OpLoad, data read at an address that differs per "
+                               "invocation"}));
   EXPECT_TRUE(r.valid);
   EXPECT_EQ(r.num_errors, 0u);
   EXPECT_GE(r.num_warnings, 1u);
