@@ -12,9 +12,11 @@
 namespace coopspv::opt {
 
 struct PassInfo {
-  const char* flag;      // Without "--".
-  const char* argument;  // How the argument is written in --help, nullptr when there is none.
-  const char* help;      // One line.
+  const char* flag;  // Without "--".
+  // How the argument is written in --help, nullptr when there is none; "[=...]" when it may be
+  // left out.
+  const char* argument;
+  const char* help;  // One line.
   std::unique_ptr<Pass> (*create)(std::string_view argument, std::string* error);
 };
 
@@ -28,6 +30,7 @@ std::unique_ptr<Pass> CreateFoldSpecConstPass(std::string_view argument, std::st
 std::unique_ptr<Pass> CreateFoldCoopLengthPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateEliminateDeadPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateCompactIdsPass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateLowerCoopVectorPass(std::string_view argument, std::string* error);
 
 // Merges types and constants whose declarations became identical (after renaming the ids they
 // use): each duplicate's uses move to the first declaration and the duplicate goes. Decorated

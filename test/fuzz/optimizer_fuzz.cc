@@ -33,6 +33,7 @@ const std::vector<Configuration>& Configurations() {
       {{{"fold-coop-length", "1"}}, true},
       {{{"eliminate-dead", ""}}, true},
       {{{"compact-ids", ""}}, true},
+      {{{"lower-coop-vector", "atomic-float16-add,atomic-float32-add"}}, true},
       {{{"set-spec-const-default-value", "0:16 1:8 2:1 3:0"}}, false},
       {{{"freeze-spec-const", ""},
         {"fold-spec-const", ""},

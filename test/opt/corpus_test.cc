@@ -100,5 +100,90 @@ TEST(OptCorpus, PipelineRemovesEverySpecConstantAndLength) {
   }
 }
 
+// --lower-coop-vector on every cooperative-vector module. The corpus stores its matrices
+// InferencingOptimalNV / TrainingOptimalNV (or names the layout by a specialization constant),
+// which only a driver can read: lowering those must fail and say so. The same modules with
+// RowMajorNV matrices (the layout operands rewritten in the assembly, or the layout's
+// specialization constant set to 0) must lower, validate, and keep nothing of the extension.
+TEST(OptCorpus, LowerCoopVectorLowersEveryCooperativeVectorModule) {
+  struct RowMajor {
+    const char* prefix;
+    std::vector<std::pair<std::string, std::string>> rewrites;
+    bool specialize_layout;
+  };
+  const std::vector<RowMajor> row_major = {
+      {"coopvec_fp8_matmul",
+       {{"%uint_64 %int_2 %false %uint_0", "%uint_64 %int_0 %false %uint_64"},
+        {"%uint_32 %int_2 %false %uint_0", "%uint_32 %int_0 %false %uint_64"}},
+       false},
+      {"coopvec_int8_packed",
+       {{"%uint_32 %int_2 %false %uint_0 Matrix", "%uint_32 %int_0 %false %uint_32 Matrix"}},
+       false},
+      {"coopvec_training",
+       {{"%int_3 %int_0 %uint_0", "%int_0 %int_0 %uint_64"},
+        {"%int_3 %int_1 %uint_0", "%int_0 %int_1 %uint_64"}},
+       false},
+      {"coopvec_mlp_f16", {}, true},
+      {"coopvec_loadstore_math", {}, false},
+  };
+  const std::string features = "atomic-float16-add,atomic-float32-add";
+  auto lower = [&](const std::vector<uint32_t>& words, const std::string& env, bool specialize,
+                   OptimizeResult* result, Problem* p) {
+    OptimizerOptions options;
+    options.target_env = env;
+    if (specialize) {
+      options.passes = {{"set-spec-const-default-value", "3:0"}, {"freeze-spec-const", ""}};
+    }
+    options.passes.push_back({"lower-coop-vector", features});
+    options.validate_after_each = true;
+    return Optimize(words, options, result, p);
+  };
+  int lowered = 0;
+  for (const Module& m : LoadCorpus()) {
+    if (m.file.rfind("coopvec_", 0) != 0) continue;
+    const RowMajor* plan = nullptr;
+    for (const RowMajor& r : row_major) {
+      if (m.file.rfind(r.prefix, 0) == 0) plan = &r;
+    }
+    ASSERT_NE(plan, nullptr) << m.file << ": a cooperative-vector module without a plan";
+    const bool optimal = !plan->rewrites.empty() || plan->specialize_layout;
+    {
+      OptimizeResult result;
+      Problem p;
+      const bool ok = lower(m.words, m.env, false, &result, &p);
+      EXPECT_EQ(ok, !optimal) << m.file << ": " << p.message;
+      if (optimal) {
+        EXPECT_NE(p.message.find(plan->specialize_layout ? "lower-coop-vector.layout"
+                                                         : "lower-coop-vector.optimal-layout"),
+                  std::string::npos)
+            << m.file << ": " << p.message;
+      }
+    }
+    std::ifstream in("test/data/corpus/" + m.file);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    std::string text = buffer.str();
+    for (const auto& [from, to] : plan->rewrites) {
+      for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+        text.replace(at, from.size(), to);
+        at += to.size();
+      }
+    }
+    std::vector<uint32_t> words;
+    Problem p;
+    ASSERT_TRUE(Assemble(text, {}, &words, &p)) << m.file << ": " << p.ToString();
+    OptimizeResult result;
+    ASSERT_TRUE(lower(words, m.env, plan->specialize_layout, &result, &p))
+        << m.file << " (row-major): " << p.message;
+    EXPECT_TRUE(result.validation.valid);
+    std::string out;
+    ASSERT_TRUE(Disassemble(result.words, {}, &out, &p));
+    EXPECT_EQ(out.find("CooperativeVector"), std::string::npos) << m.file;
+    EXPECT_EQ(out.find("SPV_NV_cooperative_vector"), std::string::npos) << m.file;
+    ++lowered;
+  }
+  EXPECT_EQ(lowered, 9);
+}
+
 }  // namespace
 }  // namespace coopspv

@@ -47,7 +47,7 @@ expect_exit 1 "coopspv-opt unknown flag (spirv-opt exits 1)" "$OPT" --no-such-fl
 expect_exit 2 "coopspv-val missing file" "$VAL" "$TMP/does-not-exist.spv"
 "$OPT" --help >"$TMP/opt_help"
 for pass in set-spec-const-default-value freeze-spec-const fold-spec-const fold-coop-length \
-    eliminate-dead compact-ids; do
+    eliminate-dead compact-ids lower-coop-vector; do
   expect_contains "$TMP/opt_help" "--$pass" "coopspv-opt --help lists --$pass"
 done
 
@@ -108,6 +108,21 @@ expect_contains "$TMP/mm_opt.txt" "OpTypeCooperativeMatrixKHR %half %uint_3 %TM 
   "matrix A is 32 x 16 through the merged constants"
 [ "$(wc -c <"$TMP/mm_opt.spv")" -lt "$(wc -c <"$TMP/mm.spv")" ] ||
   fail "the optimized module is not smaller"
+
+# Cooperative vectors lowered to plain code: the argument is optional, the result validates
+# and names nothing of SPV_NV_cooperative_vector.
+COOPVEC=test/data/corpus/coopvec_loadstore_math.spvasm
+expect_exit 0 "assemble a cooperative-vector module" "$AS" "$COOPVEC" -o "$TMP/cv.spv"
+expect_exit 0 "coopspv-opt --lower-coop-vector" "$OPT" --target-env vulkan1.3 \
+  --lower-coop-vector "$TMP/cv.spv" -o "$TMP/cv_low.spv"
+expect_exit 0 "coopspv-opt --lower-coop-vector=<features>" "$OPT" --target-env vulkan1.3 \
+  --lower-coop-vector=atomic-float32-add "$TMP/cv.spv" -o "$TMP/cv_low2.spv"
+expect_exit 0 "lowered module validates" "$VAL" --target-env vulkan1.3 "$TMP/cv_low.spv"
+"$DIS" "$TMP/cv_low.spv" >"$TMP/cv_low.txt"
+grep -q "CooperativeVector" "$TMP/cv_low.txt" && fail "cooperative vectors left after lowering"
+expect_exit 1 "coopspv-opt --lower-coop-vector=<unknown feature>" "$OPT" --target-env vulkan1.3 \
+  --lower-coop-vector=atomic-float8-add "$TMP/cv.spv" -o "$TMP/cv_low3.spv"
+expect_contains "$TMP/err" "unknown target feature" "--lower-coop-vector names the bad feature"
 
 if [ "$failures" != 0 ]; then
   echo "$failures check(s) failed" >&2

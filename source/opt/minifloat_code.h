@@ -1,0 +1,105 @@
+// Software decode and encode of the small floating-point formats a cooperative vector matrix may
+// hold (IEEE half, float8 E4M3 and E5M2), written once against an operation set so that
+// --lower-coop-vector emits exactly these steps as SPIR-V (helper functions of 32-bit integer
+// operations) and its test evaluates the same steps in C++ against source/common/float.
+//
+// The operation set `O` provides, on 32-bit unsigned values (wrapping) and Booleans:
+//   Value Const(uint32_t); And, Or, Shl, Shr, Add, Sub (Value, Value);
+//   Bool ULess(Value, Value), Equal(Value, Value), LogicalOr(Bool, Bool), LogicalAnd(Bool, Bool);
+//   Value Select(Bool, Value if_true, Value if_false);
+//   Value FindUMsb(Value)  (GLSL.std.450 FindUMsb: the highest set bit, ~0u for zero).
+// Shift amounts of 32 or more only reach lanes that a Select discards.
+#ifndef COOPSPV_SOURCE_OPT_MINIFLOAT_CODE_H_
+#define COOPSPV_SOURCE_OPT_MINIFLOAT_CODE_H_
+
+#include <cstdint>
+
+#include "source/common/float.h"
+
+namespace coopspv::opt::minifloat {
+
+// The largest finite encoding of a format (sign clear).
+constexpr uint32_t MaxFinite(FloatFormat f) {
+  const uint32_t m = f.mantissa_bits, e = f.exponent_bits;
+  // E4M3 has no infinities: only all-ones is NaN, so all-ones minus one is the largest.
+  return f.finite_only ? (1u << (e + m)) - 2 : ((((1u << e) - 2) << m) | ((1u << m) - 1));
+}
+constexpr uint32_t Infinity(FloatFormat f) {
+  return ((1u << f.exponent_bits) - 1) << f.mantissa_bits;
+}
+constexpr uint32_t QuietNaN(FloatFormat f) {
+  return f.finite_only ? (1u << (f.exponent_bits + f.mantissa_bits)) - 1
+                       : Infinity(f) | (1u << (f.mantissa_bits - 1));
+}
+
+// Bits of format `f` (in the low bits of x) -> the bits of the float32 of the same value
+// (exact: every value of these formats is a float32). NaNs become a quiet NaN of the same sign.
+template <class O>
+typename O::Value DecodeToFloat32Bits(O& o, typename O::Value x, FloatFormat f) {
+  const uint32_t m_bits = f.mantissa_bits, e_bits = f.exponent_bits;
+  const uint32_t bias = f.bias();
+  auto sign = o.Shl(o.And(o.Shr(x, o.Const(e_bits + m_bits)), o.Const(1)), o.Const(31));
+  auto e = o.And(o.Shr(x, o.Const(m_bits)), o.Const((1u << e_bits) - 1));
+  auto m = o.And(x, o.Const((1u << m_bits) - 1));
+  // Normal: rebias the exponent, widen the fraction.
+  auto normal =
+      o.Or(o.Shl(o.Add(e, o.Const(127 - bias)), o.Const(23)), o.Shl(m, o.Const(23 - m_bits)));
+  // Subnormal: m * 2^(1 - bias - M) = 1.f * 2^(p + 1 - bias - M) with p the top bit of m.
+  auto p = o.FindUMsb(m);
+  auto subnormal = o.Or(o.Shl(o.Add(p, o.Const(128 - bias - m_bits)), o.Const(23)),
+                        o.And(o.Shl(m, o.Sub(o.Const(23), p)), o.Const(0x7FFFFF)));
+  auto zero_e = o.Equal(e, o.Const(0));
+  auto magnitude =
+      o.Select(zero_e, o.Select(o.Equal(m, o.Const(0)), o.Const(0), subnormal), normal);
+  const uint32_t e_max = (1u << e_bits) - 1;
+  if (f.finite_only) {
+    auto nan = o.Equal(o.And(x, o.Const((1u << (e_bits + m_bits)) - 1)), o.Const(QuietNaN(f)));
+    magnitude = o.Select(nan, o.Const(0x7FC00000), magnitude);
+  } else {
+    auto special = o.Equal(e, o.Const(e_max));
+    auto inf_or_nan = o.Select(o.Equal(m, o.Const(0)), o.Const(0x7F800000), o.Const(0x7FC00000));
+    magnitude = o.Select(special, inf_or_nan, magnitude);
+  }
+  return o.Or(sign, magnitude);
+}
+
+// Float32 bits -> the bits of format `f`, rounded to nearest even. Values beyond the largest
+// finite one become it when `saturate` (and always for E4M3, which has no infinity), else
+// infinity; NaN stays NaN.
+template <class O>
+typename O::Value EncodeFromFloat32Bits(O& o, typename O::Value x, FloatFormat f, bool saturate) {
+  const uint32_t m_bits = f.mantissa_bits, e_bits = f.exponent_bits;
+  const uint32_t bias = f.bias();
+  auto sign = o.Shl(o.Shr(x, o.Const(31)), o.Const(e_bits + m_bits));
+  auto a = o.And(x, o.Const(0x7FFFFFFF));
+  auto e32 = o.Shr(a, o.Const(23));
+  auto mant = o.Or(o.And(a, o.Const(0x7FFFFF)), o.Const(0x800000));
+  // eb = target biased exponent + 127: normal in the target when eb >= 128.
+  auto eb = o.Add(e32, o.Const(bias));
+  auto subnormal = o.ULess(eb, o.Const(128));
+  auto extra = o.Select(subnormal, o.Sub(o.Const(128), eb), o.Const(0));
+  // Past 25 bits every significand rounds to zero; cap the shift there.
+  auto shift = o.Add(extra, o.Const(23 - m_bits));
+  shift = o.Select(o.ULess(shift, o.Const(25)), shift, o.Const(25));
+  auto q = o.Shr(mant, shift);
+  auto rem = o.And(mant, o.Sub(o.Shl(o.Const(1), shift), o.Const(1)));
+  auto half = o.Shl(o.Const(1), o.Sub(shift, o.Const(1)));
+  auto up =
+      o.LogicalOr(o.ULess(half, rem),
+                  o.LogicalAnd(o.Equal(rem, half), o.Equal(o.And(q, o.Const(1)), o.Const(1))));
+  auto rounded = o.Add(q, o.Select(up, o.Const(1), o.Const(0)));
+  // Normal: (te - 1) << M plus the significand with its implicit bit; a rounding carry moves
+  // into the exponent by itself.
+  auto bits = o.Add(
+      o.Select(subnormal, o.Const(0), o.Shl(o.Sub(eb, o.Const(128)), o.Const(m_bits))), rounded);
+  const bool saturating = saturate || f.finite_only;
+  auto overflow = o.ULess(o.Const(MaxFinite(f)), bits);
+  bits = o.Select(overflow, o.Const(saturating ? MaxFinite(f) : Infinity(f)), bits);
+  auto nan = o.ULess(o.Const(0x7F800000), a);
+  bits = o.Select(nan, o.Const(QuietNaN(f)), bits);
+  return o.Or(sign, bits);
+}
+
+}  // namespace coopspv::opt::minifloat
+
+#endif  // COOPSPV_SOURCE_OPT_MINIFLOAT_CODE_H_
