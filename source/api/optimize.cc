@@ -33,7 +33,10 @@ bool Optimize(std::span<const uint32_t> words, const OptimizerOptions& options,
     if (info->argument == nullptr && !request.argument.empty()) {
       return fail("--" + request.flag + " takes no argument");
     }
-    if (info->argument != nullptr && info->argument[0] != '[' && request.argument.empty()) {
+    // "=[...]": the argument may be left out.
+    const bool optional =
+        info->argument != nullptr && std::string_view(info->argument).starts_with("=[");
+    if (info->argument != nullptr && !optional && request.argument.empty()) {
       return fail("--" + request.flag + " needs an argument: " + info->argument);
     }
     std::string error;

@@ -13,7 +13,7 @@ namespace coopspv::opt {
 
 struct PassInfo {
   const char* flag;  // Without "--".
-  // How the argument is written in --help, nullptr when there is none; "[=...]" when it may be
+  // How the argument is written in --help, nullptr when there is none; "=[...]" when it may be
   // left out.
   const char* argument;
   const char* help;  // One line.
