@@ -84,6 +84,7 @@ constexpr uint32_t kCapCooperativeVectorTrainingNV =
 constexpr uint32_t kCapAtomicFloat32AddEXT = Cap(spv::Capability::AtomicFloat32AddEXT);
 constexpr uint32_t kCapAtomicFloat64AddEXT = Cap(spv::Capability::AtomicFloat64AddEXT);
 constexpr uint32_t kCapAtomicFloat16AddEXT = Cap(spv::Capability::AtomicFloat16AddEXT);
+constexpr uint32_t kCapReplicatedCompositesEXT = Cap(spv::Capability::ReplicatedCompositesEXT);
 constexpr uint32_t kCapVulkanMemoryModelDeviceScope =
     Cap(spv::Capability::VulkanMemoryModelDeviceScope);
 constexpr uint32_t kCapInt8 = Cap(spv::Capability::Int8), kCapInt16 = Cap(spv::Capability::Int16),
@@ -361,6 +362,7 @@ class Lowering {
   std::map<std::vector<uint32_t>, Id> decls_;
   std::map<std::vector<uint32_t>, Id> helpers_;
   std::map<Id, uint32_t> u32_values_;
+  uint32_t replicates_lowered_ = 0;
   Id glsl_ = 0;
   InstIndex memory_model_ = ir::kNoInst;
   uint32_t memory_model_value_ = 0;
@@ -820,12 +822,20 @@ bool Lowering::LowerInstruction(InstIndex i) {
     case Op::FunctionCall:
     case Op::ReturnValue:
     case Op::CompositeConstruct:
-    case Op::CompositeConstructReplicateEXT:
     case Op::CompositeExtract:
     case Op::CompositeInsert:
     case Op::Name:
     case Op::Decorate:
       return true;
+    case Op::CompositeConstructReplicateEXT: {
+      // Plain code: the value once per component.
+      const VecInfo* v = Vec(m_.type_id(i));
+      if (!v) return true;
+      const Id value = m_.word(i, 3);
+      Replace(i, Build(*v, [&](Id, int) { return value; }));
+      ++replicates_lowered_;
+      return true;
+    }
     case Op::VectorExtractDynamic: {
       const VecInfo* v = VecOfValue(m_.word(i, 3));
       if (!v || v->as_vector) return true;
@@ -932,7 +942,9 @@ bool Lowering::LowerStore(InstIndex i) {
     ops.insert(ops.end(), memory.begin(), memory.end());
     EmitV(Op::Store, 0, ops);
   };
-  const Id elem_uint = UInt(size * 8), unit_uint = UInt(us * 8);
+  // Declared only when a reinterpretation needs them.
+  auto elem_uint = [&] { return UInt(size * 8); };
+  auto unit_uint = [&] { return UInt(us * 8); };
   if (size >= us) {
     const Source s = Spill(object, !Unrolled(*v));
     ForEach(v->count, v->known, [&](Id index, int k) {
@@ -942,11 +954,11 @@ bool Lowering::LowerStore(InstIndex i) {
         store_unit(first, Bitcast(c, v->elem, a.unit));
         return;
       }
-      const Id bits = Bitcast(c, v->elem, elem_uint);
+      const Id bits = Bitcast(c, v->elem, elem_uint());
       for (uint32_t j = 0; j < size / us; ++j) {
         const Id shifted =
-            j == 0 ? bits : Emit(Op::ShiftRightLogical, elem_uint, {bits, U32(j * us * 8)});
-        const Id piece = Bitcast(Emit(Op::UConvert, unit_uint, {shifted}), unit_uint, a.unit);
+            j == 0 ? bits : Emit(Op::ShiftRightLogical, elem_uint(), {bits, U32(j * us * 8)});
+        const Id piece = Bitcast(Emit(Op::UConvert, unit_uint(), {shifted}), unit_uint(), a.unit);
         store_unit(j == 0 ? first : UAdd(first, U32(j)), piece);
       }
     });
@@ -959,20 +971,23 @@ bool Lowering::LowerStore(InstIndex i) {
                 "the component count is not a multiple of the components per array element");
   }
   const Source s = Spill(object, true);
-  const Id units = Emit(Op::UDiv, UInt(32), {v->count, U32(per_unit)});
   std::optional<uint32_t> known_units;
   if (v->known) known_units = *v->known / per_unit;
+  const Id units = known_units
+                       ? U32(*known_units)
+                       : Emit(Op::UDiv, UInt(32),
+                              {Bitcast(v->count, m_.TypeOf(v->count), UInt(32)), U32(per_unit)});
   const Id first = UnitIndex(offset, us);
   ForEach(units, known_units, [&](Id u, int) {
     Id acc = 0;
     for (uint32_t j = 0; j < per_unit; ++j) {
       const Id index = UAdd(UMul(u, U32(per_unit)), U32(j));
-      const Id bits = Bitcast(Component(s, index, -1), v->elem, elem_uint);
-      Id part = Emit(Op::UConvert, unit_uint, {bits});
-      if (j > 0) part = Emit(Op::ShiftLeftLogical, unit_uint, {part, U32(j * size * 8)});
-      acc = acc == 0 ? part : Emit(Op::BitwiseOr, unit_uint, {acc, part});
+      const Id bits = Bitcast(Component(s, index, -1), v->elem, elem_uint());
+      Id part = Emit(Op::UConvert, unit_uint(), {bits});
+      if (j > 0) part = Emit(Op::ShiftLeftLogical, unit_uint(), {part, U32(j * size * 8)});
+      acc = acc == 0 ? part : Emit(Op::BitwiseOr, unit_uint(), {acc, part});
     }
-    store_unit(UAdd(first, u), Bitcast(acc, unit_uint, a.unit));
+    store_unit(UAdd(first, u), Bitcast(acc, unit_uint(), a.unit));
   });
   return true;
 }
@@ -1399,6 +1414,27 @@ PassResult Lowering::Run() {
     vecs_.emplace(v.type, v);
   }
 
+  // Replicated constants of a known count become plain composites (a spec-constant count keeps
+  // the replicated form, and so SPV_EXT_replicated_composites).
+  uint32_t replicates = 0;
+  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+    const Op op = m_.opcode(i);
+    if (op != Op::ConstantCompositeReplicateEXT && op != Op::SpecConstantCompositeReplicateEXT &&
+        op != Op::CompositeConstructReplicateEXT) {
+      continue;
+    }
+    ++replicates;
+    const VecInfo* v = Vec(m_.type_id(i));
+    if (op == Op::CompositeConstructReplicateEXT || !v || !v->known) continue;
+    std::vector<uint32_t> words = {m_.type_id(i), m_.result_id(i)};
+    words.insert(words.end(), *v->known, m_.word(i, 3));
+    b_.Replace(
+        i,
+        op == Op::ConstantCompositeReplicateEXT ? Op::ConstantComposite : Op::SpecConstantComposite,
+        words);
+    ++replicates_lowered_;
+  }
+
   // Code, function by function, block by block.
   for (const ir::Function& f : m_.functions()) {
     if (f.num_blocks == 0) continue;
@@ -1433,17 +1469,23 @@ PassResult Lowering::Run() {
     }
   }
 
-  // Capabilities and extensions.
+  // Capabilities and extensions: the extension's go, and replicated composites' when no
+  // replicated composite is left.
+  const bool replicates_left = replicates_lowered_ < replicates;
   InstIndex last_capability = 0;
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
     if (op == Op::Capability) {
       last_capability = i;
       const uint32_t cap = m_.word(i, 1);
-      if (cap == kCapCooperativeVectorNV || cap == kCapCooperativeVectorTrainingNV) b_.Remove(i);
+      if (cap == kCapCooperativeVectorNV || cap == kCapCooperativeVectorTrainingNV ||
+          (cap == kCapReplicatedCompositesEXT && !replicates_left)) {
+        b_.Remove(i);
+      }
     } else if (op == Op::Extension) {
-      const ir::Inst inst = m_.inst(i);
-      if (StringAt(inst, 1) == "SPV_NV_cooperative_vector") {
+      const std::string name = StringAt(m_.inst(i), 1);
+      if (name == "SPV_NV_cooperative_vector" ||
+          (name == "SPV_EXT_replicated_composites" && !replicates_left)) {
         b_.Remove(i);
       }
     }

@@ -226,10 +226,31 @@ TEST(LowerCoopVector, TypesBecomeVectorsOrArraysUnderTheSameIds) {
     CHECK: %v16 = OpTypeArray %half %uint_16
     CHECK: %vs = OpTypeArray %float %spec
     CHECK: %c4 = OpConstantComposite %v4 %half_1 %half_1 %half_1 %half_1
-    CHECK: %r16 = OpConstantCompositeReplicateEXT %v16 %half_1
+    CHECK: %r16 = OpConstantComposite %v16 %half_1 %half_1 %half_1 %half_1 %half_1
     CHECK: %rs = OpSpecConstantCompositeReplicateEXT %vs %float_2
   )")) << r.text;
   EXPECT_EQ(r.text.find("SPV_NV_cooperative_vector"), std::string::npos);
+}
+
+TEST(LowerCoopVector, ReplicatedCompositesOfKnownCountsBecomePlain) {
+  const PassRun r = Lower(Module(
+      "%v4 = OpTypeCooperativeVectorNV %half %uint_4\n"
+      "%v16 = OpTypeCooperativeVectorNV %half %uint_16\n"
+      "%pv16 = OpTypePointer Function %v16\n"
+      "%c = OpConstantCompositeReplicateEXT %v4 %half_1\n",
+      "%var = OpVariable %pv16 Function\n"
+      "%h = OpLoad %half %H\n%r = OpCompositeConstructReplicateEXT %v16 %h\n"
+      "OpStore %var %r\nOpCooperativeVectorStoreNV %H %uint_0 %c\n"));
+  ASSERT_TRUE(r.ok) << r.error;
+  // Nothing replicated is left, so neither is SPV_EXT_replicated_composites.
+  EXPECT_EQ(r.text.find("Replicate"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("replicated_composites"), std::string::npos) << r.text;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %c = OpConstantComposite %v4 %half_1 %half_1 %half_1 %half_1
+    CHECK: OpLoopMerge
+    CHECK: OpStore
+    CHECK: %r = OpLoad %v16
+  )")) << r.text;
 }
 
 TEST(LowerCoopVector, ValuesLiveInParametersResultsPhisSelectsAndComposites) {
