@@ -120,7 +120,7 @@ def compile_shader(glsl, glslang, dis):
         with open(src, 'w') as f:
             f.write(glsl)
         subprocess.run([glslang, '-V', '--target-env', 'vulkan1.3', src, '-o', spv], check=True,
-                       stdout=subprocess.DEVNULL)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return subprocess.run([dis, spv], check=True, stdout=subprocess.PIPE,
                               text=True).stdout
 
@@ -512,6 +512,59 @@ EXPECT db IDX 0 EQ {' '.join(fmt(db))}
                  glsl, '--lower-coop-vector=atomic-float32-add', native, body, args)
 
 
+def mlp64_timing(args):
+    """The GPU timing workload: 64 -> 64 (ReLU) -> 64 in float16 over 1M invocations."""
+    rng = random.Random(64)
+    n, inv = 64, 1 << 20
+    w1 = [f16(rng.uniform(-0.125, 0.125)) for _ in range(n * n)]
+    b1 = [f16(rng.uniform(-0.25, 0.25)) for _ in range(n)]
+    w2 = [f16(rng.uniform(-0.125, 0.125)) for _ in range(n * n)]
+    b2 = [f16(rng.uniform(-0.25, 0.25)) for _ in range(n)]
+    w1_off, b1_off, w2_off, b2_off = 0, n * n * 2, n * n * 2 + n * 2, 2 * n * n * 2 + n * 2
+    glsl = HEADER + f"""// Timing: 64 -> 64 (ReLU) -> 64 float16 MLP, one evaluation per invocation.
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer Weights {{ float16_t w[]; }} weights;
+layout(set = 0, binding = 1) readonly buffer Inputs {{ float16_t x[]; }} inputs;
+layout(set = 0, binding = 2) writeonly buffer Outputs {{ float16_t y[]; }} outputs;
+void main() {{
+  uint id = gl_GlobalInvocationID.x;
+  coopvecNV<float16_t, {n}> x;
+  coopVecLoadNV(x, inputs.x, id * {n * 2});
+  coopvecNV<float16_t, {n}> h;
+  coopVecMatMulAddNV(h, x, gl_ComponentTypeFloat16NV, weights.w, {w1_off}, gl_ComponentTypeFloat16NV,
+                     weights.w, {b1_off}, gl_ComponentTypeFloat16NV, {n}, {n},
+                     gl_CooperativeVectorMatrixLayoutRowMajorNV, false, {n * 2});
+  h = max(h, coopvecNV<float16_t, {n}>(0.0));
+  coopvecNV<float16_t, {n}> y;
+  coopVecMatMulAddNV(y, h, gl_ComponentTypeFloat16NV, weights.w, {w2_off}, gl_ComponentTypeFloat16NV,
+                     weights.w, {b2_off}, gl_ComponentTypeFloat16NV, {n}, {n},
+                     gl_CooperativeVectorMatrixLayoutRowMajorNV, false, {n * 2});
+  coopVecStoreNV(y, outputs.y, id * {n * 2});
+}}
+"""
+    body = f"""BUFFER weights DATA_TYPE float16 DATA
+{lines(w1 + b1 + w2 + b2)}
+END
+# Inputs vary with the element: from -2 up to 2 in steps of 2^-24 (rounded to float16).
+BUFFER inputs DATA_TYPE float16 SIZE {inv * n} SERIES_FROM -2 INC_BY 0.000000059604644775390625
+BUFFER outputs DATA_TYPE float16 SIZE {inv * n} FILL 0
+
+PIPELINE compute mlp64
+  ATTACH kernel
+  BIND BUFFER weights AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER inputs AS storage DESCRIPTOR_SET 0 BINDING 1
+  BIND BUFFER outputs AS storage DESCRIPTOR_SET 0 BINDING 2
+END
+
+RUN mlp64 {inv // 64} 1 1
+"""
+    os.makedirs(os.path.join(HERE, 'gpu'), exist_ok=True)
+    write_script('gpu/coopvec_mlp64_1m.amber',
+                 'GPU timing (utils/gpu_check_coopvec.sh): a 64 -> 64 -> 64 float16 MLP over 1M '
+                 'invocations; no EXPECT, native and lowered outputs are compared.',
+                 glsl, '--lower-coop-vector', '\n'.join([NATIVE, STORAGE16, VMM]), body, args)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--glslang', default='/work/shared/bin/glslang')
@@ -522,6 +575,7 @@ def main():
     e4m3(args)
     saturate(args)
     training(args)
+    mlp64_timing(args)
 
 
 if __name__ == '__main__':
