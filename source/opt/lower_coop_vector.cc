@@ -337,6 +337,8 @@ class Lowering {
   bool LowerElementwise(InstIndex i, const VecInfo& v);
   bool LowerLoad(InstIndex i);
   bool LowerStore(InstIndex i);
+  // MemoryLayout must be a constant RowMajorNV / ColumnMajorNV, with a MatrixStride.
+  bool MajorLayout(InstIndex i, Id layout_id, Id stride, bool* column_major);
   bool LowerMatrixMul(InstIndex i, bool with_bias);
   bool LowerAccumulate(InstIndex i, bool outer_product);
   // An interpretation's raw element -> the accumulation domain.
@@ -1106,6 +1108,29 @@ Id Lowering::InputToDomain(Id c, const ScalarType& ct, Id c_type, const Interp& 
   return Convert(x, work, domain, false);
 }
 
+bool Lowering::MajorLayout(InstIndex i, Id layout_id, Id stride, bool* column_major) {
+  const auto layout = ConstValue(layout_id);
+  if (!layout) {
+    return Fail("layout", i,
+                "MemoryLayout is a specialization constant; lowering needs its value: specialize "
+                "it to RowMajorNV or ColumnMajorNV first (--set-spec-const-default-value, "
+                "--freeze-spec-const)");
+  }
+  if (*layout == 2 || *layout == 3) {
+    return Fail("optimal-layout", i,
+                std::string(*layout == 2 ? "InferencingOptimalNV" : "TrainingOptimalNV") +
+                    " is opaque to everyone but the driver: for a lowered module the "
+                    "application must store the matrix RowMajorNV or ColumnMajorNV and pass that "
+                    "layout");
+  }
+  if (*layout > 1) return Fail("layout", i, "unknown MemoryLayout");
+  if (stride == 0) {
+    return Fail("stride", i, "a RowMajorNV / ColumnMajorNV matrix needs MatrixStride");
+  }
+  *column_major = *layout == 1;
+  return true;
+}
+
 bool Lowering::LowerMatrixMul(InstIndex i, bool with_bias) {
   const VecInfo* res = Vec(m_.type_id(i));
   const Id input = m_.word(i, 3);
@@ -1131,23 +1156,8 @@ bool Lowering::LowerMatrixMul(InstIndex i, bool with_bias) {
   if (w < m_.num_words(i)) stride = m_.word(i, w++);
   if (w < m_.num_words(i)) operands = m_.word(i, w++);
 
-  const auto layout = ConstValue(layout_id);
-  if (!layout) {
-    return Fail("layout", i,
-                "MemoryLayout is a specialization constant; lowering needs its value: specialize "
-                "it to RowMajorNV or ColumnMajorNV first (--set-spec-const-default-value, "
-                "--freeze-spec-const)");
-  }
-  if (*layout == 2 || *layout == 3) {
-    return Fail("optimal-layout", i,
-                std::string(*layout == 2 ? "InferencingOptimalNV" : "TrainingOptimalNV") +
-                    " is opaque to everyone but the driver: for a lowered module the "
-                    "application must store the matrix RowMajorNV or ColumnMajorNV and pass that "
-                    "layout");
-  }
-  if (*layout > 1) return Fail("layout", i, "unknown MemoryLayout");
-  if (stride == 0)
-    return Fail("stride", i, "a RowMajorNV / ColumnMajorNV matrix needs MatrixStride");
+  bool column_major = false;
+  if (!MajorLayout(i, layout_id, stride, &column_major)) return false;
   const auto input_interp_v = ConstValue(input_interp_id);
   const auto matrix_interp_v = ConstValue(matrix_interp_id);
   const auto bias_interp_v = with_bias ? ConstValue(bias_interp_id) : std::optional<uint64_t>(0);
@@ -1210,7 +1220,6 @@ bool Lowering::LowerMatrixMul(InstIndex i, bool with_bias) {
   const uint32_t bias_bytes = bias_interp->bits / 8;
   const Id result_var = LocalVar(res->type);
   const Id acc_var = LocalVar(domain);
-  const bool column_major = *layout == 1;
   const auto transpose_value = ConstValue(transpose);
   Loop(m_count, [&](Id m) {
     Id init;
@@ -1265,27 +1274,12 @@ bool Lowering::LowerAccumulate(InstIndex i, bool outer_product) {
   const auto ct = Scalar(va->elem);
   if (!ct || !Scalar(vb->elem)) return Fail("type", i, "components must be numeric scalars");
   Interp interp{ct->is_float ? Interp::kFloat : Interp::kSigned, ct->width};
-  uint32_t layout = 0;
+  bool column_major = false;
   Id stride = 0;
   if (outer_product) {
-    const auto layout_v = ConstValue(m_.word(i, 5));
     const auto interp_v = ConstValue(m_.word(i, 6));
     if (m_.num_words(i) > 7) stride = m_.word(i, 7);
-    if (!layout_v) {
-      return Fail("layout", i,
-                  "MemoryLayout is a specialization constant; specialize it to RowMajorNV or "
-                  "ColumnMajorNV first");
-    }
-    if (*layout_v == 2 || *layout_v == 3) {
-      return Fail("optimal-layout", i,
-                  std::string(*layout_v == 2 ? "InferencingOptimalNV" : "TrainingOptimalNV") +
-                      " is opaque to everyone but the driver: for a lowered module the "
-                      "application must use a RowMajorNV or ColumnMajorNV matrix");
-    }
-    if (*layout_v > 1) return Fail("layout", i, "unknown MemoryLayout");
-    if (stride == 0)
-      return Fail("stride", i, "a RowMajorNV / ColumnMajorNV matrix needs MatrixStride");
-    layout = static_cast<uint32_t>(*layout_v);
+    if (!MajorLayout(i, m_.word(i, 5), stride, &column_major)) return false;
     const auto in = interp_v ? InterpOf(*interp_v) : std::nullopt;
     if (!in || in->packed || in->kind == Interp::kE4M3 || in->kind == Interp::kE5M2) {
       return Fail("interpretation", i,
@@ -1356,7 +1350,7 @@ bool Lowering::LowerAccumulate(InstIndex i, bool outer_product) {
       Loop(vb->count, [&](Id n) {
         const Id bn = Convert(Component(sb, n, -1), vb->elem, acc_type, a_signed);
         const Id product = Emit(interp.is_float() ? Op::FMul : Op::IMul, acc_type, {am, bn});
-        const Id major = layout == 1 ? n : m, minor = layout == 1 ? m : n;
+        const Id major = column_major ? n : m, minor = column_major ? m : n;
         atomic_add(UAdd(offset, UAdd(UMul(major, stride), UMul(minor, U32(bytes)))), product);
       });
     });

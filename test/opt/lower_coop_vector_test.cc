@@ -8,40 +8,15 @@
 
 #include "include/coopspv/coopspv.hpp"
 #include "test/util/filecheck.h"
+#include "test/util/pass_run.h"
 
 namespace coopspv {
 namespace {
 
-struct PassRun {
-  bool ok = false;
-  std::string text;   // Disassembly without header.
-  std::string error;  // When !ok.
-};
+using testing::PassRun;
 
 PassRun Lower(const std::string& assembly, const std::string& argument = "") {
-  PassRun run;
-  std::vector<uint32_t> words;
-  Problem problem;
-  if (!Assemble(assembly, {}, &words, &problem)) {
-    ADD_FAILURE() << "does not assemble: " << problem.ToString();
-    return run;
-  }
-  OptimizerOptions options;
-  options.target_env = "vulkan1.3";
-  options.passes = {{"lower-coop-vector", argument}};
-  options.validate_after_each = true;
-  OptimizeResult result;
-  if (!Optimize(words, options, &result, &problem)) {
-    run.error = problem.message;
-    for (const auto& d : result.validation.diagnostics) run.error += "\n" + FormatDiagnostic(d);
-    return run;
-  }
-  DisassembleOptions dis;
-  dis.header = false;
-  dis.indent = false;
-  EXPECT_TRUE(Disassemble(result.words, dis, &run.text, &problem)) << problem.message;
-  run.ok = true;
-  return run;
+  return testing::RunPasses(assembly, {{"lower-coop-vector", argument}});
 }
 
 // True when one line of `text` holds every part, in order.
@@ -233,14 +208,14 @@ TEST(LowerCoopVector, TypesBecomeVectorsOrArraysUnderTheSameIds) {
 }
 
 TEST(LowerCoopVector, ReplicatedCompositesOfKnownCountsBecomePlain) {
-  const PassRun r = Lower(Module(
-      "%v4 = OpTypeCooperativeVectorNV %half %uint_4\n"
-      "%v16 = OpTypeCooperativeVectorNV %half %uint_16\n"
-      "%pv16 = OpTypePointer Function %v16\n"
-      "%c = OpConstantCompositeReplicateEXT %v4 %half_1\n",
-      "%var = OpVariable %pv16 Function\n"
-      "%h = OpLoad %half %H\n%r = OpCompositeConstructReplicateEXT %v16 %h\n"
-      "OpStore %var %r\nOpCooperativeVectorStoreNV %H %uint_0 %c\n"));
+  const PassRun r =
+      Lower(Module("%v4 = OpTypeCooperativeVectorNV %half %uint_4\n"
+                   "%v16 = OpTypeCooperativeVectorNV %half %uint_16\n"
+                   "%pv16 = OpTypePointer Function %v16\n"
+                   "%c = OpConstantCompositeReplicateEXT %v4 %half_1\n",
+                   "%var = OpVariable %pv16 Function\n"
+                   "%h = OpLoad %half %H\n%r = OpCompositeConstructReplicateEXT %v16 %h\n"
+                   "OpStore %var %r\nOpCooperativeVectorStoreNV %H %uint_0 %c\n"));
   ASSERT_TRUE(r.ok) << r.error;
   // Nothing replicated is left, so neither is SPV_EXT_replicated_composites.
   EXPECT_EQ(r.text.find("Replicate"), std::string::npos) << r.text;

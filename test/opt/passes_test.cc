@@ -7,41 +7,16 @@
 
 #include "include/coopspv/coopspv.hpp"
 #include "test/util/filecheck.h"
+#include "test/util/pass_run.h"
 
 namespace coopspv {
 namespace {
 
-struct PassRun {
-  bool ok = false;
-  std::string text;   // Disassembly without header.
-  std::string error;  // When !ok.
-};
+using testing::PassRun;
 
 PassRun Optimize(const std::string& assembly, const std::vector<PassRequest>& passes,
                  const std::string& env = "vulkan1.3") {
-  PassRun run;
-  std::vector<uint32_t> words;
-  Problem problem;
-  if (!Assemble(assembly, {}, &words, &problem)) {
-    ADD_FAILURE() << "does not assemble: " << problem.ToString();
-    return run;
-  }
-  OptimizerOptions options;
-  options.target_env = env;
-  options.passes = passes;
-  options.validate_after_each = true;
-  OptimizeResult result;
-  if (!coopspv::Optimize(words, options, &result, &problem)) {
-    run.error = problem.message;
-    for (const auto& d : result.validation.diagnostics) run.error += "\n" + FormatDiagnostic(d);
-    return run;
-  }
-  DisassembleOptions dis;
-  dis.header = false;
-  dis.indent = false;
-  EXPECT_TRUE(Disassemble(result.words, dis, &run.text, &problem)) << problem.message;
-  run.ok = true;
-  return run;
+  return testing::RunPasses(assembly, passes, env);
 }
 
 constexpr const char* kPreamble = R"(

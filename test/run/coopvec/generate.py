@@ -154,27 +154,14 @@ DEVICE_FEATURE Vulkan12Features.storageBuffer8BitAccess"""
 VMM = "DEVICE_FEATURE Vulkan12Features.vulkanMemoryModel"
 
 
-# ---- The tests
-
-def mlp_f16(args):
-    rng = random.Random(16)
-    n_in, hid, n_out, inv = 32, 32, 16, 64
-    w1 = [f16(rng.uniform(-0.25, 0.25)) for _ in range(hid * n_in)]
-    b1 = [f16(rng.uniform(-0.5, 0.5)) for _ in range(hid)]
-    w2 = [f16(rng.uniform(-0.25, 0.25)) for _ in range(n_out * hid)]
-    b2 = [f16(rng.uniform(-0.5, 0.5)) for _ in range(n_out)]
-    x = [f16(rng.uniform(-1, 1)) for _ in range(inv * n_in)]
-    y = []
-    for i in range(inv):
-        xi = x[i * n_in:(i + 1) * n_in]
-        h = [max(0.0, f16(b1[r] + sum(w1[r * n_in + k] * xi[k] for k in range(n_in))))
-             for r in range(hid)]
-        y += [f16(b2[r] + sum(w2[r * hid + k] * h[k] for k in range(hid))) for r in range(n_out)]
+def mlp_glsl(comment, n_in, hid, n_out, local_size):
+    """Two float16 layers (ReLU between), row-major weights then biases in one buffer.
+    Returns the shader and the byte offsets (W1, b1, W2, b2)."""
     w1_off, b1_off = 0, hid * n_in * 2
     w2_off = b1_off + hid * 2
     b2_off = w2_off + n_out * hid * 2
-    glsl = HEADER + f"""// Two float16 layers, row-major weights and biases in one buffer.
-layout(local_size_x = 32) in;
+    glsl = HEADER + f"""// {comment}
+layout(local_size_x = {local_size}) in;
 layout(set = 0, binding = 0) readonly buffer Weights {{ float16_t w[]; }} weights;
 layout(set = 0, binding = 1) readonly buffer Inputs {{ float16_t x[]; }} inputs;
 layout(set = 0, binding = 2) writeonly buffer Outputs {{ float16_t y[]; }} outputs;
@@ -194,6 +181,27 @@ void main() {{
   coopVecStoreNV(y, outputs.y, id * {n_out * 2});
 }}
 """
+    return glsl
+
+
+# ---- The tests
+
+def mlp_f16(args):
+    rng = random.Random(16)
+    n_in, hid, n_out, inv = 32, 32, 16, 64
+    w1 = [f16(rng.uniform(-0.25, 0.25)) for _ in range(hid * n_in)]
+    b1 = [f16(rng.uniform(-0.5, 0.5)) for _ in range(hid)]
+    w2 = [f16(rng.uniform(-0.25, 0.25)) for _ in range(n_out * hid)]
+    b2 = [f16(rng.uniform(-0.5, 0.5)) for _ in range(n_out)]
+    x = [f16(rng.uniform(-1, 1)) for _ in range(inv * n_in)]
+    y = []
+    for i in range(inv):
+        xi = x[i * n_in:(i + 1) * n_in]
+        h = [max(0.0, f16(b1[r] + sum(w1[r * n_in + k] * xi[k] for k in range(n_in))))
+             for r in range(hid)]
+        y += [f16(b2[r] + sum(w2[r * hid + k] * h[k] for k in range(hid))) for r in range(n_out)]
+    glsl = mlp_glsl('Two float16 layers, row-major weights and biases in one buffer.', n_in, hid,
+                    n_out, 32)
     body = f"""BUFFER weights DATA_TYPE float16 DATA
 {lines(w1 + b1 + w2 + b2)}
 END
@@ -520,28 +528,8 @@ def mlp64_timing(args):
     b1 = [f16(rng.uniform(-0.25, 0.25)) for _ in range(n)]
     w2 = [f16(rng.uniform(-0.125, 0.125)) for _ in range(n * n)]
     b2 = [f16(rng.uniform(-0.25, 0.25)) for _ in range(n)]
-    w1_off, b1_off, w2_off, b2_off = 0, n * n * 2, n * n * 2 + n * 2, 2 * n * n * 2 + n * 2
-    glsl = HEADER + f"""// Timing: 64 -> 64 (ReLU) -> 64 float16 MLP, one evaluation per invocation.
-layout(local_size_x = 64) in;
-layout(set = 0, binding = 0) readonly buffer Weights {{ float16_t w[]; }} weights;
-layout(set = 0, binding = 1) readonly buffer Inputs {{ float16_t x[]; }} inputs;
-layout(set = 0, binding = 2) writeonly buffer Outputs {{ float16_t y[]; }} outputs;
-void main() {{
-  uint id = gl_GlobalInvocationID.x;
-  coopvecNV<float16_t, {n}> x;
-  coopVecLoadNV(x, inputs.x, id * {n * 2});
-  coopvecNV<float16_t, {n}> h;
-  coopVecMatMulAddNV(h, x, gl_ComponentTypeFloat16NV, weights.w, {w1_off}, gl_ComponentTypeFloat16NV,
-                     weights.w, {b1_off}, gl_ComponentTypeFloat16NV, {n}, {n},
-                     gl_CooperativeVectorMatrixLayoutRowMajorNV, false, {n * 2});
-  h = max(h, coopvecNV<float16_t, {n}>(0.0));
-  coopvecNV<float16_t, {n}> y;
-  coopVecMatMulAddNV(y, h, gl_ComponentTypeFloat16NV, weights.w, {w2_off}, gl_ComponentTypeFloat16NV,
-                     weights.w, {b2_off}, gl_ComponentTypeFloat16NV, {n}, {n},
-                     gl_CooperativeVectorMatrixLayoutRowMajorNV, false, {n * 2});
-  coopVecStoreNV(y, outputs.y, id * {n * 2});
-}}
-"""
+    glsl = mlp_glsl('Timing: 64 -> 64 (ReLU) -> 64 float16 MLP, one evaluation per invocation.',
+                    n, n, n, 64)
     body = f"""BUFFER weights DATA_TYPE float16 DATA
 {lines(w1 + b1 + w2 + b2)}
 END
