@@ -77,6 +77,8 @@ using ir::InstIndex;
 using spv::Op;
 
 constexpr uint32_t kUnrollLimit = 8;
+// Replicated constants up to this many components become plain composites.
+constexpr uint32_t kMaxExpandedReplicate = 4096;
 constexpr uint32_t Cap(spv::Capability c) { return static_cast<uint32_t>(c); }
 constexpr uint32_t kCapCooperativeVectorNV = Cap(spv::Capability::CooperativeVectorNV);
 constexpr uint32_t kCapCooperativeVectorTrainingNV =
@@ -1408,8 +1410,8 @@ PassResult Lowering::Run() {
     vecs_.emplace(v.type, v);
   }
 
-  // Replicated constants of a known count become plain composites (a spec-constant count keeps
-  // the replicated form, and so SPV_EXT_replicated_composites).
+  // Replicated constants of a known count become plain composites (a spec-constant or huge count
+  // keeps the replicated form, and so SPV_EXT_replicated_composites).
   uint32_t replicates = 0;
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
@@ -1419,7 +1421,10 @@ PassResult Lowering::Run() {
     }
     ++replicates;
     const VecInfo* v = Vec(m_.type_id(i));
-    if (op == Op::CompositeConstructReplicateEXT || !v || !v->known) continue;
+    if (op == Op::CompositeConstructReplicateEXT || !v || !v->known ||
+        *v->known > kMaxExpandedReplicate) {
+      continue;
+    }
     std::vector<uint32_t> words = {m_.type_id(i), m_.result_id(i)};
     words.insert(words.end(), *v->known, m_.word(i, 3));
     b_.Replace(

@@ -228,6 +228,20 @@ TEST(LowerCoopVector, ReplicatedCompositesOfKnownCountsBecomePlain) {
   )")) << r.text;
 }
 
+TEST(LowerCoopVector, HugeReplicatedConstantsStayReplicated) {
+  const PassRun r =
+      Lower(Module("%uint_5000 = OpConstant %uint 5000\n"
+                   "%big = OpTypeCooperativeVectorNV %half %uint_5000\n"
+                   "%c = OpConstantCompositeReplicateEXT %big %half_1\n",
+                   "OpCooperativeVectorStoreNV %H %uint_0 %c\n"));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: OpCapability ReplicatedCompositesEXT
+    CHECK: %c = OpConstantCompositeReplicateEXT %big %half_1
+    CHECK: OpLoopMerge
+  )")) << r.text;
+}
+
 TEST(LowerCoopVector, ValuesLiveInParametersResultsPhisSelectsAndComposites) {
   const std::string globals =
       "OpName %v8 \"v8\"\nOpName %twice \"twice\"\n"
