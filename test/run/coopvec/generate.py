@@ -10,6 +10,8 @@ random generator, and expected values computed here in Python, independently of 
                             int8 vector against a column-major int8 matrix; int32 results
   coopvec_e4m3.amber        float16 input converted to E4M3 (round to nearest even, saturating),
                             an E4M3 matrix and a float16 bias; float16 result
+  coopvec_float_conversions.amber  float16 input converted to E5M2 against an E5M2 matrix, and
+                            float32 input converted to float16 (Float16 interpretation)
   coopvec_saturate.amber    int32 and float32 inputs interpreted as SignedInt8 / UnsignedInt8:
                             the saturating conversions of the extension
   coopvec_training.amber    a training step in float32: y = W a + b, g = y - t, then
@@ -57,6 +59,39 @@ def e4m3_value(code):
         return s * m / 8.0 * 2.0 ** -6
     return s * (1 + m / 8.0) * 2.0 ** (e - 7)
 
+
+def e5m2_value(code):
+    s = -1.0 if code & 0x80 else 1.0
+    e = (code >> 2) & 0x1F
+    m = code & 3
+    if e == 31:
+        return float('nan') if m else s * float('inf')
+    if e == 0:
+        return s * m / 4.0 * 2.0 ** -14
+    return s * (1 + m / 4.0) * 2.0 ** (e - 15)
+
+
+def quantizer(table, limit):
+    """Rounding to the nearest finite value of a table of (value, code), ties to the even code,
+    saturating at +-limit."""
+    def quantize(x):
+        if x >= limit:
+            return limit
+        if x <= -limit:
+            return -limit
+        best = None
+        for value, code in table:
+            d = abs(value - x)
+            if best is None or d < best[0] or (d == best[0] and code % 2 == 0 and best[2] % 2 == 1):
+                best = (d, value, code)
+        return best[1] if best[1] != 0 else 0.0
+    return quantize
+
+
+E5M2_FINITE = sorted(
+    (e5m2_value(c), c) for c in range(256) if abs(e5m2_value(c)) != float('inf')
+    and e5m2_value(c) == e5m2_value(c))
+e5m2_quantize = quantizer(E5M2_FINITE, 57344.0)
 
 E4M3_FINITE = sorted(
     (e4m3_value(c), c) for c in range(256) if e4m3_value(c) == e4m3_value(c))
@@ -439,6 +474,94 @@ EXPECT out IDX 0 EQ {' '.join(fmt(out))}
                  glsl, '--lower-coop-vector', '\n'.join([NATIVE, STORAGE8, VMM]), body, args)
 
 
+def float_conversions(args):
+    rng = random.Random(52)
+    m, k, inv = 8, 16, 32
+    codes = []
+    while len(codes) < m * k:
+        c = rng.randrange(256)
+        if abs(e5m2_value(c)) <= 4:  # Finite, moderate weights.
+            codes.append(c)
+    w8 = [e5m2_value(c) for c in codes]
+    w16 = [f16(rng.uniform(-1, 1)) for _ in range(m * k)]
+    bias = [f16(rng.uniform(-1, 1)) for _ in range(m)]
+    x16 = [f16(rng.uniform(-100, 100)) for _ in range(inv * k)]
+    # float32 inputs, some exactly halfway between two float16 values.
+    x32 = []
+    for _ in range(inv * k):
+        v = f16(rng.uniform(-8, 8))
+        if rng.random() < 0.2:
+            ulp = abs(f16(v * (1 + 2 ** -10)) - v) or 2 ** -24
+            v = v + ulp / 2
+        x32.append(struct.unpack('<f', struct.pack('<f', v + rng.choice([0, 1e-4])))[0])
+    y1, y2 = [], []
+    for i in range(inv):
+        q = [e5m2_quantize(v) for v in x16[i * k:(i + 1) * k]]
+        y1 += [f16(bias[r] + sum(w8[r * k + c] * q[c] for c in range(k))) for r in range(m)]
+        h = [f16(v) for v in x32[i * k:(i + 1) * k]]
+        y2 += [struct.unpack('<f', struct.pack('<f', sum(w16[r * k + c] * h[c] for c in range(k))))[0]
+               for r in range(m)]
+    glsl = HEADER + f"""// E5M2: float16 input rounded to E5M2, an E5M2 matrix, a float16 bias. float32 input
+// rounded to float16 (Float16 interpretation) against a float16 matrix, float32 result.
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) readonly buffer X16 {{ float16_t x[]; }} x16;
+layout(set = 0, binding = 1) readonly buffer X32 {{ float x[]; }} x32;
+layout(set = 0, binding = 2) readonly buffer Mat8 {{ uint8_t m[]; }} mat8;
+layout(set = 0, binding = 3) readonly buffer Mat16 {{ float16_t m[]; }} mat16;
+layout(set = 0, binding = 4) writeonly buffer Y1 {{ float16_t y[]; }} y1;
+layout(set = 0, binding = 5) writeonly buffer Y2 {{ float y[]; }} y2;
+void main() {{
+  uint id = gl_GlobalInvocationID.x;
+  coopvecNV<float16_t, {k}> a;
+  coopVecLoadNV(a, x16.x, id * {k * 2});
+  coopvecNV<float16_t, {m}> r1;
+  coopVecMatMulAddNV(r1, a, gl_ComponentTypeFloatE5M2NV, mat8.m, 0, gl_ComponentTypeFloatE5M2NV,
+                     mat16.m, {m * k * 2}, gl_ComponentTypeFloat16NV, {m}, {k},
+                     gl_CooperativeVectorMatrixLayoutRowMajorNV, false, {k});
+  coopvecNV<float, {k}> b;
+  coopVecLoadNV(b, x32.x, id * {k * 4});
+  coopvecNV<float, {m}> r2;
+  coopVecMatMulNV(r2, b, gl_ComponentTypeFloat16NV, mat16.m, 0, gl_ComponentTypeFloat16NV,
+                  {m}, {k}, gl_CooperativeVectorMatrixLayoutRowMajorNV, false, {k * 2});
+  coopVecStoreNV(r1, y1.y, id * {m * 2});
+  coopVecStoreNV(r2, y2.y, id * {m * 4});
+}}
+"""
+    body = f"""BUFFER x16 DATA_TYPE float16 DATA
+{lines(x16)}
+END
+BUFFER x32 DATA_TYPE float DATA
+{lines(x32, 8)}
+END
+BUFFER mat8 DATA_TYPE uint8 DATA
+{lines(codes)}
+END
+BUFFER mat16 DATA_TYPE float16 DATA
+{lines(w16 + bias)}
+END
+BUFFER y1 DATA_TYPE float16 SIZE {inv * m} FILL 0
+BUFFER y2 DATA_TYPE float SIZE {inv * m} FILL 0
+
+PIPELINE compute conv
+  ATTACH kernel
+  BIND BUFFER x16 AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER x32 AS storage DESCRIPTOR_SET 0 BINDING 1
+  BIND BUFFER mat8 AS storage DESCRIPTOR_SET 0 BINDING 2
+  BIND BUFFER mat16 AS storage DESCRIPTOR_SET 0 BINDING 3
+  BIND BUFFER y1 AS storage DESCRIPTOR_SET 0 BINDING 4
+  BIND BUFFER y2 AS storage DESCRIPTOR_SET 0 BINDING 5
+END
+
+RUN conv {inv // 32} 1 1
+EXPECT y1 IDX 0 TOLERANCE 0.5% EQ {' '.join(fmt(y1))}
+EXPECT y2 IDX 0 TOLERANCE 0.001 EQ {' '.join(fmt(y2))}
+"""
+    write_script('coopvec_float_conversions.amber',
+                 'E5M2 (input rounded to E5M2) and float32 input rounded to float16.',
+                 glsl, '--lower-coop-vector', '\n'.join([NATIVE, STORAGE16, STORAGE8, VMM]), body,
+                 args)
+
+
 def training(args):
     rng = random.Random(2024)
     n_in, n_out, inv = 16, 8, 64
@@ -562,6 +685,7 @@ def main():
     int8(args)
     e4m3(args)
     saturate(args)
+    float_conversions(args)
     training(args)
     mlp64_timing(args)
 
