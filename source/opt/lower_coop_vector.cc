@@ -1,4 +1,4 @@
-// --lower-coop-vector[=<features>]: rewrites every SPV_NV_cooperative_vector type and instruction
+// --lower-coop-vector=[<features>]: rewrites every SPV_NV_cooperative_vector type and instruction
 // into plain SPIR-V, so that the module runs on a driver without VK_NV_cooperative_vector.
 //
 // The translation. A cooperative vector belongs to one invocation (the extension's overview:
@@ -10,16 +10,19 @@
 //     stay as they are;
 //   - OpTypeArray <component> <count> otherwise (the count may be a specialization constant).
 // Keeping the id means that every place a value lives (Function / Private variables, function
-// parameters and results, OpPhi, OpSelect, OpCopyObject, constants, spec-constant and replicated
-// composites, OpCompositeConstruct / Extract / Insert, OpAccessChain into a variable) needs no
-// change. What is not legal on an array is rewritten per component:
+// parameters and results, OpPhi, OpSelect, OpCopyObject, constants, spec-constant composites,
+// OpCompositeConstruct / Extract / Insert, OpAccessChain into a variable) needs no change.
+// Replicated composites (SPV_EXT_replicated_composites) of a known count become plain ones, so
+// that the extension goes too when nothing else uses it; a spec-constant count keeps them.
+// What is not legal on an array is rewritten per component:
 //   - element-wise arithmetic, conversions, bit instructions, OpBitcast, OpVectorTimesScalar and
 //     GLSL.std.450 instructions: straight-line OpCompositeExtract / op / OpCompositeConstruct up to
 //     8 components, otherwise a loop over a Function variable holding the result (the operands
 //     are spilled into Function variables and read with OpAccessChain);
 //   - OpVectorExtractDynamic / OpVectorInsertDynamic: through a Function variable.
 // Memory instructions become per-component loads and stores of the buffer array at
-// Offset + i * size (the pointed-to array's ArrayStride is ignored, as the extension says). When
+// Offset + i * size (the pointed-to array's ArrayStride is ignored, as the extension says),
+// straight-line up to 8 components and in a loop beyond. When
 // the array's element type differs from the component type, memory is reinterpreted: smaller
 // array elements are combined little-endian, a larger element is shifted and truncated (loads),
 // components are split or packed into array elements (stores; packing assumes Offset is a
@@ -42,7 +45,12 @@
 // float16 without Float16) are decoded in software by helper functions (minifloat_code.h).
 // Integer arithmetic wraps at the Result width, as the extension defines.
 // InferencingOptimalNV / TrainingOptimalNV layouts are opaque to everyone but the driver: the
-// pass fails and says so.
+// pass fails and says so (lower-coop-vector.optimal-layout), as it does for a layout given by a
+// specialization constant (lower-coop-vector.layout: specialize it first).
+//
+// Loops are structured (a header with OpLoopMerge, a continue block, a merge block) and split
+// the block they are emitted in: OpPhi instructions that named the block as a predecessor name
+// its last part. A block that is itself a loop header cannot take them (the pass fails).
 //
 // OpCooperativeVectorOuterProductAccumulateNV / ReduceSumAccumulateNV become one relaxed,
 // Device-scope atomic add per element (OpAtomicFAddEXT, or OpAtomicIAdd for integers), which
