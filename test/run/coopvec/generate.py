@@ -219,6 +219,30 @@ void main() {{
     return glsl
 
 
+def amber_body(pipeline, groups, buffers, expects):
+    """The buffers (bound in order at DESCRIPTOR_SET 0 BINDING 0, 1, ...), the pipeline, one RUN
+    and the EXPECTs. A buffer is (name, data type, values, values per line) with its data, or
+    (name, data type, text) with a SIZE ... clause (and comment lines before it, if any); an
+    expectation is (buffer, TOLERANCE or None, values, comment or None)."""
+    out = []
+    for b in buffers:
+        if isinstance(b[2], str):
+            *comments, clause = b[2].split('\n')
+            out += comments + [f'BUFFER {b[0]} DATA_TYPE {b[1]} {clause}']
+        else:
+            out += [f'BUFFER {b[0]} DATA_TYPE {b[1]} DATA', lines(b[2], b[3]), 'END']
+    out += ['', f'PIPELINE compute {pipeline}', '  ATTACH kernel']
+    out += [f'  BIND BUFFER {b[0]} AS storage DESCRIPTOR_SET 0 BINDING {i}'
+            for i, b in enumerate(buffers)]
+    out += ['END', '', f'RUN {pipeline} {groups} 1 1']
+    for name, tolerance, values, comment in expects:
+        if comment:
+            out.append('# ' + comment)
+        tol = f' TOLERANCE {tolerance}' if tolerance else ''
+        out.append(f"EXPECT {name} IDX 0{tol} EQ {' '.join(fmt(values))}")
+    return '\n'.join(out) + '\n'
+
+
 # ---- The tests
 
 def mlp_f16(args):
@@ -237,25 +261,12 @@ def mlp_f16(args):
         y += [f16(b2[r] + sum(w2[r * hid + k] * h[k] for k in range(hid))) for r in range(n_out)]
     glsl = mlp_glsl('Two float16 layers, row-major weights and biases in one buffer.', n_in, hid,
                     n_out, 32)
-    body = f"""BUFFER weights DATA_TYPE float16 DATA
-{lines(w1 + b1 + w2 + b2)}
-END
-BUFFER inputs DATA_TYPE float16 DATA
-{lines(x)}
-END
-BUFFER outputs DATA_TYPE float16 SIZE {inv * n_out} FILL 0
-
-PIPELINE compute mlp
-  ATTACH kernel
-  BIND BUFFER weights AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER inputs AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER outputs AS storage DESCRIPTOR_SET 0 BINDING 2
-END
-
-RUN mlp {inv // 32} 1 1
-# float16 results: within 0.02 (an ulp or two at these magnitudes, for any summation order).
-EXPECT outputs IDX 0 TOLERANCE 0.02 EQ {' '.join(fmt(y))}
-"""
+    body = amber_body(
+        'mlp', inv // 32,
+        [('weights', 'float16', w1 + b1 + w2 + b2, 16), ('inputs', 'float16', x, 16),
+         ('outputs', 'float16', f'SIZE {inv * n_out} FILL 0')],
+        [('outputs', '0.02', y, 'float16 results: within 0.02 (an ulp or two at these magnitudes, '
+          'for any summation order).')])
     write_script('coopvec_mlp_f16.amber',
                  'MLP inference in float16: 32 -> 32 (ReLU) -> 16, row-major weights, biases.',
                  glsl, '--lower-coop-vector', '\n'.join([NATIVE, STORAGE16, VMM]), body, args)
@@ -307,32 +318,12 @@ void main() {{
   coopVecStoreNV(r2, outp.o, id * {2 * m * 4} + {m * 4});
 }}
 """
-    body = f"""BUFFER packed DATA_TYPE uint32 DATA
-{lines(packed, 8)}
-END
-BUFFER x8 DATA_TYPE int8 DATA
-{lines(x8)}
-END
-BUFFER mat DATA_TYPE int8 DATA
-{lines(mat_rm + mat_cm)}
-END
-BUFFER bias DATA_TYPE int32 DATA
-{lines(bias)}
-END
-BUFFER out DATA_TYPE int32 SIZE {inv * 2 * m} FILL 0
-
-PIPELINE compute int8
-  ATTACH kernel
-  BIND BUFFER packed AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER x8 AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER mat AS storage DESCRIPTOR_SET 0 BINDING 2
-  BIND BUFFER bias AS storage DESCRIPTOR_SET 0 BINDING 3
-  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 4
-END
-
-RUN int8 {inv // 32} 1 1
-EXPECT out IDX 0 EQ {' '.join(fmt(out))}
-"""
+    body = amber_body(
+        'int8', inv // 32,
+        [('packed', 'uint32', packed, 8), ('x8', 'int8', x8, 16),
+         ('mat', 'int8', mat_rm + mat_cm, 16), ('bias', 'int32', bias, 16),
+         ('out', 'int32', f'SIZE {inv * 2 * m} FILL 0')],
+        [('out', None, out, None)])
     write_script('coopvec_int8.amber',
                  'int8 matrix-vector products: packed int8 input + int32 bias, column-major int8.',
                  glsl, '--lower-coop-vector', '\n'.join([NATIVE, STORAGE8, VMM]), body, args)
@@ -381,29 +372,11 @@ void main() {{
   coopVecStoreNV(y, outp.y, id * {m * 2});
 }}
 """
-    body = f"""BUFFER inp DATA_TYPE float16 DATA
-{lines(x)}
-END
-BUFFER mat DATA_TYPE uint8 DATA
-{lines(codes)}
-END
-BUFFER bias DATA_TYPE float16 DATA
-{lines(bias)}
-END
-BUFFER outp DATA_TYPE float16 SIZE {inv * m} FILL 0
-
-PIPELINE compute fp8
-  ATTACH kernel
-  BIND BUFFER inp AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER mat AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER bias AS storage DESCRIPTOR_SET 0 BINDING 2
-  BIND BUFFER outp AS storage DESCRIPTOR_SET 0 BINDING 3
-END
-
-RUN fp8 {inv // 32} 1 1
-# float16 results of sums up to a few thousand: within 0.5%.
-EXPECT outp IDX 0 TOLERANCE 0.5% EQ {' '.join(fmt(y))}
-"""
+    body = amber_body(
+        'fp8', inv // 32,
+        [('inp', 'float16', x, 16), ('mat', 'uint8', codes, 16), ('bias', 'float16', bias, 16),
+         ('outp', 'float16', f'SIZE {inv * m} FILL 0')],
+        [('outp', '0.5%', y, 'float16 results of sums up to a few thousand: within 0.5%.')])
     write_script('coopvec_e4m3.amber',
                  'E4M3: float16 input rounded to E4M3 (nearest even, saturating), E4M3 matrix.',
                  glsl, '--lower-coop-vector', '\n'.join([NATIVE, STORAGE16, STORAGE8, VMM]), body,
@@ -446,28 +419,11 @@ void main() {{
   coopVecStoreNV(r2, outp.o, id * {2 * m * 4} + {m * 4});
 }}
 """
-    body = f"""BUFFER xi DATA_TYPE int32 DATA
-{lines(xi)}
-END
-BUFFER xf DATA_TYPE float DATA
-{lines(xf, 8)}
-END
-BUFFER mat DATA_TYPE int8 DATA
-{lines(mat)}
-END
-BUFFER out DATA_TYPE int32 SIZE {inv * 2 * m} FILL 0
-
-PIPELINE compute sat
-  ATTACH kernel
-  BIND BUFFER xi AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER xf AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER mat AS storage DESCRIPTOR_SET 0 BINDING 2
-  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 3
-END
-
-RUN sat {inv // 32} 1 1
-EXPECT out IDX 0 EQ {' '.join(fmt(out))}
-"""
+    body = amber_body(
+        'sat', inv // 32,
+        [('xi', 'int32', xi, 16), ('xf', 'float', xf, 8), ('mat', 'int8', mat, 16),
+         ('out', 'int32', f'SIZE {inv * 2 * m} FILL 0')],
+        [('out', None, out, None)])
     write_script('coopvec_saturate.amber',
                  'Saturating input conversions to SignedInt8 / UnsignedInt8 (int32 and float32 '
                  'inputs).',
@@ -527,35 +483,12 @@ void main() {{
   coopVecStoreNV(r2, y2.y, id * {m * 4});
 }}
 """
-    body = f"""BUFFER x16 DATA_TYPE float16 DATA
-{lines(x16)}
-END
-BUFFER x32 DATA_TYPE float DATA
-{lines(x32, 8)}
-END
-BUFFER mat8 DATA_TYPE uint8 DATA
-{lines(codes)}
-END
-BUFFER mat16 DATA_TYPE float16 DATA
-{lines(w16 + bias)}
-END
-BUFFER y1 DATA_TYPE float16 SIZE {inv * m} FILL 0
-BUFFER y2 DATA_TYPE float SIZE {inv * m} FILL 0
-
-PIPELINE compute conv
-  ATTACH kernel
-  BIND BUFFER x16 AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER x32 AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER mat8 AS storage DESCRIPTOR_SET 0 BINDING 2
-  BIND BUFFER mat16 AS storage DESCRIPTOR_SET 0 BINDING 3
-  BIND BUFFER y1 AS storage DESCRIPTOR_SET 0 BINDING 4
-  BIND BUFFER y2 AS storage DESCRIPTOR_SET 0 BINDING 5
-END
-
-RUN conv {inv // 32} 1 1
-EXPECT y1 IDX 0 TOLERANCE 0.5% EQ {' '.join(fmt(y1))}
-EXPECT y2 IDX 0 TOLERANCE 0.001 EQ {' '.join(fmt(y2))}
-"""
+    body = amber_body(
+        'conv', inv // 32,
+        [('x16', 'float16', x16, 16), ('x32', 'float', x32, 8), ('mat8', 'uint8', codes, 16),
+         ('mat16', 'float16', w16 + bias, 16), ('y1', 'float16', f'SIZE {inv * m} FILL 0'),
+         ('y2', 'float', f'SIZE {inv * m} FILL 0')],
+        [('y1', '0.5%', y1, None), ('y2', '0.001', y2, None)])
     write_script('coopvec_float_conversions.amber',
                  'E5M2 (input rounded to E5M2) and float32 input rounded to float16.',
                  glsl, '--lower-coop-vector', '\n'.join([NATIVE, STORAGE16, STORAGE8, VMM]), body,
@@ -605,35 +538,13 @@ void main() {{
   coopVecReduceSumAccumulateNV(g, db.db, 0);
 }}
 """
-    body = f"""BUFFER act DATA_TYPE float DATA
-{lines(a)}
-END
-BUFFER tgt DATA_TYPE float DATA
-{lines(t)}
-END
-BUFFER wts DATA_TYPE float DATA
-{lines(w + b)}
-END
-BUFFER dw DATA_TYPE float SIZE {n_out * n_in} FILL 0
-BUFFER db DATA_TYPE float SIZE {n_out} FILL 0
-BUFFER ys DATA_TYPE float SIZE {inv * n_out} FILL 0
-
-PIPELINE compute train
-  ATTACH kernel
-  BIND BUFFER act AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER tgt AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER wts AS storage DESCRIPTOR_SET 0 BINDING 2
-  BIND BUFFER dw AS storage DESCRIPTOR_SET 0 BINDING 3
-  BIND BUFFER db AS storage DESCRIPTOR_SET 0 BINDING 4
-  BIND BUFFER ys AS storage DESCRIPTOR_SET 0 BINDING 5
-END
-
-RUN train 1 1 1
-# Every value is on a 1/512 grid and small: the sums are exact in any order.
-EXPECT ys IDX 0 EQ {' '.join(fmt(ys))}
-EXPECT dw IDX 0 EQ {' '.join(fmt(dw))}
-EXPECT db IDX 0 EQ {' '.join(fmt(db))}
-"""
+    body = amber_body(
+        'train', 1,
+        [('act', 'float', a, 16), ('tgt', 'float', t, 16), ('wts', 'float', w + b, 16),
+         ('dw', 'float', f'SIZE {n_out * n_in} FILL 0'), ('db', 'float', f'SIZE {n_out} FILL 0'),
+         ('ys', 'float', f'SIZE {inv * n_out} FILL 0')],
+        [('ys', None, ys, 'Every value is on a 1/512 grid and small: the sums are exact in any '
+          'order.'), ('dw', None, dw, None), ('db', None, db, None)])
     native = '\n'.join([NATIVE, 'DEVICE_FEATURE CooperativeVectorFeaturesNV.cooperativeVectorTraining',
                         VMM, 'DEVICE_FEATURE Vulkan12Features.vulkanMemoryModelDeviceScope',
                         'DEVICE_EXTENSION VK_EXT_shader_atomic_float'])
@@ -653,22 +564,13 @@ def mlp64_timing(args):
     b2 = [f16(rng.uniform(-0.25, 0.25)) for _ in range(n)]
     glsl = mlp_glsl('Timing: 64 -> 64 (ReLU) -> 64 float16 MLP, one evaluation per invocation.',
                     n, n, n, 64)
-    body = f"""BUFFER weights DATA_TYPE float16 DATA
-{lines(w1 + b1 + w2 + b2)}
-END
-# Inputs vary with the element: from -2 up to 2 in steps of 2^-24 (rounded to float16).
-BUFFER inputs DATA_TYPE float16 SIZE {inv * n} SERIES_FROM -2 INC_BY 0.000000059604644775390625
-BUFFER outputs DATA_TYPE float16 SIZE {inv * n} FILL 0
-
-PIPELINE compute mlp64
-  ATTACH kernel
-  BIND BUFFER weights AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER inputs AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER outputs AS storage DESCRIPTOR_SET 0 BINDING 2
-END
-
-RUN mlp64 {inv // 64} 1 1
-"""
+    body = amber_body(
+        'mlp64', inv // 64,
+        [('weights', 'float16', w1 + b1 + w2 + b2, 16),
+         ('inputs', 'float16', '# Inputs vary with the element: from -2 up to 2 in steps of 2^-24 '
+          f'(rounded to float16).\nSIZE {inv * n} SERIES_FROM -2 INC_BY 0.000000059604644775390625'),
+         ('outputs', 'float16', f'SIZE {inv * n} FILL 0')],
+        [])
     os.makedirs(os.path.join(HERE, 'gpu'), exist_ok=True)
     write_script('gpu/coopvec_mlp64_1m.amber',
                  'GPU timing (utils/gpu_check_coopvec.sh): a 64 -> 64 -> 64 float16 MLP over 1M '
