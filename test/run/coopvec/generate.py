@@ -17,6 +17,8 @@ random generator, and expected values computed here in Python, independently of 
   coopvec_training.amber    a training step in float32: y = W a + b, g = y - t, then
                             OuterProductAccumulate(g, a) into dW and ReduceSumAccumulate(g) into db
                             (values on a 1/8 grid, so every sum is exact in any order)
+  coopvec_training_f16.amber  float16 gradients accumulated in float16 (column-major) and
+                            float32 (row-major), and a float16 ReduceSumAccumulate
 
 The scripts are written for a device with VK_NV_cooperative_vector (the DEVICE_EXTENSION /
 DEVICE_FEATURE lines naming it). test/run/coopvec/run_lowered.sh turns each into the lowered
@@ -554,6 +556,60 @@ void main() {{
                  glsl, '--lower-coop-vector=atomic-float32-add', native, body, args)
 
 
+def training_f16(args):
+    rng = random.Random(1616)
+    n_in, n_out, inv = 16, 8, 64
+    quarter = lambda: rng.randint(-4, 4) / 4.0
+    a = [quarter() for _ in range(inv * n_in)]
+    g = [quarter() for _ in range(inv * n_out)]
+    dw = [0.0] * (n_out * n_in)
+    db = [0.0] * n_out
+    for i in range(inv):
+        for r in range(n_out):
+            db[r] += g[i * n_out + r]
+            for c in range(n_in):
+                dw[c * n_out + r] += g[i * n_out + r] * a[i * n_in + c]  # Column-major.
+    glsl = HEADER + f"""// float16 gradients: dW += g a^T accumulated in float16 (column-major) and in float32
+// (row-major), db += g in float16.
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer Act {{ float16_t a[]; }} act;
+layout(set = 0, binding = 1) readonly buffer Grad {{ float16_t g[]; }} grad;
+layout(set = 0, binding = 2) buffer DW16 {{ float16_t dw[]; }} dw16;
+layout(set = 0, binding = 3) buffer DW32 {{ float dw[]; }} dw32;
+layout(set = 0, binding = 4) buffer DB16 {{ float16_t db[]; }} db16;
+void main() {{
+  uint id = gl_GlobalInvocationID.x;
+  coopvecNV<float16_t, {n_in}> a;
+  coopVecLoadNV(a, act.a, id * {n_in * 2});
+  coopvecNV<float16_t, {n_out}> g;
+  coopVecLoadNV(g, grad.g, id * {n_out * 2});
+  coopVecOuterProductAccumulateNV(g, a, dw16.dw, 0, {n_out * 2},
+                                  gl_CooperativeVectorMatrixLayoutColumnMajorNV, gl_ComponentTypeFloat16NV);
+  coopVecOuterProductAccumulateNV(g, a, dw32.dw, 0, {n_in * 4},
+                                  gl_CooperativeVectorMatrixLayoutRowMajorNV, gl_ComponentTypeFloat32NV);
+  coopVecReduceSumAccumulateNV(g, db16.db, 0);
+}}
+"""
+    dw_row_major = [dw[c * n_out + r] for r in range(n_out) for c in range(n_in)]
+    body = amber_body(
+        'train16', 1,
+        [('act', 'float16', a, 16), ('grad', 'float16', g, 16),
+         ('dw16', 'float16', f'SIZE {n_out * n_in} FILL 0'),
+         ('dw32', 'float', f'SIZE {n_out * n_in} FILL 0'),
+         ('db16', 'float16', f'SIZE {n_out} FILL 0')],
+        [('dw16', None, dw, 'Values on a 1/16 grid below 64: exact in float16 in any order.'),
+         ('dw32', None, dw_row_major, None), ('db16', None, db, None)])
+    native = '\n'.join([NATIVE, 'DEVICE_FEATURE CooperativeVectorFeaturesNV.cooperativeVectorTraining',
+                        STORAGE16, VMM, 'DEVICE_FEATURE Vulkan12Features.vulkanMemoryModelDeviceScope',
+                        'DEVICE_EXTENSION VK_EXT_shader_atomic_float',
+                        'DEVICE_EXTENSION VK_EXT_shader_atomic_float2'])
+    write_script('coopvec_training_f16.amber',
+                 'float16 training instructions: OuterProductAccumulate into float16 (column-major) '
+                 'and float32, ReduceSumAccumulate into float16.',
+                 glsl, '--lower-coop-vector=atomic-float16-add,atomic-float32-add', native, body,
+                 args)
+
+
 def mlp64_timing(args):
     """The GPU timing workload: 64 -> 64 (ReLU) -> 64 in float16 over 1M invocations."""
     rng = random.Random(64)
@@ -589,6 +645,7 @@ def main():
     saturate(args)
     float_conversions(args)
     training(args)
+    training_f16(args)
     mlp64_timing(args)
 
 
