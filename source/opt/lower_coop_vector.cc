@@ -43,7 +43,9 @@
 // Transpose is read at run time). Code size is linear in the instruction, whatever M and K are.
 // Float16 elements are converted natively when the module declares Float16, E4M3 / E5M2 (and
 // float16 without Float16) are decoded in software by helper functions (minifloat_code.h).
-// Integer arithmetic wraps at the Result width, as the extension defines.
+// Integer arithmetic wraps at the Result width, as the extension defines, so
+// MatrixResultSignedComponents changes no bit of the result; the matrix's and the bias's
+// signedness come from their interpretations (SignedInt8NV, ...).
 // InferencingOptimalNV / TrainingOptimalNV layouts are opaque to everyone but the driver: the
 // pass fails and says so (lower-coop-vector.optimal-layout), as it does for a layout given by a
 // specialization constant (lower-coop-vector.layout: specialize it first).
