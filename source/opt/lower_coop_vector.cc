@@ -591,7 +591,8 @@ Source Lowering::Spill(Id value, bool to_var) {
 Id Lowering::Component(const Source& s, Id index, int k) {
   const InstIndex d = m_.Def(s.value);
   if (d != ir::kNoInst && m_.opcode(d) == Op::ConstantCompositeReplicateEXT) return m_.word(d, 3);
-  if (d != ir::kNoInst && m_.opcode(d) == Op::ConstantComposite && k >= 0) {
+  if (d != ir::kNoInst && m_.opcode(d) == Op::ConstantComposite && k >= 0 &&
+      3u + k < m_.num_words(d)) {
     return m_.word(d, 3 + k);
   }
   if (s.var == 0) return Emit(Op::CompositeExtract, s.elem, {s.value, static_cast<uint32_t>(k)});
