@@ -212,9 +212,11 @@ TEST(LowerCoopVector, ReplicatedCompositesOfKnownCountsBecomePlain) {
       Lower(Module("%v4 = OpTypeCooperativeVectorNV %half %uint_4\n"
                    "%v16 = OpTypeCooperativeVectorNV %half %uint_16\n"
                    "%pv16 = OpTypePointer Function %v16\n"
-                   "%c = OpConstantCompositeReplicateEXT %v4 %half_1\n",
+                   "%c = OpConstantCompositeReplicateEXT %v4 %half_1\n"
+                   "%psb_half = OpTypePointer StorageBuffer %half\n",
                    "%var = OpVariable %pv16 Function\n"
-                   "%h = OpLoad %half %H\n%r = OpCompositeConstructReplicateEXT %v16 %h\n"
+                   "%hp = OpAccessChain %psb_half %H %uint_0\n"
+                   "%h = OpLoad %half %hp\n%r = OpCompositeConstructReplicateEXT %v16 %h\n"
                    "OpStore %var %r\nOpCooperativeVectorStoreNV %H %uint_0 %c\n"));
   ASSERT_TRUE(r.ok) << r.error;
   // Nothing replicated is left, so neither is SPV_EXT_replicated_composites.
