@@ -8,7 +8,9 @@
 //   - OpTypeVector <component> <n> when the component count is a constant from 2 to 4: every
 //     element-wise instruction the extension allows is already legal on such a vector, so those
 //     stay as they are;
-//   - OpTypeArray <component> <count> otherwise (the count may be a specialization constant).
+//   - OpTypeArray <component> <count> otherwise (the count may be a specialization constant);
+//   - or, when the module declares LongVectorEXT (SPV_EXT_long_vector), the type stays: the same
+//     opcode then declares a long vector, on which the element-wise instructions are legal.
 // Keeping the id means that every place a value lives (Function / Private variables, function
 // parameters and results, OpPhi, OpSelect, OpCopyObject, constants, spec-constant composites,
 // OpCompositeConstruct / Extract / Insert, OpAccessChain into a variable) needs no change.
@@ -96,6 +98,7 @@ constexpr uint32_t kCapCooperativeVectorTrainingNV =
 constexpr uint32_t kCapAtomicFloat32AddEXT = Cap(spv::Capability::AtomicFloat32AddEXT);
 constexpr uint32_t kCapAtomicFloat64AddEXT = Cap(spv::Capability::AtomicFloat64AddEXT);
 constexpr uint32_t kCapAtomicFloat16AddEXT = Cap(spv::Capability::AtomicFloat16AddEXT);
+constexpr uint32_t kCapLongVectorEXT = Cap(spv::Capability::LongVectorEXT);
 constexpr uint32_t kCapReplicatedCompositesEXT = Cap(spv::Capability::ReplicatedCompositesEXT);
 constexpr uint32_t kCapVulkanMemoryModelDeviceScope =
     Cap(spv::Capability::VulkanMemoryModelDeviceScope);
@@ -1410,8 +1413,12 @@ PassResult Lowering::Run() {
     }
     const InstIndex c = m_.Def(v.count);
     if (c != ir::kNoInst && m_.opcode(c) == Op::Constant) v.known = m_.word(c, 3);
-    v.as_vector = v.known && *v.known >= 2 && *v.known <= 4;
-    if (v.as_vector) {
+    // With SPV_EXT_long_vector, opcode 5288 is already a vector of any length: keep it.
+    const bool long_vectors = caps_.count(kCapLongVectorEXT) != 0;
+    v.as_vector = long_vectors || (v.known && *v.known >= 2 && *v.known <= 4);
+    if (long_vectors) {
+      // Same instruction, now a long vector once CooperativeVectorNV is gone.
+    } else if (v.as_vector) {
       const uint32_t words[3] = {v.type, v.elem, *v.known};
       b_.Replace(i, Op::TypeVector, words);
     } else {

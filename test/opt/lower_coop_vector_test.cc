@@ -297,6 +297,28 @@ OpFunctionEnd
   EXPECT_EQ(r.text.find("VectorInsertDynamic"), std::string::npos);
 }
 
+TEST(LowerCoopVector, WithLongVectorsTheTypesStayVectors) {
+  const PassRun r = Lower(Module(
+      "%v16 = OpTypeCooperativeVectorNV %half %uint_16\n"
+      "%v8 = OpTypeCooperativeVectorNV %half %uint_8\n",
+      "%a = OpCooperativeVectorLoadNV %v16 %H %uint_0\n"
+      "%b = OpFAdd %v16 %a %a\n%c = OpExtInst %v16 %glsl FMax %b %a\n"
+      "%y = OpCooperativeVectorMatrixMulNV %v8 %c %uint_0 %H %uint_0 %uint_0 %uint_8 %uint_16 "
+      "%uint_0 %false %uint_32\n"
+      "OpCooperativeVectorStoreNV %H %uint_0 %y\n",
+      "OpCapability LongVectorEXT\nOpExtension \"SPV_EXT_long_vector\"\n"));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK-NOT: CooperativeVectorNV
+    CHECK: OpCapability LongVectorEXT
+    CHECK: %v16 = OpTypeVectorIdEXT %half %uint_16
+    CHECK: %b = OpFAdd %v16 %a %a
+    CHECK-NEXT: %c = OpExtInst %v16 %glsl FMax %b %a
+    CHECK: OpLoopMerge
+    CHECK: %y = OpLoad %v8
+  )")) << r.text;
+}
+
 // ---- Load / store
 
 TEST(LowerCoopVector, LoadAndStoreComponentWiseAtTheByteOffset) {
