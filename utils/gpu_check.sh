@@ -26,19 +26,8 @@ if [ ! -x "$RUN" ]; then
   exit 2
 fi
 
-# The Vulkan loader: the machine has the NVIDIA driver but no loader; the carried .deb files
-# have one.
-if ! ldconfig -p | grep -q 'libvulkan\.so\.1'; then
-  for f in .gl/*.deb; do
-    [ -f "$f" ] && dpkg -x "$f" /
-  done
-  ldconfig
-fi
-# The NVIDIA ICD, when nothing else chooses one.
-NVIDIA_ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-if [ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$NVIDIA_ICD" ]; then
-  export VK_DRIVER_FILES="$NVIDIA_ICD"
-fi
+# shellcheck source=utils/gpu_env.sh
+. utils/gpu_env.sh
 
 DEVICE_ARGS=()
 [ -n "${GPU_DEVICE:-}" ] && DEVICE_ARGS=(--device "$GPU_DEVICE")

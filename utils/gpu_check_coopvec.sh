@@ -16,22 +16,24 @@
 # with the driver's message, which this script reports as "native: unsupported", not as a
 # mismatch.
 #
-# Usage: utils/gpu_check_coopvec.sh [bin dir]   (default bazel-bin/tools; needs coopspv-run,
-#        coopspv-as, coopspv-opt, coopspv-dis: bazel build -c opt //tools:all)
+# Usage: utils/gpu_check_coopvec.sh [bin dir]   (default .gpu/bin, which utils/prepare_gpu.sh
+#        fills with coopspv-run, -as, -opt, -dis; bazel-bin/tools works too)
 #        SKIP_TIMING=1 leaves part 3 out.
 # Output: a report on stdout, and $OUT (default ./gpu_check_coopvec) with the logs and the
 # lowered scripts.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-BIN=${1:-bazel-bin/tools}
+BIN=${1:-.gpu/bin}
 OUT=${OUT:-gpu_check_coopvec}
 DIR=test/run/coopvec
 mkdir -p "$OUT"
 # shellcheck source=test/run/coopvec/run_lowered.sh disable=SC1091
 . "$DIR/run_lowered.sh"
 for tool in coopspv-run coopspv-as coopspv-opt coopspv-dis; do
-  [ -x "$BIN/$tool" ] || { echo "missing $BIN/$tool (bazel build -c opt //tools:all)" >&2; exit 2; }
+  [ -x "$BIN/$tool" ] || { echo "missing $BIN/$tool (utils/prepare_gpu.sh)" >&2; exit 2; }
 done
+# shellcheck source=utils/gpu_env.sh
+. utils/gpu_env.sh
 "$BIN/coopspv-run" --list-devices
 failures=0
 

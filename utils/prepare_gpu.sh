@@ -1,17 +1,21 @@
 #!/bin/sh
 # Prepares, on this (Debian 12) machine, what utils/gpu_check.sh needs on the GPU machine:
 #   .gpu/bin/coopspv-run   the tool, built here (optimized); it opens libvulkan.so.1 at run time
+#                          (and coopspv-as / -opt / -dis beside it)
 #   .gl/*.deb              Debian's Vulkan loader (libvulkan1), which the GPU machine lacks
 # Both folders are ignored by git and travel with the working tree to the GPU machine, where
 # `utils/gpu_check.sh` runs from the repository root.
 set -eu
 cd "$(dirname "$0")/.."
 
-bazel build -c opt //tools:coopspv-run
+# coopspv-as / -opt / -dis too: utils/gpu_check_coopvec.sh lowers scripts with them.
+bazel build -c opt //tools:coopspv-run //tools:coopspv-as //tools:coopspv-opt //tools:coopspv-dis
 mkdir -p .gpu/bin .gl
-cp -f bazel-bin/tools/coopspv-run .gpu/bin/coopspv-run
-chmod u+w .gpu/bin/coopspv-run
-strip .gpu/bin/coopspv-run 2>/dev/null || true
+for tool in coopspv-run coopspv-as coopspv-opt coopspv-dis; do
+  cp -f "bazel-bin/tools/$tool" ".gpu/bin/$tool"
+  chmod u+w ".gpu/bin/$tool"
+  strip ".gpu/bin/$tool" 2>/dev/null || true
+done
 
 # The loader packages (apt-get download fetches a .deb without installing it): the Vulkan
 # loader, and the GL dispatch libraries the NVIDIA ICD (libGLX_nvidia.so.0) links to.
@@ -20,5 +24,5 @@ for p in libvulkan1 libglvnd0 libglx0 libgl1 libegl1; do
     (cd .gl && apt-get download "$p")
   fi
 done
-ls -l .gpu/bin/coopspv-run .gl/*.deb
+ls -l .gpu/bin/ .gl/*.deb
 echo "prepare_gpu: ready; on the GPU machine run: utils/gpu_check.sh \"\$OUT/gpu_check.json\""
