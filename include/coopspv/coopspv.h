@@ -26,6 +26,12 @@
 extern "C" {
 #endif
 
+/* The version of this header. The major version is the SONAME's (libcoopspv.so.0): it changes
+ * only when a function's signature or a struct's layout does. */
+#define COOPSPV_VERSION_MAJOR 0
+#define COOPSPV_VERSION_MINOR 1
+#define COOPSPV_VERSION_PATCH 0
+
 typedef struct coopspv_context coopspv_context;
 typedef struct coopspv_result coopspv_result;
 

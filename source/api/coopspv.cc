@@ -1,3 +1,4 @@
+#include "include/coopspv/coopspv.h"
 #include "include/coopspv/coopspv.hpp"
 
 #include "source/binary/reader.h"
@@ -20,7 +21,12 @@ void Report(const Diagnostic& d, Problem* problem) {
 
 }  // namespace
 
-const char* Version() { return "coopspv 0.1.0"; }
+#define COOPSPV_STRINGIFY_(x) #x
+#define COOPSPV_STRINGIFY(x) COOPSPV_STRINGIFY_(x)
+const char* Version() {
+  return "coopspv " COOPSPV_STRINGIFY(COOPSPV_VERSION_MAJOR) "." COOPSPV_STRINGIFY(
+      COOPSPV_VERSION_MINOR) "." COOPSPV_STRINGIFY(COOPSPV_VERSION_PATCH);
+}
 
 std::string Problem::ToString() const {
   if (line != 0) return std::to_string(line) + ":" + std::to_string(column) + ": " + message;
