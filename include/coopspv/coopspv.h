@@ -64,15 +64,46 @@ int coopspv_context_set_max_errors(coopspv_context* context, uint32_t max_errors
 /* Drop the diagnostics of a rule. Returns 0 on success, -1 for an unknown rule id. */
 int coopspv_context_suppress_rule(coopspv_context* context, const char* rule_id);
 
-/* Validates a module of `word_count` host-order words. Returns NULL only when out of memory. */
+/* Validates a module of `word_count` host-order words, read where they are (no copy is made; the
+ * words need stay unchanged only during the call, the result refers to none of them). Returns
+ * NULL only when out of memory or for a NULL context. */
 coopspv_result* coopspv_validate(const coopspv_context* context, const uint32_t* words,
                                  size_t word_count);
+
+/* An empty result (not valid, no diagnostics) for coopspv_validate_into. NULL when out of memory. */
+coopspv_result* coopspv_result_create(void);
+/* Validates like coopspv_validate into `result`, replacing what it held (the diagnostics it
+ * held are invalidated). The result's storage is reused: once it has held the diagnostics of a
+ * module, validating that module (or one with no more diagnostics) again grows nothing in it.
+ * Returns 0 on success, -1 for a NULL context or result or when out of memory (the result then
+ * holds no diagnostic and is not valid). A result is used by one thread at a time. */
+int coopspv_validate_into(const coopspv_context* context, const uint32_t* words,
+                          size_t word_count, coopspv_result* result);
 /* 1 when the module has no errors (warnings allowed), else 0. */
 int coopspv_result_valid(const coopspv_result* result);
 size_t coopspv_result_diagnostic_count(const coopspv_result* result);
 /* The i-th diagnostic, valid until the result is destroyed; NULL when out of range. */
 const coopspv_diagnostic* coopspv_result_diagnostic(const coopspv_result* result, size_t index);
 void coopspv_result_destroy(coopspv_result* result);
+
+/* The optimizer, for a driver that legalizes in-process. */
+typedef struct coopspv_optimized coopspv_optimized;
+/* Runs passes in order on a module, in the context's target environment: each is coopspv-opt's
+ * flag, with or without the leading "--", and its argument after '=' where the pass takes one
+ * ("freeze-spec-const", "--set-spec-const-default-value=0:16 1:32"). The input is validated
+ * first and the output after the passes. Returns NULL only when out of memory or for a NULL
+ * context; a failure (unknown pass, bad argument, invalid input or output) is a result whose
+ * coopspv_optimized_ok is 0 and whose coopspv_optimized_error says why. */
+coopspv_optimized* coopspv_optimize(const coopspv_context* context, const uint32_t* words,
+                                    size_t word_count, const char* const* passes,
+                                    size_t pass_count);
+/* 1 when the passes ran and the output is valid, else 0. */
+int coopspv_optimized_ok(const coopspv_optimized* optimized);
+/* Why it failed; "" when it did not. Valid until the result is destroyed. */
+const char* coopspv_optimized_error(const coopspv_optimized* optimized);
+/* The optimized module (host-order words) and its size; NULL and 0 when it failed. */
+const uint32_t* coopspv_optimized_words(const coopspv_optimized* optimized, size_t* word_count);
+void coopspv_optimized_destroy(coopspv_optimized* optimized);
 
 #ifdef __cplusplus
 }

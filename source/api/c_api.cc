@@ -1,6 +1,8 @@
 // The C API: a thin shell over the C++ API that lets no exception escape.
 #include <exception>
 #include <new>
+#include <string>
+#include <string_view>
 
 #include "include/coopspv/coopspv.h"
 #include "include/coopspv/coopspv.hpp"
@@ -12,6 +14,12 @@ struct coopspv_context {
 struct coopspv_result {
   coopspv::ValidationResult result;
   std::vector<coopspv_diagnostic> views;  // Point into `result`.
+};
+
+struct coopspv_optimized {
+  bool ok = false;
+  std::string error;
+  coopspv::OptimizeResult result;
 };
 
 extern "C" {
@@ -51,16 +59,28 @@ int coopspv_context_suppress_rule(coopspv_context* context, const char* rule_id)
   return -1;
 }
 
-coopspv_result* coopspv_validate(const coopspv_context* context, const uint32_t* words,
-                                 size_t word_count) {
-  if (context == nullptr || (words == nullptr && word_count != 0)) return nullptr;
+coopspv_result* coopspv_result_create(void) {
+  auto* result = new (std::nothrow) coopspv_result();
+  if (result != nullptr) result->result.valid = false;
+  return result;
+}
+
+int coopspv_validate_into(const coopspv_context* context, const uint32_t* words,
+                          size_t word_count, coopspv_result* out) {
+  if (out == nullptr) return -1;
+  out->views.clear();
+  if (context == nullptr || (words == nullptr && word_count != 0)) {
+    out->result.valid = false;
+    out->result.diagnostics.clear();
+    return -1;
+  }
   try {
-    auto* out = new coopspv_result();
     coopspv::Problem problem;
     if (!coopspv::Validate(std::span<const uint32_t>(words, word_count), context->options,
                            &out->result, &problem)) {
-      delete out;
-      return nullptr;
+      out->result.valid = false;
+      out->result.diagnostics.clear();
+      return -1;
     }
     out->views.reserve(out->result.diagnostics.size());
     for (const auto& d : out->result.diagnostics) {
@@ -69,10 +89,25 @@ coopspv_result* coopspv_validate(const coopspv_context* context, const uint32_t*
                             d.has_instruction ? 1 : 0, d.word_offset, d.result_id, d.opcode,
                             d.instruction.c_str()});
     }
-    return out;
+    return 0;
   } catch (...) {
+    out->views.clear();
+    out->result.valid = false;
+    out->result.diagnostics.clear();
+    return -1;
+  }
+}
+
+coopspv_result* coopspv_validate(const coopspv_context* context, const uint32_t* words,
+                                 size_t word_count) {
+  if (context == nullptr) return nullptr;
+  coopspv_result* out = coopspv_result_create();
+  if (out == nullptr) return nullptr;
+  if (coopspv_validate_into(context, words, word_count, out) != 0) {
+    delete out;
     return nullptr;
   }
+  return out;
 }
 
 int coopspv_result_valid(const coopspv_result* result) {
@@ -89,5 +124,66 @@ const coopspv_diagnostic* coopspv_result_diagnostic(const coopspv_result* result
 }
 
 void coopspv_result_destroy(coopspv_result* result) { delete result; }
+
+coopspv_optimized* coopspv_optimize(const coopspv_context* context, const uint32_t* words,
+                                    size_t word_count, const char* const* passes,
+                                    size_t pass_count) {
+  if (context == nullptr) return nullptr;
+  try {
+    auto* out = new coopspv_optimized();
+    if ((words == nullptr && word_count != 0) || (passes == nullptr && pass_count != 0)) {
+      out->error = "NULL words or passes";
+      return out;
+    }
+    coopspv::OptimizerOptions options;
+    options.target_env = context->options.target_env;
+    for (size_t i = 0; i < pass_count; ++i) {
+      if (passes[i] == nullptr) {
+        out->error = "pass " + std::to_string(i) + " is NULL";
+        return out;
+      }
+      std::string_view pass = passes[i];
+      if (pass.rfind("--", 0) == 0) pass.remove_prefix(2);
+      const size_t equals = pass.find('=');
+      coopspv::PassRequest request;
+      request.flag = std::string(pass.substr(0, equals));
+      if (equals != std::string_view::npos) request.argument = std::string(pass.substr(equals + 1));
+      options.passes.push_back(std::move(request));
+    }
+    coopspv::Problem problem;
+    if (coopspv::Optimize(std::span<const uint32_t>(words, word_count), options, &out->result,
+                          &problem)) {
+      out->ok = true;
+      return out;
+    }
+    out->error = problem.ToString();
+    // The first error of an invalid input or output says what to fix.
+    for (const auto& d : out->result.validation.diagnostics) {
+      if (!d.is_error) continue;
+      out->error += ": " + d.rule_id + ": " + d.message;
+      break;
+    }
+    out->result.words.clear();
+    return out;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+int coopspv_optimized_ok(const coopspv_optimized* optimized) {
+  return optimized != nullptr && optimized->ok ? 1 : 0;
+}
+
+const char* coopspv_optimized_error(const coopspv_optimized* optimized) {
+  return optimized == nullptr ? "NULL result" : optimized->error.c_str();
+}
+
+const uint32_t* coopspv_optimized_words(const coopspv_optimized* optimized, size_t* word_count) {
+  const bool ok = optimized != nullptr && optimized->ok;
+  if (word_count != nullptr) *word_count = ok ? optimized->result.words.size() : 0;
+  return ok ? optimized->result.words.data() : nullptr;
+}
+
+void coopspv_optimized_destroy(coopspv_optimized* optimized) { delete optimized; }
 
 }  // extern "C"

@@ -69,10 +69,12 @@ bool Validate(std::span<const uint32_t> words, const ValidatorOptions& options,
   result->errors = r.num_errors;
   result->warnings = r.num_warnings;
   result->truncated = r.truncated;
-  result->diagnostics.clear();
-  result->diagnostics.reserve(r.diagnostics.size());
-  for (const val::Diagnostic& d : r.diagnostics) {
-    ValidationDiagnostic out;
+  // Assigned into the diagnostics the result already holds, so that a result reused for a
+  // module with as many diagnostics keeps its strings' storage (the C API's reused results).
+  result->diagnostics.resize(r.diagnostics.size());
+  for (size_t i = 0; i < r.diagnostics.size(); ++i) {
+    const val::Diagnostic& d = r.diagnostics[i];
+    ValidationDiagnostic& out = result->diagnostics[i];
     out.is_error = d.severity == val::Severity::kError;
     out.rule_id = d.rule->id;
     out.message = d.message;
@@ -82,7 +84,6 @@ bool Validate(std::span<const uint32_t> words, const ValidatorOptions& options,
     out.result_id = d.result_id;
     out.opcode = d.opcode;
     out.instruction = d.instruction_text;
-    result->diagnostics.push_back(std::move(out));
   }
   return true;
 }
