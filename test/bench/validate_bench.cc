@@ -7,9 +7,13 @@
 // an optional ":<target env>", default vulkan1.3), and so is every module of a directory given
 // as an argument that has a MANIFEST.tsv (columns: file, spirv_version, val_env), e.g.
 //   bazel run -c opt //test/bench:validate_bench -- ../shared/corpus/real-sample
+// BM_ValidateCorpusThreads/threads:T validates the whole corpus through the C API (one shared
+// context per environment, a reused result per thread) from T = 1, 2, 4 ... --threads=N threads
+// at once (default 2) and reports modules_per_s, all threads together.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "include/coopspv/coopspv.h"
 #include "source/ir/analyses.h"
 #include "source/text/assembler.h"
 #include "source/val/state.h"
@@ -108,6 +113,13 @@ BENCHMARK(BM_UniformityAnalysis)
     ->Arg(100000)
     ->Unit(benchmark::kMillisecond);
 
+// The corpus modules and their environments, for BM_ValidateCorpusThreads.
+struct CorpusModule {
+  const std::vector<uint32_t>* words;
+  std::string env;
+};
+std::vector<CorpusModule> corpus;
+
 void RegisterCorpus() {
   const std::filesystem::path dir = "test/data/corpus";
   if (!std::filesystem::exists(dir)) return;
@@ -135,10 +147,45 @@ void RegisterCorpus() {
     val::Options options;
     options.env = *ParseTargetEnv(env);
     const std::vector<uint32_t>* words = &modules.back();
+    corpus.push_back({words, env});
     benchmark::RegisterBenchmark(
         ("BM_ValidateCorpus/" + file).c_str(),
         [words, options](benchmark::State& s) { Run(s, *words, options); });
   }
+}
+
+// The corpus as a driver's shader cache validates it: module after module through the C API,
+// from `threads` threads at once on shared contexts.
+void RegisterCorpusThreads(int max_threads) {
+  if (corpus.empty()) return;
+  static std::map<std::string, coopspv_context*> by_env;
+  static std::vector<const coopspv_context*> contexts;
+  for (const CorpusModule& m : corpus) {
+    coopspv_context*& context = by_env[m.env];
+    if (context == nullptr) context = coopspv_context_create(m.env.c_str());
+    contexts.push_back(context);
+  }
+  benchmark::RegisterBenchmark("BM_ValidateCorpusThreads", [](benchmark::State& state) {
+    coopspv_result* result = coopspv_result_create();
+    size_t validated = 0;
+    for (auto _ : state) {
+      for (size_t i = 0; i < corpus.size(); ++i) {
+        const std::vector<uint32_t>& words = *corpus[i].words;
+        coopspv_validate_into(contexts[i], words.data(), words.size(), result);
+        if (!coopspv_result_valid(result)) {
+          state.SkipWithError("a corpus module is invalid");
+          break;
+        }
+      }
+      validated += corpus.size();
+    }
+    coopspv_result_destroy(result);
+    state.counters["modules_per_s"] =
+        benchmark::Counter(static_cast<double>(validated), benchmark::Counter::kIsRate);
+  })
+      ->ThreadRange(1, max_threads)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
 }
 
 std::vector<uint32_t> ReadModule(const std::filesystem::path& path) {
@@ -218,13 +265,19 @@ int main(int argc, char** argv) {
   // over glibc's 32 MB mmap threshold) would make the largest modules look superlinear.
   // --fresh_memory keeps glibc's default.
   bool fresh_memory = false;
-  for (int i = 1; i < argc; ++i) fresh_memory |= std::string_view(argv[i]) == "--fresh_memory";
+  int threads = 2;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    fresh_memory |= arg == "--fresh_memory";
+    if (arg.starts_with("--threads=")) threads = std::max(1, std::atoi(argv[i] + 10));
+  }
   if (!fresh_memory) {
     mallopt(M_MMAP_MAX, 0);
     mallopt(M_TRIM_THRESHOLD, -1);
   }
   benchmark::Initialize(&argc, argv);
   coopspv::bench::RegisterCorpus();
+  coopspv::bench::RegisterCorpusThreads(threads);
   coopspv::bench::RegisterArguments(argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   return 0;
