@@ -27,6 +27,13 @@ for t in coopspv-as coopspv-dis coopspv-val coopspv-opt; do
   [ -x "$prefix/bin/$t" ] || fail "no $t in bin"
 done
 
+# Under --config=asan the library needs the sanitizers' runtimes: the example links them too
+# (ASan's runtime must come first in the process).
+sanitize=""
+if readelf -d "$root/libcoopspv.so" | grep -q 'libasan'; then
+  sanitize="-fsanitize=address,undefined"
+fi
+
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 [ "$(pkg-config --modversion coopspv)" = "$version" ] || fail "pkg-config --modversion"
 flags=$(pkg-config --cflags --libs coopspv)
@@ -35,7 +42,7 @@ echo "pkg-config --cflags --libs coopspv: $flags"
 # A C compiler, C99, pedantic: the header is C, not C++ that happens to compile as C.
 # shellcheck disable=SC2086
 cc -std=c99 -pedantic -Wall -Wextra -Werror -o "$tmp/validate" "$root/examples/validate.c" \
-  $flags -Wl,-rpath,"$prefix/lib"
+  $flags -Wl,-rpath,"$prefix/lib" $sanitize
 ldd "$tmp/validate" | grep -q "libcoopspv.so.$major => $prefix/lib/libcoopspv.so.$major" ||
   { ldd "$tmp/validate" >&2; fail "validate does not load the installed libcoopspv.so.$major"; }
 
@@ -74,7 +81,7 @@ grep -q "invalid.spv: invalid" "$tmp/out" || fail "invalid module: output"
 
 # The static archive is whole: the example links against it and libstdc++ alone.
 cc -std=c99 -o "$tmp/validate_static" "$root/examples/validate.c" $(pkg-config --cflags coopspv) \
-  "$prefix/lib/libcoopspv.a" -lstdc++ -lm
+  "$prefix/lib/libcoopspv.a" -lstdc++ -lm $sanitize
 ! ldd "$tmp/validate_static" | grep -q libcoopspv || fail "validate_static loads libcoopspv.so"
 status=0
 "$tmp/validate_static" "$tmp/invalid.spv" >"$tmp/out_static" 2>&1 || status=$?
