@@ -68,23 +68,8 @@ std::vector<uint32_t> AssembleFile(const std::string& path) {
   return Assemble(text.str());
 }
 
-// Two undefined operands: two id.undefined errors, each with its instruction.
-constexpr std::string_view kTwoErrors = R"(
-OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main"
-OpExecutionMode %main LocalSize 1 1 1
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%uint = OpTypeInt 32 0
-%uint_1 = OpConstant %uint 1
-%main = OpFunction %void None %fn
-%entry = OpLabel
-%two = OpIAdd %uint %uint_1 %missing
-%three = OpIAdd %uint %two %gone
-OpReturn
-OpFunctionEnd
-)";
+// Two id.undefined errors.
+constexpr char kTwoErrors[] = "test/api/data/undefined_operands.spvasm";
 
 TEST(CApi, VersionMatchesTheHeader) {
   char expected[64];
@@ -102,7 +87,7 @@ TEST(CApi, ResultCreatedEmptyIsNotValid) {
 
 TEST(CApi, ValidateIntoReplacesWhatTheResultHeld) {
   Context ctx(coopspv_context_create("vulkan1.3"));
-  const std::vector<uint32_t> bad = Assemble(kTwoErrors);
+  const std::vector<uint32_t> bad = AssembleFile(kTwoErrors);
   const std::vector<uint32_t> good = AssembleFile("examples/tiled_gemm.spvasm");
   Result r(coopspv_result_create());
   ASSERT_EQ(coopspv_validate_into(ctx.get(), bad.data(), bad.size(), r.get()), 0);
@@ -135,7 +120,7 @@ TEST(CApi, ReusedResultAllocatesNothingBeyondTheValidator) {
   for (const bool invalid : {false, true}) {
     SCOPED_TRACE(invalid ? "invalid module" : "valid module");
     const std::vector<uint32_t> words =
-        invalid ? Assemble(kTwoErrors) : AssembleFile("examples/tiled_gemm.spvasm");
+        invalid ? AssembleFile(kTwoErrors) : AssembleFile("examples/tiled_gemm.spvasm");
     const size_t validator = ValidatorAllocations(words, "vulkan1.3");
     ASSERT_GT(validator, 0u);
 
@@ -220,7 +205,7 @@ TEST(CApi, OptimizeFailuresSayWhy) {
     EXPECT_EQ(count, 0u);
   }
   // An invalid input: the error names the first error's rule.
-  const std::vector<uint32_t> bad = Assemble(kTwoErrors);
+  const std::vector<uint32_t> bad = AssembleFile(kTwoErrors);
   const char* pass = "eliminate-dead";
   Optimized o(coopspv_optimize(ctx.get(), bad.data(), bad.size(), &pass, 1));
   ASSERT_NE(o, nullptr);

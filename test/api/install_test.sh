@@ -54,22 +54,8 @@ cat "$tmp/out"
 [ "$status" = 0 ] || fail "valid module: exit $status"
 grep -q "valid.spv: valid (coopspv $version, 0 diagnostics)" "$tmp/out" || fail "valid module: output"
 
-# An invalid one: an operand whose id nothing defines.
-cat >"$tmp/invalid.spvasm" <<'SPVASM'
-OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main"
-OpExecutionMode %main LocalSize 1 1 1
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%uint = OpTypeInt 32 0
-%uint_1 = OpConstant %uint 1
-%main = OpFunction %void None %fn
-%entry = OpLabel
-%two = OpIAdd %uint %uint_1 %missing
-OpReturn
-OpFunctionEnd
-SPVASM
+# An invalid one: two operands whose ids nothing defines.
+cp "$root/test/api/data/undefined_operands.spvasm" "$tmp/invalid.spvasm"
 "$prefix/bin/coopspv-as" "$tmp/invalid.spvasm" -o "$tmp/invalid.spv"
 status=0
 "$tmp/validate" "$tmp/invalid.spv" >"$tmp/out" 2>&1 || status=$?
@@ -77,7 +63,8 @@ cat "$tmp/out"
 [ "$status" = 1 ] || fail "invalid module: exit $status, expected 1"
 grep -q "^error: id.undefined: " "$tmp/out" || fail "invalid module: no id.undefined error"
 grep -q "OpIAdd" "$tmp/out" || fail "invalid module: the instruction is not printed"
-grep -q "invalid.spv: invalid" "$tmp/out" || fail "invalid module: output"
+grep -q "invalid.spv: invalid (coopspv $version, 2 diagnostics)" "$tmp/out" ||
+  fail "invalid module: output"
 
 # The static archive is whole: the example links against it and libstdc++ alone.
 cc -std=c99 -o "$tmp/validate_static" "$root/examples/validate.c" $(pkg-config --cflags coopspv) \
