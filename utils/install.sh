@@ -3,7 +3,7 @@
 #   PREFIX/lib/libcoopspv.so.MAJOR.MINOR.PATCH, libcoopspv.so.MAJOR -> it, libcoopspv.so -> that
 #   PREFIX/lib/libcoopspv.a, PREFIX/lib/pkgconfig/coopspv.pc (with PREFIX written in)
 #   PREFIX/include/coopspv/coopspv.h (C API) and coopspv.hpp (C++ API: link libcoopspv.a)
-#   PREFIX/bin/coopspv-as, coopspv-dis, coopspv-val, coopspv-opt
+#   PREFIX/bin/coopspv-as, coopspv-dis, coopspv-val, coopspv-opt, coopspv-run
 #
 # Usage: utils/install.sh PREFIX
 # It builds what it installs with Bazel first. With COOPSPV_BIN_DIR set (a directory laid out like
@@ -21,7 +21,7 @@ case "$1" in
 esac
 
 src="${COOPSPV_SRC_DIR:-$(cd "$(dirname "$0")/.." && pwd)}"
-tools="coopspv-as coopspv-dis coopspv-val coopspv-opt"
+tools="coopspv-as coopspv-dis coopspv-val coopspv-opt coopspv-run"
 if [ -z "${COOPSPV_BIN_DIR:-}" ]; then
   targets="//:libcoopspv.so //:libcoopspv_static"
   for t in $tools; do targets="$targets //tools:$t"; done

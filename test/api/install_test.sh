@@ -23,7 +23,7 @@ version="$version.$(sed -n 's/^#define COOPSPV_VERSION_PATCH \([0-9]*\)$/\1/p' "
 [ "$(readlink "$prefix/lib/libcoopspv.so")" = "libcoopspv.so.$major" ] ||
   fail "libcoopspv.so does not link to libcoopspv.so.$major"
 [ -f "$prefix/lib/libcoopspv.a" ] || fail "no libcoopspv.a"
-for t in coopspv-as coopspv-dis coopspv-val coopspv-opt; do
+for t in coopspv-as coopspv-dis coopspv-val coopspv-opt coopspv-run; do
   [ -x "$prefix/bin/$t" ] || fail "no $t in bin"
 done
 
