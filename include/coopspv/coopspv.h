@@ -42,12 +42,12 @@ typedef enum coopspv_severity {
 
 typedef struct coopspv_diagnostic {
   coopspv_severity severity;
-  const char* rule_id;     /* Stable rule id, e.g. "id.undefined". */
-  const char* message;     /* One line naming the instruction and what is wrong. */
-  const char* clause;      /* The spec clause or VUID the rule enforces. */
-  int has_instruction;     /* Whether the fields below describe an instruction. */
-  uint32_t word_offset;    /* Word offset of the instruction in the module. */
-  uint32_t result_id;      /* Its result id, 0 if none. */
+  const char* rule_id;  /* Stable rule id, e.g. "id.undefined". */
+  const char* message;  /* One line naming the instruction and what is wrong. */
+  const char* clause;   /* The spec clause or VUID the rule enforces. */
+  int has_instruction;  /* Whether the fields below describe an instruction. */
+  uint32_t word_offset; /* Word offset of the instruction in the module. */
+  uint32_t result_id;   /* Its result id, 0 if none. */
   uint32_t opcode;
   const char* instruction; /* The instruction as the disassembler prints it. */
 } coopspv_diagnostic;
@@ -70,15 +70,15 @@ int coopspv_context_suppress_rule(coopspv_context* context, const char* rule_id)
 coopspv_result* coopspv_validate(const coopspv_context* context, const uint32_t* words,
                                  size_t word_count);
 
-/* An empty result (not valid, no diagnostics) for coopspv_validate_into. NULL when out of memory. */
+/* An empty result (not valid, no diagnostics) for coopspv_validate_into; NULL if out of memory. */
 coopspv_result* coopspv_result_create(void);
 /* Validates like coopspv_validate into `result`, replacing what it held (the diagnostics it
  * held are invalidated). The result's storage is reused: once it has held the diagnostics of a
  * module, validating that module (or one with no more diagnostics) again grows nothing in it.
  * Returns 0 on success, -1 for a NULL context or result or when out of memory (the result then
  * holds no diagnostic and is not valid). A result is used by one thread at a time. */
-int coopspv_validate_into(const coopspv_context* context, const uint32_t* words,
-                          size_t word_count, coopspv_result* result);
+int coopspv_validate_into(const coopspv_context* context, const uint32_t* words, size_t word_count,
+                          coopspv_result* result);
 /* 1 when the module has no errors (warnings allowed), else 0. */
 int coopspv_result_valid(const coopspv_result* result);
 size_t coopspv_result_diagnostic_count(const coopspv_result* result);

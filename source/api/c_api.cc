@@ -65,8 +65,8 @@ coopspv_result* coopspv_result_create(void) {
   return result;
 }
 
-int coopspv_validate_into(const coopspv_context* context, const uint32_t* words,
-                          size_t word_count, coopspv_result* out) {
+int coopspv_validate_into(const coopspv_context* context, const uint32_t* words, size_t word_count,
+                          coopspv_result* out) {
   if (out == nullptr) return -1;
   out->views.clear();
   if (context == nullptr || (words == nullptr && word_count != 0)) {

@@ -1,6 +1,6 @@
 #include "include/coopspv/coopspv.h"
-#include "include/coopspv/coopspv.hpp"
 
+#include "include/coopspv/coopspv.hpp"
 #include "source/binary/reader.h"
 #include "source/binary/writer.h"
 #include "source/common/target_env.h"

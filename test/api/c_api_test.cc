@@ -194,8 +194,8 @@ TEST(CApi, OptimizeFailuresSayWhy) {
            {{"fold-coop-length"}, "--fold-coop-length needs an argument"},
            {{"eliminate-dead", nullptr}, "pass 1 is NULL"},
        }) {
-    Optimized o(coopspv_optimize(ctx.get(), words.data(), words.size(), c.passes.data(),
-                                 c.passes.size()));
+    Optimized o(
+        coopspv_optimize(ctx.get(), words.data(), words.size(), c.passes.data(), c.passes.size()));
     ASSERT_NE(o, nullptr);
     EXPECT_EQ(coopspv_optimized_ok(o.get()), 0);
     EXPECT_NE(std::string(coopspv_optimized_error(o.get())).find(c.error), std::string::npos)

@@ -107,7 +107,8 @@ int ValidateFromThreads(const std::vector<Job>& jobs, const std::vector<std::str
         const Job& job = jobs[i];
         std::string got;
         if (n % 2 == 0) {
-          coopspv_result* r = coopspv_validate(contexts[job.env], job.words.data(), job.words.size());
+          coopspv_result* r =
+              coopspv_validate(contexts[job.env], job.words.data(), job.words.size());
           got = Describe(r);
           coopspv_result_destroy(r);
         } else {
@@ -152,7 +153,7 @@ TEST_F(Threads, TheJobsCoverValidAndInvalidResults) {
   ASSERT_GE(jobs_->size(), 4u * 29u);
   const auto valid = std::count_if(expected_->begin(), expected_->end(),
                                    [](const std::string& e) { return e.rfind("valid\n", 0) == 0; });
-  EXPECT_GE(valid, 29);                                       // The corpus in its environment.
+  EXPECT_GE(valid, 29);  // The corpus in its environment.
   EXPECT_GE(static_cast<long>(expected_->size()) - valid, 3 * 29);  // Older ones, damaged copies.
 }
 

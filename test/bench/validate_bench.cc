@@ -165,24 +165,26 @@ void RegisterCorpusThreads(int max_threads) {
     if (context == nullptr) context = coopspv_context_create(m.env.c_str());
     contexts.push_back(context);
   }
-  benchmark::RegisterBenchmark("BM_ValidateCorpusThreads", [](benchmark::State& state) {
-    coopspv_result* result = coopspv_result_create();
-    size_t validated = 0;
-    for (auto _ : state) {
-      for (size_t i = 0; i < corpus.size(); ++i) {
-        const std::vector<uint32_t>& words = *corpus[i].words;
-        coopspv_validate_into(contexts[i], words.data(), words.size(), result);
-        if (!coopspv_result_valid(result)) {
-          state.SkipWithError("a corpus module is invalid");
-          break;
+  benchmark::RegisterBenchmark(
+      "BM_ValidateCorpusThreads",
+      [](benchmark::State& state) {
+        coopspv_result* result = coopspv_result_create();
+        size_t validated = 0;
+        for (auto _ : state) {
+          for (size_t i = 0; i < corpus.size(); ++i) {
+            const std::vector<uint32_t>& words = *corpus[i].words;
+            coopspv_validate_into(contexts[i], words.data(), words.size(), result);
+            if (!coopspv_result_valid(result)) {
+              state.SkipWithError("a corpus module is invalid");
+              break;
+            }
+          }
+          validated += corpus.size();
         }
-      }
-      validated += corpus.size();
-    }
-    coopspv_result_destroy(result);
-    state.counters["modules_per_s"] =
-        benchmark::Counter(static_cast<double>(validated), benchmark::Counter::kIsRate);
-  })
+        coopspv_result_destroy(result);
+        state.counters["modules_per_s"] =
+            benchmark::Counter(static_cast<double>(validated), benchmark::Counter::kIsRate);
+      })
       ->ThreadRange(1, max_threads)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
