@@ -18,6 +18,11 @@ constexpr PassInfo kPasses[] = {
      "Replace OpCooperativeMatrixLength{KHR,NV} with ceil(rows * columns / invocations in "
      "scope).",
      CreateFoldCoopLengthPass},
+    {"lower-coop-matrix", "=<subgroup size>",
+     "Rewrite Subgroup-scope KHR / NV cooperative matrices into arrays, scalar arithmetic and "
+     "subgroup shuffles, for drivers without the extensions; the module must then run with "
+     "this subgroup size.",
+     CreateLowerCoopMatrixPass},
     {"eliminate-dead", nullptr,
      "Remove unused functions, types, constants, variables, and their names and decorations.",
      CreateEliminateDeadPass},

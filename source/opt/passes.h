@@ -28,6 +28,7 @@ std::unique_ptr<Pass> CreateSetSpecConstDefaultValuePass(std::string_view argume
 std::unique_ptr<Pass> CreateFreezeSpecConstPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateFoldSpecConstPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateFoldCoopLengthPass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateEliminateDeadPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateCompactIdsPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerCoopVectorPass(std::string_view argument, std::string* error);

@@ -1,0 +1,1251 @@
+// --lower-coop-matrix=<subgroup size>: rewrites Subgroup-scope cooperative matrices
+// (SPV_KHR_cooperative_matrix and SPV_NV_cooperative_matrix) into plain SPIR-V: arrays,
+// scalar arithmetic, memory accesses and subgroup shuffles, so that a driver without the
+// extensions runs the module with the same result. The module must then run with a subgroup of
+// exactly S invocations (S = the argument; e.g. requiredSubgroupSize), all of them active where
+// the original used a matrix (which the extensions already require).
+//
+// Element distribution (the one --fold-coop-length assumes). The R x C elements of a matrix are
+// numbered row-major, e = r * C + c. Invocation `lane` of the subgroup (SubgroupLocalInvocationId)
+// holds elements lane, lane + S, lane + 2S, ...: element e lives in invocation e % S, slot e / S.
+// So a matrix type becomes OpTypeArray of its component type with L = ceil(R * C / S) slots (the
+// type keeps its id: variables, parameters, OpPhi, OpSelect, OpLoad / OpStore, OpCopyObject,
+// OpUndef, OpConstantNull, OpCompositeExtract / Insert and access chains into a matrix stay as
+// they are, and index the same slots). Slot j of invocation `lane` with j * S + lane >= R * C is
+// padding: no load or store touches memory for it, and arithmetic on it computes nothing anyone
+// reads (an integer divisor there is replaced by 1).
+//
+// Who reads what from whom:
+// - OpCooperativeMatrixLength{KHR,NV}: the constant L.
+// - Constants, OpCompositeConstruct(ReplicateEXT): every slot holds the one constituent.
+// - Load / store (KHR RowMajor / ColumnMajor, NV column-major flag): each invocation reads or
+//   writes only its own elements; slot j is element e = j * S + lane at (row e / C, column e % C)
+//   and lives at Pointer[major * Stride] plus minor component-sized steps (major = row for
+//   RowMajor, column for ColumnMajor), where Stride counts the pointee type, which may differ
+//   from the component type (the memory is reinterpreted: a wider pointee scalar is loaded and
+//   split with OpBitcast to a vector, narrower ones are gathered). Pointer arithmetic rewrites
+//   the access chain that made Pointer, adding to its last index (OpPtrAccessChain for
+//   PhysicalStorageBuffer pointers). Memory operands carry over to every scalar access, Aligned
+//   lowered to the access's size.
+// - Element-wise arithmetic, OpMatrixTimesScalar, conversions, OpSelect before SPIR-V 1.4: each
+//   invocation combines its own slots; no exchange. Bfloat16 / float8 components compute in f32.
+// - OpCooperativeMatrixMulAdd{KHR,NV}: Result (M x N) element (r, c) in slot j of `lane` is
+//   C(r, c) (same invocation and slot) plus the sum over k of A(r, k) * B(k, c). A and B are
+//   first converted to the arithmetic type of the result (sign- or zero-extended by the
+//   Matrix{A,B}SignedComponents operands, or by the NV types' signedness). For each slot j and
+//   each k, every invocation fetches A element r * K + k from invocation (r * K + k) % S, slot
+//   (r * K + k) / S, with OpGroupNonUniformShuffle. A shuffle sends one value per invocation, so
+//   the fetch loops over the source slots that some invocation wants (uniform bounds: the rows
+//   r0..r1 that slot j covers give slots (r0 * K + k) / S .. (r1 * K + k) / S); in each round
+//   every invocation sends that slot of its A and keeps what it receives when that is the slot it
+//   wants. B element k * N + c is fetched the same way over the columns slot j covers (one
+//   round, from the invocation itself, when S divides N). Products and sums are at the result's
+//   precision (wrapping for integers); with SaturatingAccumulation the sum of products is added
+//   to C saturating, signed when MatrixResultSignedComponents is set.
+//
+// Not lowered (the pass fails naming the instruction): Workgroup-scope matrices, matrix types
+// whose Rows / Columns / Scope are not constants (run --freeze-spec-const --fold-spec-const
+// first), layouts other than RowMajor / ColumnMajor (e.g. the ARM blocked ones), the matrix2 and
+// tensor-addressing instructions, stores through a pointer whose scalar is wider than the
+// component type (invocations would share a memory word), and any other instruction on a matrix.
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "source/common/literal.h"
+#include "source/ir/analyses.h"
+#include "source/opt/passes.h"
+
+namespace coopspv::opt {
+namespace {
+
+using ir::Id;
+using ir::InstIndex;
+using spv::Op;
+
+// Slot loops of at most this many iterations are emitted as straight-line code.
+constexpr uint32_t kUnrollLimit = 4;
+
+constexpr uint32_t U(auto e) { return static_cast<uint32_t>(e); }
+
+struct Scalar {
+  Id type = 0;
+  bool is_float = false;
+  uint32_t width = 0;
+  bool is_signed = false;
+  bool encoded = false;  // A float with an FP encoding (bfloat16, float8): no arithmetic.
+};
+
+struct Matrix {
+  Id type = 0;
+  Scalar component;
+  uint32_t rows = 0, cols = 0, length = 0;
+};
+
+// Where a load or store finds its elements.
+struct Memory {
+  Id pointer_type = 0;
+  uint32_t storage_class = 0;
+  Scalar scalar;        // The pointee, or its vector's component.
+  uint32_t count = 1;   // Components of the pointee.
+  uint32_t bytes = 0;   // Size of the pointee.
+  Op chain = Op::Nop;   // The access chain that made the pointer (Nop: use OpPtrAccessChain).
+  std::vector<Id> chain_operands;  // Base, then indexes; the last one moves.
+  Id pointer = 0;
+  Id stride = 0;  // As uint32.
+  bool column_major = false;
+  std::vector<uint32_t> memory_operands;
+};
+
+bool IsMatrixTypeOp(Op op) {
+  return op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV;
+}
+
+bool IsMatrix2Op(uint32_t op) {
+  return op == 5293 || op == 5363 || (op >= 5366 && op <= 5384) || op == 5390 || op == 4497 ||
+         (op >= 4540 && op <= 4542);
+}
+
+bool IsArithmetic(Op op) {
+  switch (op) {
+    case Op::SNegate:
+    case Op::FNegate:
+    case Op::IAdd:
+    case Op::FAdd:
+    case Op::ISub:
+    case Op::FSub:
+    case Op::IMul:
+    case Op::FMul:
+    case Op::SDiv:
+    case Op::UDiv:
+    case Op::FDiv:
+    case Op::MatrixTimesScalar:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsConversion(Op op) {
+  switch (op) {
+    case Op::ConvertFToU:
+    case Op::ConvertFToS:
+    case Op::ConvertSToF:
+    case Op::ConvertUToF:
+    case Op::UConvert:
+    case Op::SConvert:
+    case Op::FConvert:
+    case Op::Bitcast:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Instructions whose meaning on the array is the meaning on the matrix.
+bool KeepsMeaning(Op op) {
+  switch (op) {
+    case Op::Load:
+    case Op::Store:
+    case Op::CopyObject:
+    case Op::CopyLogical:
+    case Op::Phi:
+    case Op::Variable:
+    case Op::FunctionParameter:
+    case Op::FunctionCall:
+    case Op::ReturnValue:
+    case Op::Undef:
+    case Op::CompositeExtract:
+    case Op::CompositeInsert:
+    case Op::AccessChain:
+    case Op::InBoundsAccessChain:
+    case Op::ExtInst:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class Lowering {
+ public:
+  Lowering(const ir::Module& m, uint32_t subgroup_size)
+      : m_(m), s_(subgroup_size), next_id_(m.bound()) {}
+
+  std::unique_ptr<ir::Module> Run(std::string* error, bool* changed);
+
+ private:
+  // ---- Diagnostics
+  std::string Describe(InstIndex i) const {
+    const auto* info = grammar::LookupOpcode(U(m_.opcode(i)));
+    std::string name = info ? info->name : "Op" + std::to_string(U(m_.opcode(i)));
+    if (name.rfind("Op", 0) != 0) name = "Op" + name;
+    const Id r = m_.result_id(i);
+    return r ? "%" + std::to_string(r) + " = " + name : name;
+  }
+  void Fail(InstIndex i, const std::string& what) {
+    if (error_.empty()) error_ = Describe(i) + ": " + what;
+  }
+  bool failed() const { return !error_.empty(); }
+
+  // ---- Facts about the input
+  std::optional<uint32_t> ConstantValue(Id id) const {
+    const InstIndex d = m_.Def(id);
+    if (d == ir::kNoInst || m_.opcode(d) != Op::Constant || m_.num_words(d) != 4)
+      return std::nullopt;
+    return m_.word(d, 3);
+  }
+  std::optional<Scalar> ScalarOf(Id type) const {
+    const InstIndex d = m_.Def(type);
+    if (d == ir::kNoInst) return std::nullopt;
+    Scalar s;
+    s.type = type;
+    if (m_.opcode(d) == Op::TypeInt) {
+      s.width = m_.word(d, 2);
+      s.is_signed = m_.word(d, 3) != 0;
+      return s;
+    }
+    if (m_.opcode(d) == Op::TypeFloat) {
+      s.is_float = true;
+      s.width = m_.word(d, 2);
+      s.encoded = m_.num_words(d) > 3;
+      return s;
+    }
+    return std::nullopt;
+  }
+  const Matrix* MatrixOf(Id type) const {
+    auto it = matrices_.find(type);
+    return it == matrices_.end() ? nullptr : &it->second;
+  }
+  const Matrix* MatrixValue(Id value) const { return MatrixOf(m_.TypeOf(value)); }
+  bool ScanMatrixTypes();
+
+  // ---- Declarations (global, deduplicated; found in the module first where allowed)
+  Id Declare(std::vector<uint32_t>& section, Op op, std::vector<uint32_t> words, bool constant,
+             bool look_in_module = true);
+  Id TypeInt(uint32_t width, bool is_signed) {
+    return Declare(scalar_types_, Op::TypeInt, {width, is_signed ? 1u : 0u}, false);
+  }
+  Id U32() { return TypeInt(32, false); }
+  Id TypeFloat(uint32_t width) { return Declare(scalar_types_, Op::TypeFloat, {width}, false); }
+  Id TypeBool() { return Declare(scalar_types_, Op::TypeBool, {}, false); }
+  Id TypeVector(Id component, uint32_t n) {
+    return Declare(derived_, Op::TypeVector, {component, n}, false);
+  }
+  Id TypePointer(uint32_t storage_class, Id pointee) {
+    return Declare(derived_, Op::TypePointer, {storage_class, pointee}, false);
+  }
+  Id TypeArray(Id element, uint32_t length) {
+    return Declare(derived_, Op::TypeArray, {element, ConstU32(length)}, false);
+  }
+  Id Const(Id type, std::vector<uint32_t> literal) {
+    literal.insert(literal.begin(), type);
+    return Declare(constants_, Op::Constant, std::move(literal), true);
+  }
+  Id ConstU32(uint32_t v) { return Const(U32(), {v}); }
+  Id Null(Id scalar_type) { return Declare(constants_, Op::ConstantNull, {scalar_type}, true); }
+  Id ConstBits(const Scalar& t, uint64_t bits) {
+    if (t.width == 64) return Const(t.type, {uint32_t(bits), uint32_t(bits >> 32)});
+    if (t.width < 32) {
+      bits &= (uint64_t{1} << t.width) - 1;
+      if (t.is_signed && (bits >> (t.width - 1)) & 1) bits |= ~((uint64_t{1} << t.width) - 1);
+    }
+    return Const(t.type, {uint32_t(bits)});
+  }
+  Scalar F32() {
+    Scalar s;
+    s.type = TypeFloat(32);
+    s.is_float = true;
+    s.width = 32;
+    return s;
+  }
+  void NeedCapability(spv::Capability c) { capabilities_.push_back(U(c)); }
+  Id LaneVariable();
+
+  // ---- Function bodies
+  static void Put(std::vector<uint32_t>& out, Op op, std::span<const uint32_t> words) {
+    out.push_back(((uint32_t(words.size()) + 1) << 16) | U(op));
+    out.insert(out.end(), words.begin(), words.end());
+  }
+  static void Put(std::vector<uint32_t>& out, Op op, std::initializer_list<uint32_t> words) {
+    Put(out, op, std::span<const uint32_t>(words.begin(), words.size()));
+  }
+  Id EmitV(Op op, Id type, std::span<const uint32_t> operands, Id result = 0) {
+    if (!result) result = next_id_++;
+    body_.push_back(((uint32_t(operands.size()) + 3) << 16) | U(op));
+    body_.push_back(type);
+    body_.push_back(result);
+    body_.insert(body_.end(), operands.begin(), operands.end());
+    return result;
+  }
+  Id Emit(Op op, Id type, std::initializer_list<uint32_t> operands, Id result = 0) {
+    return EmitV(op, type, std::span<const uint32_t>(operands.begin(), operands.size()), result);
+  }
+  void EmitVoid(Op op, std::initializer_list<uint32_t> operands) { Put(body_, op, operands); }
+  void StartBlock(Id label) {
+    Put(body_, Op::Label, {label});
+    label_ = label;
+  }
+  Id Lane() { return Emit(Op::Load, U32(), {LaneVariable()}); }
+  Id Temp(Id type, uint32_t n);
+  Id SlotPointer(Id var, Id element_type, Id index) {
+    return Emit(Op::AccessChain, TypePointer(U(spv::StorageClass::Function), element_type),
+                {var, index});
+  }
+  Id LoadSlot(Id var, Id element_type, Id index) {
+    return Emit(Op::Load, element_type, {SlotPointer(var, element_type, index)});
+  }
+  void StoreSlot(Id var, Id element_type, Id index, Id value) {
+    EmitVoid(Op::Store, {SlotPointer(var, element_type, index), value});
+  }
+  Id Add(Id a, Id b) { return Emit(Op::IAdd, U32(), {a, b}); }
+  Id Mul(Id a, Id b) { return Emit(Op::IMul, U32(), {a, b}); }
+  Id Div(Id a, Id b) { return Emit(Op::UDiv, U32(), {a, b}); }
+  Id Mod(Id a, Id b) { return Emit(Op::UMod, U32(), {a, b}); }
+  Id Less(Id a, Id b) { return Emit(Op::ULessThan, TypeBool(), {a, b}); }
+  Id Select(Id type, Id cond, Id a, Id b) { return Emit(Op::Select, type, {cond, a, b}); }
+
+  struct Loop {
+    Id header, cont, merge, counter, next;
+  };
+  Loop BeginLoop(Id begin, Id end);
+  void EndLoop(const Loop& loop);
+  template <class Body>
+  void ForEach(uint32_t count, Body body) {
+    if (count <= kUnrollLimit) {
+      for (uint32_t j = 0; j < count; ++j) body(ConstU32(j));
+      return;
+    }
+    const Loop loop = BeginLoop(ConstU32(0), ConstU32(count));
+    body(loop.counter);
+    EndLoop(loop);
+  }
+  template <class Body>
+  void If(Id condition, Body body) {
+    const Id then = next_id_++, merge = next_id_++;
+    EmitVoid(Op::SelectionMerge, {merge, 0});
+    EmitVoid(Op::BranchConditional, {condition, then, merge});
+    StartBlock(then);
+    body();
+    EmitVoid(Op::Branch, {merge});
+    StartBlock(merge);
+  }
+  // For every element slot of a matrix: the full slots in a loop, then the padded last slot
+  // guarded by lane < R * C % S.
+  template <class Body>
+  void ForEachElement(const Matrix& mat, Id lane, Body body) {
+    const uint32_t elements = mat.rows * mat.cols;
+    ForEach(elements / s_, body);
+    if (elements % s_) {
+      If(Less(lane, ConstU32(elements % s_)), [&] { body(ConstU32(elements / s_)); });
+    }
+  }
+
+  Id Convert(Id value, const Scalar& from, const Scalar& to, bool from_signed);
+  Scalar ArithmeticType(const Scalar& s) { return s.is_float && s.encoded ? F32() : s; }
+
+  // ---- Lowerings
+  bool LowerFunction(const ir::Function& f);
+  bool NeedsBlocks(InstIndex i) const;
+  void Lower(InstIndex i);
+  void LowerElementwise(InstIndex i, const Matrix& result);
+  void LowerLoadStore(InstIndex i);
+  void LowerMulAdd(InstIndex i);
+  void Fetch(Id source, Id dest, const Scalar& t, Id want, Id first, Id last);
+  Id SaturatingAdd(const Scalar& t, Id p, Id c, bool is_signed);
+  bool DescribeMemory(InstIndex i, Id pointer, Memory* mem);
+  Id Advance(const Memory& mem, Id k);
+  Id ScalarPointer(const Memory& mem, const Matrix& mat, Id row, Id col, uint32_t extra_bytes,
+                   Id* byte_offset);
+  std::vector<uint32_t> AccessOperands(const Memory& mem, uint32_t bytes) const;
+  Id LoadElement(const Memory& mem, const Matrix& mat, Id row, Id col);
+  void StoreElement(InstIndex i, const Memory& mem, const Matrix& mat, Id row, Id col, Id value);
+
+  const ir::Module& m_;
+  const uint32_t s_;
+  Id next_id_;
+  std::string error_;
+  std::map<Id, Matrix> matrices_;
+
+  // Output pieces, assembled by Run().
+  std::vector<uint32_t> scalar_types_;  // Placed first in the global section.
+  std::vector<uint32_t> constants_;     // After them.
+  std::vector<uint32_t> derived_;       // At the end of the global section.
+  std::vector<uint32_t> decorations_;
+  std::vector<uint32_t> capabilities_;
+  std::map<std::vector<uint32_t>, Id> declared_;
+  std::set<Id> strided_;  // PhysicalStorageBuffer pointer types given an ArrayStride.
+  Id lane_variable_ = 0;
+
+  // The function being lowered.
+  std::vector<uint32_t> body_;
+  std::vector<uint32_t> function_variables_;
+  std::map<std::pair<Id, uint32_t>, Id> temps_;
+  std::map<Id, uint32_t> temps_used_;  // Per lowered instruction.
+  Id label_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Declarations
+
+Id Lowering::Declare(std::vector<uint32_t>& section, Op op, std::vector<uint32_t> words,
+                     bool constant, bool look_in_module) {
+  if (look_in_module) {
+    if (Id found = m_.types().Find(op, words)) return found;
+  }
+  std::vector<uint32_t> key = words;
+  key.push_back(U(op));
+  key.push_back(look_in_module ? 1 : 0);
+  auto [it, fresh] = declared_.emplace(std::move(key), 0);
+  if (!fresh) return it->second;
+  const Id id = next_id_++;
+  it->second = id;
+  if (constant) {
+    words.insert(words.begin() + 1, id);
+  } else {
+    words.insert(words.begin(), id);
+  }
+  Put(section, op, words);
+  return id;
+}
+
+Id Lowering::LaneVariable() {
+  if (!lane_variable_) {
+    const Id pointer = TypePointer(U(spv::StorageClass::Input), U32());
+    lane_variable_ = next_id_++;
+    Put(derived_, Op::Variable, {pointer, lane_variable_, U(spv::StorageClass::Input)});
+    Put(decorations_, Op::Decorate,
+        {lane_variable_, U(spv::Decoration::BuiltIn), U(spv::BuiltIn::SubgroupLocalInvocationId)});
+    NeedCapability(spv::Capability::GroupNonUniform);
+  }
+  return lane_variable_;
+}
+
+// Function variables, shared by every lowered instruction of a function: an instruction stores
+// its operands, computes, and loads its result before the next one starts.
+Id Lowering::Temp(Id type, uint32_t n) {
+  auto [it, fresh] = temps_.emplace(std::make_pair(type, n), 0);
+  if (fresh) {
+    it->second = next_id_++;
+    Put(function_variables_, Op::Variable,
+        {TypePointer(U(spv::StorageClass::Function), type), it->second,
+         U(spv::StorageClass::Function)});
+  }
+  return it->second;
+}
+
+bool Lowering::ScanMatrixTypes() {
+  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+    const Op op = m_.opcode(i);
+    if (IsMatrix2Op(U(op))) {
+      Fail(i, "cooperative matrix 2 and tensor-addressing instructions are not lowered");
+      return false;
+    }
+    if (!IsMatrixTypeOp(op)) continue;
+    Matrix mat;
+    mat.type = m_.result_id(i);
+    const auto component = ScalarOf(m_.word(i, 2));
+    const auto scope = ConstantValue(m_.word(i, 3));
+    const auto rows = ConstantValue(m_.word(i, 4));
+    const auto cols = ConstantValue(m_.word(i, 5));
+    if (!scope || !rows || !cols) {
+      Fail(i,
+           "Scope, Rows and Columns must be constants; run --freeze-spec-const "
+           "--fold-spec-const first");
+      return false;
+    }
+    if (*scope != U(spv::Scope::Subgroup)) {
+      Fail(i, "only Subgroup-scope matrices are lowered (scope " + std::to_string(*scope) + ")");
+      return false;
+    }
+    if (!component || component->width < 8 || component->width > 64 || *rows == 0 ||
+        *cols == 0 || uint64_t{*rows} * *cols > (uint64_t{1} << 24)) {
+      Fail(i, "the component type must be a scalar of 8 to 64 bits and the size at most 2^24");
+      return false;
+    }
+    mat.component = *component;
+    mat.rows = *rows;
+    mat.cols = *cols;
+    mat.length = (*rows * *cols + s_ - 1) / s_;
+    if (mat.length > 60000) {
+      Fail(i, "a matrix of more than 60000 elements per invocation is not lowered");
+      return false;
+    }
+    matrices_[mat.type] = mat;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Control flow
+
+Lowering::Loop Lowering::BeginLoop(Id begin, Id end) {
+  Loop l{next_id_++, next_id_++, next_id_++, next_id_++, next_id_++};
+  const Id body = next_id_++;
+  const Id before = label_;
+  EmitVoid(Op::Branch, {l.header});
+  StartBlock(l.header);
+  Emit(Op::Phi, U32(), {begin, before, l.next, l.cont}, l.counter);
+  const Id more = Less(l.counter, end);
+  EmitVoid(Op::LoopMerge, {l.merge, l.cont, 0});
+  EmitVoid(Op::BranchConditional, {more, body, l.merge});
+  StartBlock(body);
+  return l;
+}
+
+void Lowering::EndLoop(const Loop& l) {
+  EmitVoid(Op::Branch, {l.cont});
+  StartBlock(l.cont);
+  Emit(Op::IAdd, U32(), {l.counter, ConstU32(1)}, l.next);
+  EmitVoid(Op::Branch, {l.header});
+  StartBlock(l.merge);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arithmetic helpers
+
+Id Lowering::Convert(Id value, const Scalar& from, const Scalar& to, bool from_signed) {
+  if (from.type == to.type) return value;
+  if (from.is_float && to.is_float) return Emit(Op::FConvert, to.type, {value});
+  if (!from.is_float && !to.is_float) {
+    if (from.width == to.width) return Emit(Op::Bitcast, to.type, {value});
+    if (from_signed) return Emit(Op::SConvert, to.type, {value});
+    if (!to.is_signed) return Emit(Op::UConvert, to.type, {value});
+    // OpUConvert yields an unsigned type.
+    const Id wide = Emit(Op::UConvert, TypeInt(to.width, false), {value});
+    return Emit(Op::Bitcast, to.type, {wide});
+  }
+  if (!from.is_float) return Emit(from_signed ? Op::ConvertSToF : Op::ConvertUToF, to.type, {value});
+  return Emit(to.is_signed ? Op::ConvertFToS : Op::ConvertFToU, to.type, {value});
+}
+
+Id Lowering::SaturatingAdd(const Scalar& t, Id p, Id c, bool is_signed) {
+  const Id sum = Emit(Op::IAdd, t.type, {p, c});
+  const Id boolean = TypeBool();
+  if (!is_signed) {
+    const Id overflow = Emit(Op::ULessThan, boolean, {sum, p});
+    return Select(t.type, overflow, ConstBits(t, ~uint64_t{0}), sum);
+  }
+  // Overflow when p and c have the same sign and the sum has the other.
+  const Id zero = Null(t.type);
+  const Id p_negative = Emit(Op::SLessThan, boolean, {p, zero});
+  const Id c_negative = Emit(Op::SLessThan, boolean, {c, zero});
+  const Id s_negative = Emit(Op::SLessThan, boolean, {sum, zero});
+  const Id same = Emit(Op::LogicalEqual, boolean, {p_negative, c_negative});
+  const Id flipped = Emit(Op::LogicalNotEqual, boolean, {s_negative, p_negative});
+  const Id overflow = Emit(Op::LogicalAnd, boolean, {same, flipped});
+  const uint64_t max = (uint64_t{1} << (t.width - 1)) - 1;
+  const Id limit = Select(t.type, p_negative, ConstBits(t, ~max), ConstBits(t, max));
+  return Select(t.type, overflow, limit, sum);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Element-wise operations: each invocation combines its own slots.
+
+void Lowering::LowerElementwise(InstIndex i, const Matrix& result) {
+  const Op op = m_.opcode(i);
+  const bool arithmetic = IsArithmetic(op);
+  const Scalar rt = arithmetic ? ArithmeticType(result.component) : result.component;
+  struct Source {
+    Id var = 0;  // A matrix operand's temporary, or 0 for a scalar operand.
+    Id value = 0;
+    Scalar s;
+  };
+  std::vector<Source> sources;
+  for (uint32_t w = 3; w < m_.num_words(i); ++w) {
+    Source src;
+    const Id id = m_.word(i, w);
+    if (const Matrix* mat = MatrixValue(id)) {
+      src.var = Temp(mat->type, temps_used_[mat->type]++);
+      EmitVoid(Op::Store, {src.var, id});
+      src.s = mat->component;
+    } else {
+      src.value = id;
+      if (auto s = ScalarOf(m_.TypeOf(id))) src.s = *s;  // Unset for OpSelect's condition.
+    }
+    sources.push_back(src);
+  }
+  const Id out = Temp(result.type, temps_used_[result.type]++);
+  Op scalar_op = op;
+  if (op == Op::MatrixTimesScalar) scalar_op = rt.is_float ? Op::FMul : Op::IMul;
+  // An integer divisor in a padding slot may be anything, 0 included: use 1 there.
+  const uint32_t elements = result.rows * result.cols;
+  const bool guard_divisor = (op == Op::SDiv || op == Op::UDiv) && elements % s_ != 0;
+  const Id lane = guard_divisor ? Lane() : 0;
+  ForEach(result.length, [&](Id j) {
+    std::vector<uint32_t> values;
+    for (const Source& src : sources) {
+      Id v = src.var ? LoadSlot(src.var, src.s.type, j) : src.value;
+      if (arithmetic && src.s.type != rt.type) v = Convert(v, src.s, rt, src.s.is_signed);
+      values.push_back(v);
+    }
+    if (guard_divisor) {
+      const Id padding = Emit(Op::UGreaterThanEqual, TypeBool(),
+                              {Add(Mul(j, ConstU32(s_)), lane), ConstU32(elements)});
+      values[1] = Select(rt.type, padding, ConstBits(rt, 1), values[1]);
+    }
+    Id r = EmitV(scalar_op, rt.type, values);
+    if (rt.type != result.component.type) r = Convert(r, rt, result.component, true);
+    StoreSlot(out, result.component.type, j, r);
+  });
+  Emit(Op::Load, result.type, {out}, m_.result_id(i));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loads and stores: each invocation reads and writes its own elements.
+
+bool Lowering::DescribeMemory(InstIndex i, Id pointer, Memory* mem) {
+  mem->pointer = pointer;
+  mem->pointer_type = m_.TypeOf(pointer);
+  const InstIndex pt = m_.Def(mem->pointer_type);
+  if (pt == ir::kNoInst || m_.opcode(pt) != Op::TypePointer) {
+    Fail(i, "the pointer's type is not an OpTypePointer");
+    return false;
+  }
+  mem->storage_class = m_.word(pt, 2);
+  const Id pointee = m_.word(pt, 3);
+  const InstIndex pd = m_.Def(pointee);
+  Id scalar_type = pointee;
+  if (pd != ir::kNoInst && m_.opcode(pd) == Op::TypeVector) {
+    scalar_type = m_.word(pd, 2);
+    mem->count = m_.word(pd, 3);
+  }
+  const auto s = ScalarOf(scalar_type);
+  if (!s || s->width < 8) {
+    Fail(i, "the pointer must point to a scalar or vector of 8- to 64-bit components");
+    return false;
+  }
+  mem->scalar = *s;
+  mem->bytes = s->width / 8 * (mem->count == 3 ? 4 : mem->count);
+  if (mem->count == 3) {
+    // A 3-component vector's array stride is not its size; the layout is the decoration's.
+    Fail(i, "a pointer to a 3-component vector is not lowered");
+    return false;
+  }
+  // The access chain that made the pointer moves by its last index.
+  Id p = pointer;
+  while (m_.DefOpcode(p) == Op::CopyObject) p = m_.word(m_.Def(p), 3);
+  const InstIndex d = m_.Def(p);
+  const Op op = d == ir::kNoInst ? Op::Nop : m_.opcode(d);
+  if ((op == Op::AccessChain || op == Op::InBoundsAccessChain || op == Op::PtrAccessChain ||
+       op == Op::InBoundsPtrAccessChain) &&
+      m_.num_words(d) > 4) {
+    mem->chain = op == Op::InBoundsAccessChain ? Op::AccessChain
+                 : op == Op::InBoundsPtrAccessChain ? Op::PtrAccessChain
+                                                    : op;
+    for (uint32_t w = 3; w < m_.num_words(d); ++w) mem->chain_operands.push_back(m_.word(d, w));
+    const auto index = ScalarOf(m_.TypeOf(mem->chain_operands.back()));
+    if (!index || index->is_float || (index->width != 32 && index->width != 64)) {
+      Fail(i, "the pointer's last access-chain index must be a 32- or 64-bit integer");
+      return false;
+    }
+    return true;
+  }
+  if (mem->storage_class == U(spv::StorageClass::PhysicalStorageBuffer)) {
+    mem->chain = Op::Nop;  // OpPtrAccessChain on the pointer, whose type gets an ArrayStride.
+    bool has_stride = false;
+    for (InstIndex a = 0; a < m_.global_end(); ++a) {
+      if (m_.opcode(a) == Op::Decorate && m_.word(a, 1) == mem->pointer_type &&
+          m_.word(a, 2) == U(spv::Decoration::ArrayStride)) {
+        has_stride = true;
+      }
+    }
+    if (!has_stride) {
+      if (strided_.insert(mem->pointer_type).second) {
+        Put(decorations_, Op::Decorate,
+            {mem->pointer_type, U(spv::Decoration::ArrayStride), mem->bytes});
+      }
+    }
+    return true;
+  }
+  Fail(i, "the pointer %" + std::to_string(pointer) +
+              " is not made by an access chain into an array, so the elements past it cannot be "
+              "addressed");
+  return false;
+}
+
+// The pointer k pointee-sized steps past the matrix's pointer.
+Id Lowering::Advance(const Memory& mem, Id k) {
+  if (mem.chain == Op::Nop) return Emit(Op::PtrAccessChain, mem.pointer_type, {mem.pointer, k});
+  std::vector<uint32_t> operands(mem.chain_operands.begin(), mem.chain_operands.end());
+  const Id last = operands.back();
+  const Id last_type = m_.TypeOf(last);
+  const auto index = ScalarOf(last_type);
+  if (index->width == 64) k = Emit(Op::UConvert, TypeInt(64, false), {k});
+  operands.back() = Emit(Op::IAdd, last_type, {last, k});
+  return EmitV(mem.chain, mem.pointer_type, operands);
+}
+
+// A pointer to the memory scalar that holds byte `extra_bytes` of element (row, col); the
+// element's byte offset from the matrix's pointer goes to *byte_offset (0 when not computed).
+Id Lowering::ScalarPointer(const Memory& mem, const Matrix& mat, Id row, Id col,
+                           uint32_t extra_bytes, Id* byte_offset) {
+  const Id major = mem.column_major ? col : row;
+  const Id minor = mem.column_major ? row : col;
+  const uint32_t component_bytes = mat.component.width / 8;
+  const uint32_t scalar_bytes = mem.scalar.width / 8;
+  *byte_offset = 0;
+  if (mem.count == 1 && scalar_bytes == component_bytes) {
+    return Advance(mem, Add(Mul(major, mem.stride), minor));
+  }
+  Id offset = Add(Mul(Mul(major, mem.stride), ConstU32(mem.bytes)),
+                  Mul(minor, ConstU32(component_bytes)));
+  *byte_offset = offset;
+  if (extra_bytes) offset = Add(offset, ConstU32(extra_bytes));
+  Id p = Advance(mem, Div(offset, ConstU32(mem.bytes)));
+  if (mem.count > 1) {
+    const Id q = Div(Mod(offset, ConstU32(mem.bytes)), ConstU32(scalar_bytes));
+    p = Emit(Op::AccessChain, TypePointer(mem.storage_class, mem.scalar.type), {p, q});
+  }
+  return p;
+}
+
+// The memory operands for one access of `bytes` bytes: Aligned becomes at most that size.
+std::vector<uint32_t> Lowering::AccessOperands(const Memory& mem, uint32_t bytes) const {
+  std::vector<uint32_t> out = mem.memory_operands;
+  if (!out.empty() && (out[0] & U(spv::MemoryAccess::Volatile)) == 0 && false) return out;
+  if (!out.empty() && (out[0] & U(spv::MemoryAccess::Aligned))) {
+    // Aligned's literal is the first parameter (it is the lowest bit that takes one).
+    out[1] = std::min(out[1], bytes);
+  }
+  return out;
+}
+
+Id Lowering::LoadElement(const Memory& mem, const Matrix& mat, Id row, Id col) {
+  const uint32_t cb = mat.component.width / 8, sb = mem.scalar.width / 8;
+  const Scalar& c = mat.component;
+  auto load = [&](Id pointer) {
+    std::vector<uint32_t> operands = {pointer};
+    for (uint32_t w : AccessOperands(mem, sb)) operands.push_back(w);
+    return EmitV(Op::Load, mem.scalar.type, operands);
+  };
+  Id offset = 0;
+  if (sb == cb) {
+    const Id v = load(ScalarPointer(mem, mat, row, col, 0, &offset));
+    return v == 0 || mem.scalar.type == c.type ? v : Emit(Op::Bitcast, c.type, {v});
+  }
+  if (sb > cb) {
+    // The scalar holds sb / cb components: split it and take ours.
+    const Id word = load(ScalarPointer(mem, mat, row, col, 0, &offset));
+    const Id vec = Emit(Op::Bitcast, TypeVector(c.type, sb / cb), {word});
+    const Id which = Div(Mod(offset, ConstU32(sb)), ConstU32(cb));
+    return Emit(Op::VectorExtractDynamic, c.type, {vec, which});
+  }
+  // The component spans cb / sb scalars: gather them.
+  std::vector<uint32_t> parts;
+  for (uint32_t k = 0; k < cb / sb; ++k) {
+    parts.push_back(load(ScalarPointer(mem, mat, row, col, k * sb, &offset)));
+  }
+  const Id vec = EmitV(Op::CompositeConstruct, TypeVector(mem.scalar.type, cb / sb), parts);
+  return Emit(Op::Bitcast, c.type, {vec});
+}
+
+void Lowering::StoreElement(InstIndex i, const Memory& mem, const Matrix& mat, Id row, Id col,
+                            Id value) {
+  const uint32_t cb = mat.component.width / 8, sb = mem.scalar.width / 8;
+  auto store = [&](Id pointer, Id v) {
+    std::vector<uint32_t> operands = {pointer, v};
+    for (uint32_t w : AccessOperands(mem, sb)) operands.push_back(w);
+    Put(body_, Op::Store, operands);
+  };
+  Id offset = 0;
+  if (sb == cb) {
+    if (mem.scalar.type != mat.component.type) {
+      value = Emit(Op::Bitcast, mem.scalar.type, {value});
+    }
+    store(ScalarPointer(mem, mat, row, col, 0, &offset), value);
+    return;
+  }
+  if (sb > cb) {
+    Fail(i,
+         "a store through a pointer whose scalar is wider than the component type is not lowered "
+         "(invocations would share a memory word)");
+    return;
+  }
+  const Id vec = Emit(Op::Bitcast, TypeVector(mem.scalar.type, cb / sb), {value});
+  for (uint32_t k = 0; k < cb / sb; ++k) {
+    const Id part = Emit(Op::CompositeExtract, mem.scalar.type, {vec, k});
+    store(ScalarPointer(mem, mat, row, col, k * sb, &offset), part);
+  }
+}
+
+void Lowering::LowerLoadStore(InstIndex i) {
+  const Op op = m_.opcode(i);
+  const bool load = op == Op::CooperativeMatrixLoadKHR || op == Op::CooperativeMatrixLoadNV;
+  const bool nv = op == Op::CooperativeMatrixLoadNV || op == Op::CooperativeMatrixStoreNV;
+  // Operand words after the result (load) or from the first operand (store).
+  const uint32_t first = load ? 3 : 1;
+  const Id pointer = m_.word(i, first);
+  const Id object = load ? 0 : m_.word(i, first + 1);
+  const uint32_t rest = load ? first + 1 : first + 2;  // Layout (KHR) or Stride (NV).
+  const Matrix* mat = load ? MatrixOf(m_.type_id(i)) : MatrixValue(object);
+  if (!mat) return Fail(i, "the matrix type is not a cooperative matrix");
+  Memory mem;
+  Id stride = 0;
+  uint32_t memory_at = 0;
+  if (nv) {
+    stride = m_.word(i, rest);
+    const Op flag = m_.DefOpcode(m_.word(i, rest + 1));
+    if (flag != Op::ConstantTrue && flag != Op::ConstantFalse) {
+      return Fail(i, "ColumnMajor must be OpConstantTrue or OpConstantFalse");
+    }
+    mem.column_major = flag == Op::ConstantTrue;
+    memory_at = rest + 2;
+  } else {
+    const auto layout = ConstantValue(m_.word(i, rest));
+    if (!layout || *layout > 1) {
+      return Fail(i, "only the RowMajorKHR and ColumnMajorKHR layouts are lowered");
+    }
+    mem.column_major = *layout == 1;
+    if (m_.num_words(i) <= rest + 1) return Fail(i, "the Stride operand is missing");
+    stride = m_.word(i, rest + 1);
+    memory_at = rest + 2;
+  }
+  for (uint32_t w = memory_at; w < m_.num_words(i); ++w) {
+    mem.memory_operands.push_back(m_.word(i, w));
+  }
+  if (!DescribeMemory(i, pointer, &mem)) return;
+  const auto stride_type = ScalarOf(m_.TypeOf(stride));
+  if (!stride_type || stride_type->is_float) return Fail(i, "Stride must be an integer");
+  mem.stride = stride_type->width == 32 ? stride : Emit(Op::UConvert, U32(), {stride});
+
+  const Id lane = Lane();
+  const Id var = Temp(mat->type, temps_used_[mat->type]++);
+  if (!load) EmitVoid(Op::Store, {var, object});
+  ForEachElement(*mat, lane, [&](Id j) {
+    const Id e = Add(Mul(j, ConstU32(s_)), lane);
+    const Id row = Div(e, ConstU32(mat->cols));
+    const Id col = Mod(e, ConstU32(mat->cols));
+    if (load) {
+      StoreSlot(var, mat->component.type, j, LoadElement(mem, *mat, row, col));
+    } else {
+      StoreElement(i, mem, *mat, row, col, LoadSlot(var, mat->component.type, j));
+    }
+  });
+  if (load) Emit(Op::Load, mat->type, {var}, m_.result_id(i));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Multiply-add: see the head comment.
+
+// Every invocation reads element `want` of the array in `source` (slot want / S of invocation
+// want % S) into the variable `dest`. The elements the subgroup wants lie in [first, last]
+// (uniform), so the rounds run over slots first / S .. last / S.
+void Lowering::Fetch(Id source, Id dest, const Scalar& t, Id want, Id first, Id last) {
+  const Id s = ConstU32(s_);
+  const Id from = Mod(want, s);
+  const Id slot = Div(want, s);
+  const Loop round = BeginLoop(Div(first, s), Add(Div(last, s), ConstU32(1)));
+  const Id mine = LoadSlot(source, t.type, round.counter);
+  const Id got = Emit(Op::GroupNonUniformShuffle, t.type,
+                      {ConstU32(U(spv::Scope::Subgroup)), mine, from});
+  const Id keep = Emit(Op::IEqual, TypeBool(), {slot, round.counter});
+  const Id old = Emit(Op::Load, t.type, {dest});
+  EmitVoid(Op::Store, {dest, Select(t.type, keep, got, old)});
+  EndLoop(round);
+}
+
+void Lowering::LowerMulAdd(InstIndex i) {
+  const bool nv = m_.opcode(i) == Op::CooperativeMatrixMulAddNV;
+  const Matrix* r = MatrixOf(m_.type_id(i));
+  const Id a = m_.word(i, 3), b = m_.word(i, 4), c = m_.word(i, 5);
+  const Matrix *ma = MatrixValue(a), *mb = MatrixValue(b), *mc = MatrixValue(c);
+  if (!r || !ma || !mb || !mc) return Fail(i, "an operand is not a cooperative matrix");
+  const uint32_t operands = !nv && m_.num_words(i) > 6 ? m_.word(i, 6) : 0;
+  const bool a_signed = nv ? ma->component.is_signed : (operands & 1) != 0;
+  const bool b_signed = nv ? mb->component.is_signed : (operands & 2) != 0;
+  const bool c_signed = nv ? mc->component.is_signed : (operands & 4) != 0;
+  const bool r_signed = nv ? r->component.is_signed : (operands & 8) != 0;
+  const bool saturating = (operands & 0x10) != 0 && !r->component.is_float;
+  const uint32_t M = r->rows, N = r->cols, K = ma->cols;
+  if (ma->rows != M || mb->rows != K || mb->cols != N || mc->rows != M || mc->cols != N) {
+    return Fail(i, "the matrix dimensions do not form an M x N x K multiply");
+  }
+  const Scalar t = ArithmeticType(r->component);
+  NeedCapability(spv::Capability::GroupNonUniformShuffle);
+
+  // A and B in arrays of the arithmetic type, C and the result as they are.
+  auto prepared = [&](const Matrix& mat, Id value, bool is_signed) {
+    const Id var = Temp(mat.type, temps_used_[mat.type]++);
+    EmitVoid(Op::Store, {var, value});
+    if (mat.component.type == t.type) return var;
+    const Id array = TypeArray(t.type, mat.length);
+    const Id converted = Temp(array, temps_used_[array]++);
+    ForEach(mat.length, [&](Id j) {
+      const Id v = LoadSlot(var, mat.component.type, j);
+      StoreSlot(converted, t.type, j, Convert(v, mat.component, t, is_signed));
+    });
+    return converted;
+  };
+  const Id va = prepared(*ma, a, a_signed);
+  const Id vb = prepared(*mb, b, b_signed);
+  const Id vc = Temp(mc->type, temps_used_[mc->type]++);
+  EmitVoid(Op::Store, {vc, c});
+  const Id out = Temp(r->type, temps_used_[r->type]++);
+  const Id acc = Temp(t.type, temps_used_[t.type]++);
+  const Id av = Temp(t.type, temps_used_[t.type]++);
+  const Id bv = Temp(t.type, temps_used_[t.type]++);
+  const Id lane = Lane();
+  const Id cN = ConstU32(N), cK = ConstU32(K);
+  ForEach(r->length, [&](Id j) {
+    const Id e0 = Mul(j, ConstU32(s_));
+    const Id e = Add(e0, lane);
+    const Id row = Div(e, cN), col = Mod(e, cN);
+    // The last element of slot j that exists, and the rows and columns the slot covers.
+    const Id e1_unclamped = Add(e0, ConstU32(s_ - 1));
+    const Id last = ConstU32(M * N - 1);
+    const Id e1 = Select(U32(), Less(e1_unclamped, last), e1_unclamped, last);
+    const Id r0 = Div(e0, cN), r1 = Div(e1, cN);
+    const Id one_row = Emit(Op::IEqual, TypeBool(), {r0, r1});
+    const Id c0 = Select(U32(), one_row, Mod(e0, cN), ConstU32(0));
+    const Id c1 = Select(U32(), one_row, Mod(e1, cN), ConstU32(N - 1));
+    const Id cv = Convert(LoadSlot(vc, mc->component.type, j), mc->component, t, c_signed);
+    EmitVoid(Op::Store, {acc, saturating ? Null(t.type) : cv});
+    const Loop k = BeginLoop(ConstU32(0), cK);
+    Fetch(va, av, t, Add(Mul(row, cK), k.counter), Add(Mul(r0, cK), k.counter),
+          Add(Mul(r1, cK), k.counter));
+    const Id kN = Mul(k.counter, cN);
+    Fetch(vb, bv, t, Add(kN, col), Add(kN, c0), Add(kN, c1));
+    const Id x = Emit(Op::Load, t.type, {av}), y = Emit(Op::Load, t.type, {bv});
+    const Id product = Emit(t.is_float ? Op::FMul : Op::IMul, t.type, {x, y});
+    const Id sum = Emit(t.is_float ? Op::FAdd : Op::IAdd, t.type,
+                        {Emit(Op::Load, t.type, {acc}), product});
+    EmitVoid(Op::Store, {acc, sum});
+    EndLoop(k);
+    Id result = Emit(Op::Load, t.type, {acc});
+    if (saturating) result = SaturatingAdd(t, result, cv, r_signed);
+    StoreSlot(out, r->component.type, j, Convert(result, t, r->component, true));
+  });
+  Emit(Op::Load, r->type, {out}, m_.result_id(i));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Functions
+
+bool Lowering::NeedsBlocks(InstIndex i) const {
+  switch (m_.opcode(i)) {
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixStoreNV:
+    case Op::CooperativeMatrixMulAddKHR:
+    case Op::CooperativeMatrixMulAddNV:
+      return true;
+    default:
+      return MatrixOf(m_.type_id(i)) != nullptr;
+  }
+}
+
+void Lowering::Lower(InstIndex i) {
+  temps_used_.clear();
+  const Op op = m_.opcode(i);
+  const Id type = m_.type_id(i);
+  const Matrix* result = MatrixOf(type);
+  switch (op) {
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixStoreNV:
+      return LowerLoadStore(i);
+    case Op::CooperativeMatrixMulAddKHR:
+    case Op::CooperativeMatrixMulAddNV:
+      return LowerMulAdd(i);
+    case Op::CooperativeMatrixLengthKHR:
+    case Op::CooperativeMatrixLengthNV: {
+      const Matrix* mat = MatrixOf(m_.word(i, 3));
+      if (!mat) return Fail(i, "the Type operand is not a cooperative matrix type");
+      Emit(Op::CopyObject, type, {Const(type, {mat->length})}, m_.result_id(i));
+      return;
+    }
+    default:
+      break;
+  }
+  if (result && (op == Op::CompositeConstruct || op == Op::CompositeConstructReplicateEXT)) {
+    std::vector<uint32_t> constituents(result->length, m_.word(i, 3));
+    EmitV(Op::CompositeConstruct, type, constituents, m_.result_id(i));
+    return;
+  }
+  if (result && (IsArithmetic(op) || IsConversion(op))) return LowerElementwise(i, *result);
+  if (result && op == Op::Select && m_.header().version < grammar::MakeVersion(1, 4)) {
+    return LowerElementwise(i, *result);  // OpSelect on a composite needs SPIR-V 1.4.
+  }
+  // Anything else keeps its words, if its meaning on the array is that on the matrix.
+  bool touches = result != nullptr;
+  const ir::Inst inst = m_.inst(i);
+  for (const auto& operand : inst.operands) {
+    if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
+        operand.kind == grammar::OperandKind::kIdResultType) {
+      continue;
+    }
+    const Id id = inst.word(operand);
+    if (MatrixOf(id) || MatrixValue(id)) touches = true;
+  }
+  if (touches && !KeepsMeaning(op) && !(op == Op::Select)) {
+    return Fail(i, "this instruction on a cooperative matrix is not lowered");
+  }
+  body_.insert(body_.end(), inst.words.begin(), inst.words.end());
+}
+
+bool Lowering::LowerFunction(const ir::Function& f) {
+  body_.clear();
+  function_variables_.clear();
+  temps_.clear();
+  // OpFunction and its parameters, copied.
+  const InstIndex first_label =
+      f.num_blocks ? m_.blocks(f)[0].label : (f.end == ir::kNoInst ? f.def + 1 : f.end);
+  std::vector<uint32_t> head;
+  for (InstIndex i = f.def; i < first_label; ++i) {
+    const ir::Inst inst = m_.inst(i);
+    head.insert(head.end(), inst.words.begin(), inst.words.end());
+  }
+  std::map<Id, Id> last_label;      // Original block label -> label of its last piece.
+  std::vector<size_t> phis;         // Offsets in body_ of the original OpPhi instructions.
+  size_t variables_at = ~size_t{0};  // Where the entry block's variables end.
+  for (const ir::Block& block : m_.blocks(f)) {
+    const Id label = m_.result_id(block.label);
+    StartBlock(label);
+    // A loop header that gets new blocks keeps its OpLoopMerge: the rest moves to a new block.
+    InstIndex loop_merge = ir::kNoInst;
+    bool splits = false;
+    for (InstIndex i = block.label + 1; i < block.end; ++i) {
+      if (m_.opcode(i) == Op::LoopMerge) loop_merge = i;
+      if (NeedsBlocks(i)) splits = true;
+    }
+    const bool move_merge = loop_merge != ir::kNoInst && splits;
+    bool past_phis = false;
+    for (InstIndex i = block.label + 1; i < block.end; ++i) {
+      const Op op = m_.opcode(i);
+      if (op == Op::Phi) {
+        phis.push_back(body_.size());
+        const ir::Inst inst = m_.inst(i);
+        body_.insert(body_.end(), inst.words.begin(), inst.words.end());
+        continue;
+      }
+      if (variables_at == ~size_t{0} && op != Op::Variable && op != Op::Line &&
+          op != Op::NoLine) {
+        variables_at = body_.size();
+      }
+      if (!past_phis && op != Op::Variable && op != Op::Line && op != Op::NoLine) {
+        past_phis = true;
+        if (move_merge) {
+          const ir::Inst merge = m_.inst(loop_merge);
+          body_.insert(body_.end(), merge.words.begin(), merge.words.end());
+          const Id rest = next_id_++;
+          EmitVoid(Op::Branch, {rest});
+          StartBlock(rest);
+        }
+      }
+      if (i == loop_merge && move_merge) continue;
+      Lower(i);
+      if (failed()) return false;
+    }
+    last_label[label] = label_;
+  }
+  // OpPhi names the block it comes from: that is now the last piece of the original block.
+  for (size_t at : phis) {
+    const uint32_t count = body_[at] >> 16;
+    for (uint32_t w = 4; w < count; w += 2) {
+      auto it = last_label.find(body_[at + w]);
+      if (it != last_label.end()) body_[at + w] = it->second;
+    }
+  }
+  if (variables_at == ~size_t{0}) variables_at = body_.size();
+  head.insert(head.end(), body_.begin(), body_.begin() + variables_at);
+  head.insert(head.end(), function_variables_.begin(), function_variables_.end());
+  head.insert(head.end(), body_.begin() + variables_at, body_.end());
+  if (f.end != ir::kNoInst) {
+    const ir::Inst end = m_.inst(f.end);
+    head.insert(head.end(), end.words.begin(), end.words.end());
+  }
+  body_ = std::move(head);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The module
+
+std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
+  *changed = false;
+  if (!ScanMatrixTypes()) {
+    *error = error_;
+    return nullptr;
+  }
+  if (matrices_.empty()) {
+    // Nothing to lower; a module may still declare the capability without using it.
+    bool declares = false;
+    for (InstIndex i = 0; i < m_.global_end(); ++i) {
+      if (m_.opcode(i) == Op::Capability &&
+          (m_.word(i, 1) == U(spv::Capability::CooperativeMatrixKHR) ||
+           m_.word(i, 1) == U(spv::Capability::CooperativeMatrixNV))) {
+        declares = true;
+      }
+    }
+    if (!declares) return nullptr;
+  }
+  *changed = true;
+  const uint32_t version = m_.header().version;
+
+  // Where the global section starts and ends.
+  InstIndex global_begin = m_.global_end();
+  for (InstIndex i = 0; i < m_.global_end(); ++i) {
+    if (ir::SectionOf(m_.opcode(i)) >= ir::Section::kGlobal) {
+      global_begin = i;
+      break;
+    }
+  }
+
+  // Globals. Scalar types move to the front (they depend on nothing) so that the constants this
+  // pass adds, array lengths included, can follow them.
+  std::vector<uint32_t> hoisted, globals;
+  for (InstIndex i = global_begin; i < m_.global_end(); ++i) {
+    const Op op = m_.opcode(i);
+    const ir::Inst inst = m_.inst(i);
+    if (op == Op::TypeInt || op == Op::TypeFloat || op == Op::TypeBool) {
+      hoisted.insert(hoisted.end(), inst.words.begin(), inst.words.end());
+      continue;
+    }
+    if (IsMatrixTypeOp(op)) {
+      const Matrix& mat = matrices_[m_.result_id(i)];
+      const Id length = Declare(constants_, Op::Constant, {U32(), mat.length}, true, false);
+      Put(globals, Op::TypeArray, {mat.type, mat.component.type, length});
+      continue;
+    }
+    const Matrix* mat = MatrixOf(m_.type_id(i));
+    if (mat && (op == Op::ConstantComposite || op == Op::SpecConstantComposite ||
+                op == Op::ConstantCompositeReplicateEXT ||
+                op == Op::SpecConstantCompositeReplicateEXT)) {
+      const bool spec = op == Op::SpecConstantComposite || op == Op::SpecConstantCompositeReplicateEXT;
+      std::vector<uint32_t> words = {mat->type, m_.result_id(i)};
+      words.insert(words.end(), mat->length, m_.word(i, 3));
+      Put(globals, spec ? Op::SpecConstantComposite : Op::ConstantComposite, words);
+      continue;
+    }
+    if (op == Op::SpecConstantOp && (m_.word(i, 3) == U(Op::CooperativeMatrixLengthKHR) ||
+                                     m_.word(i, 3) == U(Op::CooperativeMatrixLengthNV))) {
+      const Matrix* length_of = MatrixOf(m_.word(i, 4));
+      if (!length_of) {
+        Fail(i, "the Type operand is not a cooperative matrix type");
+        break;
+      }
+      Put(globals, Op::Constant, {m_.type_id(i), m_.result_id(i), length_of->length});
+      continue;
+    }
+    globals.insert(globals.end(), inst.words.begin(), inst.words.end());
+  }
+
+  // Functions.
+  std::vector<uint32_t> functions;
+  for (const ir::Function& f : m_.functions()) {
+    if (failed() || !LowerFunction(f)) break;
+    functions.insert(functions.end(), body_.begin(), body_.end());
+  }
+  if (!failed() && lane_variable_ && version < grammar::MakeVersion(1, 3)) {
+    error_ = "the lowering uses subgroup operations, which need SPIR-V 1.3 or later";
+  }
+  if (failed()) {
+    *error = error_;
+    return nullptr;
+  }
+
+  // Capabilities: the matrix ones (and those that need them) go, the lowering's come.
+  auto needs_matrix = [](uint32_t capability) {
+    if (capability == U(spv::Capability::CooperativeMatrixKHR) ||
+        capability == U(spv::Capability::CooperativeMatrixNV)) {
+      return true;
+    }
+    const auto* e = grammar::LookupEnumerant(grammar::OperandKind::kCapability, capability);
+    if (!e) return false;
+    for (uint32_t c : grammar::Capabilities(*e)) {
+      if (c == U(spv::Capability::CooperativeMatrixKHR) ||
+          c == U(spv::Capability::CooperativeMatrixNV)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  std::vector<uint32_t> out(m_.words().begin(), m_.words().begin() + binary::kHeaderWords);
+  std::vector<uint32_t> present;
+  bool capabilities_done = false;
+  for (InstIndex i = 0; i < global_begin; ++i) {
+    const Op op = m_.opcode(i);
+    const ir::Inst inst = m_.inst(i);
+    if (op == Op::Capability) {
+      if (!needs_matrix(m_.word(i, 1))) {
+        present.push_back(m_.word(i, 1));
+        out.insert(out.end(), inst.words.begin(), inst.words.end());
+      }
+      continue;
+    }
+    if (!capabilities_done) {
+      capabilities_done = true;
+      for (uint32_t c : capabilities_) {
+        if (std::find(present.begin(), present.end(), c) != present.end()) continue;
+        present.push_back(c);
+        Put(out, Op::Capability, {c});
+      }
+    }
+    if (op == Op::Extension) {
+      const std::string_view name = binary::DecodeString(inst.words.subspan(1));
+      if (name == "SPV_KHR_cooperative_matrix" || name == "SPV_NV_cooperative_matrix") continue;
+    }
+    if (op == Op::EntryPoint && lane_variable_) {
+      out.push_back(((inst.words.size() + 1) << 16) | U(op));
+      out.insert(out.end(), inst.words.begin() + 1, inst.words.end());
+      out.push_back(lane_variable_);
+      continue;
+    }
+    out.insert(out.end(), inst.words.begin(), inst.words.end());
+  }
+  out.insert(out.end(), decorations_.begin(), decorations_.end());
+  out.insert(out.end(), hoisted.begin(), hoisted.end());
+  out.insert(out.end(), scalar_types_.begin(), scalar_types_.end());
+  out.insert(out.end(), constants_.begin(), constants_.end());
+  out.insert(out.end(), globals.begin(), globals.end());
+  out.insert(out.end(), derived_.begin(), derived_.end());
+  out.insert(out.end(), functions.begin(), functions.end());
+  out[3] = next_id_;  // The bound.
+  Diagnostic d;
+  auto rebuilt = ir::Module::Read(out, &d);
+  if (!rebuilt) *error = "could not read back the lowered module: " + d.ToString();
+  return rebuilt;
+}
+
+class LowerCoopMatrixPass : public Pass {
+ public:
+  explicit LowerCoopMatrixPass(uint32_t subgroup_size) : subgroup_size_(subgroup_size) {}
+  const char* name() const override { return "lower-coop-matrix"; }
+
+  PassResult Run(ir::Module& m) override {
+    Lowering lowering(m, subgroup_size_);
+    std::string error;
+    bool changed = false;
+    auto lowered = lowering.Run(&error, &changed);
+    if (!error.empty()) return PassResult::Failed(error);
+    if (!changed || !lowered) return PassResult::Unchanged();
+    Diagnostic d;
+    if (auto merged = MergeDuplicateDeclarations(*lowered, &d))
+      return PassResult::Rebuilt(std::move(merged));
+    return PassResult::Rebuilt(std::move(lowered));
+  }
+
+ private:
+  uint32_t subgroup_size_;
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::string* error) {
+  bool negative = false;
+  uint64_t size = 0;
+  if (!ParseInteger(argument, &negative, &size) || negative || size == 0 || size > 128 ||
+      (size & (size - 1)) != 0) {
+    *error = "expected a subgroup size that is a power of two between 1 and 128, found '" +
+             std::string(argument) + "'";
+    return nullptr;
+  }
+  return std::make_unique<LowerCoopMatrixPass>(static_cast<uint32_t>(size));
+}
+
+}  // namespace coopspv::opt
