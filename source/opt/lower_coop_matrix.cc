@@ -89,10 +89,10 @@ struct Matrix {
 struct Memory {
   Id pointer_type = 0;
   uint32_t storage_class = 0;
-  Scalar scalar;        // The pointee, or its vector's component.
-  uint32_t count = 1;   // Components of the pointee.
-  uint32_t bytes = 0;   // Size of the pointee.
-  Op chain = Op::Nop;   // The access chain that made the pointer (Nop: use OpPtrAccessChain).
+  Scalar scalar;       // The pointee, or its vector's component.
+  uint32_t count = 1;  // Components of the pointee.
+  uint32_t bytes = 0;  // Size of the pointee.
+  Op chain = Op::Nop;  // The access chain that made the pointer (Nop: use OpPtrAccessChain).
   std::vector<Id> chain_operands;  // Base, then indexes; the last one moves.
   Id pointer = 0;
   Id stride = 0;  // As uint32.
@@ -457,11 +457,15 @@ bool Lowering::ScanMatrixTypes() {
       return false;
     }
     if (*scope != U(spv::Scope::Subgroup)) {
-      Fail(i, "only Subgroup-scope matrices are lowered (scope " + std::to_string(*scope) + ")");
+      Fail(i,
+           "only Subgroup-scope matrices are lowered, not " +
+               std::string(*scope == U(spv::Scope::Workgroup) ? "Workgroup"
+                                                              : "scope " + std::to_string(*scope)) +
+               " scope");
       return false;
     }
-    if (!component || component->width < 8 || component->width > 64 || *rows == 0 ||
-        *cols == 0 || uint64_t{*rows} * *cols > (uint64_t{1} << 24)) {
+    if (!component || component->width < 8 || component->width > 64 || *rows == 0 || *cols == 0 ||
+        uint64_t{*rows} * *cols > (uint64_t{1} << 24)) {
       Fail(i, "the component type must be a scalar of 8 to 64 bits and the size at most 2^24");
       return false;
     }
@@ -517,7 +521,8 @@ Id Lowering::Convert(Id value, const Scalar& from, const Scalar& to, bool from_s
     const Id wide = Emit(Op::UConvert, TypeInt(to.width, false), {value});
     return Emit(Op::Bitcast, to.type, {wide});
   }
-  if (!from.is_float) return Emit(from_signed ? Op::ConvertSToF : Op::ConvertUToF, to.type, {value});
+  if (!from.is_float)
+    return Emit(from_signed ? Op::ConvertSToF : Op::ConvertUToF, to.type, {value});
   return Emit(to.is_signed ? Op::ConvertFToS : Op::ConvertFToU, to.type, {value});
 }
 
@@ -632,7 +637,7 @@ bool Lowering::DescribeMemory(InstIndex i, Id pointer, Memory* mem) {
   if ((op == Op::AccessChain || op == Op::InBoundsAccessChain || op == Op::PtrAccessChain ||
        op == Op::InBoundsPtrAccessChain) &&
       m_.num_words(d) > 4) {
-    mem->chain = op == Op::InBoundsAccessChain ? Op::AccessChain
+    mem->chain = op == Op::InBoundsAccessChain      ? Op::AccessChain
                  : op == Op::InBoundsPtrAccessChain ? Op::PtrAccessChain
                                                     : op;
     for (uint32_t w = 3; w < m_.num_words(d); ++w) mem->chain_operands.push_back(m_.word(d, w));
@@ -690,8 +695,8 @@ Id Lowering::ScalarPointer(const Memory& mem, const Matrix& mat, Id row, Id col,
   if (mem.count == 1 && scalar_bytes == component_bytes) {
     return Advance(mem, Add(Mul(major, mem.stride), minor));
   }
-  Id offset = Add(Mul(Mul(major, mem.stride), ConstU32(mem.bytes)),
-                  Mul(minor, ConstU32(component_bytes)));
+  Id offset =
+      Add(Mul(Mul(major, mem.stride), ConstU32(mem.bytes)), Mul(minor, ConstU32(component_bytes)));
   *byte_offset = offset;
   if (extra_bytes) offset = Add(offset, ConstU32(extra_bytes));
   Id p = Advance(mem, Div(offset, ConstU32(mem.bytes)));
@@ -839,8 +844,8 @@ void Lowering::Fetch(Id source, Id dest, const Scalar& t, Id want, Id first, Id 
   const Id slot = Div(want, s);
   const Loop round = BeginLoop(Div(first, s), Add(Div(last, s), ConstU32(1)));
   const Id mine = LoadSlot(source, t.type, round.counter);
-  const Id got = Emit(Op::GroupNonUniformShuffle, t.type,
-                      {ConstU32(U(spv::Scope::Subgroup)), mine, from});
+  const Id got =
+      Emit(Op::GroupNonUniformShuffle, t.type, {ConstU32(U(spv::Scope::Subgroup)), mine, from});
   const Id keep = Emit(Op::IEqual, TypeBool(), {slot, round.counter});
   const Id old = Emit(Op::Load, t.type, {dest});
   EmitVoid(Op::Store, {dest, Select(t.type, keep, got, old)});
@@ -910,8 +915,8 @@ void Lowering::LowerMulAdd(InstIndex i) {
     Fetch(vb, bv, t, Add(kN, col), Add(kN, c0), Add(kN, c1));
     const Id x = Emit(Op::Load, t.type, {av}), y = Emit(Op::Load, t.type, {bv});
     const Id product = Emit(t.is_float ? Op::FMul : Op::IMul, t.type, {x, y});
-    const Id sum = Emit(t.is_float ? Op::FAdd : Op::IAdd, t.type,
-                        {Emit(Op::Load, t.type, {acc}), product});
+    const Id sum =
+        Emit(t.is_float ? Op::FAdd : Op::IAdd, t.type, {Emit(Op::Load, t.type, {acc}), product});
     EmitVoid(Op::Store, {acc, sum});
     EndLoop(k);
     Id result = Emit(Op::Load, t.type, {acc});
@@ -1000,8 +1005,8 @@ bool Lowering::LowerFunction(const ir::Function& f) {
     const ir::Inst inst = m_.inst(i);
     head.insert(head.end(), inst.words.begin(), inst.words.end());
   }
-  std::map<Id, Id> last_label;      // Original block label -> label of its last piece.
-  std::vector<size_t> phis;         // Offsets in body_ of the original OpPhi instructions.
+  std::map<Id, Id> last_label;       // Original block label -> label of its last piece.
+  std::vector<size_t> phis;          // Offsets in body_ of the original OpPhi instructions.
   size_t variables_at = ~size_t{0};  // Where the entry block's variables end.
   for (const ir::Block& block : m_.blocks(f)) {
     const Id label = m_.result_id(block.label);
@@ -1023,8 +1028,7 @@ bool Lowering::LowerFunction(const ir::Function& f) {
         body_.insert(body_.end(), inst.words.begin(), inst.words.end());
         continue;
       }
-      if (variables_at == ~size_t{0} && op != Op::Variable && op != Op::Line &&
-          op != Op::NoLine) {
+      if (variables_at == ~size_t{0} && op != Op::Variable && op != Op::Line && op != Op::NoLine) {
         variables_at = body_.size();
       }
       if (!past_phis && op != Op::Variable && op != Op::Line && op != Op::NoLine) {
@@ -1113,10 +1117,11 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
       continue;
     }
     const Matrix* mat = MatrixOf(m_.type_id(i));
-    if (mat && (op == Op::ConstantComposite || op == Op::SpecConstantComposite ||
-                op == Op::ConstantCompositeReplicateEXT ||
-                op == Op::SpecConstantCompositeReplicateEXT)) {
-      const bool spec = op == Op::SpecConstantComposite || op == Op::SpecConstantCompositeReplicateEXT;
+    if (mat &&
+        (op == Op::ConstantComposite || op == Op::SpecConstantComposite ||
+         op == Op::ConstantCompositeReplicateEXT || op == Op::SpecConstantCompositeReplicateEXT)) {
+      const bool spec =
+          op == Op::SpecConstantComposite || op == Op::SpecConstantCompositeReplicateEXT;
       std::vector<uint32_t> words = {mat->type, m_.result_id(i)};
       words.insert(words.end(), mat->length, m_.word(i, 3));
       Put(globals, spec ? Op::SpecConstantComposite : Op::ConstantComposite, words);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -183,6 +184,64 @@ TEST(OptCorpus, LowerCoopVectorLowersEveryCooperativeVectorModule) {
     ++lowered;
   }
   EXPECT_EQ(lowered, 9);
+}
+
+// --lower-coop-matrix=8 in the pipeline: every module with Subgroup-scope KHR / NV matrices
+// (and the README's example) lowers, validates and keeps no matrix; the others fail naming what
+// the pass does not lower.
+TEST(OptCorpus, LowerCoopMatrixLowersEverySubgroupScopeModule) {
+  const std::map<std::string, std::string> not_lowered = {
+      {"cm2_decode_q4.spvasm", "cooperative matrix 2 and tensor-addressing instructions"},
+      {"cm2_decode_vector.spvasm", "cooperative matrix 2 and tensor-addressing instructions"},
+      {"cm2_softmax_reduce.spvasm", "cooperative matrix 2 and tensor-addressing instructions"},
+      {"cm2_tensor_layouts.spvasm", "cooperative matrix 2 and tensor-addressing instructions"},
+      {"cm2_transpose_convert.spvasm", "not Workgroup scope"},
+      {"khr_arm_layouts.spvasm", "only the RowMajorKHR and ColumnMajorKHR layouts"},
+      {"khr_workgroup_shared_bda.spvasm", "not Workgroup scope"},
+  };
+  std::vector<Module> modules = LoadCorpus();
+  {
+    Module example{"../../examples/tiled_gemm.spvasm", "vulkan1.3", {}};
+    std::ifstream in("examples/tiled_gemm.spvasm");
+    std::stringstream text;
+    text << in.rdbuf();
+    Problem p;
+    ASSERT_TRUE(Assemble(text.str(), {}, &example.words, &p)) << p.ToString();
+    modules.push_back(std::move(example));
+  }
+  uint32_t lowered = 0;
+  for (const Module& m : modules) {
+    std::string before;
+    Problem p;
+    ASSERT_TRUE(Disassemble(m.words, {}, &before, &p));
+    if (before.find("OpTypeCooperativeMatrix") == std::string::npos) continue;
+    OptimizerOptions options;
+    options.target_env = m.env;
+    options.passes = {{"freeze-spec-const", ""},
+                      {"fold-spec-const", ""},
+                      {"lower-coop-matrix", "8"},
+                      {"eliminate-dead", ""},
+                      {"compact-ids", ""}};
+    options.validate_after_each = true;
+    OptimizeResult result;
+    const bool ok = Optimize(m.words, options, &result, &p);
+    auto expected = not_lowered.find(m.file);
+    if (expected != not_lowered.end()) {
+      EXPECT_FALSE(ok) << m.file;
+      EXPECT_NE(p.message.find(expected->second), std::string::npos) << m.file << ": " << p.message;
+      continue;
+    }
+    std::string diagnostics;
+    for (const auto& d : result.validation.diagnostics) diagnostics += FormatDiagnostic(d);
+    ASSERT_TRUE(ok) << m.file << ": " << p.message << "\n" << diagnostics;
+    std::string after;
+    ASSERT_TRUE(Disassemble(result.words, {}, &after, &p));
+    EXPECT_EQ(after.find("CooperativeMatrix"), std::string::npos) << m.file;
+    EXPECT_EQ(after.find("SPV_KHR_cooperative_matrix"), std::string::npos) << m.file;
+    EXPECT_EQ(after.find("SPV_NV_cooperative_matrix"), std::string::npos) << m.file;
+    ++lowered;
+  }
+  EXPECT_GE(lowered, 14u);
 }
 
 }  // namespace
