@@ -508,6 +508,44 @@ TEST(LowerCoopMatrix, SelectBeforeSpirv14ChoosesPerSlot) {
   EXPECT_TRUE(Contains(out, "OpSelect %float")) << out;
 }
 
+
+// Lowered code needs blocks; in a loop header the OpLoopMerge stays in the header (the target
+// of the back edge) and OpPhi instructions name the block the edge now leaves from.
+TEST(LowerCoopMatrix, LoopHeadersKeepTheirMergeAndPhisFollowSplitBlocks) {
+  Kernel kn;
+  kn.globals = "%u_4 = OpConstant %uint 4\n";
+  kn.between =
+      "OpBranch %header\n"
+      "%header = OpLabel\n"
+      "%acc = OpPhi %mat_d %c %entry %acc2 %cont\n"
+      "%i = OpPhi %uint %u_0 %entry %i2 %cont\n"
+      "%acc2 = OpFAdd %mat_d %acc %c\n"
+      "%more = OpULessThan %bool %i %u_4\n"
+      "OpLoopMerge %merge %cont None\n"
+      "OpBranchConditional %more %cont %merge\n"
+      "%cont = OpLabel\n"
+      "%i2 = OpIAdd %uint %i %u_1\n"
+      "OpBranch %header\n"
+      "%merge = OpLabel\n"
+      "%out = OpPhi %mat_d %acc2 %header\n";
+  kn.names = {"main", "header", "acc", "acc2", "merge", "cont", "out"};
+  const PassRun r = Lower(KernelText(kn), 32);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %header = OpLabel
+    CHECK-NEXT: %acc = OpPhi
+    CHECK-NEXT: = OpPhi %uint
+    CHECK-NEXT: OpLoopMerge %merge %cont None
+    CHECK-NEXT: OpBranch %
+    CHECK: OpFAdd %float
+    CHECK: %acc2 = OpLoad
+    CHECK: %cont %merge
+    CHECK: %merge = OpLabel
+    CHECK-NEXT: %out = OpPhi %_arr_float_uint_8 %acc2 %
+  )")) << r.text;
+  EXPECT_FALSE(Contains(r.text, "%acc2 %header")) << r.text;
+}
+
 // ---- NV
 
 TEST(LowerCoopMatrix, NvMatricesLoadStoreMultiplyAndLength) {

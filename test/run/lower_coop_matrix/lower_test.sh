@@ -1,0 +1,65 @@
+#!/bin/bash
+# --lower-coop-matrix on the generated kernels of this folder (see generate.py):
+# - the files here are what generate.py writes (no hand edits, no stale cases);
+# - every kernel lowers for subgroup sizes 8, 16, 32 and 64 and the result validates with no
+#   cooperative matrix left;
+# - with coopspv-run (given as the first argument, or found beside the other tools), every
+#   lowered kernel (S = 8) runs on lavapipe and every element of D equals the product that
+#   generate.py computed, padding untouched.
+set -u
+DIR=test/run/lower_coop_matrix
+AS=tools/coopspv-as
+OPT=tools/coopspv-opt
+VAL=tools/coopspv-val
+RUN=${1:-tools/coopspv-run}
+TMP="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# The committed files are the generator's output.
+mkdir -p "$TMP/generated"
+python3 "$DIR/generate.py" "$TMP/generated" || fail "generate.py"
+for f in "$TMP"/generated/*.* "$TMP"/generated/CASES "$TMP"/generated/native/*; do
+  rel=${f#"$TMP/generated/"}
+  cmp -s "$f" "$DIR/$rel" || fail "$DIR/$rel differs from what generate.py writes: rerun it"
+done
+
+cases=$(cat "$DIR/CASES")
+[ -n "$cases" ] || fail "no cases"
+ran=0
+for c in $cases; do
+  "$AS" "$DIR/$c.spvasm" -o "$TMP/$c.native.spv" || { fail "$c: does not assemble"; continue; }
+  for s in 8 16 32 64; do
+    if ! "$OPT" --target-env vulkan1.3 --lower-coop-matrix=$s "$TMP/$c.native.spv" \
+        -o "$TMP/$c.s$s.spv" 2>"$TMP/err"; then
+      fail "$c: --lower-coop-matrix=$s: $(cat "$TMP/err")"
+      continue
+    fi
+    "$VAL" --target-env vulkan1.3 "$TMP/$c.s$s.spv" >"$TMP/err" 2>&1 ||
+      fail "$c: S=$s output does not validate: $(head -5 "$TMP/err")"
+    tools/coopspv-dis "$TMP/$c.s$s.spv" | grep -q CooperativeMatrix &&
+      fail "$c: S=$s output still holds a cooperative matrix"
+  done
+  if [ -x "$RUN" ]; then
+    cp "$TMP/$c.s8.spv" "$TMP/$c.spv"
+    cp "$DIR/$c.amber" "$TMP/$c.amber"
+    if ! timeout 300 "$RUN" "$TMP/$c.amber" >"$TMP/out" 2>&1; then
+      fail "$c: lowered kernel on lavapipe"
+      sed 's/^/    /' "$TMP/out" | head -20 >&2
+    fi
+    ran=$((ran + 1))
+  fi
+done
+if [ -x "$RUN" ]; then
+  echo "ran $ran lowered kernels"
+else
+  echo "note: $RUN is not built: lowering and validation only (no run on lavapipe)"
+fi
+if [ "$failures" != 0 ]; then
+  echo "$failures failure(s)" >&2
+  exit 1
+fi
+echo PASS
