@@ -75,9 +75,9 @@ def reference(case, a, b, c):
             elif saturating:
                 p = wrap(p, bits, r_signed)
                 lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if r_signed else (0, (1 << bits) - 1)
-                v = min(max(p + cv, lo), hi)
+                v = wrap(min(max(p + cv, lo), hi), bits, rkind == "s")
             else:
-                v = wrap(p + cv, bits, r_signed)
+                v = wrap(p + cv, bits, rkind == "s")  # The low bits, as D's type reads them.
             if case["post"] == "scale":
                 v = v * 2 if rkind == "f" else wrap(v * 2, bits, rkind == "s")
             elif case["post"] == "sub":
@@ -97,9 +97,7 @@ def at(case, name, values, row, col):
     return values[index(case, name, row, col)]
 
 
-def values_for(rng, lo, hi, count, kind):
-    if kind == "f":
-        return [rng.randint(lo, hi) for _ in range(count)]
+def values_for(rng, lo, hi, count):
     return [rng.randint(lo, hi) for _ in range(count)]
 
 
@@ -242,7 +240,8 @@ def amber(case, shader_line, native):
     ta, tb, tc, tr, _, ab_range, c_range = case["types"]
     bufs = {}
     for name, t, rng_range in (("a", ta, ab_range), ("b", tb, ab_range), ("c", tc, c_range)):
-        bufs[name] = values_for(rng, rng_range[0], rng_range[1], case["size"][name], SCALARS[t][3])
+        lo = max(rng_range[0], 0) if SCALARS[t][3] == "u" else rng_range[0]
+        bufs[name] = values_for(rng, lo, rng_range[1], case["size"][name])
     d = reference(case, bufs["a"], bufs["b"], bufs["c"])
     desc = "%s: D = %s(MulAdd(A, B, C)), %dx%dx%d, %s x %s + %s -> %s%s, layouts A %s B %s C %s D %s, strides %s" % (
         case["name"], case["post"], case["m"], case["n"], case["k"], ta, tb, tc, tr,
