@@ -38,10 +38,13 @@
 //   the fetch loops over the source slots that some invocation wants (uniform bounds: the rows
 //   r0..r1 that slot j covers give slots (r0 * K + k) / S .. (r1 * K + k) / S); in each round
 //   every invocation sends that slot of its A and keeps what it receives when that is the slot it
-//   wants. B element k * N + c is fetched the same way over the columns slot j covers (one
-//   round, from the invocation itself, when S divides N). Products and sums are at the result's
-//   precision (wrapping for integers); with SaturatingAccumulation the sum of products is added
-//   to C saturating, signed when MatrixResultSignedComponents is set.
+//   wants. B element k * N + c is fetched the same way over the columns slot j covers. When S
+//   divides N, slot j lies in one row, so each fetch is one shuffle of one slot (for B, from the
+//   invocation itself). Products and sums are at the result's precision (wrapping for integers);
+//   with SaturatingAccumulation the sum of products is added to C saturating, signed when
+//   MatrixResultSignedComponents is set. The k loop runs 4 (or 2) steps per iteration: drivers
+//   may cap the loop iterations of an invocation (Mesa's llvmpipe stops every loop of an
+//   invocation after 65535 iterations in all, which a long chain of multiply-adds reaches).
 //
 // Not lowered (the pass fails naming the instruction): Workgroup-scope matrices, matrix types
 // whose Rows / Columns / Scope are not constants (run --freeze-spec-const --fold-spec-const
@@ -353,7 +356,7 @@ class Lowering {
   void LowerElementwise(InstIndex i, const Matrix& result);
   void LowerLoadStore(InstIndex i);
   void LowerMulAdd(InstIndex i);
-  void Fetch(Id source, Id dest, const Scalar& t, Id want, Id first, Id last);
+  Id Fetch(Id source, Id dest, const Scalar& t, Id want, Id first, Id last, bool one_round);
   Id SaturatingAdd(const Scalar& t, Id p, Id c, bool is_signed);
   bool DescribeMemory(InstIndex i, Id pointer, Memory* mem);
   Id Advance(const Memory& mem, Id k);
@@ -836,20 +839,27 @@ void Lowering::LowerLoadStore(InstIndex i) {
 // Multiply-add: see the head comment.
 
 // Every invocation reads element `want` of the array in `source` (slot want / S of invocation
-// want % S) into the variable `dest`. The elements the subgroup wants lie in [first, last]
-// (uniform), so the rounds run over slots first / S .. last / S.
-void Lowering::Fetch(Id source, Id dest, const Scalar& t, Id want, Id first, Id last) {
+// want % S). The elements the subgroup wants lie in [first, last] (uniform), so the rounds run
+// over slots first / S .. last / S, keeping in `dest` what arrives in the round of the wanted
+// slot; when one slot holds them all (`one_round`), a single shuffle does. Returns the value.
+Id Lowering::Fetch(Id source, Id dest, const Scalar& t, Id want, Id first, Id last,
+                   bool one_round) {
   const Id s = ConstU32(s_);
+  const Id scope = ConstU32(U(spv::Scope::Subgroup));
   const Id from = Mod(want, s);
+  if (one_round) {
+    const Id mine = LoadSlot(source, t.type, Div(first, s));
+    return Emit(Op::GroupNonUniformShuffle, t.type, {scope, mine, from});
+  }
   const Id slot = Div(want, s);
   const Loop round = BeginLoop(Div(first, s), Add(Div(last, s), ConstU32(1)));
   const Id mine = LoadSlot(source, t.type, round.counter);
-  const Id got =
-      Emit(Op::GroupNonUniformShuffle, t.type, {ConstU32(U(spv::Scope::Subgroup)), mine, from});
+  const Id got = Emit(Op::GroupNonUniformShuffle, t.type, {scope, mine, from});
   const Id keep = Emit(Op::IEqual, TypeBool(), {slot, round.counter});
   const Id old = Emit(Op::Load, t.type, {dest});
   EmitVoid(Op::Store, {dest, Select(t.type, keep, got, old)});
   EndLoop(round);
+  return Emit(Op::Load, t.type, {dest});
 }
 
 void Lowering::LowerMulAdd(InstIndex i) {
@@ -894,6 +904,11 @@ void Lowering::LowerMulAdd(InstIndex i) {
   const Id bv = Temp(t.type, temps_used_[t.type]++);
   const Id lane = Lane();
   const Id cN = ConstU32(N), cK = ConstU32(K);
+  // When S divides N, the S elements of a slot lie in one row of the result: every invocation
+  // wants the same slot of A (row r, column k) and of B (k * N + c for S consecutive columns).
+  const bool one_round = N % s_ == 0;
+  // Fewer loop iterations (some drivers cap the iterations an invocation may run).
+  const uint32_t unroll = K % 4 == 0 ? 4 : K % 2 == 0 ? 2 : 1;
   ForEach(r->length, [&](Id j) {
     const Id e0 = Mul(j, ConstU32(s_));
     const Id e = Add(e0, lane);
@@ -908,17 +923,20 @@ void Lowering::LowerMulAdd(InstIndex i) {
     const Id c1 = Select(U32(), one_row, Mod(e1, cN), ConstU32(N - 1));
     const Id cv = Convert(LoadSlot(vc, mc->component.type, j), mc->component, t, c_signed);
     EmitVoid(Op::Store, {acc, saturating ? Null(t.type) : cv});
-    const Loop k = BeginLoop(ConstU32(0), cK);
-    Fetch(va, av, t, Add(Mul(row, cK), k.counter), Add(Mul(r0, cK), k.counter),
-          Add(Mul(r1, cK), k.counter));
-    const Id kN = Mul(k.counter, cN);
-    Fetch(vb, bv, t, Add(kN, col), Add(kN, c0), Add(kN, c1));
-    const Id x = Emit(Op::Load, t.type, {av}), y = Emit(Op::Load, t.type, {bv});
-    const Id product = Emit(t.is_float ? Op::FMul : Op::IMul, t.type, {x, y});
-    const Id sum =
-        Emit(t.is_float ? Op::FAdd : Op::IAdd, t.type, {Emit(Op::Load, t.type, {acc}), product});
-    EmitVoid(Op::Store, {acc, sum});
-    EndLoop(k);
+    // k runs in a loop of K / unroll iterations, `unroll` steps each.
+    const Loop k_loop = BeginLoop(ConstU32(0), ConstU32(K / unroll));
+    for (uint32_t u = 0; u < unroll; ++u) {
+      const Id k = Add(Mul(k_loop.counter, ConstU32(unroll)), ConstU32(u));
+      const Id x = Fetch(va, av, t, Add(Mul(row, cK), k), Add(Mul(r0, cK), k), Add(Mul(r1, cK), k),
+                         one_round);
+      const Id kN = Mul(k, cN);
+      const Id y = Fetch(vb, bv, t, Add(kN, col), Add(kN, c0), Add(kN, c1), one_round);
+      const Id product = Emit(t.is_float ? Op::FMul : Op::IMul, t.type, {x, y});
+      const Id sum =
+          Emit(t.is_float ? Op::FAdd : Op::IAdd, t.type, {Emit(Op::Load, t.type, {acc}), product});
+      EmitVoid(Op::Store, {acc, sum});
+    }
+    EndLoop(k_loop);
     Id result = Emit(Op::Load, t.type, {acc});
     if (saturating) result = SaturatingAdd(t, result, cv, r_signed);
     StoreSlot(out, r->component.type, j, Convert(result, t, r->component, true));
