@@ -107,9 +107,36 @@ bool IsMatrixTypeOp(Op op) {
   return op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV;
 }
 
-bool IsMatrix2Op(uint32_t op) {
-  return op == 5293 || op == 5363 || (op >= 5366 && op <= 5384) || op == 5390 || op == 4497 ||
-         (op >= 4540 && op <= 4542);
+// SPV_NV_cooperative_matrix2, SPV_NV_tensor_addressing, SPV_QCOM_cooperative_matrix_conversion.
+bool IsMatrix2Op(Op op) {
+  switch (op) {
+    case Op::CooperativeMatrixConvertUseEXT:
+    case Op::CooperativeMatrixGetCoordinateEXT:
+    case Op::CooperativeMatrixReduceEXT:
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::CooperativeMatrixStoreTensorNV:
+    case Op::CooperativeMatrixPerElementOpEXT:
+    case Op::CooperativeMatrixTransposeNV:
+    case Op::TypeTensorLayoutNV:
+    case Op::TypeTensorViewNV:
+    case Op::CreateTensorLayoutNV:
+    case Op::TensorLayoutSetDimensionNV:
+    case Op::TensorLayoutSetStrideNV:
+    case Op::TensorLayoutSliceNV:
+    case Op::TensorLayoutSetClampValueNV:
+    case Op::TensorLayoutSetBlockSizeNV:
+    case Op::CreateTensorViewNV:
+    case Op::TensorViewSetDimensionNV:
+    case Op::TensorViewSetStrideNV:
+    case Op::TensorViewSetClipNV:
+    case Op::BitCastArrayQCOM:
+    case Op::CompositeConstructCoopMatQCOM:
+    case Op::CompositeExtractCoopMatQCOM:
+    case Op::ExtractSubArrayQCOM:
+      return true;
+    default:
+      return false;
+  }
 }
 
 bool IsArithmetic(Op op) {
@@ -442,11 +469,15 @@ Id Lowering::Temp(Id type, uint32_t n) {
 bool Lowering::ScanMatrixTypes() {
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
-    if (IsMatrix2Op(U(op))) {
+    if (IsMatrix2Op(op)) {
       Fail(i, "cooperative matrix 2 and tensor-addressing instructions are not lowered");
       return false;
     }
     if (!IsMatrixTypeOp(op)) continue;
+    if (m_.num_words(i) < 6) {
+      Fail(i, "the type has too few operands");
+      return false;
+    }
     Matrix mat;
     mat.type = m_.result_id(i);
     const auto component = ScalarOf(m_.word(i, 2));
@@ -788,6 +819,7 @@ void Lowering::LowerLoadStore(InstIndex i) {
   const Id pointer = m_.word(i, first);
   const Id object = load ? 0 : m_.word(i, first + 1);
   const uint32_t rest = load ? first + 1 : first + 2;  // Layout (KHR) or Stride (NV).
+  if (m_.num_words(i) < rest + (nv ? 2 : 1)) return Fail(i, "too few operands");
   const Matrix* mat = load ? MatrixOf(m_.type_id(i)) : MatrixValue(object);
   if (!mat) return Fail(i, "the matrix type is not a cooperative matrix");
   Memory mem;
@@ -815,6 +847,12 @@ void Lowering::LowerLoadStore(InstIndex i) {
     mem.memory_operands.push_back(m_.word(i, w));
   }
   if (!DescribeMemory(i, pointer, &mem)) return;
+  {
+    const uint32_t cb = mat->component.width / 8, sb = mem.scalar.width / 8;
+    if (std::max(cb, sb) / std::min(cb, sb) > 4) {
+      return Fail(i, "components and memory scalars whose sizes differ more than 4 times");
+    }
+  }
   const auto stride_type = ScalarOf(m_.TypeOf(stride));
   if (!stride_type || stride_type->is_float) return Fail(i, "Stride must be an integer");
   mem.stride = stride_type->width == 32 ? stride : Emit(Op::UConvert, U32(), {stride});
@@ -864,6 +902,7 @@ Id Lowering::Fetch(Id source, Id dest, const Scalar& t, Id want, Id first, Id la
 
 void Lowering::LowerMulAdd(InstIndex i) {
   const bool nv = m_.opcode(i) == Op::CooperativeMatrixMulAddNV;
+  if (m_.num_words(i) < 6) return Fail(i, "too few operands");
   const Matrix* r = MatrixOf(m_.type_id(i));
   const Id a = m_.word(i, 3), b = m_.word(i, 4), c = m_.word(i, 5);
   const Matrix *ma = MatrixValue(a), *mb = MatrixValue(b), *mc = MatrixValue(c);
@@ -977,7 +1016,7 @@ void Lowering::Lower(InstIndex i) {
       return LowerMulAdd(i);
     case Op::CooperativeMatrixLengthKHR:
     case Op::CooperativeMatrixLengthNV: {
-      const Matrix* mat = MatrixOf(m_.word(i, 3));
+      const Matrix* mat = m_.num_words(i) > 3 ? MatrixOf(m_.word(i, 3)) : nullptr;
       if (!mat) return Fail(i, "the Type operand is not a cooperative matrix type");
       Emit(Op::CopyObject, type, {Const(type, {mat->length})}, m_.result_id(i));
       return;
@@ -986,6 +1025,7 @@ void Lowering::Lower(InstIndex i) {
       break;
   }
   if (result && (op == Op::CompositeConstruct || op == Op::CompositeConstructReplicateEXT)) {
+    if (m_.num_words(i) != 4) return Fail(i, "a matrix is constructed from one constituent");
     std::vector<uint32_t> constituents(result->length, m_.word(i, 3));
     EmitV(Op::CompositeConstruct, type, constituents, m_.result_id(i));
     return;
@@ -1138,6 +1178,10 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     if (mat &&
         (op == Op::ConstantComposite || op == Op::SpecConstantComposite ||
          op == Op::ConstantCompositeReplicateEXT || op == Op::SpecConstantCompositeReplicateEXT)) {
+      if (m_.num_words(i) != 4) {
+        Fail(i, "a matrix constant has one constituent");
+        break;
+      }
       const bool spec =
           op == Op::SpecConstantComposite || op == Op::SpecConstantCompositeReplicateEXT;
       std::vector<uint32_t> words = {mat->type, m_.result_id(i)};
@@ -1145,8 +1189,9 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
       Put(globals, spec ? Op::SpecConstantComposite : Op::ConstantComposite, words);
       continue;
     }
-    if (op == Op::SpecConstantOp && (m_.word(i, 3) == U(Op::CooperativeMatrixLengthKHR) ||
-                                     m_.word(i, 3) == U(Op::CooperativeMatrixLengthNV))) {
+    if (op == Op::SpecConstantOp && m_.num_words(i) == 5 &&
+        (m_.word(i, 3) == U(Op::CooperativeMatrixLengthKHR) ||
+         m_.word(i, 3) == U(Op::CooperativeMatrixLengthNV))) {
       const Matrix* length_of = MatrixOf(m_.word(i, 4));
       if (!length_of) {
         Fail(i, "the Type operand is not a cooperative matrix type");

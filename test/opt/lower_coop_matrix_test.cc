@@ -508,7 +508,6 @@ TEST(LowerCoopMatrix, SelectBeforeSpirv14ChoosesPerSlot) {
   EXPECT_TRUE(Contains(out, "OpSelect %float")) << out;
 }
 
-
 // Lowered code needs blocks; in a loop header the OpLoopMerge stays in the header (the target
 // of the back edge) and OpPhi instructions name the block the edge now leaves from.
 TEST(LowerCoopMatrix, LoopHeadersKeepTheirMergeAndPhisFollowSplitBlocks) {
@@ -544,6 +543,111 @@ TEST(LowerCoopMatrix, LoopHeadersKeepTheirMergeAndPhisFollowSplitBlocks) {
     CHECK-NEXT: %out = OpPhi %_arr_float_uint_8 %acc2 %
   )")) << r.text;
   EXPECT_FALSE(Contains(r.text, "%acc2 %header")) << r.text;
+}
+
+TEST(LowerCoopMatrix, ReplicatedAndSpecConstantCompositesFillEverySlot) {
+  Kernel kn;
+  kn.m = kn.n = 8;  // 2 slots at S = 32.
+  kn.globals =
+      "%float_1 = OpConstant %float 1\n"
+      "%sf = OpSpecConstant %float 2\n"
+      "%rep = OpConstantCompositeReplicateEXT %mat_d %float_1\n"
+      "%srep = OpSpecConstantCompositeReplicateEXT %mat_d %sf\n"
+      "%spec = OpSpecConstantComposite %mat_d %sf\n";
+  kn.between =
+      "%x = OpCompositeConstructReplicateEXT %mat_d %float_1\n"
+      "%y = OpFAdd %mat_d %x %rep\n"
+      "%z = OpFAdd %mat_d %y %srep\n"
+      "%out = OpFAdd %mat_d %z %spec\n";
+  kn.names = {"main", "float_1", "sf", "rep", "srep", "spec", "x"};
+  std::string text = Replace(KernelText(kn), "OpCapability Shader\n",
+                             "OpCapability Shader\nOpCapability ReplicatedCompositesEXT\n");
+  text = Replace(text, "OpExtension \"SPV_KHR_cooperative_matrix\"\n",
+                 "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+                 "OpExtension \"SPV_EXT_replicated_composites\"\n");
+  text = Replace(text, "OpName %main", "OpDecorate %sf SpecId 3\nOpName %main");
+  // OpDecorate must follow the names: move it after them.
+  text = Replace(text, "OpDecorate %sf SpecId 3\n", "");
+  text = Replace(text, "OpDecorate %rt_a", "OpDecorate %sf SpecId 3\nOpDecorate %rt_a");
+  const PassRun r = Lower(text, 32);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(Contains(r.text, "%rep = OpConstantComposite %_arr_float_uint_2 %float_1 %float_1\n"))
+      << r.text;
+  EXPECT_TRUE(Contains(r.text, "%srep = OpSpecConstantComposite %_arr_float_uint_2 %sf %sf\n"))
+      << r.text;
+  EXPECT_TRUE(Contains(r.text, "%spec = OpSpecConstantComposite %_arr_float_uint_2 %sf %sf\n"))
+      << r.text;
+  EXPECT_TRUE(Contains(r.text, "%x = OpCompositeConstruct %_arr_float_uint_2 %float_1 %float_1\n"))
+      << r.text;
+}
+
+// PhysicalStorageBuffer: an access chain from a buffer reference moves its last index; a bare
+// pointer steps with OpPtrAccessChain, its type given the ArrayStride that needs.
+TEST(LowerCoopMatrix, PhysicalStorageBufferPointers) {
+  const std::string text = R"(OpCapability Shader
+OpCapability Float16
+OpCapability Int64
+OpCapability StorageBuffer16BitAccess
+OpCapability PhysicalStorageBufferAddresses
+OpCapability VulkanMemoryModel
+OpCapability CooperativeMatrixKHR
+OpExtension "SPV_KHR_cooperative_matrix"
+OpMemoryModel PhysicalStorageBuffer64 Vulkan
+OpEntryPoint GLCompute %main "main" %pc
+OpExecutionMode %main LocalSize 32 1 1
+OpName %main "main"
+OpName %bare "bare"
+OpDecorate %PC Block
+OpMemberDecorate %PC 0 Offset 0
+OpMemberDecorate %PC 1 Offset 8
+OpDecorate %Buf Block
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %rt ArrayStride 2
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
+%ulong = OpTypeInt 64 0
+%half = OpTypeFloat 16
+%float = OpTypeFloat 32
+%u_0 = OpConstant %uint 0
+%i_0 = OpConstant %int 0
+%i_1 = OpConstant %int 1
+%u_2 = OpConstant %uint 2
+%u_3 = OpConstant %uint 3
+%u_16 = OpConstant %uint 16
+%rt = OpTypeRuntimeArray %half
+%Buf = OpTypeStruct %rt
+%pbuf = OpTypePointer PhysicalStorageBuffer %Buf
+%phalf = OpTypePointer PhysicalStorageBuffer %half
+%PC = OpTypeStruct %pbuf %ulong
+%ppc = OpTypePointer PushConstant %PC
+%pc = OpVariable %ppc PushConstant
+%ppc_buf = OpTypePointer PushConstant %pbuf
+%ppc_ulong = OpTypePointer PushConstant %ulong
+%mat = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_2
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%bufptr_p = OpAccessChain %ppc_buf %pc %i_0
+%bufptr = OpLoad %pbuf %bufptr_p
+%first = OpAccessChain %phalf %bufptr %i_0 %u_16
+%m = OpCooperativeMatrixLoadKHR %mat %first %u_0 %u_16 Aligned 16
+%addr_p = OpAccessChain %ppc_ulong %pc %i_1
+%addr = OpLoad %ulong %addr_p
+%bare = OpConvertUToPtr %phalf %addr
+OpCooperativeMatrixStoreKHR %bare %m %u_0 %u_16 Aligned 2
+OpReturn
+OpFunctionEnd
+)";
+  const PassRun r = Lower(text, 32);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(Contains(r.text, "OpDecorate %_ptr_PhysicalStorageBuffer_half ArrayStride 2"))
+      << r.text;
+  EXPECT_TRUE(Contains(r.text, "= OpPtrAccessChain %_ptr_PhysicalStorageBuffer_half %bare"))
+      << r.text;
+  EXPECT_TRUE(Contains(r.text, "= OpLoad %half")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "Aligned 2")) << r.text;
+  EXPECT_FALSE(Contains(r.text, "Aligned 16")) << r.text;
 }
 
 // ---- NV
