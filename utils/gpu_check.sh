@@ -11,6 +11,11 @@
 # --device value), GPU_TIMING (timed runs per RUN, default 20; 0: none). The buffers each
 # script's shaders wrote are kept beside the summary, in golden/<script>.amber
 # (coopspv-run --dump-buffers): the golden data of the native tests.
+# --lower-coop-matrix (test/run/lower_coop_matrix): every generated kernel runs as written and
+# then lowered for the H100's subgroup size (--passes "--lower-coop-matrix=32"): both runs pass
+# the EXPECT computed by generate.py and coopspv-run compares their buffers; h100/ times a
+# 4096 x 4096 x 4096 f16 -> f32 matmul as written, lowered, and as a plain shared-memory kernel
+# (the medians are printed at the end and kept in the summary).
 # Exit status: 0 when every script passed, 1 otherwise (the summary says which and why).
 set -u
 cd "$(dirname "$0")/.."
@@ -45,12 +50,21 @@ passed=0
 failed=0
 errors=0
 results=""
-for script in test/run/*.amber test/run/native/*.amber; do
+LOWER=test/run/lower_coop_matrix
+LOWER_GEMM='--set-spec-const-default-value "0:128" --freeze-spec-const --fold-spec-const --lower-coop-matrix=32 --eliminate-dead'
+for script in test/run/*.amber test/run/native/*.amber "$LOWER"/native/*.amber "$LOWER"/h100/*.amber; do
   [ -f "$script" ] || continue
   name="$(basename "$script" .amber)"
   [ "$(dirname "$script")" = test/run/native ] && name="native_$name"
+  PASS_ARGS=()
+  case "$script" in
+    "$LOWER"/native/*) name="lower_$name" PASS_ARGS=(--passes "--lower-coop-matrix=32") ;;
+    "$LOWER"/h100/matmul4096_coop.amber)
+      name="lower_$name" PASS_ARGS=(--timeout-ms 120000 --passes "$LOWER_GEMM") ;;
+    "$LOWER"/h100/*) name="lower_$name" PASS_ARGS=(--timeout-ms 120000) ;;
+  esac
   start=$(date +%s%N)
-  report="$(timeout 300 "$RUN" --json "${DEVICE_ARGS[@]}" "${TIMING_ARGS[@]}" \
+  report="$(timeout 600 "$RUN" --json "${DEVICE_ARGS[@]}" "${TIMING_ARGS[@]}" "${PASS_ARGS[@]}" \
     --dump-buffers "$GOLDEN/$name.amber" "$script" 2>"$GOLDEN/$name.stderr")"
   code=$?
   ms=$((($(date +%s%N) - start) / 1000000))
@@ -75,4 +89,18 @@ done
     "$passed" "$failed" "$errors" "$results"
 } >"$SUMMARY"
 echo "gpu_check: $passed passed, $failed failed, $errors errors; summary in $SUMMARY" >&2
+# The 4096^3 matmul: native, lowered (S = 32) and plain medians.
+python3 - "$SUMMARY" <<'PY' >&2 || true
+import json, sys
+summary = json.load(open(sys.argv[1]))
+print("gpu_check: 4096 x 4096 x 4096 f16 -> f32 matmul (median of the timed runs)")
+for r in summary["results"]:
+    if "/h100/matmul4096_" not in r["script"]:
+        continue
+    for t in r["report"].get("timings", []):
+        kind = "plain kernel" if "plain" in r["script"] else (
+            "lowered, S = 32" if t["variant"] == "passes" else "cooperative matrix (native)")
+        ms = t["median_us"] / 1000
+        print("  %-28s %10.3f ms  %7.1f TFLOP/s" % (kind, ms, 2 * 4096**3 / (ms * 1e-3) / 1e12))
+PY
 [ "$failed" = 0 ] && [ "$errors" = 0 ]

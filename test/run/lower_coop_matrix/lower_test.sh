@@ -3,9 +3,8 @@
 # - the files here are what generate.py writes (no hand edits, no stale cases);
 # - every kernel lowers for subgroup sizes 8, 16, 32 and 64 and the result validates with no
 #   cooperative matrix left;
-# - with coopspv-run (given as the first argument, or found beside the other tools), every
-#   lowered kernel (S = 8) runs on lavapipe and every element of D equals the product that
-#   generate.py computed, padding untouched.
+# - every lowered kernel (S = 8) runs on lavapipe with coopspv-run and every element of D equals
+#   the product that generate.py computed, padding untouched.
 set -u
 DIR=test/run/lower_coop_matrix
 AS=tools/coopspv-as
@@ -14,9 +13,18 @@ VAL=tools/coopspv-val
 RUN=${1:-tools/coopspv-run}
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 failures=0
-# Lavapipe only, by its ICD file: the run never depends on the machine's GPU.
+# Lavapipe only, by its ICD file: the run never depends on the machine's GPU. Under ASan, as in
+# test/run/lavapipe_test.sh: the loader's and Mesa's allocations are suppressed, and the driver
+# is preloaded so that LeakSanitizer can name their frames.
 ICD=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
 export VK_DRIVER_FILES="$ICD" VK_ICD_FILENAMES="$ICD"
+export LSAN_OPTIONS="suppressions=$PWD/test/run/lsan_suppressions.txt:print_suppressions=0"
+LVP=/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so
+if [ -x "$RUN" ] && ldd "$RUN" | grep -q libasan && [ -f "$LVP" ]; then
+  RUN_ENV=(env LD_PRELOAD="$LVP" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
+else
+  RUN_ENV=()
+fi
 fail() {
   echo "FAIL: $*" >&2
   failures=$((failures + 1))
@@ -49,7 +57,7 @@ for c in $cases; do
   if [ -x "$RUN" ] && [ -f "$ICD" ]; then
     cp "$TMP/$c.s8.spv" "$TMP/$c.spv"
     cp "$DIR/$c.amber" "$TMP/$c.amber"
-    if ! timeout 300 "$RUN" "$TMP/$c.amber" >"$TMP/out" 2>&1; then
+    if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$TMP/$c.amber" >"$TMP/out" 2>&1; then
       fail "$c: lowered kernel on lavapipe"
       sed 's/^/    /' "$TMP/out" | head -20 >&2
     fi
