@@ -31,6 +31,8 @@ const std::vector<Configuration>& Configurations() {
       {{{"fold-spec-const", ""}}, true},
       {{{"fold-coop-length", "32"}}, true},
       {{{"fold-coop-length", "1"}}, true},
+      {{{"lower-coop-matrix", "8"}}, true},
+      {{{"lower-coop-matrix", "32"}}, true},
       {{{"eliminate-dead", ""}}, true},
       {{{"compact-ids", ""}}, true},
       {{{"lower-coop-vector", "atomic-float16-add,atomic-float32-add"}}, true},
