@@ -79,7 +79,8 @@ def modules(args, work):
 
 def verdicts(args, spv, env):
     rc_ref, out_ref = run([args.reference, '--target-env', env, spv])
-    rc_ours, out_ours = run([args.validator, '--target-env', env, spv])
+    rc_ours, out_ours = run([args.validator, '--target-env', env, spv] +
+                            ['--suppress=' + rule for rule in args.suppress])
     return rc_ref, out_ref, rc_ours, out_ours
 
 
@@ -144,7 +145,8 @@ def measure(args, mods, work, all_instructions):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--mode', choices=('all', 'coop', 'both'), default='both')
+    ap.add_argument('--mode', choices=('all', 'coop', 'both', 'valid'), default='both',
+                    help='valid: only check that both validators accept the unmutated modules')
     ap.add_argument('--max', type=int, default=30, help='mutants per module (default 30)')
     ap.add_argument('--jobs', type=int, default=2)
     ap.add_argument('-v', '--verbose', action='store_true', help='list every disagreement')
@@ -155,6 +157,8 @@ def main():
     ap.add_argument('--mutator', default=os.path.join(SHARED, 'bin/mutate_spv.py'))
     ap.add_argument('--real', default=os.path.join(SHARED, 'corpus/real-sample'),
                     help='directory of real .spv modules with a MANIFEST.tsv ("" for none)')
+    ap.add_argument('--suppress', action='append', default=[], metavar='RULE',
+                    help='pass --suppress=RULE to coopspv-val (repeatable)')
     ap.add_argument('--keep', help='write mutants here and keep them (default: a temp dir)')
     args = ap.parse_args()
     for tool in (args.validator, args.assembler, args.grammar, args.reference, args.mutator):
@@ -173,7 +177,10 @@ def main():
                            f'{first_error(out_ours if rc_ours else out_ref)}')
         for line in bad:
             print('unmutated module not accepted: ' + line)
-        ok = True
+        ok = not bad
+        if args.mode == 'valid':
+            print(f'{len(mods) - len(bad)}/{len(mods)} unmutated modules accepted by both')
+            return 0 if ok else 1
         for all_instructions in ((True, False) if args.mode == 'both' else (args.mode == 'all',)):
             ok = measure(args, mods, work, all_instructions) and ok
     return 0 if ok else 1

@@ -13,6 +13,7 @@ namespace {
 enum class Want : uint8_t {
   kAny,
   kType,
+  kDataType,  // A type other than OpTypeFunction: a Result Type.
   kValue,
   kLabel,
   kFunction,
@@ -25,6 +26,8 @@ const char* WantText(Want w) {
   switch (w) {
     case Want::kType:
       return "a type";
+    case Want::kDataType:
+      return "a type other than OpTypeFunction";
     case Want::kValue:
       return "a value (an instruction with a result type)";
     case Want::kLabel:
@@ -50,6 +53,8 @@ bool Satisfies(const ir::Module& m, InstIndex def, Want want) {
       return true;
     case Want::kType:
       return ir::IsTypeDeclaration(op);
+    case Want::kDataType:
+      return ir::IsTypeDeclaration(op) && op != Op::TypeFunction;
     case Want::kValue:
       return m.type_id(def) != 0 && op != Op::Function;
     case Want::kLabel:
@@ -124,7 +129,7 @@ bool HasSpecialWants(Op op) {
 
 // What an operand of this kind must name when its instruction has no special case.
 Want DefaultWant(grammar::OperandKind kind, ir::Section section, bool is_type) {
-  if (kind == grammar::OperandKind::kIdResultType) return Want::kType;
+  if (kind == grammar::OperandKind::kIdResultType) return Want::kDataType;
   if (kind == grammar::OperandKind::kIdResult || !grammar::IsIdKind(kind)) return Want::kAny;
   if (section < ir::Section::kGlobal) return Want::kAny;  // Debug, annotation, entry points.
   return is_type ? Want::kType : Want::kValue;

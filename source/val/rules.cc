@@ -56,7 +56,8 @@ constexpr Rule kRules[] = {
      "Every id used is defined by some instruction."},
     {"id.kind", kE, "ids", "SPIR-V 2.16.1 Universal Validation Rules; 3.42 Instructions",
      "An operand names the kind of definition its instruction requires: a type where a type is "
-     "required, a label, function or extended instruction set where those are, a value "
+     "required (never a function type as a Result Type), a label, function or extended instruction "
+     "set where those are, a value "
      "elsewhere."},
     {"id.forward-reference", kE, "ids", "SPIR-V 2.4 Logical Layout of a Module",
      "Outside functions, ids are defined before they are used, except in debug and annotation "
@@ -163,6 +164,79 @@ constexpr Rule kRules[] = {
      "loads, stores, access chains, OpCopyObject, calls, atomics, OpImageTexelPointer, "
      "OpArrayLength, extended instructions and the cooperative loads and stores "
      "(--relax-logical-pointer lifts this)."},
+
+    // arithmetic.cc
+    {"arithmetic.operand", kE, "arithmetic", "SPIR-V 3.42.13 Arithmetic Instructions",
+     "Integer arithmetic: integer scalar or vector Result Type, integer operands of its "
+     "component count and width (OpUDiv, OpUMod: unsigned, operands of the Result Type); float "
+     "arithmetic: float scalar or vector Result Type, operands of the Result Type."},
+    {"bitwise.operand", kE, "arithmetic", "SPIR-V 3.42.14 Bit Instructions",
+     "Bitwise operations and shifts: integer scalar or vector Result Type; operands (Base) "
+     "integers of its component count and width; Shift an integer of its component count."},
+    {"relational.operand", kE, "arithmetic", "SPIR-V 3.42.15 Relational and Logical Instructions",
+     "Comparisons: Boolean scalar or vector Result Type; integer operands of its component count "
+     "and of one width, or float operands of one type and its component count; OpIsNan / "
+     "OpIsInf: a float operand of its component count."},
+    {"logical.operand", kE, "arithmetic", "SPIR-V 3.42.15 Relational and Logical Instructions",
+     "Logical operations: Boolean scalar or vector Result Type and operands of the Result Type; "
+     "OpAny / OpAll: Boolean scalar Result Type, a Boolean vector operand."},
+    {"select.operand", kE, "arithmetic", "SPIR-V OpSelect",
+     "Condition is a Boolean scalar, or a Boolean vector of the (vector) Result Type's component "
+     "count; both objects have the Result Type."},
+    {"conversion.operand", kE, "arithmetic", "SPIR-V 3.42.11 Conversion Instructions",
+     "Conversions: Result Type and operand are scalars or vectors of the kinds the instruction "
+     "converts between, with the same component count; OpUConvert's and OpConvertFToU's Result "
+     "Type is unsigned; "
+     "OpUConvert, OpSConvert and OpFConvert change the width (FConvert: unless a Floating Point "
+     "Encoding is involved)."},
+
+    // composites.cc
+    {"composite.index", kE, "composites", "SPIR-V 3.42.12 Composite Instructions",
+     "OpCompositeExtract / OpCompositeInsert have at least one index, each selecting an existing "
+     "member, element or component; OpVectorShuffle's Components select a component of either "
+     "vector, or are 0xFFFFFFFF."},
+    {"composite.type", kE, "composites", "SPIR-V 3.42.12 Composite Instructions",
+     "OpCompositeExtract's Result Type is the type its indexes select; OpCompositeInsert's is "
+     "Composite's type and Object has the selected type; OpVectorShuffle's is a vector with one "
+     "component per Component literal, of both vectors' component type."},
+
+    // control_flow.cc
+    {"cfg.condition", kE, "control-flow", "SPIR-V OpBranchConditional, OpSwitch",
+     "OpBranchConditional's Condition is a Boolean scalar; OpSwitch's Selector an integer "
+     "scalar."},
+
+    // decorations.cc
+    {"decoration.target", kE, "decorations", "SPIR-V 3.20 Decoration",
+     "A decoration applies to what 3.20 names: Block, BufferBlock, GLSLShared, GLSLPacked and "
+     "CPacked to structs; ArrayStride to arrays and pointers; DescriptorSet and Binding to "
+     "variables; SpecId to scalar spec constants; NonWritable and NonReadable to variables and "
+     "function parameters; BuiltIn to variables, constants and struct members."},
+    {"decoration.member", kE, "decorations", "SPIR-V OpMemberDecorate, OpMemberName",
+     "OpMemberDecorate, OpMemberDecorateString and OpMemberName name a struct type and one of "
+     "its members."},
+    {"decoration.duplicate", kE, "decorations", "SPIR-V 2.16.1 Universal Validation Rules; 3.20",
+     "A target (or struct member) has at most one Offset, ArrayStride, MatrixStride, BuiltIn, "
+     "Location, Component, Index, Binding, DescriptorSet or SpecId decoration."},
+
+    // memory.cc
+    {"memory.load", kE, "memory", "SPIR-V OpLoad",
+     "Pointer is a pointer value and Result Type is the type it points to."},
+    {"memory.store", kE, "memory", "SPIR-V OpStore; 3.7 Storage Class",
+     "Pointer is a pointer value not into UniformConstant, Input or PushConstant storage, and "
+     "Object has the type it points to."},
+    {"memory.copy", kE, "memory", "SPIR-V OpCopyObject, OpCopyMemory",
+     "OpCopyObject's Result Type is its operand's type; OpCopyMemory's Target and Source are "
+     "pointers to the same type, Target not into read-only storage."},
+    {"memory.access-chain", kE, "memory",
+     "SPIR-V OpAccessChain, OpInBoundsAccessChain, OpPtrAccessChain",
+     "Base is a pointer; Result Type is a pointer of Base's storage class to the type the "
+     "indexes select; indexes are scalar integers, OpConstant and in range where they select a "
+     "struct member, and never index past a non-composite type."},
+    {"memory.variable", kE, "memory",
+     "SPIR-V OpVariable; 2.16.1 Universal Validation Rules (Logical addressing)",
+     "An Initializer has the pointee type; under Logical addressing a variable holds a pointer "
+     "only into StorageBuffer (VariablePointersStorageBuffer), Workgroup (VariablePointers) or "
+     "PhysicalStorageBuffer storage."},
 
     // coop_matrix.cc
     {"coop-matrix.capability", kE, "coop-matrix", "SPV_KHR_cooperative_matrix, 2.16.2",

@@ -116,6 +116,7 @@ void ValidateFunctions(ValidationState& state);
 void ValidateSsa(ValidationState& state);
 void ValidateScopes(ValidationState& state);
 void ValidatePointers(ValidationState& state);
+void ValidateCore(ValidationState& state);  // core.h: the core instruction families.
 void ValidateCoopMatrix(ValidationState& state);
 void ValidateCoopVector(ValidationState& state);
 void ValidateUniformity(ValidationState& state);

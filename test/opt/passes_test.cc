@@ -160,7 +160,7 @@ TEST(FoldSpecConst, MergesMatrixTypesWhoseDimensionsFoldToTheSameValue) {
       "%_ptr_Function_m1 = OpTypePointer Function %m1\n"
       "%_ptr_Function_m2 = OpTypePointer Function %m2\n",
       "%v1 = OpVariable %_ptr_Function_m1 Function\n%v2 = OpVariable %_ptr_Function_m2 Function\n"
-      "%l1 = OpLoad %m1 %v1\nOpStore %v2 %l1\n");
+      "%l1 = OpLoad %m1 %v1\nOpStore %v1 %l1\n%l2 = OpLoad %m2 %v2\nOpStore %v2 %l2\n");
   const PassRun r = Optimize(m, {{"fold-spec-const", ""}});
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(testing::FileCheck(r.text, R"(

@@ -66,7 +66,7 @@ const Mutation kMutations[] = {
     {"LayoutSpecExpressionInvalid", "%colMajor = OpConstant %int 1",
      "%colMajor = OpSpecConstantOp %int IMul %TM %TN", "coop-matrix.memory.layout"},
     {"LayoutSpecExpressionValid", "%colMajor = OpConstant %int 1",
-     "%colMajor = OpSpecConstantOp %int UDiv %TM %TN", ""},
+     "%colMajor = OpSpecConstantOp %int SDiv %TM %TN", ""},
     {"RowsSpecExpressionZero", kTypeA,
      "%tm0 = OpSpecConstantOp %uint ISub %TM %TM\n"
      "%matA = OpTypeCooperativeMatrixKHR %half %uint_3 %tm0 %TK %uint_0",

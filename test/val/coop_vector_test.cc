@@ -60,7 +60,7 @@ const Mutation kMutations[] = {
     {"LoadFromInputStorage", kLoad, "%x = OpCooperativeVectorLoadNV %vIn %gid %inOff None",
      "coop-vector.memory.storage-class"},
     {"OffsetNot32Bit", kOffset,
-     "%inOff = OpIMul %uint %idx %uint_32\n%badOff = OpFConvert %half %half_0",
+     "%inOff = OpIMul %uint %idx %uint_32\n%badOff = OpFNegate %half %half_0",
      ""},  // An unused value: still valid.
     {"LoadOffsetFloat", kLoad, "%x = OpCooperativeVectorLoadNV %vIn %pIn %half_0 None",
      "coop-vector.memory.offset"},

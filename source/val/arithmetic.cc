@@ -1,0 +1,367 @@
+// Arithmetic, bit, relational and logical instructions and conversions (SPIR-V 3.42.11 to
+// 3.42.15): the scalar or vector types their Result Type and operands must have, and how those
+// relate (same component count, same width). OpSpecConstantOp gets the same checks for the
+// operation it names. Instructions on cooperative matrices and vectors are the cooperative
+// families' (coop-matrix.arith, coop-vector.arith, .convert): these rules skip them.
+#include <string>
+
+#include "source/val/core.h"
+
+namespace coopspv::val {
+namespace {
+
+enum class Kind : uint8_t {
+  kNone,
+  kIntArith,       // IAdd ...: int result, int operands of its count and width.
+  kUnsignedArith,  // UDiv, UMod: unsigned int result, operands of the Result Type.
+  kFloatArith,     // FAdd ...: float result, operands of the Result Type.
+  kBitwise,        // BitwiseAnd ..., Not: as kIntArith.
+  kShift,          // Base as kIntArith; Shift an int of the same count.
+  kIntCompare,     // IEqual ...: bool result; int operands of its count, of one width.
+  kFloatCompare,   // FOrdEqual ...: bool result; float operands of one type, of its count.
+  kFloatTest,      // IsNan, IsInf: bool result; a float operand of its count.
+  kLogical,        // LogicalAnd ...: bool result, operands of the Result Type.
+  kAnyAll,         // Any, All: bool scalar result, a bool vector operand.
+  kSelect,
+  kFloatToInt,  // ConvertFToU, ConvertFToS.
+  kIntToFloat,  // ConvertSToF, ConvertUToF.
+  kUConvert,
+  kSConvert,
+  kFConvert,
+};
+
+Kind KindOf(Op op) {
+  switch (op) {
+    case Op::IAdd:
+    case Op::ISub:
+    case Op::IMul:
+    case Op::SDiv:
+    case Op::SRem:
+    case Op::SMod:
+    case Op::SNegate:
+      return Kind::kIntArith;
+    case Op::UDiv:
+    case Op::UMod:
+      return Kind::kUnsignedArith;
+    case Op::FAdd:
+    case Op::FSub:
+    case Op::FMul:
+    case Op::FDiv:
+    case Op::FRem:
+    case Op::FMod:
+    case Op::FNegate:
+      return Kind::kFloatArith;
+    case Op::BitwiseAnd:
+    case Op::BitwiseOr:
+    case Op::BitwiseXor:
+    case Op::Not:
+      return Kind::kBitwise;
+    case Op::ShiftLeftLogical:
+    case Op::ShiftRightLogical:
+    case Op::ShiftRightArithmetic:
+      return Kind::kShift;
+    case Op::IEqual:
+    case Op::INotEqual:
+    case Op::UGreaterThan:
+    case Op::SGreaterThan:
+    case Op::UGreaterThanEqual:
+    case Op::SGreaterThanEqual:
+    case Op::ULessThan:
+    case Op::SLessThan:
+    case Op::ULessThanEqual:
+    case Op::SLessThanEqual:
+      return Kind::kIntCompare;
+    case Op::FOrdEqual:
+    case Op::FUnordEqual:
+    case Op::FOrdNotEqual:
+    case Op::FUnordNotEqual:
+    case Op::FOrdLessThan:
+    case Op::FUnordLessThan:
+    case Op::FOrdGreaterThan:
+    case Op::FUnordGreaterThan:
+    case Op::FOrdLessThanEqual:
+    case Op::FUnordLessThanEqual:
+    case Op::FOrdGreaterThanEqual:
+    case Op::FUnordGreaterThanEqual:
+      return Kind::kFloatCompare;
+    case Op::IsNan:
+    case Op::IsInf:
+      return Kind::kFloatTest;
+    case Op::LogicalEqual:
+    case Op::LogicalNotEqual:
+    case Op::LogicalOr:
+    case Op::LogicalAnd:
+    case Op::LogicalNot:
+      return Kind::kLogical;
+    case Op::Any:
+    case Op::All:
+      return Kind::kAnyAll;
+    case Op::Select:
+      return Kind::kSelect;
+    case Op::ConvertFToU:
+    case Op::ConvertFToS:
+      return Kind::kFloatToInt;
+    case Op::ConvertSToF:
+    case Op::ConvertUToF:
+      return Kind::kIntToFloat;
+    case Op::UConvert:
+      return Kind::kUConvert;
+    case Op::SConvert:
+      return Kind::kSConvert;
+    case Op::FConvert:
+      return Kind::kFConvert;
+    default:
+      return Kind::kNone;
+  }
+}
+
+const char* RuleOf(Kind k) {
+  switch (k) {
+    case Kind::kIntArith:
+    case Kind::kUnsignedArith:
+    case Kind::kFloatArith:
+      return "arithmetic.operand";
+    case Kind::kBitwise:
+    case Kind::kShift:
+      return "bitwise.operand";
+    case Kind::kIntCompare:
+    case Kind::kFloatCompare:
+    case Kind::kFloatTest:
+      return "relational.operand";
+    case Kind::kLogical:
+    case Kind::kAnyAll:
+      return "logical.operand";
+    case Kind::kSelect:
+      return "select.operand";
+    default:
+      return "conversion.operand";
+  }
+}
+
+// A scalar or vector type: what it is made of.
+struct Shape {
+  Op scalar = Op::Nop;  // TypeInt, TypeFloat, TypeBool; Nop when not a scalar or vector.
+  uint32_t width = 0;
+  uint32_t count = 0;  // 1 for scalars.
+  bool is_signed = false;
+  bool encoded = false;  // A float with a Floating Point Encoding (bfloat16, float8).
+};
+
+Shape ShapeOf(const ValidationState& state, Id type) {
+  Shape s;
+  Id scalar = type;
+  s.count = 1;
+  if (state.DefOp(type) == Op::TypeVector) {
+    scalar = state.DefWord(type, 2);
+    s.count = state.DefWord(type, 3);
+  }
+  const Op op = state.DefOp(scalar);
+  if (op != Op::TypeInt && op != Op::TypeFloat && op != Op::TypeBool) return Shape{};
+  s.scalar = op;
+  s.width = state.ScalarWidth(scalar);
+  s.is_signed = state.IsSignedInt(scalar);
+  const InstIndex d = state.module().Def(scalar);
+  s.encoded = op == Op::TypeFloat && state.module().num_words(d) > 3;
+  return s;
+}
+
+bool IsCooperative(const ValidationState& state, Id type) {
+  const Op op = state.DefOp(type);
+  return op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV ||
+         op == Op::TypeVectorIdEXT;
+}
+
+const char* ScalarText(Op scalar) {
+  return scalar == Op::TypeInt ? "an integer" : scalar == Op::TypeFloat ? "a float" : "a Boolean";
+}
+
+class Checker {
+ public:
+  Checker(ValidationState& state, InstIndex i, Kind kind) : state_(state), i_(i), kind_(kind) {}
+
+  // Result Type must be a scalar or vector of `scalar`; false after a report.
+  bool Result(Id type, Op scalar, bool is_unsigned = false) {
+    const Shape s = ShapeOf(state_, type);
+    if (s.scalar == scalar && !(is_unsigned && s.is_signed)) return true;
+    return Fail("Result Type " + state_.Name(type) + " is not " + ScalarText(scalar) +
+                (is_unsigned ? " (unsigned)" : "") + " scalar or vector");
+  }
+  // Operand `id` must be a scalar or vector of `scalar` with `count` components (0: any) and
+  // `width` bits (0: any).
+  bool Operand(Id id, Op scalar, uint32_t count, uint32_t width) {
+    const Shape s = ShapeOf(state_, state_.TypeOf(id));
+    if (s.scalar != scalar) {
+      return Fail("operand " + state_.Name(id) + " is not " + ScalarText(scalar) +
+                  " scalar or vector");
+    }
+    if (count != 0 && s.count != count) {
+      return Fail("operand " + state_.Name(id) + " has " + std::to_string(s.count) +
+                  " components; " + std::to_string(count) + " expected");
+    }
+    if (width != 0 && s.width != width) {
+      return Fail("operand " + state_.Name(id) + " is " + std::to_string(s.width) + " bits wide; " +
+                  std::to_string(width) + " expected");
+    }
+    return true;
+  }
+  bool SameType(Id id, Id type, const char* what) {
+    if (state_.TypeOf(id) == type) return true;
+    return Fail("operand " + state_.Name(id) + " has type " + state_.Name(state_.TypeOf(id)) +
+                ", not " + what + " " + state_.Name(type));
+  }
+  bool Fail(const std::string& why) {
+    state_.Report(RuleOf(kind_), i_, state_.Describe(i_) + ": " + why);
+    return false;
+  }
+
+ private:
+  ValidationState& state_;
+  InstIndex i_;
+  Kind kind_;
+};
+
+// Checks the operation `op` with Result Type `type` and operand ids `args` of instruction `i`.
+void Check(ValidationState& state, InstIndex i, Op op, Id type, std::span<const uint32_t> args) {
+  const Kind kind = KindOf(op);
+  if (kind == Kind::kNone || !state.IsType(type)) return;
+  if (IsCooperative(state, type)) return;
+  for (Id a : args) {
+    const Op def = state.DefOp(a);
+    if (def == Op::Nop || def == Op::Function || state.TypeOf(a) == 0) return;  // id rules.
+    if (IsCooperative(state, state.TypeOf(a))) return;
+  }
+  const size_t want_args = op == Op::SNegate || op == Op::FNegate || op == Op::Not ||
+                                   op == Op::LogicalNot || kind == Kind::kFloatTest ||
+                                   kind == Kind::kAnyAll || kind >= Kind::kFloatToInt
+                               ? 1
+                           : kind == Kind::kSelect ? 3
+                                                   : 2;
+  if (args.size() != want_args) return;  // The grammar's operand count: the reader's.
+  Checker c(state, i, kind);
+  const Shape r = ShapeOf(state, type);
+  switch (kind) {
+    case Kind::kIntArith:
+    case Kind::kBitwise:
+      if (!c.Result(type, Op::TypeInt)) return;
+      for (Id a : args) {
+        if (!c.Operand(a, Op::TypeInt, r.count, r.width)) return;
+      }
+      return;
+    case Kind::kUnsignedArith:
+      if (!c.Result(type, Op::TypeInt, true)) return;
+      for (Id a : args) {
+        if (!c.SameType(a, type, "the Result Type")) return;
+      }
+      return;
+    case Kind::kFloatArith:
+      if (!c.Result(type, Op::TypeFloat)) return;
+      for (Id a : args) {
+        if (!c.SameType(a, type, "the Result Type")) return;
+      }
+      return;
+    case Kind::kShift:
+      if (!c.Result(type, Op::TypeInt)) return;
+      if (!c.Operand(args[0], Op::TypeInt, r.count, r.width)) return;
+      c.Operand(args[1], Op::TypeInt, r.count, 0);
+      return;
+    case Kind::kIntCompare:
+      if (!c.Result(type, Op::TypeBool)) return;
+      if (!c.Operand(args[0], Op::TypeInt, r.count, 0)) return;
+      c.Operand(args[1], Op::TypeInt, r.count, ShapeOf(state, state.TypeOf(args[0])).width);
+      return;
+    case Kind::kFloatCompare:
+      if (!c.Result(type, Op::TypeBool)) return;
+      if (!c.Operand(args[0], Op::TypeFloat, r.count, 0)) return;
+      c.SameType(args[1], state.TypeOf(args[0]), "the type of the first operand,");
+      return;
+    case Kind::kFloatTest:
+      if (!c.Result(type, Op::TypeBool)) return;
+      c.Operand(args[0], Op::TypeFloat, r.count, 0);
+      return;
+    case Kind::kLogical:
+      if (!c.Result(type, Op::TypeBool)) return;
+      for (Id a : args) {
+        if (!c.SameType(a, type, "the Result Type")) return;
+      }
+      return;
+    case Kind::kAnyAll:
+      if (state.DefOp(type) != Op::TypeBool) {
+        c.Fail("Result Type " + state.Name(type) + " is not a Boolean scalar");
+        return;
+      }
+      if (state.DefOp(state.TypeOf(args[0])) != Op::TypeVector) {
+        c.Fail("Vector " + state.Name(args[0]) + " is not a Boolean vector");
+        return;
+      }
+      c.Operand(args[0], Op::TypeBool, 0, 0);
+      return;
+    case Kind::kSelect: {
+      const Id condition_type = state.TypeOf(args[0]);
+      const Shape cond = ShapeOf(state, condition_type);
+      if (cond.scalar != Op::TypeBool) {
+        c.Fail("Condition " + state.Name(args[0]) + " is not a Boolean scalar or vector");
+        return;
+      }
+      if (cond.count != 1 && cond.count != r.count) {
+        c.Fail("the vector Condition " + state.Name(args[0]) +
+               " does not have the Result Type's component count");
+        return;
+      }
+      if (cond.count != 1 && state.DefOp(type) != Op::TypeVector) {
+        c.Fail("a vector Condition needs a vector Result Type");
+        return;
+      }
+      if (!c.SameType(args[1], type, "the Result Type")) return;
+      c.SameType(args[2], type, "the Result Type");
+      return;
+    }
+    case Kind::kFloatToInt:
+      if (!c.Result(type, Op::TypeInt, op == Op::ConvertFToU)) return;
+      c.Operand(args[0], Op::TypeFloat, r.count, 0);
+      return;
+    case Kind::kIntToFloat:
+      if (!c.Result(type, Op::TypeFloat)) return;
+      c.Operand(args[0], Op::TypeInt, r.count, 0);
+      return;
+    case Kind::kUConvert:
+    case Kind::kSConvert:
+    case Kind::kFConvert: {
+      const Op scalar = kind == Kind::kFConvert ? Op::TypeFloat : Op::TypeInt;
+      if (!c.Result(type, scalar, kind == Kind::kUConvert)) return;
+      if (!c.Operand(args[0], scalar, r.count, 0)) return;
+      const Shape a = ShapeOf(state, state.TypeOf(args[0]));
+      if (a.width == r.width && !a.encoded && !r.encoded) {
+        c.Fail("operand " + state.Name(args[0]) + " has the Result Type's width; a conversion " +
+               "changes it");
+      }
+      return;
+    }
+    case Kind::kNone:
+      return;
+  }
+}
+
+}  // namespace
+
+void ValidateArithmetic(ValidationState& state) {
+  const ir::Module& m = state.module();
+  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+    const Op op = m.opcode(i);
+    const uint32_t n = m.num_words(i);
+    if (op == Op::SpecConstantOp) {
+      if (n < 4) continue;
+      const Op operation = static_cast<Op>(m.word(i, 3));
+      // Operands that are not constants are constant.spec-op's to report.
+      bool constants = true;
+      for (uint32_t w = 4; w < n; ++w)
+        constants = constants && state.IsConstantInstruction(m.word(i, w));
+      if (!constants) continue;
+      // OpSelect's and the others' operands follow the opcode word.
+      Check(state, i, operation, m.word(i, 1), m.words().subspan(m.word_offset(i) + 4, n - 4));
+    } else if (n >= 3 && KindOf(op) != Kind::kNone) {
+      Check(state, i, op, m.word(i, 1), m.words().subspan(m.word_offset(i) + 3, n - 3));
+    }
+  }
+}
+
+}  // namespace coopspv::val

@@ -1,0 +1,161 @@
+// Composite instructions (SPIR-V 3.42.12): the types OpVectorShuffle, OpCompositeExtract and
+// OpCompositeInsert take and give. Cooperative matrices and vectors count as composites of their
+// component type, as in the cooperative extensions.
+#include <string>
+
+#include "source/val/core.h"
+
+namespace coopspv::val {
+namespace {
+
+// The type `index` selects in `composite`, or 0 after a report.
+Id Walk(ValidationState& state, InstIndex i, Id composite, std::span<const uint32_t> indexes) {
+  Id current = composite;
+  for (uint32_t index : indexes) {
+    const Op op = state.DefOp(current);
+    const InstIndex d = state.module().Def(current);
+    uint64_t size = 0;
+    Id next = 0;
+    switch (op) {
+      case Op::TypeVector:
+      case Op::TypeMatrix:
+        size = state.DefWord(current, 3);
+        next = state.DefWord(current, 2);
+        break;
+      case Op::TypeArray: {
+        next = state.DefWord(current, 2);
+        const std::optional<int64_t> length = state.IntConstant(state.DefWord(current, 3));
+        size = length && *length > 0 ? static_cast<uint64_t>(*length) : ~0ull;
+        break;
+      }
+      case Op::TypeStruct:
+        size = state.module().num_words(d) - 2;
+        next = index < size ? state.DefWord(current, 2 + index) : 0;
+        break;
+      case Op::TypeCooperativeMatrixKHR:
+      case Op::TypeCooperativeMatrixNV:
+      case Op::TypeVectorIdEXT:
+        size = ~0ull;  // Sized by the implementation or a specialization constant.
+        next = state.DefWord(current, 2);
+        break;
+      default:
+        state.Report("composite.index", i,
+                     state.Describe(i) + ": index " + std::to_string(index) + " indexes into " +
+                         state.Name(current) + ", which is not a composite type");
+        return 0;
+    }
+    if (index >= size) {
+      state.Report("composite.index", i,
+                   state.Describe(i) + ": index " + std::to_string(index) +
+                       " is out of range for " + state.Name(current) + " of " +
+                       std::to_string(size) + " elements");
+      return 0;
+    }
+    current = next;
+  }
+  return current;
+}
+
+bool IsValue(const ValidationState& state, Id id) {
+  const Op op = state.DefOp(id);
+  return op != Op::Nop && op != Op::Function && state.TypeOf(id) != 0;
+}
+
+void CheckExtractInsert(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  const bool insert = m.opcode(i) == Op::CompositeInsert;
+  const uint32_t composite_word = insert ? 4 : 3;
+  const uint32_t first_index = composite_word + 1;
+  if (m.num_words(i) <= composite_word) return;
+  const Id result_type = m.word(i, 1);
+  const Id composite = m.word(i, composite_word);
+  if (!state.IsType(result_type) || !IsValue(state, composite)) return;
+  if (m.num_words(i) == first_index) {
+    state.Report("composite.index", i, state.Describe(i) + " has no indexes");
+    return;
+  }
+  const Id composite_type = state.TypeOf(composite);
+  const Id selected =
+      Walk(state, i, composite_type,
+           m.words().subspan(m.word_offset(i) + first_index, m.num_words(i) - first_index));
+  if (selected == 0) return;
+  if (!insert && selected != result_type) {
+    state.Report("composite.type", i,
+                 state.Describe(i) + ": Result Type " + state.Name(result_type) +
+                     " is not the type " + state.Name(selected) + " the indexes select");
+  } else if (insert && composite_type != result_type) {
+    state.Report("composite.type", i,
+                 state.Describe(i) + ": Result Type " + state.Name(result_type) +
+                     " is not the type " + state.Name(composite_type) + " of Composite");
+  } else if (insert && IsValue(state, m.word(i, 3)) && state.TypeOf(m.word(i, 3)) != selected) {
+    state.Report("composite.type", i,
+                 state.Describe(i) + ": Object " + state.Name(m.word(i, 3)) + " has type " +
+                     state.Name(state.TypeOf(m.word(i, 3))) + ", not the type " +
+                     state.Name(selected) + " the indexes select");
+  }
+}
+
+void CheckVectorShuffle(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  if (m.num_words(i) < 5) return;
+  const Id result_type = m.word(i, 1);
+  const Id v1 = m.word(i, 3), v2 = m.word(i, 4);
+  if (!state.IsType(result_type) || !IsValue(state, v1) || !IsValue(state, v2)) return;
+  if (state.DefOp(result_type) != Op::TypeVector) {
+    state.Report(
+        "composite.type", i,
+        state.Describe(i) + ": Result Type " + state.Name(result_type) + " is not a vector type");
+    return;
+  }
+  const uint32_t components = m.num_words(i) - 5;
+  if (components != state.DefWord(result_type, 3)) {
+    state.Report("composite.type", i,
+                 state.Describe(i) + ": " + std::to_string(components) +
+                     " Components select into Result Type " + state.Name(result_type) + " of " +
+                     std::to_string(state.DefWord(result_type, 3)) + " components");
+    return;
+  }
+  const Id component = state.DefWord(result_type, 2);
+  uint64_t total = 0;
+  for (Id v : {v1, v2}) {
+    const Id type = state.TypeOf(v);
+    if (state.DefOp(type) != Op::TypeVector || state.DefWord(type, 2) != component) {
+      state.Report("composite.type", i,
+                   state.Describe(i) + ": " + state.Name(v) + " is not a vector of " +
+                       state.Name(component) + ", the Result Type's component type");
+      return;
+    }
+    total += state.DefWord(type, 3);
+  }
+  for (uint32_t w = 5; w < m.num_words(i); ++w) {
+    const uint32_t c = m.word(i, w);
+    if (c != 0xFFFFFFFFu && c >= total) {
+      state.Report("composite.index", i,
+                   state.Describe(i) + ": component " + std::to_string(c) +
+                       " is out of range for the " + std::to_string(total) +
+                       " components of both vectors");
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void ValidateComposites(ValidationState& state) {
+  const ir::Module& m = state.module();
+  for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
+    switch (m.opcode(i)) {
+      case Op::CompositeExtract:
+      case Op::CompositeInsert:
+        CheckExtractInsert(state, i);
+        break;
+      case Op::VectorShuffle:
+        CheckVectorShuffle(state, i);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace coopspv::val

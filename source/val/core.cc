@@ -1,0 +1,16 @@
+#include "source/val/core.h"
+
+namespace coopspv::val {
+
+void ValidateCore(ValidationState& state) {
+  void (*const families[])(ValidationState&) = {
+      ValidateDecorations, ValidateMemory,      ValidateArithmetic,
+      ValidateComposites,  ValidateControlFlow,
+  };
+  for (auto family : families) {
+    if (state.Full()) return;
+    family(state);
+  }
+}
+
+}  // namespace coopspv::val

@@ -1,0 +1,19 @@
+// The rule families of the core instruction set (SPIR-V 3.42 and 2.16): memory, decorations,
+// arithmetic, composites, control flow and the Vulkan environment's rules. Validate() runs them
+// all through ValidateCore, after the id, type and function rules they rely on.
+#ifndef COOPSPV_SOURCE_VAL_CORE_H_
+#define COOPSPV_SOURCE_VAL_CORE_H_
+
+#include "source/val/state.h"
+
+namespace coopspv::val {
+
+void ValidateArithmetic(ValidationState& state);
+void ValidateComposites(ValidationState& state);
+void ValidateControlFlow(ValidationState& state);
+void ValidateDecorations(ValidationState& state);
+void ValidateMemory(ValidationState& state);
+
+}  // namespace coopspv::val
+
+#endif  // COOPSPV_SOURCE_VAL_CORE_H_

@@ -1,0 +1,192 @@
+// Decorations (SPIR-V 3.20 Decoration, 2.16.1): what each decoration may be applied to, member
+// decorations and names of existing struct members, and decorations that take a value applied
+// at most once to the same target.
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "source/val/core.h"
+
+namespace coopspv::val {
+namespace {
+
+using spv::Decoration;
+
+// What a decoration applied with OpDecorate must target.
+enum class Target : uint8_t {
+  kAny,
+  kStruct,
+  kArrayOrPointer,
+  kVariable,
+  kSpecConstant,
+  kMemoryObject,
+  kBuiltIn
+};
+
+Target TargetOf(Decoration d) {
+  switch (d) {
+    case Decoration::Block:
+    case Decoration::BufferBlock:
+    case Decoration::GLSLShared:
+    case Decoration::GLSLPacked:
+    case Decoration::CPacked:
+      return Target::kStruct;
+    case Decoration::ArrayStride:
+      return Target::kArrayOrPointer;
+    case Decoration::DescriptorSet:
+    case Decoration::Binding:
+      return Target::kVariable;
+    case Decoration::SpecId:
+      return Target::kSpecConstant;
+    case Decoration::NonWritable:
+    case Decoration::NonReadable:
+      return Target::kMemoryObject;
+    case Decoration::BuiltIn:
+      return Target::kBuiltIn;
+    default:
+      return Target::kAny;
+  }
+}
+
+bool IsVariable(Op op) { return op == Op::Variable; }
+
+bool Satisfies(const ValidationState& state, Id target, Target want) {
+  const Op op = state.DefOp(target);
+  switch (want) {
+    case Target::kAny:
+      return true;
+    case Target::kStruct:
+      return op == Op::TypeStruct;
+    case Target::kArrayOrPointer:
+      return op == Op::TypeArray || op == Op::TypeRuntimeArray || op == Op::TypePointer;
+    case Target::kVariable:
+      return IsVariable(op);
+    case Target::kSpecConstant:
+      return op == Op::SpecConstant || op == Op::SpecConstantTrue || op == Op::SpecConstantFalse;
+    case Target::kMemoryObject:
+      return IsVariable(op) || op == Op::FunctionParameter;
+    case Target::kBuiltIn:
+      return IsVariable(op) || ir::IsConstant(op);
+  }
+  return true;
+}
+
+const char* TargetText(Target want) {
+  switch (want) {
+    case Target::kStruct:
+      return "a structure type";
+    case Target::kArrayOrPointer:
+      return "an array, runtime array or pointer type";
+    case Target::kVariable:
+      return "a variable";
+    case Target::kSpecConstant:
+      return "OpSpecConstant, OpSpecConstantTrue or OpSpecConstantFalse";
+    case Target::kMemoryObject:
+      return "a memory object declaration (a variable or function parameter)";
+    case Target::kBuiltIn:
+      return "a variable or a constant (or a struct member, with OpMemberDecorate)";
+    case Target::kAny:
+      break;
+  }
+  return "anything";
+}
+
+// Decorations whose value a target can have only once.
+bool TakesOneValue(Decoration d) {
+  switch (d) {
+    case Decoration::SpecId:
+    case Decoration::ArrayStride:
+    case Decoration::MatrixStride:
+    case Decoration::BuiltIn:
+    case Decoration::Location:
+    case Decoration::Component:
+    case Decoration::Index:
+    case Decoration::Binding:
+    case Decoration::DescriptorSet:
+    case Decoration::Offset:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string DecorationName(Decoration d) {
+  const grammar::EnumerantInfo* e =
+      grammar::LookupEnumerant(grammar::OperandKind::kDecoration, static_cast<uint32_t>(d));
+  return e ? e->name : std::to_string(static_cast<uint32_t>(d));
+}
+
+struct Applied {
+  Id target;
+  uint32_t member;  // ~0u for OpDecorate.
+  uint32_t decoration;
+  InstIndex inst;
+  bool operator<(const Applied& o) const {
+    return std::tie(target, member, decoration, inst) <
+           std::tie(o.target, o.member, o.decoration, o.inst);
+  }
+};
+
+}  // namespace
+
+void ValidateDecorations(ValidationState& state) {
+  const ir::Module& m = state.module();
+  std::vector<Applied> applied;
+  for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
+    const Op op = m.opcode(i);
+    const uint32_t n = m.num_words(i);
+    if ((op == Op::Decorate || op == Op::DecorateId) && n >= 3) {
+      const Id target = m.word(i, 1);
+      const auto d = static_cast<Decoration>(m.word(i, 2));
+      const Target want = TargetOf(d);
+      const Op target_op = state.DefOp(target);
+      if (target_op == Op::Nop || target_op == Op::DecorationGroup) continue;
+      if (!Satisfies(state, target, want)) {
+        state.Report("decoration.target", i,
+                     state.Describe(i) + ": " + DecorationName(d) + " applies to " +
+                         TargetText(want) + ", not to " + state.Describe(m.Def(target)));
+      }
+      if (TakesOneValue(d)) applied.push_back({target, ~0u, static_cast<uint32_t>(d), i});
+    } else if ((op == Op::MemberDecorate || op == Op::MemberDecorateString ||
+                op == Op::MemberName) &&
+               n >= 3) {
+      const Id type = m.word(i, 1);
+      const uint32_t member = m.word(i, 2);
+      const InstIndex def = m.Def(type);
+      if (def == kNoInst || !ir::IsTypeDeclaration(m.opcode(def))) continue;  // id.kind.
+      if (m.opcode(def) != Op::TypeStruct) {
+        state.Report(
+            "decoration.member", i,
+            state.Describe(i) + ": Structure Type " + state.Name(type) + " is not a struct type");
+        continue;
+      }
+      const uint32_t members = m.num_words(def) - 2;
+      if (member >= members) {
+        state.Report("decoration.member", i,
+                     state.Describe(i) + ": member " + std::to_string(member) + " of " +
+                         state.Name(type) + ", which has " + std::to_string(members) + " members");
+        continue;
+      }
+      if (op == Op::MemberDecorate && n >= 4) {
+        const auto d = static_cast<Decoration>(m.word(i, 3));
+        if (TakesOneValue(d)) applied.push_back({type, member, static_cast<uint32_t>(d), i});
+      }
+    }
+  }
+  // A target decorated twice with the same valued decoration: sorting brings them together.
+  std::sort(applied.begin(), applied.end());
+  for (size_t k = 1; k < applied.size() && !state.Full(); ++k) {
+    const Applied& a = applied[k - 1];
+    const Applied& b = applied[k];
+    if (a.target != b.target || a.member != b.member || a.decoration != b.decoration) continue;
+    const std::string what =
+        state.Name(b.target) +
+        (b.member == ~0u ? std::string() : " member " + std::to_string(b.member));
+    state.Report("decoration.duplicate", b.inst,
+                 state.Describe(b.inst) + ": " + what + " is already decorated with " +
+                     DecorationName(static_cast<Decoration>(b.decoration)));
+  }
+}
+
+}  // namespace coopspv::val

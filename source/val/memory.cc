@@ -1,0 +1,266 @@
+// Memory instructions (SPIR-V 3.42.8): what loads, stores, copies, access chains and variables
+// require of the types of their operands. Each check reads the definitions of the operands'
+// types, so every instruction costs a few lookups; nothing is allocated per instruction.
+#include <string>
+
+#include "source/val/cooperative.h"
+#include "source/val/core.h"
+
+namespace coopspv::val {
+namespace {
+
+// Storage classes no instruction may write through (SPIR-V 2.16.1, 3.7 Storage Class).
+bool ReadOnly(spv::StorageClass sc) {
+  return sc == spv::StorageClass::UniformConstant || sc == spv::StorageClass::Input ||
+         sc == spv::StorageClass::PushConstant;
+}
+
+// The type a value has, when it is a defined value; 0 otherwise (the id rules report those).
+Id ValueType(const ValidationState& state, Id id) {
+  const Op op = state.DefOp(id);
+  if (op == Op::Nop || op == Op::Function) return 0;
+  return state.TypeOf(id);
+}
+
+// Checks that `pointer` is a value of pointer type; returns its type, or 0 after a report.
+Id PointerOperand(ValidationState& state, InstIndex i, Id pointer, const char* rule,
+                  const char* what) {
+  const Id type = ValueType(state, pointer);
+  if (type == 0) return 0;  // Not a value: id.kind says so.
+  if (!state.IsPointerType(type)) {
+    state.Report(rule, i,
+                 state.Describe(i) + ": " + what + " " + state.Name(pointer) + " has type " +
+                     state.Name(type) + ", which is not a pointer type");
+    return 0;
+  }
+  return type;
+}
+
+void CheckLoad(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  if (m.num_words(i) < 4) return;
+  const Id result_type = m.word(i, 1);
+  const Id pointer_type = PointerOperand(state, i, m.word(i, 3), "memory.load", "Pointer");
+  if (pointer_type == 0) return;
+  const Id pointee = state.PointeeType(pointer_type);
+  if (pointee != result_type && state.IsType(result_type)) {
+    state.Report("memory.load", i,
+                 state.Describe(i) + ": Result Type " + state.Name(result_type) +
+                     " is not the type " + state.Name(pointee) + " that Pointer points to");
+  }
+}
+
+void CheckStore(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  if (m.num_words(i) < 3) return;
+  const Id pointer_type = PointerOperand(state, i, m.word(i, 1), "memory.store", "Pointer");
+  if (pointer_type == 0) return;
+  const auto sc = *state.PointerStorageClass(pointer_type);
+  if (ReadOnly(sc)) {
+    state.Report("memory.store", i,
+                 state.Describe(i) + ": Pointer " + state.Name(m.word(i, 1)) + " points to " +
+                     "read-only storage (UniformConstant, Input and PushConstant cannot be "
+                     "written)");
+    return;
+  }
+  const Id object_type = ValueType(state, m.word(i, 2));
+  const Id pointee = state.PointeeType(pointer_type);
+  if (object_type != 0 && object_type != pointee) {
+    state.Report("memory.store", i,
+                 state.Describe(i) + ": Object " + state.Name(m.word(i, 2)) + " has type " +
+                     state.Name(object_type) + ", not the type " + state.Name(pointee) +
+                     " that Pointer points to");
+  }
+}
+
+void CheckCopy(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  const Op op = m.opcode(i);
+  if (op == Op::CopyObject) {
+    if (m.num_words(i) < 4) return;
+    const Id operand_type = ValueType(state, m.word(i, 3));
+    if (operand_type != 0 && operand_type != m.word(i, 1) && state.IsType(m.word(i, 1))) {
+      state.Report("memory.copy", i,
+                   state.Describe(i) + ": Result Type " + state.Name(m.word(i, 1)) +
+                       " is not the type " + state.Name(operand_type) + " of Operand");
+    }
+    return;
+  }
+  // OpCopyMemory: Target and Source point to the same type (before SPIR-V 1.4 always; later
+  // only without the explicit layouts that allow logically matching types, which the reference
+  // also accepts only when identical in Logical addressing).
+  if (m.num_words(i) < 3) return;
+  const Id target = PointerOperand(state, i, m.word(i, 1), "memory.copy", "Target");
+  const Id source = PointerOperand(state, i, m.word(i, 2), "memory.copy", "Source");
+  if (target == 0 || source == 0) return;
+  if (ReadOnly(*state.PointerStorageClass(target))) {
+    state.Report("memory.copy", i,
+                 state.Describe(i) + ": Target " + state.Name(m.word(i, 1)) +
+                     " points to read-only storage");
+  } else if (state.PointeeType(target) != state.PointeeType(source)) {
+    state.Report("memory.copy", i,
+                 state.Describe(i) + ": Target points to " + state.Name(state.PointeeType(target)) +
+                     " but Source to " + state.Name(state.PointeeType(source)));
+  }
+}
+
+// The number of members of a struct type.
+uint32_t MemberCount(const ValidationState& state, Id type) {
+  const InstIndex d = state.module().Def(type);
+  return d == kNoInst ? 0 : state.module().num_words(d) - 2;
+}
+
+void CheckAccessChain(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  const Op op = m.opcode(i);
+  const bool ptr = op == Op::PtrAccessChain || op == Op::InBoundsPtrAccessChain;
+  const uint32_t first_index = ptr ? 5 : 4;
+  if (m.num_words(i) < first_index) return;
+  const Id result_type = m.word(i, 1);
+  if (!state.IsType(result_type)) return;
+  if (!state.IsPointerType(result_type)) {
+    state.Report(
+        "memory.access-chain", i,
+        state.Describe(i) + ": Result Type " + state.Name(result_type) + " is not a pointer type");
+    return;
+  }
+  const Id base_type = PointerOperand(state, i, m.word(i, 3), "memory.access-chain", "Base");
+  if (base_type == 0) return;
+  if (*state.PointerStorageClass(base_type) != *state.PointerStorageClass(result_type)) {
+    state.Report("memory.access-chain", i,
+                 state.Describe(i) + ": the storage class of Result Type " +
+                     state.Name(result_type) + " differs from that of Base " +
+                     state.Name(m.word(i, 3)));
+    return;
+  }
+  if (ptr) {
+    const Id element_type = ValueType(state, m.word(i, 4));
+    if (element_type != 0 && !state.IsIntType(element_type)) {
+      state.Report(
+          "memory.access-chain", i,
+          state.Describe(i) + ": Element " + state.Name(m.word(i, 4)) + " is not a scalar integer");
+      return;
+    }
+  }
+  Id current = state.PointeeType(base_type);
+  for (uint32_t w = first_index; w < m.num_words(i); ++w) {
+    const Id index = m.word(i, w);
+    const Id index_type = ValueType(state, index);
+    if (index_type == 0) return;
+    if (!state.IsIntType(index_type)) {
+      state.Report("memory.access-chain", i,
+                   state.Describe(i) + ": index " + state.Name(index) + " is not a scalar integer");
+      return;
+    }
+    switch (state.DefOp(current)) {
+      case Op::TypeStruct: {
+        const std::optional<int64_t> member = state.IntConstant(index);
+        if (state.DefOp(index) != Op::Constant || !member) {
+          state.Report("memory.access-chain", i,
+                       state.Describe(i) + ": index " + state.Name(index) + " into struct " +
+                           state.Name(current) + " is not an OpConstant");
+          return;
+        }
+        if (*member < 0 || *member >= MemberCount(state, current)) {
+          state.Report("memory.access-chain", i,
+                       state.Describe(i) + ": index " + std::to_string(*member) +
+                           " is out of range for struct " + state.Name(current) + " of " +
+                           std::to_string(MemberCount(state, current)) + " members");
+          return;
+        }
+        current = state.DefWord(current, 2 + static_cast<size_t>(*member));
+        break;
+      }
+      case Op::TypeVector:
+      case Op::TypeMatrix:
+      case Op::TypeArray:
+      case Op::TypeRuntimeArray:
+      case Op::TypeCooperativeMatrixKHR:
+      case Op::TypeCooperativeMatrixNV:
+      case Op::TypeVectorIdEXT:
+        current = state.DefWord(current, 2);
+        break;
+      default:
+        state.Report("memory.access-chain", i,
+                     state.Describe(i) + ": index " + state.Name(index) + " indexes into " +
+                         state.Name(current) + ", which is not a composite type");
+        return;
+    }
+  }
+  if (state.PointeeType(result_type) != current) {
+    state.Report("memory.access-chain", i,
+                 state.Describe(i) + ": Result Type " + state.Name(result_type) + " points to " +
+                     state.Name(state.PointeeType(result_type)) + ", but the indexes select " +
+                     state.Name(current));
+  }
+}
+
+void CheckVariable(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  if (m.num_words(i) < 4) return;
+  const Id result_type = m.word(i, 1);
+  if (!state.IsPointerType(result_type)) return;  // function.variable reports it.
+  const Id pointee = state.PointeeType(result_type);
+  if (m.num_words(i) > 4) {
+    const Id initializer = m.word(i, 4);
+    const Id type = ValueType(state, initializer);
+    if (type != 0 && type != pointee) {
+      state.Report("memory.variable", i,
+                   state.Describe(i) + ": Initializer " + state.Name(initializer) + " has type " +
+                       state.Name(type) + ", not the pointee type " + state.Name(pointee));
+    }
+  }
+  const Options& o = state.options();
+  // Without variable pointers, Logical addressing cannot store pointers in variables
+  // (2.16.1 Universal Validation Rules, Logical addressing).
+  if (state.IsPointerType(pointee) && state.addressing_model() == spv::AddressingModel::Logical &&
+      !o.relax_logical_pointer && !o.before_hlsl_legalization) {
+    const bool variable_pointers = state.HasCapability(spv::Capability::VariablePointers);
+    const bool storage_buffer =
+        variable_pointers || state.HasCapability(spv::Capability::VariablePointersStorageBuffer);
+    const auto sc = *state.PointerStorageClass(pointee);
+    const bool ok = (sc == spv::StorageClass::StorageBuffer && storage_buffer) ||
+                    (sc == spv::StorageClass::Workgroup && variable_pointers) ||
+                    sc == spv::StorageClass::PhysicalStorageBuffer;
+    if (!ok) {
+      state.Report("memory.variable", i,
+                   state.Describe(i) + " holds a pointer into " + StorageClassName(sc) +
+                       " storage, which the Logical addressing model allows only for "
+                       "StorageBuffer (VariablePointersStorageBuffer) and Workgroup "
+                       "(VariablePointers) pointers");
+    }
+  }
+}
+
+}  // namespace
+
+void ValidateMemory(ValidationState& state) {
+  const ir::Module& m = state.module();
+  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+    switch (m.opcode(i)) {
+      case Op::Load:
+        CheckLoad(state, i);
+        break;
+      case Op::Store:
+        CheckStore(state, i);
+        break;
+      case Op::CopyObject:
+      case Op::CopyMemory:
+        CheckCopy(state, i);
+        break;
+      case Op::AccessChain:
+      case Op::InBoundsAccessChain:
+      case Op::PtrAccessChain:
+      case Op::InBoundsPtrAccessChain:
+        CheckAccessChain(state, i);
+        break;
+      case Op::Variable:
+        CheckVariable(state, i);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace coopspv::val

@@ -1,0 +1,67 @@
+// Tests of the arithmetic, bit, relational, logical, select and conversion rules
+// (source/val/arithmetic.cc), each broken in one line of the core test kernel.
+#include "test/val/core_test_util.h"
+
+namespace coopspv::val {
+namespace {
+
+using testing::CoreKernelMutation;
+using testing::Mutation;
+
+constexpr Mutation kMutations[] = {
+    {"ResultTypeIsAFunctionType", "%y = OpFMul %float %x %float_1", "%y = OpFMul %fn %x %float_1",
+     "id.kind"},
+    {"IAddFloatResult", "%isum = OpIAdd %int %gx %int_1", "%isum = OpIAdd %float %gx %int_1",
+     "arithmetic.operand"},
+    {"IAddFloatOperand", "%isum = OpIAdd %int %gx %int_1", "%isum = OpIAdd %int %gx %float_1",
+     "arithmetic.operand"},
+    {"IAddVectorOperand", "%isum = OpIAdd %int %gx %int_1", "%isum = OpIAdd %v3uint %gx %int_1",
+     "arithmetic.operand"},
+    {"UDivSignedResult", "%q = OpUDiv %uint %sum %uint_1", "%q = OpUDiv %int %sum %uint_1",
+     "arithmetic.operand"},
+    {"UDivSignedOperand", "%q = OpUDiv %uint %sum %uint_1", "%q = OpUDiv %uint %sum %int_1",
+     "arithmetic.operand"},
+    {"FMulIntOperand", "%y = OpFMul %float %x %float_1", "%y = OpFMul %float %x %uint_1",
+     "arithmetic.operand"},
+    {"FMulIntResult", "%y = OpFMul %float %x %float_1", "%y = OpFMul %uint %x %float_1",
+     "arithmetic.operand"},
+    {"BitwiseAndFloat", "%and = OpBitwiseAnd %uint %q %n", "%and = OpBitwiseAnd %uint %q %float_1",
+     "bitwise.operand"},
+    {"BitwiseAndSignedOk", "%and = OpBitwiseAnd %uint %q %n", "%and = OpBitwiseAnd %uint %q %int_1",
+     ""},
+    {"ShiftByFloat", "%sh = OpShiftLeftLogical %uint %and %int_1",
+     "%sh = OpShiftLeftLogical %uint %and %float_1", "bitwise.operand"},
+    {"ShiftBoolResult", "%sh = OpShiftLeftLogical %uint %and %int_1",
+     "%sh = OpShiftLeftLogical %bool %and %int_1", "bitwise.operand"},
+    {"ULessThanIntResult", "%in_range = OpULessThan %bool %gx %n",
+     "%in_range = OpULessThan %uint %gx %n", "relational.operand"},
+    {"ULessThanFloatOperand", "%in_range = OpULessThan %bool %gx %n",
+     "%in_range = OpULessThan %bool %gx %float_1", "relational.operand"},
+    {"FOrdLessThanIntOperand", "%cmp = OpFOrdLessThan %bool %f %y",
+     "%cmp = OpFOrdLessThan %bool %f %gx", "relational.operand"},
+    {"FOrdEqualCount", "%bv = OpFOrdEqual %v2bool %v %v2", "%bv = OpFOrdEqual %bool %v %v2",
+     "relational.operand"},
+    {"LogicalAndInt", "%both = OpLogicalAnd %bool %cmp %in_range",
+     "%both = OpLogicalAnd %bool %cmp %gx", "logical.operand"},
+    {"AnyOfScalar", "%any = OpAny %bool %bv", "%any = OpAny %bool %in_range", "logical.operand"},
+    {"SelectIntCondition", "%sel = OpSelect %float %both %f %y", "%sel = OpSelect %float %gx %f %y",
+     "select.operand"},
+    {"SelectObjectType", "%sel = OpSelect %float %both %f %y",
+     "%sel = OpSelect %float %both %f %gx", "select.operand"},
+    {"ConvertUToFFromFloat", "%f = OpConvertUToF %float %sh", "%f = OpConvertUToF %float %y",
+     "conversion.operand"},
+    {"ConvertFToUFloatResult", "%u = OpConvertFToU %uint %f", "%u = OpConvertFToU %float %f",
+     "conversion.operand"},
+    {"UConvertSameWidth", "%u = OpConvertFToU %uint %f", "%u = OpUConvert %uint %gx",
+     "conversion.operand"},
+    {"SpecConstantOpFloatOperation", "%specop = OpSpecConstantOp %uint IAdd %spec %uint_1",
+     "%specop = OpSpecConstantOp %uint FAdd %spec %uint_1", "arithmetic.operand"},
+    {"SpecConstantOpBoolResult", "%specop = OpSpecConstantOp %uint IAdd %spec %uint_1",
+     "%specop = OpSpecConstantOp %bool IAdd %spec %uint_1", "arithmetic.operand"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Arithmetic, CoreKernelMutation, ::testing::ValuesIn(kMutations),
+                         testing::MutationName);
+
+}  // namespace
+}  // namespace coopspv::val

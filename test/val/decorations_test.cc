@@ -1,0 +1,43 @@
+// Tests of the decoration rules (source/val/decorations.cc): targets, member decorations and
+// names, decorations applied twice, each broken in one line of the core test kernel.
+#include "test/val/core_test_util.h"
+
+namespace coopspv::val {
+namespace {
+
+using testing::CoreKernelMutation;
+using testing::Mutation;
+
+constexpr Mutation kMutations[] = {
+    {"BlockOnArray", "OpDecorate %Buf Block", "OpDecorate %rta Block", "decoration.target"},
+    {"ArrayStrideOnStruct", "OpDecorate %rta ArrayStride 4", "OpDecorate %PC ArrayStride 4",
+     "decoration.target"},
+    {"ArrayStrideOnPointerOk", "OpDecorate %rta ArrayStride 4",
+     "OpDecorate %rta ArrayStride 4\nOpDecorate %ptr_sb_float ArrayStride 4", ""},
+    {"BindingOnType", "OpDecorate %buf Binding 0", "OpDecorate %Buf Binding 0",
+     "decoration.target"},
+    {"DescriptorSetOnConstant", "OpDecorate %buf DescriptorSet 0",
+     "OpDecorate %uint_0 DescriptorSet 0", "decoration.target"},
+    {"SpecIdOnConstant", "OpDecorate %spec SpecId 0", "OpDecorate %uint_1 SpecId 0",
+     "decoration.target"},
+    {"NonWritableOnType", "OpDecorate %PC Block",
+     "OpDecorate %PC Block\nOpDecorate %PC NonWritable", "decoration.target"},
+    {"BuiltInOnType", "OpDecorate %gid BuiltIn GlobalInvocationId",
+     "OpDecorate %v3uint BuiltIn GlobalInvocationId", "decoration.target"},
+    {"MemberDecorateOnVector", "OpMemberDecorate %PC 1 Offset 4",
+     "OpMemberDecorate %v3uint 1 Offset 4", "decoration.member"},
+    {"MemberDecorateOutOfRange", "OpMemberDecorate %PC 1 Offset 4",
+     "OpMemberDecorate %PC 2 Offset 4", "decoration.member"},
+    {"MemberNameOutOfRange", "OpMemberName %PC 0 \"n\"", "OpMemberName %PC 5 \"n\"",
+     "decoration.member"},
+    {"OffsetTwice", "OpMemberDecorate %PC 1 Offset 4",
+     "OpMemberDecorate %PC 1 Offset 4\nOpMemberDecorate %PC 1 Offset 8", "decoration.duplicate"},
+    {"BindingTwice", "OpDecorate %buf Binding 0",
+     "OpDecorate %buf Binding 0\nOpDecorate %buf Binding 1", "decoration.duplicate"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Decorations, CoreKernelMutation, ::testing::ValuesIn(kMutations),
+                         testing::MutationName);
+
+}  // namespace
+}  // namespace coopspv::val

@@ -1,0 +1,52 @@
+// Tests of the memory rules (source/val/memory.cc): loads, stores, copies, access chains and
+// variables, each broken in one line of the core test kernel.
+#include "test/val/core_test_util.h"
+
+namespace coopspv::val {
+namespace {
+
+using testing::CoreKernelMutation;
+using testing::Mutation;
+
+constexpr Mutation kMutations[] = {
+    {"LoadResultNotPointee", "%x = OpLoad %float %elem", "%x = OpLoad %uint %elem", "memory.load"},
+    {"LoadFromNonPointer", "%x = OpLoad %float %elem", "%x = OpLoad %float %float_1",
+     "memory.load"},
+    {"StoreObjectNotPointee", "OpStore %tmp %e", "OpStore %tmp %gx", "memory.store"},
+    {"StoreThroughNonPointer", "OpStore %tmp %e", "OpStore %e %e", "memory.store"},
+    {"StoreToPushConstant", "OpStore %tmp %e", "OpStore %n_ptr %gx", "memory.store"},
+    {"StoreToInput", "OpStore %tmp %e", "OpStore %gx_ptr %gx", "memory.store"},
+    {"CopyObjectOk", "%x = OpLoad %float %elem",
+     "%x = OpLoad %float %elem\n%c = OpCopyObject %float %x", ""},
+    {"CopyObjectOtherType", "%x = OpLoad %float %elem",
+     "%x = OpLoad %float %elem\n%c = OpCopyObject %uint %x", "memory.copy"},
+    {"CopyMemoryOk", "OpStore %tmp %e", "OpCopyMemory %tmp %elem", ""},
+    {"CopyMemoryOtherPointee", "OpStore %tmp %e", "OpCopyMemory %tmp %gx_ptr", "memory.copy"},
+    {"AccessChainResultNotPointer", "%elem = OpAccessChain %ptr_sb_float %buf %uint_0 %gx",
+     "%elem = OpAccessChain %float %buf %uint_0 %gx", "memory.access-chain"},
+    {"AccessChainStorageClass", "%elem = OpAccessChain %ptr_sb_float %buf %uint_0 %gx",
+     "%elem = OpAccessChain %ptr_fn_float %buf %uint_0 %gx", "memory.access-chain"},
+    {"AccessChainBaseNotPointer", "%gx_ptr = OpAccessChain %ptr_in_uint %gid %uint_0",
+     "%gx_ptr = OpAccessChain %ptr_in_uint %uint_0 %uint_0", "memory.access-chain"},
+    {"AccessChainSelectsOtherType", "%n_ptr = OpAccessChain %ptr_pc_uint %pc %uint_0",
+     "%n_ptr = OpAccessChain %ptr_pc_uint %pc %uint_1", "memory.access-chain"},
+    {"AccessChainStructIndexNotConstant", "%n_ptr = OpAccessChain %ptr_pc_uint %pc %uint_0",
+     "%n_ptr = OpAccessChain %ptr_pc_uint %pc %spec", "memory.access-chain"},
+    {"AccessChainStructIndexOutOfRange", "%n_ptr = OpAccessChain %ptr_pc_uint %pc %uint_0",
+     "%n_ptr = OpAccessChain %ptr_pc_uint %pc %uint_5", "memory.access-chain"},
+    {"AccessChainFloatIndex", "%elem = OpAccessChain %ptr_sb_float %buf %uint_0 %gx",
+     "%elem = OpAccessChain %ptr_sb_float %buf %uint_0 %float_1", "memory.access-chain"},
+    {"AccessChainIndexesPastScalar", "%gx_ptr = OpAccessChain %ptr_in_uint %gid %uint_0",
+     "%gx_ptr = OpAccessChain %ptr_in_uint %gid %uint_0 %uint_0", "memory.access-chain"},
+    {"VariableInitializerType", "%tmp = OpVariable %ptr_fn_float Function %float_1",
+     "%tmp = OpVariable %ptr_fn_float Function %uint_1", "memory.variable"},
+    {"VariableHoldsFunctionPointer", "%vec = OpVariable %ptr_fn_v2 Function",
+     "%vec = OpVariable %ptr_fn_v2 Function\n%pp = OpVariable %ptr_fn_ptr Function",
+     "memory.variable"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Memory, CoreKernelMutation, ::testing::ValuesIn(kMutations),
+                         testing::MutationName);
+
+}  // namespace
+}  // namespace coopspv::val
