@@ -224,6 +224,25 @@ class Checker {
 void Check(ValidationState& state, InstIndex i, Op op, Id type, std::span<const uint32_t> args) {
   const Kind kind = KindOf(op);
   if (kind == Kind::kNone || !state.IsType(type)) return;
+  if (IsCooperative(state, type) && kind != Kind::kSelect) {
+    // The cooperative families check the operands; the kind of component the instruction
+    // computes is checked here.
+    const Op want =
+        kind == Kind::kFloatArith || kind == Kind::kIntToFloat || kind == Kind::kFConvert
+            ? Op::TypeFloat
+        : kind == Kind::kIntArith || kind == Kind::kUnsignedArith || kind == Kind::kBitwise ||
+                kind == Kind::kShift || kind == Kind::kFloatToInt || kind == Kind::kUConvert ||
+                kind == Kind::kSConvert
+            ? Op::TypeInt
+            : Op::TypeBool;
+    const Id component = state.ComponentType(type);
+    if (state.DefOp(component) != want && state.IsType(component)) {
+      Checker(state, i, kind)
+          .Fail("Result Type " + state.Name(type) + " has components of type " +
+                state.Name(component) + ", not " + ScalarText(want) + " type");
+    }
+    return;
+  }
   if (IsCooperative(state, type)) return;
   for (Id a : args) {
     const Op def = state.DefOp(a);

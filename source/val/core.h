@@ -13,6 +13,7 @@ void ValidateComposites(ValidationState& state);
 void ValidateControlFlow(ValidationState& state);
 void ValidateDecorations(ValidationState& state);
 void ValidateMemory(ValidationState& state);
+void ValidateVulkan(ValidationState& state);
 
 }  // namespace coopspv::val
 

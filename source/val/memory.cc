@@ -39,6 +39,7 @@ Id PointerOperand(ValidationState& state, InstIndex i, Id pointer, const char* r
 void CheckLoad(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   if (m.num_words(i) < 4) return;
+  if (m.num_words(i) > 4) CheckMemoryOperandMask(state, i, m.word(i, 4), true, "memory.operands");
   const Id result_type = m.word(i, 1);
   const Id pointer_type = PointerOperand(state, i, m.word(i, 3), "memory.load", "Pointer");
   if (pointer_type == 0) return;
@@ -53,6 +54,7 @@ void CheckLoad(ValidationState& state, InstIndex i) {
 void CheckStore(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   if (m.num_words(i) < 3) return;
+  if (m.num_words(i) > 3) CheckMemoryOperandMask(state, i, m.word(i, 3), false, "memory.operands");
   const Id pointer_type = PointerOperand(state, i, m.word(i, 1), "memory.store", "Pointer");
   if (pointer_type == 0) return;
   const auto sc = *state.PointerStorageClass(pointer_type);

@@ -204,6 +204,9 @@ constexpr Rule kRules[] = {
     {"cfg.condition", kE, "control-flow", "SPIR-V OpBranchConditional, OpSwitch",
      "OpBranchConditional's Condition is a Boolean scalar; OpSwitch's Selector an integer "
      "scalar."},
+    {"cfg.structure", kE, "control-flow", "SPIR-V 2.11 Structured Control Flow",
+     "A block is the merge block of at most one header; a back edge goes to a loop header; a "
+     "loop header whose continue target is reachable has exactly one back edge."},
 
     // decorations.cc
     {"decoration.target", kE, "decorations", "SPIR-V 3.20 Decoration",
@@ -237,6 +240,13 @@ constexpr Rule kRules[] = {
      "An Initializer has the pointee type; under Logical addressing a variable holds a pointer "
      "only into StorageBuffer (VariablePointersStorageBuffer), Workgroup (VariablePointers) or "
      "PhysicalStorageBuffer storage."},
+    {"memory.operands", kE, "memory", "SPIR-V 3.26 Memory Operands",
+     "OpLoad has no MakePointerAvailable, OpStore no MakePointerVisible; either one comes with "
+     "NonPrivatePointer; Aligned is a power of two."},
+
+    // vulkan.cc
+    {"vulkan.coop-matrix-scope", kE, "vulkan", "VUID-StandaloneSpirv-Scope-12243",
+     "In a Vulkan environment, the Scope of a cooperative matrix type is Subgroup or Workgroup."},
 
     // coop_matrix.cc
     {"coop-matrix.capability", kE, "coop-matrix", "SPV_KHR_cooperative_matrix, 2.16.2",

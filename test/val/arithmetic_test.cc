@@ -63,5 +63,17 @@ constexpr Mutation kMutations[] = {
 INSTANTIATE_TEST_SUITE_P(Arithmetic, CoreKernelMutation, ::testing::ValuesIn(kMutations),
                          testing::MutationName);
 
+// Arithmetic on cooperative matrices: the cooperative rules check the operands, this family the
+// kind of component the instruction computes.
+TEST(Arithmetic, IntegerOperationOnAFloatMatrix) {
+  const std::string text = testing::ReadFile("test/val/data/tiled_matmul_khr.spvasm");
+  const std::string mul_add = "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c";
+  EXPECT_CLEAN(testing::ValidateText(
+      testing::Mutate(text, mul_add, mul_add + "\n%sum = OpFAdd %matC %d %d"), "vulkan1.3"));
+  const Result r = testing::ValidateText(
+      testing::Mutate(text, mul_add, mul_add + "\n%sum = OpIAdd %matC %d %d"), "vulkan1.3");
+  EXPECT_RULE_AT(r, "arithmetic.operand", "OpIAdd", "components");
+}
+
 }  // namespace
 }  // namespace coopspv::val

@@ -11,6 +11,7 @@ using testing::Mutation;
 constexpr Mutation kMutations[] = {
     {"ConditionNotBool", "OpBranchConditional %in_range %body %merge",
      "OpBranchConditional %gx %body %merge", "cfg.condition"},
+    {"BackEdgeToBlockThatIsNotALoopHeader", "OpBranch %merge", "OpBranch %entry", "cfg.structure"},
     {"SwitchOnUintOk", "OpBranchConditional %in_range %body %merge", "OpSwitch %gx %merge 0 %body",
      ""},
     {"SwitchOnFloat", "OpBranchConditional %in_range %body %merge", "OpSwitch %float_1 %merge",
