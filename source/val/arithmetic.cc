@@ -4,6 +4,7 @@
 // operation it names. Instructions on cooperative matrices and vectors are the cooperative
 // families' (coop-matrix.arith, coop-vector.arith, .convert): these rules skip them.
 #include <string>
+#include <vector>
 
 #include "source/val/core.h"
 
@@ -138,38 +139,59 @@ const char* RuleOf(Kind k) {
   }
 }
 
-// A scalar or vector type: what it is made of.
+// A scalar or vector type: what it is made of. 8 bytes, one per id in a table built once.
 struct Shape {
   Op scalar = Op::Nop;  // TypeInt, TypeFloat, TypeBool; Nop when not a scalar or vector.
-  uint32_t width = 0;
-  uint32_t count = 0;  // 1 for scalars.
-  bool is_signed = false;
-  bool encoded = false;  // A float with a Floating Point Encoding (bfloat16, float8).
+  uint16_t width = 0;
+  uint8_t is_signed = false;
+  uint8_t encoded = false;   // A float with a Floating Point Encoding (bfloat16, float8).
+  uint32_t count = 0;        // 1 for scalars; 0 for other types.
+  bool cooperative = false;  // A cooperative matrix or vector (scalar stays Nop).
 };
 
-Shape ShapeOf(const ValidationState& state, Id type) {
-  Shape s;
-  Id scalar = type;
-  s.count = 1;
-  if (state.DefOp(type) == Op::TypeVector) {
-    scalar = state.DefWord(type, 2);
-    s.count = state.DefWord(type, 3);
+// The shape of every scalar, vector and cooperative type of the module, by id: built in one
+// pass over the declarations (a vector's component is declared before it), so the checks cost
+// one lookup per operand.
+class Shapes {
+ public:
+  explicit Shapes(const ir::Module& m) : shapes_(m.bound()) {
+    for (InstIndex i = 0; i < m.global_end(); ++i) {
+      const Op op = m.opcode(i);
+      const Id id = m.result_id(i);
+      if (id == 0 || id >= shapes_.size()) continue;
+      Shape& s = shapes_[id];
+      switch (op) {
+        case Op::TypeInt:
+        case Op::TypeFloat:
+        case Op::TypeBool:
+          s.scalar = op;
+          s.count = 1;
+          s.width = op == Op::TypeBool || m.num_words(i) < 3 ? 0 : m.word(i, 2) & 0xFFFF;
+          s.is_signed = op == Op::TypeInt && m.num_words(i) > 3 && m.word(i, 3) != 0;
+          s.encoded = op == Op::TypeFloat && m.num_words(i) > 3;
+          break;
+        case Op::TypeVector:
+          if (m.num_words(i) < 4) break;
+          s = (*this)[m.word(i, 2)];
+          s.count = s.scalar == Op::Nop ? 0 : m.word(i, 3);
+          if (s.count == 0) s = Shape{};
+          break;
+        case Op::TypeCooperativeMatrixKHR:
+        case Op::TypeCooperativeMatrixNV:
+        case Op::TypeVectorIdEXT:
+          s.cooperative = true;
+          break;
+        default:
+          break;
+      }
+    }
   }
-  const Op op = state.DefOp(scalar);
-  if (op != Op::TypeInt && op != Op::TypeFloat && op != Op::TypeBool) return Shape{};
-  s.scalar = op;
-  s.width = state.ScalarWidth(scalar);
-  s.is_signed = state.IsSignedInt(scalar);
-  const InstIndex d = state.module().Def(scalar);
-  s.encoded = op == Op::TypeFloat && state.module().num_words(d) > 3;
-  return s;
-}
+  const Shape& operator[](Id type) const { return type < shapes_.size() ? shapes_[type] : none_; }
 
-bool IsCooperative(const ValidationState& state, Id type) {
-  const Op op = state.DefOp(type);
-  return op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV ||
-         op == Op::TypeVectorIdEXT;
-}
+ private:
+  std::vector<Shape> shapes_;
+  Shape none_;
+};
 
 const char* ScalarText(Op scalar) {
   return scalar == Op::TypeInt ? "an integer" : scalar == Op::TypeFloat ? "a float" : "a Boolean";
@@ -177,11 +199,12 @@ const char* ScalarText(Op scalar) {
 
 class Checker {
  public:
-  Checker(ValidationState& state, InstIndex i, Kind kind) : state_(state), i_(i), kind_(kind) {}
+  Checker(ValidationState& state, const Shapes& shapes, InstIndex i, Kind kind)
+      : state_(state), shapes_(shapes), i_(i), kind_(kind) {}
 
   // Result Type must be a scalar or vector of `scalar`; false after a report.
   bool Result(Id type, Op scalar, bool is_unsigned = false) {
-    const Shape s = ShapeOf(state_, type);
+    const Shape s = shapes_[type];
     if (s.scalar == scalar && !(is_unsigned && s.is_signed)) return true;
     return Fail("Result Type " + state_.Name(type) + " is not " + ScalarText(scalar) +
                 (is_unsigned ? " (unsigned)" : "") + " scalar or vector");
@@ -189,7 +212,7 @@ class Checker {
   // Operand `id` must be a scalar or vector of `scalar` with `count` components (0: any) and
   // `width` bits (0: any).
   bool Operand(Id id, Op scalar, uint32_t count, uint32_t width) {
-    const Shape s = ShapeOf(state_, state_.TypeOf(id));
+    const Shape s = shapes_[state_.TypeOf(id)];
     if (s.scalar != scalar) {
       return Fail("operand " + state_.Name(id) + " is not " + ScalarText(scalar) +
                   " scalar or vector");
@@ -216,15 +239,17 @@ class Checker {
 
  private:
   ValidationState& state_;
+  const Shapes& shapes_;
   InstIndex i_;
   Kind kind_;
 };
 
 // Checks the operation `op` with Result Type `type` and operand ids `args` of instruction `i`.
-void Check(ValidationState& state, InstIndex i, Op op, Id type, std::span<const uint32_t> args) {
+void Check(ValidationState& state, const Shapes& shapes, InstIndex i, Op op, Id type,
+           std::span<const uint32_t> args) {
   const Kind kind = KindOf(op);
   if (kind == Kind::kNone || !state.IsType(type)) return;
-  if (IsCooperative(state, type) && kind != Kind::kSelect) {
+  if (shapes[type].cooperative && kind != Kind::kSelect) {
     // The cooperative families check the operands; the kind of component the instruction
     // computes is checked here.
     const Op want =
@@ -237,17 +262,18 @@ void Check(ValidationState& state, InstIndex i, Op op, Id type, std::span<const 
             : Op::TypeBool;
     const Id component = state.ComponentType(type);
     if (state.DefOp(component) != want && state.IsType(component)) {
-      Checker(state, i, kind)
+      Checker(state, shapes, i, kind)
           .Fail("Result Type " + state.Name(type) + " has components of type " +
                 state.Name(component) + ", not " + ScalarText(want) + " type");
     }
     return;
   }
-  if (IsCooperative(state, type)) return;
+  if (shapes[type].cooperative) return;
+  const ir::Module& m = state.module();
   for (Id a : args) {
-    const Op def = state.DefOp(a);
-    if (def == Op::Nop || def == Op::Function || state.TypeOf(a) == 0) return;  // id rules.
-    if (IsCooperative(state, state.TypeOf(a))) return;
+    const InstIndex d = m.Def(a);
+    if (d == kNoInst || m.opcode(d) == Op::Function || m.type_id(d) == 0) return;  // id rules.
+    if (shapes[m.type_id(d)].cooperative) return;
   }
   const size_t want_args = op == Op::SNegate || op == Op::FNegate || op == Op::Not ||
                                    op == Op::LogicalNot || kind == Kind::kFloatTest ||
@@ -256,8 +282,8 @@ void Check(ValidationState& state, InstIndex i, Op op, Id type, std::span<const 
                            : kind == Kind::kSelect ? 3
                                                    : 2;
   if (args.size() != want_args) return;  // The grammar's operand count: the reader's.
-  Checker c(state, i, kind);
-  const Shape r = ShapeOf(state, type);
+  Checker c(state, shapes, i, kind);
+  const Shape r = shapes[type];
   switch (kind) {
     case Kind::kIntArith:
     case Kind::kBitwise:
@@ -286,7 +312,7 @@ void Check(ValidationState& state, InstIndex i, Op op, Id type, std::span<const 
     case Kind::kIntCompare:
       if (!c.Result(type, Op::TypeBool)) return;
       if (!c.Operand(args[0], Op::TypeInt, r.count, 0)) return;
-      c.Operand(args[1], Op::TypeInt, r.count, ShapeOf(state, state.TypeOf(args[0])).width);
+      c.Operand(args[1], Op::TypeInt, r.count, shapes[state.TypeOf(args[0])].width);
       return;
     case Kind::kFloatCompare:
       if (!c.Result(type, Op::TypeBool)) return;
@@ -316,7 +342,7 @@ void Check(ValidationState& state, InstIndex i, Op op, Id type, std::span<const 
       return;
     case Kind::kSelect: {
       const Id condition_type = state.TypeOf(args[0]);
-      const Shape cond = ShapeOf(state, condition_type);
+      const Shape cond = shapes[condition_type];
       if (cond.scalar != Op::TypeBool) {
         c.Fail("Condition " + state.Name(args[0]) + " is not a Boolean scalar or vector");
         return;
@@ -348,7 +374,7 @@ void Check(ValidationState& state, InstIndex i, Op op, Id type, std::span<const 
       const Op scalar = kind == Kind::kFConvert ? Op::TypeFloat : Op::TypeInt;
       if (!c.Result(type, scalar, kind == Kind::kUConvert)) return;
       if (!c.Operand(args[0], scalar, r.count, 0)) return;
-      const Shape a = ShapeOf(state, state.TypeOf(args[0]));
+      const Shape a = shapes[state.TypeOf(args[0])];
       if (a.width == r.width && !a.encoded && !r.encoded) {
         c.Fail("operand " + state.Name(args[0]) + " has the Result Type's width; a conversion " +
                "changes it");
@@ -364,6 +390,7 @@ void Check(ValidationState& state, InstIndex i, Op op, Id type, std::span<const 
 
 void ValidateArithmetic(ValidationState& state) {
   const ir::Module& m = state.module();
+  const Shapes shapes(m);
   for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     const uint32_t n = m.num_words(i);
@@ -376,9 +403,10 @@ void ValidateArithmetic(ValidationState& state) {
         constants = constants && state.IsConstantInstruction(m.word(i, w));
       if (!constants) continue;
       // OpSelect's and the others' operands follow the opcode word.
-      Check(state, i, operation, m.word(i, 1), m.words().subspan(m.word_offset(i) + 4, n - 4));
+      Check(state, shapes, i, operation, m.word(i, 1),
+            m.words().subspan(m.word_offset(i) + 4, n - 4));
     } else if (n >= 3 && KindOf(op) != Kind::kNone) {
-      Check(state, i, op, m.word(i, 1), m.words().subspan(m.word_offset(i) + 3, n - 3));
+      Check(state, shapes, i, op, m.word(i, 1), m.words().subspan(m.word_offset(i) + 3, n - 3));
     }
   }
 }

@@ -16,10 +16,24 @@ bool ReadOnly(spv::StorageClass sc) {
 }
 
 // The type a value has, when it is a defined value; 0 otherwise (the id rules report those).
+// These helpers read the module's index directly: one lookup per id.
 Id ValueType(const ValidationState& state, Id id) {
-  const Op op = state.DefOp(id);
-  if (op == Op::Nop || op == Op::Function) return 0;
-  return state.TypeOf(id);
+  const ir::Module& m = state.module();
+  const InstIndex d = m.Def(id);
+  if (d == kNoInst || m.opcode(d) == Op::Function) return 0;
+  return m.type_id(d);
+}
+
+// The pointee of a pointer type (0 for other ids) and its storage class.
+Id Pointee(const ValidationState& state, Id type) {
+  const ir::Module& m = state.module();
+  const InstIndex d = m.Def(type);
+  return d != kNoInst && m.opcode(d) == Op::TypePointer && m.num_words(d) > 3 ? m.word(d, 3) : 0;
+}
+spv::StorageClass StorageOf(const ValidationState& state, Id type) {
+  const ir::Module& m = state.module();
+  const InstIndex d = m.Def(type);
+  return static_cast<spv::StorageClass>(d != kNoInst && m.num_words(d) > 2 ? m.word(d, 2) : ~0u);
 }
 
 // Checks that `pointer` is a value of pointer type; returns its type, or 0 after a report.
@@ -43,7 +57,7 @@ void CheckLoad(ValidationState& state, InstIndex i) {
   const Id result_type = m.word(i, 1);
   const Id pointer_type = PointerOperand(state, i, m.word(i, 3), "memory.load", "Pointer");
   if (pointer_type == 0) return;
-  const Id pointee = state.PointeeType(pointer_type);
+  const Id pointee = Pointee(state, pointer_type);
   if (pointee != result_type && state.IsType(result_type)) {
     state.Report("memory.load", i,
                  state.Describe(i) + ": Result Type " + state.Name(result_type) +
@@ -57,7 +71,7 @@ void CheckStore(ValidationState& state, InstIndex i) {
   if (m.num_words(i) > 3) CheckMemoryOperandMask(state, i, m.word(i, 3), false, "memory.operands");
   const Id pointer_type = PointerOperand(state, i, m.word(i, 1), "memory.store", "Pointer");
   if (pointer_type == 0) return;
-  const auto sc = *state.PointerStorageClass(pointer_type);
+  const auto sc = StorageOf(state, pointer_type);
   if (ReadOnly(sc)) {
     state.Report("memory.store", i,
                  state.Describe(i) + ": Pointer " + state.Name(m.word(i, 1)) + " points to " +
@@ -66,7 +80,7 @@ void CheckStore(ValidationState& state, InstIndex i) {
     return;
   }
   const Id object_type = ValueType(state, m.word(i, 2));
-  const Id pointee = state.PointeeType(pointer_type);
+  const Id pointee = Pointee(state, pointer_type);
   if (object_type != 0 && object_type != pointee) {
     state.Report("memory.store", i,
                  state.Describe(i) + ": Object " + state.Name(m.word(i, 2)) + " has type " +
@@ -95,14 +109,14 @@ void CheckCopy(ValidationState& state, InstIndex i) {
   const Id target = PointerOperand(state, i, m.word(i, 1), "memory.copy", "Target");
   const Id source = PointerOperand(state, i, m.word(i, 2), "memory.copy", "Source");
   if (target == 0 || source == 0) return;
-  if (ReadOnly(*state.PointerStorageClass(target))) {
+  if (ReadOnly(StorageOf(state, target))) {
     state.Report("memory.copy", i,
                  state.Describe(i) + ": Target " + state.Name(m.word(i, 1)) +
                      " points to read-only storage");
-  } else if (state.PointeeType(target) != state.PointeeType(source)) {
+  } else if (Pointee(state, target) != Pointee(state, source)) {
     state.Report("memory.copy", i,
-                 state.Describe(i) + ": Target points to " + state.Name(state.PointeeType(target)) +
-                     " but Source to " + state.Name(state.PointeeType(source)));
+                 state.Describe(i) + ": Target points to " + state.Name(Pointee(state, target)) +
+                     " but Source to " + state.Name(Pointee(state, source)));
   }
 }
 
@@ -128,7 +142,7 @@ void CheckAccessChain(ValidationState& state, InstIndex i) {
   }
   const Id base_type = PointerOperand(state, i, m.word(i, 3), "memory.access-chain", "Base");
   if (base_type == 0) return;
-  if (*state.PointerStorageClass(base_type) != *state.PointerStorageClass(result_type)) {
+  if (StorageOf(state, base_type) != StorageOf(state, result_type)) {
     state.Report("memory.access-chain", i,
                  state.Describe(i) + ": the storage class of Result Type " +
                      state.Name(result_type) + " differs from that of Base " +
@@ -144,7 +158,7 @@ void CheckAccessChain(ValidationState& state, InstIndex i) {
       return;
     }
   }
-  Id current = state.PointeeType(base_type);
+  Id current = Pointee(state, base_type);
   for (uint32_t w = first_index; w < m.num_words(i); ++w) {
     const Id index = m.word(i, w);
     const Id index_type = ValueType(state, index);
@@ -189,10 +203,10 @@ void CheckAccessChain(ValidationState& state, InstIndex i) {
         return;
     }
   }
-  if (state.PointeeType(result_type) != current) {
+  if (Pointee(state, result_type) != current) {
     state.Report("memory.access-chain", i,
                  state.Describe(i) + ": Result Type " + state.Name(result_type) + " points to " +
-                     state.Name(state.PointeeType(result_type)) + ", but the indexes select " +
+                     state.Name(Pointee(state, result_type)) + ", but the indexes select " +
                      state.Name(current));
   }
 }
@@ -202,7 +216,7 @@ void CheckVariable(ValidationState& state, InstIndex i) {
   if (m.num_words(i) < 4) return;
   const Id result_type = m.word(i, 1);
   if (!state.IsPointerType(result_type)) return;  // function.variable reports it.
-  const Id pointee = state.PointeeType(result_type);
+  const Id pointee = Pointee(state, result_type);
   if (m.num_words(i) > 4) {
     const Id initializer = m.word(i, 4);
     const Id type = ValueType(state, initializer);
@@ -220,7 +234,7 @@ void CheckVariable(ValidationState& state, InstIndex i) {
     const bool variable_pointers = state.HasCapability(spv::Capability::VariablePointers);
     const bool storage_buffer =
         variable_pointers || state.HasCapability(spv::Capability::VariablePointersStorageBuffer);
-    const auto sc = *state.PointerStorageClass(pointee);
+    const auto sc = StorageOf(state, pointee);
     const bool ok = (sc == spv::StorageClass::StorageBuffer && storage_buffer) ||
                     (sc == spv::StorageClass::Workgroup && variable_pointers) ||
                     sc == spv::StorageClass::PhysicalStorageBuffer;

@@ -245,7 +245,7 @@ class Uniformity {
   std::vector<uint32_t> operand_begin_;  // Per instruction from body_begin_, and one past.
   std::vector<ValueOperand> operands_;
 
-  std::vector<Source> values_;       // Per id.
+  std::vector<Source> values_;    // Per id.
   std::vector<Source> contents_;  // Per root variable / pointer parameter id: stored values.
   std::vector<Source> contents_control_;  // Per root: control level of the stores.
   std::vector<Source> blocks_;            // Control level per block.
