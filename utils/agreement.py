@@ -89,7 +89,8 @@ def measure(args, mods, work, all_instructions):
     jobs = []
     for name, spv, env in mods:
         outdir = os.path.join(work, label, os.path.basename(spv))
-        cmd = [sys.executable, args.mutator, args.grammar, spv, outdir, '--max', str(args.max)]
+        cmd = [sys.executable, args.mutator, args.grammar, spv, outdir, '--max', str(args.max),
+               '--seed', str(args.seed)]
         if all_instructions:
             cmd.append('--all')
         rc, text = run(cmd)
@@ -148,6 +149,7 @@ def main():
     ap.add_argument('--mode', choices=('all', 'coop', 'both', 'valid'), default='both',
                     help='valid: only check that both validators accept the unmutated modules')
     ap.add_argument('--max', type=int, default=30, help='mutants per module (default 30)')
+    ap.add_argument('--seed', type=int, default=1, help="mutate_spv.py's seed (default 1)")
     ap.add_argument('--jobs', type=int, default=2)
     ap.add_argument('-v', '--verbose', action='store_true', help='list every disagreement')
     ap.add_argument('--validator', default='bazel-bin/tools/coopspv-val')

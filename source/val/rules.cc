@@ -247,6 +247,9 @@ constexpr Rule kRules[] = {
     // vulkan.cc
     {"vulkan.coop-matrix-scope", kE, "vulkan", "VUID-StandaloneSpirv-Scope-12243",
      "In a Vulkan environment, the Scope of a cooperative matrix type is Subgroup or Workgroup."},
+    {"vulkan.coop-matrix-pointer", kE, "vulkan", "VUID-StandaloneSpirv-Pointer-08973",
+     "In a Vulkan environment, OpCooperativeMatrixLoadTensorNV / StoreTensorNV access memory "
+     "through a Workgroup, StorageBuffer or PhysicalStorageBuffer pointer."},
 
     // coop_matrix.cc
     {"coop-matrix.capability", kE, "coop-matrix", "SPV_KHR_cooperative_matrix, 2.16.2",

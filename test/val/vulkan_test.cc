@@ -19,5 +19,21 @@ TEST(Vulkan, CoopMatrixScopeIsSubgroupOrWorkgroup) {
       testing::HasRule(testing::ValidateText(device, "spv1.6"), "vulkan.coop-matrix-scope"));
 }
 
+// VUID-StandaloneSpirv-Pointer-08973: tensor loads and stores go through Workgroup,
+// StorageBuffer or PhysicalStorageBuffer pointers.
+TEST(Vulkan, TensorLoadThroughAPushConstantPointer) {
+  const std::string text = testing::ReadFile("test/data/corpus/cm2_tensor_layouts.spvasm");
+  const std::string load = "%151 = OpCooperativeMatrixLoadTensorNV %137 %145 %150 %149 None None";
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+  const std::string push_constant =
+      testing::Mutate(text, load,
+                      "%pcx = OpAccessChain %_ptr_PushConstant_uint %pc %int_0\n"
+                      "%151 = OpCooperativeMatrixLoadTensorNV %137 %pcx %150 %149 None None");
+  EXPECT_RULE_AT(testing::ValidateText(push_constant, "vulkan1.3"), "vulkan.coop-matrix-pointer",
+                 "OpCooperativeMatrixLoadTensorNV", "PushConstant");
+  EXPECT_FALSE(testing::HasRule(testing::ValidateText(push_constant, "spv1.6"),
+                                "vulkan.coop-matrix-pointer"));
+}
+
 }  // namespace
 }  // namespace coopspv::val
