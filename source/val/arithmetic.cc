@@ -200,7 +200,9 @@ const char* ScalarText(Op scalar) {
 class Checker {
  public:
   Checker(ValidationState& state, const Shapes& shapes, InstIndex i, Kind kind)
-      : state_(state), shapes_(shapes), i_(i), kind_(kind) {}
+      : state_(state), shapes_(shapes), i_(i), rule_(RuleOf(kind)) {}
+  Checker(ValidationState& state, const Shapes& shapes, InstIndex i, const char* rule)
+      : state_(state), shapes_(shapes), i_(i), rule_(rule) {}
 
   // Result Type must be a scalar or vector of `scalar`; false after a report.
   bool Result(Id type, Op scalar, bool is_unsigned = false) {
@@ -233,7 +235,7 @@ class Checker {
                 ", not " + what + " " + state_.Name(type));
   }
   bool Fail(const std::string& why) {
-    state_.Report(RuleOf(kind_), i_, state_.Describe(i_) + ": " + why);
+    state_.Report(rule_, i_, state_.Describe(i_) + ": " + why);
     return false;
   }
 
@@ -241,7 +243,7 @@ class Checker {
   ValidationState& state_;
   const Shapes& shapes_;
   InstIndex i_;
-  Kind kind_;
+  const char* rule_;
 };
 
 // Checks the operation `op` with Result Type `type` and operand ids `args` of instruction `i`.
@@ -386,11 +388,106 @@ void Check(ValidationState& state, const Shapes& shapes, InstIndex i, Op op, Id 
   }
 }
 
+// GLSL.std.450 instructions whose Result Type and operands are all float scalars or vectors of
+// one type (kFloat), or integer scalars or vectors of one component count and width (kInt).
+enum class GlslKind : uint8_t { kNone, kFloat, kInt };
+
+GlslKind GlslKindOf(uint32_t number) {
+  switch (number) {
+    case 1:   // Round
+    case 2:   // RoundEven
+    case 3:   // Trunc
+    case 4:   // FAbs
+    case 6:   // FSign
+    case 8:   // Floor
+    case 9:   // Ceil
+    case 10:  // Fract
+    case 11:  // Radians
+    case 12:  // Degrees
+    case 13:
+    case 14:
+    case 15:
+    case 16:
+    case 17:
+    case 18:  // Sin Cos Tan Asin Acos Atan
+    case 19:
+    case 20:
+    case 21:
+    case 22:
+    case 23:
+    case 24:  // Sinh ... Atanh
+    case 25:  // Atan2
+    case 26:  // Pow
+    case 27:  // Exp
+    case 28:  // Log
+    case 29:  // Exp2
+    case 30:  // Log2
+    case 31:  // Sqrt
+    case 32:  // InverseSqrt
+    case 37:  // FMin
+    case 40:  // FMax
+    case 43:  // FClamp
+    case 46:  // FMix
+    case 48:  // Step
+    case 49:  // SmoothStep
+    case 50:  // Fma
+    case 79:  // NMin
+    case 80:  // NMax
+    case 81:  // NClamp
+      return GlslKind::kFloat;
+    case 5:   // SAbs
+    case 7:   // SSign
+    case 38:  // UMin
+    case 39:  // SMin
+    case 41:  // UMax
+    case 42:  // SMax
+    case 44:  // UClamp
+    case 45:  // SClamp
+      return GlslKind::kInt;
+    default:
+      return GlslKind::kNone;
+  }
+}
+
+void CheckGlsl(ValidationState& state, const Shapes& shapes, InstIndex i) {
+  const ir::Module& m = state.module();
+  const GlslKind kind = GlslKindOf(m.word(i, 4));
+  const Id type = m.word(i, 1);
+  if (kind == GlslKind::kNone || !state.IsType(type) || shapes[type].cooperative) return;
+  for (uint32_t w = 5; w < m.num_words(i); ++w) {
+    const InstIndex d = m.Def(m.word(i, w));
+    if (d == kNoInst || m.opcode(d) == Op::Function || m.type_id(d) == 0) return;  // id rules.
+    if (shapes[m.type_id(d)].cooperative) return;  // coop-vector.ext-inst.
+  }
+  Checker c(state, shapes, i, "glsl.operand");
+  const Shape r = shapes[type];
+  if (kind == GlslKind::kFloat) {
+    if (!c.Result(type, Op::TypeFloat, false)) return;
+    for (uint32_t w = 5; w < m.num_words(i); ++w) {
+      if (!c.SameType(m.word(i, w), type, "the Result Type")) return;
+    }
+    return;
+  }
+  if (!c.Result(type, Op::TypeInt, false)) return;
+  for (uint32_t w = 5; w < m.num_words(i); ++w) {
+    if (!c.Operand(m.word(i, w), Op::TypeInt, r.count, r.width)) return;
+  }
+}
+
 }  // namespace
 
 void ValidateArithmetic(ValidationState& state) {
   const ir::Module& m = state.module();
   const Shapes shapes(m);
+  // The id of the GLSL.std.450 import, if any.
+  Id glsl = 0;
+  for (InstIndex i = 0; i < m.global_end(); ++i) {
+    if (m.opcode(i) == Op::ExtInstImport && m.num_words(i) > 2 &&
+        binary::DecodeString(m.words().subspan(m.word_offset(i) + 2, m.num_words(i) - 2)) ==
+            "GLSL.std.450") {
+      glsl = m.result_id(i);
+    }
+  }
   for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     const uint32_t n = m.num_words(i);
@@ -405,6 +502,8 @@ void ValidateArithmetic(ValidationState& state) {
       // OpSelect's and the others' operands follow the opcode word.
       Check(state, shapes, i, operation, m.word(i, 1),
             m.words().subspan(m.word_offset(i) + 4, n - 4));
+    } else if (op == Op::ExtInst) {
+      if (n >= 5 && glsl != 0 && m.word(i, 3) == glsl) CheckGlsl(state, shapes, i);
     } else if (n >= 3 && KindOf(op) != Kind::kNone) {
       Check(state, shapes, i, op, m.word(i, 1), m.words().subspan(m.word_offset(i) + 3, n - 3));
     }

@@ -139,6 +139,74 @@ void CheckVectorShuffle(ValidationState& state, InstIndex i) {
   }
 }
 
+// OpCompositeConstruct: one constituent per member, element or column, of its type; for a
+// vector, scalars and vectors of its component type whose components add up to its size.
+void CheckConstruct(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  const Id type = m.word(i, 1);
+  const uint32_t first = 3;
+  const uint32_t given = m.num_words(i) - first;
+  const InstIndex def = m.Def(type);
+  if (def == kNoInst) return;
+  for (uint32_t w = first; w < m.num_words(i); ++w) {
+    if (!IsValue(state, m.word(i, w))) return;  // The id rules.
+  }
+  auto fail = [&](const std::string& why) {
+    state.Report("composite.type", i, state.Describe(i) + ": " + why);
+  };
+  auto expect = [&](uint32_t w, Id want) {
+    const Id have = state.TypeOf(m.word(i, w));
+    if (have == want) return true;
+    fail("constituent " + state.Name(m.word(i, w)) + " has type " + state.Name(have) + ", not " +
+         state.Name(want));
+    return false;
+  };
+  switch (m.opcode(def)) {
+    case Op::TypeVector: {
+      const Id component = m.word(def, 2);
+      uint32_t total = 0;
+      for (uint32_t w = first; w < m.num_words(i); ++w) {
+        const Id t = state.TypeOf(m.word(i, w));
+        if (state.DefOp(t) == Op::TypeVector && state.DefWord(t, 2) == component) {
+          total += state.DefWord(t, 3);
+        } else if (!expect(w, component)) {
+          return;
+        } else {
+          ++total;
+        }
+      }
+      if (total != m.word(def, 3)) {
+        fail("the constituents have " + std::to_string(total) + " components; Result Type " +
+             state.Name(type) + " has " + std::to_string(m.word(def, 3)));
+      }
+      return;
+    }
+    case Op::TypeMatrix:
+    case Op::TypeArray:
+    case Op::TypeStruct: {
+      const Op op = m.opcode(def);
+      uint64_t want = op == Op::TypeMatrix ? m.word(def, 3) : m.num_words(def) - 2;
+      if (op == Op::TypeArray) {
+        const std::optional<int64_t> length = state.IntConstant(m.word(def, 3));
+        if (!length) return;  // A spec-constant length: known only once specialized.
+        want = static_cast<uint64_t>(*length);
+      }
+      if (given != want) {
+        fail(std::to_string(given) + " constituents for Result Type " + state.Name(type) +
+             ", which needs " + std::to_string(want));
+        return;
+      }
+      for (uint32_t w = first; w < m.num_words(i); ++w) {
+        const Id member = op == Op::TypeStruct ? m.word(def, 2 + (w - first)) : m.word(def, 2);
+        if (!expect(w, member)) return;
+      }
+      return;
+    }
+    default:
+      return;  // Cooperative types: their families; others: constant / id rules.
+  }
+}
+
 }  // namespace
 
 void ValidateComposites(ValidationState& state) {
@@ -151,6 +219,9 @@ void ValidateComposites(ValidationState& state) {
         break;
       case Op::VectorShuffle:
         CheckVectorShuffle(state, i);
+        break;
+      case Op::CompositeConstruct:
+        if (m.num_words(i) >= 3) CheckConstruct(state, i);
         break;
       default:
         break;

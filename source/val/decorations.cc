@@ -21,7 +21,8 @@ enum class Target : uint8_t {
   kVariable,
   kSpecConstant,
   kMemoryObject,
-  kBuiltIn
+  kBuiltIn,
+  kNotType,  // Anything but a type declaration.
 };
 
 Target TargetOf(Decoration d) {
@@ -41,7 +42,13 @@ Target TargetOf(Decoration d) {
       return Target::kSpecConstant;
     case Decoration::NonWritable:
     case Decoration::NonReadable:
+    case Decoration::Aliased:
+    case Decoration::Restrict:
+    case Decoration::AliasedPointer:
+    case Decoration::RestrictPointer:
       return Target::kMemoryObject;
+    case Decoration::RelaxedPrecision:
+      return Target::kNotType;
     case Decoration::BuiltIn:
       return Target::kBuiltIn;
     default:
@@ -68,6 +75,8 @@ bool Satisfies(const ValidationState& state, Id target, Target want) {
       return IsVariable(op) || op == Op::FunctionParameter;
     case Target::kBuiltIn:
       return IsVariable(op) || ir::IsConstant(op);
+    case Target::kNotType:
+      return !ir::IsTypeDeclaration(op);
   }
   return true;
 }
@@ -86,29 +95,12 @@ const char* TargetText(Target want) {
       return "a memory object declaration (a variable or function parameter)";
     case Target::kBuiltIn:
       return "a variable or a constant (or a struct member, with OpMemberDecorate)";
+    case Target::kNotType:
+      return "a value, not a type";
     case Target::kAny:
       break;
   }
   return "anything";
-}
-
-// Decorations whose value a target can have only once.
-bool TakesOneValue(Decoration d) {
-  switch (d) {
-    case Decoration::SpecId:
-    case Decoration::ArrayStride:
-    case Decoration::MatrixStride:
-    case Decoration::BuiltIn:
-    case Decoration::Location:
-    case Decoration::Component:
-    case Decoration::Index:
-    case Decoration::Binding:
-    case Decoration::DescriptorSet:
-    case Decoration::Offset:
-      return true;
-    default:
-      return false;
-  }
 }
 
 std::string DecorationName(Decoration d) {
@@ -147,7 +139,7 @@ void ValidateDecorations(ValidationState& state) {
                      state.Describe(i) + ": " + DecorationName(d) + " applies to " +
                          TargetText(want) + ", not to " + state.Describe(m.Def(target)));
       }
-      if (TakesOneValue(d)) applied.push_back({target, ~0u, static_cast<uint32_t>(d), i});
+      applied.push_back({target, ~0u, static_cast<uint32_t>(d), i});
     } else if ((op == Op::MemberDecorate || op == Op::MemberDecorateString ||
                 op == Op::MemberName) &&
                n >= 3) {
@@ -170,7 +162,7 @@ void ValidateDecorations(ValidationState& state) {
       }
       if (op == Op::MemberDecorate && n >= 4) {
         const auto d = static_cast<Decoration>(m.word(i, 3));
-        if (TakesOneValue(d)) applied.push_back({type, member, static_cast<uint32_t>(d), i});
+        applied.push_back({type, member, static_cast<uint32_t>(d), i});
       }
     }
   }

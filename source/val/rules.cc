@@ -180,6 +180,11 @@ constexpr Rule kRules[] = {
     {"logical.operand", kE, "arithmetic", "SPIR-V 3.42.15 Relational and Logical Instructions",
      "Logical operations: Boolean scalar or vector Result Type and operands of the Result Type; "
      "OpAny / OpAll: Boolean scalar Result Type, a Boolean vector operand."},
+    {"glsl.operand", kE, "arithmetic", "GLSL.std.450 (each instruction's Result Type and operands)",
+     "GLSL.std.450 float functions (Round ... Fma, NMin, NMax, NClamp) have a float scalar or "
+     "vector Result Type and operands of that type; the integer ones (SAbs, SSign, UMin ... "
+     "SClamp) an integer scalar or vector Result Type and integer operands of its component "
+     "count and width."},
     {"select.operand", kE, "arithmetic", "SPIR-V OpSelect",
      "Condition is a Boolean scalar, or a Boolean vector of the (vector) Result Type's component "
      "count; both objects have the Result Type."},
@@ -212,14 +217,15 @@ constexpr Rule kRules[] = {
     {"decoration.target", kE, "decorations", "SPIR-V 3.20 Decoration",
      "A decoration applies to what 3.20 names: Block, BufferBlock, GLSLShared, GLSLPacked and "
      "CPacked to structs; ArrayStride to arrays and pointers; DescriptorSet and Binding to "
-     "variables; SpecId to scalar spec constants; NonWritable and NonReadable to variables and "
-     "function parameters; BuiltIn to variables, constants and struct members."},
+     "variables; SpecId to scalar spec constants; NonWritable, NonReadable, Aliased, Restrict, "
+     "AliasedPointer and RestrictPointer to variables and function parameters; BuiltIn to "
+     "variables, constants and struct members; RelaxedPrecision to anything but a type."},
     {"decoration.member", kE, "decorations", "SPIR-V OpMemberDecorate, OpMemberName",
      "OpMemberDecorate, OpMemberDecorateString and OpMemberName name a struct type and one of "
      "its members."},
     {"decoration.duplicate", kE, "decorations", "SPIR-V 2.16.1 Universal Validation Rules; 3.20",
-     "A target (or struct member) has at most one Offset, ArrayStride, MatrixStride, BuiltIn, "
-     "Location, Component, Index, Binding, DescriptorSet or SpecId decoration."},
+     "OpDecorate / OpMemberDecorate apply a decoration to a target (or struct member) at most "
+     "once."},
 
     // memory.cc
     {"memory.load", kE, "memory", "SPIR-V OpLoad",
@@ -247,6 +253,16 @@ constexpr Rule kRules[] = {
     // vulkan.cc
     {"vulkan.coop-matrix-scope", kE, "vulkan", "VUID-StandaloneSpirv-Scope-12243",
      "In a Vulkan environment, the Scope of a cooperative matrix type is Subgroup or Workgroup."},
+    {"vulkan.builtin-type", kE, "vulkan",
+     "VUID-<BuiltIn>-<BuiltIn>-* of the compute built-ins (Vulkan 15.9 Built-In Variables), "
+     "e.g. VUID-GlobalInvocationId-GlobalInvocationId-04238",
+     "In a Vulkan environment, the compute built-ins NumWorkgroups, WorkgroupSize, WorkgroupId, "
+     "LocalInvocationId and GlobalInvocationId are vectors of three 32-bit integers; "
+     "LocalInvocationIndex, SubgroupSize, NumSubgroups, SubgroupId and "
+     "SubgroupLocalInvocationId 32-bit integer scalars."},
+    {"vulkan.resource-storage-class", kE, "vulkan", "VUID-StandaloneSpirv-DescriptorSet-06491",
+     "In a Vulkan environment, a variable decorated with DescriptorSet or Binding is of "
+     "StorageBuffer, Uniform or UniformConstant storage class."},
     {"vulkan.coop-matrix-pointer", kE, "vulkan", "VUID-StandaloneSpirv-Pointer-08973",
      "In a Vulkan environment, OpCooperativeMatrixLoadTensorNV / StoreTensorNV access memory "
      "through a Workgroup, StorageBuffer or PhysicalStorageBuffer pointer."},

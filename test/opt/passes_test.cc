@@ -255,7 +255,7 @@ TEST(FoldCoopLength, SpecConstantDimensionsAreLeftAlone) {
 TEST(EliminateDead, RemovesUnusedDeclarationsFunctionsAndVariables) {
   const std::string m = Module(
       "OpName %unused_fn \"unused_fn\"\nOpName %dead_var \"dead_var\"\n"
-      "OpName %kept \"kept\"\nOpDecorate %dead_global Binding 3\n",
+      "OpName %kept \"kept\"\nOpDecorate %dead_global RelaxedPrecision\n",
       "%unused_type = OpTypeVector %float 4\n%unused_const = OpConstant %float 2\n"
       "%_ptr_Private_uint = OpTypePointer Private %uint\n"
       "%dead_global = OpVariable %_ptr_Private_uint Private\n"
@@ -268,7 +268,7 @@ TEST(EliminateDead, RemovesUnusedDeclarationsFunctionsAndVariables) {
   EXPECT_TRUE(testing::FileCheck(r.text, R"(
     CHECK-NOT: unused_fn
     CHECK-NOT: dead_var
-    CHECK-NOT: Binding 3
+    CHECK-NOT: RelaxedPrecision
     CHECK-NOT: OpTypeVector
     CHECK-NOT: %float_2
     CHECK: OpName %kept "kept"

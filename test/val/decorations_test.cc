@@ -32,6 +32,13 @@ constexpr Mutation kMutations[] = {
      "decoration.member"},
     {"OffsetTwice", "OpMemberDecorate %PC 1 Offset 4",
      "OpMemberDecorate %PC 1 Offset 4\nOpMemberDecorate %PC 1 Offset 8", "decoration.duplicate"},
+    {"RestrictOnType", "OpDecorate %PC Block", "OpDecorate %PC Block\nOpDecorate %PC Restrict",
+     "decoration.target"},
+    {"RelaxedPrecisionOnType", "OpDecorate %PC Block",
+     "OpDecorate %PC Block\nOpDecorate %float RelaxedPrecision", "decoration.target"},
+    {"NonWritableTwice", "OpDecorate %PC Block",
+     "OpDecorate %PC Block\nOpDecorate %pc NonWritable\nOpDecorate %pc NonWritable",
+     "decoration.duplicate"},
     {"BindingTwice", "OpDecorate %buf Binding 0",
      "OpDecorate %buf Binding 0\nOpDecorate %buf Binding 1", "decoration.duplicate"},
 };

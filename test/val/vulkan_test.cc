@@ -35,5 +35,24 @@ TEST(Vulkan, TensorLoadThroughAPushConstantPointer) {
                                 "vulkan.coop-matrix-pointer"));
 }
 
+// The type of compute built-ins, and the storage class of descriptor-bound variables.
+TEST(Vulkan, BuiltInTypesAndResourceStorageClasses) {
+  const std::string& text = testing::ReadFile("test/val/data/core_kernel.spvasm");
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+  const std::string scalar_id = testing::Mutate(text, "%gid = OpVariable %ptr_in_v3 Input",
+                                                "%gid = OpVariable %ptr_in_uint Input");
+  EXPECT_RULE_AT(testing::ValidateText(scalar_id, "vulkan1.3"), "vulkan.builtin-type",
+                 "GlobalInvocationId", "three 32-bit integers");
+  const std::string bound_push_constant =
+      testing::Mutate(text, "OpDecorate %buf Binding 0", "OpDecorate %pc Binding 0");
+  EXPECT_RULE_AT(testing::ValidateText(bound_push_constant, "vulkan1.3"),
+                 "vulkan.resource-storage-class", "Binding", "PushConstant");
+  for (const std::string* t : {&scalar_id, &bound_push_constant}) {
+    const Result r = testing::ValidateText(*t, "spv1.6");
+    EXPECT_FALSE(testing::HasRule(r, "vulkan.builtin-type"));
+    EXPECT_FALSE(testing::HasRule(r, "vulkan.resource-storage-class"));
+  }
+}
+
 }  // namespace
 }  // namespace coopspv::val
