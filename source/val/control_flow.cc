@@ -10,12 +10,11 @@ namespace coopspv::val {
 namespace {
 
 // 2.11 Structured Control Flow: a block is the merge block of at most one header; a back edge
-// (to a block that dominates its source) goes to a loop header, and every loop header whose
+// goes to a loop header, and every loop header whose
 // continue target is reachable has exactly one back edge.
 void CheckStructure(ValidationState& state) {
   const ir::Module& m = state.module();
   const ir::Cfg& cfg = m.cfg();
-  const ir::DominatorTree& dom = m.dominators();
   const auto blocks = m.blocks();
   const uint32_t n = static_cast<uint32_t>(blocks.size());
   std::vector<uint32_t> merge_of(n, ~0u);  // The header whose merge block each block is.
@@ -33,18 +32,40 @@ void CheckStructure(ValidationState& state) {
         merge_of[merge] = b;
       }
     }
-    if (!cfg.Reachable(b)) continue;
-    for (uint32_t s : cfg.Successors(b)) {
-      if (!dom.Dominates(s, b)) continue;
-      if (cfg.merge_kind(s) != ir::MergeKind::kLoop) {
-        state.Report("cfg.structure", blocks[b].end - 1,
-                     state.Describe(blocks[b].end - 1) + ": the back edge from " +
-                         state.Name(m.result_id(blocks[b].label)) + " goes to " +
-                         state.Name(m.result_id(blocks[s].label)) + ", which is not a loop header");
-      } else {
-        ++back_edges[s];
+  }
+  // Back edges: the edges a depth-first search from each function's entry finds to a block on
+  // its stack (in a reducible graph, exactly the edges to a block that dominates the source).
+  std::vector<uint8_t> color(n, 0);                  // 0 unvisited, 1 on the stack, 2 done.
+  std::vector<std::pair<uint32_t, uint32_t>> stack;  // (block, next successor to visit)
+  for (const ir::Function& f : m.functions()) {
+    if (f.num_blocks == 0 || f.first_block >= n) continue;
+    stack.push_back({f.first_block, 0});
+    color[f.first_block] = 1;
+    while (!stack.empty() && !state.Full()) {
+      auto& [b, next] = stack.back();
+      const auto successors = cfg.Successors(b);
+      if (next == successors.size()) {
+        color[b] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const uint32_t s = successors[next++];
+      if (color[s] == 0) {
+        color[s] = 1;
+        stack.push_back({s, 0});
+      } else if (color[s] == 1) {
+        if (cfg.merge_kind(s) != ir::MergeKind::kLoop) {
+          state.Report("cfg.structure", blocks[b].end - 1,
+                       state.Describe(blocks[b].end - 1) + ": the back edge from " +
+                           state.Name(m.result_id(blocks[b].label)) + " goes to " +
+                           state.Name(m.result_id(blocks[s].label)) +
+                           ", which is not a loop header");
+        } else {
+          ++back_edges[s];
+        }
       }
     }
+    stack.clear();
   }
   for (uint32_t b = 0; b < n && !state.Full(); ++b) {
     if (cfg.merge_kind(b) != ir::MergeKind::kLoop || !cfg.Reachable(b)) continue;
