@@ -1364,19 +1364,19 @@ OpReturn
 // values are data read at per-invocation addresses, written to a Function variable under
 // divergent control. Whether the branch diverges depends on the data; the analysis used to call
 // it divergent (an error on every cooperative instruction after it). Unproven is right.
-TEST(UniformityData, DataStoredUnderDivergentControlIsUnproven) {
-  const Result r = Check(Module(Main(R"(
+// `float m = 0; if (lid.x < 16) { <then_store> } if (m <= 0) return; <multiply>`.
+std::string StoredUnderDivergentBranch(const std::string& then_store) {
+  return Module(Main(R"(
 %m_v = OpVariable %_ptr_Function_float Function
-)" + std::string(kLid) + std::string(kPointers) +
-                                     R"(
+)" + std::string(kLid) +
+                     std::string(kPointers) +
+                     R"(
 OpStore %m_v %float_0
 %inb = OpULessThan %bool %lx %uint_16
 OpSelectionMerge %merge None
 OpBranchConditional %inb %then %merge
 %then = OpLabel
-%src = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %lx
-%x = OpLoad %float %src
-OpStore %m_v %x
+)" + then_store + R"(
 OpBranch %merge
 %merge = OpLabel
 %m = OpLoad %float %m_v
@@ -1391,7 +1391,13 @@ OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
 OpBranch %end
 %end = OpLabel
 OpReturn
-)")));
+)"));
+}
+
+TEST(UniformityData, DataStoredUnderDivergentControlIsUnproven) {
+  const Result r = Check(
+      StoredUnderDivergentBranch("%src = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %lx\n"
+                                 "%x = OpLoad %float %src\nOpStore %m_v %x"));
   EXPECT_TRUE(r.valid) << Dump(r);
   EXPECT_FALSE(HasUniformityError(r)) << Dump(r);
   EXPECT_TRUE(RuleAt(r, "uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR",
@@ -1406,28 +1412,7 @@ OpReturn
 // The same shape with a constant stored on the divergent path and another before: the values
 // are known and differ, so the branch is proven divergent.
 TEST(UniformityData, ConstantStoredUnderDivergentControlIsAnError) {
-  const Result r = Check(Module(Main(R"(
-%m_v = OpVariable %_ptr_Function_float Function
-)" + std::string(kLid) + std::string(kPointers) +
-                                     R"(
-OpStore %m_v %float_0
-%inb = OpULessThan %bool %lx %uint_16
-OpSelectionMerge %merge None
-OpBranchConditional %inb %then %merge
-%then = OpLabel
-OpStore %m_v %float_2
-OpBranch %merge
-%merge = OpLabel
-%m = OpLoad %float %m_v
-%skip = OpFOrdLessThanEqual %bool %m %float_0
-OpSelectionMerge %end None
-OpBranchConditional %skip %end %work
-%work = OpLabel
-%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
-OpBranch %end
-%end = OpLabel
-OpReturn
-)")));
+  const Result r = Check(StoredUnderDivergentBranch("OpStore %m_v %float_2"));
   EXPECT_TRUE(ReportsFirst(
       r, {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationId"}));
 }
