@@ -21,8 +21,9 @@
 // unproven (kUnknown), never divergent: equal data at different places is common and the
 // validator cannot see it. Only computation on per-invocation sources proves divergence; data
 // chosen by divergent control is unproven too (JoinControl). Values join their operands; OpPhi
-// also takes the level of divergent branches that reconverge at its block; calls pass levels
-// to parameters (context-insensitive) and return the join of the returned values. Reading an
+// also takes the level of divergent branches that reconverge at its block; a function called
+// from one place gets its caller's levels, one called from several is summarized (what its
+// values depend on among its parameters and its call-site control, resolved per call). Reading an
 // element of a matrix is divergent unless all its elements hold one value (PrepareReplicated).
 // Values defined in a divergent region and used outside it (a loop with a divergent trip count) are
 // divergent at the use.
@@ -188,7 +189,8 @@ class Uniformity {
     Source r(s.level, s.reason());
     for (uint32_t deps = s.deps; deps != 0; deps &= deps - 1) {
       const uint32_t p = std::countr_zero(deps);
-      const Source& a = p == 31 ? entries_[f] : param_effective_[param_base_[f] + p];
+      const Source& a =
+          (1u << p) == kCallControlBit ? entries_[f] : param_effective_[param_base_[f] + p];
       if (a.level > r.level) r = Source(a.level, a.reason());
     }
     return r;
@@ -454,7 +456,7 @@ bool Uniformity::ComputeBlockLevels() {
                          : summarized_[f]   ? Source(kUniform, fn.def, kCallControlBit)
                                             : entries_[f];
     for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) {
-      changed = Raise(blocks_, b, Source(entry.level, entry.reason())) || changed;
+      changed = Raise(blocks_, b, entry) || changed;
     }
     // Divergent branches make their regions divergent, up to the reconvergence point.
     std::vector<uint32_t> work;
@@ -650,7 +652,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
         Source r(ret.level, ret.reason());
         for (uint32_t deps = ret.deps; deps != 0; deps &= deps - 1) {
           const uint32_t p = std::countr_zero(deps);
-          if (p == 31) {
+          if ((1u << p) == kCallControlBit) {
             r = Join(r, control);
           } else if (p < num_args) {
             r = Join(r, Argument(i, f, p));

@@ -1853,6 +1853,23 @@ TEST(UniformityClean, HelperDoingMulAddCalledTwiceWithUniformStrides) {
   EXPECT_CLEAN(Check(HelperDoingMulAdd("%uint_16")));
 }
 
+// The helper called twice with uniform strides, once of them under a branch on the invocation:
+// its multiply runs in control flow that is not proven uniform at that call.
+TEST(UniformityBug, HelperDoingMulAddCalledUnderDivergentBranch) {
+  const Result r =
+      Check(Mutate(HelperDoingMulAdd("%uint_16"), "%r2 = OpFunctionCall %void %tile %uint_16",
+                   "%low = OpULessThan %bool %lx %uint_16\n"
+                   "OpSelectionMerge %after None\n"
+                   "OpBranchConditional %low %call %after\n"
+                   "%call = OpLabel\n"
+                   "%r2 = OpFunctionCall %void %tile %uint_16\n"
+                   "OpBranch %after\n"
+                   "%after = OpLabel"));
+  EXPECT_TRUE(
+      RuleAt(r, "uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR", "not proven uniform"))
+      << Dump(r);
+}
+
 TEST(UniformityBug, HelperDoingMulAddCalledOnceWithDivergentStride) {
   const Result r = Check(HelperDoingMulAdd("%lx"));
   EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
