@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <initializer_list>
 #include <set>
 
 #include "source/run/compare.h"
@@ -149,11 +150,20 @@ class Instance {
   bool leak_ = false;
 };
 
+// A script buffer lives twice: in device-local memory, where the shaders use it, and in a
+// host-visible staging copy (host-cached where the device has such memory), which the host
+// fills, reads for EXPECT and push constants, and exchanges with the device copy by transfer
+// commands around a RUN. A shader never reads host memory across the bus, and the host never
+// reads uncached device memory: both would make timings and large buffers slow by orders of
+// magnitude on a discrete GPU.
 struct DeviceBuffer {
-  VkBuffer buffer = VK_NULL_HANDLE;
+  VkBuffer buffer = VK_NULL_HANDLE;  // Device-local.
   VkDeviceMemory memory = VK_NULL_HANDLE;
-  uint8_t* mapped = nullptr;
-  VkDeviceSize size = 0;  // What the script declared; the allocation may be larger.
+  VkBuffer staging = VK_NULL_HANDLE;  // Host-visible.
+  VkDeviceMemory staging_memory = VK_NULL_HANDLE;
+  uint8_t* mapped = nullptr;  // The staging copy.
+  VkDeviceSize size = 0;      // What the script declared; the allocations may be larger.
+  VkDeviceSize allocated = 0;
 };
 
 struct DevicePipeline {
@@ -192,6 +202,8 @@ class Executor {
     for (auto& b : buffers_) {
       if (b.buffer) vk.vkDestroyBuffer(device_, b.buffer, nullptr);
       if (b.memory) vk.vkFreeMemory(device_, b.memory, nullptr);
+      if (b.staging) vk.vkDestroyBuffer(device_, b.staging, nullptr);
+      if (b.staging_memory) vk.vkFreeMemory(device_, b.staging_memory, nullptr);
     }
     vk.vkDestroyDevice(device_, nullptr);
   }
@@ -333,65 +345,85 @@ class Executor {
     return true;
   }
 
-  bool CreateBuffers(std::string* error) {
-    VkPhysicalDeviceMemoryProperties memory;
-    vk.vkGetPhysicalDeviceMemoryProperties(physical_, &memory);
-    for (const Buffer& b : script_.buffers) {
-      DeviceBuffer& d = buffers_.emplace_back();
-      d.size = b.bytes.size();
-      VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-      info.size = (d.size + 15) / 16 * 16;
-      info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
-                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-      info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-      if (!Check(vk.vkCreateBuffer(device_, &info, nullptr, &d.buffer),
-                 At(b.line) + "vkCreateBuffer for '" + b.name + "'", error)) {
-        d.buffer = VK_NULL_HANDLE;
-        return false;
-      }
-      VkMemoryRequirements req;
-      vk.vkGetBufferMemoryRequirements(device_, d.buffer, &req);
-      // Host-visible and coherent, device-local when the device has such memory.
-      const VkMemoryPropertyFlags host =
-          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-      int type = -1;
-      for (int pass = 0; pass < 2 && type < 0; ++pass) {
-        const VkMemoryPropertyFlags want =
-            pass == 0 ? host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT : host;
-        for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
-          if ((req.memoryTypeBits & (1u << i)) &&
-              (memory.memoryTypes[i].propertyFlags & want) == want &&
-              memory.memoryHeaps[memory.memoryTypes[i].heapIndex].size >= req.size * 2) {
-            type = static_cast<int>(i);
-            break;
-          }
+  // A buffer and its memory, of the first memory type (in the order of `prefer`) that has
+  // every flag asked for and a heap large enough; mapped when the type is host-visible.
+  bool AllocateBuffer(const Buffer& b, VkDeviceSize size, VkBufferUsageFlags usage,
+                      std::initializer_list<VkMemoryPropertyFlags> prefer, const char* role,
+                      VkBuffer* buffer, VkDeviceMemory* memory, uint8_t** mapped,
+                      std::string* error) {
+    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    info.size = size;
+    info.usage = usage;
+    info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    if (!Check(vk.vkCreateBuffer(device_, &info, nullptr, buffer),
+               At(b.line) + "vkCreateBuffer for the " + role + " of '" + b.name + "'", error)) {
+      *buffer = VK_NULL_HANDLE;
+      return false;
+    }
+    VkMemoryRequirements req;
+    vk.vkGetBufferMemoryRequirements(device_, *buffer, &req);
+    int type = -1;
+    for (VkMemoryPropertyFlags want : prefer) {
+      for (uint32_t i = 0; i < memory_.memoryTypeCount && type < 0; ++i) {
+        if ((req.memoryTypeBits & (1u << i)) &&
+            (memory_.memoryTypes[i].propertyFlags & want) == want &&
+            memory_.memoryHeaps[memory_.memoryTypes[i].heapIndex].size >= req.size) {
+          type = static_cast<int>(i);
         }
       }
-      if (type < 0) {
-        *error = At(b.line) + "no host-visible memory for buffer '" + b.name + "'";
-        return false;
-      }
-      VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-      alloc.allocationSize = req.size;
-      alloc.memoryTypeIndex = static_cast<uint32_t>(type);
-      if (!Check(
-              vk.vkAllocateMemory(device_, &alloc, nullptr, &d.memory),
-              At(b.line) + "allocating " + std::to_string(req.size) + " bytes for '" + b.name + "'",
-              error)) {
-        d.memory = VK_NULL_HANDLE;
-        return false;
-      }
-      void* mapped = nullptr;
-      if (!Check(vk.vkBindBufferMemory(device_, d.buffer, d.memory, 0), "vkBindBufferMemory",
-                 error) ||
-          !Check(vk.vkMapMemory(device_, d.memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory",
+      if (type >= 0) break;
+    }
+    if (type < 0) {
+      *error = At(b.line) + "no memory type for the " + role + " of buffer '" + b.name + "'";
+      return false;
+    }
+    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    alloc.allocationSize = req.size;
+    alloc.memoryTypeIndex = static_cast<uint32_t>(type);
+    if (!Check(vk.vkAllocateMemory(device_, &alloc, nullptr, memory),
+               At(b.line) + "allocating " + std::to_string(req.size) + " bytes for the " + role +
+                   " of '" + b.name + "'",
+               error)) {
+      *memory = VK_NULL_HANDLE;
+      return false;
+    }
+    if (!Check(vk.vkBindBufferMemory(device_, *buffer, *memory, 0), "vkBindBufferMemory", error)) {
+      return false;
+    }
+    if (mapped != nullptr) {
+      void* host = nullptr;
+      if (!Check(vk.vkMapMemory(device_, *memory, 0, VK_WHOLE_SIZE, 0, &host), "vkMapMemory",
                  error)) {
         return false;
       }
-      d.mapped = static_cast<uint8_t*>(mapped);
-      std::memset(d.mapped, 0, req.size);
+      *mapped = static_cast<uint8_t*>(host);
+    }
+    return true;
+  }
+
+  bool CreateBuffers(std::string* error) {
+    vk.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
+    const VkMemoryPropertyFlags host =
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    for (const Buffer& b : script_.buffers) {
+      DeviceBuffer& d = buffers_.emplace_back();
+      d.size = b.bytes.size();
+      d.allocated = (d.size + 15) / 16 * 16;
+      if (!AllocateBuffer(b, d.allocated,
+                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0}, "device copy", &d.buffer,
+                          &d.memory, nullptr, error) ||
+          !AllocateBuffer(b, d.allocated,
+                          VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          {host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, host}, "staging copy",
+                          &d.staging, &d.staging_memory, &d.mapped, error)) {
+        return false;
+      }
+      std::memset(d.mapped, 0, d.allocated);
       std::memcpy(d.mapped, b.bytes.data(), b.bytes.size());
     }
+    device_stale_ = true;
     return true;
   }
 
@@ -648,70 +680,112 @@ class Executor {
     return true;
   }
 
-  // One dispatch in its own submission, waited for with the fence timeout.
-  bool Dispatch(const Command& c, size_t pipeline, bool timed, double* microseconds,
-                std::string* error) {
-    const DevicePipeline& d = pipelines_[pipeline];
+  void Barrier(VkPipelineStageFlags src_stage, VkAccessFlags src, VkPipelineStageFlags dst_stage,
+               VkAccessFlags dst) {
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = src;
+    barrier.dstAccessMask = dst;
+    vk.vkCmdPipelineBarrier(command_buffer_, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0,
+                            nullptr);
+  }
+
+  // Records commands with `record` into the command buffer, submits them on their own and waits
+  // with the fence timeout. `line` is the script line the work belongs to.
+  template <typename Record>
+  bool Submit(uint32_t line, Record record, std::string* error) {
     vk.vkResetCommandBuffer(command_buffer_, 0);
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     if (!Check(vk.vkBeginCommandBuffer(command_buffer_, &begin), "vkBeginCommandBuffer", error)) {
       return false;
     }
-    // Earlier RUNs' writes (previous submissions) and host writes visible to this one.
-    VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT;
-    before.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    vk.vkCmdPipelineBarrier(
-        command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
-    vk.vkCmdBindPipeline(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, d.pipeline);
-    if (!d.sets.empty()) {
-      vk.vkCmdBindDescriptorSets(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, d.layout, 0,
-                                 static_cast<uint32_t>(d.sets.size()), d.sets.data(), 0, nullptr);
-    }
-    if (d.push_constant_buffer >= 0) {
-      std::vector<uint8_t> bytes(d.push_constant_size, 0);
-      const DeviceBuffer& b = buffers_[d.push_constant_buffer];
-      std::memcpy(bytes.data(), b.mapped, b.size);
-      vk.vkCmdPushConstants(command_buffer_, d.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                            d.push_constant_size, bytes.data());
-    }
-    if (timed) {
-      vk.vkCmdResetQueryPool(command_buffer_, query_pool_, 0, 2);
-      vk.vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, query_pool_, 0);
-    }
-    vk.vkCmdDispatch(command_buffer_, c.groups[0], c.groups[1], c.groups[2]);
-    if (timed) {
-      vk.vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, query_pool_, 1);
-    }
-    VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    after.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vk.vkCmdPipelineBarrier(command_buffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                            VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &after, 0, nullptr, 0, nullptr);
+    record();
     if (!Check(vk.vkEndCommandBuffer(command_buffer_), "vkEndCommandBuffer", error)) return false;
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &command_buffer_;
     vk.vkResetFences(device_, 1, &fence_);
     VkResult r = vk.vkQueueSubmit(queue_, 1, &submit, fence_);
-    if (!Check(r, At(c.line) + "vkQueueSubmit", error)) return false;
+    if (!Check(r, At(line) + "vkQueueSubmit", error)) return false;
     const uint32_t timeout_ms =
         script_.fence_timeout_ms ? script_.fence_timeout_ms : options_.fence_timeout_ms;
     r = vk.vkWaitForFences(device_, 1, &fence_, VK_TRUE, uint64_t{timeout_ms} * 1000000);
     if (r == VK_TIMEOUT) {
       result_->hung = true;
-      *error = At(c.line) + "RUN did not finish within " + std::to_string(timeout_ms) +
+      *error = At(line) + "RUN did not finish within " + std::to_string(timeout_ms) +
                " ms (the fence timeout: --timeout-ms or SET ENGINE_DATA fence_timeout_ms)";
       return false;
     }
-    if (!Check(r, At(c.line) + "RUN (vkWaitForFences)", error)) return false;
+    return Check(r, At(line) + "RUN (vkWaitForFences)", error);
+  }
+
+  // Copies every buffer from its staging copy to its device copy (`upload`) or back.
+  bool Transfer(uint32_t line, bool upload, std::string* error) {
+    return Submit(
+        line,
+        [&] {
+          // Host writes and earlier shader work before the copies; the copies before what
+          // follows (shaders after an upload, host reads after a download).
+          Barrier(VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+          for (const DeviceBuffer& b : buffers_) {
+            const VkBufferCopy region{0, 0, b.allocated};
+            vk.vkCmdCopyBuffer(command_buffer_, upload ? b.staging : b.buffer,
+                               upload ? b.buffer : b.staging, 1, &region);
+          }
+          Barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                  upload ? VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT : VK_PIPELINE_STAGE_HOST_BIT,
+                  upload ? VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT
+                         : VK_ACCESS_HOST_READ_BIT);
+        },
+        error);
+  }
+
+  // One dispatch in its own submission; `microseconds` gets its GPU time when `timed`.
+  bool Dispatch(const Command& c, size_t pipeline, bool timed, double* microseconds,
+                std::string* error) {
+    const DevicePipeline& d = pipelines_[pipeline];
+    const bool ok = Submit(
+        c.line,
+        [&] {
+          // Earlier RUNs' writes and uploads visible to this one.
+          Barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+          vk.vkCmdBindPipeline(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, d.pipeline);
+          if (!d.sets.empty()) {
+            vk.vkCmdBindDescriptorSets(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, d.layout,
+                                       0, static_cast<uint32_t>(d.sets.size()), d.sets.data(), 0,
+                                       nullptr);
+          }
+          if (d.push_constant_buffer >= 0) {
+            std::vector<uint8_t> bytes(d.push_constant_size, 0);
+            const DeviceBuffer& b = buffers_[d.push_constant_buffer];
+            std::memcpy(bytes.data(), b.mapped, b.size);
+            vk.vkCmdPushConstants(command_buffer_, d.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                  d.push_constant_size, bytes.data());
+          }
+          if (timed) {
+            vk.vkCmdResetQueryPool(command_buffer_, query_pool_, 0, 2);
+            vk.vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                                   query_pool_, 0);
+          }
+          vk.vkCmdDispatch(command_buffer_, c.groups[0], c.groups[1], c.groups[2]);
+          if (timed) {
+            vk.vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                                   query_pool_, 1);
+          }
+        },
+        error);
+    if (!ok) return false;
     if (timed) {
       uint64_t stamps[2] = {0, 0};
-      r = vk.vkGetQueryPoolResults(device_, query_pool_, 0, 2, sizeof(stamps), stamps,
-                                   sizeof(uint64_t),
-                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+      const VkResult r = vk.vkGetQueryPoolResults(
+          device_, query_pool_, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
+          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
       if (!Check(r, "vkGetQueryPoolResults", error)) return false;
       const uint64_t mask =
           timestamp_bits_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << timestamp_bits_) - 1;
@@ -732,11 +806,12 @@ class Executor {
         return false;
       }
     }
+    // The device copies hold what the staging copies hold before the RUN proper.
+    if (device_stale_ && !Transfer(c.line, true, error)) return false;
+    device_stale_ = false;
     if (options_.timing_runs > 0) {
-      // Warm-up and timed dispatches first; then the buffers go back to what they held, so
-      // that the RUN proper sees what the script wrote.
-      std::vector<std::vector<uint8_t>> saved;
-      for (const auto& b : buffers_) saved.emplace_back(b.mapped, b.mapped + b.size);
+      // Warm-up and timed dispatches first; then the device copies go back to what the
+      // staging copies still hold, so that the RUN proper sees what the script wrote.
       double unused = 0;
       for (uint32_t i = 0; i < options_.warmup_runs; ++i) {
         if (!Dispatch(c, index, false, &unused, error)) return false;
@@ -758,12 +833,11 @@ class Executor {
       t.min_us = times.front();
       t.max_us = times.back();
       result_->timings.push_back(t);
-      for (size_t i = 0; i < buffers_.size(); ++i) {
-        std::memcpy(buffers_[i].mapped, saved[i].data(), saved[i].size());
-      }
+      if (!Transfer(c.line, true, error)) return false;
     }
     double unused = 0;
-    return Dispatch(c, index, false, &unused, error);
+    // The staging copies hold the results for EXPECT, push constants and later uploads.
+    return Dispatch(c, index, false, &unused, error) && Transfer(c.line, false, error);
   }
 
   void Expect(const Command& c) {
@@ -800,6 +874,8 @@ class Executor {
   VkCommandBuffer command_buffer_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
   VkQueryPool query_pool_ = VK_NULL_HANDLE;
+  VkPhysicalDeviceMemoryProperties memory_{};
+  bool device_stale_ = true;  // The device copies do not yet hold the staging copies' bytes.
 };
 
 }  // namespace

@@ -63,6 +63,7 @@ namespace coopspv::run {
   X(vkCmdBindDescriptorSets)       \
   X(vkCmdPushConstants)            \
   X(vkCmdDispatch)                 \
+  X(vkCmdCopyBuffer)               \
   X(vkCmdPipelineBarrier)          \
   X(vkCmdResetQueryPool)           \
   X(vkCmdWriteTimestamp)           \
