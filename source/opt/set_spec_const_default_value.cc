@@ -21,7 +21,9 @@ class SetSpecConstDefaultValuePass : public Pass {
   uint32_t preserved() const override { return ir::kAnalysisAll; }
 
   PassResult Run(ir::Module& m) override {
-    std::map<uint32_t, ir::Id> by_spec_id;
+    // Several constants may share a SpecId (glslang gives local_size_x_id both the LocalSizeId
+    // operand and gl_WorkGroupSize's component): each gets the value.
+    std::multimap<uint32_t, ir::Id> by_spec_id;
     for (ir::InstIndex i = 0; i < m.num_instructions(); ++i) {
       if (m.opcode(i) == Op::Decorate && m.num_words(i) >= 4 &&
           m.word(i, 2) == static_cast<uint32_t>(spv::Decoration::SpecId)) {
@@ -30,60 +32,61 @@ class SetSpecConstDefaultValuePass : public Pass {
     }
     bool changed = false;
     for (const auto& [spec_id, text] : values_) {
-      auto it = by_spec_id.find(spec_id);
-      if (it == by_spec_id.end()) {
+      if (by_spec_id.count(spec_id) == 0) {
         return PassResult::Failed("no specialization constant is decorated with SpecId " +
                                   std::to_string(spec_id));
       }
-      const ir::InstIndex d = m.Def(it->second);
-      if (d == ir::kNoInst) {
-        return PassResult::Failed("SpecId " + std::to_string(spec_id) +
-                                  " decorates an undefined id");
-      }
-      const Op op = m.opcode(d);
-      if (op == Op::SpecConstantTrue || op == Op::SpecConstantFalse) {
-        if (text != "true" && text != "false") {
+      for (auto [it, end] = by_spec_id.equal_range(spec_id); it != end; ++it) {
+        const ir::InstIndex d = m.Def(it->second);
+        if (d == ir::kNoInst) {
           return PassResult::Failed("SpecId " + std::to_string(spec_id) +
-                                    " is a Boolean: its value must be true or false, not '" + text +
-                                    "'");
+                                    " decorates an undefined id");
         }
-        const Op want = text == "true" ? Op::SpecConstantTrue : Op::SpecConstantFalse;
-        if (want != op) {
-          m.SetOpcode(d, want);
+        const Op op = m.opcode(d);
+        if (op == Op::SpecConstantTrue || op == Op::SpecConstantFalse) {
+          if (text != "true" && text != "false") {
+            return PassResult::Failed("SpecId " + std::to_string(spec_id) +
+                                      " is a Boolean: its value must be true or false, not '" +
+                                      text + "'");
+          }
+          const Op want = text == "true" ? Op::SpecConstantTrue : Op::SpecConstantFalse;
+          if (want != op) {
+            m.SetOpcode(d, want);
+            changed = true;
+          }
+          continue;
+        }
+        if (op != Op::SpecConstant) {
+          return PassResult::Failed("SpecId " + std::to_string(spec_id) +
+                                    " decorates an instruction without a default value to set");
+        }
+        const ir::Id type = m.type_id(d);
+        const ir::InstIndex type_def = m.Def(type);
+        if (type_def == ir::kNoInst) return PassResult::Failed("spec constant of undefined type");
+        ScalarType scalar;
+        scalar.width = m.word(type_def, 2);
+        if (m.opcode(type_def) == Op::TypeFloat) {
+          scalar.kind = ScalarType::kFloat;
+          if (m.num_words(type_def) > 3)
+            scalar.fp_encoding = static_cast<int32_t>(m.word(type_def, 3));
+        } else if (m.opcode(type_def) == Op::TypeInt) {
+          scalar.kind = m.word(type_def, 3) ? ScalarType::kSigned : ScalarType::kUnsigned;
+        } else {
+          return PassResult::Failed("spec constant of non-numeric type");
+        }
+        uint64_t bits = 0;
+        std::string error;
+        if (!EncodeLiteral(text, scalar, &bits, &error)) {
+          return PassResult::Failed("SpecId " + std::to_string(spec_id) + ": " + error);
+        }
+        const size_t words = scalar.width > 32 ? 2 : 1;
+        if (m.num_words(d) != 3 + words) return PassResult::Failed("malformed OpSpecConstant");
+        const uint32_t low = static_cast<uint32_t>(bits), high = static_cast<uint32_t>(bits >> 32);
+        if (m.word(d, 3) != low || (words == 2 && m.word(d, 4) != high)) {
+          m.SetWord(d, 3, low);
+          if (words == 2) m.SetWord(d, 4, high);
           changed = true;
         }
-        continue;
-      }
-      if (op != Op::SpecConstant) {
-        return PassResult::Failed("SpecId " + std::to_string(spec_id) +
-                                  " decorates an instruction without a default value to set");
-      }
-      const ir::Id type = m.type_id(d);
-      const ir::InstIndex type_def = m.Def(type);
-      if (type_def == ir::kNoInst) return PassResult::Failed("spec constant of undefined type");
-      ScalarType scalar;
-      scalar.width = m.word(type_def, 2);
-      if (m.opcode(type_def) == Op::TypeFloat) {
-        scalar.kind = ScalarType::kFloat;
-        if (m.num_words(type_def) > 3)
-          scalar.fp_encoding = static_cast<int32_t>(m.word(type_def, 3));
-      } else if (m.opcode(type_def) == Op::TypeInt) {
-        scalar.kind = m.word(type_def, 3) ? ScalarType::kSigned : ScalarType::kUnsigned;
-      } else {
-        return PassResult::Failed("spec constant of non-numeric type");
-      }
-      uint64_t bits = 0;
-      std::string error;
-      if (!EncodeLiteral(text, scalar, &bits, &error)) {
-        return PassResult::Failed("SpecId " + std::to_string(spec_id) + ": " + error);
-      }
-      const size_t words = scalar.width > 32 ? 2 : 1;
-      if (m.num_words(d) != 3 + words) return PassResult::Failed("malformed OpSpecConstant");
-      const uint32_t low = static_cast<uint32_t>(bits), high = static_cast<uint32_t>(bits >> 32);
-      if (m.word(d, 3) != low || (words == 2 && m.word(d, 4) != high)) {
-        m.SetWord(d, 3, low);
-        if (words == 2) m.SetWord(d, 4, high);
-        changed = true;
       }
     }
     return changed ? PassResult::ChangedInPlace() : PassResult::Unchanged();

@@ -76,6 +76,21 @@ TEST(SetSpecConstDefaultValue, SetsIntegersFloatsAndBooleans) {
   )"));
 }
 
+// glslang decorates two constants with the SpecId of local_size_x_id: the LocalSizeId operand
+// and the component of gl_WorkGroupSize. Setting only one made a lowered GEMM compute with a
+// workgroup size of 1 in its tile arithmetic.
+TEST(SetSpecConstDefaultValue, SetsEveryConstantWithTheSpecId) {
+  const std::string m = Module(
+      "OpName %a \"a\"\nOpName %b \"b\"\nOpDecorate %a SpecId 0\nOpDecorate %b SpecId 0\n",
+      "%a = OpSpecConstant %uint 1\n%b = OpSpecConstant %uint 1\n");
+  const PassRun r = Optimize(m, {{"set-spec-const-default-value", "0:128"}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %a = OpSpecConstant %uint 128
+    CHECK-NEXT: %b = OpSpecConstant %uint 128
+  )"));
+}
+
 TEST(SetSpecConstDefaultValue, RejectsUnknownIdsAndBadValues) {
   const std::string m = Module("OpDecorate %a SpecId 0\nOpDecorate %c SpecId 2\n",
                                "%a = OpSpecConstant %uint 16\n%c = OpSpecConstantTrue %bool\n");

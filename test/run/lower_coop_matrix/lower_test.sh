@@ -64,6 +64,25 @@ for c in $cases; do
     ran=$((ran + 1))
   fi
 done
+# The example GEMM through the pipeline of the H100 timing job, over 16 workgroups.
+if [ -x "$RUN" ] && [ -f "$ICD" ]; then
+  gemm="$TMP/gemm256"
+  if "$AS" examples/tiled_gemm.spvasm -o "$gemm.native.spv" &&
+    "$OPT" --target-env vulkan1.3 --set-spec-const-default-value "0:128" --freeze-spec-const \
+      --fold-spec-const --lower-coop-matrix=8 --eliminate-dead "$gemm.native.spv" \
+      -o "$gemm.spv" 2>"$TMP/err"; then
+    sed -e "s#SPIRV-ASM FILE ../../../examples/tiled_gemm.spvasm#SPIRV-BINARY FILE gemm256.spv#" \
+      -e '/VK_KHR_cooperative_matrix/d' -e '/CooperativeMatrixFeaturesKHR/d' \
+      "$DIR/gemm256.amber" >"$gemm.amber"
+    if ! timeout 300 "${RUN_ENV[@]}" "$RUN" --timeout-ms 120000 "$gemm.amber" >"$TMP/out" 2>&1; then
+      fail "gemm256: lowered examples/tiled_gemm on lavapipe"
+      sed 's/^/    /' "$TMP/out" | head -20 >&2
+    fi
+    ran=$((ran + 1))
+  else
+    fail "gemm256: lowering examples/tiled_gemm: $(cat "$TMP/err")"
+  fi
+fi
 if [ "$ran" != 0 ]; then
   echo "ran $ran lowered kernels on lavapipe"
 elif [ -x "$RUN" ]; then
