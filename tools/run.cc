@@ -38,8 +38,14 @@ void PrintHelp(const char* argv0) {
       "  --passes \"<flags>\"      Run the script twice: as written, then with every shader\n"
       "                          through these coopspv-opt passes, and compare every buffer\n"
       "                          bound as storage.\n"
-      "  --lower                 --passes with the lowering passes this build has (%s);\n"
+      "  --lower                 --passes with --freeze-spec-const --fold-spec-const and the\n"
+      "                          lowering passes this build has (%s);\n"
       "                          --lower-coop-matrix lowers for the device's subgroup size.\n"
+      "                          Passes that freeze specialization constants get each\n"
+      "                          pipeline's SPECIALIZE values as defaults first.\n"
+      "  --passes-only           With --passes or --lower: run only the optimized shaders,\n"
+      "                          without the cooperative extensions they no longer use\n"
+      "                          (a lowered module on a driver that lacks them).\n"
       "  --tolerance <t>         Floats compared by --passes/--lower match within\n"
       "                          max(t, t * |value|); integers exactly. Default 1e-3.\n"
       "  --target-env <env>      Validate the modules the passes produce for <env>\n"
@@ -171,7 +177,9 @@ void PrintText(const coopspv::RunReport& report) {
   size_t passed = 0;
   for (const auto& e : report.expects) passed += e.passed;
   std::string compared;
-  if (!report.passes_applied.empty()) {
+  if (!report.passes_applied.empty() && report.comparisons.empty()) {
+    compared = " with the passes alone";
+  } else if (!report.passes_applied.empty()) {
     size_t equal = 0;
     for (const auto& c : report.comparisons) equal += c.equal;
     compared = ", " + std::to_string(equal) + " of " + std::to_string(report.comparisons.size()) +
@@ -225,6 +233,8 @@ int main(int argc, char** argv) {
       check = true;
     } else if (arg == "--lower") {
       lower = true;
+    } else if (arg == "--passes-only") {
+      options.passes_only = true;
     } else if (arg == "--timing") {
       options.timing_runs = 10;
     } else if ((got = value("--timing", &v)) != 0) {
@@ -272,6 +282,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "error: --lower and --passes: give one of them\n");
       return kExitUsage;
     }
+    // Specialization constants first: the lowering passes need constant dimensions and
+    // layouts (coopspv-run bakes each pipeline's SPECIALIZE values in before freezing).
+    options.passes.push_back({"freeze-spec-const", ""});
+    options.passes.push_back({"fold-spec-const", ""});
     for (const auto& p : coopspv::OptimizerPasses()) {
       for (const char* name : kLoweringPasses) {
         if (p.flag != name) continue;
@@ -280,12 +294,16 @@ int main(int argc, char** argv) {
         options.passes.push_back({p.flag, subgroup ? coopspv::kDeviceSubgroupSize : ""});
       }
     }
-    if (options.passes.empty()) {
+    if (options.passes.size() == 2) {
       std::fprintf(stderr,
                    "error: --lower: this build has none of the lowering passes "
                    "(--lower-coop-matrix, --lower-coop-vector); use --passes\n");
       return kExitUsage;
     }
+  }
+  if (options.passes_only && options.passes.empty()) {
+    std::fprintf(stderr, "error: --passes-only needs --passes or --lower\n");
+    return kExitUsage;
   }
   std::string text;
   if (!ReadFile(input, &text)) return kExitUsage;

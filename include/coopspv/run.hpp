@@ -33,6 +33,12 @@ struct RunOptions {
   // argument equal to kDeviceSubgroupSize becomes the device's subgroup size (as --lower gives
   // --lower-coop-matrix).
   std::vector<PassRequest> passes;
+  // With `passes`: skip the run as written; run only the optimized shaders, with the device
+  // requirements (DEVICE_EXTENSION, and DEVICE_FEATURE of the extension's structure) of the
+  // cooperative extensions that no optimized module declares any more dropped. This is how a
+  // lowered module runs on a driver without the extensions (lavapipe); the report's buffers and
+  // expects are the optimized run's.
+  bool passes_only = false;
   std::string target_env = "vulkan1.3";  // For the passes' validation.
   // Floats compare within max(tolerance, tolerance * |value|); integers exactly.
   double tolerance = 1e-3;

@@ -2,14 +2,18 @@
 // the shaders optimized, compare.
 #include "include/coopspv/run.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 #include "source/common/float.h"
 #include "source/run/compare.h"
 #include "source/run/executor.h"
 #include "source/run/module_interface.h"
 #include "source/run/script.h"
+#include "source/run/vulkan.h"
 
 namespace coopspv {
 namespace {
@@ -33,7 +37,43 @@ bool ParseWithOptions(std::string_view text, const RunOptions& options, run::Scr
   return true;
 }
 
-// Every shader of the script through the passes.
+// Whether the constant decorated with SpecId `spec_id` is a Boolean (OpSpecConstantTrue /
+// False): a SPECIALIZE value for it is a VkBool32.
+bool SpecIdIsBoolean(const std::vector<uint32_t>& words, uint32_t spec_id) {
+  std::set<uint32_t> targets;
+  for (size_t i = 5; i < words.size();) {
+    const uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+    if (count == 0 || i + count > words.size()) break;
+    if (opcode == 71 && count == 4 && words[i + 2] == 1 && words[i + 3] == spec_id) {
+      targets.insert(words[i + 1]);  // OpDecorate %id SpecId spec_id
+    } else if ((opcode == 48 || opcode == 49) && count == 3 && targets.count(words[i + 2])) {
+      return true;  // OpSpecConstantTrue / False
+    }
+    i += count;
+  }
+  return false;
+}
+
+// A SPECIALIZE value as --set-spec-const-default-value reads it.
+std::string SpecValueText(const run::SpecConstant& c, bool boolean) {
+  if (boolean) return c.value.bits ? "true" : "false";
+  char buf[64];
+  if (c.type.kind == run::DataType::kFloat) {
+    std::snprintf(buf, sizeof(buf), "%.17g", c.value.value);
+  } else if (c.type.kind == run::DataType::kSigned) {
+    const int shift = 64 - static_cast<int>(c.type.bits);
+    const int64_t v = static_cast<int64_t>(c.value.bits << shift) >> shift;
+    std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(v));
+  } else {
+    std::snprintf(buf, sizeof(buf), "%llu", static_cast<unsigned long long>(c.value.bits));
+  }
+  return buf;
+}
+
+// Every shader of the script through the passes. When the passes freeze specialization
+// constants, each pipeline's SPECIALIZE values become the defaults first (in a copy of the
+// shader per pipeline that specializes), so that the frozen module computes what the pipeline
+// as written computes.
 bool ApplyPasses(const RunOptions& options, uint32_t subgroup_size, run::Script* script,
                  std::string* error) {
   OptimizerOptions optimizer;
@@ -42,10 +82,41 @@ bool ApplyPasses(const RunOptions& options, uint32_t subgroup_size, run::Script*
   for (PassRequest& p : optimizer.passes) {
     if (p.argument == kDeviceSubgroupSize) p.argument = std::to_string(subgroup_size);
   }
-  for (run::Shader& shader : script->shaders) {
+  const bool freezes =
+      std::any_of(optimizer.passes.begin(), optimizer.passes.end(),
+                  [](const PassRequest& p) { return p.flag == "freeze-spec-const"; });
+  std::vector<std::string> defaults(script->shaders.size());  // Per shader: "id:value ...".
+  if (freezes) {
+    for (run::Pipeline& p : script->pipelines) {
+      if (p.spec_constants.empty()) continue;
+      const run::Shader* shader = script->FindShader(p.shader);
+      if (shader == nullptr) continue;
+      run::Shader copy = *shader;
+      copy.name = p.shader + "@" + p.name;
+      std::string values;
+      for (const run::SpecConstant& c : p.spec_constants) {
+        values += (values.empty() ? "" : " ") + std::to_string(c.id) + ":" +
+                  SpecValueText(c, SpecIdIsBoolean(copy.words, c.id));
+      }
+      p.shader = copy.name;
+      p.spec_constants.clear();
+      script->shaders.push_back(std::move(copy));
+      defaults.push_back(std::move(values));
+    }
+  }
+  for (size_t s = 0; s < script->shaders.size(); ++s) {
+    run::Shader& shader = script->shaders[s];
+    if (freezes && std::none_of(script->pipelines.begin(), script->pipelines.end(),
+                                [&](const run::Pipeline& p) { return p.shader == shader.name; })) {
+      continue;  // Every pipeline has its own specialized copy.
+    }
+    OptimizerOptions these = optimizer;
+    if (!defaults[s].empty()) {
+      these.passes.insert(these.passes.begin(), {"set-spec-const-default-value", defaults[s]});
+    }
     OptimizeResult result;
     Problem problem;
-    if (!Optimize(shader.words, optimizer, &result, &problem)) {
+    if (!Optimize(shader.words, these, &result, &problem)) {
       *error = "line " + std::to_string(shader.line) + ": the passes failed on shader '" +
                shader.name + "': " + problem.message;
       for (const auto& d : result.validation.diagnostics) {
@@ -97,6 +168,154 @@ std::string JsonNumber(double v) {
   return buf;
 }
 
+// The SPIR-V extensions that need each cooperative device extension.
+struct CooperativeExtension {
+  const char* device;
+  std::vector<const char*> spirv;
+};
+const std::vector<CooperativeExtension>& CooperativeExtensions() {
+  static const std::vector<CooperativeExtension> list = {
+      {"VK_KHR_cooperative_matrix", {"SPV_KHR_cooperative_matrix"}},
+      {"VK_NV_cooperative_matrix", {"SPV_NV_cooperative_matrix"}},
+      {"VK_NV_cooperative_matrix2", {"SPV_NV_cooperative_matrix2", "SPV_NV_tensor_addressing"}},
+      {"VK_NV_cooperative_vector", {"SPV_NV_cooperative_vector"}},
+      {"VK_KHR_shader_bfloat16", {"SPV_KHR_bfloat16"}},
+      {"VK_EXT_shader_replicated_composites", {"SPV_EXT_replicated_composites"}},
+      {"VK_EXT_shader_float8", {"SPV_EXT_float8"}},
+  };
+  return list;
+}
+
+// The OpExtension names of a module.
+std::set<std::string> SpirvExtensions(const std::vector<uint32_t>& words) {
+  std::set<std::string> names;
+  for (size_t i = 5; i < words.size();) {
+    const uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+    if (count == 0 || i + count > words.size()) break;
+    if (opcode == 10) {  // OpExtension
+      std::string name;
+      for (size_t w = i + 1; w < i + count; ++w) {
+        for (int b = 0; b < 4; ++b) {
+          const char c = static_cast<char>(words[w] >> (8 * b));
+          if (c == 0) {
+            w = i + count;
+            break;
+          }
+          name += c;
+        }
+      }
+      names.insert(name);
+    } else if (opcode == 54) {  // OpFunction: no OpExtension after the first function.
+      break;
+    }
+    i += count;
+  }
+  return names;
+}
+
+// Drops the requirements of cooperative device extensions that no shader declares any more.
+void DropUnusedCooperativeRequirements(run::Script* script) {
+  std::set<std::string> used;
+  for (const run::Shader& shader : script->shaders) {
+    if (std::any_of(script->pipelines.begin(), script->pipelines.end(),
+                    [&](const run::Pipeline& p) { return p.shader == shader.name; })) {
+      used.merge(SpirvExtensions(shader.words));
+    }
+  }
+  std::set<std::string> dropped;
+  for (const CooperativeExtension& e : CooperativeExtensions()) {
+    if (std::none_of(e.spirv.begin(), e.spirv.end(),
+                     [&](const char* name) { return used.count(name) != 0; })) {
+      dropped.insert(e.device);
+    }
+  }
+  std::erase_if(script->extensions,
+                [&](const run::Requirement& r) { return dropped.count(r.name) != 0; });
+  std::erase_if(script->features, [&](const run::Requirement& r) {
+    run::FeatureRef ref;
+    if (!run::FindFeature(r.name, &ref)) return false;  // The run names it.
+    const char* extension = run::FeatureStructs()[ref.structure].extension;
+    return extension != nullptr && dropped.count(extension) != 0;
+  });
+}
+
+// The subgroup size of the device `which` selects (as --device does).
+bool DeviceSubgroupSize(const std::string& which, uint32_t* size, std::string* error) {
+  std::vector<VulkanDeviceInfo> devices;
+  if (!ListVulkanDevices(&devices, error)) return false;
+  if (devices.empty()) {
+    *error = "no Vulkan device";
+    return false;
+  }
+  const bool index =
+      !which.empty() && which.size() < 6 &&
+      std::all_of(which.begin(), which.end(), [](char c) { return c >= '0' && c <= '9'; });
+  for (const VulkanDeviceInfo& d : devices) {
+    std::string name = d.name, want = which;
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : want) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (which.empty() ||
+        (index ? d.index == std::stoul(which) : name.find(want) != std::string::npos)) {
+      *size = d.subgroup_size;
+      return true;
+    }
+  }
+  *error = "no Vulkan device matches '" + which + "'";
+  return false;
+}
+
+// RunOptions::passes_only: the optimized shaders alone.
+RunReport RunPassesOnly(run::Script script, const RunOptions& options) {
+  std::string error;
+  if (options.passes.empty()) return Error("--passes-only needs passes (--passes or --lower)");
+  uint32_t subgroup_size = 0;
+  const bool needs_size =
+      std::any_of(options.passes.begin(), options.passes.end(),
+                  [](const PassRequest& p) { return p.argument == kDeviceSubgroupSize; });
+  if (needs_size && !DeviceSubgroupSize(options.device, &subgroup_size, &error)) {
+    return Error(error);
+  }
+  if (!ApplyPasses(options, subgroup_size, &script, &error)) return Error(error);
+  DropUnusedCooperativeRequirements(&script);
+  RunReport report;
+  for (const auto& p : options.passes) {
+    const std::string argument =
+        p.argument == kDeviceSubgroupSize ? std::to_string(subgroup_size) : p.argument;
+    report.passes_applied.push_back(argument.empty() ? "--" + p.flag
+                                                     : "--" + p.flag + "=" + argument);
+  }
+  run::ExecuteOptions exec;
+  exec.device = options.device;
+  exec.fence_timeout_ms = options.fence_timeout_ms;
+  exec.timing_runs = options.timing_runs;
+  exec.warmup_runs = options.warmup_runs;
+  exec.variant = "passes";
+  run::ExecuteResult result;
+  const bool ok = run::Execute(script, exec, &result, &error);
+  report.device_name = result.device_name;
+  report.hung = result.hung;
+  report.expects = std::move(result.expects);
+  report.timings = std::move(result.timings);
+  for (size_t i = 0; i < result.buffers.size() && i < script.buffers.size(); ++i) {
+    FinalBuffer b;
+    b.name = script.buffers[i].name;
+    b.data_type = script.buffers[i].type.Name();
+    b.written = IsWritten(script, i);
+    b.bytes = result.buffers[i];
+    report.buffers.push_back(std::move(b));
+  }
+  if (!ok) {
+    report.status = RunReport::kError;
+    report.error = "with the passes: " + error;
+    return report;
+  }
+  report.status = RunReport::kPassed;
+  for (const auto& e : report.expects) {
+    if (!e.passed) report.status = RunReport::kFailed;
+  }
+  return report;
+}
+
 }  // namespace
 
 RunReport CheckAmberScript(std::string_view text, const RunOptions& options) {
@@ -116,6 +335,7 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
   run::Script script;
   std::string error;
   if (!ParseWithOptions(text, options, &script, &error)) return Error(error);
+  if (options.passes_only) return RunPassesOnly(std::move(script), options);
   RunReport report;
   run::ExecuteOptions exec;
   exec.device = options.device;
