@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ void PrintHelp(const char* argv0) {
       "  --dump-buffers <file>   Write the buffers the shaders may have written, after the\n"
       "                          run as written, as AmberScript BUFFER ... DATA declarations\n"
       "                          named <buffer>_result (golden data for EQ_BUFFER).\n"
+      "  --create-pipeline       The input is a SPIR-V module (binary): create a device with\n"
+      "                          every feature it supports and its cooperative extensions,\n"
+      "                          and a compute pipeline for the module (buffers for its\n"
+      "                          descriptors); exit 0 when the driver accepts it, else 2.\n"
+      "  --entry-point <name>    The entry point for --create-pipeline (default main).\n"
       "  --check                 No device: parse the script, assemble its shaders and check\n"
       "                          the bindings against the modules.\n"
       "  -h, --help              Print this help and exit.\n"
@@ -197,6 +203,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string input, dump;
   bool have_input = false, json = false, list = false, check = false, lower = false;
+  bool create_pipeline = false;
+  std::string entry_point = "main";
   coopspv::RunOptions options;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string arg = args[i];
@@ -231,6 +239,11 @@ int main(int argc, char** argv) {
       list = true;
     } else if (arg == "--check") {
       check = true;
+    } else if (arg == "--create-pipeline") {
+      create_pipeline = true;
+    } else if ((got = value("--entry-point", &v)) != 0) {
+      if (got < 0) return kExitUsage;
+      entry_point = v;
     } else if (arg == "--lower") {
       lower = true;
     } else if (arg == "--passes-only") {
@@ -307,6 +320,31 @@ int main(int argc, char** argv) {
   }
   std::string text;
   if (!ReadFile(input, &text)) return kExitUsage;
+  if (create_pipeline) {
+    // The input is a SPIR-V binary module.
+    if (text.size() % 4 != 0 || text.size() < 20) {
+      std::fprintf(stderr, "error: %s is not a SPIR-V binary (%zu bytes)\n", input.c_str(),
+                   text.size());
+      return kExitUsage;
+    }
+    std::vector<uint32_t> words(text.size() / 4);
+    std::memcpy(words.data(), text.data(), text.size());
+    if (words[0] != 0x07230203u) {
+      std::fprintf(stderr, "error: %s is not a SPIR-V binary (magic 0x%08x)\n", input.c_str(),
+                   words[0]);
+      return kExitUsage;
+    }
+    const coopspv::RunReport report = coopspv::CreatePipelineForModule(words, entry_point, options);
+    if (json) {
+      std::fputs(coopspv::FormatRunJson(report).c_str(), stdout);
+    } else if (report.status == coopspv::RunReport::kPassed) {
+      std::printf("PASS: %s created a compute pipeline for %s\n", report.device_name.c_str(),
+                  input.c_str());
+    } else {
+      std::fprintf(stderr, "error: %s\n", report.error.c_str());
+    }
+    return report.status == coopspv::RunReport::kPassed ? kExitOk : kExitUsage;
+  }
   if (input != "-") {
     const size_t slash = input.rfind('/');
     if (slash != std::string::npos) options.script_directory = input.substr(0, slash);

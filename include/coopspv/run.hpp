@@ -102,6 +102,13 @@ RunReport RunAmberScript(std::string_view script, const RunOptions& options);
 // Checks `script` without a device: parse errors as RunReport::kError, else kPassed.
 RunReport CheckAmberScript(std::string_view script, const RunOptions& options);
 
+// Whether the driver accepts `module` (SPIR-V words): creates a device with every feature it
+// supports and every cooperative extension it has, a buffer for every storage / uniform buffer
+// the entry point declares (and push constants), and a compute pipeline. kPassed when the
+// pipeline was created; kError with the driver's answer otherwise. No dispatch.
+RunReport CreatePipelineForModule(const std::vector<uint32_t>& module,
+                                  const std::string& entry_point, const RunOptions& options);
+
 // The report as one JSON object.
 std::string FormatRunJson(const RunReport& report);
 

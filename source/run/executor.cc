@@ -757,8 +757,8 @@ class Executor {
                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
           vk.vkCmdBindPipeline(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, d.pipeline);
           if (!d.sets.empty()) {
-            vk.vkCmdBindDescriptorSets(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, d.layout,
-                                       0, static_cast<uint32_t>(d.sets.size()), d.sets.data(), 0,
+            vk.vkCmdBindDescriptorSets(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, d.layout, 0,
+                                       static_cast<uint32_t>(d.sets.size()), d.sets.data(), 0,
                                        nullptr);
           }
           if (d.push_constant_buffer >= 0) {
@@ -770,8 +770,8 @@ class Executor {
           }
           if (timed) {
             vk.vkCmdResetQueryPool(command_buffer_, query_pool_, 0, 2);
-            vk.vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                                   query_pool_, 0);
+            vk.vkCmdWriteTimestamp(command_buffer_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, query_pool_,
+                                   0);
           }
           vk.vkCmdDispatch(command_buffer_, c.groups[0], c.groups[1], c.groups[2]);
           if (timed) {
@@ -884,6 +884,35 @@ bool Execute(const Script& script, const ExecuteOptions& options, ExecuteResult*
              std::string* error) {
   Executor executor(script, options, result);
   return executor.Run(error);
+}
+
+bool SupportedDeviceFeatures(const std::string& which, std::vector<std::string>* features,
+                             std::vector<std::string>* extensions, std::string* error) {
+  Instance instance;
+  if (!instance.Create(error)) return false;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  if (!instance.Select(which, &physical, error)) return false;
+  const std::set<std::string> available = instance.Extensions(physical);
+  const auto& structs = FeatureStructs();
+  std::vector<bool> chainable(structs.size());
+  for (size_t s = 0; s < structs.size(); ++s) {
+    chainable[s] = structs[s].extension == nullptr || available.count(structs[s].extension);
+  }
+  FeatureChain supported(chainable);
+  instance.vk.vkGetPhysicalDeviceFeatures2(physical, supported.head());
+  for (size_t s = 0; s < structs.size(); ++s) {
+    if (!chainable[s]) continue;
+    for (size_t f = 0; f < structs[s].fields.size(); ++f) {
+      // Protected memory needs a protected queue, which coopspv-run does not create.
+      if (structs[s].fields[f] == "protectedMemory") continue;
+      const FeatureRef ref{s, f};
+      if (supported.Get(ref)) features->push_back(ref.Name());
+    }
+  }
+  for (const char* e : kCooperativeExtensions) {
+    if (available.count(e)) extensions->push_back(e);
+  }
+  return true;
 }
 
 bool EnumerateDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error) {

@@ -35,6 +35,11 @@ struct ExecuteResult {
 bool Execute(const Script& script, const ExecuteOptions& options, ExecuteResult* result,
              std::string* error);
 
+// Every feature the device `which` selects supports (as DEVICE_FEATURE names; protectedMemory
+// left out) and the cooperative extensions it has.
+bool SupportedDeviceFeatures(const std::string& which, std::vector<std::string>* features,
+                             std::vector<std::string>* extensions, std::string* error);
+
 bool EnumerateDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error);
 
 }  // namespace coopspv::run

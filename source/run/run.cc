@@ -405,6 +405,69 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
   return report;
 }
 
+RunReport CreatePipelineForModule(const std::vector<uint32_t>& module,
+                                  const std::string& entry_point, const RunOptions& options) {
+  std::string error;
+  run::ModuleInterface interface;
+  if (!run::ReadModuleInterface(module, entry_point, &interface, &error)) return Error(error);
+  run::Script script;
+  script.shaders.push_back({"module", module, 0});
+  std::vector<std::string> features, extensions;
+  if (!run::SupportedDeviceFeatures(options.device, &features, &extensions, &error)) {
+    return Error(error);
+  }
+  for (const std::string& f : features) script.features.push_back({f, 0});
+  for (const std::string& e : extensions) script.extensions.push_back({e, 0});
+  run::Pipeline pipeline;
+  pipeline.name = "pipeline";
+  pipeline.shader = "module";
+  pipeline.entry_point = entry_point;
+  auto add_buffer = [&](const std::string& name, size_t bytes) {
+    run::Buffer b;
+    b.name = name;
+    b.bytes.assign(bytes, 0);
+    script.buffers.push_back(std::move(b));
+  };
+  for (const run::ModuleResource& r : interface.resources) {
+    if (r.kind == run::ModuleResource::kOther) {
+      return Error("the entry point uses a resource at set " + std::to_string(r.set) +
+                   ", binding " + std::to_string(r.binding) +
+                   " that is not a storage or uniform buffer; coopspv-run binds only buffers");
+    }
+    const std::string name = "set" + std::to_string(r.set) + "_binding" + std::to_string(r.binding);
+    if (std::any_of(pipeline.bindings.begin(), pipeline.bindings.end(),
+                    [&](const run::BufferBinding& b) { return b.buffer == name; })) {
+      continue;  // Two variables at one binding (aliases) share the buffer.
+    }
+    add_buffer(name, 4096);
+    run::BufferBinding binding;
+    binding.kind = r.kind == run::ModuleResource::kStorage ? run::BufferBinding::kStorage
+                                                           : run::BufferBinding::kUniform;
+    binding.buffer = name;
+    binding.set = r.set;
+    binding.binding = r.binding;
+    pipeline.bindings.push_back(binding);
+  }
+  if (interface.push_constants) {
+    add_buffer("push_constants", 128);  // The least maxPushConstantsSize a device reports.
+    run::BufferBinding binding;
+    binding.kind = run::BufferBinding::kPushConstant;
+    binding.buffer = "push_constants";
+    pipeline.bindings.push_back(binding);
+  }
+  script.pipelines.push_back(std::move(pipeline));
+  run::ExecuteOptions exec;
+  exec.device = options.device;
+  run::ExecuteResult result;
+  RunReport report;
+  const bool ok = run::Execute(script, exec, &result, &error);
+  report.device_name = result.device_name;
+  report.status = ok ? RunReport::kPassed : RunReport::kError;
+  // The script is made up here: its line numbers mean nothing to the user.
+  report.error = error.starts_with("line 0: ") ? error.substr(8) : error;
+  return report;
+}
+
 std::string FormatRunJson(const RunReport& report) {
   const char* status = report.status == RunReport::kPassed   ? "pass"
                        : report.status == RunReport::kFailed ? "fail"

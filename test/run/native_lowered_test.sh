@@ -64,6 +64,22 @@ code=$?
 [ $? = 2 ] && grep -q "needs --passes or --lower" "$TMP/usage.out" ||
   fail "--passes-only alone: $(cat "$TMP/usage.out")"
 
+# --create-pipeline: lavapipe accepts the lowered example GEMM and rejects it as written.
+AS=tools/coopspv-as
+OPT=tools/coopspv-opt
+"$AS" examples/tiled_gemm.spvasm -o "$TMP/gemm.spv" &&
+  "$OPT" --freeze-spec-const --fold-spec-const --lower-coop-matrix=8 "$TMP/gemm.spv" \
+    -o "$TMP/gemm_lowered.spv" || fail "assembling and lowering examples/tiled_gemm"
+"$RUN" --create-pipeline "$TMP/gemm_lowered.spv" >"$TMP/create.out" 2>&1
+[ $? = 0 ] && grep -q "created a compute pipeline" "$TMP/create.out" ||
+  fail "--create-pipeline, lowered module: $(cat "$TMP/create.out")"
+"$RUN" --create-pipeline "$TMP/gemm.spv" >"$TMP/create.out" 2>&1
+[ $? = 2 ] && grep -q "the driver rejected shader" "$TMP/create.out" ||
+  fail "--create-pipeline, cooperative module on lavapipe: $(cat "$TMP/create.out")"
+"$RUN" --create-pipeline examples/tiled_gemm.spvasm >"$TMP/create.out" 2>&1
+[ $? = 2 ] && grep -q "is not a SPIR-V binary" "$TMP/create.out" ||
+  fail "--create-pipeline on a text file: $(cat "$TMP/create.out")"
+
 if [ "$failures" != 0 ]; then
   echo "$failures failure(s)" >&2
   exit 1
