@@ -23,7 +23,9 @@
 //   and lives at Pointer[major * Stride] plus minor component-sized steps (major = row for
 //   RowMajor, column for ColumnMajor), where Stride counts the pointee type, which may differ
 //   from the component type (the memory is reinterpreted: a wider pointee scalar is loaded and
-//   split with OpBitcast to a vector, narrower ones are gathered). Pointer arithmetic rewrites
+//   split with OpBitcast to a vector, narrower ones are gathered). A store through a wider
+//   scalar writes whole words: the invocation holding the first element of a word fetches the
+//   others of the word with shuffles (StoreWide). Pointer arithmetic rewrites
 //   the access chain that made Pointer, adding to its last index (OpPtrAccessChain for
 //   PhysicalStorageBuffer pointers). Memory operands carry over to every scalar access, Aligned
 //   lowered to the access's size.
@@ -50,7 +52,8 @@
 // whose Rows / Columns / Scope are not constants (run --freeze-spec-const --fold-spec-const
 // first), layouts other than RowMajor / ColumnMajor (e.g. the ARM blocked ones), the matrix2 and
 // tensor-addressing instructions, stores through a pointer whose scalar is wider than the
-// component type (invocations would share a memory word), and any other instruction on a matrix.
+// component type when the matrix's minor dimension is not a multiple of the ratio (the last word
+// of a row would reach past the matrix), and any other instruction on a matrix.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -384,6 +387,7 @@ class Lowering {
   void LowerLoadStore(InstIndex i);
   void LowerMulAdd(InstIndex i);
   Id Fetch(Id source, Id dest, const Scalar& t, Id want, Id first, Id last, bool one_round);
+  void StoreWide(InstIndex i, const Memory& mem, const Matrix& mat, Id var);
   Id SaturatingAdd(const Scalar& t, Id p, Id c, bool is_signed);
   bool DescribeMemory(InstIndex i, Id pointer, Memory* mem);
   Id Advance(const Memory& mem, Id k);
@@ -797,12 +801,6 @@ void Lowering::StoreElement(InstIndex i, const Memory& mem, const Matrix& mat, I
     store(ScalarPointer(mem, mat, row, col, 0, &offset), value);
     return;
   }
-  if (sb > cb) {
-    Fail(i,
-         "a store through a pointer whose scalar is wider than the component type is not lowered "
-         "(invocations would share a memory word)");
-    return;
-  }
   const Id vec = Emit(Op::Bitcast, TypeVector(mem.scalar.type, cb / sb), {value});
   for (uint32_t k = 0; k < cb / sb; ++k) {
     const Id part = Emit(Op::CompositeExtract, mem.scalar.type, {vec, k});
@@ -860,6 +858,7 @@ void Lowering::LowerLoadStore(InstIndex i) {
   const Id lane = Lane();
   const Id var = Temp(mat->type, temps_used_[mat->type]++);
   if (!load) EmitVoid(Op::Store, {var, object});
+  if (!load && mem.scalar.width > mat->component.width) return StoreWide(i, mem, *mat, var);
   ForEachElement(*mat, lane, [&](Id j) {
     const Id e = Add(Mul(j, ConstU32(s_)), lane);
     const Id row = Div(e, ConstU32(mat->cols));
@@ -871,6 +870,57 @@ void Lowering::LowerLoadStore(InstIndex i) {
     }
   });
   if (load) Emit(Op::Load, mat->type, {var}, m_.result_id(i));
+}
+
+// A store through a pointer whose scalar holds r = (scalar bytes) / (component bytes)
+// components: a memory word holds r elements that are neighbours along the minor axis and
+// belong to different invocations. The invocation that holds the first of them writes the whole
+// word, after fetching the other r - 1 with shuffles (every invocation takes part in every
+// round, over every slot: the fetches run in uniform control flow). The minor dimension must be
+// a multiple of r, or the last word of a row (column) would reach past the matrix.
+void Lowering::StoreWide(InstIndex i, const Memory& mem, const Matrix& mat, Id var) {
+  const uint32_t cb = mat.component.width / 8, sb = mem.scalar.width / 8;
+  const uint32_t r = sb / cb;
+  const uint32_t minor_size = mem.column_major ? mat.rows : mat.cols;
+  if (minor_size % r != 0) {
+    return Fail(i, "a store through " + std::to_string(sb * 8) + "-bit memory scalars of " +
+                       std::to_string(cb * 8) + "-bit components needs the matrix's " +
+                       (mem.column_major ? "rows" : "columns") + " (" + std::to_string(minor_size) +
+                       ") to be a multiple of " + std::to_string(r) +
+                       ": the last word would reach past the matrix");
+  }
+  NeedCapability(spv::Capability::GroupNonUniformShuffle);
+  const uint32_t elements = mat.rows * mat.cols;
+  // The element-index distance between minor neighbours (elements are numbered row by row).
+  const uint32_t step = mem.column_major ? mat.cols : 1;
+  const Id lane = Lane();
+  const Id last = ConstU32(elements - 1);
+  const Id fetched = Temp(mat.component.type, temps_used_[mat.component.type]++);
+  auto clamp = [&](Id e) { return Select(U32(), Less(e, last), e, last); };
+  ForEach(mat.length, [&](Id j) {
+    const Id e0 = Mul(j, ConstU32(s_));
+    const Id e = Add(e0, lane);
+    const Id valid = Less(e, ConstU32(elements));
+    const Id ec = clamp(e);  // Lanes past the last element fetch for no one.
+    const Id row = Div(ec, ConstU32(mat.cols));
+    const Id col = Mod(ec, ConstU32(mat.cols));
+    std::vector<uint32_t> parts = {LoadSlot(var, mat.component.type, j)};
+    for (uint32_t k = 1; k < r; ++k) {
+      const Id d = ConstU32(k * step);
+      parts.push_back(Fetch(var, fetched, mat.component, clamp(Add(ec, d)), clamp(Add(e0, d)),
+                            clamp(Add(Add(e0, ConstU32(s_ - 1)), d)), false));
+    }
+    const Id minor = mem.column_major ? row : col;
+    const Id first = Emit(Op::IEqual, TypeBool(), {Mod(minor, ConstU32(r)), ConstU32(0)});
+    If(Emit(Op::LogicalAnd, TypeBool(), {valid, first}), [&] {
+      const Id vec = EmitV(Op::CompositeConstruct, TypeVector(mat.component.type, r), parts);
+      const Id word = Emit(Op::Bitcast, mem.scalar.type, {vec});
+      Id offset = 0;
+      std::vector<uint32_t> operands = {ScalarPointer(mem, mat, row, col, 0, &offset), word};
+      for (uint32_t w : AccessOperands(mem, sb)) operands.push_back(w);
+      Put(body_, Op::Store, operands);
+    });
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -306,14 +306,27 @@ TEST(LowerCoopMatrix, PointeesOfAnotherTypeReinterpretTheMemory) {
   EXPECT_TRUE(Contains(r.text, "= OpAccessChain %_ptr_StorageBuffer_half")) << r.text;
   EXPECT_TRUE(Contains(r.text, "= OpBitcast %v2ushort")) << r.text;
   EXPECT_TRUE(Contains(r.text, "= OpCompositeExtract %ushort")) << r.text;
-  // A store of half components through 32-bit words would share words between invocations.
+  // A store of half components through 32-bit words: the invocation holding the first half of
+  // a word fetches the second with a shuffle and writes the word.
   Kernel wide;
   wide.tc = wide.tr = "half";
   wide.pd = "uint";
   const PassRun w = Lower(KernelText(wide), 32);
-  EXPECT_FALSE(w.ok);
-  EXPECT_TRUE(Contains(w.error, "OpCooperativeMatrixStoreKHR")) << w.error;
-  EXPECT_TRUE(Contains(w.error, "wider than the component type")) << w.error;
+  ASSERT_TRUE(w.ok) << w.error;
+  EXPECT_TRUE(testing::FileCheck(w.text, R"(
+    CHECK: OpCapability GroupNonUniformShuffle
+    CHECK: = OpGroupNonUniformShuffle %half
+    CHECK: = OpLogicalAnd %bool
+    CHECK: = OpCompositeConstruct %v2half
+    CHECK: = OpBitcast %uint
+  )")) << w.text;
+  // Columns that are not a multiple of the ratio: the last word would reach past the matrix.
+  Kernel odd = wide;
+  odd.n = 15;
+  const PassRun o = Lower(KernelText(odd), 32);
+  EXPECT_FALSE(o.ok);
+  EXPECT_TRUE(Contains(o.error, "OpCooperativeMatrixStoreKHR")) << o.error;
+  EXPECT_TRUE(Contains(o.error, "columns (15) to be a multiple of 2")) << o.error;
 }
 
 // ---- Multiply-add

@@ -64,6 +64,40 @@ for c in $cases; do
     ran=$((ran + 1))
   fi
 done
+# Stores through a wider memory scalar (f16 results through uint words, both layouts):
+# m16n32k8_half_half with its D buffer retyped; the invocation holding the first half of a
+# word fetches the other half (a shuffle) and writes the word. Row-major needs the generated
+# column-major expectation transposed.
+if [ -x "$RUN" ] && [ -f "$ICD" ]; then
+  wide="$TMP/wide"
+  mkdir -p "$wide"
+  for layout in column row; do
+    if [ $layout = column ]; then store='%u_1 %u_8'; else store='%u_0 %u_16'; fi
+    sed -e 's/^OpDecorate %rt_d ArrayStride 2$/OpDecorate %rt_d ArrayStride 4/' \
+      -e 's/^%rt_d = OpTypeRuntimeArray %half$/%rt_d = OpTypeRuntimeArray %uint/' \
+      -e 's/^%pel_d = OpTypePointer StorageBuffer %half$/%pel_d = OpTypePointer StorageBuffer %uint/' \
+      -e "s/^OpCooperativeMatrixStoreKHR %p_d %out %u_1 %u_16\$/OpCooperativeMatrixStoreKHR %p_d %out $store/" \
+      "$DIR/m16n32k8_half_half.spvasm" >"$wide/$layout.spvasm"
+    grep -q "OpCooperativeMatrixStoreKHR %p_d %out $store" "$wide/$layout.spvasm" ||
+      fail "wide store: the kernel m16n32k8_half_half changed; update lower_test.sh"
+    if ! { "$AS" "$wide/$layout.spvasm" -o "$wide/$layout.native.spv" &&
+      "$OPT" --target-env vulkan1.3 --lower-coop-matrix=8 "$wide/$layout.native.spv" \
+        -o "$wide/m16n32k8_half_half.spv" 2>"$TMP/err"; }; then
+      fail "wide store ($layout-major): $(cat "$TMP/err")"
+      continue
+    fi
+    "$VAL" --target-env vulkan1.3 "$wide/m16n32k8_half_half.spv" >"$TMP/err" 2>&1 ||
+      fail "wide store ($layout-major): output does not validate: $(head -5 "$TMP/err")"
+    python3 "$DIR/transpose_expect.py" "$DIR/m16n32k8_half_half.amber" \
+      "$wide/m16n32k8_half_half.amber" $layout || fail "wide store: transpose_expect.py"
+    if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$wide/m16n32k8_half_half.amber" >"$TMP/out" 2>&1; then
+      fail "wide store ($layout-major): lowered kernel on lavapipe"
+      sed 's/^/    /' "$TMP/out" | head -20 >&2
+    fi
+    ran=$((ran + 1))
+  done
+fi
+
 # The example GEMM through the pipeline of the H100 timing job, over 16 workgroups.
 if [ -x "$RUN" ] && [ -f "$ICD" ]; then
   gemm="$TMP/gemm256"
