@@ -1,29 +1,64 @@
 #!/bin/bash
-# Runs every AmberScript test under test/run/ (the plain compute ones and test/run/native/, the
-# cooperative ones) natively on a GPU, and writes one JSON summary. Meant for the project's H100
-# machine (../shared/gpu/README.md), from the repository root, with what utils/prepare_gpu.sh
-# puts in the ignored folders .gpu/ (the coopspv-run binary built here) and .gl/ (Debian's
-# Vulkan loader packages):
+# Runs the AmberScript tests under test/run/ natively on a GPU, and writes one JSON summary. Meant
+# for the project's H100 machine (../shared/gpu/README.md), from the repository root, with what
+# utils/prepare_gpu.sh puts in the ignored folders .gpu/ (the coopspv-run binary built here) and
+# .gl/ (Debian's Vulkan loader packages):
 #
-#   utils/gpu_check.sh [summary.json]      # default: $OUT/gpu_check.json, else ./gpu_check.json
+#   utils/gpu_check.sh [summary.json] [subset...]   # default: $OUT/gpu_check.json, every subset
+#
+# Subsets (each fits one GPU call: well under 500 s, at most 3 files beside the summary):
+#   plain    test/run/*.amber, the plain compute scripts
+#   native   test/run/native/*.amber, the cooperative modules of test/data/corpus/ with timing
+#   golden   test/run/native/*.amber without timing: only their golden dumps (fastest)
+#   lower    test/run/lower_coop_matrix/native (as written and --lower-coop-matrix=32) and h100/
+#            (the 4096 x 4096 x 4096 f16 -> f32 matmul: native, lowered, plain)
+#   coopvec  utils/gpu_check_coopvec.sh (native vs --lower-coop-vector, MLP timing); its report
+#            is coopvec.txt beside the summary, its logs go into the golden tarball
+#   all      plain native lower (the default; coopvec is asked for by name)
 #
 # Environment: COOPSPV_RUN (the binary, default .gpu/bin/coopspv-run), GPU_DEVICE (a
 # --device value), GPU_TIMING (timed runs per RUN, default 20; 0: none). The buffers each
-# script's shaders wrote are kept beside the summary, in golden/<script>.amber
-# (coopspv-run --dump-buffers): the golden data of the native tests.
+# script's shaders wrote (coopspv-run --dump-buffers: the golden data of the native tests,
+# golden/<name>.amber) and the stderr of each run go into ONE tarball beside the summary,
+# <summary>.golden.tar.gz, so that a GPU call returning at most 8 files loses none of them.
 # --lower-coop-matrix (test/run/lower_coop_matrix): every generated kernel runs as written and
 # then lowered for the H100's subgroup size (--passes "--lower-coop-matrix=32"): both runs pass
 # the EXPECT computed by generate.py and coopspv-run compares their buffers; h100/ times a
 # 4096 x 4096 x 4096 f16 -> f32 matmul as written, lowered, and as a plain shared-memory kernel
 # (the medians are printed at the end and kept in the summary).
-# Exit status: 0 when every script passed, 1 otherwise (the summary says which and why).
+# Exit status: 0 when every script passed, 1 otherwise (the summary says which and why), 2 on
+# a usage error.
 set -u
 cd "$(dirname "$0")/.."
 
 RUN="${COOPSPV_RUN:-.gpu/bin/coopspv-run}"
-SUMMARY="${1:-${OUT:-.}/gpu_check.json}"
+SUMMARY="${OUT:-.}/gpu_check.json"
+case "${1:-}" in
+  "" | plain | native | golden | lower | coopvec | all) ;;
+  *) SUMMARY="$1"; shift ;;
+esac
+[ $# -gt 0 ] || set -- all
 TIMING="${GPU_TIMING:-20}"
-GOLDEN="$(dirname "$SUMMARY")/golden"
+LOWER=test/run/lower_coop_matrix
+SCRIPTS=()
+RUN_COOPVEC=0
+for subset in "$@"; do
+  case "$subset" in
+    plain) SCRIPTS+=(test/run/*.amber) ;;
+    native) SCRIPTS+=(test/run/native/*.amber) ;;
+    golden) SCRIPTS+=(test/run/native/*.amber) TIMING=0 ;;
+    lower) SCRIPTS+=("$LOWER"/native/*.amber "$LOWER"/h100/*.amber) ;;
+    coopvec) RUN_COOPVEC=1 ;;
+    all) SCRIPTS+=(test/run/*.amber test/run/native/*.amber "$LOWER"/native/*.amber
+                   "$LOWER"/h100/*.amber) ;;
+    *) echo "gpu_check: unknown subset '$subset' (plain, native, golden, lower, coopvec, all)" >&2
+       exit 2 ;;
+  esac
+done
+mkdir -p "$(dirname "$SUMMARY")"
+# Dumps and logs are gathered outside $OUT and packed into one tarball at the end.
+WORK="$(mktemp -d)"
+GOLDEN="$WORK/golden"
 mkdir -p "$GOLDEN"
 
 if [ ! -x "$RUN" ]; then
@@ -50,9 +85,8 @@ passed=0
 failed=0
 errors=0
 results=""
-LOWER=test/run/lower_coop_matrix
 LOWER_GEMM='--set-spec-const-default-value "0:128" --freeze-spec-const --fold-spec-const --lower-coop-matrix=32 --eliminate-dead'
-for script in test/run/*.amber test/run/native/*.amber "$LOWER"/native/*.amber "$LOWER"/h100/*.amber; do
+for script in "${SCRIPTS[@]}"; do
   [ -f "$script" ] || continue
   name="$(basename "$script" .amber)"
   [ "$(dirname "$script")" = test/run/native ] && name="native_$name"
@@ -64,7 +98,7 @@ for script in test/run/*.amber test/run/native/*.amber "$LOWER"/native/*.amber "
     "$LOWER"/h100/*) name="lower_$name" PASS_ARGS=(--timeout-ms 120000) ;;
   esac
   start=$(date +%s%N)
-  report="$(timeout 600 "$RUN" --json "${DEVICE_ARGS[@]}" "${TIMING_ARGS[@]}" "${PASS_ARGS[@]}" \
+  report="$(timeout 300 "$RUN" --json "${DEVICE_ARGS[@]}" "${TIMING_ARGS[@]}" "${PASS_ARGS[@]}" \
     --dump-buffers "$GOLDEN/$name.amber" "$script" 2>"$GOLDEN/$name.stderr")"
   code=$?
   ms=$((($(date +%s%N) - start) / 1000000))
@@ -83,12 +117,32 @@ for script in test/run/*.amber test/run/native/*.amber "$LOWER"/native/*.amber "
   echo "gpu_check: $script -> exit $code" >&2
 done
 
+if [ "$RUN_COOPVEC" = 1 ]; then
+  # Its own report (native vs lowered, the MLP timing), the logs into the tarball.
+  start=$(date +%s%N)
+  OUT="$WORK/coopvec" timeout 480 utils/gpu_check_coopvec.sh "$(dirname "$RUN")" \
+    >"${SUMMARY%.json}.coopvec.txt" 2>&1
+  code=$?
+  ms=$((($(date +%s%N) - start) / 1000000))
+  case $code in
+    0) passed=$((passed + 1)) ;;
+    1) failed=$((failed + 1)) ;;
+    *) errors=$((errors + 1)) ;;
+  esac
+  entry="{\"script\":\"utils/gpu_check_coopvec.sh\",\"exit_code\":$code,\"milliseconds\":$ms,"
+  entry+="\"report\":$(json_string "$(tail -c 6000 "${SUMMARY%.json}.coopvec.txt")")}"
+  results="${results:+$results,}$entry"
+  echo "gpu_check: utils/gpu_check_coopvec.sh -> exit $code" >&2
+fi
+tar -C "$WORK" -czf "${SUMMARY%.json}.golden.tar.gz" . && rm -rf "$WORK"
+
 {
   printf '{"tool":%s,"devices":%s,' "$(json_string "$("$RUN" --version)")" "$devices"
   printf '"passed":%d,"failed":%d,"errors":%d,"results":[%s]}\n' \
     "$passed" "$failed" "$errors" "$results"
 } >"$SUMMARY"
-echo "gpu_check: $passed passed, $failed failed, $errors errors; summary in $SUMMARY" >&2
+echo "gpu_check: $passed passed, $failed failed, $errors errors; summary in $SUMMARY," \
+  "dumps and logs in ${SUMMARY%.json}.golden.tar.gz" >&2
 # The 4096^3 matmul: native, lowered (S = 32) and plain medians.
 python3 - "$SUMMARY" <<'PY' >&2 || true
 import json, sys

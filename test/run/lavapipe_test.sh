@@ -5,6 +5,7 @@ set -u
 RUN=tools/coopspv-run
 AS=tools/coopspv-as
 OPT=tools/coopspv-opt
+VAL=tools/coopspv-val
 DIR=test/run
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 failures=0
@@ -91,7 +92,12 @@ for script in "$DIR"/native/*.amber; do
   expect_exit 0 "--check $script" "$RUN" --check "$script"
   count=$((count + 1))
 done
-[ "$count" -ge 4 ] || fail "only $count native .amber tests found"
+[ "$count" -ge 10 ] || fail "only $count native .amber tests found"
+# Modules written for them (khr_bf16.spvasm: the bfloat16 half of a corpus module) must validate.
+for module in "$DIR"/native/*.spvasm; do
+  expect_exit 0 "coopspv-as $module" "$AS" "$module" -o "$TMP/native.spv"
+  expect_exit 0 "coopspv-val $module" "$VAL" --target-env vulkan1.3 "$TMP/native.spv"
+done
 expect_exit 2 "a native test on lavapipe" "$RUN" "$DIR/native/khr_gemm_specdims.amber"
 expect_contains "$TMP/err" "does not support the device extension VK_KHR_cooperative_matrix" \
   "a native test on lavapipe"

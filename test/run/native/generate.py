@@ -12,6 +12,7 @@ and bindings are checked in CI (coopspv-run --check); utils/gpu_check.sh runs th
 import math
 import os
 import random
+import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = "../../data/corpus"  # Relative to the scripts.
@@ -335,12 +336,302 @@ RUN tensor_gemm 1 1 2
     return s
 
 
+def f16(v):
+    """v rounded to float16 (nearest even), as a Python float."""
+    return struct.unpack("<e", struct.pack("<e", v))[0]
+
+
+def cm2_softmax(seed=1407):
+    rng = random.Random(seed)
+    R = C = 64
+    scale, cap = 0.125, 1.5
+    s_in = [rng.randint(-256, 256) / 16 for _ in range(R * C)]
+    p = []
+    for r in range(R):
+        row = []
+        for c in range(C):
+            x = s_in[r * C + c] * scale
+            x = cap * math.tanh(x / cap)
+            row.append(-math.inf if c > r else x)
+        m = max(row)
+        e = [math.exp(x - m) for x in row]
+        total = sum(e)
+        p.append([x / total for x in e])
+    pooled = [max(f16(p[2 * i + a][2 * j + b]) for a in (0, 1) for b in (0, 1))
+              for i in range(R // 2) for j in range(C // 2)]
+    flat = [p[r][c] for r in range(R) for c in range(C)]
+    s = header("SPV_NV_cooperative_matrix2 reductions and per-element operations (cm2_softmax_reduce): a\n"
+               "# causal row softmax of a 64x64 tile at workgroup scope (128 invocations): scale, soft cap\n"
+               "# (cap * tanh(x / cap) through a per-element function), causal mask, row max and row sum\n"
+               "# reductions, then a 2x2 max pooling of the float16 probabilities. exp and tanh are not\n"
+               "# exact: probabilities within 1e-4, pooled float16 values within 1e-3.", seed)
+    s += """DEVICE_EXTENSION VK_KHR_cooperative_matrix
+DEVICE_EXTENSION VK_NV_cooperative_matrix2
+DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixReductions
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixPerElementOperations
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixTensorAddressing
+DEVICE_FEATURE Vulkan12Features.shaderFloat16
+DEVICE_FEATURE Vulkan12Features.vulkanMemoryModel
+
+"""
+    s += f"SHADER compute softmax SPIRV-ASM FILE {CORPUS}/cm2_softmax_reduce.spvasm\n\n"
+    s += data_buffer("s", "float", s_in)
+    s += f"BUFFER o DATA_TYPE float SIZE {R * C + (R // 2) * (C // 2)} FILL 0\n"
+    cap_bits = struct.unpack("<I", struct.pack("<f", cap))[0]
+    s += f"# rows cols softcap (the bits of float {cap})\n"
+    s += f"BUFFER pc DATA_TYPE uint32 DATA\n  {R} {C} {cap_bits:#x}\nEND\n"
+    s += f"""
+PIPELINE compute softmax_rows
+  ATTACH softmax SPECIALIZE 2 AS float {scale}
+  BIND BUFFER s AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 1
+  BIND BUFFER pc AS push_constant
+END
+
+RUN softmax_rows 1 1 1
+"""
+    s += "# P (64x64), then the 2x2 max pooling (32x32).\n"
+    s += expect_all("o", [float("%.9g" % v) for v in flat], tolerance=1e-4)
+    out = ""
+    for i in range(0, len(pooled), 16):
+        out += f"EXPECT o IDX {R * C + i} TOLERANCE 0.001 EQ " + " ".join(fmt(v) for v in pooled[i:i + 16]) + "\n"
+    return s + out
+
+
+def cm2_decode_q4(seed=1408):
+    rng = random.Random(seed)
+    M, N, K, QK = 128, 128, 64, 32
+    kb = K // QK
+    scales = [rng.choice([0.25, 0.5]) for _ in range(M * kb)]
+    q = [rng.randint(0, 15) for _ in range(M * K)]       # The 4-bit codes, row-major M x K.
+    b = [rng.randint(-2, 2) for _ in range(K * N)]        # Row-major K x N.
+    a = [(q[m * K + k] - 8) * scales[m * kb + k // QK] for m in range(M) for k in range(K)]
+    # Blocks of 18 bytes: the float16 scale, then 16 bytes whose low nibbles hold elements 0-15
+    # and high nibbles 16-31. Block (row, k / 32) is block row * (K / 32) + k / 32: the tensor
+    # layout's default strides count blocks when the block size is set first.
+    blocks = []
+    for m in range(M):
+        for j in range(kb):
+            bits = struct.unpack("<H", struct.pack("<e", scales[m * kb + j]))[0]
+            codes = q[m * K + j * QK:m * K + (j + 1) * QK]
+            blocks += [bits & 0xFF, bits >> 8] + [codes[i] | (codes[i + 16] << 4) for i in range(16)]
+    d = [sum(a[m * K + k] * b[k * N + n] for k in range(K)) for m in range(M) for n in range(N)]
+    # Products are multiples of 1/4; every partial sum, in any order, stays below 512, where
+    # float16 still holds every multiple of 1/4: the float16 accumulator is exact.
+    bound = max(sum(abs(a[m * K + k] * b[k * N + n]) for k in range(K))
+                for m in range(M) for n in range(N))
+    assert bound < 512, bound
+    s = header("SPV_NV_cooperative_matrix2 decode functions (cm2_decode_q4): D = A * B where A (128x64) is\n"
+               "# stored as q4_0-style blocks (a float16 scale and 32 4-bit codes, value (q - 8) * scale),\n"
+               "# decoded by the shader's function through a block-size tensor layout, at workgroup scope\n"
+               "# (256 invocations, 128x128 tiles, K = 64 in two steps); float16 accumulation, exact here.",
+               seed)
+    s += """DEVICE_EXTENSION VK_KHR_cooperative_matrix
+DEVICE_EXTENSION VK_NV_cooperative_matrix2
+DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixTensorAddressing
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixBlockLoads
+DEVICE_FEATURE Vulkan12Features.shaderFloat16
+DEVICE_FEATURE Vulkan12Features.shaderInt8
+DEVICE_FEATURE Vulkan12Features.vulkanMemoryModel
+DEVICE_FEATURE Vulkan12Features.bufferDeviceAddress
+DEVICE_FEATURE Vulkan12Features.storageBuffer8BitAccess
+DEVICE_FEATURE Storage16BitFeatures.storageBuffer16BitAccess
+
+"""
+    s += f"SHADER compute decode SPIRV-ASM FILE {CORPUS}/cm2_decode_q4.spvasm\n\n"
+    s += "# 256 blocks of 18 bytes (M rows x K / 32 blocks).\n" + data_buffer("blocks", "uint8", blocks)
+    s += data_buffer("b", "float16", b)
+    s += f"BUFFER d DATA_TYPE float SIZE {M * N} FILL 0\n"
+    s += f"# M N K\nBUFFER dims DATA_TYPE uint32 DATA\n  {M} {N} {K}\nEND\n"
+    s += """
+PIPELINE compute decode_gemm
+  ATTACH decode
+  BIND BUFFER blocks AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 1
+  BIND BUFFER d AS storage DESCRIPTOR_SET 0 BINDING 2
+  BIND BUFFER dims AS push_constant
+END
+
+RUN decode_gemm 1 1 1
+"""
+    s += data_buffer("d_expected", "float", d)
+    s += "EXPECT d EQ_BUFFER d_expected\n"
+    return s
+
+
+def khr_int8_saturating(seed=1409):
+    rng = random.Random(seed)
+    T, K, STRIDE, GROUPS = 32, 64, 64, 2
+    a = [rng.randint(-128, 127) for _ in range(T * STRIDE)]
+    bb = [rng.randint(-128, 127) for _ in range(K * STRIDE)]
+    u = [rng.randint(0, 255) for _ in range(K * STRIDE)]
+    c = [rng.randint(-1000, 1000) for _ in range(GROUPS * T * T)]
+    c_out, d_out = [], [0] * (GROUPS * T * T)
+    uacc = [[0] * T for _ in range(T)]
+    for k in range(0, K, T):
+        for m in range(T):
+            for n in range(T):
+                # ua row-major at offset k (stride STRIDE), ub row-major at offset k * STRIDE;
+                # uacc gets the product twice (plain, then saturating).
+                uacc[m][n] += 2 * sum(u[k + m * STRIDE + x] * u[k * STRIDE + x * STRIDE + n]
+                                      for x in range(T))
+    for g in range(GROUPS):
+        acc = [[c[g * T * T + m * T + n] for n in range(T)] for m in range(T)]
+        for k in range(0, K, T):
+            for m in range(T):
+                for n in range(T):
+                    # A row-major at offset k, B column-major at offset k * STRIDE.
+                    acc[m][n] += sum(a[k + m * STRIDE + x] * bb[k * STRIDE + n * STRIDE + x]
+                                     for x in range(T))
+        c_out += [acc[m][n] - 1 for m in range(T) for n in range(T)]
+        for m in range(T):
+            for n in range(T):
+                d_out[g * T * T + n * T + m] = uacc[m][n]
+    assert max(abs(v) for v in c_out) < 2**31 and max(d_out) < 2**32  # Nothing saturates.
+    s = header("int8 / uint8 KHR cooperative matrices with signedness and SaturatingAccumulation\n"
+               "# (khr_int8_saturating), with TILE = 32 (spec constant 0): the H100 lists int8 products only\n"
+               "# with K = 32 (16x16x32 and 16x8x32), so 32x32x32 needs cooperativeMatrixFlexibleDimensions\n"
+               "# (VK_NV_cooperative_matrix2). The H100 lists no entry with saturatingAccumulation = TRUE:\n"
+               "# VUID-RuntimeSpirv-saturatingAccumulation-08983 makes the saturating products unsupported\n"
+               "# there; the inputs never saturate, so the results are what either form computes, and\n"
+               "# the run shows whether the driver accepts the module. Two workgroups; C = A*B + C - 1,\n"
+               "# D = 2 * U_a * U_b stored column-major.", seed)
+    s += """DEVICE_EXTENSION VK_KHR_cooperative_matrix
+DEVICE_EXTENSION VK_NV_cooperative_matrix2
+DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix
+DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions
+DEVICE_FEATURE Vulkan12Features.shaderInt8
+DEVICE_FEATURE Vulkan12Features.vulkanMemoryModel
+DEVICE_FEATURE Vulkan12Features.storageBuffer8BitAccess
+
+"""
+    s += f"SHADER compute sat SPIRV-ASM FILE {CORPUS}/khr_int8_saturating.spvasm\n\n"
+    s += data_buffer("a", "int8", a)
+    s += data_buffer("b", "int8", bb)
+    s += data_buffer("u", "uint8", u)
+    s += data_buffer("c", "int32", c)
+    s += f"BUFFER d DATA_TYPE uint32 SIZE {GROUPS * T * T} FILL 0\n"
+    s += f"# K stride\nBUFFER dims DATA_TYPE uint32 DATA\n  {K} {STRIDE}\nEND\n"
+    s += f"""
+PIPELINE compute int8_sat
+  ATTACH sat SPECIALIZE 0 AS uint32 {T}
+  BIND BUFFER a AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 1
+  BIND BUFFER u AS storage DESCRIPTOR_SET 0 BINDING 2
+  BIND BUFFER c AS storage DESCRIPTOR_SET 0 BINDING 3
+  BIND BUFFER d AS storage DESCRIPTOR_SET 0 BINDING 4
+  BIND BUFFER dims AS push_constant
+  SUBGROUP sat
+    FULLY_POPULATED on
+  END
+END
+
+RUN int8_sat {GROUPS} 1 1
+"""
+    s += data_buffer("c_expected", "int32", c_out)
+    s += data_buffer("d_expected", "uint32", d_out)
+    s += "EXPECT c EQ_BUFFER c_expected\nEXPECT d EQ_BUFFER d_expected\n"
+    return s
+
+
+# Lines of khr_bf16_fp8.spvasm that belong to its float8 half: the H100 has no
+# VK_EXT_shader_float8, so khr_bf16.spvasm (written by bf16_module) keeps the bfloat16 product
+# and stores it with h = 0.
+FP8_WORDS = ("Float8", "float8", "AE4", "AE5", "bufE4", "bufE5", "fp8e4m3", "fp8e5m2", "GL_EXT_float_e", "%ea", "%eb", "%44", "%55",
+             "%71 ", "%72 ", "%73 ", "%74 ", "%h %74")
+
+
+def bf16_module():
+    src = open(os.path.join(HERE, CORPUS, "khr_bf16_fp8.spvasm")).read().splitlines()
+    out = src[:5] + [
+        "; Written by test/run/native/generate.py from test/data/corpus/khr_bf16_fp8.spvasm: its",
+        "; bfloat16 half only (the float8 matrices, their loads and product removed; h stays 0)."]
+    for line in src[5:]:
+        if any(w in line for w in FP8_WORDS) and "OpEntryPoint" not in line:
+            continue
+        out.append(line.replace(" %bufE4 %bufE5", ""))
+    return "\n".join(out) + "\n"
+
+
+def bf16_bits(v):
+    return struct.unpack("<I", struct.pack("<f", v))[0] >> 16
+
+
+def khr_bf16(seed=1410):
+    rng = random.Random(seed)
+    x = [rng.randint(-4, 4) for _ in range(512)]   # A 16x16 row-major, then B column-major.
+    o = [sum(x[m * 16 + k] * x[256 + n * 16 + k] for k in range(16)) for m in range(16) for n in range(16)]
+    s = header("bfloat16 KHR cooperative matrices (the bfloat16 half of khr_bf16_fp8: khr_bf16.spvasm,\n"
+               "# written by generate.py; the H100 has no VK_EXT_shader_float8, so the float8 half cannot\n"
+               "# run there): a 16x16x16 bfloat16 product into float, B column-major. The bfloat16 inputs\n"
+               "# are given as their bits (uint16); small integers keep every sum exact.", seed)
+    s += """DEVICE_EXTENSION VK_KHR_cooperative_matrix
+DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix
+DEVICE_FEATURE ShaderBfloat16FeaturesKHR.shaderBFloat16Type
+DEVICE_FEATURE ShaderBfloat16FeaturesKHR.shaderBFloat16CooperativeMatrix
+DEVICE_FEATURE Vulkan12Features.shaderFloat16
+DEVICE_FEATURE Vulkan12Features.vulkanMemoryModel
+DEVICE_FEATURE Storage16BitFeatures.storageBuffer16BitAccess
+
+"""
+    s += "SHADER compute bf16 SPIRV-ASM FILE khr_bf16.spvasm\n\n"
+    s += data_buffer("ab", "uint16", [bf16_bits(v) for v in x])
+    s += "BUFFER o DATA_TYPE float SIZE 256 FILL 7\n"
+    s += "BUFFER o16 DATA_TYPE float16 SIZE 256 FILL 7\n"
+    s += """
+PIPELINE compute bf16_gemm
+  ATTACH bf16
+  BIND BUFFER ab AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 3
+  BIND BUFFER o16 AS storage DESCRIPTOR_SET 0 BINDING 4
+  SUBGROUP bf16
+    FULLY_POPULATED on
+  END
+END
+
+RUN bf16_gemm 1 1 1
+"""
+    s += data_buffer("o_expected", "float", o)
+    s += "EXPECT o EQ_BUFFER o_expected\n"
+    s += "BUFFER zero16 DATA_TYPE float16 SIZE 256 FILL 0\nEXPECT o16 RMSE_BUFFER zero16 TOLERANCE 0\n"
+    return s
+
+
+# Cooperative modules of test/data/corpus/ without a native script here, and why (README.md of
+# the folder lists them too).
+NOT_RUN = {
+    "cm2_decode_vector": "needs VK_NV_cooperative_matrix_decode_vector, which the H100 driver lacks",
+    "khr_arm_layouts": "SPV_ARM_cooperative_matrix_layouts: an ARM extension, not on NVIDIA",
+    "khr_workgroup_shared_bda": "its matrices are pointers in push constants (buffer_reference): "
+                                "coopspv-run has no way to put a buffer's device address in a buffer",
+    "coopvec_fp8_matmul": "InferencingOptimal float8 matrices through push-constant pointers: needs "
+                          "vkConvertCooperativeVectorMatrixNV and buffer addresses, which coopspv-run lacks",
+    "coopvec_int8_packed": "its third product reads an InferencingOptimal matrix (needs "
+                           "vkConvertCooperativeVectorMatrixNV, which coopspv-run lacks)",
+    "coopvec_loadstore_math": "its vectors come through push-constant pointers (buffer_reference): "
+                              "coopspv-run has no buffer addresses",
+    "coopvec_training": "TrainingOptimal matrices (vkConvertCooperativeVectorMatrixNV), and a float32 "
+                        "outer product: the H100 lacks cooperativeVectorTrainingFloat32Accumulation "
+                        "(VUID-RuntimeSpirv-OpCooperativeVectorOuterProductAccumulateNV-10093)",
+}
+
+
 def main():
     for name, make in (("khr_gemm_specdims", khr_gemm), ("nv_coopmat1_legacy", nv_coopmat1),
                        ("khr_arith_funcs", khr_arith), ("coopvec_mlp_f16", coopvec_mlp),
-                       ("cm2_transpose_convert", cm2_transpose), ("cm2_tensor_layouts", cm2_tensor)):
+                       ("cm2_transpose_convert", cm2_transpose), ("cm2_tensor_layouts", cm2_tensor),
+                       ("cm2_softmax_reduce", cm2_softmax), ("cm2_decode_q4", cm2_decode_q4),
+                       ("khr_int8_saturating", khr_int8_saturating), ("khr_bf16", khr_bf16)):
         with open(os.path.join(HERE, name + ".amber"), "w") as f:
             f.write(make())
+    with open(os.path.join(HERE, "khr_bf16.spvasm"), "w") as f:
+        f.write(bf16_module())
 
 
 if __name__ == "__main__":
