@@ -10,11 +10,13 @@
 #     (test/run/coopvec/gpu/coopvec_mlp64_1m.amber), native and lowered, median GPU time of
 #     timed dispatches (timestamp queries), then native vs lowered outputs compared.
 #
-# Expected on NVIDIA: row-major float16 and int8 matrices run natively. Drivers may refuse some
-# combinations the lowered module handles (E4M3 with a row-major matrix, OuterProductAccumulate
-# into a row-major matrix, saturating int32/float32 -> int8 inputs): such a native run exits 2
+# Expected on NVIDIA: row-major float16 and int8 matrices run natively. A script with a
+# "# native: invalid: <VUID>" line breaks a rule of the Vulkan environment when run natively (a
+# float8 matrix must be InferencingOptimal / TrainingOptimal, an outer product's matrix
+# TrainingOptimal): part 1 skips it and says why. Drivers may refuse other combinations the
+# lowered module handles (saturating int32/float32 -> int8 inputs): such a native run exits 2
 # with the driver's message, which this script reports as "native: unsupported", not as a
-# mismatch.
+# mismatch. A mismatch prints the failing EXPECTs and the first differing elements of both runs.
 #
 # Usage: utils/gpu_check_coopvec.sh [bin dir]   (default .gpu/bin, which utils/prepare_gpu.sh
 #        fills with coopspv-run, -as, -opt, -dis; bazel-bin/tools works too)
@@ -37,18 +39,80 @@ done
 "$BIN/coopspv-run" --list-devices
 failures=0
 
+# explain_mismatch <script> <name>: what differs, so that one GPU run says why: the failing
+# EXPECTs (their messages name the index and both values), then both runs' buffers dumped
+# (--dump-buffers) and their first differing elements, index by index.
+explain_mismatch() {
+  local script=$1 name=$2
+  python3 - "$OUT/$name.compare.json" <<'PY'
+import json, sys
+try:
+    report = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    sys.exit("  (no JSON report: %s)" % e)
+for e in report.get("expects", []):
+    if e["result"] != "pass":
+        print("  EXPECT line %d (%s run): %s" % (e["line"], e["variant"], e.get("message", "")[:300]))
+for c in report.get("comparisons", []):
+    if c["result"] != "equal":
+        print("  buffer %s: %d elements differ, first at %s, max abs error %g" % (
+            c["buffer"], c["mismatches"], c["first_mismatch"], c["max_abs_error"]))
+PY
+  timeout 300 "$BIN/coopspv-run" --dump-buffers "$OUT/$name.native.dump" "$script" \
+    >/dev/null 2>&1
+  lower_script "$BIN" "$script" "$OUT/$name.lowered.amber" &&
+    timeout 300 "$BIN/coopspv-run" --timeout-ms 300000 --dump-buffers "$OUT/$name.lowered.dump" \
+      "$OUT/$name.lowered.amber" >/dev/null 2>&1
+  python3 - "$OUT/$name.native.dump" "$OUT/$name.lowered.dump" <<'PY'
+import sys
+def load(path):
+    buffers, name = {}, None
+    try:
+        lines = open(path).read().split("\n")
+    except OSError:
+        return None
+    for line in lines:
+        t = line.split()
+        if t[:1] == ["BUFFER"]:
+            name = t[1]
+            buffers[name] = []
+        elif t[:1] == ["END"]:
+            name = None
+        elif name and t:
+            buffers[name] += t
+    return buffers
+native, lowered = load(sys.argv[1]), load(sys.argv[2])
+if native is None or lowered is None:
+    sys.exit("  (no buffer dump of the %s run)" % ("native" if native is None else "lowered"))
+for name, values in native.items():
+    other = lowered.get(name, [])
+    diff = [i for i in range(min(len(values), len(other)))
+            if values[i] != other[i] and float(values[i]) != float(other[i])]
+    if diff:
+        print("  %s: %d of %d components differ; first (index: native vs lowered):" % (
+            name, len(diff), len(values)))
+        print("    " + ", ".join("%d: %s vs %s" % (i, values[i], other[i]) for i in diff[:8]))
+PY
+}
+
 echo
 echo "== 1. native vs lowered (coopspv-run --passes)"
 for script in "$DIR"/*.amber; do
   name=$(basename "$script" .amber)
   features=$(sed -n 's/^# lower: --lower-coop-vector//p' "$script" | head -1)
+  invalid=$(sed -n 's/^# native: invalid: //p' "$script" | head -1)
+  if [ -n "$invalid" ]; then  # A native result would mean nothing; part 2 checks the lowered one.
+    echo "$name: native not run: $invalid"
+    continue
+  fi
   timeout 600 "$BIN/coopspv-run" --json --tolerance 0.004 \
     --passes "--lower-coop-vector$features" "$script" >"$OUT/$name.compare.json" \
     2>"$OUT/$name.compare.err"
   rc=$?
   case $rc in
     0) echo "$name: native EXPECTs pass, lowered buffers equal" ;;
-    1) echo "$name: MISMATCH (see $OUT/$name.compare.json)"; failures=$((failures + 1)) ;;
+    1) echo "$name: MISMATCH (see $OUT/$name.compare.json)"; failures=$((failures + 1))
+       explain_mismatch "$script" "$name" ;;
     *) echo "$name: native: unsupported or error: $(head -c 300 "$OUT/$name.compare.err")" ;;
   esac
 done

@@ -50,7 +50,13 @@
 // signedness come from their interpretations (SignedInt8NV, ...).
 // InferencingOptimalNV / TrainingOptimalNV layouts are opaque to everyone but the driver: the
 // pass fails and says so (lower-coop-vector.optimal-layout), as it does for a layout given by a
-// specialization constant (lower-coop-vector.layout: specialize it first).
+// specialization constant (lower-coop-vector.layout: specialize it first). With
+// --lower-coop-vector=optimal-as-row-major (or optimal-as-column-major) the application instead
+// converts its matrices (vkConvertCooperativeVectorMatrixNV) into that layout with a tight
+// stride, not into the optimal one, and the pass reads an optimal matrix as such: the stored
+// matrix (M x K, K x M under Transpose; M x N for OuterProductAccumulate) with a stride of one
+// row's (column's) bytes. The instruction's MatrixStride is ignored, as the extension says it is
+// for optimal layouts.
 //
 // Loops are structured (a header with OpLoopMerge, a continue block, a merge block) and split
 // the block they are emitted in: OpPhi instructions that named the block as a predecessor name
@@ -163,6 +169,9 @@ std::optional<Interp> InterpOf(uint64_t v) {
 
 struct Features {
   bool atomic_float_add16 = false, atomic_float_add32 = false, atomic_float_add64 = false;
+  // How InferencingOptimalNV / TrainingOptimalNV matrices are stored: -1 unknown (a failure),
+  // 0 row-major, 1 column-major, with a tight stride.
+  int optimal_as = -1;
 };
 
 // What a cooperative vector type became.
@@ -353,7 +362,13 @@ class Lowering {
   bool LowerLoad(InstIndex i);
   bool LowerStore(InstIndex i);
   // MemoryLayout must be a constant RowMajorNV / ColumnMajorNV, with a MatrixStride.
-  bool MajorLayout(InstIndex i, Id layout_id, Id stride, bool* column_major);
+  // The layout of a matrix operand. An optimal layout read as row- or column-major
+  // (Features::optimal_as) sets *optimal; the caller then uses TightStride.
+  bool MajorLayout(InstIndex i, Id layout_id, Id stride, bool* column_major, bool* optimal);
+  // The stride of a tightly stored rows x cols matrix of `bytes`-byte elements.
+  Id TightStride(bool column_major, Id rows, Id cols, uint32_t bytes) {
+    return UMul(column_major ? rows : cols, U32(bytes));
+  }
   bool LowerMatrixMul(InstIndex i, bool with_bias);
   bool LowerAccumulate(InstIndex i, bool outer_product);
   // An interpretation's raw element -> the accumulation domain.
@@ -1124,7 +1139,9 @@ Id Lowering::InputToDomain(Id c, const ScalarType& ct, Id c_type, const Interp& 
   return Convert(x, work, domain, false);
 }
 
-bool Lowering::MajorLayout(InstIndex i, Id layout_id, Id stride, bool* column_major) {
+bool Lowering::MajorLayout(InstIndex i, Id layout_id, Id stride, bool* column_major,
+                           bool* optimal) {
+  *optimal = false;
   const auto layout = ConstValue(layout_id);
   if (!layout) {
     return Fail("layout", i,
@@ -1132,12 +1149,18 @@ bool Lowering::MajorLayout(InstIndex i, Id layout_id, Id stride, bool* column_ma
                 "it to RowMajorNV or ColumnMajorNV first (--set-spec-const-default-value, "
                 "--freeze-spec-const)");
   }
+  if ((*layout == 2 || *layout == 3) && features_.optimal_as >= 0) {
+    *optimal = true;
+    *column_major = features_.optimal_as == 1;
+    return true;
+  }
   if (*layout == 2 || *layout == 3) {
     return Fail("optimal-layout", i,
                 std::string(*layout == 2 ? "InferencingOptimalNV" : "TrainingOptimalNV") +
                     " is opaque to everyone but the driver: for a lowered module the "
                     "application must store the matrix RowMajorNV or ColumnMajorNV and pass that "
-                    "layout");
+                    "layout, or convert it into one with a tight stride and say which "
+                    "(--lower-coop-vector=optimal-as-row-major or optimal-as-column-major)");
   }
   if (*layout > 1) return Fail("layout", i, "unknown MemoryLayout");
   if (stride == 0) {
@@ -1172,8 +1195,8 @@ bool Lowering::LowerMatrixMul(InstIndex i, bool with_bias) {
   if (w < m_.num_words(i)) stride = m_.word(i, w++);
   if (w < m_.num_words(i)) operands = m_.word(i, w++);
 
-  bool column_major = false;
-  if (!MajorLayout(i, layout_id, stride, &column_major)) return false;
+  bool column_major = false, optimal = false;
+  if (!MajorLayout(i, layout_id, stride, &column_major, &optimal)) return false;
   const auto input_interp_v = ConstValue(input_interp_id);
   const auto matrix_interp_v = ConstValue(matrix_interp_id);
   const auto bias_interp_v = with_bias ? ConstValue(bias_interp_id) : std::optional<uint64_t>(0);
@@ -1234,6 +1257,19 @@ bool Lowering::LowerMatrixMul(InstIndex i, bool with_bias) {
 
   const uint32_t mat_bytes = mat_interp->bits / 8;
   const uint32_t bias_bytes = bias_interp->bits / 8;
+  if (optimal) {
+    // The stored matrix is M x K, or K x M under Transpose (known only at run time when Transpose
+    // is a specialization constant).
+    const auto t = ConstValue(transpose);
+    if (t) {
+      stride = *t ? TightStride(column_major, k_count, m_count, mat_bytes)
+                  : TightStride(column_major, m_count, k_count, mat_bytes);
+    } else {
+      stride = Emit(Op::Select, UInt(32),
+                    {transpose, TightStride(column_major, k_count, m_count, mat_bytes),
+                     TightStride(column_major, m_count, k_count, mat_bytes)});
+    }
+  }
   const Id result_var = LocalVar(res->type);
   const Id acc_var = LocalVar(domain);
   const auto transpose_value = ConstValue(transpose);
@@ -1290,12 +1326,12 @@ bool Lowering::LowerAccumulate(InstIndex i, bool outer_product) {
   const auto ct = Scalar(va->elem);
   if (!ct || !Scalar(vb->elem)) return Fail("type", i, "components must be numeric scalars");
   Interp interp{ct->is_float ? Interp::kFloat : Interp::kSigned, ct->width};
-  bool column_major = false;
+  bool column_major = false, optimal = false;
   Id stride = 0;
   if (outer_product) {
     const auto interp_v = ConstValue(m_.word(i, 6));
     if (m_.num_words(i) > 7) stride = m_.word(i, 7);
-    if (!MajorLayout(i, m_.word(i, 5), stride, &column_major)) return false;
+    if (!MajorLayout(i, m_.word(i, 5), stride, &column_major, &optimal)) return false;
     const auto in = interp_v ? InterpOf(*interp_v) : std::nullopt;
     if (!in || in->packed || in->kind == Interp::kE4M3 || in->kind == Interp::kE5M2) {
       return Fail("interpretation", i,
@@ -1345,6 +1381,8 @@ bool Lowering::LowerAccumulate(InstIndex i, bool outer_product) {
   }
   const Id scope = U32(kScopeDevice), semantics = U32(0);
   const uint32_t bytes = interp.bits / 8;
+  // An optimal matrix read as row- or column-major: M x N (A's and B's component counts).
+  if (optimal) stride = TightStride(column_major, va->count, vb->count, bytes);
   const Id acc_type = a.unit;
   const Source sa = Spill(first, true);
   auto atomic_add = [&](Id byte_offset, Id value) {
@@ -1545,9 +1583,17 @@ std::unique_ptr<Pass> CreateLowerCoopVectorPass(std::string_view argument, std::
       features.atomic_float_add32 = true;
     } else if (item == "atomic-float64-add") {
       features.atomic_float_add64 = true;
+    } else if (item == "optimal-as-row-major" || item == "optimal-as-column-major") {
+      const int as = item == "optimal-as-column-major" ? 1 : 0;
+      if (features.optimal_as >= 0 && features.optimal_as != as) {
+        *error = "optimal-as-row-major and optimal-as-column-major exclude each other";
+        return nullptr;
+      }
+      features.optimal_as = as;
     } else {
       *error = "unknown target feature '" + std::string(item) +
-               "' (expected atomic-float16-add, atomic-float32-add or atomic-float64-add)";
+               "' (expected atomic-float16-add, atomic-float32-add, atomic-float64-add, "
+               "optimal-as-row-major or optimal-as-column-major)";
       return nullptr;
     }
     argument = comma == std::string_view::npos ? std::string_view() : argument.substr(comma + 1);

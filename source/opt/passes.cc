@@ -28,10 +28,13 @@ constexpr PassInfo kPasses[] = {
      CreateEliminateDeadPass},
     {"compact-ids", nullptr, "Renumber ids densely in order of first appearance.",
      CreateCompactIdsPass},
-    {"lower-coop-vector", "=[<atomic-float16-add,atomic-float32-add,atomic-float64-add>]",
+    {"lower-coop-vector",
+     "=[<atomic-float16-add,atomic-float32-add,atomic-float64-add,optimal-as-row-major|"
+     "optimal-as-column-major>]",
      "Rewrite SPV_NV_cooperative_vector types and instructions into per-invocation arrays / "
      "vectors and loops; the argument names the atomic float adds the target supports (for the "
-     "training instructions).",
+     "training instructions) and, optionally, the layout the application converts optimal-layout "
+     "matrices into instead (row- or column-major, tight stride).",
      CreateLowerCoopVectorPass},
 };
 

@@ -15,6 +15,8 @@ using spv::StorageClass;
 
 constexpr int64_t kSignedInt8Packed = 1000491000;
 constexpr int64_t kUnsignedInt8Packed = 1000491001;
+constexpr int64_t kFloatE4M3 = 1000491002;
+constexpr int64_t kFloatE5M2 = 1000491003;
 constexpr int64_t kLayoutRowMajor = 0;
 constexpr int64_t kLayoutColumnMajor = 1;
 
@@ -345,6 +347,22 @@ void CoopVectorRules::CheckMatrixMul(InstIndex i) {
                   state_.Describe(i) +
                       ": Transpose is not supported with the RowMajorNV and "
                       "ColumnMajorNV layouts");
+  }
+  // VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10090: a Vulkan implementation reads float8
+  // matrices only in the layouts it converts them into (InferencingOptimalNV, TrainingOptimalNV).
+  // Checked where both operands are constants (not spec constants a pipeline may change).
+  if (state_.options().env.is_vulkan() && state_.DefOp(layout) == Op::Constant &&
+      state_.DefOp(m_.word(i, 7)) == Op::Constant && layout_value &&
+      (*layout_value == kLayoutRowMajor || *layout_value == kLayoutColumnMajor)) {
+    if (const auto mi = DefaultValue(state_, m_.word(i, 7));
+        mi && (*mi == kFloatE4M3 || *mi == kFloatE5M2)) {
+      state_.Report("vulkan.coop-vector-float8-layout", i,
+                    state_.Describe(i) + ": a " +
+                        (*mi == kFloatE4M3 ? "FloatE4M3NV" : "FloatE5M2NV") +
+                        " MatrixInterpretation needs an InferencingOptimalNV or "
+                        "TrainingOptimalNV matrix in Vulkan, not " +
+                        (*layout_value == kLayoutRowMajor ? "RowMajorNV" : "ColumnMajorNV"));
+    }
   }
   // M components in the result.
   if (m_value && IsVectorIdType(state_, result_type)) {

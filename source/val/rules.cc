@@ -266,6 +266,11 @@ constexpr Rule kRules[] = {
     {"vulkan.coop-matrix-pointer", kE, "vulkan", "VUID-StandaloneSpirv-Pointer-08973",
      "In a Vulkan environment, OpCooperativeMatrixLoadTensorNV / StoreTensorNV access memory "
      "through a Workgroup, StorageBuffer or PhysicalStorageBuffer pointer."},
+    {"vulkan.coop-vector-float8-layout", kE, "vulkan",
+     "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10090",
+     "In a Vulkan environment, OpCooperativeVectorMatrixMulNV / MatrixMulAddNV with a FloatE4M3NV "
+     "or FloatE5M2NV MatrixInterpretation read an InferencingOptimalNV or TrainingOptimalNV "
+     "matrix (checked where the layout and interpretation are constants)."},
 
     // coop_matrix.cc
     {"coop-matrix.capability", kE, "coop-matrix", "SPV_KHR_cooperative_matrix, 2.16.2",

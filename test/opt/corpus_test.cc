@@ -105,7 +105,8 @@ TEST(OptCorpus, PipelineRemovesEverySpecConstantAndLength) {
 // InferencingOptimalNV / TrainingOptimalNV (or names the layout by a specialization constant),
 // which only a driver can read: lowering those must fail and say so. The same modules with
 // RowMajorNV matrices (the layout operands rewritten in the assembly, or the layout's
-// specialization constant set to 0) must lower, validate, and keep nothing of the extension.
+// specialization constant set to 0) must lower, validate, and keep nothing of the extension
+// (except the float8 module: Vulkan has no row-major float8 matrix).
 TEST(OptCorpus, LowerCoopVectorLowersEveryCooperativeVectorModule) {
   struct RowMajor {
     const char* prefix;
@@ -113,10 +114,9 @@ TEST(OptCorpus, LowerCoopVectorLowersEveryCooperativeVectorModule) {
     bool specialize_layout;
   };
   const std::vector<RowMajor> row_major = {
-      {"coopvec_fp8_matmul",
-       {{"%uint_64 %int_2 %false %uint_0", "%uint_64 %int_0 %false %uint_64"},
-        {"%uint_32 %int_2 %false %uint_0", "%uint_32 %int_0 %false %uint_64"}},
-       false},
+      // Float8 matrices are optimal-layout ones in Vulkan (vulkan.coop-vector-float8-layout): no
+      // row-major form; LowerCoopVectorWithOptimalAsRowOrColumnMajorLowersEveryModule lowers it.
+      {"coopvec_fp8_matmul", {}, false},
       {"coopvec_int8_packed",
        {{"%uint_32 %int_2 %false %uint_0 Matrix", "%uint_32 %int_0 %false %uint_32 Matrix"}},
        false},
@@ -147,7 +147,8 @@ TEST(OptCorpus, LowerCoopVectorLowersEveryCooperativeVectorModule) {
       if (m.file.rfind(r.prefix, 0) == 0) plan = &r;
     }
     ASSERT_NE(plan, nullptr) << m.file << ": a cooperative-vector module without a plan";
-    const bool optimal = !plan->rewrites.empty() || plan->specialize_layout;
+    const bool float8 = m.file.rfind("coopvec_fp8_", 0) == 0;
+    const bool optimal = !plan->rewrites.empty() || plan->specialize_layout || float8;
     {
       OptimizeResult result;
       Problem p;
@@ -160,6 +161,7 @@ TEST(OptCorpus, LowerCoopVectorLowersEveryCooperativeVectorModule) {
             << m.file << ": " << p.message;
       }
     }
+    if (float8) continue;
     std::ifstream in("test/data/corpus/" + m.file);
     std::stringstream buffer;
     buffer << in.rdbuf();
@@ -183,7 +185,38 @@ TEST(OptCorpus, LowerCoopVectorLowersEveryCooperativeVectorModule) {
     EXPECT_EQ(out.find("SPV_NV_cooperative_vector"), std::string::npos) << m.file;
     ++lowered;
   }
-  EXPECT_EQ(lowered, 9);
+  EXPECT_EQ(lowered, 8);
+}
+
+// --lower-coop-vector=optimal-as-row-major / optimal-as-column-major: the corpus modules as they
+// are, their InferencingOptimalNV / TrainingOptimalNV matrices read as tightly stored row- or
+// column-major ones (the application converted them so). Every cooperative-vector module lowers
+// and validates, and nothing of the extension stays; coopvec_mlp_f16 names its layout by a
+// specialization constant, frozen to its default (InferencingOptimalNV) first.
+TEST(OptCorpus, LowerCoopVectorWithOptimalAsRowOrColumnMajorLowersEveryModule) {
+  for (const char* as : {"optimal-as-row-major", "optimal-as-column-major"}) {
+    int lowered = 0;
+    for (const Module& m : LoadCorpus()) {
+      if (m.file.rfind("coopvec_", 0) != 0) continue;
+      OptimizerOptions options;
+      options.target_env = m.env;
+      options.passes = {{"freeze-spec-const", ""},
+                        {"lower-coop-vector",
+                         std::string("atomic-float16-add,atomic-float32-add,") + as}};
+      options.validate_after_each = true;
+      OptimizeResult result;
+      Problem p;
+      ASSERT_TRUE(Optimize(m.words, options, &result, &p)) << m.file << " " << as << ": "
+                                                            << p.message;
+      EXPECT_TRUE(result.validation.valid) << m.file;
+      std::string out;
+      ASSERT_TRUE(Disassemble(result.words, {}, &out, &p));
+      EXPECT_EQ(out.find("CooperativeVector"), std::string::npos) << m.file;
+      EXPECT_EQ(out.find("SPV_NV_cooperative_vector"), std::string::npos) << m.file;
+      ++lowered;
+    }
+    EXPECT_EQ(lowered, 9) << as;
+  }
 }
 
 // --lower-coop-matrix=8 in the pipeline: every module with Subgroup-scope KHR / NV matrices

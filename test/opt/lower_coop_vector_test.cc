@@ -562,8 +562,10 @@ TEST(LowerCoopVector, MatrixMulFloatE4M3DecodesInSoftware) {
       Module("%in = OpTypeCooperativeVectorNV %half %uint_16\n",
              "%x = OpCooperativeVectorLoadNV %in %H %uint_0\n"
              "%y = OpCooperativeVectorMatrixMulNV %in %x %uint_E4M3 %B %uint_0 %uint_E4M3 %uint_16 "
-             "%uint_16 %uint_0 %false %uint_16\n"
-             "OpCooperativeVectorStoreNV %H %uint_0 %y\n"));
+             "%uint_16 %uint_2 %false\n"
+             "OpCooperativeVectorStoreNV %H %uint_0 %y\n"),
+      // Vulkan has float8 matrices only in optimal layouts: this one is held row-major.
+      "optimal-as-row-major");
   ASSERT_TRUE(r.ok) << r.error;
   // The input is rounded to E4M3 (encode, then decode); matrix bytes are decoded; the helpers
   // are functions of uint -> uint at the end of the module.
@@ -642,6 +644,72 @@ TEST(LowerCoopVector, OptimalLayoutsFailAndSaySoWhatToDo) {
   const PassRun spec = Lower(with_layout("%layout"));
   EXPECT_NE(spec.error.find("specialization constant"), std::string::npos) << spec.error;
   EXPECT_TRUE(Lower(with_layout("%uint_0")).ok);
+}
+
+TEST(LowerCoopVector, OptimalLayoutsReadAsTightRowOrColumnMajorWhenAsked) {
+  const std::string globals =
+      "%in = OpTypeCooperativeVectorNV %half %uint_16\n"
+      "%out = OpTypeCooperativeVectorNV %half %uint_8\n";
+  // M = 8, K = 16, float16; the instruction's MatrixStride (7) is ignored for optimal layouts.
+  auto with = [&](const std::string& layout, const std::string& transpose) {
+    return Module(globals,
+                  "%x = OpCooperativeVectorLoadNV %in %H %uint_0\n"
+                  "%y = OpCooperativeVectorMatrixMulNV %out %x %uint_0 %H %uint_0 "
+                  "%uint_0 %uint_8 %uint_16 " +
+                      layout + " " + transpose +
+                      " %uint_7\n"
+                      "OpCooperativeVectorStoreNV %H %uint_0 %y\n");
+  };
+  // Row-major M x K: a row is K * 2 = 32 bytes.
+  const PassRun rows = Lower(with("%uint_2", "%false"), "optimal-as-row-major");
+  ASSERT_TRUE(rows.ok) << rows.error;
+  EXPECT_TRUE(HasLine(rows.text, {"OpIMul %uint", "%uint_32"})) << rows.text;
+  EXPECT_FALSE(HasLine(rows.text, {"OpIMul %uint", "%uint_7"})) << rows.text;
+  EXPECT_EQ(rows.text.find("CooperativeVector"), std::string::npos);
+  // Column-major M x K: a column is M * 2 = 16 bytes; TrainingOptimalNV alike.
+  const PassRun cols = Lower(with("%uint_3", "%false"), "optimal-as-column-major");
+  ASSERT_TRUE(cols.ok) << cols.error;
+  EXPECT_TRUE(HasLine(cols.text, {"OpIMul %uint", "%uint_16"})) << cols.text;
+  EXPECT_FALSE(HasLine(cols.text, {"OpIMul %uint", "%uint_32"})) << cols.text;
+  // Transpose: the stored matrix is K x M, a row-major row M * 2 = 16 bytes.
+  const PassRun transposed = Lower(with("%uint_2", "%true"), "optimal-as-row-major");
+  ASSERT_TRUE(transposed.ok) << transposed.error;
+  EXPECT_TRUE(HasLine(transposed.text, {"OpIMul %uint", "%uint_16"})) << transposed.text;
+  EXPECT_FALSE(HasLine(transposed.text, {"OpIMul %uint", "%uint_32"})) << transposed.text;
+  // The option changes nothing for RowMajorNV / ColumnMajorNV matrices: their stride stays.
+  const PassRun plain = Lower(with("%uint_0", "%false"), "optimal-as-column-major");
+  ASSERT_TRUE(plain.ok) << plain.error;
+  EXPECT_TRUE(HasLine(plain.text, {"OpIMul %uint", "%uint_7"})) << plain.text;
+  // Both at once is an error; so is anything else.
+  const PassRun both = Lower(with("%uint_2", "%false"), "optimal-as-row-major,optimal-as-column-major");
+  EXPECT_FALSE(both.ok);
+  EXPECT_NE(both.error.find("exclude each other"), std::string::npos) << both.error;
+  const PassRun unknown = Lower(with("%uint_2", "%false"), "optimal-as-blocked");
+  EXPECT_FALSE(unknown.ok);
+  EXPECT_NE(unknown.error.find("optimal-as-row-major"), std::string::npos) << unknown.error;
+}
+
+TEST(LowerCoopVector, OptimalOuterProductMatrixReadAsTightLayout) {
+  // A (8 components) times B (16) accumulated into a TrainingOptimalNV float16 matrix, read as
+  // column-major 8 x 16: a column is 8 * 2 = 16 bytes (row-major: a row is 16 * 2 = 32).
+  const std::string m = Module(
+      "%a = OpTypeCooperativeVectorNV %half %uint_8\n"
+      "%b = OpTypeCooperativeVectorNV %half %uint_16\n",
+      "%x = OpCooperativeVectorLoadNV %a %H %uint_0\n"
+      "%y = OpCooperativeVectorLoadNV %b %H %uint_32\n"
+      "OpCooperativeVectorOuterProductAccumulateNV %H %uint_64 %x %y %uint_3 %uint_0\n",
+      "OpCapability CooperativeVectorTrainingNV\n");
+  const PassRun refused = Lower(m, "atomic-float16-add");
+  EXPECT_FALSE(refused.ok);
+  EXPECT_NE(refused.error.find("lower-coop-vector.optimal-layout"), std::string::npos)
+      << refused.error;
+  const PassRun cols = Lower(m, "atomic-float16-add,optimal-as-column-major");
+  ASSERT_TRUE(cols.ok) << cols.error;
+  EXPECT_TRUE(HasLine(cols.text, {"OpIMul %uint", "%uint_16"})) << cols.text;
+  EXPECT_TRUE(HasLine(cols.text, {"OpAtomicFAddEXT %half"})) << cols.text;
+  const PassRun rows = Lower(m, "optimal-as-row-major,atomic-float16-add");
+  ASSERT_TRUE(rows.ok) << rows.error;
+  EXPECT_TRUE(HasLine(rows.text, {"OpIMul %uint", "%uint_32"})) << rows.text;
 }
 
 // ---- Training instructions

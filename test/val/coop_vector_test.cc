@@ -130,6 +130,18 @@ const Mutation kMutations[] = {
      "%out = OpCooperativeVectorMatrixMulAddNV %vOut %h %fp16 %pW %offW2 %fp16 %pW %offB2 %fp16 "
      "%uint_8 %uint_32 %inferOpt %false %uint_64 MatrixBSignedComponentsKHR",
      "coop-vector.matmul.operands"},
+    {"Float8RowMajorMatrix", kLayer1,
+     "%h0 = OpCooperativeVectorMatrixMulAddNV %vHidden %x %fp16 %pW %offW1 %e4m3 %pW %offB1 %fp16 "
+     "%uint_32 %uint_16 %rowMajor %false %uint_32",
+     "vulkan.coop-vector-float8-layout"},
+    {"Float8ColumnMajorMatrix", kLayer1,
+     "%h0 = OpCooperativeVectorMatrixMulAddNV %vHidden %x %fp16 %pW %offW1 %e5m2 %pW %offB1 %fp16 "
+     "%uint_32 %uint_16 %colMajor %false %uint_32",
+     "vulkan.coop-vector-float8-layout"},
+    {"Float8OptimalMatrixIsFine", kLayer2,
+     "%out = OpCooperativeVectorMatrixMulAddNV %vOut %h %fp16 %pW %offW2 %e4m3 %pW %offB2 %fp16 "
+     "%uint_8 %uint_32 %inferOpt %false",
+     ""},
     {"OuterProductMixedTypes", kOuter,
      "OpCooperativeVectorOuterProductAccumulateNV %pGrad %uint_0 %h %out %trainOpt %fp16",
      "coop-vector.outer-product"},
@@ -166,6 +178,8 @@ TEST_P(MlpMutation, IsReportedWithItsRule) {
   text = Mutate(text, "%false = OpConstantFalse %bool",
                 "%false = OpConstantFalse %bool\n%true = OpConstantTrue %bool\n"
                 "%packedS8 = OpConstant %uint 1000491000\n"
+                "%e4m3 = OpConstant %uint 1000491002\n%e5m2 = OpConstant %uint 1000491003\n"
+                "%colMajor = OpConstant %uint 1\n"
                 "%arr64 = OpTypeArray %half %uint_64");
   const Result r = testing::ValidateText(Mutate(text, m.anchor, m.replacement), "vulkan1.3");
   if (m.rule[0] == '\0') {
@@ -178,6 +192,26 @@ TEST_P(MlpMutation, IsReportedWithItsRule) {
 
 INSTANTIATE_TEST_SUITE_P(CoopVector, MlpMutation, ::testing::ValuesIn(kMutations),
                          [](const auto& info) { return std::string(info.param.name); });
+
+// VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10090 is Vulkan's: outside a Vulkan
+// environment a row-major float8 matrix is fine; a spec-constant layout is not judged.
+TEST(CoopVector, Float8RowMajorMatrixIsOnlyAVulkanError) {
+  std::string text = Mutate(Mlp(), "%false = OpConstantFalse %bool",
+                            "%false = OpConstantFalse %bool\n%e4m3 = OpConstant %uint 1000491002\n"
+                            "%specLayout = OpSpecConstant %uint 0");
+  const std::string row_major = Mutate(
+      text, kLayer1,
+      "%h0 = OpCooperativeVectorMatrixMulAddNV %vHidden %x %fp16 %pW %offW1 %e4m3 %pW %offB1 %fp16 "
+      "%uint_32 %uint_16 %rowMajor %false %uint_32");
+  EXPECT_RULE(testing::ValidateText(row_major, "vulkan1.3"), "vulkan.coop-vector-float8-layout");
+  EXPECT_FALSE(testing::HasRule(testing::ValidateText(row_major, "spv1.6"),
+                                "vulkan.coop-vector-float8-layout"));
+  const std::string spec = Mutate(
+      text, kLayer1,
+      "%h0 = OpCooperativeVectorMatrixMulAddNV %vHidden %x %fp16 %pW %offW1 %e4m3 %pW %offB1 %fp16 "
+      "%uint_32 %uint_16 %specLayout %false %uint_32");
+  EXPECT_CLEAN(testing::ValidateText(spec, "vulkan1.3"));
+}
 
 // Opcode 5288 under either name, and a long vector is not a cooperative vector.
 TEST(CoopVector, EitherSpellingOfOpcode5288) {
