@@ -79,6 +79,18 @@ json_string() {  # A shell string as a JSON string.
     2>/dev/null || printf '"%s"' "$(printf '%s' "$1" | tr -d '"\\' | tr '\n' ' ')"
 }
 
+# record <script> <exit code> <milliseconds> <report JSON>: counts the run and adds its entry.
+record() {
+  case $2 in
+    0) passed=$((passed + 1)) ;;
+    1) failed=$((failed + 1)) ;;
+    *) errors=$((errors + 1)) ;;
+  esac
+  results="${results:+$results,}{\"script\":$(json_string "$1"),\"exit_code\":$2,\"milliseconds\":$3,"
+  results+="\"report\":$4}"
+  echo "gpu_check: $1 -> exit $2" >&2
+}
+
 devices="$("$RUN" --list-devices --json 2>/dev/null)"
 [ -n "$devices" ] || devices="[]"
 passed=0
@@ -102,19 +114,12 @@ for script in "${SCRIPTS[@]}"; do
     --dump-buffers "$GOLDEN/$name.amber" "$script" 2>"$GOLDEN/$name.stderr")"
   code=$?
   ms=$((($(date +%s%N) - start) / 1000000))
-  case $code in
-    0) passed=$((passed + 1)) ;;
-    1) failed=$((failed + 1)) ;;
-    *) errors=$((errors + 1)) ;;
-  esac
   # A crash or a kill leaves no JSON: keep what it printed instead.
   if [ -z "$report" ]; then
     report="{\"status\":\"crash\",\"stderr\":$(json_string "$(tail -c 2000 "$GOLDEN/$name.stderr")")}"
   fi
   [ -s "$GOLDEN/$name.stderr" ] || rm -f "$GOLDEN/$name.stderr"
-  entry="{\"script\":$(json_string "$script"),\"exit_code\":$code,\"milliseconds\":$ms,\"report\":$report}"
-  results="${results:+$results,}$entry"
-  echo "gpu_check: $script -> exit $code" >&2
+  record "$script" "$code" "$ms" "$report"
 done
 
 if [ "$RUN_COOPVEC" = 1 ]; then
@@ -124,15 +129,8 @@ if [ "$RUN_COOPVEC" = 1 ]; then
     >"${SUMMARY%.json}.coopvec.txt" 2>&1
   code=$?
   ms=$((($(date +%s%N) - start) / 1000000))
-  case $code in
-    0) passed=$((passed + 1)) ;;
-    1) failed=$((failed + 1)) ;;
-    *) errors=$((errors + 1)) ;;
-  esac
-  entry="{\"script\":\"utils/gpu_check_coopvec.sh\",\"exit_code\":$code,\"milliseconds\":$ms,"
-  entry+="\"report\":$(json_string "$(tail -c 6000 "${SUMMARY%.json}.coopvec.txt")")}"
-  results="${results:+$results,}$entry"
-  echo "gpu_check: utils/gpu_check_coopvec.sh -> exit $code" >&2
+  record utils/gpu_check_coopvec.sh "$code" "$ms" \
+    "$(json_string "$(tail -c 6000 "${SUMMARY%.json}.coopvec.txt")")"
 fi
 tar -C "$WORK" -czf "${SUMMARY%.json}.golden.tar.gz" . && rm -rf "$WORK"
 

@@ -113,7 +113,11 @@ for script in "$DIR"/*.amber; do
     0) echo "$name: native EXPECTs pass, lowered buffers equal" ;;
     1) echo "$name: MISMATCH (see $OUT/$name.compare.json)"; failures=$((failures + 1))
        explain_mismatch "$script" "$name" ;;
-    *) echo "$name: native: unsupported or error: $(head -c 300 "$OUT/$name.compare.err")" ;;
+    *) # With --json the error is in the report.
+       why=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("error", ""))' \
+         "$OUT/$name.compare.json" 2>/dev/null)
+       why=${why:-$(cat "$OUT/$name.compare.err")}
+       echo "$name: native: unsupported or error: $(printf '%s' "$why" | tr '\n' ' ' | head -c 300)" ;;
   esac
 done
 

@@ -341,6 +341,12 @@ def f16(v):
     return struct.unpack("<e", struct.pack("<e", v))[0]
 
 
+def needs(extensions, features):
+    """The DEVICE_EXTENSION and DEVICE_FEATURE lines of a script, then a blank line."""
+    return "".join(f"DEVICE_EXTENSION {e}\n" for e in extensions) + \
+        "".join(f"DEVICE_FEATURE {f}\n" for f in features) + "\n"
+
+
 def cm2_softmax(seed=1407):
     rng = random.Random(seed)
     R = C = 64
@@ -365,18 +371,15 @@ def cm2_softmax(seed=1407):
                "# (cap * tanh(x / cap) through a per-element function), causal mask, row max and row sum\n"
                "# reductions, then a 2x2 max pooling of the float16 probabilities. exp and tanh are not\n"
                "# exact: probabilities within 1e-4, pooled float16 values within 1e-3.", seed)
-    s += """DEVICE_EXTENSION VK_KHR_cooperative_matrix
-DEVICE_EXTENSION VK_NV_cooperative_matrix2
-DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix
-DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope
-DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions
-DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixReductions
-DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixPerElementOperations
-DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixTensorAddressing
-DEVICE_FEATURE Vulkan12Features.shaderFloat16
-DEVICE_FEATURE Vulkan12Features.vulkanMemoryModel
-
-"""
+    s += needs(["VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix2"],
+               ["CooperativeMatrixFeaturesKHR.cooperativeMatrix",
+                "CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope",
+                "CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions",
+                "CooperativeMatrix2FeaturesNV.cooperativeMatrixReductions",
+                "CooperativeMatrix2FeaturesNV.cooperativeMatrixPerElementOperations",
+                "CooperativeMatrix2FeaturesNV.cooperativeMatrixTensorAddressing",
+                "Vulkan12Features.shaderFloat16",
+                "Vulkan12Features.vulkanMemoryModel"])
     s += f"SHADER compute softmax SPIRV-ASM FILE {CORPUS}/cm2_softmax_reduce.spvasm\n\n"
     s += data_buffer("s", "float", s_in)
     s += f"BUFFER o DATA_TYPE float SIZE {R * C + (R // 2) * (C // 2)} FILL 0\n"
@@ -429,21 +432,18 @@ def cm2_decode_q4(seed=1408):
                "# decoded by the shader's function through a block-size tensor layout, at workgroup scope\n"
                "# (256 invocations, 128x128 tiles, K = 64 in two steps); float16 accumulation, exact here.",
                seed)
-    s += """DEVICE_EXTENSION VK_KHR_cooperative_matrix
-DEVICE_EXTENSION VK_NV_cooperative_matrix2
-DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix
-DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope
-DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions
-DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixTensorAddressing
-DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixBlockLoads
-DEVICE_FEATURE Vulkan12Features.shaderFloat16
-DEVICE_FEATURE Vulkan12Features.shaderInt8
-DEVICE_FEATURE Vulkan12Features.vulkanMemoryModel
-DEVICE_FEATURE Vulkan12Features.bufferDeviceAddress
-DEVICE_FEATURE Vulkan12Features.storageBuffer8BitAccess
-DEVICE_FEATURE Storage16BitFeatures.storageBuffer16BitAccess
-
-"""
+    s += needs(["VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix2"],
+               ["CooperativeMatrixFeaturesKHR.cooperativeMatrix",
+                "CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope",
+                "CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions",
+                "CooperativeMatrix2FeaturesNV.cooperativeMatrixTensorAddressing",
+                "CooperativeMatrix2FeaturesNV.cooperativeMatrixBlockLoads",
+                "Vulkan12Features.shaderFloat16",
+                "Vulkan12Features.shaderInt8",
+                "Vulkan12Features.vulkanMemoryModel",
+                "Vulkan12Features.bufferDeviceAddress",
+                "Vulkan12Features.storageBuffer8BitAccess",
+                "Storage16BitFeatures.storageBuffer16BitAccess"])
     s += f"SHADER compute decode SPIRV-ASM FILE {CORPUS}/cm2_decode_q4.spvasm\n\n"
     s += "# 256 blocks of 18 bytes (M rows x K / 32 blocks).\n" + data_buffer("blocks", "uint8", blocks)
     s += data_buffer("b", "float16", b)
@@ -502,15 +502,12 @@ def khr_int8_saturating(seed=1409):
                "# there; the inputs never saturate, so the results are what either form computes, and\n"
                "# the run shows whether the driver accepts the module. Two workgroups; C = A*B + C - 1,\n"
                "# D = 2 * U_a * U_b stored column-major.", seed)
-    s += """DEVICE_EXTENSION VK_KHR_cooperative_matrix
-DEVICE_EXTENSION VK_NV_cooperative_matrix2
-DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix
-DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions
-DEVICE_FEATURE Vulkan12Features.shaderInt8
-DEVICE_FEATURE Vulkan12Features.vulkanMemoryModel
-DEVICE_FEATURE Vulkan12Features.storageBuffer8BitAccess
-
-"""
+    s += needs(["VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix2"],
+               ["CooperativeMatrixFeaturesKHR.cooperativeMatrix",
+                "CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions",
+                "Vulkan12Features.shaderInt8",
+                "Vulkan12Features.vulkanMemoryModel",
+                "Vulkan12Features.storageBuffer8BitAccess"])
     s += f"SHADER compute sat SPIRV-ASM FILE {CORPUS}/khr_int8_saturating.spvasm\n\n"
     s += data_buffer("a", "int8", a)
     s += data_buffer("b", "int8", bb)
@@ -571,15 +568,13 @@ def khr_bf16(seed=1410):
                "# written by generate.py; the H100 has no VK_EXT_shader_float8, so the float8 half cannot\n"
                "# run there): a 16x16x16 bfloat16 product into float, B column-major. The bfloat16 inputs\n"
                "# are given as their bits (uint16); small integers keep every sum exact.", seed)
-    s += """DEVICE_EXTENSION VK_KHR_cooperative_matrix
-DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix
-DEVICE_FEATURE ShaderBfloat16FeaturesKHR.shaderBFloat16Type
-DEVICE_FEATURE ShaderBfloat16FeaturesKHR.shaderBFloat16CooperativeMatrix
-DEVICE_FEATURE Vulkan12Features.shaderFloat16
-DEVICE_FEATURE Vulkan12Features.vulkanMemoryModel
-DEVICE_FEATURE Storage16BitFeatures.storageBuffer16BitAccess
-
-"""
+    s += needs(["VK_KHR_cooperative_matrix"],
+               ["CooperativeMatrixFeaturesKHR.cooperativeMatrix",
+                "ShaderBfloat16FeaturesKHR.shaderBFloat16Type",
+                "ShaderBfloat16FeaturesKHR.shaderBFloat16CooperativeMatrix",
+                "Vulkan12Features.shaderFloat16",
+                "Vulkan12Features.vulkanMemoryModel",
+                "Storage16BitFeatures.storageBuffer16BitAccess"])
     s += "SHADER compute bf16 SPIRV-ASM FILE khr_bf16.spvasm\n\n"
     s += data_buffer("ab", "uint16", [bf16_bits(v) for v in x])
     s += "BUFFER o DATA_TYPE float SIZE 256 FILL 7\n"
