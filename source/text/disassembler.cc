@@ -138,8 +138,10 @@ class NameTable {
     std::string base = Sanitize(suggested.substr(0, kMaxOpName));
     // Ids without a name print as their number: a name of digits alone would be one of those.
     if (base.find_first_not_of("0123456789") == std::string::npos) base.insert(0, "_");
-    std::string name = base;
-    if (used_.count(name)) {
+    std::string name;
+    if (!used_.count(base)) {
+      name = std::move(base);
+    } else {
       // Suffixes _0, _1, ... in order, as spirv-dis picks them. Each base remembers the next
       // suffix to try (the ones before it are taken for good), so k equal names cost O(k).
       uint32_t& next = next_suffix_[base];
@@ -147,8 +149,9 @@ class NameTable {
         name = base + "_" + std::to_string(next++);
       } while (used_.count(name));
     }
-    used_.insert(name);
+    // The set views the table's strings: names_ is never resized and a saved name never changes.
     names_[id] = std::move(name);
+    used_.insert(names_[id]);
   }
 
   // Saves the concatenation of the parts, or `fallback` + the id when that would be longer
@@ -185,8 +188,8 @@ class NameTable {
     return n;
   }
 
-  std::vector<std::string> Take() {
-    for (size_t id = 0; id < names_.size(); ++id) {
+  std::vector<std::string> Take(bool number_unnamed) {
+    for (size_t id = 0; number_unnamed && id < names_.size(); ++id) {
       if (names_[id].empty()) names_[id] = std::to_string(id);
     }
     return std::move(names_);
@@ -194,7 +197,7 @@ class NameTable {
 
  private:
   std::vector<std::string> names_;
-  std::unordered_set<std::string> used_;
+  std::unordered_set<std::string_view> used_;
   std::unordered_map<std::string, uint32_t> next_suffix_;
 };
 
@@ -317,9 +320,29 @@ const char* GlslBuiltInName(spv::BuiltIn b) {
 
 }  // namespace
 
-std::vector<std::string> FriendlyNames(const binary::ParsedModule& module) {
+std::vector<std::string> FriendlyNames(const binary::ParsedModule& module, bool number_unnamed) {
   NameTable table(module.header.bound);
   for (size_t i = 0; i < module.instructions.size(); ++i) {
+    switch (static_cast<Op>(module.instructions[i].opcode)) {
+      case Op::Name:
+      case Op::Decorate:
+      case Op::TypeVoid:
+      case Op::TypeBool:
+      case Op::TypeInt:
+      case Op::TypeFloat:
+      case Op::TypeVector:
+      case Op::TypeMatrix:
+      case Op::TypeArray:
+      case Op::TypeRuntimeArray:
+      case Op::TypePointer:
+      case Op::TypeStruct:
+      case Op::ConstantTrue:
+      case Op::ConstantFalse:
+      case Op::Constant:
+        break;
+      default:
+        continue;  // Names nothing (the switch below).
+    }
     const ParsedInstruction inst = module.Get(i);
     const uint32_t id = inst.result_id;
     switch (OpOf(inst)) {
@@ -389,12 +412,12 @@ std::vector<std::string> FriendlyNames(const binary::ParsedModule& module) {
         break;
     }
   }
-  return table.Take();
+  return table.Take(number_unnamed);
 }
 
 std::string InstructionText(const ParsedInstruction& inst, const std::vector<std::string>& names) {
   auto id_text = [&](uint32_t id) {
-    return "%" + (id < names.size() ? names[id] : std::to_string(id));
+    return "%" + (id < names.size() && !names[id].empty() ? names[id] : std::to_string(id));
   };
   std::string out;
   if (inst.result_id != 0) out = id_text(inst.result_id) + " = ";

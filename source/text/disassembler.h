@@ -24,11 +24,14 @@ bool Disassemble(std::span<const uint32_t> words, const DisassembleOptions& opti
 // Names every id the way spirv-dis does by default: OpName strings (sanitized), then names
 // derived from types ("uint", "v4float", "_ptr_Function_uint", "_arr_half_uint_16") and scalar
 // constants ("uint_16", "int_n1", "float_0_5", "true"); duplicates get "_0", "_1", ... suffixes.
-// Ids without a name are "<id>" (the '%' is printed by the caller).
-std::vector<std::string> FriendlyNames(const binary::ParsedModule& module);
+// Ids without a name are "<id>" (the '%' is printed by the caller), or "" when
+// `number_unnamed` is false (InstructionText prints those as numbers; the validator names few ids
+// and spares the strings).
+std::vector<std::string> FriendlyNames(const binary::ParsedModule& module,
+                                       bool number_unnamed = true);
 
 // Prints one instruction's text (without indentation), using `names` for ids (or numbers when
-// `names` is empty).
+// `names` is empty, or an id's name is).
 std::string InstructionText(const binary::ParsedInstruction& inst,
                             const std::vector<std::string>& names);
 

@@ -33,6 +33,25 @@ std::string JoinExtensions(std::span<const char* const> exts) {
   return out;
 }
 
+// Whether an entry with these requirements is enabled (Missing() says what is missing when not;
+// this is its fast path, building no text).
+bool Enabled(const ValidationState& state, std::span<const uint32_t> caps,
+             std::span<const char* const> exts, uint32_t version, bool check_caps) {
+  if (check_caps && !caps.empty()) {
+    bool any = false;
+    for (uint32_t c : caps) any = any || state.HasCapabilityValue(c);
+    if (!any) return false;
+  }
+  if (version != grammar::kNoVersion && version <= state.version()) return true;
+  if (!exts.empty()) {
+    for (const char* e : exts) {
+      if (state.HasExtension(e)) return true;
+    }
+    return false;
+  }
+  return version == grammar::kNoVersion;
+}
+
 // What is missing for an entry with these requirements, or "" when it is enabled.
 std::string Missing(const ValidationState& state, std::span<const uint32_t> caps,
                     std::span<const char* const> exts, uint32_t version, bool check_caps) {
@@ -58,6 +77,9 @@ void CheckEnumerant(ValidationState& state, InstIndex i, const grammar::Enumeran
   // A Capability enumerant's capability list names what it implicitly declares, not what it
   // requires.
   const bool is_capability = &kind == &grammar::GetOperandKind(grammar::OperandKind::kCapability);
+  if (Enabled(state, grammar::Capabilities(e), grammar::Extensions(e), e.version, !is_capability)) {
+    return;
+  }
   const std::string missing =
       Missing(state, grammar::Capabilities(e), grammar::Extensions(e), e.version, !is_capability);
   if (!missing.empty()) {
@@ -87,11 +109,24 @@ bool KindIsGated(grammar::OperandKind kind) {
 
 void ValidateCapabilities(ValidationState& state) {
   const ir::Module& m = state.module();
+  // Per opcode: 0 not seen yet, 1 enabled, 2 not (an instruction's requirements are its
+  // opcode's).
+  std::vector<uint8_t> opcode_enabled(grammar::kMaxOpcode + 1, 0);
   for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
     const ir::Inst inst = m.inst(i);
-    const std::string missing = Missing(state, grammar::Capabilities(*inst.info),
-                                        grammar::Extensions(*inst.info), inst.info->version, true);
-    if (!missing.empty()) {
+    const auto opcode = static_cast<uint32_t>(m.opcode(i));
+    uint8_t unlisted = 0;
+    uint8_t& enabled = opcode <= grammar::kMaxOpcode ? opcode_enabled[opcode] : unlisted;
+    if (enabled == 0) {
+      enabled = Enabled(state, grammar::Capabilities(*inst.info), grammar::Extensions(*inst.info),
+                        inst.info->version, true)
+                    ? 1
+                    : 2;
+    }
+    if (enabled == 2) {
+      const std::string missing =
+          Missing(state, grammar::Capabilities(*inst.info), grammar::Extensions(*inst.info),
+                  inst.info->version, true);
       state.Report("capability.instruction", i, state.Describe(i) + " requires " + missing);
     }
     for (const auto& op : inst.operands) {

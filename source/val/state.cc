@@ -30,13 +30,14 @@ void ValidationState::CollectCapabilities() {
       worklist.push_back(module_.word(i, 1));
     } else if (op == Op::Extension) {
       const ir::Inst inst = module_.inst(i);
-      extensions_.emplace(binary::DecodeString(inst.words.subspan(1)));
+      extensions_.emplace_back(binary::DecodeString(inst.words.subspan(1)));
     } else if (op == Op::MemoryModel && !has_memory_model_) {
       has_memory_model_ = true;
       addressing_model_ = static_cast<spv::AddressingModel>(module_.word(i, 1));
       memory_model_ = static_cast<spv::MemoryModel>(module_.word(i, 2));
     }
   }
+  std::sort(extensions_.begin(), extensions_.end());  // For HasExtension's binary search.
   // Implicitly declared capabilities: those each declared capability depends on.
   while (!worklist.empty()) {
     const uint32_t c = worklist.back();
@@ -51,7 +52,9 @@ void ValidationState::CollectCapabilities() {
 }
 
 bool ValidationState::HasExtension(std::string_view name) const {
-  return extensions_.count(std::string(name)) != 0;
+  const auto it = std::lower_bound(extensions_.begin(), extensions_.end(), name,
+                                   [](const std::string& e, std::string_view n) { return e < n; });
+  return it != extensions_.end() && *it == name;
 }
 
 bool ValidationState::Report(const char* rule_id, InstIndex inst, std::string message) {
@@ -91,8 +94,11 @@ bool ValidationState::Report(const char* rule_id, InstIndex inst, std::string me
 }
 
 std::string ValidationState::Name(Id id) {
-  if (names_.empty()) names_ = text::FriendlyNames(module_.parsed());
-  if (id < names_.size()) return "%" + names_[id];
+  if (!names_ready_) {
+    names_ = text::FriendlyNames(module_.parsed(), /*number_unnamed=*/false);
+    names_ready_ = true;
+  }
+  if (id < names_.size() && !names_[id].empty()) return "%" + names_[id];
   return "%" + std::to_string(id);
 }
 

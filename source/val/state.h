@@ -95,12 +95,13 @@ class ValidationState {
   const Options& options_;
   Result* result_;
   std::vector<bool> capabilities_;
-  std::unordered_set<std::string> extensions_;
+  std::vector<std::string> extensions_;  // Declared ones, sorted.
   spv::AddressingModel addressing_model_ = spv::AddressingModel::Logical;
   spv::MemoryModel memory_model_ = spv::MemoryModel::Simple;
   bool has_memory_model_ = false;
   bool full_ = false;
-  std::vector<std::string> names_;  // Friendly names, filled on first use.
+  std::vector<std::string> names_;  // Friendly names ("" for unnamed ids), filled on first use.
+  bool names_ready_ = false;
   std::unordered_set<std::string> suppressed_;
   bool all_warnings_as_errors_ = false;
   std::unordered_set<std::string> warnings_as_errors_;

@@ -28,8 +28,10 @@
 // Values defined in a divergent region and used outside it (a loop with a divergent trip count) are
 // divergent at the use.
 //
-// The analysis iterates sweeps over all functions until nothing changes; levels only grow, so
-// it terminates, and real modules converge in a few sweeps.
+// The analysis is a worklist solver over blocks (Solve): each block is evaluated once, then again
+// only when a level it reads (an operand's, its control's, a memory root's, a call's) was raised.
+// Levels only grow, so it terminates; the work is linear in the module's size times the few
+// raises each value can take.
 #include <algorithm>
 #include <bit>
 #include <span>
@@ -162,7 +164,18 @@ class Uniformity {
   void Prepare();
   void PrepareReachingStores();
   void PrepareReplicated();
-  bool Sweep();
+  void PrepareDependents();
+  // Marks what reads table[index] for evaluation again (Solve).
+  void Raised(const std::vector<Source>& table, size_t index);
+  void MarkUsers(Id id) {
+    for (uint32_t b : users_.Of(id)) dirty_[b] = 1;
+    if (is_condition_[id]) levels_dirty_ = true;
+  }
+  void MarkBlocks(std::span<const uint32_t> blocks) {
+    for (uint32_t b : blocks) dirty_[b] = 1;
+  }
+  void BlockRaised(uint32_t b);
+  void Solve();
   bool Raise(std::vector<Source>& table, size_t index, Source s) {
     Source& t = table[index];
     const bool higher = s.level > t.level;
@@ -172,7 +185,7 @@ class Uniformity {
       t.reason_bits = s.reason_bits;
     }
     t.deps |= s.deps;
-    if (&table != &values_ || feeds_back_[index]) again_ = true;
+    Raised(table, index);
     return true;
   }
   bool Raise(std::vector<Source>& table, size_t index, Level level, InstIndex reason) {
@@ -252,6 +265,8 @@ class Uniformity {
   std::vector<Source> contents_control_;  // Per root: control level of the stores.
   std::vector<Source> blocks_;            // Control level per block.
   std::vector<Source> merges_;   // Per block: level of divergent branches reconverging here.
+  std::vector<Source> walked_;   // Per branch block: the condition its region was last raised to
+                                 // (reason_bits 1 once set), so that unchanged ones are skipped.
   std::vector<Source> entries_;  // Per function: control level of its call sites.
   std::vector<Source> returns_;  // Per function: join of returned values.
   // Functions called from several places are summarized: their first kMaxSummarizedParams
@@ -283,11 +298,24 @@ class Uniformity {
   // hold the same value.
   std::vector<bool> replicated_;
   std::vector<uint8_t> builtin_;  // Per id: BuiltIn value + 1 of a decorated variable.
-  // Ids whose level can flow backwards in a sweep (OpPhi operands, branch conditions, call
-  // arguments, returned values): raising one of them, or memory, calls or blocks, needs another
-  // sweep; raising anything else only reaches later instructions of the same sweep.
-  std::vector<bool> feeds_back_;
-  bool again_ = false;
+  // The solver's worklist: blocks whose instructions read something raised since they were last
+  // evaluated, and whether the block levels need computing again. What reads what, by block:
+  struct Csr {  // Key -> blocks, in one array.
+    std::vector<uint32_t> begin, items;
+    std::span<const uint32_t> Of(size_t key) const {
+      return key + 1 < begin.size()
+                 ? std::span<const uint32_t>(items.data() + begin[key], begin[key + 1] - begin[key])
+                 : std::span<const uint32_t>();
+    }
+  };
+  Csr users_;        // Per id: blocks of the instructions using it as a value operand.
+  Csr root_users_;   // Per root: blocks of the loads and calls that read its contents.
+  Csr slot_users_;   // Per tracked store slot: blocks of the loads it reaches.
+  Csr call_blocks_;  // Per function: blocks of its call sites.
+  std::vector<uint32_t> param_owner_;  // Per param_effective_ entry: its function.
+  std::vector<bool> is_condition_;     // Per id: a branch or switch condition.
+  std::vector<uint8_t> dirty_;         // Per block.
+  bool levels_dirty_ = true;
   struct UnprovenCause {
     InstIndex reason;
     Level level;
@@ -304,13 +332,14 @@ class Uniformity {
 void Uniformity::Prepare() {
   const uint32_t bound = m_.bound();
   values_.assign(bound, Source{});
-  feeds_back_.assign(bound, false);
+  is_condition_.assign(bound, false);
   contents_.assign(bound, Source{});
   contents_control_.assign(bound, Source{});
   builtin_.assign(bound, 0);
   const size_t nb = m_.blocks().size();
   blocks_.assign(nb, Source{});
   merges_.assign(nb, Source{});
+  walked_.assign(nb, Source(kUniform, 0));
   region_of_.assign(nb, ~0u);
   entries_.assign(m_.functions().size(), Source{});
   returns_.assign(m_.functions().size(), Source{});
@@ -321,20 +350,32 @@ void Uniformity::Prepare() {
   operand_begin_.assign(n - body_begin_ + 1, 0);
   operands_.clear();
   operands_.reserve(static_cast<size_t>(n - body_begin_) * 3);
+  // Per id: the block defining it (~0u for a global), kNotValue for labels, functions, types
+  // and undefined ids.
+  constexpr uint32_t kNotValue = ~0u - 1;
+  std::vector<uint32_t> value_block(bound, kNotValue);
+  for (Id id = 1; id < bound; ++id) {
+    const InstIndex def = m_.Def(id);
+    if (def == kNoInst) continue;
+    const Op def_op = m_.opcode(def);
+    if (def_op == Op::Label || def_op == Op::Function || ir::IsTypeDeclaration(def_op)) continue;
+    value_block[id] = m_.BlockOf(def);
+  }
+  const binary::ParsedModule& parsed = m_.parsed();
+  const std::span<const uint32_t> words = parsed.data();
   for (InstIndex i = body_begin_; i < n; ++i) {
     operand_begin_[i - body_begin_] = static_cast<uint32_t>(operands_.size());
-    const ir::Inst inst = m_.inst(i);
-    for (const auto& operand : inst.operands) {
+    const auto& raw = parsed.instructions[i];
+    const binary::ParsedOperand* ops = parsed.operands.data() + raw.operand_begin;
+    for (uint32_t k = 0; k < raw.operand_count; ++k) {
+      const binary::ParsedOperand& operand = ops[k];
       if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
           operand.kind == grammar::OperandKind::kIdResultType) {
         continue;
       }
-      const Id id = inst.word(operand);
-      const InstIndex def = m_.Def(id);
-      if (def == kNoInst) continue;
-      const Op def_op = m_.opcode(def);
-      if (def_op == Op::Label || def_op == Op::Function || ir::IsTypeDeclaration(def_op)) continue;
-      operands_.push_back({id, operand.offset, m_.BlockOf(def)});
+      const Id id = words[raw.offset + operand.offset];
+      if (id >= bound || value_block[id] == kNotValue) continue;
+      operands_.push_back({id, operand.offset, value_block[id]});
     }
   }
   operand_begin_[n - body_begin_] = static_cast<uint32_t>(operands_.size());
@@ -347,12 +388,9 @@ void Uniformity::Prepare() {
                m_.word(i, 2) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
       workgroup_invocations_ = std::max<uint64_t>(
           workgroup_invocations_, uint64_t{m_.word(i, 3)} * m_.word(i, 4) * m_.word(i, 5));
-    } else if (op == Op::Phi) {
-      for (size_t w = 3; w < m_.num_words(i); w += 2) feeds_back_[m_.word(i, w)] = true;
-    } else if (op == Op::BranchConditional || op == Op::Switch || op == Op::ReturnValue) {
-      feeds_back_[m_.word(i, 1)] = true;
+    } else if (op == Op::BranchConditional || op == Op::Switch) {
+      is_condition_[m_.word(i, 1)] = true;
     } else if (op == Op::FunctionCall) {
-      for (size_t w = 4; w < m_.num_words(i); ++w) feeds_back_[m_.word(i, w)] = true;
       const uint32_t f = m_.FunctionById(m_.word(i, 3));
       if (f != ~0u) ++call_sites_[f];
     } else if (op == Op::EntryPoint) {
@@ -380,6 +418,11 @@ void Uniformity::Prepare() {
     }
   }
   param_effective_.assign(params, Source{});
+  param_owner_.assign(params, 0);
+  for (uint32_t f = 0; f < m_.functions().size(); ++f) {
+    const uint32_t end = f + 1 < m_.functions().size() ? param_base_[f + 1] : params;
+    for (uint32_t k = param_base_[f]; k < end; ++k) param_owner_[k] = f;
+  }
   // Input variables: builtins by kind, anything else per invocation.
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     if (m_.opcode(i) != Op::Variable) continue;
@@ -468,6 +511,13 @@ bool Uniformity::ComputeBlockLevels() {
       Source cond = ValueOf(m_.word(last, 1));
       cond = Join(cond, blocks_[b]);
       if (cond.level == kUniform && cond.deps == 0) continue;
+      // Walked already with this level: raising the region again would change nothing.
+      Source& walked = walked_[b];
+      if (walked.level == cond.level && walked.deps == cond.deps && walked.reason_bits != 0) {
+        continue;
+      }
+      walked = cond;
+      walked.reason_bits = 1;  // Marks the entry as set.
       const uint32_t stop = pdom_.Idom(b);
       if (stop != ir::DominatorTree::kNone) {
         changed = Raise(merges_, stop, cond) || changed;
@@ -480,7 +530,10 @@ bool Uniformity::ComputeBlockLevels() {
         if (x == stop || seen_stamp[x - fn.first_block] == b) continue;
         seen_stamp[x - fn.first_block] = b;
         changed = Raise(blocks_, x, cond) || changed;
-        if (region_of_[x] == ~0u) region_of_[x] = b;
+        if (region_of_[x] == ~0u) {
+          region_of_[x] = b;
+          BlockRaised(x);
+        }
         for (uint32_t s : cfg_.Successors(x)) work.push_back(s);
       }
     }
@@ -697,17 +750,123 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   return Raise(values_, result, s);
 }
 
+void Uniformity::Raised(const std::vector<Source>& table, size_t index) {
+  if (&table == &values_) {
+    MarkUsers(static_cast<Id>(index));
+  } else if (&table == &contents_ || &table == &contents_control_) {
+    MarkBlocks(root_users_.Of(index));
+  } else if (&table == &stored_ || &table == &stored_control_) {
+    MarkBlocks(slot_users_.Of(index));
+  } else if (&table == &blocks_) {
+    BlockRaised(static_cast<uint32_t>(index));
+  } else if (&table == &merges_) {
+    dirty_[index] = 1;
+  } else if (&table == &returns_) {
+    MarkBlocks(call_blocks_.Of(index));
+  } else if (&table == &entries_ || &table == &param_effective_) {
+    // Read through Effective() by the whole function, and by its block levels.
+    const ir::Function& fn =
+        m_.functions()[&table == &entries_ ? index : param_owner_[index]];
+    for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) dirty_[b] = 1;
+    levels_dirty_ = true;
+  }
+}
+
+// A block's control level (or region) changed: its instructions, the branches that join it into
+// their condition, and the uses of its values outside a divergent region read it.
+void Uniformity::BlockRaised(uint32_t b) {
+  dirty_[b] = 1;
+  levels_dirty_ = true;
+  const ir::Block& block = m_.blocks()[b];
+  for (InstIndex i = block.label + 1; i < block.end; ++i) {
+    if (const Id r = m_.result_id(i)) MarkUsers(r);
+  }
+}
+
+// Who reads what, by block, for the worklist: the uses of each id, the loads and calls reading
+// each root's contents, the loads each tracked store reaches, the call sites of each function.
+void Uniformity::PrepareDependents() {
+  const auto blocks = m_.blocks();
+  struct Pair {
+    uint32_t key, block;
+  };
+  std::vector<Pair> pairs;
+  auto build = [&](Csr& csr, size_t keys) {
+    csr.begin.assign(keys + 1, 0);
+    for (const Pair& p : pairs) ++csr.begin[p.key + 1];
+    for (size_t k = 0; k < keys; ++k) csr.begin[k + 1] += csr.begin[k];
+    csr.items.resize(pairs.size());
+    std::vector<uint32_t> fill(csr.begin.begin(), csr.begin.end() - 1);
+    for (const Pair& p : pairs) csr.items[fill[p.key]++] = p.block;
+    pairs.clear();
+  };
+  const uint32_t bound = m_.bound();
+  std::vector<uint32_t> last(bound, ~0u);  // Per id: the last block recorded, to skip repeats.
+  for (uint32_t b = 0; b < blocks.size(); ++b) {
+    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
+      for (const ValueOperand& operand : OperandsOf(i)) {
+        if (last[operand.id] == b) continue;
+        last[operand.id] = b;
+        pairs.push_back({operand.id, b});
+      }
+    }
+  }
+  build(users_, bound);
+  for (uint32_t b = 0; b < blocks.size(); ++b) {
+    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
+      const Op op = m_.opcode(i);
+      if ((op == Op::Load || op == Op::CooperativeVectorLoadNV) && m_.num_words(i) > 3) {
+        const Id root = RootOf(m_.word(i, 3));
+        if (root != 0 && root < bound) pairs.push_back({root, b});
+      } else if (op == Op::FunctionCall) {
+        for (size_t w = 4; w < m_.num_words(i); ++w) {
+          const Id root = RootOf(m_.word(i, w));
+          if (root != 0 && root < bound) pairs.push_back({root, b});
+        }
+      }
+    }
+  }
+  build(root_users_, bound);
+  for (const TrackedLoad& load : loads_) {
+    for (uint32_t k = load.begin; k < load.end; ++k) {
+      pairs.push_back({reaching_[k], m_.BlockOf(load.inst)});
+    }
+  }
+  build(slot_users_, stored_.size());
+  for (uint32_t b = 0; b < blocks.size(); ++b) {
+    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
+      if (m_.opcode(i) != Op::FunctionCall) continue;
+      const uint32_t f = m_.FunctionById(m_.word(i, 3));
+      if (f != ~0u) pairs.push_back({f, b});
+    }
+  }
+  build(call_blocks_, m_.functions().size());
+}
+
+// A worklist over blocks: every block is evaluated once, in order, then again only when
+// something it reads was raised (Raised). A raise reaches later blocks in the same pass and
+// earlier ones (loops, calls, memory) in the next; levels only grow, so it terminates.
 // Global instructions (types, constants, spec constants, variables) are uniform and stay so:
 // only the bodies of functions are evaluated.
-bool Uniformity::Sweep() {
-  again_ = false;
-  next_load_ = next_store_ = 0;
-  ComputeBlockLevels();
+void Uniformity::Solve() {
   const auto blocks = m_.blocks();
-  for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) EvaluateInstruction(i, b);
+  dirty_.assign(blocks.size(), 1);
+  levels_dirty_ = true;
+  for (;;) {
+    if (levels_dirty_) {
+      levels_dirty_ = false;
+      ComputeBlockLevels();
+    }
+    bool any = false;
+    next_load_ = next_store_ = 0;
+    for (uint32_t b = 0; b < blocks.size(); ++b) {
+      if (!dirty_[b]) continue;
+      dirty_[b] = 0;
+      any = true;
+      for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) EvaluateInstruction(i, b);
+    }
+    if (!any && !levels_dirty_) return;
   }
-  return again_;
 }
 
 std::string Uniformity::Why(const Source& s) {
@@ -1028,7 +1187,6 @@ void Uniformity::PrepareReplicated() {
   auto evaluate = [&]() {
     for (const InstIndex i : matrices) {
       const Op op = m_.opcode(i);
-      const ir::Inst inst = m_.inst(i);
       bool r = false;
       switch (op) {
         case Op::CooperativeMatrixReduceEXT:
@@ -1114,9 +1272,8 @@ void Uniformity::Run() {
   Prepare();
   PrepareReachingStores();
   PrepareReplicated();
-  int sweep = 0;
-  for (; sweep < 64 && Sweep(); ++sweep) {
-  }
+  PrepareDependents();
+  Solve();
   Check();
 }
 
