@@ -62,6 +62,7 @@
 #include <vector>
 
 #include "source/common/literal.h"
+#include "source/grammar/elementwise.h"
 #include "source/ir/analyses.h"
 #include "source/opt/passes.h"
 
@@ -142,40 +143,10 @@ bool IsMatrix2Op(Op op) {
   }
 }
 
+// The element-wise arithmetic: the opcodes of SPV_KHR_cooperative_matrix's list, and
+// OpMatrixTimesScalar, whose scalar is broadcast.
 bool IsArithmetic(Op op) {
-  switch (op) {
-    case Op::SNegate:
-    case Op::FNegate:
-    case Op::IAdd:
-    case Op::FAdd:
-    case Op::ISub:
-    case Op::FSub:
-    case Op::IMul:
-    case Op::FMul:
-    case Op::SDiv:
-    case Op::UDiv:
-    case Op::FDiv:
-    case Op::MatrixTimesScalar:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool IsConversion(Op op) {
-  switch (op) {
-    case Op::ConvertFToU:
-    case Op::ConvertFToS:
-    case Op::ConvertSToF:
-    case Op::ConvertUToF:
-    case Op::UConvert:
-    case Op::SConvert:
-    case Op::FConvert:
-    case Op::Bitcast:
-      return true;
-    default:
-      return false;
-  }
+  return grammar::IsCoopMatrixArithmetic(op) || op == Op::MatrixTimesScalar;
 }
 
 // Instructions whose meaning on the array is the meaning on the matrix.
@@ -1080,7 +1051,8 @@ void Lowering::Lower(InstIndex i) {
     EmitV(Op::CompositeConstruct, type, constituents, m_.result_id(i));
     return;
   }
-  if (result && (IsArithmetic(op) || IsConversion(op))) return LowerElementwise(i, *result);
+  if (result && (IsArithmetic(op) || grammar::IsCoopConversion(op)))
+    return LowerElementwise(i, *result);
   if (result && op == Op::Select && m_.header().version < grammar::MakeVersion(1, 4)) {
     return LowerElementwise(i, *result);  // OpSelect on a composite needs SPIR-V 1.4.
   }

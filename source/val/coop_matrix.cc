@@ -3,6 +3,7 @@
 // composite access.
 #include <string>
 
+#include "source/grammar/elementwise.h"
 #include "source/val/cooperative.h"
 #include "source/val/state.h"
 
@@ -102,29 +103,6 @@ void CoopMatrixRules::Run() {
       case Op::CooperativeMatrixLengthNV:
         CheckLength(i);
         break;
-      case Op::ConvertFToU:
-      case Op::ConvertFToS:
-      case Op::ConvertSToF:
-      case Op::ConvertUToF:
-      case Op::UConvert:
-      case Op::SConvert:
-      case Op::FConvert:
-      case Op::Bitcast:
-        CheckConversion(i);
-        break;
-      case Op::SNegate:
-      case Op::FNegate:
-      case Op::IAdd:
-      case Op::FAdd:
-      case Op::ISub:
-      case Op::FSub:
-      case Op::IMul:
-      case Op::FMul:
-      case Op::FDiv:
-      case Op::SDiv:
-      case Op::UDiv:
-        CheckArithmetic(i);
-        break;
       case Op::MatrixTimesScalar:
         CheckMatrixTimesScalar(i);
         break;
@@ -138,6 +116,8 @@ void CoopMatrixRules::Run() {
         CheckAccessChain(i);
         break;
       default:
+        if (grammar::IsCoopConversion(m_.opcode(i))) CheckConversion(i);
+        if (grammar::IsCoopMatrixArithmetic(m_.opcode(i))) CheckArithmetic(i);
         break;
     }
   }

@@ -4,6 +4,7 @@
 // instructions the extension allows on cooperative vectors.
 #include <string>
 
+#include "source/grammar/elementwise.h"
 #include "source/val/cooperative.h"
 #include "source/val/state.h"
 
@@ -98,36 +99,6 @@ void CoopVectorRules::Run() {
       case Op::CooperativeVectorReduceSumAccumulateNV:
         CheckReduceSum(i);
         break;
-      case Op::SNegate:
-      case Op::FNegate:
-      case Op::IAdd:
-      case Op::FAdd:
-      case Op::ISub:
-      case Op::FSub:
-      case Op::IMul:
-      case Op::FMul:
-      case Op::FDiv:
-      case Op::SDiv:
-      case Op::UDiv:
-      case Op::ShiftRightLogical:
-      case Op::ShiftRightArithmetic:
-      case Op::ShiftLeftLogical:
-      case Op::BitwiseOr:
-      case Op::BitwiseXor:
-      case Op::BitwiseAnd:
-      case Op::Not:
-        CheckElementwise(i);
-        break;
-      case Op::ConvertFToU:
-      case Op::ConvertFToS:
-      case Op::ConvertSToF:
-      case Op::ConvertUToF:
-      case Op::UConvert:
-      case Op::SConvert:
-      case Op::FConvert:
-      case Op::Bitcast:
-        CheckConversion(i);
-        break;
       case Op::VectorTimesScalar:
         CheckVectorTimesScalar(i);
         break;
@@ -141,6 +112,8 @@ void CoopVectorRules::Run() {
         CheckComposite(i);
         break;
       default:
+        if (grammar::IsCoopVectorElementwise(m_.opcode(i))) CheckElementwise(i);
+        if (grammar::IsCoopConversion(m_.opcode(i))) CheckConversion(i);
         break;
     }
   }
