@@ -11,44 +11,19 @@
 
 #include "include/coopspv/coopspv.hpp"
 #include "test/util/filecheck.h"
+#include "test/util/pass_run.h"
 
 namespace coopspv {
 namespace {
 
-struct PassRun {
-  bool ok = false;
-  std::string text;   // Disassembly without header.
-  std::string error;  // When !ok.
-  size_t words = 0;
-};
+using testing::PassRun;
 
+// --lower-coop-matrix=<subgroup_size>, then the passes `more`, each output validated.
 PassRun Lower(const std::string& assembly, uint32_t subgroup_size,
               std::vector<PassRequest> more = {}, const std::string& env = "vulkan1.3") {
-  PassRun run;
-  std::vector<uint32_t> words;
-  Problem problem;
-  if (!Assemble(assembly, {}, &words, &problem)) {
-    ADD_FAILURE() << "does not assemble: " << problem.ToString() << "\n" << assembly;
-    return run;
-  }
-  OptimizerOptions options;
-  options.target_env = env;
-  options.passes = {{"lower-coop-matrix", std::to_string(subgroup_size)}};
-  options.passes.insert(options.passes.end(), more.begin(), more.end());
-  options.validate_after_each = true;
-  OptimizeResult result;
-  if (!Optimize(words, options, &result, &problem)) {
-    run.error = problem.message;
-    for (const auto& d : result.validation.diagnostics) run.error += "\n" + FormatDiagnostic(d);
-    return run;
-  }
-  DisassembleOptions dis;
-  dis.header = false;
-  dis.indent = false;
-  EXPECT_TRUE(Disassemble(result.words, dis, &run.text, &problem)) << problem.message;
-  run.words = result.words.size();
-  run.ok = true;
-  return run;
+  std::vector<PassRequest> passes = {{"lower-coop-matrix", std::to_string(subgroup_size)}};
+  passes.insert(passes.end(), more.begin(), more.end());
+  return testing::RunPasses(assembly, passes, env);
 }
 
 // A compute kernel: D = MulAdd(A, B, C) (or what `between` computes from %a %b %c %r into %out)

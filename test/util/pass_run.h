@@ -16,6 +16,7 @@ struct PassRun {
   bool ok = false;
   std::string text;   // Disassembly without header.
   std::string error;  // When !ok.
+  size_t words = 0;   // Of the optimized module.
 };
 
 inline PassRun RunPasses(const std::string& assembly, const std::vector<PassRequest>& passes,
@@ -24,7 +25,7 @@ inline PassRun RunPasses(const std::string& assembly, const std::vector<PassRequ
   std::vector<uint32_t> words;
   Problem problem;
   if (!Assemble(assembly, {}, &words, &problem)) {
-    ADD_FAILURE() << "does not assemble: " << problem.ToString();
+    ADD_FAILURE() << "does not assemble: " << problem.ToString() << "\n" << assembly;
     return run;
   }
   OptimizerOptions options;
@@ -41,6 +42,7 @@ inline PassRun RunPasses(const std::string& assembly, const std::vector<PassRequ
   dis.header = false;
   dis.indent = false;
   EXPECT_TRUE(Disassemble(result.words, dis, &run.text, &problem)) << problem.message;
+  run.words = result.words.size();
   run.ok = true;
   return run;
 }
