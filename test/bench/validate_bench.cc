@@ -31,6 +31,7 @@
 #include "source/text/assembler.h"
 #include "source/val/state.h"
 #include "source/val/validator.h"
+#include "test/bench/corpus.h"
 #include "test/bench/module_generator.h"
 
 namespace coopspv::bench {
@@ -113,78 +114,44 @@ BENCHMARK(BM_UniformityAnalysis)
     ->Arg(100000)
     ->Unit(benchmark::kMillisecond);
 
-// The corpus modules and their environments, for BM_ValidateCorpusThreads.
-struct CorpusModule {
-  const std::vector<uint32_t>* words;
-  std::string env;
-};
-std::vector<CorpusModule> corpus;
+// test/data/corpus, for BM_ValidateCorpus and BM_ValidateCorpusThreads.
+const std::vector<CorpusModule>& Corpus() {
+  static const std::vector<CorpusModule> corpus = ReadCorpus("test/data/corpus");
+  return corpus;
+}
 
 void RegisterCorpus() {
-  const std::filesystem::path dir = "test/data/corpus";
-  if (!std::filesystem::exists(dir)) return;
-  std::map<std::string, std::string> envs;
-  std::ifstream manifest(dir / "MANIFEST.tsv");
-  std::string line;
-  while (std::getline(manifest, line)) {
-    std::istringstream f(line);
-    std::string file, bytes, version, env;
-    std::getline(f, file, '\t');
-    std::getline(f, bytes, '\t');
-    std::getline(f, version, '\t');
-    std::getline(f, env, '\t');
-    envs[file] = env;
-  }
-  static std::vector<std::vector<uint32_t>> modules;
-  modules.reserve(envs.size());
-  std::vector<uint32_t> all;
-  for (const auto& [file, env] : envs) {
-    if (file == "file") continue;
-    std::ifstream in(dir / file);
-    std::stringstream text;
-    text << in.rdbuf();
-    modules.push_back(AssembleOrDie(text.str()));
+  for (const CorpusModule& m : Corpus()) {
     val::Options options;
-    options.env = *ParseTargetEnv(env);
-    const std::vector<uint32_t>* words = &modules.back();
-    corpus.push_back({words, env});
+    options.env = *ParseTargetEnv(m.env);
+    const std::vector<uint32_t>* words = &m.words;
     benchmark::RegisterBenchmark(
-        ("BM_ValidateCorpus/" + file).c_str(),
+        ("BM_ValidateCorpus/" + m.file).c_str(),
         [words, options](benchmark::State& s) { Run(s, *words, options); });
   }
 }
 
 // The corpus as a driver's shader cache validates it: module after module through the C API,
-// from `threads` threads at once on shared contexts.
+// from `threads` threads at once on shared contexts (test/bench:validate_threads measures the
+// same without Google Benchmark).
 void RegisterCorpusThreads(int max_threads) {
-  if (corpus.empty()) return;
-  static std::map<std::string, coopspv_context*> by_env;
-  static std::vector<const coopspv_context*> contexts;
-  for (const CorpusModule& m : corpus) {
-    coopspv_context*& context = by_env[m.env];
-    if (context == nullptr) context = coopspv_context_create(m.env.c_str());
-    contexts.push_back(context);
-  }
-  benchmark::RegisterBenchmark(
-      "BM_ValidateCorpusThreads",
-      [](benchmark::State& state) {
-        coopspv_result* result = coopspv_result_create();
-        size_t validated = 0;
-        for (auto _ : state) {
-          for (size_t i = 0; i < corpus.size(); ++i) {
-            const std::vector<uint32_t>& words = *corpus[i].words;
-            coopspv_validate_into(contexts[i], words.data(), words.size(), result);
-            if (!coopspv_result_valid(result)) {
-              state.SkipWithError("a corpus module is invalid");
-              break;
-            }
-          }
-          validated += corpus.size();
-        }
-        coopspv_result_destroy(result);
-        state.counters["modules_per_s"] =
-            benchmark::Counter(static_cast<double>(validated), benchmark::Counter::kIsRate);
-      })
+  if (Corpus().empty()) return;
+  static const CorpusContexts contexts(Corpus());
+  benchmark::RegisterBenchmark("BM_ValidateCorpusThreads",
+                               [](benchmark::State& state) {
+                                 coopspv_result* result = coopspv_result_create();
+                                 size_t validated = 0;
+                                 for (auto _ : state) {
+                                   if (!contexts.ValidateAll(result)) {
+                                     state.SkipWithError("a corpus module is invalid");
+                                     break;
+                                   }
+                                   validated += Corpus().size();
+                                 }
+                                 coopspv_result_destroy(result);
+                                 state.counters["modules_per_s"] = benchmark::Counter(
+                                     static_cast<double>(validated), benchmark::Counter::kIsRate);
+                               })
       ->ThreadRange(1, max_threads)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
