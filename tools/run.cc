@@ -30,6 +30,8 @@ void PrintHelp(const char* argv0) {
       "  --device <index|name>   The device: an index of --list-devices or a substring of its\n"
       "                          name (case-insensitive). Default: the first device.\n"
       "  --list-devices          Print the Vulkan devices and exit.\n"
+      "  --write-profile <file>  Write the device's profile (docs/device_profile.md: extensions,\n"
+      "                          features, limits, cooperative property lists) and exit.\n"
       "  --json                  Print the report as JSON: per EXPECT pass/fail, the first\n"
       "                          mismatching index, the largest absolute and ulp errors.\n"
       "  --timing[=<n>]          Time every RUN with timestamp queries: warm-up dispatches,\n"
@@ -201,7 +203,7 @@ void PrintText(const coopspv::RunReport& report) {
 int main(int argc, char** argv) {
   using namespace coopspv::tools;
   std::vector<std::string> args(argv + 1, argv + argc);
-  std::string input, dump;
+  std::string input, dump, write_profile;
   bool have_input = false, json = false, list = false, check = false, lower = false;
   bool create_pipeline = false;
   std::string entry_point = "main";
@@ -263,6 +265,9 @@ int main(int argc, char** argv) {
       options.device = v;
     } else if ((got = value("--passes", &v)) != 0) {
       if (got < 0 || !ParsePasses(v, &options.passes)) return kExitUsage;
+    } else if ((got = value("--write-profile", &v)) != 0) {
+      if (got < 0) return kExitUsage;
+      write_profile = v;
     } else if ((got = value("--dump-buffers", &v)) != 0) {
       if (got < 0) return kExitUsage;
       dump = v;
@@ -286,6 +291,16 @@ int main(int argc, char** argv) {
     }
   }
   if (list) return ListDevices(json);
+  if (!write_profile.empty()) {
+    std::string text, error;
+    std::vector<std::string> notes;
+    if (!coopspv::QueryDeviceProfileJson(options.device, &text, &notes, &error)) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return kExitUsage;
+    }
+    for (const std::string& n : notes) std::fprintf(stderr, "note: %s\n", n.c_str());
+    return WriteFile(write_profile, text.data(), text.size()) ? kExitOk : kExitUsage;
+  }
   if (!have_input) {
     std::fprintf(stderr, "error: no script (see --help)\n");
     return kExitUsage;

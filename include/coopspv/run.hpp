@@ -130,6 +130,12 @@ struct VulkanDeviceInfo {
 };
 bool ListVulkanDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error);
 
+// The device profile (docs/device_profile.md) of a Vulkan device, as JSON: its extensions,
+// features, limits and cooperative property lists. `device` as RunOptions::device. `notes`
+// gets the property-list entries left out (component types this build has no name for).
+bool QueryDeviceProfileJson(const std::string& device, std::string* json,
+                            std::vector<std::string>* notes, std::string* error);
+
 }  // namespace coopspv
 
 #endif  // COOPSPV_INCLUDE_COOPSPV_RUN_HPP_

@@ -9,6 +9,7 @@
 #include "source/run/compare.h"
 #include "source/run/module_interface.h"
 #include "source/run/vulkan.h"
+#include "source/profile/device_profile.h"
 
 namespace coopspv::run {
 namespace {
@@ -141,6 +142,7 @@ class Instance {
 
   void Leak() { leak_ = true; }
   const std::vector<VkPhysicalDevice>& devices() const { return devices_; }
+  VkInstance handle() const { return instance_; }
 
   VulkanApi vk;
 
@@ -944,6 +946,271 @@ bool EnumerateDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error
       if (extensions.count(e)) info.cooperative_extensions.push_back(e);
     }
     devices->push_back(std::move(info));
+  }
+  return true;
+}
+
+
+namespace {
+
+// Structures newer than Debian's 1.3.239 headers (layouts and sType values from the Vulkan
+// registry): the cooperative property structures and the entries of the property lists.
+struct CooperativeMatrixDevicePropertiesKHR {
+  VkStructureType sType = static_cast<VkStructureType>(1000506002);
+  void* pNext = nullptr;
+  VkShaderStageFlags cooperativeMatrixSupportedStages = 0;
+};
+struct CooperativeMatrix2DevicePropertiesNV {
+  VkStructureType sType = static_cast<VkStructureType>(1000593002);
+  void* pNext = nullptr;
+  uint32_t cooperativeMatrixWorkgroupScopeMaxWorkgroupSize = 0;
+  uint32_t cooperativeMatrixFlexibleDimensionsMaxDimension = 0;
+  uint32_t cooperativeMatrixWorkgroupScopeReservedSharedMemory = 0;
+};
+struct CooperativeVectorDevicePropertiesNV {
+  VkStructureType sType = static_cast<VkStructureType>(1000491001);
+  void* pNext = nullptr;
+  VkShaderStageFlags cooperativeVectorSupportedStages = 0;
+  VkBool32 cooperativeVectorTrainingFloat16Accumulation = VK_FALSE;
+  VkBool32 cooperativeVectorTrainingFloat32Accumulation = VK_FALSE;
+  uint32_t maxCooperativeVectorComponents = 0;
+};
+struct CooperativeMatrixEntryKHR {
+  VkStructureType sType = static_cast<VkStructureType>(1000506001);
+  void* pNext = nullptr;
+  uint32_t MSize = 0, NSize = 0, KSize = 0;
+  uint32_t AType = 0, BType = 0, CType = 0, ResultType = 0;
+  VkBool32 saturatingAccumulation = VK_FALSE;
+  uint32_t scope = 0;
+};
+struct FlexibleDimensionsEntryNV {
+  VkStructureType sType = static_cast<VkStructureType>(1000593001);
+  void* pNext = nullptr;
+  uint32_t MGranularity = 0, NGranularity = 0, KGranularity = 0;
+  uint32_t AType = 0, BType = 0, CType = 0, ResultType = 0;
+  VkBool32 saturatingAccumulation = VK_FALSE;
+  uint32_t scope = 0;
+  uint32_t workgroupInvocations = 0;
+};
+struct CooperativeVectorEntryNV {
+  VkStructureType sType = static_cast<VkStructureType>(1000491002);
+  void* pNext = nullptr;
+  uint32_t inputType = 0, inputInterpretation = 0, matrixInterpretation = 0,
+           biasInterpretation = 0, resultType = 0;
+  VkBool32 transpose = VK_FALSE;
+};
+
+// vkGetPhysicalDevice*PropertiesNV/KHR(physicalDevice, pPropertyCount, pProperties): the list
+// the driver reports; empty when the instance has no such command.
+template <typename Entry>
+std::vector<Entry> QueryList(const VulkanApi& vk, VkInstance instance, VkPhysicalDevice device,
+                             const char* command) {
+  using Fn = VkResult (*)(VkPhysicalDevice, uint32_t*, Entry*);
+  const auto fn = reinterpret_cast<Fn>(vk.vkGetInstanceProcAddr(instance, command));
+  if (fn == nullptr) return {};
+  uint32_t count = 0;
+  if (fn(device, &count, nullptr) != VK_SUCCESS) return {};
+  std::vector<Entry> entries(count);
+  if (fn(device, &count, entries.data()) < 0) return {};
+  entries.resize(std::min<size_t>(count, entries.size()));
+  return entries;
+}
+
+bool KnownTypes(std::initializer_list<uint32_t> types) {
+  for (uint32_t t : types) {
+    if (!profile::IsKnownComponentType(t)) return false;
+  }
+  return true;
+}
+
+profile::Scope ToScope(uint32_t scope) { return static_cast<profile::Scope>(scope); }
+profile::ComponentType ToType(uint32_t type) { return static_cast<profile::ComponentType>(type); }
+bool KnownScope(uint32_t scope) { return scope == 1 || scope == 2 || scope == 3 || scope == 5; }
+
+}  // namespace
+
+bool QueryDeviceProfile(const std::string& which, profile::DeviceProfile* out,
+                        std::vector<std::string>* notes, std::string* error) {
+  Instance instance;
+  if (!instance.Create(error)) return false;
+  const VulkanApi& vk = instance.vk;
+  VkPhysicalDevice device;
+  if (!instance.Select(which, &device, error)) return false;
+  DeviceProperties props;
+  props.Query(vk, device);
+  const VkPhysicalDeviceProperties& p = props.base.properties;
+  const bool v13 = p.apiVersion >= VK_API_VERSION_1_3;
+  profile::DeviceProfile& d = *out;
+  d.deviceName = p.deviceName;
+  d.apiVersion = VersionString(p.apiVersion);
+  if (v13) d.driver = std::string(props.v12.driverName) + " " + props.v12.driverInfo;
+  const std::set<std::string> extensions = instance.Extensions(device);
+  d.extensions.assign(extensions.begin(), extensions.end());
+  auto has = [&](const char* e) { return extensions.count(e) != 0; };
+
+  // Features: every structure the device has (its extension, or Vulkan 1.3 for the core ones).
+  const auto& structs = FeatureStructs();
+  std::vector<bool> include(structs.size());
+  for (size_t s = 1; s < structs.size(); ++s) {
+    include[s] = structs[s].extension ? has(structs[s].extension) : v13;
+  }
+  FeatureChain chain(include);
+  vk.vkGetPhysicalDeviceFeatures2(device, chain.head());
+  auto feature = [&](const char* name) {
+    FeatureRef ref;
+    return FindFeature(name, &ref) && chain.Get(ref);
+  };
+  profile::Features& f = d.features;
+  f.cooperativeMatrix = feature("CooperativeMatrixFeaturesKHR.cooperativeMatrix");
+  f.cooperativeMatrixRobustBufferAccess =
+      feature("CooperativeMatrixFeaturesKHR.cooperativeMatrixRobustBufferAccess");
+  const char* const matrix2[] = {"cooperativeMatrixWorkgroupScope",
+                                 "cooperativeMatrixFlexibleDimensions",
+                                 "cooperativeMatrixReductions",
+                                 "cooperativeMatrixConversions",
+                                 "cooperativeMatrixPerElementOperations",
+                                 "cooperativeMatrixTensorAddressing",
+                                 "cooperativeMatrixBlockLoads"};
+  bool* const matrix2_fields[] = {&f.cooperativeMatrixWorkgroupScope,
+                                  &f.cooperativeMatrixFlexibleDimensions,
+                                  &f.cooperativeMatrixReductions,
+                                  &f.cooperativeMatrixConversions,
+                                  &f.cooperativeMatrixPerElementOperations,
+                                  &f.cooperativeMatrixTensorAddressing,
+                                  &f.cooperativeMatrixBlockLoads};
+  for (size_t k = 0; k < 7; ++k) {
+    *matrix2_fields[k] = feature(("CooperativeMatrix2FeaturesNV." + std::string(matrix2[k])).c_str());
+  }
+  f.cooperativeVector = feature("CooperativeVectorFeaturesNV.cooperativeVector");
+  f.cooperativeVectorTraining = feature("CooperativeVectorFeaturesNV.cooperativeVectorTraining");
+  f.shaderBFloat16Type = feature("ShaderBfloat16FeaturesKHR.shaderBFloat16Type");
+  f.shaderBFloat16DotProduct = feature("ShaderBfloat16FeaturesKHR.shaderBFloat16DotProduct");
+  f.shaderBFloat16CooperativeMatrix =
+      feature("ShaderBfloat16FeaturesKHR.shaderBFloat16CooperativeMatrix");
+  f.shaderFloat8 = feature("ShaderFloat8FeaturesEXT.shaderFloat8");
+  f.shaderFloat8CooperativeMatrix = feature("ShaderFloat8FeaturesEXT.shaderFloat8CooperativeMatrix");
+  f.shaderReplicatedComposites =
+      feature("ShaderReplicatedCompositesFeaturesEXT.shaderReplicatedComposites");
+  f.shaderFloat64 = feature("shaderFloat64");
+  f.shaderInt64 = feature("shaderInt64");
+  f.shaderInt16 = feature("shaderInt16");
+  f.shaderFloat16 = feature("Vulkan12Features.shaderFloat16");
+  f.shaderInt8 = feature("Vulkan12Features.shaderInt8");
+  f.storageBuffer16BitAccess = feature("Vulkan11Features.storageBuffer16BitAccess");
+  f.uniformAndStorageBuffer16BitAccess =
+      feature("Vulkan11Features.uniformAndStorageBuffer16BitAccess");
+  f.storagePushConstant16 = feature("Vulkan11Features.storagePushConstant16");
+  f.storageBuffer8BitAccess = feature("Vulkan12Features.storageBuffer8BitAccess");
+  f.uniformAndStorageBuffer8BitAccess =
+      feature("Vulkan12Features.uniformAndStorageBuffer8BitAccess");
+  f.storagePushConstant8 = feature("Vulkan12Features.storagePushConstant8");
+  f.vulkanMemoryModel = feature("Vulkan12Features.vulkanMemoryModel");
+  f.vulkanMemoryModelDeviceScope = feature("Vulkan12Features.vulkanMemoryModelDeviceScope");
+  f.vulkanMemoryModelAvailabilityVisibilityChains =
+      feature("Vulkan12Features.vulkanMemoryModelAvailabilityVisibilityChains");
+  f.bufferDeviceAddress = feature("Vulkan12Features.bufferDeviceAddress");
+  f.scalarBlockLayout = feature("Vulkan12Features.scalarBlockLayout");
+  f.subgroupSizeControl = feature("Vulkan13Features.subgroupSizeControl");
+  f.computeFullSubgroups = feature("Vulkan13Features.computeFullSubgroups");
+  f.shaderIntegerDotProduct = feature("Vulkan13Features.shaderIntegerDotProduct");
+  f.maintenance4 = feature("Vulkan13Features.maintenance4");
+
+  // Limits and the cooperative property structures.
+  profile::Properties& q = d.properties;
+  const VkPhysicalDeviceLimits& limits = p.limits;
+  if (v13) {
+    q.subgroupSize = props.v11.subgroupSize;
+    q.subgroupSupportedStages = props.v11.subgroupSupportedStages;
+    q.minSubgroupSize = props.v13.minSubgroupSize;
+    q.maxSubgroupSize = props.v13.maxSubgroupSize;
+    q.maxComputeWorkgroupSubgroups = props.v13.maxComputeWorkgroupSubgroups;
+  }
+  q.maxComputeWorkGroupInvocations = limits.maxComputeWorkGroupInvocations;
+  for (int k = 0; k < 3; ++k) q.maxComputeWorkGroupSize[k] = limits.maxComputeWorkGroupSize[k];
+  q.maxComputeSharedMemorySize = limits.maxComputeSharedMemorySize;
+  CooperativeMatrixDevicePropertiesKHR matrix;
+  CooperativeMatrix2DevicePropertiesNV matrix2_props;
+  CooperativeVectorDevicePropertiesNV vector;
+  VkPhysicalDeviceProperties2 base{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  if (has("VK_KHR_cooperative_matrix")) {
+    matrix.pNext = base.pNext;
+    base.pNext = &matrix;
+  }
+  if (has("VK_NV_cooperative_matrix2")) {
+    matrix2_props.pNext = base.pNext;
+    base.pNext = &matrix2_props;
+  }
+  if (has("VK_NV_cooperative_vector")) {
+    vector.pNext = base.pNext;
+    base.pNext = &vector;
+  }
+  vk.vkGetPhysicalDeviceProperties2(device, &base);
+  q.cooperativeMatrixSupportedStages = matrix.cooperativeMatrixSupportedStages;
+  q.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize =
+      matrix2_props.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
+  q.cooperativeMatrixFlexibleDimensionsMaxDimension =
+      matrix2_props.cooperativeMatrixFlexibleDimensionsMaxDimension;
+  q.cooperativeMatrixWorkgroupScopeReservedSharedMemory =
+      matrix2_props.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
+  q.cooperativeVectorSupportedStages = vector.cooperativeVectorSupportedStages;
+  q.cooperativeVectorTrainingFloat16Accumulation =
+      vector.cooperativeVectorTrainingFloat16Accumulation != VK_FALSE;
+  q.cooperativeVectorTrainingFloat32Accumulation =
+      vector.cooperativeVectorTrainingFloat32Accumulation != VK_FALSE;
+  q.maxCooperativeVectorComponents = vector.maxCooperativeVectorComponents;
+
+  // The property lists. Entries with a component type or scope this build has no name for are
+  // left out, with a note.
+  VkInstance vk_instance = instance.handle();
+  auto skipped = [&](const char* list, size_t i) {
+    notes->push_back(std::string(list) + " entry " + std::to_string(i) +
+                     " has a component type or scope this build does not know; left out");
+  };
+  if (has("VK_KHR_cooperative_matrix")) {
+    const auto entries = QueryList<CooperativeMatrixEntryKHR>(
+        vk, vk_instance, device, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const auto& e = entries[i];
+      if (!KnownTypes({e.AType, e.BType, e.CType, e.ResultType}) || !KnownScope(e.scope)) {
+        skipped("cooperativeMatrixProperties", i);
+        continue;
+      }
+      d.cooperativeMatrixProperties.push_back({e.MSize, e.NSize, e.KSize, ToType(e.AType),
+                                               ToType(e.BType), ToType(e.CType),
+                                               ToType(e.ResultType),
+                                               e.saturatingAccumulation != VK_FALSE,
+                                               ToScope(e.scope)});
+    }
+  }
+  if (has("VK_NV_cooperative_matrix2")) {
+    const auto entries = QueryList<FlexibleDimensionsEntryNV>(
+        vk, vk_instance, device, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const auto& e = entries[i];
+      if (!KnownTypes({e.AType, e.BType, e.CType, e.ResultType}) || !KnownScope(e.scope)) {
+        skipped("cooperativeMatrixFlexibleDimensionsProperties", i);
+        continue;
+      }
+      d.cooperativeMatrixFlexibleDimensionsProperties.push_back(
+          {e.MGranularity, e.NGranularity, e.KGranularity, ToType(e.AType), ToType(e.BType),
+           ToType(e.CType), ToType(e.ResultType), e.saturatingAccumulation != VK_FALSE,
+           ToScope(e.scope), e.workgroupInvocations});
+    }
+  }
+  if (has("VK_NV_cooperative_vector")) {
+    const auto entries = QueryList<CooperativeVectorEntryNV>(
+        vk, vk_instance, device, "vkGetPhysicalDeviceCooperativeVectorPropertiesNV");
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const auto& e = entries[i];
+      if (!KnownTypes({e.inputType, e.inputInterpretation, e.matrixInterpretation,
+                       e.biasInterpretation, e.resultType})) {
+        skipped("cooperativeVectorProperties", i);
+        continue;
+      }
+      d.cooperativeVectorProperties.push_back(
+          {ToType(e.inputType), ToType(e.inputInterpretation), ToType(e.matrixInterpretation),
+           ToType(e.biasInterpretation), ToType(e.resultType), e.transpose != VK_FALSE});
+    }
   }
   return true;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "include/coopspv/run.hpp"
+#include "source/profile/device_profile.h"
 #include "source/run/script.h"
 
 namespace coopspv::run {
@@ -41,6 +42,11 @@ bool SupportedDeviceFeatures(const std::string& which, std::vector<std::string>*
                              std::vector<std::string>* extensions, std::string* error);
 
 bool EnumerateDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error);
+
+// The device profile of device `which` (RunOptions::device's form): its extensions, features,
+// limits and cooperative property lists. `notes` gets what was left out and why.
+bool QueryDeviceProfile(const std::string& which, profile::DeviceProfile* out,
+                        std::vector<std::string>* notes, std::string* error);
 
 }  // namespace coopspv::run
 

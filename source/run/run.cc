@@ -573,4 +573,12 @@ bool ListVulkanDevices(std::vector<VulkanDeviceInfo>* devices, std::string* erro
   return run::EnumerateDevices(devices, error);
 }
 
+bool QueryDeviceProfileJson(const std::string& device, std::string* json,
+                            std::vector<std::string>* notes, std::string* error) {
+  profile::DeviceProfile p;
+  if (!run::QueryDeviceProfile(device, &p, notes, error)) return false;
+  *json = profile::Write(p);
+  return true;
+}
+
 }  // namespace coopspv

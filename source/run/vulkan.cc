@@ -14,6 +14,7 @@ constexpr auto kCooperativeVectorFeaturesNV = static_cast<VkStructureType>(10004
 constexpr auto kCooperativeMatrix2FeaturesNV = static_cast<VkStructureType>(1000593000);
 constexpr auto kShaderBfloat16FeaturesKHR = static_cast<VkStructureType>(1000141000);
 constexpr auto kShaderReplicatedCompositesFeaturesEXT = static_cast<VkStructureType>(1000564000);
+constexpr auto kShaderFloat8FeaturesEXT = static_cast<VkStructureType>(1000567000);
 
 std::vector<std::string_view> Split(std::string_view names) {
   std::vector<std::string_view> out;
@@ -232,6 +233,8 @@ const std::vector<FeatureStruct>& FeatureStructs() {
          Split("shaderBFloat16Type shaderBFloat16DotProduct shaderBFloat16CooperativeMatrix")},
         {"ShaderReplicatedCompositesFeaturesEXT", kShaderReplicatedCompositesFeaturesEXT,
          "VK_EXT_shader_replicated_composites", Split("shaderReplicatedComposites")},
+        {"ShaderFloat8FeaturesEXT", kShaderFloat8FeaturesEXT, "VK_EXT_shader_float8",
+         Split("shaderFloat8 shaderFloat8CooperativeMatrix")},
     };
     return s;
   }();
