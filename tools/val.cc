@@ -8,6 +8,14 @@
 
 namespace {
 
+std::string BuiltInProfiles() {
+  std::string names;
+  for (const std::string& n : coopspv::DeviceProfileNames()) {
+    names += (names.empty() ? "" : ", ") + n;
+  }
+  return names.empty() ? "none in this build" : names;
+}
+
 void PrintHelp(const char* argv0) {
   std::printf(
       "Usage: %s [options] [<file> | -]\n"
@@ -26,6 +34,10 @@ void PrintHelp(const char* argv0) {
       "  --warn-as-error[=<rule-id>]\n"
       "                             Report a warning rule (or all warnings) as errors.\n"
       "  --list-rules               Print every rule id with its severity and clause.\n"
+      "  --device-profile=<file|name>\n"
+      "                             Check the device rules too (family \"device\"), for the\n"
+      "                             device a profile describes: a JSON file\n"
+      "                             (docs/device_profile.md) or a built-in profile (%s).\n"
       "  --relax-logical-pointer    Allow pointers as operands of any instruction.\n"
       "  --before-hlsl-legalization Relax the rules HLSL front ends rely on before\n"
       "                             legalization (implies --relax-logical-pointer).\n"
@@ -39,7 +51,7 @@ void PrintHelp(const char* argv0) {
       "\n"
       "Exit status: 0 when the module is valid (warnings allowed), 1 when it is invalid, 2 on a\n"
       "usage or I/O error.\n",
-      argv0, coopspv::TargetEnvNames());
+      argv0, coopspv::TargetEnvNames(), BuiltInProfiles().c_str());
 }
 
 bool ParseCount(const std::string& text, uint32_t* out) {
@@ -127,6 +139,25 @@ int main(int argc, char** argv) {
       options.warnings_as_errors.push_back("*");
     } else if (arg.rfind("--warn-as-error=", 0) == 0) {
       options.warnings_as_errors.push_back(arg.substr(16));
+    } else if (arg == "--device-profile" || arg.rfind("--device-profile=", 0) == 0) {
+      if (!value_of("--device-profile", &value) || value.empty()) {
+        std::fprintf(stderr, "error: --device-profile needs a file or a built-in profile name\n");
+        return kExitUsage;
+      }
+      // A built-in name, else a file.
+      bool built_in = false;
+      for (const std::string& n : coopspv::DeviceProfileNames()) built_in |= n == value;
+      std::string text = value;
+      if (!built_in && !ReadFile(value, &text)) {
+        std::fprintf(stderr, "note: --device-profile: the built-in profiles are %s\n",
+                     BuiltInProfiles().c_str());
+        return kExitUsage;
+      }
+      coopspv::Problem profile_problem;
+      if (!coopspv::LoadDeviceProfile(text, &options.device_profile, &profile_problem)) {
+        std::fprintf(stderr, "error: %s: %s\n", value.c_str(), profile_problem.message.c_str());
+        return kExitUsage;
+      }
     } else if (arg == "--relax-logical-pointer") {
       options.relax_logical_pointer = true;
     } else if (arg == "--before-hlsl-legalization") {

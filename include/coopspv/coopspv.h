@@ -63,6 +63,12 @@ void coopspv_context_destroy(coopspv_context* context);
 int coopspv_context_set_max_errors(coopspv_context* context, uint32_t max_errors);
 /* Drop the diagnostics of a rule. Returns 0 on success, -1 for an unknown rule id. */
 int coopspv_context_suppress_rule(coopspv_context* context, const char* rule_id);
+/* Validate for a device too: `profile` is a built-in device profile's name ("lavapipe", "h100")
+ * or a device profile's JSON text (docs/device_profile.md); the device rules (rule family
+ * "device") then run. NULL or "" turns them off again. Returns 0 on success, -1 for a NULL
+ * context, an unknown name or a profile that does not read (coopspv-val --device-profile
+ * prints why). */
+int coopspv_context_set_device_profile(coopspv_context* context, const char* profile);
 
 /* Validates a module of `word_count` host-order words, read where they are (no copy is made; the
  * words need stay unchanged only during the call, the result refers to none of them). Returns

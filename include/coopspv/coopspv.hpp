@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -58,6 +59,9 @@ bool ParseCheck(std::span<const uint32_t> words, Problem* problem);
 
 // ---- Validation.
 
+// A device profile as LoadDeviceProfile read it (opaque).
+struct DeviceProfileHandle;
+
 struct ValidatorOptions {
   std::string target_env = "spv1.6";
   uint32_t max_errors = 100;  // 0: no limit.
@@ -70,7 +74,18 @@ struct ValidatorOptions {
   uint32_t max_access_chain_indexes = 255;
   std::vector<std::string> suppressed_rules;
   std::vector<std::string> warnings_as_errors;  // Rule ids, or "*" for all warnings.
+  // The device the module is meant for (LoadDeviceProfile); with one, the device rules (rule
+  // family "device") run too. nullptr: they do not.
+  std::shared_ptr<const DeviceProfileHandle> device_profile;
 };
+
+// The built-in device profiles: "lavapipe", and "h100" in builds that have its file.
+std::vector<std::string> DeviceProfileNames();
+// Reads a device profile: a built-in profile's name, or a profile's JSON text
+// (docs/device_profile.md). False with the reason (the key path of a bad value) in `problem`.
+// One profile may serve any number of validations, on any threads.
+bool LoadDeviceProfile(std::string_view name_or_json,
+                       std::shared_ptr<const DeviceProfileHandle>* out, Problem* problem);
 
 struct ValidationDiagnostic {
   bool is_error = true;

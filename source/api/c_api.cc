@@ -59,6 +59,19 @@ int coopspv_context_suppress_rule(coopspv_context* context, const char* rule_id)
   return -1;
 }
 
+int coopspv_context_set_device_profile(coopspv_context* context, const char* profile) {
+  if (context == nullptr) return -1;
+  try {
+    if (profile == nullptr || *profile == '\0') {
+      context->options.device_profile = nullptr;
+      return 0;
+    }
+    return coopspv::LoadDeviceProfile(profile, &context->options.device_profile, nullptr) ? 0 : -1;
+  } catch (...) {
+  }
+  return -1;
+}
+
 coopspv_result* coopspv_result_create(void) {
   auto* result = new (std::nothrow) coopspv_result();
   if (result != nullptr) result->result.valid = false;

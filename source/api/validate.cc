@@ -1,11 +1,17 @@
 // The public validation API (C++), over source/val.
 #include <cstdio>
+#include <memory>
 
 #include "include/coopspv/coopspv.hpp"
 #include "source/common/target_env.h"
 #include "source/val/validator.h"
 
 namespace coopspv {
+
+struct DeviceProfileHandle {
+  profile::DeviceProfile profile;
+};
+
 namespace {
 
 bool ToInternal(const ValidatorOptions& in, val::Options* out, Problem* problem) {
@@ -36,6 +42,11 @@ bool ToInternal(const ValidatorOptions& in, val::Options* out, Problem* problem)
   out->max_access_chain_indexes = in.max_access_chain_indexes;
   out->suppressed_rules = in.suppressed_rules;
   out->warnings_as_errors = in.warnings_as_errors;
+  if (in.device_profile != nullptr) {
+    // Shares the handle's ownership.
+    out->device_profile =
+        std::shared_ptr<const profile::DeviceProfile>(in.device_profile, &in.device_profile->profile);
+  }
   return true;
 }
 
@@ -59,6 +70,20 @@ void AppendJsonString(std::string_view s, std::string* out) {
 }
 
 }  // namespace
+
+std::vector<std::string> DeviceProfileNames() { return profile::BuiltInNames(); }
+
+bool LoadDeviceProfile(std::string_view name_or_json,
+                       std::shared_ptr<const DeviceProfileHandle>* out, Problem* problem) {
+  std::string error;
+  auto parsed = profile::FromNameOrText(name_or_json, &error);
+  if (!parsed) {
+    if (problem) problem->message = "device profile: " + error;
+    return false;
+  }
+  *out = std::make_shared<const DeviceProfileHandle>(DeviceProfileHandle{std::move(*parsed)});
+  return true;
+}
 
 bool Validate(std::span<const uint32_t> words, const ValidatorOptions& options,
               ValidationResult* result, Problem* problem) {

@@ -563,6 +563,66 @@ constexpr Rule kRules[] = {
      "matrix operations) in a DecodeFunc, DecodeVectorFunc, Func or CombineFunc or anything they "
      "call."},
 
+    // device.cc: only with a device profile (--device-profile).
+    {"device.capability", kE, "device", "VUID-VkShaderModuleCreateInfo-pCode-08740",
+     "Every declared capability has the Vulkan feature (or extension) the SPIR-V environment "
+     "appendix ties it to in the device profile: CooperativeMatrixKHR cooperativeMatrix, "
+     "CooperativeVectorTrainingNV cooperativeVectorTraining, BFloat16TypeKHR "
+     "shaderBFloat16Type, Float8CooperativeMatrixEXT shaderFloat8CooperativeMatrix, ..."},
+    {"device.extension", kE, "device", "VUID-VkShaderModuleCreateInfo-pCode-08742",
+     "Every OpExtension of the cooperative family (and the storage / memory-model ones) has its "
+     "Vulkan extension in the device profile, or the Vulkan version that made it core."},
+    {"device.coop-matrix.type", kE, "device",
+     "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163; "
+     "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10165",
+     "An OpTypeCooperativeMatrixKHR's component type, scope, rows and columns are those of A, B "
+     "or C / Result of a VkCooperativeMatrixPropertiesKHR entry, or, with "
+     "cooperativeMatrixFlexibleDimensions, multiples of a flexible-dimensions entry's "
+     "granularities (its workgroupInvocations the workgroup size for Workgroup scope)."},
+    {"device.coop-matrix.muladd", kE, "device",
+     "VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060; "
+     "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10166",
+     "OpCooperativeMatrixMulAddKHR's M, N, K, A / B / C / Result types (signedness from the "
+     "Matrix*SignedComponents operands), SaturatingAccumulation and scope are one "
+     "VkCooperativeMatrixPropertiesKHR entry, or fit one flexible-dimensions entry."},
+    {"device.coop-matrix.workgroup-scope", kE, "device",
+     "VUID-RuntimeSpirv-cooperativeMatrixWorkgroupScope-10164",
+     "Workgroup-scope cooperative matrices need the cooperativeMatrixWorkgroupScope feature."},
+    {"device.coop-matrix.workgroup-size", kE, "device",
+     "VK_NV_cooperative_matrix2 cooperativeMatrixWorkgroupScopeMaxWorkgroupSize; "
+     "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10165",
+     "A compute entry point of a module with Workgroup-scope matrices has at most "
+     "cooperativeMatrixWorkgroupScopeMaxWorkgroupSize invocations per workgroup."},
+    {"device.coop-matrix.max-dimension", kE, "device",
+     "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensionsMaxDimension-10167",
+     "With flexible dimensions, no cooperative matrix dimension exceeds "
+     "cooperativeMatrixFlexibleDimensionsMaxDimension."},
+    {"device.coop-matrix.stage", kE, "device",
+     "VUID-RuntimeSpirv-cooperativeMatrixSupportedStages-08985",
+     "A module with cooperative matrices has only entry points of the stages in "
+     "cooperativeMatrixSupportedStages."},
+    {"device.coop-vector.type", kE, "device", "VUID-RuntimeSpirv-OpTypeCooperativeVector-10095",
+     "A cooperative vector's component type is the inputType or resultType of some "
+     "VkCooperativeVectorPropertiesNV entry."},
+    {"device.coop-vector.components", kE, "device",
+     "VUID-RuntimeSpirv-maxCooperativeVectorComponents-10094",
+     "A cooperative vector has at most maxCooperativeVectorComponents components."},
+    {"device.coop-vector.matmul", kE, "device",
+     "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10089",
+     "OpCooperativeVectorMatrixMul(Add)NV's input type, input / matrix / bias interpretations, "
+     "result type and Transpose are one VkCooperativeVectorPropertiesNV entry (Transpose only "
+     "where the entry allows it)."},
+    {"device.coop-vector.training-accumulation", kE, "device",
+     "VUID-RuntimeSpirv-OpCooperativeVectorReduceSumAccumulateNV-10092; "
+     "VUID-RuntimeSpirv-OpCooperativeVectorOuterProductAccumulateNV-10093",
+     "The training instructions accumulate float16 only with "
+     "cooperativeVectorTrainingFloat16Accumulation and float32 only with "
+     "cooperativeVectorTrainingFloat32Accumulation."},
+    {"device.coop-vector.stage", kE, "device",
+     "VUID-RuntimeSpirv-cooperativeVectorSupportedStages-10091",
+     "A module with cooperative vectors has only entry points of the stages in "
+     "cooperativeVectorSupportedStages."},
+
     // uniformity.cc
     {"uniformity.operand", kE, "uniformity",
      "SPV_KHR_cooperative_matrix (every cooperative matrix instruction)",

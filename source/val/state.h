@@ -123,6 +123,7 @@ void ValidateCoopVector(ValidationState& state);
 void ValidateUniformity(ValidationState& state);
 void ValidateTensorAddressing(ValidationState& state);
 void ValidateCoopMatrix2(ValidationState& state);
+void ValidateDevice(ValidationState& state);  // Only with Options::device_profile.
 
 }  // namespace coopspv::val
 

@@ -13,7 +13,7 @@ Result Validate(const ir::Module& module, const Options& options) {
       ValidateLayout,           ValidateCapabilities, ValidateIds,        ValidateTypes,
       ValidateConstants,        ValidateFunctions,    ValidateSsa,        ValidateScopes,
       ValidatePointers,         ValidateCore,         ValidateCoopMatrix, ValidateCoopVector,
-      ValidateTensorAddressing, ValidateCoopMatrix2,  ValidateUniformity,
+      ValidateTensorAddressing, ValidateCoopMatrix2,  ValidateUniformity, ValidateDevice,
   };
   for (auto family : families) {
     if (state.Full()) break;

@@ -5,12 +5,14 @@
 #define COOPSPV_SOURCE_VAL_VALIDATOR_H_
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "source/common/target_env.h"
 #include "source/ir/module.h"
+#include "source/profile/device_profile.h"
 #include "source/val/rules.h"
 
 namespace coopspv::val {
@@ -35,6 +37,10 @@ struct Options {
   // Rule ids whose diagnostics are dropped, and warnings reported as errors ("*": all).
   std::vector<std::string> suppressed_rules;
   std::vector<std::string> warnings_as_errors;
+
+  // The device the module is meant for (docs/device_profile.md): with one, the device rules
+  // (family "device": property lists, features, extensions, limits, stages) run too.
+  std::shared_ptr<const profile::DeviceProfile> device_profile;
 };
 
 struct Diagnostic {

@@ -1,5 +1,6 @@
 // Tests of the validator's options and of the public validation APIs: the C++ API of
 // include/coopspv/coopspv.hpp and the C API of include/coopspv/coopspv.h.
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -212,6 +213,26 @@ TEST(CppApi, CorpusModuleIsValid) {
   EXPECT_EQ(result.warnings, 0u);
   EXPECT_TRUE(result.diagnostics.empty()) << DumpOf(result);
   EXPECT_FALSE(result.truncated);
+}
+
+TEST(CppApi, DeviceProfileRunsTheDeviceRules) {
+  const auto words = Words(ReadFile("test/data/corpus/khr_gemm_specdims.spvasm"));
+  ValidatorOptions options;
+  options.target_env = "vulkan1.3";
+  Problem problem;
+  ASSERT_TRUE(LoadDeviceProfile("lavapipe", &options.device_profile, &problem))
+      << problem.ToString();
+  ValidationResult result;
+  ASSERT_TRUE(Validate(words, options, &result, &problem)) << problem.ToString();
+  EXPECT_FALSE(result.valid);
+  bool capability = false;
+  for (const auto& d : result.diagnostics) capability |= d.rule_id == "device.capability";
+  EXPECT_TRUE(capability) << DumpOf(result);
+  EXPECT_FALSE(LoadDeviceProfile("no-such-device", &options.device_profile, &problem));
+  EXPECT_NE(problem.message.find("neither a built-in device profile"), std::string::npos);
+  EXPECT_FALSE(LoadDeviceProfile(R"({"format": "coopspv-device-profile", "version": 1, "x": 1})",
+                                 &options.device_profile, &problem));
+  EXPECT_EQ(problem.message, "device profile: x: unknown key");
 }
 
 TEST(CppApi, InvalidModuleIsASuccessfulValidation) {
@@ -449,6 +470,25 @@ TEST(CApi, ValidModule) {
   EXPECT_EQ(coopspv_result_valid(r.get()), 1);
   EXPECT_EQ(coopspv_result_diagnostic_count(r.get()), 0u);
   EXPECT_EQ(coopspv_result_diagnostic(r.get(), 0), nullptr);
+}
+
+TEST(CApi, DeviceProfile) {
+  Context ctx(coopspv_context_create("vulkan1.3"));
+  ASSERT_NE(ctx, nullptr);
+  const auto words = Words(ReadFile("test/data/corpus/khr_gemm_specdims.spvasm"));
+  EXPECT_EQ(coopspv_context_set_device_profile(ctx.get(), "lavapipe"), 0);
+  CResult r(coopspv_validate(ctx.get(), words.data(), words.size()));
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(coopspv_result_valid(r.get()), 0);
+  const auto ids = RuleIdsOf(r.get());
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "device.extension"), ids.end());
+  // Off again: the module is valid SPIR-V for Vulkan 1.3.
+  EXPECT_EQ(coopspv_context_set_device_profile(ctx.get(), nullptr), 0);
+  CResult clean(coopspv_validate(ctx.get(), words.data(), words.size()));
+  EXPECT_EQ(coopspv_result_valid(clean.get()), 1);
+  EXPECT_EQ(coopspv_context_set_device_profile(ctx.get(), "no-such-device"), -1);
+  EXPECT_EQ(coopspv_context_set_device_profile(ctx.get(), "{\"format\": 1}"), -1);
+  EXPECT_EQ(coopspv_context_set_device_profile(nullptr, "lavapipe"), -1);
 }
 
 TEST(CApi, InvalidModuleDiagnostics) {

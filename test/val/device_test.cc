@@ -1,0 +1,426 @@
+// The device rules (source/val/device.cc): for each rule, a module that passes plain validation
+// and the same module with a device profile that breaks exactly that rule — the built-in
+// lavapipe profile, and H100-like test profiles (test/profile/data/h100_like.json, from the
+// facts of ../shared/gpu/README.md, changed one field at a time).
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "source/profile/device_profile.h"
+#include "test/val/val_test_util.h"
+
+namespace coopspv::val {
+namespace {
+
+using profile::DeviceProfile;
+using testing::Mutate;
+using testing::ReadFile;
+
+// A 16x16x16 float16 -> float32 multiply-add of constant matrices, in a 32-invocation workgroup.
+constexpr const char* kMatmul = R"(
+OpCapability Shader
+OpCapability Float16
+OpCapability VulkanMemoryModel
+OpCapability CooperativeMatrixKHR
+OpExtension "SPV_KHR_cooperative_matrix"
+OpMemoryModel Logical Vulkan
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 32 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%half = OpTypeFloat 16
+%float = OpTypeFloat 32
+%uint = OpTypeInt 32 0
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%uint_2 = OpConstant %uint 2
+%scope = OpConstant %uint 3
+%M = OpConstant %uint 16
+%N = OpConstant %uint 16
+%K = OpConstant %uint 16
+%matA = OpTypeCooperativeMatrixKHR %half %scope %M %K %uint_0
+%matB = OpTypeCooperativeMatrixKHR %half %scope %K %N %uint_1
+%matC = OpTypeCooperativeMatrixKHR %float %scope %M %N %uint_2
+%half_1 = OpConstant %half 0x1p+0
+%float_0 = OpConstant %float 0
+%a = OpConstantComposite %matA %half_1
+%b = OpConstantComposite %matB %half_1
+%c = OpConstantComposite %matC %float_0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c
+OpReturn
+OpFunctionEnd
+)";
+
+// kMatmul with more capabilities and extensions, each in its section.
+std::string WithDeclarations(const std::string& capabilities, const std::string& extensions) {
+  std::string text = Mutate(kMatmul, "OpCapability CooperativeMatrixKHR",
+                            "OpCapability CooperativeMatrixKHR\n" + capabilities);
+  return Mutate(text, "OpExtension \"SPV_KHR_cooperative_matrix\"",
+                "OpExtension \"SPV_KHR_cooperative_matrix\"\n" + extensions);
+}
+
+std::shared_ptr<const DeviceProfile> Load(const std::string& path) {
+  std::string error;
+  auto p = profile::Parse(ReadFile(path), &error);
+  EXPECT_TRUE(p) << path << ": " << error;
+  return p ? std::make_shared<const DeviceProfile>(*p) : nullptr;
+}
+
+const DeviceProfile& H100Like() {
+  static const auto p = Load("test/profile/data/h100_like.json");
+  return *p;
+}
+
+std::shared_ptr<const DeviceProfile> Lavapipe() {
+  static const auto p = std::make_shared<const DeviceProfile>(*profile::BuiltIn("lavapipe"));
+  return p;
+}
+
+// The H100-like profile with one change.
+template <typename F>
+std::shared_ptr<const DeviceProfile> H100With(F change) {
+  auto p = std::make_shared<DeviceProfile>(H100Like());
+  change(*p);
+  return p;
+}
+
+Result Check(const std::string& text, std::shared_ptr<const DeviceProfile> device) {
+  Options options;
+  options.env = *ParseTargetEnv("vulkan1.3");
+  options.device_profile = std::move(device);
+  return testing::ValidateText(text, options);
+}
+
+// Valid without a profile; with `device`, reports `rule` (and only rules of family "device").
+void ExpectDeviceRule(const std::string& text, std::shared_ptr<const DeviceProfile> device,
+                      const char* rule) {
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+  const Result r = Check(text, std::move(device));
+  EXPECT_RULE(r, rule);
+  for (const auto& d : r.diagnostics) {
+    EXPECT_EQ(std::string(d.rule->family), "device") << testing::Dump(r);
+  }
+}
+
+std::shared_ptr<const DeviceProfile> H100() {
+  return std::make_shared<const DeviceProfile>(H100Like());
+}
+
+TEST(DeviceRules, NoProfileNoDeviceRules) {
+  EXPECT_CLEAN(testing::ValidateText(kMatmul, "vulkan1.3"));
+}
+
+TEST(DeviceRules, SupportedMatmulIsClean) { EXPECT_CLEAN(Check(kMatmul, H100())); }
+
+// ---- Capabilities and extensions (lavapipe has no cooperative extension at all).
+
+TEST(DeviceRules, LavapipeLacksTheCapabilityFeature) {
+  ExpectDeviceRule(kMatmul, Lavapipe(), "device.capability");
+  EXPECT_RULE_AT(Check(kMatmul, Lavapipe()), "device.capability", "OpCapability CooperativeMatrixKHR");
+}
+
+TEST(DeviceRules, LavapipeLacksTheExtension) {
+  EXPECT_RULE_AT(Check(kMatmul, Lavapipe()), "device.extension",
+                 "OpExtension \"SPV_KHR_cooperative_matrix\"");
+}
+
+TEST(DeviceRules, Bfloat16DotProductNeedsItsFeature) {
+  const std::string text =
+      WithDeclarations("OpCapability BFloat16TypeKHR\nOpCapability BFloat16DotProductKHR",
+                       "OpExtension \"SPV_KHR_bfloat16\"");
+  ExpectDeviceRule(text, H100(), "device.capability");
+  EXPECT_RULE_AT(Check(text, H100()), "device.capability", "BFloat16DotProductKHR");
+  EXPECT_CLEAN(Check(text, H100With([](DeviceProfile& p) {
+                       p.features.shaderBFloat16DotProduct = true;
+                     })));
+}
+
+TEST(DeviceRules, Float8NeedsTheFeatureAndTheExtension) {
+  const std::string text =
+      WithDeclarations("OpCapability Float8EXT", "OpExtension \"SPV_EXT_float8\"");
+  const Result r = Check(text, H100());
+  EXPECT_RULE_AT(r, "device.capability", "Float8EXT");
+  EXPECT_RULE_AT(r, "device.extension", "SPV_EXT_float8");
+  EXPECT_CLEAN(Check(text, H100With([](DeviceProfile& p) {
+                       p.features.shaderFloat8 = true;
+                       p.extensions.push_back("VK_EXT_shader_float8");
+                     })));
+}
+
+TEST(DeviceRules, CoreExtensionNeedsVersionOrExtension) {
+  const std::string text = WithDeclarations("", "OpExtension \"SPV_KHR_8bit_storage\"");
+  EXPECT_CLEAN(Check(text, H100()));  // Vulkan 1.4: core.
+  const Result r = Check(text, H100With([](DeviceProfile& p) {
+    p.apiVersion = "1.1.0";
+    std::erase(p.extensions, "VK_KHR_8bit_storage");
+  }));
+  EXPECT_RULE_AT(r, "device.extension", "SPV_KHR_8bit_storage");
+}
+
+// ---- Cooperative matrix types and multiply-add against the property lists.
+
+TEST(DeviceRules, MatrixTypeNotInTheList) {
+  // 8x16 A: no entry has MSize 8, and 8 is no multiple of the flexible MGranularity 16.
+  const std::string text = Mutate(kMatmul, "%M = OpConstant %uint 16", "%M = OpConstant %uint 8");
+  ExpectDeviceRule(text, H100(), "device.coop-matrix.type");
+  EXPECT_RULE_AT(Check(text, H100()), "device.coop-matrix.type", "%half %uint_3 %uint_8");
+}
+
+TEST(DeviceRules, FlexibleDimensionsGranularity) {
+  // 48 = 3 x 16: no fixed entry, but a multiple of every flexible granularity.
+  const std::string text = Mutate(kMatmul, "%M = OpConstant %uint 16", "%M = OpConstant %uint 48");
+  EXPECT_CLEAN(Check(text, H100()));
+  const auto fixed_only = H100With([](DeviceProfile& p) {
+    p.features.cooperativeMatrixFlexibleDimensions = false;
+  });
+  ExpectDeviceRule(text, fixed_only, "device.coop-matrix.type");
+  EXPECT_RULE(Check(text, fixed_only), "device.coop-matrix.muladd");
+  // 40 is no multiple of 16.
+  const std::string forty = Mutate(kMatmul, "%M = OpConstant %uint 16", "%M = OpConstant %uint 40");
+  ExpectDeviceRule(forty, H100(), "device.coop-matrix.type");
+}
+
+TEST(DeviceRules, FlexibleDimensionsMaximum) {
+  const std::string text =
+      Mutate(kMatmul, "%M = OpConstant %uint 16", "%M = OpConstant %uint 2048");
+  ExpectDeviceRule(text, H100(), "device.coop-matrix.max-dimension");
+}
+
+TEST(DeviceRules, MulAddTypesNotOneEntry) {
+  // Each type is in some entry (float16 accumulators too), but no entry takes a float32 C to a
+  // float16 result.
+  std::string text = Mutate(kMatmul, "%matC = OpTypeCooperativeMatrixKHR %float %scope %M %N %uint_2",
+                            "%matC = OpTypeCooperativeMatrixKHR %float %scope %M %N %uint_2\n"
+                            "%matR = OpTypeCooperativeMatrixKHR %half %scope %M %N %uint_2");
+  text = Mutate(text, "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c",
+                "%d = OpCooperativeMatrixMulAddKHR %matR %a %b %c");
+  ExpectDeviceRule(text, H100(), "device.coop-matrix.muladd");
+  EXPECT_FALSE(testing::HasRule(Check(text, H100()), "device.coop-matrix.type"));
+}
+
+TEST(DeviceRules, MulAddSaturatingAccumulationMustMatch) {
+  // The int8 corpus module saturates; every H100 entry has saturatingAccumulation = false.
+  const std::string text = ReadFile("test/data/corpus/khr_int8_saturating.spvasm");
+  ExpectDeviceRule(text, H100(), "device.coop-matrix.muladd");
+  const auto saturating = H100With([](DeviceProfile& p) {
+    for (auto types : {std::pair{profile::ComponentType::kSint8, profile::ComponentType::kSint32},
+                       std::pair{profile::ComponentType::kUint8, profile::ComponentType::kUint32}}) {
+      p.cooperativeMatrixProperties.push_back({16, 16, 32, types.first, types.first, types.second,
+                                               types.second, true, profile::Scope::kSubgroup});
+    }
+  });
+  EXPECT_CLEAN(Check(text, saturating));
+}
+
+TEST(DeviceRules, MulAddSignednessComesFromTheOperands) {
+  const std::string text = ReadFile("test/data/corpus/khr_int8_saturating.spvasm");
+  const std::string signed_line =
+      "%123 = OpCooperativeMatrixMulAddKHR %11 %119 %120 %121 MatrixASignedComponentsKHR|MatrixBSignedComponentsKHR|MatrixCSignedComponentsKHR|"
+      "MatrixResultSignedComponentsKHR|SaturatingAccumulationKHR";
+  // B read as unsigned: sint8 x uint8 is no entry, even with saturating entries.
+  const std::string mixed =
+      Mutate(text, signed_line,
+             "%123 = OpCooperativeMatrixMulAddKHR %11 %119 %120 %121 "
+             "MatrixASignedComponentsKHR|MatrixCSignedComponentsKHR|"
+             "MatrixResultSignedComponentsKHR|SaturatingAccumulationKHR");
+  const auto saturating = H100With([](DeviceProfile& p) {
+    for (auto& e : p.cooperativeMatrixProperties) e.saturatingAccumulation = true;
+  });
+  EXPECT_FALSE(testing::HasRule(Check(text, saturating), "device.coop-matrix.muladd"))
+      << testing::Dump(Check(text, saturating));
+  EXPECT_RULE(Check(mixed, saturating), "device.coop-matrix.muladd");
+}
+
+TEST(DeviceRules, WorkgroupScopeNeedsTheFeature) {
+  const std::string text = Mutate(kMatmul, "%scope = OpConstant %uint 3", "%scope = OpConstant %uint 2");
+  EXPECT_FALSE(testing::HasRule(Check(text, H100()), "device.coop-matrix.workgroup-scope"));
+  ExpectDeviceRule(text, H100With([](DeviceProfile& p) {
+                     p.features.cooperativeMatrixWorkgroupScope = false;
+                   }),
+                   "device.coop-matrix.workgroup-scope");
+}
+
+TEST(DeviceRules, WorkgroupScopeSizeLimit) {
+  std::string text = Mutate(kMatmul, "%scope = OpConstant %uint 3", "%scope = OpConstant %uint 2");
+  EXPECT_CLEAN(Check(text, H100()));  // 32 invocations: the flexible entry for 32.
+  text = Mutate(text, "OpExecutionMode %main LocalSize 32 1 1",
+                "OpExecutionMode %main LocalSize 512 1 1");
+  ExpectDeviceRule(text, H100(), "device.coop-matrix.workgroup-size");
+}
+
+TEST(DeviceRules, MatrixStages) {
+  ExpectDeviceRule(kMatmul, H100With([](DeviceProfile& p) {
+                     p.properties.cooperativeMatrixSupportedStages = 0x10;  // Fragment.
+                   }),
+                   "device.coop-matrix.stage");
+  EXPECT_RULE_AT(Check(kMatmul, Lavapipe()), "device.coop-matrix.stage", "OpEntryPoint GLCompute");
+}
+
+TEST(DeviceRules, SpecConstantDimensionsAreNotGuessed) {
+  // A size given by a spec constant may be specialized to any value: not an error.
+  const std::string text =
+      Mutate(kMatmul, "%M = OpConstant %uint 16", "%M = OpSpecConstant %uint 8");
+  EXPECT_FALSE(testing::HasRule(Check(text, H100()), "device.coop-matrix.type"));
+  EXPECT_FALSE(testing::HasRule(Check(text, H100()), "device.coop-matrix.muladd"));
+}
+
+// ---- Cooperative vectors.
+
+const std::string& Mlp() {
+  static const std::string text = ReadFile("test/data/corpus/coopvec_mlp_f16.spvasm");
+  return text;
+}
+
+TEST(DeviceRules, MlpIsCleanOnH100Like) { EXPECT_CLEAN(Check(Mlp(), H100())); }
+
+TEST(DeviceRules, VectorComponentCount) {
+  const std::string text = Mutate(Mlp(), "%19 = OpTypeVectorIdEXT %half %IN_DIM",
+                                  "%19 = OpTypeVectorIdEXT %half %IN_DIM\n"
+                                  "%uint_600 = OpConstant %uint 600\n"
+                                  "%wide = OpTypeVectorIdEXT %half %uint_600");
+  ExpectDeviceRule(text, H100(), "device.coop-vector.components");
+  EXPECT_RULE_AT(Check(text, H100()), "device.coop-vector.components", "%half %uint_600");
+}
+
+TEST(DeviceRules, VectorComponentType) {
+  // Only the int8 entries: float16 is no inputType or resultType.
+  const auto int8_only = H100With([](DeviceProfile& p) {
+    std::erase_if(p.cooperativeVectorProperties, [](const auto& e) {
+      return e.inputType == profile::ComponentType::kFloat16 ||
+             e.resultType == profile::ComponentType::kFloat16;
+    });
+  });
+  ExpectDeviceRule(Mlp(), int8_only, "device.coop-vector.type");
+}
+
+TEST(DeviceRules, VectorMatrixMulCombination) {
+  // float16 stays an input type (the fp8 entries), but no entry has a float16 matrix.
+  const auto no_f16_matrix = H100With([](DeviceProfile& p) {
+    std::erase_if(p.cooperativeVectorProperties, [](const auto& e) {
+      return e.matrixInterpretation == profile::ComponentType::kFloat16;
+    });
+  });
+  ExpectDeviceRule(Mlp(), no_f16_matrix, "device.coop-vector.matmul");
+  EXPECT_FALSE(testing::HasRule(Check(Mlp(), no_f16_matrix), "device.coop-vector.type"));
+}
+
+TEST(DeviceRules, VectorMatrixMulTranspose) {
+  std::string text = Mutate(Mlp(), "%bool = OpTypeBool", "%bool = OpTypeBool\n%true = OpConstantTrue %bool");
+  text = Mutate(text,
+                "%66 = OpCooperativeVectorMatrixMulAddNV %38 %41 %int_0 %47 %53 %int_0 %54 %57 "
+                "%int_0 %58 %59 %WLayout %false %65",
+                "%66 = OpCooperativeVectorMatrixMulAddNV %38 %41 %int_0 %47 %53 %int_0 %54 %57 "
+                "%int_0 %58 %59 %WLayout %true %65");
+  EXPECT_CLEAN(Check(text, H100()));  // The float16 entry allows transpose.
+  ExpectDeviceRule(text, H100With([](DeviceProfile& p) {
+                     for (auto& e : p.cooperativeVectorProperties) e.transpose = false;
+                   }),
+                   "device.coop-vector.matmul");
+}
+
+TEST(DeviceRules, VectorStages) {
+  ExpectDeviceRule(Mlp(), H100With([](DeviceProfile& p) {
+                     p.properties.cooperativeVectorSupportedStages = 0x1;  // Vertex.
+                   }),
+                   "device.coop-vector.stage");
+}
+
+TEST(DeviceRules, TrainingAccumulation) {
+  // coopvec_training accumulates float32 outer products; the H100 has no float32 accumulation.
+  const std::string text = ReadFile("test/data/corpus/coopvec_training.spvasm");
+  ExpectDeviceRule(text, H100(), "device.coop-vector.training-accumulation");
+  EXPECT_RULE_AT(Check(text, H100()), "device.coop-vector.training-accumulation",
+                 "OpCooperativeVectorOuterProductAccumulateNV");
+  EXPECT_CLEAN(Check(text, H100With([](DeviceProfile& p) {
+                       p.properties.cooperativeVectorTrainingFloat32Accumulation = true;
+                     })));
+}
+
+TEST(DeviceRules, TrainingNeedsTheFeature) {
+  const std::string text = ReadFile("test/data/corpus/coopvec_training.spvasm");
+  const Result r = Check(text, H100With([](DeviceProfile& p) {
+    p.features.cooperativeVectorTraining = false;
+    p.properties.cooperativeVectorTrainingFloat32Accumulation = true;
+  }));
+  EXPECT_RULE_AT(r, "device.capability", "CooperativeVectorTrainingNV");
+}
+
+// ---- The corpus: no false errors for a device that has everything a module needs.
+
+struct CorpusModule {
+  std::string file, env;
+};
+
+std::vector<CorpusModule> Corpus() {
+  std::istringstream manifest(ReadFile("test/data/corpus/MANIFEST.tsv"));
+  std::vector<CorpusModule> out;
+  std::string line;
+  std::getline(manifest, line);  // Header.
+  while (std::getline(manifest, line)) {
+    std::istringstream fields(line);
+    CorpusModule m;
+    std::string bytes, version;
+    std::getline(fields, m.file, '\t');
+    std::getline(fields, bytes, '\t');
+    std::getline(fields, version, '\t');
+    std::getline(fields, m.env, '\t');
+    if (!m.file.empty()) out.push_back(m);
+  }
+  return out;
+}
+
+Result CheckCorpus(const CorpusModule& m, std::shared_ptr<const DeviceProfile> device) {
+  Options options;
+  options.env = *ParseTargetEnv(m.env);
+  options.device_profile = std::move(device);
+  return testing::ValidateText(ReadFile("test/data/corpus/" + m.file), options);
+}
+
+TEST(DeviceCorpus, EveryModuleIsCleanForADeviceWithEverything) {
+  const auto device = Load("test/profile/data/every_feature.json");
+  const auto corpus = Corpus();
+  ASSERT_GE(corpus.size(), 29u);
+  for (const auto& m : corpus) {
+    SCOPED_TRACE(m.file);
+    EXPECT_CLEAN(CheckCorpus(m, device));
+  }
+}
+
+TEST(DeviceCorpus, H100LikeRefusesExactlyWhatTheH100Lacks) {
+  // What ../shared/gpu/README.md says the H100 lacks: decode-vector, ARM layouts, float8, float32
+  // training accumulation, saturating accumulation. Every other module is clean.
+  const std::pair<const char*, const char*> refused[] = {
+      {"cm2_decode_vector", "device.extension"},
+      {"khr_arm_layouts", "device.coop-matrix.type"},
+      {"khr_bf16_fp8", "device.capability"},
+      {"coopvec_training", "device.coop-vector.training-accumulation"},
+      {"khr_int8_saturating", "device.coop-matrix.muladd"},
+  };
+  for (const auto& m : Corpus()) {
+    SCOPED_TRACE(m.file);
+    const Result r = CheckCorpus(m, H100());
+    const char* expected = nullptr;
+    for (const auto& [prefix, rule] : refused) {
+      if (m.file.rfind(prefix, 0) == 0) expected = rule;
+    }
+    if (expected == nullptr) {
+      EXPECT_CLEAN(r);
+    } else {
+      EXPECT_RULE(r, expected);
+    }
+  }
+}
+
+TEST(DeviceCorpus, LavapipeRefusesEveryCooperativeModule) {
+  for (const auto& m : Corpus()) {
+    SCOPED_TRACE(m.file);
+    EXPECT_RULE(CheckCorpus(m, Lavapipe()), "device.capability");
+  }
+}
+
+}  // namespace
+}  // namespace coopspv::val
