@@ -44,8 +44,8 @@ bool ToInternal(const ValidatorOptions& in, val::Options* out, Problem* problem)
   out->warnings_as_errors = in.warnings_as_errors;
   if (in.device_profile != nullptr) {
     // Shares the handle's ownership.
-    out->device_profile =
-        std::shared_ptr<const profile::DeviceProfile>(in.device_profile, &in.device_profile->profile);
+    out->device_profile = std::shared_ptr<const profile::DeviceProfile>(
+        in.device_profile, &in.device_profile->profile);
   }
   return true;
 }

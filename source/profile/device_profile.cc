@@ -17,14 +17,22 @@ struct NamedComponentType {
   const char* name;
 };
 constexpr NamedComponentType kComponentTypes[] = {
-    {ComponentType::kFloat16, "float16"},         {ComponentType::kFloat32, "float32"},
-    {ComponentType::kFloat64, "float64"},         {ComponentType::kSint8, "sint8"},
-    {ComponentType::kSint16, "sint16"},           {ComponentType::kSint32, "sint32"},
-    {ComponentType::kSint64, "sint64"},           {ComponentType::kUint8, "uint8"},
-    {ComponentType::kUint16, "uint16"},           {ComponentType::kUint32, "uint32"},
-    {ComponentType::kUint64, "uint64"},           {ComponentType::kBFloat16, "bfloat16"},
-    {ComponentType::kSint8Packed, "sint8_packed"}, {ComponentType::kUint8Packed, "uint8_packed"},
-    {ComponentType::kFloat8E4M3, "float8_e4m3"},  {ComponentType::kFloat8E5M2, "float8_e5m2"},
+    {ComponentType::kFloat16, "float16"},
+    {ComponentType::kFloat32, "float32"},
+    {ComponentType::kFloat64, "float64"},
+    {ComponentType::kSint8, "sint8"},
+    {ComponentType::kSint16, "sint16"},
+    {ComponentType::kSint32, "sint32"},
+    {ComponentType::kSint64, "sint64"},
+    {ComponentType::kUint8, "uint8"},
+    {ComponentType::kUint16, "uint16"},
+    {ComponentType::kUint32, "uint32"},
+    {ComponentType::kUint64, "uint64"},
+    {ComponentType::kBFloat16, "bfloat16"},
+    {ComponentType::kSint8Packed, "sint8_packed"},
+    {ComponentType::kUint8Packed, "uint8_packed"},
+    {ComponentType::kFloat8E4M3, "float8_e4m3"},
+    {ComponentType::kFloat8E5M2, "float8_e5m2"},
 };
 
 struct NamedScope {
@@ -40,7 +48,8 @@ struct FeatureField {
   const char* name;
   bool Features::*member;
 };
-#define COOPSPV_FEATURE(name) {#name, &Features::name}
+#define COOPSPV_FEATURE(name) \
+  { #name, &Features::name }
 constexpr FeatureField kFeatureFields[] = {
     COOPSPV_FEATURE(cooperativeMatrix),
     COOPSPV_FEATURE(cooperativeMatrixRobustBufferAccess),
@@ -132,8 +141,8 @@ class Reader {
 
   bool Expect(const json::Value& v, json::Value::Kind kind, const std::string& path) {
     if (v.kind == kind) return true;
-    return Fail(path, std::string("expected ") + json::KindName(kind) + ", got " +
-                          json::KindName(v.kind));
+    return Fail(
+        path, std::string("expected ") + json::KindName(kind) + ", got " + json::KindName(v.kind));
   }
 
   bool Bool(const json::Value& v, const std::string& path, bool* out) {
@@ -145,9 +154,9 @@ class Reader {
   bool Count(const json::Value& v, const std::string& path, uint32_t* out) {
     const auto n = v.Integer(0, UINT32_MAX);
     if (!n) {
-      return Fail(path, std::string("expected an integer in [0, 4294967295], got ") +
-                            (v.kind == json::Value::Kind::kNumber ? v.text
-                                                                  : json::KindName(v.kind)));
+      return Fail(path,
+                  std::string("expected an integer in [0, 4294967295], got ") +
+                      (v.kind == json::Value::Kind::kNumber ? v.text : json::KindName(v.kind)));
     }
     *out = static_cast<uint32_t>(*n);
     return true;
@@ -175,7 +184,8 @@ class Reader {
         return true;
       }
     }
-    return Fail(path, "unknown scope \"" + v.text + "\" (device, workgroup, subgroup, queue_family)");
+    return Fail(path,
+                "unknown scope \"" + v.text + "\" (device, workgroup, subgroup, queue_family)");
   }
 
   bool Stages(const json::Value& v, const std::string& path, uint32_t* out) {
@@ -301,11 +311,20 @@ const char* ScopeName(Scope scope) {
 
 const std::vector<StageBit>& StageBits() {
   static const std::vector<StageBit> bits = {
-      {"vertex", 0x1},          {"tessellation_control", 0x2}, {"tessellation_evaluation", 0x4},
-      {"geometry", 0x8},        {"fragment", 0x10},            {"compute", 0x20},
-      {"task", 0x40},           {"mesh", 0x80},                {"raygen", 0x100},
-      {"any_hit", 0x200},       {"closest_hit", 0x400},        {"miss", 0x800},
-      {"intersection", 0x1000}, {"callable", 0x2000},
+      {"vertex", 0x1},
+      {"tessellation_control", 0x2},
+      {"tessellation_evaluation", 0x4},
+      {"geometry", 0x8},
+      {"fragment", 0x10},
+      {"compute", 0x20},
+      {"task", 0x40},
+      {"mesh", 0x80},
+      {"raygen", 0x100},
+      {"any_hit", 0x200},
+      {"closest_hit", 0x400},
+      {"miss", 0x800},
+      {"intersection", 0x1000},
+      {"callable", 0x2000},
   };
   return bits;
 }
@@ -324,144 +343,150 @@ std::optional<DeviceProfile> Parse(std::string_view text, std::string* error) {
   Reader r(error);
   DeviceProfile p;
   bool have_format = false, have_version = false;
-  const bool ok = r.Members(*doc, "", [&](const std::string& key, const json::Value& v,
-                                          const std::string& path, bool* unknown) {
-    if (key == "format") {
-      have_format = true;
-      std::string f;
-      if (!r.String(v, path, &f)) return false;
-      if (f != kFormat) return r.Fail(path, "expected \"" + std::string(kFormat) + "\"");
-      return true;
-    }
-    if (key == "version") {
-      have_version = true;
-      const auto n = v.Integer(0, 1 << 30);
-      if (!n || *n != kVersion) return r.Fail(path, "this build reads version 1");
-      return true;
-    }
-    if (key == "deviceName") return r.String(v, path, &p.deviceName);
-    if (key == "driver") return r.String(v, path, &p.driver);
-    if (key == "apiVersion") return r.String(v, path, &p.apiVersion);
-    if (key == "extensions") {
-      if (!r.Expect(v, json::Value::Kind::kArray, path)) return false;
-      for (size_t i = 0; i < v.elements.size(); ++i) {
-        std::string e;
-        if (!r.String(v.elements[i], path + "[" + std::to_string(i) + "]", &e)) return false;
-        p.extensions.push_back(std::move(e));
-      }
-      std::sort(p.extensions.begin(), p.extensions.end());
-      p.extensions.erase(std::unique(p.extensions.begin(), p.extensions.end()),
-                         p.extensions.end());
-      return true;
-    }
-    if (key == "features") {
-      return r.Members(v, path, [&](const std::string& k, const json::Value& fv,
-                                    const std::string& fp, bool* unknown_feature) {
-        for (const FeatureField& f : kFeatureFields) {
-          if (k == f.name) return r.Bool(fv, fp, &(p.features.*f.member));
+  const bool ok = r.Members(
+      *doc, "",
+      [&](const std::string& key, const json::Value& v, const std::string& path, bool* unknown) {
+        if (key == "format") {
+          have_format = true;
+          std::string f;
+          if (!r.String(v, path, &f)) return false;
+          if (f != kFormat) return r.Fail(path, "expected \"" + std::string(kFormat) + "\"");
+          return true;
         }
-        *unknown_feature = true;
-        return true;
-      });
-    }
-    if (key == "properties") {
-      return r.Members(v, path, [&](const std::string& k, const json::Value& pv,
-                                    const std::string& pp, bool* unknown_property) {
-        for (const PropertyField& f : kPropertyFields) {
-          if (k != f.name) continue;
-          switch (f.kind) {
-            case PropertyKind::kCount:
-              return r.Count(pv, pp, &(p.properties.*f.count));
-            case PropertyKind::kStages:
-              return r.Stages(pv, pp, &(p.properties.*f.count));
-            case PropertyKind::kBool:
-              return r.Bool(pv, pp, &(p.properties.*f.flag));
-            case PropertyKind::kSize3:
-              if (!r.Expect(pv, json::Value::Kind::kArray, pp)) return false;
-              if (pv.elements.size() != 3) return r.Fail(pp, "expected 3 integers");
-              for (int d = 0; d < 3; ++d) {
-                if (!r.Count(pv.elements[d], pp + "[" + std::to_string(d) + "]",
-                             &p.properties.maxComputeWorkGroupSize[d])) {
-                  return false;
-                }
-              }
-              return true;
+        if (key == "version") {
+          have_version = true;
+          const auto n = v.Integer(0, 1 << 30);
+          if (!n || *n != kVersion) return r.Fail(path, "this build reads version 1");
+          return true;
+        }
+        if (key == "deviceName") return r.String(v, path, &p.deviceName);
+        if (key == "driver") return r.String(v, path, &p.driver);
+        if (key == "apiVersion") return r.String(v, path, &p.apiVersion);
+        if (key == "extensions") {
+          if (!r.Expect(v, json::Value::Kind::kArray, path)) return false;
+          for (size_t i = 0; i < v.elements.size(); ++i) {
+            std::string e;
+            if (!r.String(v.elements[i], path + "[" + std::to_string(i) + "]", &e)) return false;
+            p.extensions.push_back(std::move(e));
           }
+          std::sort(p.extensions.begin(), p.extensions.end());
+          p.extensions.erase(std::unique(p.extensions.begin(), p.extensions.end()),
+                             p.extensions.end());
+          return true;
         }
-        *unknown_property = true;
+        if (key == "features") {
+          return r.Members(v, path,
+                           [&](const std::string& k, const json::Value& fv, const std::string& fp,
+                               bool* unknown_feature) {
+                             for (const FeatureField& f : kFeatureFields) {
+                               if (k == f.name) return r.Bool(fv, fp, &(p.features.*f.member));
+                             }
+                             *unknown_feature = true;
+                             return true;
+                           });
+        }
+        if (key == "properties") {
+          return r.Members(
+              v, path,
+              [&](const std::string& k, const json::Value& pv, const std::string& pp,
+                  bool* unknown_property) {
+                for (const PropertyField& f : kPropertyFields) {
+                  if (k != f.name) continue;
+                  switch (f.kind) {
+                    case PropertyKind::kCount:
+                      return r.Count(pv, pp, &(p.properties.*f.count));
+                    case PropertyKind::kStages:
+                      return r.Stages(pv, pp, &(p.properties.*f.count));
+                    case PropertyKind::kBool:
+                      return r.Bool(pv, pp, &(p.properties.*f.flag));
+                    case PropertyKind::kSize3:
+                      if (!r.Expect(pv, json::Value::Kind::kArray, pp)) return false;
+                      if (pv.elements.size() != 3) return r.Fail(pp, "expected 3 integers");
+                      for (int d = 0; d < 3; ++d) {
+                        if (!r.Count(pv.elements[d], pp + "[" + std::to_string(d) + "]",
+                                     &p.properties.maxComputeWorkGroupSize[d])) {
+                          return false;
+                        }
+                      }
+                      return true;
+                  }
+                }
+                *unknown_property = true;
+                return true;
+              });
+        }
+        if (key == "cooperativeMatrixProperties") {
+          static const char* const kNames[] = {
+              "AType", "BType", "CType", "ResultType", "saturatingAccumulation",
+              "scope", "MSize", "NSize", "KSize"};
+          return r.List<CooperativeMatrixProperties>(
+                     v, path, &p.cooperativeMatrixProperties,
+                     [&](const std::string& k, const json::Value& ev, const std::string& ep,
+                         CooperativeMatrixProperties* t, bool* unknown_entry) {
+                       uint32_t CooperativeMatrixProperties::*sizes[] = {
+                           &CooperativeMatrixProperties::MSize, &CooperativeMatrixProperties::NSize,
+                           &CooperativeMatrixProperties::KSize};
+                       for (int d = 0; d < 3; ++d) {
+                         if (k == kNames[6 + d]) {
+                           return r.Count(ev, ep, &(t->*sizes[d]));
+                         }
+                       }
+                       return MatrixEntryField(r, k, ev, ep, t, unknown_entry);
+                     }) &&
+                 RequireKeys(r, v, path, kNames);
+        }
+        if (key == "cooperativeMatrixFlexibleDimensionsProperties") {
+          static const char* const kNames[] = {
+              "AType", "BType",        "CType",        "ResultType",   "saturatingAccumulation",
+              "scope", "MGranularity", "NGranularity", "KGranularity", "workgroupInvocations"};
+          return r.List<FlexibleDimensionsProperties>(
+                     v, path, &p.cooperativeMatrixFlexibleDimensionsProperties,
+                     [&](const std::string& k, const json::Value& ev, const std::string& ep,
+                         FlexibleDimensionsProperties* t, bool* unknown_entry) {
+                       uint32_t FlexibleDimensionsProperties::*counts[] = {
+                           &FlexibleDimensionsProperties::MGranularity,
+                           &FlexibleDimensionsProperties::NGranularity,
+                           &FlexibleDimensionsProperties::KGranularity,
+                           &FlexibleDimensionsProperties::workgroupInvocations};
+                       for (int d = 0; d < 4; ++d) {
+                         if (k == kNames[6 + d]) {
+                           return r.Count(ev, ep, &(t->*counts[d]));
+                         }
+                       }
+                       return MatrixEntryField(r, k, ev, ep, t, unknown_entry);
+                     }) &&
+                 RequireKeys(r, v, path, kNames);
+        }
+        if (key == "cooperativeVectorProperties") {
+          static const char* const kNames[] = {
+              "inputType",          "inputInterpretation", "matrixInterpretation",
+              "biasInterpretation", "resultType",          "transpose"};
+          return r.List<CooperativeVectorProperties>(
+                     v, path, &p.cooperativeVectorProperties,
+                     [&](const std::string& k, const json::Value& ev, const std::string& ep,
+                         CooperativeVectorProperties* t, bool* unknown_entry) {
+                       ComponentType CooperativeVectorProperties::*types[] = {
+                           &CooperativeVectorProperties::inputType,
+                           &CooperativeVectorProperties::inputInterpretation,
+                           &CooperativeVectorProperties::matrixInterpretation,
+                           &CooperativeVectorProperties::biasInterpretation,
+                           &CooperativeVectorProperties::resultType};
+                       for (int d = 0; d < 5; ++d) {
+                         if (k == kNames[d]) {
+                           return r.Component(ev, ep, &(t->*types[d]));
+                         }
+                       }
+                       if (k == "transpose") {
+                         return r.Bool(ev, ep, &t->transpose);
+                       }
+                       *unknown_entry = true;
+                       return true;
+                     }) &&
+                 RequireKeys(r, v, path, kNames);
+        }
+        *unknown = true;
         return true;
       });
-    }
-    if (key == "cooperativeMatrixProperties") {
-      static const char* const kNames[] = {"AType", "BType",  "CType", "ResultType",
-                                           "saturatingAccumulation", "scope",
-                                           "MSize", "NSize",  "KSize"};
-      return r.List<CooperativeMatrixProperties>(
-          v, path, &p.cooperativeMatrixProperties,
-          [&](const std::string& k, const json::Value& ev, const std::string& ep,
-              CooperativeMatrixProperties* t, bool* unknown_entry) {
-            uint32_t CooperativeMatrixProperties::*sizes[] = {
-                &CooperativeMatrixProperties::MSize, &CooperativeMatrixProperties::NSize,
-                &CooperativeMatrixProperties::KSize};
-            for (int d = 0; d < 3; ++d) {
-              if (k == kNames[6 + d]) {
-                return r.Count(ev, ep, &(t->*sizes[d]));
-              }
-            }
-            return MatrixEntryField(r, k, ev, ep, t, unknown_entry);
-          }) && RequireKeys(r, v, path, kNames);
-    }
-    if (key == "cooperativeMatrixFlexibleDimensionsProperties") {
-      static const char* const kNames[] = {
-          "AType",        "BType",        "CType",        "ResultType",
-          "saturatingAccumulation",       "scope",        "MGranularity",
-          "NGranularity", "KGranularity", "workgroupInvocations"};
-      return r.List<FlexibleDimensionsProperties>(
-                 v, path, &p.cooperativeMatrixFlexibleDimensionsProperties,
-                 [&](const std::string& k, const json::Value& ev, const std::string& ep,
-                     FlexibleDimensionsProperties* t, bool* unknown_entry) {
-                   uint32_t FlexibleDimensionsProperties::*counts[] = {
-                       &FlexibleDimensionsProperties::MGranularity,
-                       &FlexibleDimensionsProperties::NGranularity,
-                       &FlexibleDimensionsProperties::KGranularity,
-                       &FlexibleDimensionsProperties::workgroupInvocations};
-                   for (int d = 0; d < 4; ++d) {
-                     if (k == kNames[6 + d]) {
-                       return r.Count(ev, ep, &(t->*counts[d]));
-                     }
-                   }
-                   return MatrixEntryField(r, k, ev, ep, t, unknown_entry);
-                 }) && RequireKeys(r, v, path, kNames);
-    }
-    if (key == "cooperativeVectorProperties") {
-      static const char* const kNames[] = {"inputType",          "inputInterpretation",
-                                           "matrixInterpretation", "biasInterpretation",
-                                           "resultType",         "transpose"};
-      return r.List<CooperativeVectorProperties>(
-                 v, path, &p.cooperativeVectorProperties,
-                 [&](const std::string& k, const json::Value& ev, const std::string& ep,
-                     CooperativeVectorProperties* t, bool* unknown_entry) {
-                   ComponentType CooperativeVectorProperties::*types[] = {
-                       &CooperativeVectorProperties::inputType,
-                       &CooperativeVectorProperties::inputInterpretation,
-                       &CooperativeVectorProperties::matrixInterpretation,
-                       &CooperativeVectorProperties::biasInterpretation,
-                       &CooperativeVectorProperties::resultType};
-                   for (int d = 0; d < 5; ++d) {
-                     if (k == kNames[d]) {
-                       return r.Component(ev, ep, &(t->*types[d]));
-                     }
-                   }
-                   if (k == "transpose") {
-                     return r.Bool(ev, ep, &t->transpose);
-                   }
-                   *unknown_entry = true;
-                   return true;
-                 }) && RequireKeys(r, v, path, kNames);
-    }
-    *unknown = true;
-    return true;
-  });
   if (!ok) return std::nullopt;
   if (!have_format) {
     *error = "missing key \"format\" (\"coopspv-device-profile\")";

@@ -17,8 +17,8 @@ namespace coopspv::profile::json {
 struct Value {
   enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject } kind = Kind::kNull;
   bool boolean = false;
-  std::string text;  // kString: the decoded string; kNumber: the number as written.
-  std::vector<Value> elements;                        // kArray.
+  std::string text;             // kString: the decoded string; kNumber: the number as written.
+  std::vector<Value> elements;  // kArray.
   std::vector<std::pair<std::string, Value>> members;  // kObject, in input order.
 
   // kNumber holding an integer (no fraction or exponent) in [min, max].

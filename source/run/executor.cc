@@ -6,10 +6,10 @@
 #include <initializer_list>
 #include <set>
 
+#include "source/profile/device_profile.h"
 #include "source/run/compare.h"
 #include "source/run/module_interface.h"
 #include "source/run/vulkan.h"
-#include "source/profile/device_profile.h"
 
 namespace coopspv::run {
 namespace {
@@ -950,7 +950,6 @@ bool EnumerateDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error
   return true;
 }
 
-
 namespace {
 
 // Structures newer than Debian's 1.3.239 headers (layouts and sType values from the Vulkan
@@ -995,8 +994,8 @@ struct FlexibleDimensionsEntryNV {
 struct CooperativeVectorEntryNV {
   VkStructureType sType = static_cast<VkStructureType>(1000491002);
   void* pNext = nullptr;
-  uint32_t inputType = 0, inputInterpretation = 0, matrixInterpretation = 0,
-           biasInterpretation = 0, resultType = 0;
+  uint32_t inputType = 0, inputInterpretation = 0, matrixInterpretation = 0, biasInterpretation = 0,
+           resultType = 0;
   VkBool32 transpose = VK_FALSE;
 };
 
@@ -1079,7 +1078,8 @@ bool QueryDeviceProfile(const std::string& which, profile::DeviceProfile* out,
                                   &f.cooperativeMatrixTensorAddressing,
                                   &f.cooperativeMatrixBlockLoads};
   for (size_t k = 0; k < 7; ++k) {
-    *matrix2_fields[k] = feature(("CooperativeMatrix2FeaturesNV." + std::string(matrix2[k])).c_str());
+    *matrix2_fields[k] =
+        feature(("CooperativeMatrix2FeaturesNV." + std::string(matrix2[k])).c_str());
   }
   f.cooperativeVector = feature("CooperativeVectorFeaturesNV.cooperativeVector");
   f.cooperativeVectorTraining = feature("CooperativeVectorFeaturesNV.cooperativeVectorTraining");
@@ -1088,7 +1088,8 @@ bool QueryDeviceProfile(const std::string& which, profile::DeviceProfile* out,
   f.shaderBFloat16CooperativeMatrix =
       feature("ShaderBfloat16FeaturesKHR.shaderBFloat16CooperativeMatrix");
   f.shaderFloat8 = feature("ShaderFloat8FeaturesEXT.shaderFloat8");
-  f.shaderFloat8CooperativeMatrix = feature("ShaderFloat8FeaturesEXT.shaderFloat8CooperativeMatrix");
+  f.shaderFloat8CooperativeMatrix =
+      feature("ShaderFloat8FeaturesEXT.shaderFloat8CooperativeMatrix");
   f.shaderReplicatedComposites =
       feature("ShaderReplicatedCompositesFeaturesEXT.shaderReplicatedComposites");
   f.shaderFloat64 = feature("shaderFloat64");
@@ -1161,57 +1162,67 @@ bool QueryDeviceProfile(const std::string& which, profile::DeviceProfile* out,
 
   // The property lists. Entries with a component type or scope this build has no name for are
   // left out, with a note.
-  VkInstance vk_instance = instance.handle();
-  auto skipped = [&](const char* list, size_t i) {
-    notes->push_back(std::string(list) + " entry " + std::to_string(i) +
-                     " has a component type or scope this build does not know; left out");
+  const VkInstance vk_instance = instance.handle();
+  auto copy = [&](const char* extension, const char* command, const char* list, auto entry,
+                  auto known, auto convert, auto* out) {
+    if (!has(extension)) return;
+    const auto entries = QueryList<decltype(entry)>(vk, vk_instance, device, command);
+    for (size_t i = 0; i < entries.size(); ++i) {
+      if (known(entries[i])) {
+        out->push_back(convert(entries[i]));
+      } else {
+        notes->push_back(std::string(list) + " entry " + std::to_string(i) +
+                         " has a component type or scope this build does not know; left out");
+      }
+    }
   };
-  if (has("VK_KHR_cooperative_matrix")) {
-    const auto entries = QueryList<CooperativeMatrixEntryKHR>(
-        vk, vk_instance, device, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
-    for (size_t i = 0; i < entries.size(); ++i) {
-      const auto& e = entries[i];
-      if (!KnownTypes({e.AType, e.BType, e.CType, e.ResultType}) || !KnownScope(e.scope)) {
-        skipped("cooperativeMatrixProperties", i);
-        continue;
-      }
-      d.cooperativeMatrixProperties.push_back({e.MSize, e.NSize, e.KSize, ToType(e.AType),
-                                               ToType(e.BType), ToType(e.CType),
-                                               ToType(e.ResultType),
-                                               e.saturatingAccumulation != VK_FALSE,
-                                               ToScope(e.scope)});
-    }
-  }
-  if (has("VK_NV_cooperative_matrix2")) {
-    const auto entries = QueryList<FlexibleDimensionsEntryNV>(
-        vk, vk_instance, device, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
-    for (size_t i = 0; i < entries.size(); ++i) {
-      const auto& e = entries[i];
-      if (!KnownTypes({e.AType, e.BType, e.CType, e.ResultType}) || !KnownScope(e.scope)) {
-        skipped("cooperativeMatrixFlexibleDimensionsProperties", i);
-        continue;
-      }
-      d.cooperativeMatrixFlexibleDimensionsProperties.push_back(
-          {e.MGranularity, e.NGranularity, e.KGranularity, ToType(e.AType), ToType(e.BType),
-           ToType(e.CType), ToType(e.ResultType), e.saturatingAccumulation != VK_FALSE,
-           ToScope(e.scope), e.workgroupInvocations});
-    }
-  }
-  if (has("VK_NV_cooperative_vector")) {
-    const auto entries = QueryList<CooperativeVectorEntryNV>(
-        vk, vk_instance, device, "vkGetPhysicalDeviceCooperativeVectorPropertiesNV");
-    for (size_t i = 0; i < entries.size(); ++i) {
-      const auto& e = entries[i];
-      if (!KnownTypes({e.inputType, e.inputInterpretation, e.matrixInterpretation,
-                       e.biasInterpretation, e.resultType})) {
-        skipped("cooperativeVectorProperties", i);
-        continue;
-      }
-      d.cooperativeVectorProperties.push_back(
-          {ToType(e.inputType), ToType(e.inputInterpretation), ToType(e.matrixInterpretation),
-           ToType(e.biasInterpretation), ToType(e.resultType), e.transpose != VK_FALSE});
-    }
-  }
+  auto known_matrix = [](const auto& e) {
+    return KnownTypes({e.AType, e.BType, e.CType, e.ResultType}) && KnownScope(e.scope);
+  };
+  copy(
+      "VK_KHR_cooperative_matrix", "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR",
+      "cooperativeMatrixProperties", CooperativeMatrixEntryKHR{}, known_matrix,
+      [](const CooperativeMatrixEntryKHR& e) {
+        return profile::CooperativeMatrixProperties{e.MSize,
+                                                    e.NSize,
+                                                    e.KSize,
+                                                    ToType(e.AType),
+                                                    ToType(e.BType),
+                                                    ToType(e.CType),
+                                                    ToType(e.ResultType),
+                                                    e.saturatingAccumulation != VK_FALSE,
+                                                    ToScope(e.scope)};
+      },
+      &d.cooperativeMatrixProperties);
+  copy(
+      "VK_NV_cooperative_matrix2",
+      "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV",
+      "cooperativeMatrixFlexibleDimensionsProperties", FlexibleDimensionsEntryNV{}, known_matrix,
+      [](const FlexibleDimensionsEntryNV& e) {
+        return profile::FlexibleDimensionsProperties{
+            e.MGranularity,       e.NGranularity,
+            e.KGranularity,       ToType(e.AType),
+            ToType(e.BType),      ToType(e.CType),
+            ToType(e.ResultType), e.saturatingAccumulation != VK_FALSE,
+            ToScope(e.scope),     e.workgroupInvocations};
+      },
+      &d.cooperativeMatrixFlexibleDimensionsProperties);
+  copy(
+      "VK_NV_cooperative_vector", "vkGetPhysicalDeviceCooperativeVectorPropertiesNV",
+      "cooperativeVectorProperties", CooperativeVectorEntryNV{},
+      [](const CooperativeVectorEntryNV& e) {
+        return KnownTypes({e.inputType, e.inputInterpretation, e.matrixInterpretation,
+                           e.biasInterpretation, e.resultType});
+      },
+      [](const CooperativeVectorEntryNV& e) {
+        return profile::CooperativeVectorProperties{ToType(e.inputType),
+                                                    ToType(e.inputInterpretation),
+                                                    ToType(e.matrixInterpretation),
+                                                    ToType(e.biasInterpretation),
+                                                    ToType(e.resultType),
+                                                    e.transpose != VK_FALSE};
+      },
+      &d.cooperativeVectorProperties);
   return true;
 }
 

@@ -55,8 +55,9 @@ struct CapabilityNeed {
   const char* extension;
 };
 #define COOPSPV_NEED(cap, feature) \
-  {Capability::cap, #feature, &profile::Features::feature, nullptr}
-#define COOPSPV_NEED_EXT(cap, ext) {Capability::cap, nullptr, nullptr, ext}
+  { Capability::cap, #feature, &profile::Features::feature, nullptr }
+#define COOPSPV_NEED_EXT(cap, ext) \
+  { Capability::cap, nullptr, nullptr, ext }
 const CapabilityNeed kCapabilityNeeds[] = {
     COOPSPV_NEED(CooperativeMatrixKHR, cooperativeMatrix),
     COOPSPV_NEED_EXT(CooperativeMatrixNV, "VK_NV_cooperative_matrix"),
@@ -278,8 +279,8 @@ void DeviceRules::CheckCapabilities() {
     if (op != Op::Capability) continue;
     for (const CapabilityNeed& need : kCapabilityNeeds) {
       if (m_.word(i, 1) != static_cast<uint32_t>(need.capability)) continue;
-      const bool ok = need.member ? device_.features.*need.member
-                                  : device_.HasExtension(need.extension);
+      const bool ok =
+          need.member ? device_.features.*need.member : device_.HasExtension(need.extension);
       if (ok) continue;
       const auto* e = grammar::LookupEnumerant(grammar::OperandKind::kCapability, m_.word(i, 1));
       const std::string cap = e ? e->name : std::to_string(m_.word(i, 1));
@@ -304,8 +305,7 @@ void DeviceRules::CheckExtensions() {
         continue;
       }
       state_.Report("device.extension", i,
-                    "the SPIR-V extension " + name + " needs the device extension " +
-                        need.vulkan +
+                    "the SPIR-V extension " + name + " needs the device extension " + need.vulkan +
                         (need.core_minor ? " or Vulkan 1." + std::to_string(need.core_minor)
                                          : std::string()) +
                         ", which the device profile does not have");
@@ -372,9 +372,9 @@ void DeviceRules::CheckStages(bool matrices, bool vectors) {
       const auto* model = grammar::LookupEnumerant(grammar::OperandKind::kExecutionModel, e.model);
       state_.Report(use.rule, e.inst,
                     std::string("the module uses ") + use.what + " but entry point " +
-                        state_.Name(e.function) + " is a " +
-                        (model ? model->name : "?") + " shader; the device's " + use.property +
-                        " are " + StagesText(use.supported));
+                        state_.Name(e.function) + " is a " + (model ? model->name : "?") +
+                        " shader; the device's " + use.property + " are " +
+                        StagesText(use.supported));
     }
   }
 }
@@ -467,12 +467,12 @@ void DeviceRules::CheckMatrixType(InstIndex i) {
   for (const auto& e : device_.cooperativeMatrixProperties) {
     if (static_cast<int64_t>(e.scope) != s.scope) continue;
     const bool ok =
-        s.use == kUseA   ? Fits(s.rows, e.MSize) && Fits(s.columns, e.KSize) &&
-                             Matches(s.component, e.AType)
-        : s.use == kUseB ? Fits(s.rows, e.KSize) && Fits(s.columns, e.NSize) &&
-                             Matches(s.component, e.BType)
-                         : Fits(s.rows, e.MSize) && Fits(s.columns, e.NSize) &&
-                             (Matches(s.component, e.CType) || Matches(s.component, e.ResultType));
+        s.use == kUseA
+            ? Fits(s.rows, e.MSize) && Fits(s.columns, e.KSize) && Matches(s.component, e.AType)
+        : s.use == kUseB
+            ? Fits(s.rows, e.KSize) && Fits(s.columns, e.NSize) && Matches(s.component, e.BType)
+            : Fits(s.rows, e.MSize) && Fits(s.columns, e.NSize) &&
+                  (Matches(s.component, e.CType) || Matches(s.component, e.ResultType));
     if (ok) return;
   }
   // VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10165: or a multiple of the
@@ -494,16 +494,15 @@ void DeviceRules::CheckMatrixType(InstIndex i) {
           *invocations != e.workgroupInvocations) {
         continue;
       }
-      const bool ok = s.use == kUseA ? FitsMultiple(s.rows, e.MGranularity) &&
-                                           FitsMultiple(s.columns, e.KGranularity) &&
-                                           Matches(s.component, e.AType)
-                      : s.use == kUseB ? FitsMultiple(s.rows, e.KGranularity) &&
-                                             FitsMultiple(s.columns, e.NGranularity) &&
-                                             Matches(s.component, e.BType)
-                                       : FitsMultiple(s.rows, e.MGranularity) &&
-                                             FitsMultiple(s.columns, e.NGranularity) &&
-                                             (Matches(s.component, e.CType) ||
-                                              Matches(s.component, e.ResultType));
+      const bool ok =
+          s.use == kUseA
+              ? FitsMultiple(s.rows, e.MGranularity) && FitsMultiple(s.columns, e.KGranularity) &&
+                    Matches(s.component, e.AType)
+          : s.use == kUseB
+              ? FitsMultiple(s.rows, e.KGranularity) && FitsMultiple(s.columns, e.NGranularity) &&
+                    Matches(s.component, e.BType)
+              : FitsMultiple(s.rows, e.MGranularity) && FitsMultiple(s.columns, e.NGranularity) &&
+                    (Matches(s.component, e.CType) || Matches(s.component, e.ResultType));
       if (ok) return;
     }
   }
@@ -545,8 +544,8 @@ void DeviceRules::CheckMulAdd(InstIndex i) {
     const auto t = ComponentTypes(s.component);
     return t.size() == 1 ? std::optional<ComponentType>(t[0]) : std::nullopt;
   };
-  const auto at = as(*a, kMatrixASigned), bt = as(*b, kMatrixBSigned),
-             ct = as(*c, kMatrixCSigned), rt = as(*r, kMatrixResultSigned);
+  const auto at = as(*a, kMatrixASigned), bt = as(*b, kMatrixBSigned), ct = as(*c, kMatrixCSigned),
+             rt = as(*r, kMatrixResultSigned);
   if (!at || !bt || !ct || !rt) return;
   const bool saturating = (mask & kSaturatingAccumulation) != 0;
   // M, N and K as far as any operand knows them.
@@ -560,9 +559,8 @@ void DeviceRules::CheckMulAdd(InstIndex i) {
   for (const auto& e : device_.cooperativeMatrixProperties) {
     // VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060.
     if (Fits(m, e.MSize) && Fits(k, e.KSize) && Fits(n, e.NSize) && e.AType == *at &&
-        e.BType == *bt &&
-        e.CType == *ct && e.ResultType == *rt && e.saturatingAccumulation == saturating &&
-        static_cast<int64_t>(e.scope) == a->scope) {
+        e.BType == *bt && e.CType == *ct && e.ResultType == *rt &&
+        e.saturatingAccumulation == saturating && static_cast<int64_t>(e.scope) == a->scope) {
       return;
     }
   }
@@ -571,8 +569,8 @@ void DeviceRules::CheckMulAdd(InstIndex i) {
     const auto invocations = WorkgroupInvocations();
     for (const auto& e : device_.cooperativeMatrixFlexibleDimensionsProperties) {
       if (FitsMultiple(m, e.MGranularity) && FitsMultiple(k, e.KGranularity) &&
-          FitsMultiple(n, e.NGranularity) && e.AType == *at && e.BType == *bt &&
-          e.CType == *ct && e.ResultType == *rt && e.saturatingAccumulation == saturating &&
+          FitsMultiple(n, e.NGranularity) && e.AType == *at && e.BType == *bt && e.CType == *ct &&
+          e.ResultType == *rt && e.saturatingAccumulation == saturating &&
           static_cast<int64_t>(e.scope) == a->scope &&
           (a->scope != static_cast<int64_t>(spv::Scope::Workgroup) || !invocations ||
            *invocations == e.workgroupInvocations)) {
@@ -581,10 +579,9 @@ void DeviceRules::CheckMulAdd(InstIndex i) {
     }
   }
   state_.Report("device.coop-matrix.muladd", i,
-                state_.Describe(i) + ": M=" + DimText(m) + " N=" + DimText(n) +
-                    " K=" + DimText(k) + " " + TypeName(*at) + " x " + TypeName(*bt) +
-                    " + " + TypeName(*ct) + " -> " + TypeName(*rt) +
-                    (saturating ? " saturating" : "") + " " + ScopeName(a->scope) +
+                state_.Describe(i) + ": M=" + DimText(m) + " N=" + DimText(n) + " K=" + DimText(k) +
+                    " " + TypeName(*at) + " x " + TypeName(*bt) + " + " + TypeName(*ct) + " -> " +
+                    TypeName(*rt) + (saturating ? " saturating" : "") + " " + ScopeName(a->scope) +
                     " matches no entry of the device profile's cooperative matrix properties");
 }
 

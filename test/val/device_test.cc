@@ -120,7 +120,8 @@ TEST(DeviceRules, SupportedMatmulIsClean) { EXPECT_CLEAN(Check(kMatmul, H100()))
 
 TEST(DeviceRules, LavapipeLacksTheCapabilityFeature) {
   ExpectDeviceRule(kMatmul, Lavapipe(), "device.capability");
-  EXPECT_RULE_AT(Check(kMatmul, Lavapipe()), "device.capability", "OpCapability CooperativeMatrixKHR");
+  EXPECT_RULE_AT(Check(kMatmul, Lavapipe()), "device.capability",
+                 "OpCapability CooperativeMatrixKHR");
 }
 
 TEST(DeviceRules, LavapipeLacksTheExtension) {
@@ -134,9 +135,8 @@ TEST(DeviceRules, Bfloat16DotProductNeedsItsFeature) {
                        "OpExtension \"SPV_KHR_bfloat16\"");
   ExpectDeviceRule(text, H100(), "device.capability");
   EXPECT_RULE_AT(Check(text, H100()), "device.capability", "BFloat16DotProductKHR");
-  EXPECT_CLEAN(Check(text, H100With([](DeviceProfile& p) {
-                       p.features.shaderBFloat16DotProduct = true;
-                     })));
+  EXPECT_CLEAN(
+      Check(text, H100With([](DeviceProfile& p) { p.features.shaderBFloat16DotProduct = true; })));
 }
 
 TEST(DeviceRules, Float8NeedsTheFeatureAndTheExtension) {
@@ -155,9 +155,9 @@ TEST(DeviceRules, CoreExtensionNeedsVersionOrExtension) {
   const std::string text = WithDeclarations("", "OpExtension \"SPV_KHR_8bit_storage\"");
   EXPECT_CLEAN(Check(text, H100()));  // Vulkan 1.4: core.
   const Result r = Check(text, H100With([](DeviceProfile& p) {
-    p.apiVersion = "1.1.0";
-    std::erase(p.extensions, "VK_KHR_8bit_storage");
-  }));
+                           p.apiVersion = "1.1.0";
+                           std::erase(p.extensions, "VK_KHR_8bit_storage");
+                         }));
   EXPECT_RULE_AT(r, "device.extension", "SPV_KHR_8bit_storage");
 }
 
@@ -174,9 +174,8 @@ TEST(DeviceRules, FlexibleDimensionsGranularity) {
   // 48 = 3 x 16: no fixed entry, but a multiple of every flexible granularity.
   const std::string text = Mutate(kMatmul, "%M = OpConstant %uint 16", "%M = OpConstant %uint 48");
   EXPECT_CLEAN(Check(text, H100()));
-  const auto fixed_only = H100With([](DeviceProfile& p) {
-    p.features.cooperativeMatrixFlexibleDimensions = false;
-  });
+  const auto fixed_only =
+      H100With([](DeviceProfile& p) { p.features.cooperativeMatrixFlexibleDimensions = false; });
   ExpectDeviceRule(text, fixed_only, "device.coop-matrix.type");
   EXPECT_RULE(Check(text, fixed_only), "device.coop-matrix.muladd");
   // 40 is no multiple of 16.
@@ -193,9 +192,10 @@ TEST(DeviceRules, FlexibleDimensionsMaximum) {
 TEST(DeviceRules, MulAddTypesNotOneEntry) {
   // Each type is in some entry (float16 accumulators too), but no entry takes a float32 C to a
   // float16 result.
-  std::string text = Mutate(kMatmul, "%matC = OpTypeCooperativeMatrixKHR %float %scope %M %N %uint_2",
-                            "%matC = OpTypeCooperativeMatrixKHR %float %scope %M %N %uint_2\n"
-                            "%matR = OpTypeCooperativeMatrixKHR %half %scope %M %N %uint_2");
+  std::string text =
+      Mutate(kMatmul, "%matC = OpTypeCooperativeMatrixKHR %float %scope %M %N %uint_2",
+             "%matC = OpTypeCooperativeMatrixKHR %float %scope %M %N %uint_2\n"
+             "%matR = OpTypeCooperativeMatrixKHR %half %scope %M %N %uint_2");
   text = Mutate(text, "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c",
                 "%d = OpCooperativeMatrixMulAddKHR %matR %a %b %c");
   ExpectDeviceRule(text, H100(), "device.coop-matrix.muladd");
@@ -207,8 +207,9 @@ TEST(DeviceRules, MulAddSaturatingAccumulationMustMatch) {
   const std::string text = ReadFile("test/data/corpus/khr_int8_saturating.spvasm");
   ExpectDeviceRule(text, H100(), "device.coop-matrix.muladd");
   const auto saturating = H100With([](DeviceProfile& p) {
-    for (auto types : {std::pair{profile::ComponentType::kSint8, profile::ComponentType::kSint32},
-                       std::pair{profile::ComponentType::kUint8, profile::ComponentType::kUint32}}) {
+    for (auto types :
+         {std::pair{profile::ComponentType::kSint8, profile::ComponentType::kSint32},
+          std::pair{profile::ComponentType::kUint8, profile::ComponentType::kUint32}}) {
       p.cooperativeMatrixProperties.push_back({16, 16, 32, types.first, types.first, types.second,
                                                types.second, true, profile::Scope::kSubgroup});
     }
@@ -219,14 +220,14 @@ TEST(DeviceRules, MulAddSaturatingAccumulationMustMatch) {
 TEST(DeviceRules, MulAddSignednessComesFromTheOperands) {
   const std::string text = ReadFile("test/data/corpus/khr_int8_saturating.spvasm");
   const std::string signed_line =
-      "%123 = OpCooperativeMatrixMulAddKHR %11 %119 %120 %121 MatrixASignedComponentsKHR|MatrixBSignedComponentsKHR|MatrixCSignedComponentsKHR|"
+      "%123 = OpCooperativeMatrixMulAddKHR %11 %119 %120 %121 "
+      "MatrixASignedComponentsKHR|MatrixBSignedComponentsKHR|MatrixCSignedComponentsKHR|"
       "MatrixResultSignedComponentsKHR|SaturatingAccumulationKHR";
   // B read as unsigned: sint8 x uint8 is no entry, even with saturating entries.
-  const std::string mixed =
-      Mutate(text, signed_line,
-             "%123 = OpCooperativeMatrixMulAddKHR %11 %119 %120 %121 "
-             "MatrixASignedComponentsKHR|MatrixCSignedComponentsKHR|"
-             "MatrixResultSignedComponentsKHR|SaturatingAccumulationKHR");
+  const std::string mixed = Mutate(text, signed_line,
+                                   "%123 = OpCooperativeMatrixMulAddKHR %11 %119 %120 %121 "
+                                   "MatrixASignedComponentsKHR|MatrixCSignedComponentsKHR|"
+                                   "MatrixResultSignedComponentsKHR|SaturatingAccumulationKHR");
   const auto saturating = H100With([](DeviceProfile& p) {
     for (auto& e : p.cooperativeMatrixProperties) e.saturatingAccumulation = true;
   });
@@ -236,12 +237,12 @@ TEST(DeviceRules, MulAddSignednessComesFromTheOperands) {
 }
 
 TEST(DeviceRules, WorkgroupScopeNeedsTheFeature) {
-  const std::string text = Mutate(kMatmul, "%scope = OpConstant %uint 3", "%scope = OpConstant %uint 2");
+  const std::string text =
+      Mutate(kMatmul, "%scope = OpConstant %uint 3", "%scope = OpConstant %uint 2");
   EXPECT_FALSE(testing::HasRule(Check(text, H100()), "device.coop-matrix.workgroup-scope"));
-  ExpectDeviceRule(text, H100With([](DeviceProfile& p) {
-                     p.features.cooperativeMatrixWorkgroupScope = false;
-                   }),
-                   "device.coop-matrix.workgroup-scope");
+  ExpectDeviceRule(
+      text, H100With([](DeviceProfile& p) { p.features.cooperativeMatrixWorkgroupScope = false; }),
+      "device.coop-matrix.workgroup-scope");
 }
 
 TEST(DeviceRules, WorkgroupScopeSizeLimit) {
@@ -309,7 +310,8 @@ TEST(DeviceRules, VectorMatrixMulCombination) {
 }
 
 TEST(DeviceRules, VectorMatrixMulTranspose) {
-  std::string text = Mutate(Mlp(), "%bool = OpTypeBool", "%bool = OpTypeBool\n%true = OpConstantTrue %bool");
+  std::string text =
+      Mutate(Mlp(), "%bool = OpTypeBool", "%bool = OpTypeBool\n%true = OpConstantTrue %bool");
   text = Mutate(text,
                 "%66 = OpCooperativeVectorMatrixMulAddNV %38 %41 %int_0 %47 %53 %int_0 %54 %57 "
                 "%int_0 %58 %59 %WLayout %false %65",
@@ -343,9 +345,9 @@ TEST(DeviceRules, TrainingAccumulation) {
 TEST(DeviceRules, TrainingNeedsTheFeature) {
   const std::string text = ReadFile("test/data/corpus/coopvec_training.spvasm");
   const Result r = Check(text, H100With([](DeviceProfile& p) {
-    p.features.cooperativeVectorTraining = false;
-    p.properties.cooperativeVectorTrainingFloat32Accumulation = true;
-  }));
+                           p.features.cooperativeVectorTraining = false;
+                           p.properties.cooperativeVectorTrainingFloat32Accumulation = true;
+                         }));
   EXPECT_RULE_AT(r, "device.capability", "CooperativeVectorTrainingNV");
 }
 
