@@ -392,6 +392,16 @@ TEST(DeviceCorpus, EveryModuleIsCleanForADeviceWithEverything) {
   }
 }
 
+// The built-in profile written on the H100 (test/data/profiles/h100.json).
+std::shared_ptr<const DeviceProfile> BuiltInH100() {
+  static const auto p = [] {
+    const auto h100 = profile::BuiltIn("h100");
+    EXPECT_TRUE(h100) << "test/data/profiles/h100.json is not built in";
+    return h100 ? std::make_shared<const DeviceProfile>(*h100) : nullptr;
+  }();
+  return p;
+}
+
 TEST(DeviceCorpus, H100LikeRefusesExactlyWhatTheH100Lacks) {
   // What ../shared/gpu/README.md says the H100 lacks: decode-vector, ARM layouts, float8, float32
   // training accumulation, saturating accumulation. Every other module is clean.
@@ -402,19 +412,55 @@ TEST(DeviceCorpus, H100LikeRefusesExactlyWhatTheH100Lacks) {
       {"coopvec_training", "device.coop-vector.training-accumulation"},
       {"khr_int8_saturating", "device.coop-matrix.muladd"},
   };
-  for (const auto& m : Corpus()) {
-    SCOPED_TRACE(m.file);
-    const Result r = CheckCorpus(m, H100());
-    const char* expected = nullptr;
-    for (const auto& [prefix, rule] : refused) {
-      if (m.file.rfind(prefix, 0) == 0) expected = rule;
-    }
-    if (expected == nullptr) {
-      EXPECT_CLEAN(r);
-    } else {
-      EXPECT_RULE(r, expected);
+  for (const auto& device : {H100(), BuiltInH100()}) {
+    ASSERT_NE(device, nullptr);
+    SCOPED_TRACE(device->deviceName);
+    for (const auto& m : Corpus()) {
+      SCOPED_TRACE(m.file);
+      const Result r = CheckCorpus(m, device);
+      const char* expected = nullptr;
+      for (const auto& [prefix, rule] : refused) {
+        if (m.file.rfind(prefix, 0) == 0) expected = rule;
+      }
+      if (expected == nullptr) {
+        EXPECT_CLEAN(r);
+      } else {
+        EXPECT_RULE(r, expected);
+      }
     }
   }
+}
+
+TEST(DeviceRules, BuiltInH100AgreesWithH100Like) {
+  // The per-rule modules that the unchanged H100-like profile refuses: the measured profile
+  // refuses them for the same rule, and accepts the supported matmul.
+  ASSERT_NE(BuiltInH100(), nullptr);
+  EXPECT_CLEAN(Check(kMatmul, BuiltInH100()));
+  EXPECT_CLEAN(Check(Mlp(), BuiltInH100()));
+  const std::pair<std::string, const char*> cases[] = {
+      {Mutate(kMatmul, "%M = OpConstant %uint 16", "%M = OpConstant %uint 8"),
+       "device.coop-matrix.type"},
+      {Mutate(kMatmul, "%M = OpConstant %uint 16", "%M = OpConstant %uint 2048"),
+       "device.coop-matrix.max-dimension"},
+      {Mutate(Mutate(kMatmul, "%scope = OpConstant %uint 3", "%scope = OpConstant %uint 2"),
+              "OpExecutionMode %main LocalSize 32 1 1", "OpExecutionMode %main LocalSize 512 1 1"),
+       "device.coop-matrix.workgroup-size"},
+      {WithDeclarations("OpCapability BFloat16TypeKHR\nOpCapability BFloat16DotProductKHR",
+                        "OpExtension \"SPV_KHR_bfloat16\""),
+       "device.capability"},
+      {WithDeclarations("OpCapability Float8EXT", "OpExtension \"SPV_EXT_float8\""),
+       "device.extension"},
+      {ReadFile("test/data/corpus/coopvec_training.spvasm"),
+       "device.coop-vector.training-accumulation"},
+  };
+  for (const auto& [text, rule] : cases) {
+    SCOPED_TRACE(rule);
+    EXPECT_RULE(Check(text, H100()), rule);
+    EXPECT_RULE(Check(text, BuiltInH100()), rule);
+  }
+  // 48 rows: a multiple of the flexible granularities on both.
+  EXPECT_CLEAN(Check(Mutate(kMatmul, "%M = OpConstant %uint 16", "%M = OpConstant %uint 48"),
+                     BuiltInH100()));
 }
 
 TEST(DeviceCorpus, LavapipeRefusesEveryCooperativeModule) {
