@@ -182,13 +182,7 @@ class Lowering {
 
  private:
   // ---- Diagnostics
-  std::string Describe(InstIndex i) const {
-    const auto* info = grammar::LookupOpcode(U(m_.opcode(i)));
-    std::string name = info ? info->name : "Op" + std::to_string(U(m_.opcode(i)));
-    if (name.rfind("Op", 0) != 0) name = "Op" + name;
-    const Id r = m_.result_id(i);
-    return r ? "%" + std::to_string(r) + " = " + name : name;
-  }
+  std::string Describe(InstIndex i) const { return DescribeInstruction(m_, i); }
   void Fail(InstIndex i, const std::string& what) {
     if (error_.empty()) error_ = Describe(i) + ": " + what;
   }

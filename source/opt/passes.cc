@@ -36,11 +36,29 @@ constexpr PassInfo kPasses[] = {
      "training instructions) and, optionally, the layout the application converts optimal-layout "
      "matrices into instead (row- or column-major, tight stride).",
      CreateLowerCoopVectorPass},
+    {"strip-decode-vector", nullptr,
+     "Drop the DecodeVectorFunc operands of OpCooperativeMatrixLoadTensorNV (DecodeFunc is then "
+     "called for every element), with the capability, the extension and the functions only they "
+     "named, for devices without VK_NV_cooperative_matrix_decode_vector.",
+     CreateStripDecodeVectorPass},
+    {"coop-matrix-nv-to-khr", nullptr,
+     "Rewrite SPV_NV_cooperative_matrix types and instructions onto SPV_KHR_cooperative_matrix, "
+     "inferring each matrix's Use from the multiply-adds it reaches.",
+     CreateCoopMatrixNvToKhrPass},
 };
 
 }  // namespace
 
 std::span<const PassInfo> AllPasses() { return kPasses; }
+
+std::string DescribeInstruction(const ir::Module& m, ir::InstIndex i) {
+  const auto op = static_cast<uint32_t>(m.opcode(i));
+  const auto* info = grammar::LookupOpcode(op);
+  std::string name = info ? info->name : "Op" + std::to_string(op);
+  if (name.rfind("Op", 0) != 0) name = "Op" + name;
+  const ir::Id r = m.result_id(i);
+  return r ? "%" + std::to_string(r) + " = " + name : name;
+}
 
 const PassInfo* FindPass(std::string_view flag) {
   for (const PassInfo& p : kPasses) {

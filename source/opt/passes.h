@@ -32,6 +32,11 @@ std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::
 std::unique_ptr<Pass> CreateEliminateDeadPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateCompactIdsPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerCoopVectorPass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateStripDecodeVectorPass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateCoopMatrixNvToKhrPass(std::string_view argument, std::string* error);
+
+// "%12 = OpName" (or "OpName" when the instruction has no result), for failure messages.
+std::string DescribeInstruction(const ir::Module& module, ir::InstIndex i);
 
 // Merges types and constants whose declarations became identical (after renaming the ids they
 // use): each duplicate's uses move to the first declaration and the duplicate goes. Decorated
