@@ -36,7 +36,9 @@ void PrintHelp(const char* argv0) {
       "  --validate-after-each  Validate after every pass and name the pass that broke the\n"
       "                         module.\n"
       "  --skip-validation      Do not validate the input first.\n"
-      "  --time-report          Print the time each pass took to standard error.\n"
+      "  --time-report          Print each pass (and the sub-passes a driver pass ran) with\n"
+      "                         its status, time and instruction counts before and after, to\n"
+      "                         standard error.\n"
       "  -h, --help             Print this help and exit.\n"
       "  --version              Print the version and exit.\n"
       "\n"
@@ -171,8 +173,10 @@ int main(int argc, char** argv) {
   const bool ok = coopspv::Optimize(words, options, &result, &problem);
   if (time_report) {
     for (const auto& p : result.passes) {
-      std::fprintf(stderr, "%-32s %-9s %10.3f ms\n", ("--" + p.pass).c_str(), p.status.c_str(),
-                   p.milliseconds);
+      std::fprintf(stderr, "%-44s %-9s %10.3f ms %8llu -> %llu instructions\n",
+                   ("--" + p.pass).c_str(), p.status.c_str(), p.milliseconds,
+                   static_cast<unsigned long long>(p.instructions_before),
+                   static_cast<unsigned long long>(p.instructions_after));
     }
   }
   if (!ok) {

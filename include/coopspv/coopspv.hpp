@@ -144,9 +144,11 @@ struct OptimizerOptions {
 };
 
 struct PassReport {
-  std::string pass;
+  std::string pass;  // "driver/sub-pass" for the passes a driver pass ran.
   std::string status;  // "changed", "unchanged" or "failed".
   double milliseconds = 0;
+  uint64_t instructions_before = 0;
+  uint64_t instructions_after = 0;
 };
 
 struct OptimizeResult {

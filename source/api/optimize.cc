@@ -63,7 +63,7 @@ bool Optimize(std::span<const uint32_t> words, const OptimizerOptions& options,
                               t.status == opt::PassStatus::kChanged     ? "changed"
                               : t.status == opt::PassStatus::kUnchanged ? "unchanged"
                                                                         : "failed",
-                              t.milliseconds});
+                              t.milliseconds, t.instructions_before, t.instructions_after});
   }
   if (!ok) return fail(error);
   result->words.assign(module->words().begin(), module->words().end());

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "source/ir/module.h"
 
@@ -30,6 +31,15 @@ struct PassResult {
   }
 };
 
+// What --time-report shows of one pass run.
+struct PassTiming {
+  std::string pass;  // The flag without "--"; "driver/sub-pass" for a driver's sub-passes.
+  PassStatus status;
+  double milliseconds;
+  size_t instructions_before = 0;
+  size_t instructions_after = 0;
+};
+
 class Pass {
  public:
   virtual ~Pass() = default;
@@ -38,6 +48,8 @@ class Pass {
   // Analyses (ir::Analysis bits) that stay valid after an in-place change.
   virtual uint32_t preserved() const { return 0; }
   virtual PassResult Run(ir::Module& module) = 0;
+  // For a pass that runs other passes: their timings in the last Run, moved out.
+  virtual std::vector<PassTiming> TakeSubPassTimings() { return {}; }
 };
 
 }  // namespace coopspv::opt

@@ -16,12 +16,6 @@ struct PassManagerOptions {
   val::Options validator;
 };
 
-struct PassTiming {
-  std::string pass;
-  PassStatus status;
-  double milliseconds;
-};
-
 class PassManager {
  public:
   void Add(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }

@@ -45,6 +45,11 @@ constexpr PassInfo kPasses[] = {
      "Rewrite SPV_NV_cooperative_matrix types and instructions onto SPV_KHR_cooperative_matrix, "
      "inferring each matrix's Use from the multiply-adds it reaches.",
      CreateCoopMatrixNvToKhrPass},
+    {"legalize-for-device", "=<device profile: JSON file or built-in name>",
+     "Rewrite the module so that the profile's device accepts it: strip decode vectors, NV "
+     "matrices onto KHR, lower matrices / vectors the device lacks; fail naming what cannot be "
+     "fixed.",
+     CreateLegalizeForDeviceFromProfile},
 };
 
 }  // namespace

@@ -1,0 +1,129 @@
+// --legalize-for-device: runs the sub-passes that rewrite a module for a device that lacks some
+// of the cooperative extensions it uses (see legalize_for_device.h for the order). Each step
+// looks at the capabilities the module declares after the steps before it.
+#include "source/opt/legalize_for_device.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "source/opt/pass_manager.h"
+#include "source/opt/passes.h"
+
+namespace coopspv::opt {
+namespace {
+
+using spv::Capability;
+
+constexpr uint32_t U(Capability c) { return static_cast<uint32_t>(c); }
+
+// SPV_NV_cooperative_matrix2 and SPV_NV_tensor_addressing (ReductionsNV, ConversionsNV and
+// PerElementOperationsNV share their values with the EXT capabilities).
+constexpr Capability kMatrix2Capabilities[] = {
+    Capability::CooperativeMatrixReductionsNV,
+    Capability::CooperativeMatrixConversionsNV,
+    Capability::CooperativeMatrixPerElementOperationsNV,
+    Capability::CooperativeMatrixTensorAddressingNV,
+    Capability::CooperativeMatrixBlockLoadsNV,
+    Capability::TensorAddressingNV,
+};
+
+bool Declares(const ir::Module& m, Capability c) {
+  for (ir::InstIndex i = 0; i < m.global_end(); ++i) {
+    if (m.opcode(i) == spv::Op::Capability && m.word(i, 1) == U(c)) return true;
+  }
+  return false;
+}
+
+class LegalizeForDevicePass : public Pass {
+ public:
+  explicit LegalizeForDevicePass(const LegalizeTarget& target) : target_(target) {}
+  const char* name() const override { return "legalize-for-device"; }
+  std::vector<PassTiming> TakeSubPassTimings() override { return std::move(timings_); }
+
+  PassResult Run(ir::Module& module) override {
+    timings_.clear();
+    std::unique_ptr<ir::Module> current;
+    auto now = [&]() -> const ir::Module& { return current ? *current : module; };
+    std::string error;
+    auto step = [&](std::unique_ptr<Pass> pass) {
+      // Module::Read copies, so the caller's module stays untouched until the driver succeeds.
+      if (!current) {
+        Diagnostic d;
+        current = ir::Module::Read(module.words(), &d);
+        if (!current) {
+          error = "could not copy the module: " + d.ToString();
+          return false;
+        }
+      }
+      PassManager manager;
+      manager.Add(std::move(pass));
+      return manager.Run(&current, PassManagerOptions{}, &timings_, &error);
+    };
+
+    if (!target_.has_decode_vector &&
+        Declares(now(), Capability::CooperativeMatrixDecodeVectorNV)) {
+      if (!step(CreateStripDecodeVectorPass("", &error))) return PassResult::Failed(error);
+    }
+    if (!target_.has_matrix2) {
+      for (Capability c : kMatrix2Capabilities) {
+        if (!Declares(now(), c)) continue;
+        const auto* e = grammar::LookupEnumerant(grammar::OperandKind::kCapability, U(c));
+        return PassResult::Failed(
+            std::string("the module declares the ") + (e ? e->name : "?") +
+            " capability, and the device lacks VK_NV_cooperative_matrix2 / "
+            "VK_NV_tensor_addressing: --lower-coop-matrix2 is not implemented");
+      }
+    }
+    if (!target_.has_nv_coop_matrix && target_.has_khr_coop_matrix &&
+        Declares(now(), Capability::CooperativeMatrixNV)) {
+      if (!step(CreateCoopMatrixNvToKhrPass("", &error))) return PassResult::Failed(error);
+    }
+    const bool lower_matrix =
+        (!target_.has_nv_coop_matrix && Declares(now(), Capability::CooperativeMatrixNV)) ||
+        (!target_.has_khr_coop_matrix && Declares(now(), Capability::CooperativeMatrixKHR));
+    if (lower_matrix) {
+      if (target_.subgroup_size == 0) {
+        return PassResult::Failed(
+            "the device lacks the module's cooperative matrix extension, and lowering the "
+            "matrices needs the device's subgroup size, which the target does not give");
+      }
+      auto pass = CreateLowerCoopMatrixPass(std::to_string(target_.subgroup_size), &error);
+      if (!pass) return PassResult::Failed("--lower-coop-matrix: " + error);
+      if (!step(std::move(pass))) return PassResult::Failed(error);
+    }
+    if (!target_.has_coop_vector && (Declares(now(), Capability::CooperativeVectorNV) ||
+                                     Declares(now(), Capability::CooperativeVectorTrainingNV))) {
+      if (!step(CreateLowerCoopVectorPass("", &error))) return PassResult::Failed(error);
+    }
+    const bool changed = std::any_of(timings_.begin(), timings_.end(), [](const PassTiming& t) {
+      return t.status == PassStatus::kChanged;
+    });
+    if (!changed) return PassResult::Unchanged();
+    return PassResult::Rebuilt(std::move(current));
+  }
+
+ private:
+  LegalizeTarget target_;
+  std::vector<PassTiming> timings_;
+};
+
+}  // namespace
+
+bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget*, std::string* error) {
+  *error = "cannot read the device profile '" + std::string(profile) +
+           "': device profiles are not part of this build yet";
+  return false;
+}
+
+std::unique_ptr<Pass> CreateLegalizeForDevicePass(const LegalizeTarget& target) {
+  return std::make_unique<LegalizeForDevicePass>(target);
+}
+
+std::unique_ptr<Pass> CreateLegalizeForDeviceFromProfile(std::string_view argument,
+                                                         std::string* error) {
+  LegalizeTarget target;
+  if (!LegalizeTargetFromProfile(argument, &target, error)) return nullptr;
+  return CreateLegalizeForDevicePass(target);
+}
+
+}  // namespace coopspv::opt

@@ -1,0 +1,40 @@
+// --legalize-for-device: what a device offers, as the legalization needs it, and the driver pass
+// that picks the sub-passes which make a module acceptable there.
+#ifndef COOPSPV_SOURCE_OPT_LEGALIZE_FOR_DEVICE_H_
+#define COOPSPV_SOURCE_OPT_LEGALIZE_FOR_DEVICE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "source/opt/pass.h"
+
+namespace coopspv::opt {
+
+// The device facts legalization reads (a device profile reduces to these).
+struct LegalizeTarget {
+  bool has_khr_coop_matrix = false;  // VK_KHR_cooperative_matrix.
+  bool has_nv_coop_matrix = false;   // VK_NV_cooperative_matrix.
+  bool has_decode_vector = false;    // VK_NV_cooperative_matrix_decode_vector.
+  bool has_coop_vector = false;      // VK_NV_cooperative_vector.
+  bool has_matrix2 = false;          // VK_NV_cooperative_matrix2.
+  uint32_t subgroup_size = 0;        // For the lowering; 0 when unknown.
+};
+
+// Reads a device profile (a JSON file or a built-in name) into a target. Device profiles are
+// not part of this build yet: this is where they are wired in; until then it fails saying so.
+bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
+                               std::string* error);
+
+// The driver: in order, --strip-decode-vector when the device lacks decode vectors;
+// --coop-matrix-nv-to-khr when the module uses NV matrices and the device has only KHR ones;
+// --lower-coop-matrix=<subgroup size> when it has neither; --lower-coop-vector when it lacks
+// cooperative vectors. Fails naming what it cannot fix (matrix2 features on a device without
+// them, a lowering without a subgroup size). Its sub-passes' timings follow its own in
+// --time-report.
+std::unique_ptr<Pass> CreateLegalizeForDevicePass(const LegalizeTarget& target);
+
+}  // namespace coopspv::opt
+
+#endif  // COOPSPV_SOURCE_OPT_LEGALIZE_FOR_DEVICE_H_

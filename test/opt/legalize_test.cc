@@ -1,0 +1,381 @@
+// --strip-decode-vector, --coop-matrix-nv-to-khr and the --legalize-for-device driver: corpus
+// modules and small modules checked with FileCheck directives on the disassembly; every output is
+// validated after each pass. test/run/legalize/ runs the converted modules on lavapipe.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "include/coopspv/coopspv.hpp"
+#include "source/common/target_env.h"
+#include "source/opt/legalize_for_device.h"
+#include "source/opt/pass_manager.h"
+#include "source/opt/passes.h"
+#include "source/text/assembler.h"
+#include "source/text/disassembler.h"
+#include "test/util/filecheck.h"
+#include "test/util/pass_run.h"
+
+namespace coopspv {
+namespace {
+
+using testing::PassRun;
+
+std::string Corpus(const std::string& name) {
+  std::ifstream in("test/data/corpus/" + name + ".spvasm");
+  EXPECT_TRUE(in.good()) << name;
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// ---- --strip-decode-vector
+
+TEST(StripDecodeVector, CorpusModuleKeepsDecodeFuncAndDropsTheVectorFunctions) {
+  const PassRun r = testing::RunPasses(Corpus("cm2_decode_vector"), {{"strip-decode-vector", ""}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK-NOT: OpCapability CooperativeMatrixDecodeVectorNV
+    CHECK: OpCapability CooperativeMatrixKHR
+    CHECK-NOT: SPV_NV_cooperative_matrix_decode_vector
+    CHECK: OpExtension "SPV_NV_tensor_addressing"
+    CHECK: OpName %decodeQ8_1_u1_2__u1_2__ "decodeQ8(1;u1[2];u1[2];"
+    CHECK-NOT: decodeQ8x
+    CHECK: = OpCooperativeMatrixLoadTensorNV %88 %137 %142 %141 None DecodeFunc %decodeQ8_1_u1_2__u1_2__
+    CHECK: = OpCooperativeMatrixLoadTensorNV %88 %144 %149 %148 None DecodeFunc %decodeQ8_1_u1_2__u1_2__
+    CHECK: = OpCooperativeMatrixLoadTensorNV %92 %151 %156 %155 None None
+    CHECK: %decodeQ8_1_u1_2__u1_2__ = OpFunction
+    CHECK-NOT: OpFunction 
+  )")) << r.text;
+  EXPECT_EQ(r.text.find("DecodeVectorFunc"), std::string::npos);
+  EXPECT_EQ(r.text.find("bl_0"), std::string::npos);  // The removed functions' parameter names.
+}
+
+TEST(StripDecodeVector, ModulesWithoutDecodeVectorsAreUnchanged) {
+  OptimizeResult result;
+  std::vector<uint32_t> words;
+  Problem problem;
+  ASSERT_TRUE(Assemble(Corpus("cm2_decode_q4"), {}, &words, &problem)) << problem.message;
+  OptimizerOptions options;
+  options.target_env = "vulkan1.3";
+  options.passes = {{"strip-decode-vector", ""}};
+  ASSERT_TRUE(Optimize(words, options, &result, &problem)) << problem.message;
+  EXPECT_EQ(result.words, words);
+  ASSERT_EQ(result.passes.size(), 1u);
+  EXPECT_EQ(result.passes[0].status, "unchanged");
+}
+
+// ---- --coop-matrix-nv-to-khr
+
+TEST(CoopMatrixNvToKhr, CorpusModuleInfersUsesLayoutsAndSignedness) {
+  for (const char* name :
+       {"nv_coopmat1_legacy", "nv_coopmat1_legacy_vulkan1_1", "nv_coopmat1_legacy_vulkan1_2"}) {
+    const std::string env = std::string(name).ends_with("1_1")   ? "vulkan1.1"
+                            : std::string(name).ends_with("1_2") ? "vulkan1.2"
+                                                                 : "vulkan1.3";
+    const PassRun r = testing::RunPasses(Corpus(name), {{"coop-matrix-nv-to-khr", ""}}, env);
+    ASSERT_TRUE(r.ok) << name << ": " << r.error;
+    // The variants number their ids differently: every unnamed id reads %_.
+    const std::string text = std::regex_replace(r.text, std::regex("%[0-9]+"), "%_");
+    EXPECT_TRUE(testing::FileCheck(text, R"(
+      CHECK: OpCapability CooperativeMatrixKHR
+      CHECK: OpExtension "SPV_KHR_cooperative_matrix"
+      CHECK: %_ = OpTypeCooperativeMatrixKHR %half %uint_3 %lM %lK %uint_0
+      CHECK: %_ = OpTypeCooperativeMatrixKHR %half %uint_3 %lK %lN %uint_1
+      CHECK: %_ = OpTypeCooperativeMatrixKHR %float %uint_3 %lM %lN %uint_2
+      CHECK: %_ = OpSpecConstantOp %uint CooperativeMatrixLengthKHR %_
+      CHECK: %_ = OpTypeCooperativeMatrixKHR %int %uint_3 %uint_16 %uint_8 %uint_2
+      CHECK: %_ = OpTypeCooperativeMatrixKHR %char %uint_3 %uint_16 %uint_32 %uint_0
+      CHECK: %_ = OpTypeCooperativeMatrixKHR %char %uint_3 %uint_32 %uint_8 %uint_1
+      CHECK: %_ = OpCooperativeMatrixLoadKHR %_ %_ %uint_0 %lK None
+      CHECK: %_ = OpCooperativeMatrixLoadKHR %_ %_ %uint_1 %lK None
+      CHECK: %_ = OpCooperativeMatrixLoadKHR %_ %_ %uint_0 %lN None
+      CHECK-NOT: SignedComponents
+      CHECK: %_ = OpCooperativeMatrixMulAddKHR %_ %_ %_ %_
+      CHECK-NOT: SignedComponents
+      CHECK: OpCooperativeMatrixStoreKHR %_ %_ %uint_0 %lN None
+      CHECK: %_ = OpCooperativeMatrixLoadKHR %_ %_ %uint_0 %uint_32 None
+      CHECK: %_ = OpCooperativeMatrixLoadKHR %_ %_ %uint_0 %uint_8 None
+      CHECK: %_ = OpCooperativeMatrixMulAddKHR %_ %_ %_ %_ MatrixASignedComponentsKHR|MatrixBSignedComponentsKHR|MatrixCSignedComponentsKHR|MatrixResultSignedComponentsKHR
+      CHECK: OpCooperativeMatrixStoreKHR %_ %_ %uint_1 %uint_8 None
+    )")) << name
+         << "\n"
+         << r.text;
+    EXPECT_EQ(r.text.find("CooperativeMatrixNV"), std::string::npos) << r.text;
+    EXPECT_EQ(r.text.find("SPV_NV"), std::string::npos) << r.text;
+  }
+}
+
+// A kernel whose 16x16 half type %m serves as A (%va) and B (%vb); `body` uses them.
+std::string SquareKernel(const std::string& memory_model, const std::string& body,
+                         const std::string& more = "") {
+  return std::string(R"(
+OpCapability Shader
+OpCapability Float16
+OpCapability CooperativeMatrixNV
+)") + (memory_model == "Vulkan" ? "OpCapability VulkanMemoryModel\n" : "") +
+         R"(OpExtension "SPV_NV_cooperative_matrix"
+OpMemoryModel Logical )" +
+         memory_model + R"(
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 32 1 1
+OpDecorate %rt ArrayStride 2
+OpDecorate %S Block
+OpMemberDecorate %S 0 Offset 0
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+)" + more +
+         R"(
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%true = OpConstantTrue %bool
+%false = OpConstantFalse %bool
+%uint = OpTypeInt 32 0
+%uint_0 = OpConstant %uint 0
+%uint_3 = OpConstant %uint 3
+%uint_16 = OpConstant %uint 16
+%half = OpTypeFloat 16
+%half_1 = OpConstant %half 1
+%rt = OpTypeRuntimeArray %half
+%S = OpTypeStruct %rt
+%pS = OpTypePointer StorageBuffer %S
+%buf = OpVariable %pS StorageBuffer
+%ph = OpTypePointer StorageBuffer %half
+%m = OpTypeCooperativeMatrixNV %half %uint_3 %uint_16 %uint_16
+%pm = OpTypePointer Function %m
+%ones = OpConstantComposite %m %half_1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%va = OpVariable %pm Function
+%vb = OpVariable %pm Function
+%p = OpAccessChain %ph %buf %uint_0 %uint_0
+)" + body +
+         R"(
+OpReturn
+OpFunctionEnd
+)";
+}
+
+TEST(CoopMatrixNvToKhr, ATypeUsedAsAAndBIsSplitPerUseWithItsPointersAndConstants) {
+  const std::string body = R"(
+%la = OpCooperativeMatrixLoadNV %m %p %uint_16 %false
+OpStore %va %la
+%lb = OpCooperativeMatrixLoadNV %m %p %uint_16 %true
+OpStore %vb %lb
+%a = OpLoad %m %va
+%b = OpLoad %m %vb
+%r = OpCooperativeMatrixMulAddNV %m %a %b %ones
+%r2 = OpCooperativeMatrixMulAddNV %m %ones %b %r
+OpCooperativeMatrixStoreNV %p %r2 %uint_16 %false
+)";
+  const PassRun r =
+      testing::RunPasses(SquareKernel("Vulkan", body), {{"coop-matrix-nv-to-khr", ""}});
+  ASSERT_TRUE(r.ok) << r.error;
+  // %m (%18) keeps the accumulator; A (%32) and B (%34) are new, with their pointer types; the
+  // constant %ones (%20) is copied for its use as A (%38).
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %18 = OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_16 %uint_2
+    CHECK-NEXT: %32 = OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_16 %uint_0
+    CHECK-NEXT: %34 = OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_16 %uint_1
+    CHECK-NEXT: %_ptr_Function_18 = OpTypePointer Function %18
+    CHECK-NEXT: %_ptr_Function_32 = OpTypePointer Function %32
+    CHECK-NEXT: %_ptr_Function_34 = OpTypePointer Function %34
+    CHECK-NEXT: %20 = OpConstantComposite %18 %half_0x1p_0
+    CHECK-NEXT: %38 = OpConstantComposite %32 %half_0x1p_0
+    CHECK: %22 = OpVariable %_ptr_Function_32 Function
+    CHECK-NEXT: %23 = OpVariable %_ptr_Function_34 Function
+    CHECK: %25 = OpCooperativeMatrixLoadKHR %32 %24 %uint_0 %uint_16
+    CHECK: %26 = OpCooperativeMatrixLoadKHR %34 %24 %uint_1 %uint_16
+    CHECK: %27 = OpLoad %32 %22
+    CHECK-NEXT: %28 = OpLoad %34 %23
+    CHECK-NEXT: %29 = OpCooperativeMatrixMulAddKHR %18 %27 %28 %20
+    CHECK-NEXT: %30 = OpCooperativeMatrixMulAddKHR %18 %38 %28 %29
+    CHECK-NEXT: OpCooperativeMatrixStoreKHR %24 %30 %uint_0 %uint_16
+  )")) << r.text;
+}
+
+TEST(CoopMatrixNvToKhr, OneValueInTwoRolesFailsNamingIt) {
+  const std::string body = R"(
+%la = OpCooperativeMatrixLoadNV %m %p %uint_16 %false
+%r = OpCooperativeMatrixMulAddNV %m %la %la %ones
+OpCooperativeMatrixStoreNV %p %r %uint_16 %false
+)";
+  const PassRun r =
+      testing::RunPasses(SquareKernel("Vulkan", body), {{"coop-matrix-nv-to-khr", ""}});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("is used as B and as A"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("Workgroup memory"), std::string::npos) << r.error;
+}
+
+TEST(CoopMatrixNvToKhr, Glsl450ModulesMoveToTheVulkanMemoryModel) {
+  const std::string body = R"(
+%la = OpCooperativeMatrixLoadNV %m %p %uint_16 %false
+OpCooperativeMatrixStoreNV %p %la %uint_16 %true
+)";
+  const PassRun r =
+      testing::RunPasses(SquareKernel("GLSL450", body), {{"coop-matrix-nv-to-khr", ""}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: OpCapability CooperativeMatrixKHR
+    CHECK-NEXT: OpCapability VulkanMemoryModel
+    CHECK: OpMemoryModel Logical Vulkan
+    CHECK: = OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_16 %uint_2
+    CHECK: OpCooperativeMatrixStoreKHR %24 %25 %uint_1 %uint_16
+  )")) << r.text;
+  const PassRun coherent = testing::RunPasses(
+      SquareKernel("GLSL450", body, "OpDecorate %buf Coherent\n"), {{"coop-matrix-nv-to-khr", ""}});
+  ASSERT_FALSE(coherent.ok);
+  EXPECT_NE(coherent.error.find("upgrade the module's memory model first"), std::string::npos)
+      << coherent.error;
+}
+
+// ---- --legalize-for-device
+
+struct Legalized {
+  bool ok = false;
+  std::string text, error;
+  std::vector<opt::PassTiming> timings;
+};
+
+Legalized Legalize(const std::string& assembly, const opt::LegalizeTarget& target) {
+  Legalized out;
+  std::vector<uint32_t> words;
+  Diagnostic d;
+  if (!text::Assemble(assembly, {}, &words, &d)) {
+    ADD_FAILURE() << d.ToString();
+    return out;
+  }
+  auto module = ir::Module::Read(words, &d);
+  opt::PassManager manager;
+  manager.Add(opt::CreateLegalizeForDevicePass(target));
+  opt::PassManagerOptions options;
+  options.validate_after_each = true;
+  options.validator.env = *ParseTargetEnv("vulkan1.3");
+  out.ok = manager.Run(&module, options, &out.timings, &out.error);
+  if (out.ok) {
+    text::DisassembleOptions dis;
+    dis.header = false;
+    dis.indent = false;
+    EXPECT_TRUE(text::Disassemble(module->words(), dis, &out.text, &d)) << d.ToString();
+  }
+  return out;
+}
+
+std::vector<std::string> Names(const std::vector<opt::PassTiming>& timings) {
+  std::vector<std::string> names;
+  for (const auto& t : timings) names.push_back(t.pass);
+  return names;
+}
+
+TEST(LegalizeForDevice, NvModuleOnAKhrDeviceIsConverted) {
+  opt::LegalizeTarget khr;
+  khr.has_khr_coop_matrix = true;
+  const Legalized r = Legalize(Corpus("nv_coopmat1_legacy"), khr);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(Names(r.timings),
+            (std::vector<std::string>{"legalize-for-device",
+                                      "legalize-for-device/coop-matrix-nv-to-khr"}));
+  EXPECT_EQ(r.timings[1].status, opt::PassStatus::kChanged);
+  EXPECT_GT(r.timings[1].instructions_after, 0u);
+  EXPECT_EQ(r.timings[0].instructions_after, r.timings[1].instructions_after);
+  EXPECT_TRUE(testing::FileCheck(r.text,
+                                 "CHECK: OpCapability CooperativeMatrixKHR\n"
+                                 "CHECK-NOT: CooperativeMatrixNV"));
+}
+
+TEST(LegalizeForDevice, NvDeviceKeepsNvAndDeviceWithoutMatricesLowers) {
+  opt::LegalizeTarget nv;
+  nv.has_nv_coop_matrix = true;
+  const Legalized kept =
+      Legalize(SquareKernel("GLSL450",
+                            "%l = OpCooperativeMatrixLoadNV %m %p %uint_16 %false\n"
+                            "OpCooperativeMatrixStoreNV %p %l %uint_16 %false\n"),
+               nv);
+  ASSERT_TRUE(kept.ok) << kept.error;
+  EXPECT_EQ(Names(kept.timings), (std::vector<std::string>{"legalize-for-device"}));
+  EXPECT_EQ(kept.timings[0].status, opt::PassStatus::kUnchanged);
+
+  opt::LegalizeTarget none;
+  none.subgroup_size = 8;
+  const Legalized lowered =
+      Legalize(SquareKernel("Vulkan",
+                            "%l = OpCooperativeMatrixLoadNV %m %p %uint_16 %false\n"
+                            "OpCooperativeMatrixStoreNV %p %l %uint_16 %false\n"),
+               none);
+  ASSERT_TRUE(lowered.ok) << lowered.error;
+  EXPECT_EQ(
+      Names(lowered.timings),
+      (std::vector<std::string>{"legalize-for-device", "legalize-for-device/lower-coop-matrix"}));
+  EXPECT_EQ(lowered.text.find("Cooperative"), std::string::npos) << lowered.text;
+
+  none.subgroup_size = 0;
+  const Legalized no_size = Legalize(Corpus("nv_coopmat1_legacy"), none);
+  ASSERT_FALSE(no_size.ok);
+  EXPECT_NE(no_size.error.find("needs the device's subgroup size"), std::string::npos)
+      << no_size.error;
+}
+
+TEST(LegalizeForDevice, DecodeVectorsAreStrippedAndMatrix2IsNamedWhenAbsent) {
+  opt::LegalizeTarget matrix2;
+  matrix2.has_khr_coop_matrix = matrix2.has_matrix2 = true;
+  const Legalized r = Legalize(Corpus("cm2_decode_vector"), matrix2);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(
+      Names(r.timings),
+      (std::vector<std::string>{"legalize-for-device", "legalize-for-device/strip-decode-vector"}));
+  EXPECT_LT(r.timings[1].instructions_after, r.timings[1].instructions_before);
+  EXPECT_EQ(r.text.find("DecodeVector"), std::string::npos);
+
+  matrix2.has_decode_vector = true;
+  const Legalized kept = Legalize(Corpus("cm2_decode_vector"), matrix2);
+  ASSERT_TRUE(kept.ok) << kept.error;
+  EXPECT_NE(kept.text.find("DecodeVectorFunc"), std::string::npos);
+
+  opt::LegalizeTarget khr;
+  khr.has_khr_coop_matrix = true;
+  const Legalized refused = Legalize(Corpus("cm2_decode_vector"), khr);
+  ASSERT_FALSE(refused.ok);
+  EXPECT_NE(refused.error.find("--lower-coop-matrix2 is not implemented"), std::string::npos)
+      << refused.error;
+  EXPECT_NE(refused.error.find("CooperativeMatrixTensorAddressingNV"), std::string::npos)
+      << refused.error;
+}
+
+TEST(LegalizeForDevice, CoopVectorsAreLoweredWhenAbsent) {
+  opt::LegalizeTarget target;
+  target.has_khr_coop_matrix = true;
+  const Legalized r = Legalize(Corpus("coopvec_loadstore_math"), target);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(Names(r.timings), (std::vector<std::string>{"legalize-for-device",
+                                                        "legalize-for-device/lower-coop-vector"}));
+  EXPECT_EQ(r.text.find("CooperativeVector"), std::string::npos);
+  target.has_coop_vector = true;
+  EXPECT_EQ(Legalize(Corpus("coopvec_loadstore_math"), target).timings.size(), 1u);
+  // What the lowering cannot do comes back through the driver.
+  target.has_coop_vector = false;
+  const Legalized spec = Legalize(Corpus("coopvec_mlp_f16"), target);
+  ASSERT_FALSE(spec.ok);
+  EXPECT_NE(spec.error.find("--legalize-for-device failed: --lower-coop-vector failed: "
+                            "lower-coop-vector.layout"),
+            std::string::npos)
+      << spec.error;
+}
+
+TEST(LegalizeForDevice, TheFlagReadsProfilesThroughOneFunction) {
+  opt::LegalizeTarget target;
+  std::string error;
+  EXPECT_FALSE(opt::LegalizeTargetFromProfile("h100", &target, &error));
+  EXPECT_NE(error.find("'h100'"), std::string::npos) << error;
+  PassRun r = testing::RunPasses(Corpus("nv_coopmat1_legacy"), {{"legalize-for-device", "h100"}});
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("--legalize-for-device: cannot read the device profile"),
+            std::string::npos)
+      << r.error;
+}
+
+}  // namespace
+}  // namespace coopspv
