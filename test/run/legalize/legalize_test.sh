@@ -1,0 +1,116 @@
+#!/bin/bash
+# The legalization passes end to end (coopspv-opt, coopspv-val, and coopspv-run on lavapipe):
+# - --coop-matrix-nv-to-khr on the generated NV kernel of test/run/lower_coop_matrix: the KHR
+#   module validates with no NV left, and lowered (--lower-coop-matrix=8) it runs on lavapipe
+#   and gives exactly the products generate.py computed;
+# - the corpus NV modules convert and validate for their environments; lowered after the
+#   conversion, the legacy kernel writes the same buffers on lavapipe as lowered directly;
+# - --strip-decode-vector on the corpus decode-vector module validates with no DecodeVectorFunc;
+# - --time-report names each pass with its instruction counts.
+set -u
+AS=tools/coopspv-as
+OPT=tools/coopspv-opt
+VAL=tools/coopspv-val
+DIS=tools/coopspv-dis
+RUN=tools/coopspv-run
+CORPUS=test/data/corpus
+TMP="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+ICD=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
+export VK_DRIVER_FILES="$ICD" VK_ICD_FILENAMES="$ICD"
+export LSAN_OPTIONS="suppressions=$PWD/test/run/lsan_suppressions.txt:print_suppressions=0"
+LVP=/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so
+if ldd "$RUN" | grep -q libasan && [ -f "$LVP" ]; then
+  RUN_ENV=(env LD_PRELOAD="$LVP" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
+else
+  RUN_ENV=()
+fi
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+if [ ! -f "$ICD" ]; then
+  echo "FAIL: $ICD is missing: install mesa-vulkan-drivers (utils/setup.sh)" >&2
+  exit 1
+fi
+
+# The generated NV kernel: converted, lowered, run against generate.py's products.
+c=nv_m16n16k8_half_float
+D=test/run/lower_coop_matrix
+"$AS" "$D/$c.spvasm" -o "$TMP/$c.nv.spv" || fail "$c: does not assemble"
+if "$OPT" --target-env vulkan1.3 --coop-matrix-nv-to-khr "$TMP/$c.nv.spv" -o "$TMP/$c.khr.spv" \
+    2>"$TMP/err"; then
+  "$VAL" --target-env vulkan1.3 "$TMP/$c.khr.spv" >"$TMP/err" 2>&1 ||
+    fail "$c: the KHR module does not validate: $(head -5 "$TMP/err")"
+  "$DIS" "$TMP/$c.khr.spv" >"$TMP/$c.khr.txt"
+  grep -q "CooperativeMatrixNV\|SPV_NV_cooperative_matrix" "$TMP/$c.khr.txt" &&
+    fail "$c: NV left after --coop-matrix-nv-to-khr"
+  [ "$(grep -c "OpTypeCooperativeMatrixKHR" "$TMP/$c.khr.txt")" = 3 ] ||
+    fail "$c: expected 3 KHR matrix types (A, B, accumulator)"
+  "$OPT" --target-env vulkan1.3 --lower-coop-matrix=8 "$TMP/$c.khr.spv" -o "$TMP/$c.spv" ||
+    fail "$c: the KHR module does not lower"
+  cp "$D/$c.amber" "$TMP/$c.amber"
+  if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$TMP/$c.amber" >"$TMP/out" 2>&1; then
+    fail "$c: converted and lowered kernel on lavapipe"
+    sed 's/^/    /' "$TMP/out" | head -20 >&2
+  fi
+else
+  fail "$c: --coop-matrix-nv-to-khr: $(cat "$TMP/err")"
+fi
+
+# The corpus NV modules convert and validate for their environments.
+for f in nv_coopmat1_legacy nv_coopmat1_legacy_vulkan1_1 nv_coopmat1_legacy_vulkan1_2; do
+  env=$(awk -F'\t' -v f="$f.spvasm" '$1 == f { print $4 }' "$CORPUS/MANIFEST.tsv")
+  [ -n "$env" ] || { fail "$f: not in MANIFEST.tsv"; continue; }
+  "$AS" "$CORPUS/$f.spvasm" -o "$TMP/$f.spv" || { fail "$f: does not assemble"; continue; }
+  "$OPT" --target-env "$env" --coop-matrix-nv-to-khr "$TMP/$f.spv" -o "$TMP/$f.khr.spv" \
+    2>"$TMP/err" || { fail "$f: $(cat "$TMP/err")"; continue; }
+  "$VAL" --target-env "$env" "$TMP/$f.khr.spv" >"$TMP/err" 2>&1 ||
+    fail "$f: the KHR module does not validate for $env: $(head -5 "$TMP/err")"
+done
+
+# The legacy kernel's script, for a device without cooperative matrices, on a lowered module:
+# lowered through KHR and lowered directly, it writes the same buffers.
+f=nv_coopmat1_legacy
+sed -e '/VK_NV_cooperative_matrix/d' -e '/CooperativeMatrixFeaturesNV/d' \
+  -e "s#^SHADER compute legacy SPIRV-ASM FILE .*#SHADER compute legacy SPIRV-BINARY FILE $f.lowered.spv#" \
+  test/run/native/$f.amber >"$TMP/$f.amber"
+grep -q "SPIRV-BINARY FILE $f.lowered.spv" "$TMP/$f.amber" || fail "$f: the script has no SHADER line"
+fold=(--freeze-spec-const --fold-spec-const --lower-coop-matrix=8)
+for how in direct khr; do
+  if [ $how = khr ]; then passes=(--coop-matrix-nv-to-khr "${fold[@]}"); else passes=("${fold[@]}"); fi
+  "$OPT" --target-env vulkan1.3 "${passes[@]}" "$TMP/$f.spv" -o "$TMP/$f.lowered.spv" ||
+    { fail "$f: ${passes[*]}"; continue; }
+  # Exit 0 or 1 (EXPECTs); 2 would be a driver or script error.
+  timeout 300 "${RUN_ENV[@]}" "$RUN" --dump-buffers "$TMP/$f.$how.buffers" "$TMP/$f.amber" \
+    >"$TMP/out" 2>&1
+  [ $? -le 1 ] || { fail "$f ($how): coopspv-run: $(head -5 "$TMP/out")"; continue; }
+done
+cmp -s "$TMP/$f.direct.buffers" "$TMP/$f.khr.buffers" ||
+  fail "$f: lowered through --coop-matrix-nv-to-khr, the kernel writes other buffers"
+
+# The decode-vector module.
+f=cm2_decode_vector
+"$AS" "$CORPUS/$f.spvasm" -o "$TMP/$f.spv" || fail "$f: does not assemble"
+if "$OPT" --target-env vulkan1.3 --strip-decode-vector --time-report "$TMP/$f.spv" \
+    -o "$TMP/$f.out.spv" 2>"$TMP/err"; then
+  grep -qE -- "^--strip-decode-vector +changed +[0-9.]+ ms +[0-9]+ -> [0-9]+ instructions" \
+    "$TMP/err" || fail "--time-report: $(cat "$TMP/err")"
+  "$VAL" --target-env vulkan1.3 "$TMP/$f.out.spv" >"$TMP/err" 2>&1 ||
+    fail "$f: the stripped module does not validate: $(head -5 "$TMP/err")"
+  "$DIS" "$TMP/$f.out.spv" | grep -q "DecodeVector" && fail "$f: DecodeVector left"
+else
+  fail "$f: --strip-decode-vector: $(cat "$TMP/err")"
+fi
+
+# Profiles are not wired yet: the flag says so.
+"$OPT" --legalize-for-device=h100 "$TMP/$f.spv" -o "$TMP/x.spv" 2>"$TMP/err" &&
+  fail "--legalize-for-device=h100 succeeded without profiles"
+grep -q "cannot read the device profile 'h100'" "$TMP/err" ||
+  fail "--legalize-for-device=h100: $(cat "$TMP/err")"
+
+if [ "$failures" != 0 ]; then
+  echo "$failures failure(s)" >&2
+  exit 1
+fi
+echo PASS
