@@ -22,6 +22,7 @@
 // and the result have signed integer components (NV takes signedness from the component
 // types); OpCooperativeMatrixLengthNV (also in OpSpecConstantOp) becomes the KHR opcode; the
 // CooperativeMatrixNV capability and SPV_NV_cooperative_matrix extension become the KHR ones.
+#include <algorithm>
 #include <bit>
 #include <map>
 #include <numeric>
@@ -100,7 +101,9 @@ class NvToKhr {
     while (parent_[id] != id) id = parent_[id] = parent_[parent_[id]];
     return id;
   }
-  void Union(Id a, Id b) { parent_[Find(a)] = Find(b); }
+  void Union(Id a, Id b) {
+    if (a < parent_.size() && b < parent_.size()) parent_[Find(a)] = Find(b);
+  }
 
   bool Fail(InstIndex i, const std::string& message) {
     if (error_.empty()) {
@@ -219,20 +222,29 @@ class NvToKhr {
 
   Id UintType() {
     if (uint_type_) return uint_type_;
-    for (InstIndex i = 0; i < first_type_; ++i) {
+    for (InstIndex i = 0; i < std::min<InstIndex>(first_type_, m_.global_end()); ++i) {
       if (m_.opcode(i) == Op::TypeInt && m_.word(i, 2) == 32 && m_.word(i, 3) == 0) {
         return uint_type_ = m_.result_id(i);
       }
     }
-    b_.SetInsertBefore(first_type_);
+    InsertBeforeFirstType();
     return uint_type_ = b_.Add(Op::TypeInt, 0, {32, 0});
+  }
+  // Before the first matrix type; at the end of the globals in a module without one (an NV
+  // load or store without a matrix type does not validate, but must not crash the pass).
+  void InsertBeforeFirstType() {
+    if (first_type_ != ir::kNoInst) {
+      b_.SetInsertBefore(first_type_);
+    } else {
+      b_.SetInsertBeforeFunctions();
+    }
   }
   // A 32-bit unsigned constant declared before the first matrix type (duplicates merge later).
   Id Uint(uint32_t value) {
     auto [it, fresh] = uints_.emplace(value, 0);
     if (fresh) {
       const Id type = UintType();
-      b_.SetInsertBefore(first_type_);
+      InsertBeforeFirstType();
       it->second = b_.Add(Op::Constant, type, {value});
     }
     return it->second;
