@@ -19,19 +19,6 @@ using ir::Id;
 using ir::InstIndex;
 using spv::Op;
 
-bool IsDecoration(Op op) {
-  switch (op) {
-    case Op::Decorate:
-    case Op::DecorateId:
-    case Op::DecorateString:
-    case Op::MemberDecorate:
-    case Op::MemberDecorateString:
-      return true;
-    default:
-      return false;
-  }
-}
-
 class EliminateDeadPass : public Pass {
  public:
   const char* name() const override { return "eliminate-dead"; }

@@ -56,6 +56,19 @@ constexpr PassInfo kPasses[] = {
 
 std::span<const PassInfo> AllPasses() { return kPasses; }
 
+bool IsDecoration(spv::Op op) {
+  switch (op) {
+    case spv::Op::Decorate:
+    case spv::Op::DecorateId:
+    case spv::Op::DecorateString:
+    case spv::Op::MemberDecorate:
+    case spv::Op::MemberDecorateString:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string DescribeInstruction(const ir::Module& m, ir::InstIndex i) {
   const auto op = static_cast<uint32_t>(m.opcode(i));
   const auto* info = grammar::LookupOpcode(op);

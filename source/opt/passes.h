@@ -39,6 +39,9 @@ std::unique_ptr<Pass> CreateCoopMatrixNvToKhrPass(std::string_view argument, std
 std::unique_ptr<Pass> CreateLegalizeForDeviceFromProfile(std::string_view argument,
                                                          std::string* error);
 
+// OpDecorate, OpDecorateId, OpDecorateString, OpMemberDecorate, OpMemberDecorateString.
+bool IsDecoration(spv::Op op);
+
 // "%12 = OpName" (or "OpName" when the instruction has no result), for failure messages.
 std::string DescribeInstruction(const ir::Module& module, ir::InstIndex i);
 

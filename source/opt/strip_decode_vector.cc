@@ -28,18 +28,7 @@ constexpr uint32_t kDecodeVectorFunc =
     static_cast<uint32_t>(spv::TensorAddressingOperands::DecodeVectorFunc);
 
 bool IsNameOrDecoration(Op op) {
-  switch (op) {
-    case Op::Name:
-    case Op::MemberName:
-    case Op::Decorate:
-    case Op::DecorateId:
-    case Op::DecorateString:
-    case Op::MemberDecorate:
-    case Op::MemberDecorateString:
-      return true;
-    default:
-      return false;
-  }
+  return op == Op::Name || op == Op::MemberName || IsDecoration(op);
 }
 
 class StripDecodeVectorPass : public Pass {
