@@ -4,10 +4,14 @@
 #include "source/opt/legalize_for_device.h"
 
 #include <algorithm>
+#include <fstream>
+#include <optional>
+#include <sstream>
 #include <vector>
 
 #include "source/opt/pass_manager.h"
 #include "source/opt/passes.h"
+#include "source/profile/device_profile.h"
 
 namespace coopspv::opt {
 namespace {
@@ -109,10 +113,38 @@ class LegalizeForDevicePass : public Pass {
 
 }  // namespace
 
-bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget*, std::string* error) {
-  *error = "cannot read the device profile '" + std::string(profile) +
-           "': device profiles are not part of this build yet";
-  return false;
+bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
+                               std::string* error) {
+  // A built-in name, else a JSON file.
+  std::string text(profile);
+  if (!profile::BuiltIn(profile)) {
+    std::ifstream in{std::string(profile), std::ios::binary};
+    if (!in) {
+      std::string names;
+      for (const std::string& n : profile::BuiltInNames()) names += (names.empty() ? "" : ", ") + n;
+      *error = "cannot read the device profile '" + std::string(profile) +
+               "': no such file, and not a built-in profile (" + names + ")";
+      return false;
+    }
+    std::stringstream s;
+    s << in.rdbuf();
+    text = s.str();
+  }
+  std::string why;
+  const std::optional<profile::DeviceProfile> p = profile::FromNameOrText(text, &why);
+  if (!p) {
+    *error = "cannot read the device profile '" + std::string(profile) + "': " + why;
+    return false;
+  }
+  target->has_khr_coop_matrix =
+      p->HasExtension("VK_KHR_cooperative_matrix") && p->features.cooperativeMatrix;
+  target->has_nv_coop_matrix = p->HasExtension("VK_NV_cooperative_matrix");
+  target->has_decode_vector = p->HasExtension("VK_NV_cooperative_matrix_decode_vector");
+  target->has_coop_vector =
+      p->HasExtension("VK_NV_cooperative_vector") && p->features.cooperativeVector;
+  target->has_matrix2 = p->HasExtension("VK_NV_cooperative_matrix2");
+  target->subgroup_size = p->properties.subgroupSize;
+  return true;
 }
 
 std::unique_ptr<Pass> CreateLegalizeForDevicePass(const LegalizeTarget& target) {

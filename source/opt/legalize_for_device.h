@@ -22,8 +22,10 @@ struct LegalizeTarget {
   uint32_t subgroup_size = 0;        // For the lowering; 0 when unknown.
 };
 
-// Reads a device profile (a JSON file or a built-in name) into a target. Device profiles are
-// not part of this build yet: this is where they are wired in; until then it fails saying so.
+// Reads a device profile (a built-in name such as "h100" or "lavapipe", else a JSON file;
+// docs/device_profile.md) into a target: which cooperative extensions the device has (KHR
+// matrices only with the cooperativeMatrix feature, vectors only with cooperativeVector) and
+// its subgroup size.
 bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
                                std::string* error);
 

@@ -365,16 +365,31 @@ TEST(LegalizeForDevice, CoopVectorsAreLoweredWhenAbsent) {
       << spec.error;
 }
 
-TEST(LegalizeForDevice, TheFlagReadsProfilesThroughOneFunction) {
-  opt::LegalizeTarget target;
+TEST(LegalizeForDevice, TheFlagReadsBuiltInAndFileProfiles) {
+  opt::LegalizeTarget h100, lavapipe;
   std::string error;
-  EXPECT_FALSE(opt::LegalizeTargetFromProfile("h100", &target, &error));
-  EXPECT_NE(error.find("'h100'"), std::string::npos) << error;
+  ASSERT_TRUE(opt::LegalizeTargetFromProfile("h100", &h100, &error)) << error;
+  EXPECT_TRUE(h100.has_khr_coop_matrix && h100.has_nv_coop_matrix && h100.has_coop_vector &&
+              h100.has_matrix2);
+  EXPECT_FALSE(h100.has_decode_vector);  // The H100's driver lacks it (its profile says so).
+  EXPECT_EQ(h100.subgroup_size, 32u);
+  ASSERT_TRUE(opt::LegalizeTargetFromProfile("test/data/profiles/lavapipe.json", &lavapipe, &error))
+      << error;
+  EXPECT_FALSE(lavapipe.has_khr_coop_matrix || lavapipe.has_nv_coop_matrix ||
+               lavapipe.has_coop_vector || lavapipe.has_matrix2 || lavapipe.has_decode_vector);
+  EXPECT_EQ(lavapipe.subgroup_size, 8u);
+  EXPECT_FALSE(opt::LegalizeTargetFromProfile("no-such-device", &lavapipe, &error));
+  EXPECT_NE(error.find("not a built-in profile (h100, lavapipe)"), std::string::npos) << error;
+  // Through the flag: the legacy NV module becomes KHR for the H100 and plain code for
+  // lavapipe.
   PassRun r = testing::RunPasses(Corpus("nv_coopmat1_legacy"), {{"legalize-for-device", "h100"}});
-  EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("--legalize-for-device: cannot read the device profile"),
-            std::string::npos)
-      << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_NE(r.text.find("CooperativeMatrixNV"), std::string::npos) << r.text;
+  r = testing::RunPasses(
+      Corpus("nv_coopmat1_legacy"),
+      {{"freeze-spec-const", ""}, {"fold-spec-const", ""}, {"legalize-for-device", "lavapipe"}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.text.find("CooperativeMatrix"), std::string::npos) << r.text;
 }
 
 }  // namespace

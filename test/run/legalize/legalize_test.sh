@@ -103,11 +103,37 @@ else
   fail "$f: --strip-decode-vector: $(cat "$TMP/err")"
 fi
 
-# Profiles are not wired yet: the flag says so.
-"$OPT" --legalize-for-device=h100 "$TMP/$f.spv" -o "$TMP/x.spv" 2>"$TMP/err" &&
-  fail "--legalize-for-device=h100 succeeded without profiles"
-grep -q "cannot read the device profile 'h100'" "$TMP/err" ||
-  fail "--legalize-for-device=h100: $(cat "$TMP/err")"
+# --legalize-for-device with the built-in profiles: what each device lacks is rewritten and the
+# output passes the device's rules (coopspv-val --device-profile). For the H100 the decode-vector
+# functions go (its driver lacks VK_NV_cooperative_matrix_decode_vector) and NV matrices stay;
+# for lavapipe every cooperative matrix is lowered.
+for f in khr_arith_funcs khr_gemm_specdims nv_coopmat1_legacy cm2_decode_vector; do
+  "$AS" "$CORPUS/$f.spvasm" -o "$TMP/$f.in.spv" || { fail "$f: does not assemble"; continue; }
+  for profile in h100 lavapipe; do
+    [ $f = cm2_decode_vector ] && [ $profile = lavapipe ] && continue  # Needs --lower-coop-matrix2.
+    if "$OPT" --target-env vulkan1.3 --freeze-spec-const --fold-spec-const \
+        --legalize-for-device=$profile "$TMP/$f.in.spv" -o "$TMP/$f.$profile.spv" 2>"$TMP/err"; then
+      "$VAL" --target-env vulkan1.3 --device-profile=$profile "$TMP/$f.$profile.spv" \
+        >"$TMP/err" 2>&1 || fail "$f for $profile: $(head -5 "$TMP/err")"
+    else
+      fail "$f: --legalize-for-device=$profile: $(cat "$TMP/err")"
+    fi
+  done
+done
+"$DIS" "$TMP/nv_coopmat1_legacy.h100.spv" | grep -q CooperativeMatrixNV ||
+  fail "nv_coopmat1_legacy for h100: the NV matrices should stay"
+"$DIS" "$TMP/cm2_decode_vector.h100.spv" | grep -q DecodeVector &&
+  fail "cm2_decode_vector for h100: DecodeVectorFunc left"
+"$DIS" "$TMP/khr_gemm_specdims.lavapipe.spv" | grep -q CooperativeMatrix &&
+  fail "khr_gemm_specdims for lavapipe: a cooperative matrix is left"
+# A module the device cannot take, and nothing that legalization does: a clear failure.
+"$OPT" --legalize-for-device=lavapipe "$TMP/cm2_decode_vector.in.spv" -o "$TMP/x.spv" \
+  2>"$TMP/err" && fail "cm2_decode_vector legalized for lavapipe"
+grep -q "CooperativeMatrixTensorAddressingNV" "$TMP/err" ||
+  fail "cm2_decode_vector for lavapipe: $(cat "$TMP/err")"
+"$OPT" --legalize-for-device=no-such-device "$TMP/cm2_decode_vector.in.spv" -o "$TMP/x.spv" \
+  2>"$TMP/err" && fail "--legalize-for-device=no-such-device succeeded"
+grep -q "not a built-in profile" "$TMP/err" || fail "unknown profile: $(cat "$TMP/err")"
 
 if [ "$failures" != 0 ]; then
   echo "$failures failure(s)" >&2
