@@ -9,6 +9,49 @@
 namespace coopspv::val {
 namespace {
 
+// 2.11 Structured Control Flow: a loop construct is entered only through its header. The blocks
+// a loop header reaches without passing its merge block (its loop and continue constructs; a
+// structured exit leaves only to the merge block, or by a function termination) may have no
+// reachable predecessor outside them other than the header.
+void CheckLoopEntries(ValidationState& state) {
+  const ir::Module& m = state.module();
+  const ir::Cfg& cfg = m.cfg();
+  const auto blocks = m.blocks();
+  const uint32_t n = static_cast<uint32_t>(blocks.size());
+  std::vector<uint32_t> mark(n, ~0u);  // The loop header whose region a block was last put in.
+  std::vector<uint32_t> region, work;
+  for (uint32_t h = 0; h < n && !state.Full(); ++h) {
+    if (cfg.merge_kind(h) != ir::MergeKind::kLoop || !cfg.Reachable(h)) continue;
+    const uint32_t merge = cfg.merge_block(h);
+    if (merge >= n) continue;
+    region.clear();
+    work.assign(1, h);
+    mark[h] = h;
+    while (!work.empty()) {
+      const uint32_t b = work.back();
+      work.pop_back();
+      for (const uint32_t s : cfg.Successors(b)) {
+        if (s >= n || s == merge || mark[s] == h) continue;
+        mark[s] = h;
+        region.push_back(s);
+        work.push_back(s);
+      }
+    }
+    for (const uint32_t b : region) {
+      for (const uint32_t p : cfg.Predecessors(b)) {
+        if (p >= n || mark[p] == h || !cfg.Reachable(p)) continue;
+        state.Report("cfg.structure", blocks[p].end - 1,
+                     state.Describe(blocks[p].end - 1) + ": block " +
+                         state.Name(m.result_id(blocks[p].label)) + " branches to " +
+                         state.Name(m.result_id(blocks[b].label)) + " inside the loop of header " +
+                         state.Name(m.result_id(blocks[h].label)) +
+                         "; a loop is entered only through its header");
+        return;  // One report: a broken structure makes the rest noise.
+      }
+    }
+  }
+}
+
 // 2.11 Structured Control Flow: a block is the merge block of at most one header; a back edge
 // goes to a loop header, and every loop header whose
 // continue target is reachable has exactly one back edge.
@@ -67,6 +110,7 @@ void CheckStructure(ValidationState& state) {
     }
     stack.clear();
   }
+  CheckLoopEntries(state);
   for (uint32_t b = 0; b < n && !state.Full(); ++b) {
     if (cfg.merge_kind(b) != ir::MergeKind::kLoop || !cfg.Reachable(b)) continue;
     const uint32_t continue_target = cfg.continue_target(b);

@@ -16,6 +16,8 @@ using spv::StorageClass;
 constexpr int64_t kUseMatrixA = 0;
 constexpr int64_t kUseMatrixB = 1;
 constexpr int64_t kUseAccumulator = 2;
+constexpr int64_t kRowBlockedArm = 4202;     // RowBlockedInterleavedARM
+constexpr int64_t kColumnBlockedArm = 4203;  // ColumnBlockedInterleavedARM
 
 const char* UseName(int64_t use) {
   switch (use) {
@@ -43,6 +45,7 @@ class CoopMatrixRules {
   void CheckNvLoadStore(InstIndex i, bool load);
   void CheckPointer(InstIndex i, Id pointer, const char* rule);
   void CheckMemoryOperands(InstIndex i, size_t mask_word, bool load);
+  void CheckArmBlockedLayout(InstIndex i, int64_t layout, Id matrix_type, Id stride);
   void CheckMulAdd(InstIndex i);
   void CheckLength(InstIndex i);
   void CheckConversion(InstIndex i);
@@ -124,7 +127,9 @@ void CoopMatrixRules::Run() {
 }
 
 bool CoopMatrixRules::Same(InstIndex i, const char* rule, Id a, Id b, const std::string& what) {
-  if (SameValue(state_, a, b)) return true;
+  // Validity is a property of the specialized module: a spec constant may be specialized to any
+  // value, so only two known (non-spec) values that differ are an error.
+  if (!ProvablyDifferent(state_, a, b)) return true;
   state_.Report(rule, i,
                 state_.Describe(i) + ": " + what + " differ: " + ValueText(state_, a) + " vs " +
                     ValueText(state_, b));
@@ -168,9 +173,11 @@ void CoopMatrixRules::CheckType(InstIndex i) {
                     state_.Describe(i) + ": " + names[d] + " " + state_.Name(dim) +
                         " must be a constant instruction of 32-bit integer type");
     } else if (const auto v = DefaultValue(state_, dim); v && *v <= 0) {
-      state_.Report("coop-matrix.type.dimension", i,
+      // No clause requires Rows / Columns >= 1 (the client API lists the supported sizes), so
+      // an empty matrix is only a warning.
+      state_.Report("coop-matrix.type.empty", i,
                     state_.Describe(i) + ": " + names[d] + " is " + ValueText(state_, dim) +
-                        "; a matrix has at least one row and one column");
+                        "; a matrix with no rows or columns holds nothing");
     }
   }
   if (!type->khr) return;
@@ -180,7 +187,8 @@ void CoopMatrixRules::CheckType(InstIndex i) {
     state_.Report("coop-matrix.type.use", i,
                   state_.Describe(i) + ": Use " + state_.Name(use) +
                       " must be a constant instruction of 32-bit integer type");
-  } else if (const auto v = DefaultValue(state_, use); v && (*v < 0 || *v > 2)) {
+  } else if (const auto v = KnownValue(state_, use); v && (*v < 0 || *v > 2)) {
+    // A spec constant's default is not its specialized value: only a known Use is checked.
     state_.Report("coop-matrix.type.use", i,
                   state_.Describe(i) + ": Use is " + ValueText(state_, use) +
                       ", not a Cooperative Matrix Use (0 MatrixAKHR, 1 MatrixBKHR, 2 "
@@ -313,9 +321,10 @@ void CoopMatrixRules::CheckKhrLoadStore(InstIndex i, bool load) {
       state_.Report("coop-matrix.memory.layout", i,
                     state_.Describe(i) + ": MemoryLayout " + state_.Name(layout) +
                         " must be a constant instruction of 32-bit integer type");
-    } else if ((layout_value = DefaultValue(state_, layout))) {
+    } else if ((layout_value = KnownValue(state_, layout))) {
+      // A spec constant's default is not its specialized value: only a known layout is checked.
       const int64_t v = *layout_value;
-      const bool arm = v == 4202 || v == 4203;
+      const bool arm = v == kRowBlockedArm || v == kColumnBlockedArm;
       if (v != 0 && v != 1 && !arm) {
         state_.Report("coop-matrix.memory.layout", i,
                       state_.Describe(i) + ": MemoryLayout " + ValueText(state_, layout) +
@@ -329,8 +338,8 @@ void CoopMatrixRules::CheckKhrLoadStore(InstIndex i, bool load) {
     }
   }
 
-  // Stride: required by RowMajorKHR / ColumnMajorKHR; a scalar integer; its known value > 0 for
-  // a store and >= 0 for a load.
+  // Stride: required by RowMajorKHR / ColumnMajorKHR; a scalar integer. No clause bounds its
+  // value (a store with Stride 0 writes every row to one place, a race but not invalid).
   if (!has_stride) {
     if (layout_value && (*layout_value == 0 || *layout_value == 1)) {
       state_.Report("coop-matrix.memory.stride", i,
@@ -343,15 +352,59 @@ void CoopMatrixRules::CheckKhrLoadStore(InstIndex i, bool load) {
       state_.Report("coop-matrix.memory.stride", i,
                     state_.Describe(i) + ": Stride " + state_.Name(stride) +
                         " must be a scalar integer (a Memory Operand may only follow a Stride)");
-    } else if (const auto v = KnownValue(state_, stride)) {
-      if (load ? *v < 0 : *v <= 0) {
-        state_.Report("coop-matrix.memory.stride", i,
-                      state_.Describe(i) + ": Stride is " + std::to_string(*v) + "; it must be " +
-                          (load ? "at least 0 for a load" : "greater than 0 for a store"));
-      }
     }
   }
+  if (layout_value && (*layout_value == kRowBlockedArm || *layout_value == kColumnBlockedArm)) {
+    CheckArmBlockedLayout(i, *layout_value, matrix_type, stride);
+  }
   CheckMemoryOperands(i, stride_word + 1, load);
+}
+
+// SPV_ARM_cooperative_matrix_layouts (2.16.1): a blocked layout needs a constant Stride of 1, 2
+// or 4, and a matrix whose blocked dimension is a multiple of 4 and whose other dimension is a
+// multiple of the 16-byte block's element count. For RowBlockedInterleavedARM the extension
+// scales the column multiple by Stride; for ColumnBlockedInterleavedARM the Stride scales the
+// row multiple (Rows a multiple of 4 * Stride, Columns of 16 / sizeof(Component Type)).
+void CoopMatrixRules::CheckArmBlockedLayout(InstIndex i, int64_t layout, Id matrix_type,
+                                            Id stride) {
+  const std::string head = state_.Describe(i) + ": MemoryLayout " +
+                           (layout == kRowBlockedArm ? "RowBlockedInterleavedARM"
+                                                     : "ColumnBlockedInterleavedARM");
+  if (stride == 0 || state_.DefOp(stride) == Op::Nop) {
+    if (stride == 0) state_.Report("coop-matrix.memory.arm-blocked", i, head + " needs a Stride");
+    return;
+  }
+  if (!state_.IsConstantInstruction(stride)) {
+    state_.Report("coop-matrix.memory.arm-blocked", i,
+                  head + ": Stride " + state_.Name(stride) + " must be a constant instruction");
+    return;
+  }
+  const auto s = KnownValue(state_, stride);
+  if (!s) return;  // A spec constant: its specialized value is not known.
+  if (*s != 1 && *s != 2 && *s != 4) {
+    state_.Report("coop-matrix.memory.arm-blocked", i,
+                  head + ": Stride is " + std::to_string(*s) + "; it must be 1, 2 or 4");
+    return;
+  }
+  const auto type = GetCoopMatrixType(state_, matrix_type);
+  if (!type || !state_.IsType(type->component)) return;
+  const uint32_t width = state_.ScalarWidth(type->component);
+  if (width < 8 || width > 128) return;
+  const int64_t block = 16 / (width / 8);  // Elements in 16 bytes.
+  const bool row = layout == kRowBlockedArm;
+  const int64_t rows_multiple = row ? 4 : 4 * *s;
+  const int64_t columns_multiple = row ? block * *s : block;
+  const auto rows = KnownValue(state_, type->rows), columns = KnownValue(state_, type->columns);
+  if (rows && *rows % rows_multiple != 0) {
+    state_.Report("coop-matrix.memory.arm-blocked", i,
+                  head + " with Stride " + std::to_string(*s) + " needs Rows a multiple of " +
+                      std::to_string(rows_multiple) + "; Rows is " + std::to_string(*rows));
+  } else if (columns && *columns % columns_multiple != 0) {
+    state_.Report("coop-matrix.memory.arm-blocked", i,
+                  head + " with Stride " + std::to_string(*s) + " needs Columns a multiple of " +
+                      std::to_string(columns_multiple) + "; Columns is " +
+                      std::to_string(*columns));
+  }
 }
 
 void CoopMatrixRules::CheckNvLoadStore(InstIndex i, bool load) {

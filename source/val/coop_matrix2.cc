@@ -80,7 +80,7 @@ void Matrix2Rules::CheckReduce(InstIndex i) {
   }
   const auto ru = DefaultValue(state_, r->use), au = DefaultValue(state_, a->use);
   if ((ru && *ru != kUseAccumulator) || (au && *au != kUseAccumulator) ||
-      !SameValue(state_, r->scope, a->scope)) {
+      ProvablyDifferent(state_, r->scope, a->scope)) {
     state_.Report("coop-matrix2.reduce.use-scope", i,
                   state_.Describe(i) +
                       ": Matrix and Result Type must both have Use "
@@ -99,11 +99,11 @@ void Matrix2Rules::CheckReduce(InstIndex i) {
                         ValueText(state_, a->rows) + "x" + ValueText(state_, a->columns) + " -> " +
                         ValueText(state_, r->rows) + "x" + ValueText(state_, r->columns));
     }
-  } else if (mask == kRow && !SameValue(state_, r->rows, a->rows)) {
+  } else if (mask == kRow && ProvablyDifferent(state_, r->rows, a->rows)) {
     state_.Report("coop-matrix2.reduce.dims", i,
                   state_.Describe(i) + ": a Row reduction keeps the rows: " +
                       ValueText(state_, a->rows) + " vs " + ValueText(state_, r->rows));
-  } else if (mask == kColumn && !SameValue(state_, r->columns, a->columns)) {
+  } else if (mask == kColumn && ProvablyDifferent(state_, r->columns, a->columns)) {
     state_.Report("coop-matrix2.reduce.dims", i,
                   state_.Describe(i) + ": a Column reduction keeps the columns: " +
                       ValueText(state_, a->columns) + " vs " + ValueText(state_, r->columns));
@@ -189,8 +189,8 @@ void Matrix2Rules::CheckTranspose(InstIndex i) {
     return;
   }
   const auto ru = DefaultValue(state_, r->use), au = DefaultValue(state_, a->use);
-  if (!SameValue(state_, r->scope, a->scope) || !SameValue(state_, r->rows, a->columns) ||
-      !SameValue(state_, r->columns, a->rows)) {
+  if (ProvablyDifferent(state_, r->scope, a->scope) || ProvablyDifferent(state_, r->rows, a->columns) ||
+      ProvablyDifferent(state_, r->columns, a->rows)) {
     state_.Report("coop-matrix2.transpose", i,
                   state_.Describe(i) +
                       ": Matrix must have Result Type's Scope with Rows and "
@@ -227,8 +227,8 @@ void Matrix2Rules::CheckConvertUse(InstIndex i) {
                   state_.Describe(i) + ": the component types " + state_.Name(a->component) +
                       " and " + state_.Name(r->component) + " must be the same");
   }
-  if (!SameValue(state_, r->scope, a->scope) || !SameValue(state_, r->rows, a->rows) ||
-      !SameValue(state_, r->columns, a->columns)) {
+  if (ProvablyDifferent(state_, r->scope, a->scope) || ProvablyDifferent(state_, r->rows, a->rows) ||
+      ProvablyDifferent(state_, r->columns, a->columns)) {
     state_.Report("coop-matrix2.convert-use", i,
                   state_.Describe(i) +
                       ": Matrix must have Result Type's Scope, Rows and "

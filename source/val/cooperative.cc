@@ -131,6 +131,11 @@ bool SameValue(const ValidationState& state, Id a, Id b) {
   return true;
 }
 
+bool ProvablyDifferent(const ValidationState& state, Id a, Id b) {
+  const auto va = KnownValue(state, a), vb = KnownValue(state, b);
+  return va && vb && *va != *vb;
+}
+
 std::string ValueText(ValidationState& state, Id id) {
   if (const auto v = KnownValue(state, id)) return std::to_string(*v);
   std::string out = state.Name(id);

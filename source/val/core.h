@@ -1,6 +1,7 @@
-// The rule families of the core instruction set (SPIR-V 3.42 and 2.16): memory, decorations,
-// arithmetic, composites, control flow and the Vulkan environment's rules. Validate() runs them
-// all through ValidateCore, after the id, type and function rules they rely on.
+// The rule families of the core instruction set (SPIR-V 3.42 and 2.16): memory (atomics
+// included), decorations, arithmetic, composites, control flow and the Vulkan environment's
+// rules. Validate() runs them all through ValidateCore, after the id, type and function rules
+// they rely on.
 #ifndef COOPSPV_SOURCE_VAL_CORE_H_
 #define COOPSPV_SOURCE_VAL_CORE_H_
 
@@ -14,6 +15,10 @@ void ValidateControlFlow(ValidationState& state);
 void ValidateDecorations(ValidationState& state);
 void ValidateMemory(ValidationState& state);
 void ValidateVulkan(ValidationState& state);
+
+// Per-instruction checks that a family's dispatch calls: the atomic instruction at `i`
+// (atomics.cc, from ValidateMemory).
+void CheckAtomic(ValidationState& state, InstIndex i);
 
 }  // namespace coopspv::val
 

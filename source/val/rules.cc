@@ -153,6 +153,9 @@ constexpr Rule kRules[] = {
      "an OpConstant, or any constant instruction once CooperativeMatrixKHR is declared."},
     {"memory-semantics.id", kE, "scope", "SPIR-V 2.16.2 Validation Rules for Shader Capabilities",
      "Memory Semantics operands are 32-bit integer constants; OpConstant in shaders."},
+    {"memory-semantics.order", kE, "scope", "SPIR-V 3.25 Memory Semantics",
+     "A Memory Semantics value sets at most one of Acquire, Release, AcquireRelease and "
+     "SequentiallyConsistent."},
 
     // pointers.cc
     {"pointer.access-chain-indexes", kE, "pointer", "SPIR-V 2.17 Universal Limits",
@@ -211,7 +214,8 @@ constexpr Rule kRules[] = {
      "scalar."},
     {"cfg.structure", kE, "control-flow", "SPIR-V 2.11 Structured Control Flow",
      "A block is the merge block of at most one header; a back edge goes to a loop header; a "
-     "loop header whose continue target is reachable has exactly one back edge."},
+     "loop header whose continue target is reachable has exactly one back edge; a loop is "
+     "entered only through its header."},
 
     // decorations.cc
     {"decoration.target", kE, "decorations", "SPIR-V 3.20 Decoration",
@@ -250,6 +254,12 @@ constexpr Rule kRules[] = {
      "OpLoad has no MakePointerAvailable, OpStore no MakePointerVisible; either one comes with "
      "NonPrivatePointer; Aligned is a power of two."},
 
+    // atomics.cc
+    {"atomic.type", kE, "atomics", "SPIR-V 3.42.18 Atomic Instructions",
+     "Pointer is a pointer to the atomic type: the Result Type (a scalar integer, or for "
+     "OpAtomicLoad / OpAtomicExchange a scalar integer or float), or for OpAtomicStore a scalar "
+     "integer or float; Value and Comparator have that type."},
+
     // vulkan.cc
     {"vulkan.coop-matrix-scope", kE, "vulkan", "VUID-StandaloneSpirv-Scope-12243",
      "In a Vulkan environment, the Scope of a cooperative matrix type is Subgroup or Workgroup."},
@@ -271,6 +281,17 @@ constexpr Rule kRules[] = {
      "In a Vulkan environment, OpCooperativeVectorMatrixMulNV / MatrixMulAddNV with a FloatE4M3NV "
      "or FloatE5M2NV MatrixInterpretation read an InferencingOptimalNV or TrainingOptimalNV "
      "matrix (checked where the layout and interpretation are constants)."},
+    {"vulkan.execution-scope", kE, "vulkan", "VUID-StandaloneSpirv-None-04636",
+     "In a Vulkan environment, an execution Scope (OpControlBarrier's) is Workgroup or "
+     "Subgroup."},
+    {"vulkan.non-uniform-scope", kE, "vulkan", "VUID-StandaloneSpirv-None-04642",
+     "In a Vulkan environment, the execution Scope of a non-uniform group operation "
+     "(OpGroupNonUniform*) is Subgroup."},
+    {"vulkan.memory-scope", kE, "vulkan", "VUID-StandaloneSpirv-None-04638",
+     "In a Vulkan environment, a memory Scope (barriers, atomics) is not CrossDevice."},
+    {"vulkan.atomic-width", kE, "vulkan", "VUID-StandaloneSpirv-None-04686",
+     "In a Vulkan environment, integer atomics operate on 32-bit integers, or 64-bit ones with "
+     "Int64Atomics."},
 
     // coop_matrix.cc
     {"coop-matrix.capability", kE, "coop-matrix", "SPV_KHR_cooperative_matrix, 2.16.2",
@@ -283,11 +304,15 @@ constexpr Rule kRules[] = {
     {"coop-matrix.type.dimension", kE, "coop-matrix",
      "SPV_KHR_cooperative_matrix OpTypeCooperativeMatrixKHR; SPV_NV_cooperative_matrix",
      "Rows and Columns are constant instructions (spec constants allowed) of 32-bit integer "
-     "type, at least 1 where the value is known."},
+     "type."},
+    {"coop-matrix.type.empty", kW, "coop-matrix",
+     "SPV_KHR_cooperative_matrix OpTypeCooperativeMatrixKHR (no clause bounds Rows / Columns)",
+     "Rows or Columns is 0 (or, for a spec constant, its default is): the matrix holds "
+     "nothing, and no client API supports that size."},
     {"coop-matrix.type.use", kE, "coop-matrix",
      "SPV_KHR_cooperative_matrix OpTypeCooperativeMatrixKHR",
      "Use is a constant instruction of 32-bit integer type whose value is a Cooperative Matrix "
-     "Use."},
+     "Use (checked where the value is known before specialization)."},
     {"coop-matrix.storage", kE, "coop-matrix", "SPV_KHR_cooperative_matrix 2.16.1",
      "Cooperative matrix types, and types containing them, are allocated only in Function or "
      "Private storage."},
@@ -306,12 +331,18 @@ constexpr Rule kRules[] = {
     {"coop-matrix.memory.layout", kE, "coop-matrix",
      "SPV_KHR_cooperative_matrix Cooperative Matrix Layout; SPV_ARM_cooperative_matrix_layouts",
      "MemoryLayout comes from a 32-bit integer constant instruction whose value is a Cooperative "
-     "Matrix Layout; the ARM blocked layouts need CooperativeMatrixLayoutsARM."},
+     "Matrix Layout (checked where the value is known before specialization); the ARM blocked "
+     "layouts need CooperativeMatrixLayoutsARM."},
+    {"coop-matrix.memory.arm-blocked", kE, "coop-matrix",
+     "SPV_ARM_cooperative_matrix_layouts, 2.16.1 Universal Validation Rules",
+     "With RowBlockedInterleavedARM or ColumnBlockedInterleavedARM, Stride is present, a "
+     "constant instruction, and 1, 2 or 4; RowBlocked: Rows a multiple of 4 and Columns of "
+     "16 / sizeof(Component Type) * Stride; ColumnBlocked: Rows a multiple of 4 * Stride and "
+     "Columns of 16 / sizeof(Component Type)."},
     {"coop-matrix.memory.stride", kE, "coop-matrix",
      "SPV_KHR_cooperative_matrix Cooperative Matrix Layout (RowMajorKHR, ColumnMajorKHR)",
-     "RowMajorKHR and ColumnMajorKHR need a Stride; Stride is a scalar integer, greater than 0 "
-     "for a store and at least 0 for a load where its value is known; a Memory Operand only "
-     "after a Stride."},
+     "RowMajorKHR and ColumnMajorKHR need a Stride; Stride is a scalar integer; a Memory "
+     "Operand only after a Stride."},
     {"coop-matrix.memory.operands", kE, "coop-matrix",
      "SPV_KHR_cooperative_matrix 3.26 Memory Operands",
      "MakePointerAvailable is not used on a load, MakePointerVisible not on a store; either "
@@ -327,8 +358,8 @@ constexpr Rule kRules[] = {
      "Result Type and C have Use MatrixAccumulatorKHR, A MatrixAKHR and B MatrixBKHR."},
     {"coop-matrix.muladd.dims", kE, "coop-matrix",
      "SPV_KHR_cooperative_matrix OpCooperativeMatrixMulAddKHR",
-     "An MxNxK multiply: Result and C are MxN, A is MxK, B is KxN; known values are compared, "
-     "spec constants must be the same id or the same expression."},
+     "An MxNxK multiply: Result and C are MxN, A is MxK, B is KxN; values known before "
+     "specialization are compared (a spec constant may be specialized to any value)."},
     {"coop-matrix.muladd.scope", kE, "coop-matrix",
      "SPV_KHR_cooperative_matrix OpCooperativeMatrixMulAddKHR",
      "A, B, C and Result Type have the same scope."},

@@ -38,7 +38,19 @@ void ValidateScopes(ValidationState& state) {
                                 : ""));
         continue;
       }
-      if (!scope) continue;
+      if (!scope) {
+        // SPIR-V 3.25 Memory Semantics: at most one of Acquire (0x2), Release (0x4),
+        // AcquireRelease (0x8) and SequentiallyConsistent (0x10).
+        const auto value = KnownValue(state, id);
+        const uint32_t order = value ? static_cast<uint32_t>(*value) & 0x1Eu : 0;
+        if ((order & (order - 1)) != 0) {
+          state.Report("memory-semantics.order", i,
+                       state.Describe(i) + ": Memory Semantics " + ValueText(state, id) +
+                           " sets more than one of Acquire, Release, AcquireRelease and "
+                           "SequentiallyConsistent");
+        }
+        continue;
+      }
       const auto value = DefaultValue(state, id);
       if (value && (*value < 0 || *value > 0xFFFFFFFF ||
                     !grammar::LookupEnumerant(grammar::OperandKind::kScope,

@@ -1,5 +1,6 @@
 // Rules of the Vulkan environment (VUID-StandaloneSpirv-*) on the instructions the core families
-// check; they apply only when the target environment is a Vulkan one.
+// check (built-in and resource decorations, execution and memory Scopes, cooperative matrix
+// scopes and pointers); they apply only when the target environment is a Vulkan one.
 #include <string>
 
 #include "source/val/cooperative.h"
@@ -80,6 +81,59 @@ void CheckDecorations(ValidationState& state) {
 
 }  // namespace
 
+// The words of an instruction's execution and memory Scope operands (0: none).
+struct ScopeWords {
+  uint32_t execution = 0;
+  uint32_t memory = 0;
+};
+ScopeWords ScopeWordsOf(Op op) {
+  const auto v = static_cast<uint32_t>(op);
+  if (op == Op::ControlBarrier) return {1, 2};
+  if (op == Op::MemoryBarrier) return {0, 1};
+  if (op == Op::AtomicStore) return {0, 2};
+  if (v >= static_cast<uint32_t>(Op::AtomicLoad) && v <= static_cast<uint32_t>(Op::AtomicXor)) {
+    return {0, 4};
+  }
+  if (v >= static_cast<uint32_t>(Op::GroupNonUniformElect) &&
+      v <= static_cast<uint32_t>(Op::GroupNonUniformQuadSwap)) {
+    return {3, 0};
+  }
+  return {};
+}
+
+// VUID-StandaloneSpirv-None-04636: an execution Scope is Workgroup or Subgroup; 04642: that of
+// a non-uniform group operation is Subgroup; 04638: a memory Scope is not CrossDevice. Only
+// values known before specialization are checked.
+void CheckScopes(ValidationState& state, InstIndex i, Op op) {
+  const ScopeWords words = ScopeWordsOf(op);
+  if (words.execution == 0 && words.memory == 0) return;
+  const ir::Module& m = state.module();
+  const uint32_t n = m.num_words(i);
+  if (words.execution != 0 && words.execution < n) {
+    const Id id = m.word(i, words.execution);
+    const std::optional<int64_t> scope = KnownValue(state, id);
+    const bool non_uniform = op != Op::ControlBarrier;
+    if (scope && non_uniform && *scope != static_cast<int64_t>(spv::Scope::Subgroup)) {
+      state.Report("vulkan.non-uniform-scope", i,
+                   state.Describe(i) + ": Execution Scope is " + ScopeName(*scope) +
+                       "; Vulkan allows only Subgroup for non-uniform group operations");
+    } else if (scope && *scope != static_cast<int64_t>(spv::Scope::Workgroup) &&
+               *scope != static_cast<int64_t>(spv::Scope::Subgroup)) {
+      state.Report("vulkan.execution-scope", i,
+                   state.Describe(i) + ": Execution Scope is " + ScopeName(*scope) +
+                       "; Vulkan allows only Workgroup and Subgroup");
+    }
+  }
+  if (words.memory != 0 && words.memory < n) {
+    const std::optional<int64_t> scope = KnownValue(state, m.word(i, words.memory));
+    if (scope && *scope == static_cast<int64_t>(spv::Scope::CrossDevice)) {
+      state.Report("vulkan.memory-scope", i,
+                   state.Describe(i) + ": Memory Scope is CrossDevice, which Vulkan does not "
+                                       "allow");
+    }
+  }
+}
+
 void ValidateVulkan(ValidationState& state) {
   if (!state.options().env.is_vulkan()) return;
   CheckDecorations(state);
@@ -89,6 +143,7 @@ void ValidateVulkan(ValidationState& state) {
   // (the KHR ones: coop-matrix.memory.storage-class).
   for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
+    CheckScopes(state, i, op);
     const uint32_t word = op == Op::CooperativeMatrixLoadTensorNV    ? 3
                           : op == Op::CooperativeMatrixStoreTensorNV ? 1
                                                                      : 0;

@@ -21,5 +21,48 @@ constexpr Mutation kMutations[] = {
 INSTANTIATE_TEST_SUITE_P(ControlFlow, CoreKernelMutation, ::testing::ValuesIn(kMutations),
                          testing::MutationName);
 
+// A selection, then a loop: header, body, continue target, merge.
+constexpr const char* kLoop = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %true = OpConstantTrue %bool
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+               OpSelectionMerge %pre None
+               OpBranchConditional %true %pre %side
+       %side = OpLabel
+               OpBranch %pre
+        %pre = OpLabel
+               OpBranch %header
+     %header = OpLabel
+               OpLoopMerge %exit %cont None
+               OpBranchConditional %true %body %exit
+       %body = OpLabel
+               OpBranch %cont
+       %cont = OpLabel
+               OpBranch %header
+       %exit = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+
+TEST(ControlFlow, LoopValidatesClean) { EXPECT_CLEAN(testing::ValidateText(kLoop, "vulkan1.3")); }
+
+// 2.11: a loop is entered only through its header; %side jumps into the body.
+TEST(ControlFlow, BranchIntoLoopBodyIsRejected) {
+  EXPECT_RULE_AT(
+      testing::ValidateText(testing::Mutate(kLoop, "OpBranch %pre", "OpBranch %body"), "vulkan1.3"),
+      "cfg.structure", "OpBranch", "a loop is entered only through its header");
+  // Into the continue target as well.
+  EXPECT_RULE_AT(
+      testing::ValidateText(testing::Mutate(kLoop, "OpBranch %pre", "OpBranch %cont"), "vulkan1.3"),
+      "cfg.structure", "OpBranch", "a loop is entered only through its header");
+}
+
 }  // namespace
 }  // namespace coopspv::val

@@ -37,10 +37,12 @@ const Mutation kMutations[] = {
      "coop-matrix.type.component"},
     {"UseOutOfRange", kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TN %uint_3",
      "coop-matrix.type.use"},
+    // The type's Use is checked only when known; the multiply still checks that B's Use (here
+    // a spec constant defaulting to 16) is MatrixBKHR on its default, as the reference does.
+    {"UseSpecConstantDefaultInMulAdd", kTypeB,
+     "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TN %TK", "coop-matrix.muladd.use"},
     {"UseNotConstant", kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TN %wg",
      "coop-matrix.type.use"},
-    {"RowsDefaultZero", "%TM = OpSpecConstant %uint 16", "%TM = OpSpecConstant %uint 0",
-     "coop-matrix.type.dimension"},
     {"RowsFloat", kTypeA, "%matA = OpTypeCooperativeMatrixKHR %half %uint_3 %float_0 %TK %uint_0",
      "coop-matrix.type.dimension"},
     {"ScopeNotAScope", kTypeA, "%matA = OpTypeCooperativeMatrixKHR %half %TM %TM %TK %uint_0",
@@ -62,15 +64,11 @@ const Mutation kMutations[] = {
      "coop-matrix.memory.matrix"},
     {"LayoutInvalid", "%colMajor = OpConstant %int 1", "%colMajor = OpConstant %int 7",
      "coop-matrix.memory.layout"},
-    // Spec-constant expressions are checked on the value their operands' defaults give.
-    {"LayoutSpecExpressionInvalid", "%colMajor = OpConstant %int 1",
-     "%colMajor = OpSpecConstantOp %int IMul %TM %TN", "coop-matrix.memory.layout"},
+    // A spec-constant layout is not checked on its default (256 here): specialization decides.
+    {"LayoutSpecExpressionNotCheckedOnDefault", "%colMajor = OpConstant %int 1",
+     "%colMajor = OpSpecConstantOp %int IMul %TM %TN", ""},
     {"LayoutSpecExpressionValid", "%colMajor = OpConstant %int 1",
      "%colMajor = OpSpecConstantOp %int SDiv %TM %TN", ""},
-    {"RowsSpecExpressionZero", kTypeA,
-     "%tm0 = OpSpecConstantOp %uint ISub %TM %TM\n"
-     "%matA = OpTypeCooperativeMatrixKHR %half %uint_3 %tm0 %TK %uint_0",
-     "coop-matrix.type.dimension"},
     {"LayoutArmWithoutCapability", "%colMajor = OpConstant %int 1",
      "%colMajor = OpConstant %int 4203", "coop-matrix.memory.layout"},
     {"LayoutNotConstant", kLoadB, "%b = OpCooperativeMatrixLoadKHR %matB %pB %k %K Aligned 16",
@@ -79,10 +77,11 @@ const Mutation kMutations[] = {
      "coop-matrix.memory.stride"},
     {"StrideFloat", kLoadA, "%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %float_0 None",
      "coop-matrix.memory.stride"},
-    {"StoreStrideZero", kStore,
+    // No clause bounds a Stride's value.
+    {"StoreStrideZeroIsValid", kStore,
      "OpCooperativeMatrixStoreKHR %pC %result %rowMajor %uint_0 "
      "NonPrivatePointer|MakePointerAvailable %uint_1",
-     "coop-matrix.memory.stride"},
+     ""},
     {"StoreMakePointerVisible", kStore,
      "OpCooperativeMatrixStoreKHR %pC %result %rowMajor %N NonPrivatePointer|MakePointerVisible "
      "%uint_1",
@@ -99,8 +98,11 @@ const Mutation kMutations[] = {
      "coop-matrix.memory.operands"},
     {"MulAddSwappedUse", kMulAdd, "%d = OpCooperativeMatrixMulAddKHR %matC %b %a %c",
      "coop-matrix.muladd.use"},
-    {"MulAddDims", kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TK %uint_1",
-     "coop-matrix.muladd.dims"},
+    // Different spec constants (defaults 16 and 16, or any): specialization may make them equal.
+    {"MulAddSpecDimsNotCompared", kTypeB,
+     "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TK %uint_1", ""},
+    {"MulAddDims", kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %uint_2 %uint_1",
+     ""},  // %uint_2 against the spec constant %TN: not provably different.
     {"MulAddScope", kTypeA, "%matA = OpTypeCooperativeMatrixKHR %half %uint_2 %TM %TK %uint_0",
      "coop-matrix.muladd.scope"},
     {"MulAddSaturatingFloat", kMulAdd,
@@ -162,22 +164,73 @@ TEST_P(TiledMatmulMutation, IsReportedWithItsRule) {
 INSTANTIATE_TEST_SUITE_P(CoopMatrixKhr, TiledMatmulMutation, ::testing::ValuesIn(kMutations),
                          [](const auto& info) { return std::string(info.param.name); });
 
-// The diagnostic names the instruction and both sides of the mismatch.
+// The tiled multiply with TM = TN = 16 and TK = 8 as plain constants: dimensions known before
+// specialization.
+std::string KnownDimsMatmul() {
+  std::string text = TiledMatmul();
+  int spec_id = 0;
+  for (const char* name : {"TM", "TN", "TK"}) {
+    const std::string n = name;
+    text = Mutate(text, "OpDecorate %" + n + " SpecId " + std::to_string(spec_id++), "");
+    text = Mutate(text, "%" + n + " = OpSpecConstant %uint 16",
+                  "%" + n + " = OpConstant %uint " + (n == "TK" ? "8" : "16"));
+  }
+  return text;
+}
+
+TEST(CoopMatrixKhr, KnownDimsValidateClean) {
+  EXPECT_CLEAN(testing::ValidateText(KnownDimsMatmul(), "vulkan1.3"));
+}
+
+// Known dimensions that differ are an error; the diagnostic names the instruction and both
+// sides of the mismatch.
 TEST(CoopMatrixKhr, DimensionMessageNamesBothSides) {
   const Result r = testing::ValidateText(
-      Mutate(TiledMatmul(), kTypeB,
+      Mutate(KnownDimsMatmul(), kTypeB,
              "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TK %uint_1"),
       "vulkan1.3");
+  EXPECT_FALSE(r.valid);
   bool seen = false;
   for (const auto& d : r.diagnostics) {
     if (std::string(d.rule->id) != "coop-matrix.muladd.dims") continue;
     seen = true;
     EXPECT_NE(d.message.find(" = OpCooperativeMatrixMulAddKHR: N"), std::string::npos) << d.message;
-    EXPECT_NE(d.message.find("%TN"), std::string::npos) << d.message;
-    EXPECT_NE(d.message.find("%TK"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("16 vs 8"), std::string::npos) << d.message;
     EXPECT_NE(d.instruction_text.find("OpCooperativeMatrixMulAddKHR"), std::string::npos);
   }
   EXPECT_TRUE(seen) << testing::Dump(r);
+}
+
+// Rows or Columns 0 breaks no clause: a warning, and the module stays valid; a spec constant
+// is warned about on its default.
+TEST(CoopMatrixKhr, EmptyMatrixIsAWarning) {
+  for (const auto& [anchor, replacement] :
+       {std::pair<std::string, std::string>{"%TK = OpConstant %uint 8", "%TK = OpConstant %uint 0"},
+        {"%TK = OpConstant %uint 8", "%TK = OpConstant %uint 8\n%z = OpConstantNull %uint"}}) {
+    std::string text = Mutate(KnownDimsMatmul(), anchor, replacement);
+    if (replacement.find("%z") != std::string::npos) {
+      text = Mutate(text, kTypeA, "%matA = OpTypeCooperativeMatrixKHR %half %uint_3 %TM %z %uint_0");
+      text = Mutate(text, kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %z %TN %uint_1");
+    }
+    const Result r = testing::ValidateText(text, "vulkan1.3");
+    EXPECT_TRUE(r.valid) << testing::Dump(r);
+    EXPECT_TRUE(testing::HasRule(r, "coop-matrix.type.empty")) << testing::Dump(r);
+  }
+  const Result spec = testing::ValidateText(
+      Mutate(TiledMatmul(), "%TM = OpSpecConstant %uint 16", "%TM = OpSpecConstant %uint 0"),
+      "vulkan1.3");
+  EXPECT_TRUE(spec.valid) << testing::Dump(spec);
+  EXPECT_TRUE(testing::HasRule(spec, "coop-matrix.type.empty")) << testing::Dump(spec);
+}
+
+// A known Use that names no Cooperative Matrix Use is an error; a Use known to be the wrong one
+// for a multiply operand too.
+TEST(CoopMatrixKhr, KnownUseIsChecked) {
+  EXPECT_RULE(testing::ValidateText(
+                  Mutate(KnownDimsMatmul(), kTypeB,
+                         "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TN %uint_3"),
+                  "vulkan1.3"),
+              "coop-matrix.type.use");
 }
 
 // Equal known values count as the same dimension even when the ids differ; so do identical
@@ -190,6 +243,54 @@ TEST(CoopMatrixKhr, SameValueThroughConstantsAndExpressions) {
   text = Mutate(text, kTypeA, "%matA = OpTypeCooperativeMatrixKHR %half %uint_3 %TM %TK2 %uint_0");
   text = Mutate(text, kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK3 %TN %uint_1");
   EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+}
+
+// SPV_ARM_cooperative_matrix_layouts: the known-dimension multiply with the ARM capability, B
+// loaded with `layout` and `stride`. matA is half 16x8 (TM x TK), matB half 8x16 (TK x TN).
+Result ArmLoad(const std::string& load) {
+  std::string text = Mutate(KnownDimsMatmul(), "OpCapability CooperativeMatrixKHR",
+                            "OpCapability CooperativeMatrixKHR\n"
+                            "OpCapability CooperativeMatrixLayoutsARM");
+  text = Mutate(text, "OpExtension \"SPV_KHR_cooperative_matrix\"",
+                "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+                "OpExtension \"SPV_ARM_cooperative_matrix_layouts\"");
+  text = Mutate(text, "%colMajor = OpConstant %int 1",
+                "%colMajor = OpConstant %int 1\n%rowBlocked = OpConstant %int 4202\n"
+                "%colBlocked = OpConstant %int 4203\n%four = OpConstant %uint 4");
+  return testing::ValidateText(Mutate(text, kLoadB, load), "vulkan1.3");
+}
+
+TEST(CoopMatrixArmLayouts, BlockedLayoutsWithFittingShapesValidate) {
+  // RowBlocked, Stride 1 and 2: Rows 8 (a multiple of 4), Columns 16 (of 8 and 16).
+  EXPECT_CLEAN(ArmLoad("%b = OpCooperativeMatrixLoadKHR %matB %pB %rowBlocked %uint_1 None"));
+  EXPECT_CLEAN(ArmLoad("%b = OpCooperativeMatrixLoadKHR %matB %pB %rowBlocked %uint_2 None"));
+  // ColumnBlocked, Stride 2: Rows 8 (a multiple of 4 * 2), Columns 16 (of 16 / 2).
+  EXPECT_CLEAN(ArmLoad("%b = OpCooperativeMatrixLoadKHR %matB %pB %colBlocked %uint_2 None"));
+}
+
+TEST(CoopMatrixArmLayouts, StrideMustBeAConstantOneTwoOrFour) {
+  EXPECT_RULE_AT(ArmLoad("%b = OpCooperativeMatrixLoadKHR %matB %pB %rowBlocked %uint_3 None"),
+                 "coop-matrix.memory.arm-blocked", "OpCooperativeMatrixLoadKHR",
+                 "Stride is 3; it must be 1, 2 or 4");
+  EXPECT_RULE_AT(ArmLoad("%b = OpCooperativeMatrixLoadKHR %matB %pB %colBlocked %K None"),
+                 "coop-matrix.memory.arm-blocked", "OpCooperativeMatrixLoadKHR",
+                 "must be a constant instruction");
+  EXPECT_RULE_AT(ArmLoad("%b = OpCooperativeMatrixLoadKHR %matB %pB %colBlocked"),
+                 "coop-matrix.memory.arm-blocked", "OpCooperativeMatrixLoadKHR",
+                 "needs a Stride");
+}
+
+TEST(CoopMatrixArmLayouts, ShapeMustFitTheBlocks) {
+  // RowBlocked, Stride 2: Columns must be a multiple of 16; matA has 8.
+  EXPECT_RULE_AT(ArmLoad("%b = OpCooperativeMatrixLoadKHR %matA %pB %rowBlocked %uint_2 None"),
+                 "coop-matrix.memory.arm-blocked", "OpCooperativeMatrixLoadKHR",
+                 "needs Columns a multiple of 16; Columns is 8");
+  // ColumnBlocked, Stride 4: Rows must be a multiple of 16; matB has 8.
+  EXPECT_RULE_AT(ArmLoad("%b = OpCooperativeMatrixLoadKHR %matB %pB %colBlocked %four None"),
+                 "coop-matrix.memory.arm-blocked", "OpCooperativeMatrixLoadKHR",
+                 "needs Rows a multiple of 16; Rows is 8");
+  // ColumnBlocked, Stride 1: Rows a multiple of 4, Columns of 8 (16 bytes of half).
+  EXPECT_CLEAN(ArmLoad("%b = OpCooperativeMatrixLoadKHR %matB %pB %colBlocked %uint_1 None"));
 }
 
 // A store with a spec-constant Scope id is fine once CooperativeMatrixKHR is declared.

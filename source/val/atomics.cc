@@ -1,0 +1,114 @@
+// Atomic instructions (SPIR-V 3.42.18): the types of their Result Type, of the value Pointer
+// points to, and of their Value / Comparator operands; in a Vulkan environment the width of the
+// integers they operate on (VUID-StandaloneSpirv-None-04686). CheckAtomic runs from the memory
+// family's per-instruction dispatch (memory.cc); Scope and Memory Semantics operands are the
+// scope rules' (scope.cc) and the Vulkan rules' (vulkan.cc).
+#include <string>
+
+#include "source/val/core.h"
+
+namespace coopspv::val {
+namespace {
+
+struct AtomicShape {
+  bool has_result = true;  // Everything but OpAtomicStore returns a value.
+  bool integer_only = true;
+  int value_words[2] = {0, 0};  // Words of the operands whose type must be the atomic type.
+};
+
+// The shape of an atomic opcode this family checks; nullopt for the others (flags, the float
+// atomics of extensions, which allow vectors).
+std::optional<AtomicShape> ShapeOf(Op op) {
+  switch (op) {
+    case Op::AtomicLoad:
+      return AtomicShape{true, false, {0, 0}};
+    case Op::AtomicStore:
+      return AtomicShape{false, false, {4, 0}};
+    case Op::AtomicExchange:
+      return AtomicShape{true, false, {6, 0}};
+    case Op::AtomicCompareExchange:
+      return AtomicShape{true, true, {7, 8}};
+    case Op::AtomicIIncrement:
+    case Op::AtomicIDecrement:
+      return AtomicShape{true, true, {0, 0}};
+    case Op::AtomicIAdd:
+    case Op::AtomicISub:
+    case Op::AtomicSMin:
+    case Op::AtomicUMin:
+    case Op::AtomicSMax:
+    case Op::AtomicUMax:
+    case Op::AtomicAnd:
+    case Op::AtomicOr:
+    case Op::AtomicXor:
+      return AtomicShape{true, true, {6, 0}};
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+void CheckAtomic(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  const Op op = m.opcode(i);
+  const std::optional<AtomicShape> shape = ShapeOf(op);
+  if (!shape) return;
+  const uint32_t n = m.num_words(i);
+  const size_t pointer_word = shape->has_result ? 3 : 1;
+  if (n <= pointer_word) return;
+  const Id pointer = m.word(i, pointer_word);
+  const Op pointer_def = state.DefOp(pointer);
+  if (pointer_def == Op::Nop || pointer_def == Op::Function) return;  // The id rules.
+  const Id pointer_type = state.TypeOf(pointer);
+  if (!state.IsPointerType(pointer_type)) {
+    state.Report("atomic.type", i,
+                 state.Describe(i) + ": Pointer " + state.Name(pointer) +
+                     " is not a pointer");
+    return;
+  }
+  const Id pointee = state.PointeeType(pointer_type);
+  // The atomic type: the Result Type, or for a store the type Pointer points to.
+  const Id type = shape->has_result ? m.word(i, 1) : pointee;
+  if (!state.IsType(type)) return;  // The id rules report a Result Type that is no type.
+  const bool ok_kind =
+      shape->integer_only ? state.IsIntType(type) : state.IsNumericScalarType(type);
+  if (!ok_kind) {
+    state.Report("atomic.type", i,
+                 state.Describe(i) + ": " +
+                     (shape->has_result ? "Result Type " : "the type Pointer points to, ") +
+                     state.Name(type) + ", is not a scalar " +
+                     (shape->integer_only ? "integer" : "integer or floating-point") + " type");
+    return;
+  }
+  if (shape->has_result && pointee != type) {
+    state.Report("atomic.type", i,
+                 state.Describe(i) + ": Pointer points to " + state.Name(pointee) +
+                     "; it must point to the Result Type " + state.Name(type));
+    return;
+  }
+  for (const int w : shape->value_words) {
+    if (w == 0 || static_cast<uint32_t>(w) >= n) continue;
+    const Id value = m.word(i, w);
+    const Op def = state.DefOp(value);
+    if (def == Op::Nop || def == Op::Function) continue;
+    if (state.TypeOf(value) != type) {
+      state.Report("atomic.type", i,
+                   state.Describe(i) + ": operand " + state.Name(value) + " has type " +
+                       state.Name(state.TypeOf(value)) + "; it must be " + state.Name(type));
+      return;
+    }
+  }
+  // VUID-StandaloneSpirv-None-04686: integer atomics in Vulkan are on 32-bit integers, or on
+  // 64-bit ones with Int64Atomics.
+  if (state.options().env.is_vulkan() && state.IsIntType(type)) {
+    const uint32_t width = state.ScalarWidth(type);
+    if (width != 32 && !(width == 64 && state.HasCapability(spv::Capability::Int64Atomics))) {
+      state.Report("vulkan.atomic-width", i,
+                   state.Describe(i) + ": an atomic on a " + std::to_string(width) +
+                       "-bit integer; Vulkan allows 32-bit integers, and 64-bit ones with "
+                       "Int64Atomics");
+    }
+  }
+}
+
+}  // namespace coopspv::val

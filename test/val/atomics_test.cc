@@ -1,0 +1,103 @@
+// Atomic, barrier and group-operation rules (source/val/atomics.cc, the Memory Semantics rule of
+// scope.cc, the Vulkan Scope rules of vulkan.cc): the core test kernel with a Workgroup counter,
+// one instruction added to its body.
+#include <string>
+
+#include "test/val/core_test_util.h"
+
+namespace coopspv::val {
+namespace {
+
+using testing::CoreKernel;
+using testing::Mutate;
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CoreKernelMutation);
+
+// The core kernel with a 32-bit and a 64-bit Workgroup counter, Scope and Memory Semantics
+// constants, and `body` after %sum.
+std::string WithCounter(const std::string& body) {
+  std::string text = Mutate(CoreKernel(), "OpCapability Shader",
+                            "OpCapability Shader\nOpCapability Int64\n"
+                            "OpCapability GroupNonUniform");
+  text = Mutate(text, "OpEntryPoint GLCompute %main \"main\" %gid %buf %pc",
+                "OpEntryPoint GLCompute %main \"main\" %gid %buf %pc %counter %counter64");
+  text = Mutate(text, "%ptr_fn_ptr = OpTypePointer Function %ptr_fn_float",
+                "%ptr_fn_ptr = OpTypePointer Function %ptr_fn_float\n"
+                "%ulong = OpTypeInt 64 0\n"
+                "%ulong_1 = OpConstant %ulong 1\n"
+                "%wg = OpConstant %uint 2\n"
+                "%sg = OpConstant %uint 3\n"
+                "%acq_rel = OpConstant %uint 264\n"    // AcquireRelease | WorkgroupMemory
+                "%acq_and_rel = OpConstant %uint 262\n"  // Acquire | Release | WorkgroupMemory
+                "%ptr_wg_uint = OpTypePointer Workgroup %uint\n"
+                "%ptr_wg_ulong = OpTypePointer Workgroup %ulong\n"
+                "%counter = OpVariable %ptr_wg_uint Workgroup\n"
+                "%counter64 = OpVariable %ptr_wg_ulong Workgroup");
+  return Mutate(text, "%sum = OpIAdd %uint %gx %uint_1",
+                "%sum = OpIAdd %uint %gx %uint_1\n" + body);
+}
+
+Result Check(const std::string& body) {
+  return testing::ValidateText(WithCounter(body), "vulkan1.3");
+}
+
+TEST(Atomics, WellFormedAtomicsAndBarriersValidate) {
+  EXPECT_CLEAN(Check(
+      "%old = OpAtomicIAdd %uint %counter %wg %acq_rel %uint_1\n"
+      "%cur = OpAtomicLoad %uint %counter %wg %acq_rel\n"
+      "OpAtomicStore %counter %wg %acq_rel %cur\n"
+      "%was = OpAtomicCompareExchange %uint %counter %wg %acq_rel %acq_rel %uint_5 %old\n"
+      "%inc = OpAtomicIIncrement %uint %counter %wg %acq_rel\n"
+      "OpControlBarrier %wg %wg %acq_rel\n"
+      "OpMemoryBarrier %uint_1 %acq_rel\n"
+      "%el = OpGroupNonUniformElect %bool %sg"));
+}
+
+TEST(Atomics, ResultAndOperandTypesAreChecked) {
+  // An integer atomic with a float Result Type.
+  EXPECT_RULE(Check("%old = OpAtomicIAdd %float %counter %wg %acq_rel %float_1"), "atomic.type");
+  // Pointer points to a uint, the Result Type is int.
+  EXPECT_RULE(Check("%old = OpAtomicIAdd %int %counter %wg %acq_rel %int_1"), "atomic.type");
+  // Value is not of the Result Type.
+  EXPECT_RULE(Check("%old = OpAtomicIAdd %uint %counter %wg %acq_rel %int_1"), "atomic.type");
+  // A store's Value is not of the pointee type.
+  EXPECT_RULE(Check("OpAtomicStore %counter %wg %acq_rel %float_1"), "atomic.type");
+  // Comparator is not of the Result Type.
+  EXPECT_RULE(Check("%was = OpAtomicCompareExchange %uint %counter %wg %acq_rel %acq_rel "
+                    "%uint_5 %int_1"),
+              "atomic.type");
+  // Pointer is no pointer.
+  EXPECT_RULE(Check("%old = OpAtomicIAdd %uint %gx %wg %acq_rel %uint_1"), "atomic.type");
+}
+
+TEST(Atomics, VulkanAtomicsAre32BitWithoutInt64Atomics) {
+  EXPECT_RULE(Check("%old = OpAtomicIAdd %ulong %counter64 %wg %acq_rel %ulong_1"),
+              "vulkan.atomic-width");
+  std::string text = WithCounter("%old = OpAtomicIAdd %ulong %counter64 %wg %acq_rel %ulong_1");
+  text = Mutate(text, "OpCapability Int64", "OpCapability Int64\nOpCapability Int64Atomics");
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+}
+
+TEST(Atomics, MemorySemanticsSetAtMostOneOrdering) {
+  EXPECT_RULE(Check("OpMemoryBarrier %wg %acq_and_rel"), "memory-semantics.order");
+  EXPECT_RULE(Check("%cur = OpAtomicLoad %uint %counter %wg %acq_and_rel"),
+              "memory-semantics.order");
+}
+
+TEST(Atomics, VulkanScopes) {
+  // Execution Scope Device on a barrier.
+  EXPECT_RULE(Check("OpControlBarrier %uint_1 %wg %acq_rel"), "vulkan.execution-scope");
+  // Memory Scope CrossDevice (0).
+  EXPECT_RULE(Check("OpMemoryBarrier %uint_0 %acq_rel"), "vulkan.memory-scope");
+  EXPECT_RULE(Check("%old = OpAtomicIAdd %uint %counter %uint_0 %acq_rel %uint_1"),
+              "vulkan.memory-scope");
+  // A non-uniform group operation at Workgroup scope.
+  EXPECT_RULE(Check("%el = OpGroupNonUniformElect %bool %wg"), "vulkan.non-uniform-scope");
+  // Outside Vulkan these are the client API's business.
+  const Result universal =
+      testing::ValidateText(WithCounter("OpControlBarrier %uint_1 %wg %acq_rel"), "universal1.6");
+  EXPECT_FALSE(testing::HasRule(universal, "vulkan.execution-scope")) << testing::Dump(universal);
+}
+
+}  // namespace
+}  // namespace coopspv::val
