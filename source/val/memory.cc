@@ -273,24 +273,9 @@ void ValidateMemory(ValidationState& state) {
       case Op::Variable:
         CheckVariable(state, i);
         break;
-      case Op::AtomicLoad:
-      case Op::AtomicStore:
-      case Op::AtomicExchange:
-      case Op::AtomicCompareExchange:
-      case Op::AtomicIIncrement:
-      case Op::AtomicIDecrement:
-      case Op::AtomicIAdd:
-      case Op::AtomicISub:
-      case Op::AtomicSMin:
-      case Op::AtomicUMin:
-      case Op::AtomicSMax:
-      case Op::AtomicUMax:
-      case Op::AtomicAnd:
-      case Op::AtomicOr:
-      case Op::AtomicXor:
-        CheckAtomic(state, i);  // atomics.cc
-        break;
       default:
+        // OpAtomicLoad (227) to OpAtomicXor (242): atomics.cc picks the ones it checks.
+        if (m.opcode(i) >= Op::AtomicLoad && m.opcode(i) <= Op::AtomicXor) CheckAtomic(state, i);
         break;
     }
   }

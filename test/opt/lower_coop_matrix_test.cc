@@ -747,8 +747,10 @@ TEST(LowerCoopMatrix, FailsClearlyOnWhatItDoesNotLower) {
                 "\"SPV_ARM_cooperative_matrix_layouts\"\n%u_4202 = ");
   arm = Replace(arm, "%u_4202 = ", "");
   arm = Replace(arm, "%u_0 = OpConstant %uint 0\n",
-                "%u_0 = OpConstant %uint 0\n%arm = OpConstant %uint 4202\n");
-  arm = Replace(arm, "%mat_a %p_a %u_0", "%mat_a %p_a %arm");
+                "%u_0 = OpConstant %uint 0\n%arm = OpConstant %uint 4202\n"
+                "%arm_stride = OpConstant %uint 1\n");
+  // A blocked layout takes a Stride of 1, 2 or 4 (SPV_ARM_cooperative_matrix_layouts).
+  arm = Replace(arm, "%mat_a %p_a %u_0 %u_16", "%mat_a %p_a %arm %arm_stride");
   EXPECT_TRUE(Contains(error_of(arm),
                        "OpCooperativeMatrixLoadKHR: only the RowMajorKHR and ColumnMajorKHR"))
       << error_of(arm);
