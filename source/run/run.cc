@@ -264,6 +264,44 @@ bool DeviceSubgroupSize(const std::string& which, uint32_t* size, std::string* e
   return false;
 }
 
+// The pass flags as they ran, with the device's subgroup size filled in.
+std::vector<std::string> PassesApplied(const RunOptions& options, uint32_t subgroup_size) {
+  std::vector<std::string> flags;
+  for (const auto& p : options.passes) {
+    const std::string argument =
+        p.argument == kDeviceSubgroupSize ? std::to_string(subgroup_size) : p.argument;
+    flags.push_back(argument.empty() ? "--" + p.flag : "--" + p.flag + "=" + argument);
+  }
+  return flags;
+}
+
+// The execution options of `options`.
+run::ExecuteOptions ExecOptions(const RunOptions& options, const char* variant) {
+  run::ExecuteOptions exec;
+  exec.device = options.device;
+  exec.fence_timeout_ms = options.fence_timeout_ms;
+  exec.timing_runs = options.timing_runs;
+  exec.warmup_runs = options.warmup_runs;
+  exec.variant = variant;
+  return exec;
+}
+
+// A run's device, expects, timings and final buffers into the report.
+void TakeResult(const run::Script& script, run::ExecuteResult&& result, RunReport* report) {
+  report->device_name = result.device_name;
+  report->hung = result.hung;
+  report->expects = std::move(result.expects);
+  report->timings = std::move(result.timings);
+  for (size_t i = 0; i < result.buffers.size() && i < script.buffers.size(); ++i) {
+    FinalBuffer b;
+    b.name = script.buffers[i].name;
+    b.data_type = script.buffers[i].type.Name();
+    b.written = IsWritten(script, i);
+    b.bytes = std::move(result.buffers[i]);
+    report->buffers.push_back(std::move(b));
+  }
+}
+
 // RunOptions::passes_only: the optimized shaders alone.
 RunReport RunPassesOnly(run::Script script, const RunOptions& options) {
   std::string error;
@@ -278,32 +316,10 @@ RunReport RunPassesOnly(run::Script script, const RunOptions& options) {
   if (!ApplyPasses(options, subgroup_size, &script, &error)) return Error(error);
   DropUnusedCooperativeRequirements(&script);
   RunReport report;
-  for (const auto& p : options.passes) {
-    const std::string argument =
-        p.argument == kDeviceSubgroupSize ? std::to_string(subgroup_size) : p.argument;
-    report.passes_applied.push_back(argument.empty() ? "--" + p.flag
-                                                     : "--" + p.flag + "=" + argument);
-  }
-  run::ExecuteOptions exec;
-  exec.device = options.device;
-  exec.fence_timeout_ms = options.fence_timeout_ms;
-  exec.timing_runs = options.timing_runs;
-  exec.warmup_runs = options.warmup_runs;
-  exec.variant = "passes";
+  report.passes_applied = PassesApplied(options, subgroup_size);
   run::ExecuteResult result;
-  const bool ok = run::Execute(script, exec, &result, &error);
-  report.device_name = result.device_name;
-  report.hung = result.hung;
-  report.expects = std::move(result.expects);
-  report.timings = std::move(result.timings);
-  for (size_t i = 0; i < result.buffers.size() && i < script.buffers.size(); ++i) {
-    FinalBuffer b;
-    b.name = script.buffers[i].name;
-    b.data_type = script.buffers[i].type.Name();
-    b.written = IsWritten(script, i);
-    b.bytes = result.buffers[i];
-    report.buffers.push_back(std::move(b));
-  }
+  const bool ok = run::Execute(script, ExecOptions(options, "passes"), &result, &error);
+  TakeResult(script, std::move(result), &report);
   if (!ok) {
     report.status = RunReport::kError;
     report.error = "with the passes: " + error;
@@ -337,25 +353,11 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
   if (!ParseWithOptions(text, options, &script, &error)) return Error(error);
   if (options.passes_only) return RunPassesOnly(std::move(script), options);
   RunReport report;
-  run::ExecuteOptions exec;
-  exec.device = options.device;
-  exec.fence_timeout_ms = options.fence_timeout_ms;
-  exec.timing_runs = options.timing_runs;
-  exec.warmup_runs = options.warmup_runs;
+  run::ExecuteOptions exec = ExecOptions(options, "original");
   run::ExecuteResult original;
   const bool ok = run::Execute(script, exec, &original, &error);
-  report.device_name = original.device_name;
-  report.hung = original.hung;
-  report.expects = std::move(original.expects);
-  report.timings = std::move(original.timings);
-  for (size_t i = 0; i < original.buffers.size() && i < script.buffers.size(); ++i) {
-    FinalBuffer b;
-    b.name = script.buffers[i].name;
-    b.data_type = script.buffers[i].type.Name();
-    b.written = IsWritten(script, i);
-    b.bytes = original.buffers[i];
-    report.buffers.push_back(std::move(b));
-  }
+  const uint32_t subgroup_size = original.subgroup_size;
+  TakeResult(script, std::move(original), &report);
   if (!ok) {
     report.status = RunReport::kError;
     report.error = error;
@@ -364,17 +366,12 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
   if (!options.passes.empty()) {
     // After the first run, which says what device (and subgroup size) the passes are for.
     run::Script optimized = script;
-    if (!ApplyPasses(options, original.subgroup_size, &optimized, &error)) {
+    if (!ApplyPasses(options, subgroup_size, &optimized, &error)) {
       report.status = RunReport::kError;
       report.error = error;
       return report;
     }
-    for (const auto& p : options.passes) {
-      const std::string argument =
-          p.argument == kDeviceSubgroupSize ? std::to_string(original.subgroup_size) : p.argument;
-      report.passes_applied.push_back(argument.empty() ? "--" + p.flag
-                                                       : "--" + p.flag + "=" + argument);
-    }
+    report.passes_applied = PassesApplied(options, subgroup_size);
     exec.variant = "passes";
     run::ExecuteResult second;
     const bool second_ok = run::Execute(optimized, exec, &second, &error);
@@ -390,7 +387,7 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
       if (!IsWritten(script, i)) continue;
       BufferComparison c;
       c.buffer = script.buffers[i].name;
-      run::CompareBuffers(script.buffers[i].type, original.buffers[i], second.buffers[i],
+      run::CompareBuffers(script.buffers[i].type, report.buffers[i].bytes, second.buffers[i],
                           options.tolerance, &c);
       report.comparisons.push_back(std::move(c));
     }

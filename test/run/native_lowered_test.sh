@@ -7,27 +7,17 @@
 # and every EXPECT must hold.
 #
 # Not here, and why:
-# - nv_coopmat1_legacy, khr_gemm_specdims: one subgroup of 32 per workgroup computes a whole
-#   matrix; with subgroups of 8 the workgroup holds four subgroups that each compute it into the
-#   same memory (a different program, whatever the lowering does).
+# - nv_coopmat1_legacy, khr_gemm_specdims, khr_int8_saturating: one subgroup of 32 per
+#   workgroup computes a whole matrix; with subgroups of 8 the workgroup holds four subgroups
+#   that each compute it into the same memory (a different program, whatever the lowering does).
 # - cm2_*: Workgroup-scope matrices and SPV_NV_cooperative_matrix2 need --lower-coop-matrix2.
 set -u
 RUN=tools/coopspv-run
 DIR=test/run/native
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 failures=0
-ICD=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
-if [ ! -f "$ICD" ]; then
-  echo "FAIL: $ICD is missing: install mesa-vulkan-drivers (utils/setup.sh)" >&2
-  exit 1
-fi
-export VK_DRIVER_FILES="$ICD" VK_ICD_FILENAMES="$ICD"
-export LSAN_OPTIONS="suppressions=$PWD/test/run/lsan_suppressions.txt:print_suppressions=0"
-LVP=/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so
-if ldd "$RUN" | grep -q libasan && [ -f "$LVP" ]; then
-  export LD_PRELOAD="$LVP"
-  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
-fi
+# shellcheck source=test/run/lavapipe_env.sh
+. test/run/lavapipe_env.sh
 fail() {
   echo "FAIL: $*" >&2
   failures=$((failures + 1))
