@@ -5,13 +5,17 @@
 
 #include <algorithm>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <vector>
 
+#include "source/common/target_env.h"
 #include "source/opt/pass_manager.h"
 #include "source/opt/passes.h"
 #include "source/profile/device_profile.h"
+#include "source/val/rules.h"
+#include "source/val/validator.h"
 
 namespace coopspv::opt {
 namespace {
@@ -99,6 +103,34 @@ class LegalizeForDevicePass : public Pass {
                                      Declares(now(), Capability::CooperativeVectorTrainingNV))) {
       if (!step(CreateLowerCoopVectorPass("", &error))) return PassResult::Failed(error);
     }
+    if (target_.profile) {
+      // What the sub-passes cannot change (a shape or type combination the device does not
+      // list, a feature it lacks) is still refused: say so rather than hand out a module the
+      // device's driver may reject or miscompile.
+      val::Options options;
+      options.env = *ParseTargetEnv("vulkan1.3");
+      options.max_errors = 0;
+      options.device_profile = target_.profile;
+      const val::Result result = val::Validate(now(), options);
+      std::vector<const val::Diagnostic*> refused;
+      for (const val::Diagnostic& d : result.diagnostics) {
+        if (d.severity == val::Severity::kError && d.rule != nullptr &&
+            std::string_view(d.rule->id).starts_with("device.")) {
+          refused.push_back(&d);
+        }
+      }
+      if (!refused.empty()) {
+        const val::Diagnostic& d = *refused.front();
+        std::string message =
+            "the device still cannot take the module: " + std::string(d.rule->id) + ": " +
+            d.message;
+        if (d.has_instruction) message += " (" + d.instruction_text + ")";
+        if (refused.size() > 1) {
+          message += "; " + std::to_string(refused.size() - 1) + " more device rule error(s)";
+        }
+        return PassResult::Failed(message);
+      }
+    }
     const bool changed = std::any_of(timings_.begin(), timings_.end(), [](const PassTiming& t) {
       return t.status == PassStatus::kChanged;
     });
@@ -144,6 +176,7 @@ bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
       p->HasExtension("VK_NV_cooperative_vector") && p->features.cooperativeVector;
   target->has_matrix2 = p->HasExtension("VK_NV_cooperative_matrix2");
   target->subgroup_size = p->properties.subgroupSize;
+  target->profile = std::make_shared<const profile::DeviceProfile>(*p);
   return true;
 }
 

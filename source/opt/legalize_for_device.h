@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "source/opt/pass.h"
+#include "source/profile/device_profile.h"
 
 namespace coopspv::opt {
 
@@ -20,6 +21,10 @@ struct LegalizeTarget {
   bool has_coop_vector = false;      // VK_NV_cooperative_vector.
   bool has_matrix2 = false;          // VK_NV_cooperative_matrix2.
   uint32_t subgroup_size = 0;        // For the lowering; 0 when unknown.
+  // The whole profile, when the target came from one: the legalized module is then checked
+  // against the device rules (coopspv-val --device-profile), and the driver fails naming the
+  // first rule the device still refuses.
+  std::shared_ptr<const profile::DeviceProfile> profile;
 };
 
 // Reads a device profile (a built-in name such as "h100" or "lavapipe", else a JSON file;

@@ -390,6 +390,14 @@ TEST(LegalizeForDevice, TheFlagReadsBuiltInAndFileProfiles) {
       {{"freeze-spec-const", ""}, {"fold-spec-const", ""}, {"legalize-for-device", "lavapipe"}});
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.text.find("CooperativeMatrix"), std::string::npos) << r.text;
+  // What no sub-pass changes and the device refuses: float8 matrices on the H100 (no
+  // shaderFloat8) fail the driver, naming the device rule.
+  r = testing::RunPasses(Corpus("khr_bf16_fp8"), {{"legalize-for-device", "h100"}});
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("the device still cannot take the module: device.capability: the "
+                         "capability Float8EXT needs the feature shaderFloat8"),
+            std::string::npos)
+      << r.error;
 }
 
 }  // namespace
