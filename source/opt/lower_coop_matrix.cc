@@ -23,7 +23,8 @@
 //   and lives at Pointer[major * Stride] plus minor component-sized steps (major = row for
 //   RowMajor, column for ColumnMajor), where Stride counts the pointee type, which may differ
 //   from the component type (the memory is reinterpreted: a wider pointee scalar is loaded and
-//   split with OpBitcast to a vector, narrower ones are gathered). A store through a wider
+//   split with OpBitcast to a vector, narrower ones are gathered; eight pieces go through two
+//   32-bit halves, as a vector has at most four components). A store through a wider
 //   scalar writes whole words: the invocation holding the first element of a word fetches the
 //   others of the word with shuffles (StoreWide). Pointer arithmetic rewrites
 //   the access chain that made Pointer, adding to its last index (OpPtrAccessChain for
@@ -353,6 +354,8 @@ class Lowering {
   void LowerMulAdd(InstIndex i);
   Id Fetch(Id source, Id dest, const Scalar& t, Id want, Id first, Id last, bool one_round);
   void StoreWide(InstIndex i, const Memory& mem, const Matrix& mat, Id var);
+  std::vector<uint32_t> Split(Id value, uint32_t bytes, Id part_type, uint32_t part_bytes);
+  Id Join(const std::vector<uint32_t>& parts, Id part_type, Id type);
   Id SaturatingAdd(const Scalar& t, Id p, Id c, bool is_signed);
   bool DescribeMemory(InstIndex i, Id pointer, Memory* mem);
   Id Advance(const Memory& mem, Id k);
@@ -721,6 +724,44 @@ std::vector<uint32_t> Lowering::AccessOperands(const Memory& mem, uint32_t bytes
   return out;
 }
 
+// A scalar of `bytes` bytes as its pieces of `part_bytes` bytes (type `part_type`), lowest
+// first: one OpBitcast to a vector, or, for 8 pieces (a vector has at most 4), through two
+// 32-bit words.
+std::vector<uint32_t> Lowering::Split(Id value, uint32_t bytes, Id part_type, uint32_t part_bytes) {
+  const uint32_t n = bytes / part_bytes;
+  std::vector<uint32_t> parts;
+  if (n <= 4) {
+    const Id vec = Emit(Op::Bitcast, TypeVector(part_type, n), {value});
+    for (uint32_t k = 0; k < n; ++k)
+      parts.push_back(Emit(Op::CompositeExtract, part_type, {vec, k}));
+    return parts;
+  }
+  const Id words = Emit(Op::Bitcast, TypeVector(U32(), 2), {value});
+  for (uint32_t w = 0; w < 2; ++w) {
+    const Id word = Emit(Op::CompositeExtract, U32(), {words, w});
+    const Id vec = Emit(Op::Bitcast, TypeVector(part_type, 4), {word});
+    for (uint32_t k = 0; k < 4; ++k)
+      parts.push_back(Emit(Op::CompositeExtract, part_type, {vec, k}));
+  }
+  return parts;
+}
+
+// The inverse of Split: the pieces, lowest first, as one scalar of type `type`.
+Id Lowering::Join(const std::vector<uint32_t>& parts, Id part_type, Id type) {
+  const uint32_t n = static_cast<uint32_t>(parts.size());
+  if (n <= 4) {
+    return Emit(Op::Bitcast, type,
+                {EmitV(Op::CompositeConstruct, TypeVector(part_type, n), parts)});
+  }
+  std::vector<uint32_t> words;
+  for (uint32_t w = 0; w < 2; ++w) {
+    const std::vector<uint32_t> four(parts.begin() + 4 * w, parts.begin() + 4 * w + 4);
+    words.push_back(
+        Emit(Op::Bitcast, U32(), {EmitV(Op::CompositeConstruct, TypeVector(part_type, 4), four)}));
+  }
+  return Emit(Op::Bitcast, type, {EmitV(Op::CompositeConstruct, TypeVector(U32(), 2), words)});
+}
+
 Id Lowering::LoadElement(const Memory& mem, const Matrix& mat, Id row, Id col) {
   const uint32_t cb = mat.component.width / 8, sb = mem.scalar.width / 8;
   const Scalar& c = mat.component;
@@ -735,19 +776,25 @@ Id Lowering::LoadElement(const Memory& mem, const Matrix& mat, Id row, Id col) {
     return v == 0 || mem.scalar.type == c.type ? v : Emit(Op::Bitcast, c.type, {v});
   }
   if (sb > cb) {
-    // The scalar holds sb / cb components: split it and take ours.
-    const Id word = load(ScalarPointer(mem, mat, row, col, 0, &offset));
-    const Id vec = Emit(Op::Bitcast, TypeVector(c.type, sb / cb), {word});
-    const Id which = Div(Mod(offset, ConstU32(sb)), ConstU32(cb));
-    return Emit(Op::VectorExtractDynamic, c.type, {vec, which});
+    // The scalar holds sb / cb components: split it and take ours (8 of them: first the
+    // 32-bit half that holds ours).
+    Id word = load(ScalarPointer(mem, mat, row, col, 0, &offset));
+    Id in_word = Mod(offset, ConstU32(sb));
+    if (sb / cb > 4) {
+      const Id halves = Emit(Op::Bitcast, TypeVector(U32(), 2), {word});
+      word = Emit(Op::VectorExtractDynamic, U32(), {halves, Div(in_word, ConstU32(4))});
+      in_word = Mod(in_word, ConstU32(4));
+    }
+    const uint32_t n = std::min(sb, 4u) / cb;
+    const Id vec = Emit(Op::Bitcast, TypeVector(c.type, n), {word});
+    return Emit(Op::VectorExtractDynamic, c.type, {vec, Div(in_word, ConstU32(cb))});
   }
   // The component spans cb / sb scalars: gather them.
   std::vector<uint32_t> parts;
   for (uint32_t k = 0; k < cb / sb; ++k) {
     parts.push_back(load(ScalarPointer(mem, mat, row, col, k * sb, &offset)));
   }
-  const Id vec = EmitV(Op::CompositeConstruct, TypeVector(mem.scalar.type, cb / sb), parts);
-  return Emit(Op::Bitcast, c.type, {vec});
+  return Join(parts, mem.scalar.type, c.type);
 }
 
 void Lowering::StoreElement(InstIndex i, const Memory& mem, const Matrix& mat, Id row, Id col,
@@ -766,10 +813,9 @@ void Lowering::StoreElement(InstIndex i, const Memory& mem, const Matrix& mat, I
     store(ScalarPointer(mem, mat, row, col, 0, &offset), value);
     return;
   }
-  const Id vec = Emit(Op::Bitcast, TypeVector(mem.scalar.type, cb / sb), {value});
+  const std::vector<uint32_t> parts = Split(value, cb, mem.scalar.type, sb);
   for (uint32_t k = 0; k < cb / sb; ++k) {
-    const Id part = Emit(Op::CompositeExtract, mem.scalar.type, {vec, k});
-    store(ScalarPointer(mem, mat, row, col, k * sb, &offset), part);
+    store(ScalarPointer(mem, mat, row, col, k * sb, &offset), parts[k]);
   }
 }
 
@@ -810,12 +856,6 @@ void Lowering::LowerLoadStore(InstIndex i) {
     mem.memory_operands.push_back(m_.word(i, w));
   }
   if (!DescribeMemory(i, pointer, &mem)) return;
-  {
-    const uint32_t cb = mat->component.width / 8, sb = mem.scalar.width / 8;
-    if (std::max(cb, sb) / std::min(cb, sb) > 4) {
-      return Fail(i, "components and memory scalars whose sizes differ more than 4 times");
-    }
-  }
   const auto stride_type = ScalarOf(m_.TypeOf(stride));
   if (!stride_type || stride_type->is_float) return Fail(i, "Stride must be an integer");
   mem.stride = stride_type->width == 32 ? stride : Emit(Op::UConvert, U32(), {stride});
@@ -878,8 +918,7 @@ void Lowering::StoreWide(InstIndex i, const Memory& mem, const Matrix& mat, Id v
     const Id minor = mem.column_major ? row : col;
     const Id first = Emit(Op::IEqual, TypeBool(), {Mod(minor, ConstU32(r)), ConstU32(0)});
     If(Emit(Op::LogicalAnd, TypeBool(), {valid, first}), [&] {
-      const Id vec = EmitV(Op::CompositeConstruct, TypeVector(mat.component.type, r), parts);
-      const Id word = Emit(Op::Bitcast, mem.scalar.type, {vec});
+      const Id word = Join(parts, mat.component.type, mem.scalar.type);
       Id offset = 0;
       std::vector<uint32_t> operands = {ScalarPointer(mem, mat, row, col, 0, &offset), word};
       for (uint32_t w : AccessOperands(mem, sb)) operands.push_back(w);

@@ -295,6 +295,28 @@ TEST(LowerCoopMatrix, PointeesOfAnotherTypeReinterpretTheMemory) {
     CHECK: = OpCompositeConstruct %v2half
     CHECK: = OpBitcast %uint
   )")) << w.text;
+  // Eight components in one memory scalar and one component over eight (a vector has at most
+  // four): int8 A and B through 64-bit words, 64-bit C and D through bytes, via 32-bit halves.
+  Kernel eight;
+  eight.ta = eight.tb = "char";
+  eight.tc = eight.tr = "long";
+  eight.k = 32;
+  eight.pa = eight.pb = "ulong";
+  eight.pc = eight.pd = "uchar";
+  eight.operands =
+      "MatrixASignedComponentsKHR|MatrixBSignedComponentsKHR|MatrixCSignedComponentsKHR|"
+      "MatrixResultSignedComponentsKHR";
+  const PassRun e = Lower(KernelText(eight), 16);
+  ASSERT_TRUE(e.ok) << e.error;
+  EXPECT_TRUE(testing::FileCheck(e.text, R"(
+    CHECK: = OpBitcast %v2uint
+    CHECK: = OpVectorExtractDynamic %uint
+    CHECK: = OpBitcast %v4char
+    CHECK: = OpVectorExtractDynamic %char
+  )")) << e.text;
+  EXPECT_TRUE(Contains(e.text, "= OpCompositeConstruct %v2uint")) << e.text;
+  EXPECT_TRUE(Contains(e.text, "= OpBitcast %uchar") || Contains(e.text, "= OpBitcast %v4uchar"))
+      << e.text;
   // Columns that are not a multiple of the ratio: the last word would reach past the matrix.
   Kernel odd = wide;
   odd.n = 15;

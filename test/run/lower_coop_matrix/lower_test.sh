@@ -98,6 +98,37 @@ if [ -x "$RUN" ] && [ -f "$ICD" ]; then
   done
 fi
 
+# Eight components in one memory scalar: m16n32k32_char_int with A (int8, column-major) read
+# through 64-bit words, split through 32-bit halves.
+if [ -x "$RUN" ] && [ -f "$ICD" ]; then
+  w8="$TMP/w8"
+  mkdir -p "$w8"
+  sed -e 's/^OpCapability Int8$/OpCapability Int8\nOpCapability Int64/' \
+    -e 's/^%uint = OpTypeInt 32 0$/%uint = OpTypeInt 32 0\n%ulong = OpTypeInt 64 0/' \
+    -e 's/^OpDecorate %rt_a ArrayStride 1$/OpDecorate %rt_a ArrayStride 8/' \
+    -e 's/^%rt_a = OpTypeRuntimeArray %char$/%rt_a = OpTypeRuntimeArray %ulong/' \
+    -e 's/^%pel_a = OpTypePointer StorageBuffer %char$/%pel_a = OpTypePointer StorageBuffer %ulong/' \
+    -e 's/^%a = OpCooperativeMatrixLoadKHR %mat_a %p_a %u_1 %u_16$/%a = OpCooperativeMatrixLoadKHR %mat_a %p_a %u_1 %u_2/' \
+    "$DIR/m16n32k32_char_int.spvasm" >"$w8/k.spvasm"
+  grep -q "%a = OpCooperativeMatrixLoadKHR %mat_a %p_a %u_1 %u_2" "$w8/k.spvasm" ||
+    fail "ratio 8: the kernel m16n32k32_char_int changed; update lower_test.sh"
+  if "$AS" "$w8/k.spvasm" -o "$w8/k.spv" &&
+    "$OPT" --target-env vulkan1.3 --lower-coop-matrix=8 "$w8/k.spv" \
+      -o "$w8/m16n32k32_char_int.spv" 2>"$TMP/err"; then
+    "$VAL" --target-env vulkan1.3 "$w8/m16n32k32_char_int.spv" >"$TMP/err" 2>&1 ||
+      fail "ratio 8: output does not validate: $(head -5 "$TMP/err")"
+    sed 's/^DEVICE_FEATURE Float16Int8Features.shaderInt8$/&\nDEVICE_FEATURE shaderInt64/' \
+      "$DIR/m16n32k32_char_int.amber" >"$w8/m16n32k32_char_int.amber"
+    if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$w8/m16n32k32_char_int.amber" >"$TMP/out" 2>&1; then
+      fail "ratio 8: lowered kernel on lavapipe"
+      sed 's/^/    /' "$TMP/out" | head -20 >&2
+    fi
+    ran=$((ran + 1))
+  else
+    fail "ratio 8: $(cat "$TMP/err")"
+  fi
+fi
+
 # The example GEMM through the pipeline of the H100 timing job, over 16 workgroups.
 if [ -x "$RUN" ] && [ -f "$ICD" ]; then
   gemm="$TMP/gemm256"
