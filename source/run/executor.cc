@@ -25,11 +25,6 @@ std::string VersionString(uint32_t v) {
          "." + std::to_string(VK_API_VERSION_PATCH(v));
 }
 
-const char* const kCooperativeExtensions[] = {
-    "VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix", "VK_NV_cooperative_matrix2",
-    "VK_NV_cooperative_vector",  "VK_KHR_shader_bfloat16",   "VK_EXT_shader_replicated_composites",
-    "VK_EXT_shader_float8"};
-
 // The physical device's properties coopspv-run uses.
 struct DeviceProperties {
   VkPhysicalDeviceProperties2 base{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
@@ -882,6 +877,30 @@ class Executor {
 
 }  // namespace
 
+const std::vector<CooperativeExtension>& CooperativeExtensions() {
+  static const std::vector<CooperativeExtension> list = {
+      {"VK_KHR_cooperative_matrix", {"SPV_KHR_cooperative_matrix"}},
+      {"VK_NV_cooperative_matrix", {"SPV_NV_cooperative_matrix"}},
+      {"VK_NV_cooperative_matrix2", {"SPV_NV_cooperative_matrix2", "SPV_NV_tensor_addressing"}},
+      {"VK_NV_cooperative_vector", {"SPV_NV_cooperative_vector"}},
+      {"VK_KHR_shader_bfloat16", {"SPV_KHR_bfloat16"}},
+      {"VK_EXT_shader_replicated_composites", {"SPV_EXT_replicated_composites"}},
+      {"VK_EXT_shader_float8", {"SPV_EXT_float8"}},
+  };
+  return list;
+}
+
+bool DeviceSubgroupSize(const std::string& which, uint32_t* size, std::string* error) {
+  Instance instance;
+  if (!instance.Create(error)) return false;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  if (!instance.Select(which, &physical, error)) return false;
+  DeviceProperties props;
+  props.Query(instance.vk, physical);
+  *size = props.v11.subgroupSize;
+  return true;
+}
+
 bool Execute(const Script& script, const ExecuteOptions& options, ExecuteResult* result,
              std::string* error) {
   Executor executor(script, options, result);
@@ -911,8 +930,8 @@ bool SupportedDeviceFeatures(const std::string& which, std::vector<std::string>*
       if (supported.Get(ref)) features->push_back(ref.Name());
     }
   }
-  for (const char* e : kCooperativeExtensions) {
-    if (available.count(e)) extensions->push_back(e);
+  for (const CooperativeExtension& e : CooperativeExtensions()) {
+    if (available.count(e.device)) extensions->push_back(e.device);
   }
   return true;
 }
@@ -942,8 +961,8 @@ bool EnumerateDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error
       info.max_subgroup_size = props.v13.maxSubgroupSize;
     }
     const auto extensions = instance.Extensions(d);
-    for (const char* e : kCooperativeExtensions) {
-      if (extensions.count(e)) info.cooperative_extensions.push_back(e);
+    for (const CooperativeExtension& e : CooperativeExtensions()) {
+      if (extensions.count(e.device)) info.cooperative_extensions.push_back(e.device);
     }
     devices->push_back(std::move(info));
   }

@@ -36,6 +36,17 @@ struct ExecuteResult {
 bool Execute(const Script& script, const ExecuteOptions& options, ExecuteResult* result,
              std::string* error);
 
+// The cooperative device extensions coopspv-run knows, each with the SPIR-V extensions that
+// need it.
+struct CooperativeExtension {
+  const char* device;
+  std::vector<const char*> spirv;
+};
+const std::vector<CooperativeExtension>& CooperativeExtensions();
+
+// The default subgroup size of the device `which` selects (as --device does).
+bool DeviceSubgroupSize(const std::string& which, uint32_t* size, std::string* error);
+
 // Every feature the device `which` selects supports (as DEVICE_FEATURE names; protectedMemory
 // left out) and the cooperative extensions it has.
 bool SupportedDeviceFeatures(const std::string& which, std::vector<std::string>* features,

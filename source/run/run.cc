@@ -3,7 +3,6 @@
 #include "include/coopspv/run.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -168,24 +167,6 @@ std::string JsonNumber(double v) {
   return buf;
 }
 
-// The SPIR-V extensions that need each cooperative device extension.
-struct CooperativeExtension {
-  const char* device;
-  std::vector<const char*> spirv;
-};
-const std::vector<CooperativeExtension>& CooperativeExtensions() {
-  static const std::vector<CooperativeExtension> list = {
-      {"VK_KHR_cooperative_matrix", {"SPV_KHR_cooperative_matrix"}},
-      {"VK_NV_cooperative_matrix", {"SPV_NV_cooperative_matrix"}},
-      {"VK_NV_cooperative_matrix2", {"SPV_NV_cooperative_matrix2", "SPV_NV_tensor_addressing"}},
-      {"VK_NV_cooperative_vector", {"SPV_NV_cooperative_vector"}},
-      {"VK_KHR_shader_bfloat16", {"SPV_KHR_bfloat16"}},
-      {"VK_EXT_shader_replicated_composites", {"SPV_EXT_replicated_composites"}},
-      {"VK_EXT_shader_float8", {"SPV_EXT_float8"}},
-  };
-  return list;
-}
-
 // The OpExtension names of a module.
 std::set<std::string> SpirvExtensions(const std::vector<uint32_t>& words) {
   std::set<std::string> names;
@@ -223,7 +204,7 @@ void DropUnusedCooperativeRequirements(run::Script* script) {
     }
   }
   std::set<std::string> dropped;
-  for (const CooperativeExtension& e : CooperativeExtensions()) {
+  for (const run::CooperativeExtension& e : run::CooperativeExtensions()) {
     if (std::none_of(e.spirv.begin(), e.spirv.end(),
                      [&](const char* name) { return used.count(name) != 0; })) {
       dropped.insert(e.device);
@@ -237,31 +218,6 @@ void DropUnusedCooperativeRequirements(run::Script* script) {
     const char* extension = run::FeatureStructs()[ref.structure].extension;
     return extension != nullptr && dropped.count(extension) != 0;
   });
-}
-
-// The subgroup size of the device `which` selects (as --device does).
-bool DeviceSubgroupSize(const std::string& which, uint32_t* size, std::string* error) {
-  std::vector<VulkanDeviceInfo> devices;
-  if (!ListVulkanDevices(&devices, error)) return false;
-  if (devices.empty()) {
-    *error = "no Vulkan device";
-    return false;
-  }
-  const bool index =
-      !which.empty() && which.size() < 6 &&
-      std::all_of(which.begin(), which.end(), [](char c) { return c >= '0' && c <= '9'; });
-  for (const VulkanDeviceInfo& d : devices) {
-    std::string name = d.name, want = which;
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (char& c : want) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (which.empty() ||
-        (index ? d.index == std::stoul(which) : name.find(want) != std::string::npos)) {
-      *size = d.subgroup_size;
-      return true;
-    }
-  }
-  *error = "no Vulkan device matches '" + which + "'";
-  return false;
 }
 
 // The pass flags as they ran, with the device's subgroup size filled in.
@@ -310,7 +266,7 @@ RunReport RunPassesOnly(run::Script script, const RunOptions& options) {
   const bool needs_size =
       std::any_of(options.passes.begin(), options.passes.end(),
                   [](const PassRequest& p) { return p.argument == kDeviceSubgroupSize; });
-  if (needs_size && !DeviceSubgroupSize(options.device, &subgroup_size, &error)) {
+  if (needs_size && !run::DeviceSubgroupSize(options.device, &subgroup_size, &error)) {
     return Error(error);
   }
   if (!ApplyPasses(options, subgroup_size, &script, &error)) return Error(error);
