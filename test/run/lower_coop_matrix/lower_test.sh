@@ -64,11 +64,32 @@ for c in $cases; do
     ran=$((ran + 1))
   fi
 done
-# Stores through a wider memory scalar (f16 results through uint words, both layouts):
-# m16n32k8_half_half with its D buffer retyped; the invocation holding the first half of a
-# word fetches the other half (a shuffle) and writes the word. Row-major needs the generated
-# column-major expectation transposed.
+# lower_and_run LABEL NATIVE_SPVASM LOWERED_SPV SCRIPT "RUN FLAGS" OPT_FLAGS...: assembles the
+# kernel, lowers it with OPT_FLAGS into LOWERED_SPV, validates that and runs SCRIPT (which loads
+# it) on lavapipe.
+lower_and_run() {
+  local label=$1 native=$2 lowered=$3 script=$4 run_flags=$5
+  shift 5
+  if ! { "$AS" "$native" -o "$lowered.native.spv" &&
+    "$OPT" --target-env vulkan1.3 "$@" "$lowered.native.spv" -o "$lowered" 2>"$TMP/err"; }; then
+    fail "$label: $(cat "$TMP/err")"
+    return
+  fi
+  "$VAL" --target-env vulkan1.3 "$lowered" >"$TMP/err" 2>&1 ||
+    fail "$label: output does not validate: $(head -5 "$TMP/err")"
+  # shellcheck disable=SC2086
+  if ! timeout 300 "${RUN_ENV[@]}" "$RUN" $run_flags "$script" >"$TMP/out" 2>&1; then
+    fail "$label: lowered kernel on lavapipe"
+    sed 's/^/    /' "$TMP/out" | head -20 >&2
+  fi
+  ran=$((ran + 1))
+}
+
 if [ -x "$RUN" ] && [ -f "$ICD" ]; then
+  # Stores through a wider memory scalar (f16 results through uint words, both layouts):
+  # m16n32k8_half_half with its D buffer retyped; the invocation holding the first half of a
+  # word fetches the other half (a shuffle) and writes the word. Row-major needs the generated
+  # column-major expectation transposed.
   wide="$TMP/wide"
   mkdir -p "$wide"
   for layout in column row; do
@@ -80,27 +101,14 @@ if [ -x "$RUN" ] && [ -f "$ICD" ]; then
       "$DIR/m16n32k8_half_half.spvasm" >"$wide/$layout.spvasm"
     grep -q "OpCooperativeMatrixStoreKHR %p_d %out $store" "$wide/$layout.spvasm" ||
       fail "wide store: the kernel m16n32k8_half_half changed; update lower_test.sh"
-    if ! { "$AS" "$wide/$layout.spvasm" -o "$wide/$layout.native.spv" &&
-      "$OPT" --target-env vulkan1.3 --lower-coop-matrix=8 "$wide/$layout.native.spv" \
-        -o "$wide/m16n32k8_half_half.spv" 2>"$TMP/err"; }; then
-      fail "wide store ($layout-major): $(cat "$TMP/err")"
-      continue
-    fi
-    "$VAL" --target-env vulkan1.3 "$wide/m16n32k8_half_half.spv" >"$TMP/err" 2>&1 ||
-      fail "wide store ($layout-major): output does not validate: $(head -5 "$TMP/err")"
     python3 "$DIR/transpose_expect.py" "$DIR/m16n32k8_half_half.amber" \
       "$wide/m16n32k8_half_half.amber" $layout || fail "wide store: transpose_expect.py"
-    if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$wide/m16n32k8_half_half.amber" >"$TMP/out" 2>&1; then
-      fail "wide store ($layout-major): lowered kernel on lavapipe"
-      sed 's/^/    /' "$TMP/out" | head -20 >&2
-    fi
-    ran=$((ran + 1))
+    lower_and_run "wide store ($layout-major)" "$wide/$layout.spvasm" \
+      "$wide/m16n32k8_half_half.spv" "$wide/m16n32k8_half_half.amber" "" --lower-coop-matrix=8
   done
-fi
 
-# Eight components in one memory scalar: m16n32k32_char_int with A (int8, column-major) read
-# through 64-bit words, split through 32-bit halves.
-if [ -x "$RUN" ] && [ -f "$ICD" ]; then
+  # Eight components in one memory scalar: m16n32k32_char_int with A (int8, column-major) read
+  # through 64-bit words, split through 32-bit halves.
   w8="$TMP/w8"
   mkdir -p "$w8"
   sed -e 's/^OpCapability Int8$/OpCapability Int8\nOpCapability Int64/' \
@@ -112,41 +120,19 @@ if [ -x "$RUN" ] && [ -f "$ICD" ]; then
     "$DIR/m16n32k32_char_int.spvasm" >"$w8/k.spvasm"
   grep -q "%a = OpCooperativeMatrixLoadKHR %mat_a %p_a %u_1 %u_2" "$w8/k.spvasm" ||
     fail "ratio 8: the kernel m16n32k32_char_int changed; update lower_test.sh"
-  if "$AS" "$w8/k.spvasm" -o "$w8/k.spv" &&
-    "$OPT" --target-env vulkan1.3 --lower-coop-matrix=8 "$w8/k.spv" \
-      -o "$w8/m16n32k32_char_int.spv" 2>"$TMP/err"; then
-    "$VAL" --target-env vulkan1.3 "$w8/m16n32k32_char_int.spv" >"$TMP/err" 2>&1 ||
-      fail "ratio 8: output does not validate: $(head -5 "$TMP/err")"
-    sed 's/^DEVICE_FEATURE Float16Int8Features.shaderInt8$/&\nDEVICE_FEATURE shaderInt64/' \
-      "$DIR/m16n32k32_char_int.amber" >"$w8/m16n32k32_char_int.amber"
-    if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$w8/m16n32k32_char_int.amber" >"$TMP/out" 2>&1; then
-      fail "ratio 8: lowered kernel on lavapipe"
-      sed 's/^/    /' "$TMP/out" | head -20 >&2
-    fi
-    ran=$((ran + 1))
-  else
-    fail "ratio 8: $(cat "$TMP/err")"
-  fi
-fi
+  sed 's/^DEVICE_FEATURE Float16Int8Features.shaderInt8$/&\nDEVICE_FEATURE shaderInt64/' \
+    "$DIR/m16n32k32_char_int.amber" >"$w8/m16n32k32_char_int.amber"
+  lower_and_run "ratio 8" "$w8/k.spvasm" "$w8/m16n32k32_char_int.spv" \
+    "$w8/m16n32k32_char_int.amber" "" --lower-coop-matrix=8
 
-# The example GEMM through the pipeline of the H100 timing job, over 16 workgroups.
-if [ -x "$RUN" ] && [ -f "$ICD" ]; then
+  # The example GEMM through the pipeline of the H100 timing job, over 16 workgroups.
   gemm="$TMP/gemm256"
-  if "$AS" examples/tiled_gemm.spvasm -o "$gemm.native.spv" &&
-    "$OPT" --target-env vulkan1.3 --set-spec-const-default-value "0:128" --freeze-spec-const \
-      --fold-spec-const --lower-coop-matrix=8 --eliminate-dead "$gemm.native.spv" \
-      -o "$gemm.spv" 2>"$TMP/err"; then
-    sed -e "s#SPIRV-ASM FILE ../../../examples/tiled_gemm.spvasm#SPIRV-BINARY FILE gemm256.spv#" \
-      -e '/VK_KHR_cooperative_matrix/d' -e '/CooperativeMatrixFeaturesKHR/d' \
-      "$DIR/gemm256.amber" >"$gemm.amber"
-    if ! timeout 300 "${RUN_ENV[@]}" "$RUN" --timeout-ms 120000 "$gemm.amber" >"$TMP/out" 2>&1; then
-      fail "gemm256: lowered examples/tiled_gemm on lavapipe"
-      sed 's/^/    /' "$TMP/out" | head -20 >&2
-    fi
-    ran=$((ran + 1))
-  else
-    fail "gemm256: lowering examples/tiled_gemm: $(cat "$TMP/err")"
-  fi
+  sed -e "s#SPIRV-ASM FILE ../../../examples/tiled_gemm.spvasm#SPIRV-BINARY FILE gemm256.spv#" \
+    -e '/VK_KHR_cooperative_matrix/d' -e '/CooperativeMatrixFeaturesKHR/d' \
+    "$DIR/gemm256.amber" >"$gemm.amber"
+  lower_and_run "gemm256: examples/tiled_gemm" examples/tiled_gemm.spvasm "$gemm.spv" \
+    "$gemm.amber" "--timeout-ms 120000" --set-spec-const-default-value "0:128" \
+    --freeze-spec-const --fold-spec-const --lower-coop-matrix=8 --eliminate-dead
 fi
 if [ "$ran" != 0 ]; then
   echo "ran $ran lowered kernels on lavapipe"
