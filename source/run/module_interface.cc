@@ -8,7 +8,7 @@ namespace coopspv::run {
 namespace {
 
 // Opcodes, decorations, storage classes and execution values (SPIR-V 1.6 unified spec).
-constexpr uint32_t kOpEntryPoint = 15, kOpExecutionMode = 16, kOpTypeArray = 28,
+constexpr uint32_t kOpExtension = 10, kOpEntryPoint = 15, kOpExecutionMode = 16, kOpTypeArray = 28,
                    kOpTypeRuntimeArray = 29, kOpTypePointer = 32, kOpVariable = 59,
                    kOpDecorate = 71;
 constexpr uint32_t kDecorationBlock = 2, kDecorationBufferBlock = 3, kDecorationBinding = 33,
@@ -53,7 +53,10 @@ bool ReadModuleInterface(std::span<const uint32_t> words, std::string_view entry
     }
     const size_t end = at + count;
     auto w = [&](size_t i) { return at + i < end ? words[at + i] : 0u; };
-    if (opcode == kOpEntryPoint && count >= 4) {
+    if (opcode == kOpExtension && count >= 2) {
+      size_t name_words = 0;
+      out->extensions.emplace_back(ReadString(words, at + 1, end, &name_words));
+    } else if (opcode == kOpEntryPoint && count >= 4) {
       size_t name_words = 0;
       const std::string_view name = ReadString(words, at + 3, end, &name_words);
       if (w(1) == kGLCompute && name == entry_point && !found) {

@@ -25,7 +25,8 @@ struct ModuleResource {
 struct ModuleInterface {
   std::vector<ModuleResource> resources;
   bool push_constants = false;
-  uint32_t local_size[3] = {0, 0, 0};  // OpExecutionMode LocalSize; 0 when not literal.
+  uint32_t local_size[3] = {0, 0, 0};   // OpExecutionMode LocalSize; 0 when not literal.
+  std::vector<std::string> extensions;  // The module's OpExtension names.
 };
 
 // False with a message when the module has no GLCompute entry point named `entry_point`.

@@ -167,41 +167,18 @@ std::string JsonNumber(double v) {
   return buf;
 }
 
-// The OpExtension names of a module.
-std::set<std::string> SpirvExtensions(const std::vector<uint32_t>& words) {
-  std::set<std::string> names;
-  for (size_t i = 5; i < words.size();) {
-    const uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
-    if (count == 0 || i + count > words.size()) break;
-    if (opcode == 10) {  // OpExtension
-      std::string name;
-      for (size_t w = i + 1; w < i + count; ++w) {
-        for (int b = 0; b < 4; ++b) {
-          const char c = static_cast<char>(words[w] >> (8 * b));
-          if (c == 0) {
-            w = i + count;
-            break;
-          }
-          name += c;
-        }
-      }
-      names.insert(name);
-    } else if (opcode == 54) {  // OpFunction: no OpExtension after the first function.
-      break;
-    }
-    i += count;
-  }
-  return names;
-}
-
 // Drops the requirements of cooperative device extensions that no shader declares any more.
 void DropUnusedCooperativeRequirements(run::Script* script) {
   std::set<std::string> used;
-  for (const run::Shader& shader : script->shaders) {
-    if (std::any_of(script->pipelines.begin(), script->pipelines.end(),
-                    [&](const run::Pipeline& p) { return p.shader == shader.name; })) {
-      used.merge(SpirvExtensions(shader.words));
+  for (const run::Pipeline& p : script->pipelines) {
+    const run::Shader* shader = script->FindShader(p.shader);
+    run::ModuleInterface interface;
+    std::string ignored;  // A module that cannot be read keeps every requirement.
+    if (shader == nullptr ||
+        !run::ReadModuleInterface(shader->words, p.entry_point, &interface, &ignored)) {
+      return;
     }
+    used.insert(interface.extensions.begin(), interface.extensions.end());
   }
   std::set<std::string> dropped;
   for (const run::CooperativeExtension& e : run::CooperativeExtensions()) {
