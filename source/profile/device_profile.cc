@@ -435,6 +435,29 @@ std::optional<DeviceProfile> Parse(std::string_view text, std::string* error) {
                      }) &&
                  RequireKeys(r, v, path, kNames);
         }
+        if (key == "cooperativeMatrixPropertiesNV") {
+          // VkCooperativeMatrixPropertiesNV: DType instead of ResultType, no saturation.
+          static const char* const kNames[] = {"AType", "BType", "CType", "DType",
+                                               "scope", "MSize", "NSize", "KSize"};
+          return r.List<CooperativeMatrixProperties>(
+                     v, path, &p.cooperativeMatrixPropertiesNV,
+                     [&](const std::string& k, const json::Value& ev, const std::string& ep,
+                         CooperativeMatrixProperties* t, bool* unknown_entry) {
+                       uint32_t CooperativeMatrixProperties::*sizes[] = {
+                           &CooperativeMatrixProperties::MSize, &CooperativeMatrixProperties::NSize,
+                           &CooperativeMatrixProperties::KSize};
+                       for (int d = 0; d < 3; ++d) {
+                         if (k == kNames[5 + d]) return r.Count(ev, ep, &(t->*sizes[d]));
+                       }
+                       if (k == "DType") return r.Component(ev, ep, &t->ResultType);
+                       if (k == "ResultType" || k == "saturatingAccumulation") {
+                         *unknown_entry = true;
+                         return true;
+                       }
+                       return MatrixEntryField(r, k, ev, ep, t, unknown_entry);
+                     }) &&
+                 RequireKeys(r, v, path, kNames);
+        }
         if (key == "cooperativeMatrixFlexibleDimensionsProperties") {
           static const char* const kNames[] = {
               "AType", "BType",        "CType",        "ResultType",   "saturatingAccumulation",
@@ -578,6 +601,15 @@ std::string Write(const DeviceProfile& p) {
            ", \"BType\": " + Type(e.BType) + ", \"CType\": " + Type(e.CType) +
            ", \"ResultType\": " + Type(e.ResultType) +
            ", \"saturatingAccumulation\": " + Flag(e.saturatingAccumulation) +
+           ", \"scope\": " + json::Quote(ScopeName(e.scope)) + "}";
+  });
+  out += ",\n";
+  list("cooperativeMatrixPropertiesNV", p.cooperativeMatrixPropertiesNV.size(), [&](size_t i) {
+    const auto& e = p.cooperativeMatrixPropertiesNV[i];
+    return "{\"MSize\": " + std::to_string(e.MSize) + ", \"NSize\": " + std::to_string(e.NSize) +
+           ", \"KSize\": " + std::to_string(e.KSize) + ", \"AType\": " + Type(e.AType) +
+           ", \"BType\": " + Type(e.BType) + ", \"CType\": " + Type(e.CType) +
+           ", \"DType\": " + Type(e.ResultType) +
            ", \"scope\": " + json::Quote(ScopeName(e.scope)) + "}";
   });
   out += ",\n";

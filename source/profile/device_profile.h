@@ -155,6 +155,9 @@ struct DeviceProfile {
   Features features;
   Properties properties;
   std::vector<CooperativeMatrixProperties> cooperativeMatrixProperties;
+  // vkGetPhysicalDeviceCooperativeMatrixPropertiesNV (VK_NV_cooperative_matrix): DType is kept
+  // in ResultType; saturatingAccumulation is always false (the NV structure has none).
+  std::vector<CooperativeMatrixProperties> cooperativeMatrixPropertiesNV;
   std::vector<FlexibleDimensionsProperties> cooperativeMatrixFlexibleDimensionsProperties;
   std::vector<CooperativeVectorProperties> cooperativeVectorProperties;
 

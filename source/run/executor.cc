@@ -1001,6 +1001,14 @@ struct CooperativeMatrixEntryKHR {
   VkBool32 saturatingAccumulation = VK_FALSE;
   uint32_t scope = 0;
 };
+// VkCooperativeMatrixPropertiesNV (VK_NV_cooperative_matrix): no saturatingAccumulation.
+struct CooperativeMatrixEntryNV {
+  VkStructureType sType = static_cast<VkStructureType>(1000249001);
+  void* pNext = nullptr;
+  uint32_t MSize = 0, NSize = 0, KSize = 0;
+  uint32_t AType = 0, BType = 0, CType = 0, DType = 0;
+  uint32_t scope = 0;
+};
 struct FlexibleDimensionsEntryNV {
   VkStructureType sType = static_cast<VkStructureType>(1000593001);
   void* pNext = nullptr;
@@ -1213,6 +1221,18 @@ bool QueryDeviceProfile(const std::string& which, profile::DeviceProfile* out,
                                                     ToScope(e.scope)};
       },
       &d.cooperativeMatrixProperties);
+  copy(
+      "VK_NV_cooperative_matrix", "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV",
+      "cooperativeMatrixPropertiesNV", CooperativeMatrixEntryNV{},
+      [](const CooperativeMatrixEntryNV& e) {
+        return KnownTypes({e.AType, e.BType, e.CType, e.DType}) && KnownScope(e.scope);
+      },
+      [](const CooperativeMatrixEntryNV& e) {
+        return profile::CooperativeMatrixProperties{
+            e.MSize,         e.NSize,         e.KSize, ToType(e.AType), ToType(e.BType),
+            ToType(e.CType), ToType(e.DType), false,   ToScope(e.scope)};
+      },
+      &d.cooperativeMatrixPropertiesNV);
   copy(
       "VK_NV_cooperative_matrix2",
       "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV",

@@ -5,9 +5,11 @@
 //
 // Values given by specialization constants are unknown until pipeline creation: a type or an
 // operand whose dimension, scope or interpretation is not a plain constant is not checked.
-// OpTypeCooperativeMatrixNV types are not matched against a list (the profile keeps the KHR
-// list, which is what the device reports for both on the drivers that have both).
+// OpTypeCooperativeMatrixNV types and multiply-adds are matched against the profile's
+// cooperativeMatrixPropertiesNV list (vkGetPhysicalDeviceCooperativeMatrixPropertiesNV).
+#include <numeric>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "source/binary/reader.h"
@@ -202,6 +204,20 @@ class DeviceRules {
   void CheckVectorType(InstIndex i);
   void CheckVectorMatrixMul(InstIndex i);
   void CheckTrainingAccumulation(InstIndex i);
+  void CheckMatrixTypeNV(InstIndex i);
+  void CheckMulAddNV(InstIndex i);
+  void CheckLoadStoreAlignment(InstIndex i);
+  void CheckSharedMemory(bool workgroup_matrices);
+
+  // The component type of an integer or float scalar, signedness from OpTypeInt.
+  std::optional<ComponentType> OwnType(Id type) const;
+  // Bytes of a type without padding between members (a lower bound of any layout's size);
+  // nullopt for sizes not known before specialization, and for opaque types.
+  std::optional<int64_t> SizeOf(Id type, int depth = 0) const;
+  // A pointer's byte offset from its variable, as (c, g): offset = c modulo g (g = 0: exactly
+  // c). nullopt where a layout decoration is missing or the pointer is not an access chain.
+  std::optional<std::pair<int64_t, int64_t>> PointerOffset(Id pointer, int depth = 0) const;
+  void CollectLayout();
 
   // The component types a scalar type can stand for: an integer type either signedness (the
   // instruction's operands decide it), a float type its encoding.
@@ -224,9 +240,12 @@ class DeviceRules {
     std::optional<int64_t> invocations;
   };
   std::vector<EntryPoint> entry_points_;
+  std::unordered_map<Id, int64_t> array_strides_;
+  std::unordered_map<uint64_t, int64_t> member_offsets_;  // (struct << 32) | member.
 };
 
 void DeviceRules::Run() {
+  CollectLayout();
   CheckCapabilities();
   CheckExtensions();
   CollectEntryPoints();
@@ -247,6 +266,16 @@ void DeviceRules::Run() {
         break;
       case Op::TypeCooperativeMatrixNV:
         matrices = true;
+        CheckMatrixTypeNV(i);
+        break;
+      case Op::CooperativeMatrixMulAddNV:
+        CheckMulAddNV(i);
+        break;
+      case Op::CooperativeMatrixLoadKHR:
+      case Op::CooperativeMatrixStoreKHR:
+      case Op::CooperativeMatrixLoadNV:
+      case Op::CooperativeMatrixStoreNV:
+        CheckLoadStoreAlignment(i);
         break;
       case Op::TypeVectorIdEXT:
         if (cooperative_vectors) {
@@ -270,6 +299,7 @@ void DeviceRules::Run() {
     }
   }
   if (first_workgroup_matrix != kNoInst) CheckWorkgroupSize(first_workgroup_matrix);
+  CheckSharedMemory(first_workgroup_matrix != kNoInst);
   CheckStages(matrices, vectors);
 }
 
@@ -583,6 +613,284 @@ void DeviceRules::CheckMulAdd(InstIndex i) {
                     " " + TypeName(*at) + " x " + TypeName(*bt) + " + " + TypeName(*ct) + " -> " +
                     TypeName(*rt) + (saturating ? " saturating" : "") + " " + ScopeName(a->scope) +
                     " matches no entry of the device profile's cooperative matrix properties");
+}
+
+void DeviceRules::CollectLayout() {
+  for (InstIndex i = 0; i < m_.global_end(); ++i) {
+    const Op op = m_.opcode(i);
+    if (op == Op::Decorate && m_.num_words(i) >= 4 &&
+        m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::ArrayStride)) {
+      array_strides_[m_.word(i, 1)] = m_.word(i, 3);
+    } else if (op == Op::MemberDecorate && m_.num_words(i) >= 5 &&
+               m_.word(i, 3) == static_cast<uint32_t>(spv::Decoration::Offset)) {
+      member_offsets_[(uint64_t{m_.word(i, 1)} << 32) | m_.word(i, 2)] = m_.word(i, 4);
+    }
+  }
+}
+
+std::optional<ComponentType> DeviceRules::OwnType(Id type) const {
+  if (state_.IsIntType(type)) return SignedAs(type, state_.IsSignedInt(type));
+  const auto t = ComponentTypes(type);
+  return t.size() == 1 ? std::optional<ComponentType>(t[0]) : std::nullopt;
+}
+
+void DeviceRules::CheckMatrixTypeNV(InstIndex i) {
+  // Without the extension, device.capability reports the capability; no list to match.
+  if (!device_.HasExtension("VK_NV_cooperative_matrix")) return;
+  const Id component = m_.word(i, 2);
+  const auto scope = KnownValue(state_, m_.word(i, 3));
+  const auto rows = KnownValue(state_, m_.word(i, 4));
+  const auto columns = KnownValue(state_, m_.word(i, 5));
+  const auto type = OwnType(component);
+  if (!scope || !type) return;
+  // VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06316: A, B, C or D of some entry.
+  for (const auto& e : device_.cooperativeMatrixPropertiesNV) {
+    if (static_cast<int64_t>(e.scope) != *scope) continue;
+    if ((Fits(rows, e.MSize) && Fits(columns, e.KSize) && *type == e.AType) ||
+        (Fits(rows, e.KSize) && Fits(columns, e.NSize) && *type == e.BType) ||
+        (Fits(rows, e.MSize) && Fits(columns, e.NSize) &&
+         (*type == e.CType || *type == e.ResultType))) {
+      return;
+    }
+  }
+  state_.Report("device.coop-matrix-nv.type", i,
+                state_.Describe(i) + " (" + DimText(rows) + "x" + DimText(columns) + " " +
+                    TypeName(*type) + " " + ScopeName(*scope) +
+                    ") matches no matrix of the device profile's cooperativeMatrixPropertiesNV");
+}
+
+void DeviceRules::CheckMulAddNV(InstIndex i) {
+  if (!device_.HasExtension("VK_NV_cooperative_matrix")) return;
+  // Rows, columns, component type and scope of an OpTypeCooperativeMatrixNV.
+  struct NV {
+    std::optional<int64_t> rows, columns, scope;
+    std::optional<ComponentType> type;
+  };
+  auto nv = [&](Id type) -> std::optional<NV> {
+    if (state_.DefOp(type) != Op::TypeCooperativeMatrixNV) return std::nullopt;
+    return NV{KnownValue(state_, state_.DefWord(type, 4)),
+              KnownValue(state_, state_.DefWord(type, 5)),
+              KnownValue(state_, state_.DefWord(type, 3)), OwnType(state_.DefWord(type, 2))};
+  };
+  const auto a = nv(state_.TypeOf(m_.word(i, 3))), b = nv(state_.TypeOf(m_.word(i, 4))),
+             c = nv(state_.TypeOf(m_.word(i, 5))), r = nv(m_.type_id(i));
+  if (!a || !b || !c || !r || !a->type || !b->type || !c->type || !r->type || !a->scope) return;
+  const auto m = a->rows ? a->rows : r->rows;
+  const auto k = a->columns ? a->columns : b->rows;
+  const auto n = b->columns ? b->columns : r->columns;
+  // VUID-RuntimeSpirv-OpTypeCooperativeMatrixMulAddNV-10059.
+  for (const auto& e : device_.cooperativeMatrixPropertiesNV) {
+    if (Fits(m, e.MSize) && Fits(k, e.KSize) && Fits(n, e.NSize) && *a->type == e.AType &&
+        *b->type == e.BType && *c->type == e.CType && *r->type == e.ResultType &&
+        *a->scope == static_cast<int64_t>(spv::Scope::Subgroup) &&
+        e.scope == profile::Scope::kSubgroup) {
+      return;
+    }
+  }
+  state_.Report("device.coop-matrix-nv.muladd", i,
+                state_.Describe(i) + ": M=" + DimText(m) + " N=" + DimText(n) + " K=" + DimText(k) +
+                    " " + TypeName(*a->type) + " x " + TypeName(*b->type) + " + " +
+                    TypeName(*c->type) + " -> " + TypeName(*r->type) + " " + ScopeName(*a->scope) +
+                    " matches no entry of the device profile's cooperativeMatrixPropertiesNV");
+}
+
+std::optional<int64_t> DeviceRules::SizeOf(Id type, int depth) const {
+  if (depth > 64) return std::nullopt;
+  switch (state_.DefOp(type)) {
+    case Op::TypeInt:
+    case Op::TypeFloat:
+      return state_.ScalarWidth(type) / 8;
+    case Op::TypeBool:
+      return 4;  // No size of its own in Vulkan; counted as a 32-bit value.
+    case Op::TypeVector:
+    case Op::TypeMatrix: {
+      const auto element = SizeOf(state_.DefWord(type, 2), depth + 1);
+      if (!element) return std::nullopt;
+      return *element * state_.DefWord(type, 3);
+    }
+    case Op::TypeArray: {
+      const auto element = SizeOf(state_.DefWord(type, 2), depth + 1);
+      const auto length = KnownValue(state_, state_.DefWord(type, 3));
+      if (!element || !length || *length < 0 || *length > (int64_t{1} << 32)) return std::nullopt;
+      return *element * *length;
+    }
+    case Op::TypeStruct: {
+      int64_t total = 0;
+      const InstIndex def = m_.Def(type);
+      for (size_t k = 2; k < m_.num_words(def); ++k) {
+        const auto member = SizeOf(m_.word(def, k), depth + 1);
+        if (!member) return std::nullopt;
+        total += *member;
+      }
+      return total;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<std::pair<int64_t, int64_t>> DeviceRules::PointerOffset(Id pointer, int depth) const {
+  if (depth > 64) return std::nullopt;
+  const Op op = state_.DefOp(pointer);
+  if (op == Op::Variable) return std::pair<int64_t, int64_t>{0, 0};
+  if (op != Op::AccessChain && op != Op::InBoundsAccessChain) return std::nullopt;
+  const InstIndex def = m_.Def(pointer);
+  const Id base = m_.word(def, 3);
+  auto offset = PointerOffset(base, depth + 1);
+  if (!offset) return std::nullopt;
+  auto [c, g] = *offset;
+  Id type = state_.PointeeType(state_.TypeOf(base));
+  for (size_t k = 4; k < m_.num_words(def); ++k) {
+    const Id index = m_.word(def, k);
+    const auto value = KnownValue(state_, index);
+    const Op type_op = state_.DefOp(type);
+    if (type_op == Op::TypeStruct) {
+      if (!value) return std::nullopt;
+      const auto it = member_offsets_.find((uint64_t{type} << 32) | static_cast<uint32_t>(*value));
+      if (it == member_offsets_.end()) return std::nullopt;
+      c += it->second;
+      type = state_.DefWord(type, 2 + static_cast<size_t>(*value));
+      continue;
+    }
+    int64_t stride = 0;
+    if (type_op == Op::TypeArray || type_op == Op::TypeRuntimeArray) {
+      const auto it = array_strides_.find(type);
+      if (it == array_strides_.end()) return std::nullopt;
+      stride = it->second;
+    } else if (type_op == Op::TypeVector) {
+      const auto size = SizeOf(state_.DefWord(type, 2));
+      if (!size) return std::nullopt;
+      stride = *size;
+    } else {
+      return std::nullopt;
+    }
+    if (value) {
+      c += *value * stride;
+    } else {
+      g = std::gcd(g, stride);
+    }
+    type = state_.DefWord(type, 2);
+  }
+  return std::pair<int64_t, int64_t>{c, g};
+}
+
+void DeviceRules::CheckLoadStoreAlignment(InstIndex i) {
+  const Op op = m_.opcode(i);
+  const bool khr = op == Op::CooperativeMatrixLoadKHR || op == Op::CooperativeMatrixStoreKHR;
+  const bool load = op == Op::CooperativeMatrixLoadKHR || op == Op::CooperativeMatrixLoadNV;
+  const size_t first = load ? 3 : 1;  // The Pointer operand.
+  const Id pointer = m_.word(i, first);
+  const Id matrix = load ? m_.type_id(i) : state_.TypeOf(m_.word(i, 2));
+  const Op matrix_op = state_.DefOp(matrix);
+  if (matrix_op != Op::TypeCooperativeMatrixKHR && matrix_op != Op::TypeCooperativeMatrixNV) {
+    return;
+  }
+  // KHR: Pointer, MemoryLayout, [Stride]; NV: Pointer, Stride, ColumnMajor.
+  const size_t after = load ? 4 : 3;
+  std::optional<int64_t> column_major;
+  Id stride = 0;
+  if (khr) {
+    column_major = KnownValue(state_, m_.word(i, after));
+    if (m_.num_words(i) > after + 1) stride = m_.word(i, after + 1);
+    // RowMajorKHR = 0, ColumnMajorKHR = 1; the ARM blocked layouts have rules of their own.
+    if (column_major && *column_major != 0 && *column_major != 1) return;
+  } else {
+    if (m_.num_words(i) <= after + 1) return;
+    stride = m_.word(i, after);
+    const Op bool_op = state_.DefOp(m_.word(i, after + 1));
+    if (bool_op == Op::ConstantTrue) column_major = 1;
+    if (bool_op == Op::ConstantFalse) column_major = 0;
+  }
+  const auto rows = KnownValue(state_, state_.DefWord(matrix, 4));
+  const auto columns = KnownValue(state_, state_.DefWord(matrix, 5));
+  const auto component = SizeOf(state_.DefWord(matrix, 2));
+  const auto element = SizeOf(state_.PointeeType(state_.TypeOf(pointer)));
+  if (!column_major || !component || !element || *element <= 0) return;
+  const auto line = *column_major ? rows : columns;  // Elements of a column / row.
+  if (!line || *line <= 0) return;
+  const int64_t need = std::min<int64_t>(16, *line * *component);
+  const char* vuid_layout = *column_major ? "column" : "row";
+  auto report = [&](const std::string& what) {
+    state_.Report("device.coop-matrix.load-store-alignment", i,
+                  state_.Describe(i) + ": " + what + " is not aligned to " + std::to_string(need) +
+                      " bytes (the lesser of 16 and a " + vuid_layout + " of the matrix, " +
+                      std::to_string(*line * *component) + " bytes)");
+  };
+  if (stride != 0) {
+    if (const auto s = KnownValue(state_, stride); s && (*s * *element) % need != 0) {
+      report("the Stride, " + std::to_string(*s) + " elements of " + std::to_string(*element) +
+             " bytes,");
+    }
+  }
+  const auto offset = PointerOffset(pointer);
+  if (!offset) return;
+  const auto [c, g] = *offset;
+  if ((g == 0 || g % need == 0) && c % need != 0) {
+    report("the Pointer, at byte offset " + std::to_string(c) +
+           (g ? " plus a multiple of " + std::to_string(g) : std::string()) + " in its variable,");
+  }
+}
+
+void DeviceRules::CheckSharedMemory(bool workgroup_matrices) {
+  const auto& p = device_.properties;
+  if (p.maxComputeSharedMemorySize == 0) return;  // The profile does not say.
+  std::vector<InstIndex> variables;
+  for (InstIndex i = 0; i < m_.global_end(); ++i) {
+    if (m_.opcode(i) == Op::Variable && m_.num_words(i) >= 4 &&
+        m_.word(i, 3) == static_cast<uint32_t>(spv::StorageClass::Workgroup)) {
+      variables.push_back(i);
+    }
+  }
+  if (variables.empty()) return;
+  const bool listed = state_.version() >= 0x10400;  // From SPIR-V 1.4 the interface lists them all.
+  for (const EntryPoint& e : entry_points_) {
+    if (e.model != static_cast<uint32_t>(spv::ExecutionModel::GLCompute)) continue;
+    int64_t total = 0;
+    bool known = true;
+    for (InstIndex v : variables) {
+      if (listed) {
+        bool in_interface = false;
+        const InstIndex ep = e.inst;
+        // OpEntryPoint: model, function, name (string words), interface ids.
+        const size_t name_words =
+            (binary::DecodeString(m_.inst(ep).words.subspan(3)).size() + 4) / 4;
+        for (size_t k = 3 + name_words; k < m_.num_words(ep); ++k) {
+          in_interface |= m_.word(ep, k) == m_.result_id(v);
+        }
+        if (!in_interface) continue;
+      }
+      const auto size = SizeOf(state_.PointeeType(m_.type_id(v)));
+      if (!size) {
+        known = false;
+        break;
+      }
+      total += *size;
+    }
+    if (!known) continue;
+    const InstIndex at = e.inst;
+    // VUID-RuntimeSpirv-Workgroup-06530.
+    if (total > static_cast<int64_t>(p.maxComputeSharedMemorySize)) {
+      state_.Report("device.shared-memory", at,
+                    "entry point " + state_.Name(e.function) + " has " + std::to_string(total) +
+                        " bytes of Workgroup variables, above the device's "
+                        "maxComputeSharedMemorySize " +
+                        std::to_string(p.maxComputeSharedMemorySize));
+      continue;
+    }
+    // VUID-RuntimeSpirv-maxComputeSharedMemorySize-10168.
+    const int64_t left =
+        static_cast<int64_t>(p.maxComputeSharedMemorySize) -
+        static_cast<int64_t>(p.cooperativeMatrixWorkgroupScopeReservedSharedMemory);
+    if (workgroup_matrices && total > left) {
+      state_.Report("device.coop-matrix.workgroup-shared-memory", at,
+                    "entry point " + state_.Name(e.function) + " has " + std::to_string(total) +
+                        " bytes of Workgroup variables in a module with Workgroup-scope "
+                        "matrices, above maxComputeSharedMemorySize " +
+                        std::to_string(p.maxComputeSharedMemorySize) + " minus the " +
+                        std::to_string(p.cooperativeMatrixWorkgroupScopeReservedSharedMemory) +
+                        " bytes of cooperativeMatrixWorkgroupScopeReservedSharedMemory");
+    }
+  }
 }
 
 void DeviceRules::CheckVectorType(InstIndex i) {

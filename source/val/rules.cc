@@ -620,8 +620,8 @@ constexpr Rule kRules[] = {
      "VUID-RuntimeSpirv-cooperativeMatrixWorkgroupScope-10164",
      "Workgroup-scope cooperative matrices need the cooperativeMatrixWorkgroupScope feature."},
     {"device.coop-matrix.workgroup-size", kE, "device",
-     "VK_NV_cooperative_matrix2 cooperativeMatrixWorkgroupScopeMaxWorkgroupSize; "
-     "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10165",
+     "VkPhysicalDeviceCooperativeMatrix2PropertiesNV::"
+     "cooperativeMatrixWorkgroupScopeMaxWorkgroupSize (no VUID of its own)",
      "A compute entry point of a module with Workgroup-scope matrices has at most "
      "cooperativeMatrixWorkgroupScopeMaxWorkgroupSize invocations per workgroup."},
     {"device.coop-matrix.max-dimension", kE, "device",
@@ -632,6 +632,31 @@ constexpr Rule kRules[] = {
      "VUID-RuntimeSpirv-cooperativeMatrixSupportedStages-08985",
      "A module with cooperative matrices has only entry points of the stages in "
      "cooperativeMatrixSupportedStages."},
+    {"device.coop-matrix.load-store-alignment", kE, "device",
+     "VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986; "
+     "VUID-RuntimeSpirv-OpCooperativeMatrixLoadNV-06324",
+     "OpCooperativeMatrixLoad/StoreKHR and -NV: the Pointer and the Stride (in bytes) are "
+     "aligned to the lesser of 16 bytes and the size of a row (RowMajor) or column (ColumnMajor) "
+     "of the matrix. Checked where known: a constant Stride, and a pointer whose byte offset "
+     "modulo that alignment follows from Offset / ArrayStride decorations and constant indices "
+     "(the buffer itself taken as 16-byte aligned)."},
+    {"device.shared-memory", kE, "device", "VUID-RuntimeSpirv-Workgroup-06530",
+     "The Workgroup variables of a GLCompute entry point (its interface from SPIR-V 1.4, else all "
+     "of the module's) fit in maxComputeSharedMemorySize; sizes counted without padding between "
+     "variables, so what is reported is over the limit in any layout."},
+    {"device.coop-matrix.workgroup-shared-memory", kE, "device",
+     "VUID-RuntimeSpirv-maxComputeSharedMemorySize-10168",
+     "In a module with Workgroup-scope OpTypeCooperativeMatrixKHR, those Workgroup variables fit "
+     "in maxComputeSharedMemorySize minus cooperativeMatrixWorkgroupScopeReservedSharedMemory."},
+    {"device.coop-matrix-nv.type", kE, "device",
+     "VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06316",
+     "An OpTypeCooperativeMatrixNV's component type (OpTypeInt signedness included), scope, rows "
+     "and columns are those of A, B, C or D of a VkCooperativeMatrixPropertiesNV entry "
+     "(cooperativeMatrixPropertiesNV of the profile)."},
+    {"device.coop-matrix-nv.muladd", kE, "device",
+     "VUID-RuntimeSpirv-OpTypeCooperativeMatrixMulAddNV-10059",
+     "OpCooperativeMatrixMulAddNV's M, N, K and A / B / C / Result component types (signedness "
+     "from OpTypeInt) are one VkCooperativeMatrixPropertiesNV entry, with Subgroup scope."},
     {"device.coop-vector.type", kE, "device", "VUID-RuntimeSpirv-OpTypeCooperativeVector-10095",
      "A cooperative vector's component type is the inputType or resultType of some "
      "VkCooperativeVectorPropertiesNV entry."},

@@ -43,6 +43,16 @@ TEST(DeviceProfile, H100IsBuiltIn) {
   EXPECT_EQ(p->cooperativeMatrixProperties.size(), 11u);
   EXPECT_EQ(p->cooperativeMatrixFlexibleDimensionsProperties.size(), 25u);
   EXPECT_EQ(p->cooperativeVectorProperties.size(), 16u);
+  // The legacy NV list: the KHR entries 0-9 (no bfloat16 one).
+  ASSERT_EQ(p->cooperativeMatrixPropertiesNV.size(), 10u);
+  for (size_t i = 0; i < 10; ++i) {
+    const auto& nv = p->cooperativeMatrixPropertiesNV[i];
+    const auto& khr = p->cooperativeMatrixProperties[i];
+    EXPECT_EQ(nv.MSize, khr.MSize);
+    EXPECT_EQ(nv.KSize, khr.KSize);
+    EXPECT_EQ(nv.AType, khr.AType);
+    EXPECT_EQ(nv.ResultType, khr.ResultType);
+  }
   EXPECT_EQ(p->properties.maxCooperativeVectorComponents, 512u);
   EXPECT_EQ(p->properties.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize, 256u);
   EXPECT_FALSE(p->properties.cooperativeVectorTrainingFloat32Accumulation);
@@ -138,6 +148,10 @@ TEST(DeviceProfile, ErrorsNameTheKeyPath) {
       {Profile(R"("properties": {"cooperativeVectorSupportedStages": ["compute", "pixel"]})"),
        "properties.cooperativeVectorSupportedStages[1]: unknown shader stage \"pixel\""},
       {Profile(R"("extensions": ["VK_a", 3])"), "extensions[1]: expected a string, got a number"},
+      {Profile(R"("cooperativeMatrixPropertiesNV": [{"MSize": 16, "NSize": 16, "KSize": 16,
+          "AType": "float16", "BType": "float16", "CType": "float16", "ResultType": "float16",
+          "scope": "subgroup"}])"),
+       "cooperativeMatrixPropertiesNV[0].ResultType: unknown key"},
       {Profile(R"("cooperativeMatrixProperties": [{"MSize": 16, "NSize": 16, "KSize": 16,
           "AType": "half", "BType": "float16", "CType": "float16", "ResultType": "float16",
           "saturatingAccumulation": false, "scope": "subgroup"}])"),

@@ -110,6 +110,16 @@ std::shared_ptr<const DeviceProfile> H100() {
   return std::make_shared<const DeviceProfile>(H100Like());
 }
 
+// The built-in profile written on the H100 (test/data/profiles/h100.json).
+std::shared_ptr<const DeviceProfile> BuiltInH100() {
+  static const auto p = [] {
+    const auto h100 = profile::BuiltIn("h100");
+    EXPECT_TRUE(h100) << "test/data/profiles/h100.json is not built in";
+    return h100 ? std::make_shared<const DeviceProfile>(*h100) : nullptr;
+  }();
+  return p;
+}
+
 TEST(DeviceRules, NoProfileNoDeviceRules) {
   EXPECT_CLEAN(testing::ValidateText(kMatmul, "vulkan1.3"));
 }
@@ -269,6 +279,211 @@ TEST(DeviceRules, SpecConstantDimensionsAreNotGuessed) {
   EXPECT_FALSE(testing::HasRule(Check(text, H100()), "device.coop-matrix.muladd"));
 }
 
+// ---- Load / store alignment (VUID-...-08986 for KHR, -06324 for NV).
+
+// A 16x16 float16 A matrix loaded from and stored to a float16 storage buffer (ArrayStride 2),
+// RowMajor: a row is 32 bytes, so Pointer and Stride need 16-byte alignment.
+constexpr const char* kLoadStore = R"(
+OpCapability Shader
+OpCapability Float16
+OpCapability StorageBuffer16BitAccess
+OpCapability VulkanMemoryModel
+OpCapability CooperativeMatrixKHR
+OpExtension "SPV_KHR_cooperative_matrix"
+OpMemoryModel Logical Vulkan
+OpEntryPoint GLCompute %main "main" %buf %wgid
+OpExecutionMode %main LocalSize 32 1 1
+OpDecorate %rta ArrayStride 2
+OpMemberDecorate %block 0 Offset 0
+OpDecorate %block Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+OpDecorate %wgid BuiltIn WorkgroupId
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%half = OpTypeFloat 16
+%uint = OpTypeInt 32 0
+%v3uint = OpTypeVector %uint 3
+%ptr_in = OpTypePointer Input %v3uint
+%wgid = OpVariable %ptr_in Input
+%uint_0 = OpConstant %uint 0
+%uint_8 = OpConstant %uint 8
+%uint_16 = OpConstant %uint 16
+%index = OpConstant %uint 32
+%stride = OpConstant %uint 16
+%scope = OpConstant %uint 3
+%rta = OpTypeRuntimeArray %half
+%block = OpTypeStruct %rta
+%ptr_block = OpTypePointer StorageBuffer %block
+%ptr_half = OpTypePointer StorageBuffer %half
+%buf = OpVariable %ptr_block StorageBuffer
+%matA = OpTypeCooperativeMatrixKHR %half %scope %uint_16 %uint_16 %uint_0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%id = OpLoad %v3uint %wgid
+%x = OpCompositeExtract %uint %id 0
+%dyn = OpIMul %uint %x %uint_8
+%p = OpAccessChain %ptr_half %buf %uint_0 %index
+%a = OpCooperativeMatrixLoadKHR %matA %p %uint_0 %stride
+OpCooperativeMatrixStoreKHR %p %a %uint_0 %stride
+OpReturn
+OpFunctionEnd
+)";
+
+TEST(DeviceRules, LoadStoreAlignedIsClean) {
+  EXPECT_CLEAN(Check(kLoadStore, H100()));
+  EXPECT_CLEAN(Check(kLoadStore, BuiltInH100()));
+  // A dynamic index (8 x the workgroup id, 16 bytes in fact) is not judged.
+  EXPECT_CLEAN(Check(Mutate(kLoadStore, "%p = OpAccessChain %ptr_half %buf %uint_0 %index",
+                            "%p = OpAccessChain %ptr_half %buf %uint_0 %dyn"),
+                     H100()));
+}
+
+TEST(DeviceRules, LoadStoreStrideAlignment) {
+  // 12 float16 elements: 24 bytes, no multiple of 16.
+  const std::string text =
+      Mutate(kLoadStore, "%stride = OpConstant %uint 16", "%stride = OpConstant %uint 12");
+  for (const auto& device : {H100(), BuiltInH100(), Lavapipe()}) {
+    ExpectDeviceRule(text, device, "device.coop-matrix.load-store-alignment");
+  }
+  EXPECT_RULE_AT(Check(text, H100()), "device.coop-matrix.load-store-alignment",
+                 "OpCooperativeMatrixLoadKHR");
+  EXPECT_RULE_AT(Check(text, H100()), "device.coop-matrix.load-store-alignment",
+                 "OpCooperativeMatrixStoreKHR");
+}
+
+TEST(DeviceRules, LoadStorePointerAlignment) {
+  // Element 36: byte 72, 8 past a 16-byte boundary.
+  const std::string text =
+      Mutate(kLoadStore, "%index = OpConstant %uint 32", "%index = OpConstant %uint 36");
+  for (const auto& device : {H100(), BuiltInH100(), Lavapipe()}) {
+    ExpectDeviceRule(text, device, "device.coop-matrix.load-store-alignment");
+  }
+  EXPECT_RULE(Check(text, H100()), "device.coop-matrix.load-store-alignment");
+}
+
+TEST(DeviceRules, LoadStoreColumnMajorUsesColumns) {
+  // ColumnMajor 16x16: a column is 32 bytes as well; a Stride of 8 elements (16 bytes) is fine,
+  // 4 elements (8 bytes) is not.
+  std::string text = Mutate(kLoadStore, "%a = OpCooperativeMatrixLoadKHR %matA %p %uint_0 %stride",
+                            "%a = OpCooperativeMatrixLoadKHR %matA %p %uint_1 %stride");
+  text = Mutate(text, "OpCooperativeMatrixStoreKHR %p %a %uint_0 %stride",
+                "OpCooperativeMatrixStoreKHR %p %a %uint_1 %stride");
+  text = Mutate(text, "%uint_0 = OpConstant %uint 0",
+                "%uint_0 = OpConstant %uint 0\n%uint_1 = OpConstant %uint 1");
+  EXPECT_CLEAN(
+      Check(Mutate(text, "%stride = OpConstant %uint 16", "%stride = OpConstant %uint 8"), H100()));
+  ExpectDeviceRule(Mutate(text, "%stride = OpConstant %uint 16", "%stride = OpConstant %uint 4"),
+                   H100(), "device.coop-matrix.load-store-alignment");
+}
+
+// ---- Workgroup memory (VUID-RuntimeSpirv-Workgroup-06530 and -maxComputeSharedMemorySize-10168).
+
+// kMatmul with a Workgroup array of `floats` float32 values.
+std::string WithShared(const std::string& text, int floats) {
+  std::string out = Mutate(text, "OpEntryPoint GLCompute %main \"main\"",
+                           "OpEntryPoint GLCompute %main \"main\" %shared");
+  return Mutate(out, "%float_0 = OpConstant %float 0",
+                "%float_0 = OpConstant %float 0\n%len = OpConstant %uint " +
+                    std::to_string(floats) +
+                    "\n%arr = OpTypeArray %float %len\n"
+                    "%ptr_wg = OpTypePointer Workgroup %arr\n"
+                    "%shared = OpVariable %ptr_wg Workgroup");
+}
+
+TEST(DeviceRules, SharedMemoryLimit) {
+  // H100: 49152 bytes; lavapipe: 32768.
+  EXPECT_CLEAN(Check(WithShared(kMatmul, 12288), H100()));
+  ExpectDeviceRule(WithShared(kMatmul, 12289), H100(), "device.shared-memory");
+  ExpectDeviceRule(WithShared(kMatmul, 12289), BuiltInH100(), "device.shared-memory");
+  EXPECT_FALSE(
+      testing::HasRule(Check(WithShared(kMatmul, 8192), Lavapipe()), "device.shared-memory"));
+  ExpectDeviceRule(WithShared(kMatmul, 8193), Lavapipe(), "device.shared-memory");
+  EXPECT_RULE_AT(Check(WithShared(kMatmul, 8193), Lavapipe()), "device.shared-memory",
+                 "OpEntryPoint GLCompute");
+}
+
+TEST(DeviceRules, WorkgroupScopeReservesSharedMemory) {
+  // With Workgroup-scope matrices the H100 reserves 8192 of its 49152 bytes: 40960 are left.
+  const std::string workgroup =
+      Mutate(kMatmul, "%scope = OpConstant %uint 3", "%scope = OpConstant %uint 2");
+  EXPECT_CLEAN(Check(WithShared(workgroup, 10240), H100()));
+  for (const auto& device : {H100(), BuiltInH100()}) {
+    ExpectDeviceRule(WithShared(workgroup, 10241), device,
+                     "device.coop-matrix.workgroup-shared-memory");
+  }
+  // Subgroup scope: no reservation.
+  EXPECT_CLEAN(Check(WithShared(kMatmul, 10241), H100()));
+}
+
+// ---- SPV_NV_cooperative_matrix against the NV property list.
+
+constexpr const char* kMatmulNV = R"(
+OpCapability Shader
+OpCapability Float16
+OpCapability VulkanMemoryModel
+OpCapability CooperativeMatrixNV
+OpExtension "SPV_NV_cooperative_matrix"
+OpMemoryModel Logical Vulkan
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 32 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%half = OpTypeFloat 16
+%float = OpTypeFloat 32
+%uint = OpTypeInt 32 0
+%scope = OpConstant %uint 3
+%M = OpConstant %uint 16
+%N = OpConstant %uint 16
+%K = OpConstant %uint 16
+%matA = OpTypeCooperativeMatrixNV %half %scope %M %K
+%matB = OpTypeCooperativeMatrixNV %half %scope %K %N
+%matC = OpTypeCooperativeMatrixNV %float %scope %M %N
+%half_1 = OpConstant %half 0x1p+0
+%float_0 = OpConstant %float 0
+%a = OpConstantComposite %matA %half_1
+%b = OpConstantComposite %matB %half_1
+%c = OpConstantComposite %matC %float_0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%d = OpCooperativeMatrixMulAddNV %matC %a %b %c
+OpReturn
+OpFunctionEnd
+)";
+
+TEST(DeviceRules, NVMatmulIsClean) {
+  EXPECT_CLEAN(Check(kMatmulNV, H100()));
+  EXPECT_CLEAN(Check(kMatmulNV, BuiltInH100()));
+}
+
+TEST(DeviceRules, NVMatrixTypeNotInTheList) {
+  // No NV entry has M = 8.
+  const std::string text = Mutate(kMatmulNV, "%M = OpConstant %uint 16", "%M = OpConstant %uint 8");
+  for (const auto& device : {H100(), BuiltInH100()}) {
+    ExpectDeviceRule(text, device, "device.coop-matrix-nv.type");
+  }
+  EXPECT_RULE_AT(Check(text, H100()), "device.coop-matrix-nv.type", "%half %uint_3 %uint_8");
+  // The KHR list has bfloat16; the NV list does not.
+  const auto no_nv = H100With([](DeviceProfile& p) { p.cooperativeMatrixPropertiesNV.clear(); });
+  ExpectDeviceRule(kMatmulNV, no_nv, "device.coop-matrix-nv.type");
+  // Lavapipe has no VK_NV_cooperative_matrix: the capability is what it refuses.
+  ExpectDeviceRule(kMatmulNV, Lavapipe(), "device.capability");
+  EXPECT_FALSE(testing::HasRule(Check(text, Lavapipe()), "device.coop-matrix-nv.type"));
+}
+
+TEST(DeviceRules, NVMulAddNotOneEntry) {
+  // float32 C to a float16 D: every type is in some entry, the combination in none.
+  std::string text = Mutate(kMatmulNV, "%matC = OpTypeCooperativeMatrixNV %float %scope %M %N",
+                            "%matC = OpTypeCooperativeMatrixNV %float %scope %M %N\n"
+                            "%matR = OpTypeCooperativeMatrixNV %half %scope %M %N");
+  text = Mutate(text, "%d = OpCooperativeMatrixMulAddNV %matC %a %b %c",
+                "%d = OpCooperativeMatrixMulAddNV %matR %a %b %c");
+  for (const auto& device : {H100(), BuiltInH100()}) {
+    ExpectDeviceRule(text, device, "device.coop-matrix-nv.muladd");
+    EXPECT_FALSE(testing::HasRule(Check(text, device), "device.coop-matrix-nv.type"));
+  }
+}
+
 // ---- Cooperative vectors.
 
 const std::string& Mlp() {
@@ -390,16 +605,6 @@ TEST(DeviceCorpus, EveryModuleIsCleanForADeviceWithEverything) {
     SCOPED_TRACE(m.file);
     EXPECT_CLEAN(CheckCorpus(m, device));
   }
-}
-
-// The built-in profile written on the H100 (test/data/profiles/h100.json).
-std::shared_ptr<const DeviceProfile> BuiltInH100() {
-  static const auto p = [] {
-    const auto h100 = profile::BuiltIn("h100");
-    EXPECT_TRUE(h100) << "test/data/profiles/h100.json is not built in";
-    return h100 ? std::make_shared<const DeviceProfile>(*h100) : nullptr;
-  }();
-  return p;
 }
 
 TEST(DeviceCorpus, H100LikeRefusesExactlyWhatTheH100Lacks) {
