@@ -10,10 +10,24 @@
 // element-wise operation, load and store allows any Use). An NV type whose classes take several
 // Uses gets one KHR type per Use (the NV type's id keeps the first: accumulator, else A, else
 // B), and so do the pointer types to it; constants and OpUndef of such a type are copied per
-// Use, since they have no class. One value used in two roles cannot be expressed with plain KHR
-// (changing a matrix's Use needs SPV_NV_cooperative_matrix2's conversions, or a round trip
-// through Workgroup memory with barriers and a per-subgroup slice that this pass does not
-// build): the pass fails and names the value.
+// Use, since they have no class.
+//
+// One value used in two roles (as A and as B, or an accumulator, such as a multiply-add's
+// result, used as A or B of another) keeps one Use (accumulator, else A, else B), and each
+// multiply-add operand that needs another Use gets a copy. Plain VK_KHR_cooperative_matrix has
+// no instruction that changes a matrix's Use (OpCooperativeMatrixConvertNV is
+// SPV_NV_cooperative_matrix2's; OpCopyObject, OpBitcast and element-wise copies cannot, since
+// the element-to-invocation mapping differs per Use), and cooperative loads and stores take
+// only Workgroup, StorageBuffer or PhysicalStorageBuffer pointers in Vulkan. So the copy is a
+// round trip through a Workgroup scratch array: each subgroup stores the matrix row-major into
+// its own slice (indexed by SubgroupId) and loads it back with the other Use, with a
+// subgroup-scope OpControlBarrier (acquire-release, Workgroup memory, made available and
+// visible) before the store (an earlier copy's loads have finished) and between the store and
+// the load. The scratch holds one slice per possible subgroup: the workgroup size divided by
+// the smallest subgroup size the pass argument gives (1 without one); its elements are uvec4
+// (or uint) so that the Pointer and Stride meet the 16-byte alignment of
+// VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986. Every entry point must be GLCompute with a
+// literal LocalSize; matrices whose dimensions are specialization constants are not copied.
 //
 // Then, per instruction: OpCooperativeMatrixLoadNV / StoreNV take a MemoryLayout constant
 // (RowMajorKHR 0 / ColumnMajorKHR 1) for the ColumnMajor boolean, the Stride keeps its meaning
@@ -45,11 +59,10 @@ constexpr uint32_t U(auto v) { return static_cast<uint32_t>(v); }
 enum Role : uint8_t { kMatrixA = 0, kMatrixB = 1, kAccumulator = 2 };  // CooperativeMatrixUse.
 constexpr const char* kRoleNames[] = {"A", "B", "the accumulator"};
 
-std::string IdName(Id id) { return "%" + std::to_string(id); }
-
 class NvToKhr {
  public:
-  explicit NvToKhr(const ir::Module& m) : m_(m), b_(m), parent_(m.bound()) {
+  NvToKhr(const ir::Module& m, uint32_t min_subgroup_size)
+      : m_(m), b_(m), parent_(m.bound()), min_subgroup_size_(min_subgroup_size) {
     std::iota(parent_.begin(), parent_.end(), 0);
   }
 
@@ -179,34 +192,18 @@ class NvToKhr {
     return true;
   }
 
-  // The Use of each class, and the Uses of each type.
+  // The Use of each class: accumulator, else A, else B. A multiply-add operand whose class has
+  // another Use gets a copy (see the top of the file).
   bool AssignRoles() {
-    std::map<Id, std::pair<uint8_t, Id>> class_roles;  // Root -> (roles, an id with each).
-    auto add = [&](Id id, Role r) {
-      auto& [roles, witness] = class_roles[Find(id)];
-      if (roles != 0 && (roles & (1u << r)) == 0) {
-        const Role other = static_cast<Role>(std::countr_zero(roles));
-        error_ = IdName(id) + " (and the values copied to and from it) is used as " +
-                 kRoleNames[r] + " and as " + kRoleNames[other] + " (" + IdName(witness) +
-                 ") of OpCooperativeMatrixMulAddNV; a KHR matrix has one Use, and changing "
-                 "it needs SPV_NV_cooperative_matrix2 conversions or a round trip through "
-                 "Workgroup memory, which --coop-matrix-nv-to-khr does not do";
-        return false;
-      }
-      roles |= 1u << r;
-      witness = id;
-      return true;
-    };
-    for (Id id : a_uses_) {
-      if (!add(id, kMatrixA)) return false;
+    std::map<Id, uint8_t> class_roles;  // Root -> bits of Role.
+    for (Id id : a_uses_) class_roles[Find(id)] |= 1u << kMatrixA;
+    for (Id id : b_uses_) class_roles[Find(id)] |= 1u << kMatrixB;
+    for (Id id : accumulator_uses_) class_roles[Find(id)] |= 1u << kAccumulator;
+    for (auto& [root, roles] : class_roles) {
+      role_of_class_[root] = (roles & (1u << kAccumulator)) ? kAccumulator
+                             : (roles & (1u << kMatrixA))   ? kMatrixA
+                                                            : kMatrixB;
     }
-    for (Id id : b_uses_) {
-      if (!add(id, kMatrixB)) return false;
-    }
-    for (Id id : accumulator_uses_) {
-      if (!add(id, kAccumulator)) return false;
-    }
-    for (auto& [root, roles] : class_roles) role_of_class_[root] = std::countr_zero(roles.first);
     return true;
   }
 
@@ -259,6 +256,15 @@ class NvToKhr {
       types_[t].roles |= 1u << *RoleOf(id);
     }
     for (auto& [id, role] : free_uses_) types_[MatrixOfType(m_.TypeOf(id))].roles |= 1u << role;
+    // The Uses the copies are loaded with.
+    for (int r = kMatrixA; r <= kMatrixB; ++r) {
+      for (Id id : r == kMatrixA ? a_uses_ : b_uses_) {
+        if (*RoleOf(id) == r) continue;
+        const Id t = MatrixOfType(m_.TypeOf(id));
+        types_[t].roles |= 1u << r;
+        copied_types_.insert(t);
+      }
+    }
     for (auto& [t, info] : types_) {
       if (info.roles == 0) info.roles = 1u << kAccumulator;
       if (info.in_aggregate && std::popcount(info.roles) > 1) {
@@ -385,6 +391,7 @@ class NvToKhr {
       if (i >= m_.global_end() || m_.opcode(i) == Op::Variable) NoteFreeUses(i);
     }
     if (!types_.empty() && !DeclareTypes()) return false;
+    if (!copied_types_.empty() && !DeclareScratch()) return false;
     for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
       const Op op = m_.opcode(i);
       const ir::Inst inst = m_.inst(i);
@@ -463,6 +470,164 @@ class NvToKhr {
     return true;
   }
 
+  // The value of an OpConstant, or nullopt.
+  std::optional<uint32_t> ConstantValue(Id id) const {
+    const InstIndex d = m_.Def(id);
+    if (d == ir::kNoInst || m_.opcode(d) != Op::Constant || m_.num_words(d) < 4) {
+      return std::nullopt;
+    }
+    return m_.word(d, 3);
+  }
+
+  // The first type, constant or variable: annotations go before it.
+  InstIndex FirstDeclaration() const {
+    for (InstIndex i = 0; i < m_.global_end(); ++i) {
+      switch (m_.opcode(i)) {
+        case Op::Capability:
+        case Op::Extension:
+        case Op::ExtInstImport:
+        case Op::MemoryModel:
+        case Op::EntryPoint:
+        case Op::ExecutionMode:
+        case Op::ExecutionModeId:
+        case Op::String:
+        case Op::SourceExtension:
+        case Op::Source:
+        case Op::SourceContinued:
+        case Op::Name:
+        case Op::MemberName:
+        case Op::ModuleProcessed:
+        case Op::Decorate:
+        case Op::MemberDecorate:
+        case Op::DecorateId:
+        case Op::DecorateString:
+        case Op::MemberDecorateString:
+        case Op::DecorationGroup:
+        case Op::GroupDecorate:
+        case Op::GroupMemberDecorate:
+          continue;
+        default:
+          return i;
+      }
+    }
+    return first_type_;
+  }
+
+  // The Workgroup scratch of the copies, the SubgroupId input, the barrier's constants.
+  bool DeclareScratch() {
+    // Bytes of one slice: the largest copied matrix.
+    uint32_t slice_bytes = 0, row_gcd = 0;
+    for (Id t : copied_types_) {
+      const InstIndex def = types_[t].def;
+      const auto rows = ConstantValue(m_.word(def, 4)), columns = ConstantValue(m_.word(def, 5));
+      const InstIndex component = m_.Def(m_.word(def, 2));
+      if (!rows || !columns || component == ir::kNoInst) {
+        return Fail(def,
+                    "a value of this matrix type needs a copy to another Use, and its "
+                    "dimensions are not constants");
+      }
+      const uint32_t row = *columns * (m_.word(component, 2) / 8);
+      if (row % 4 != 0 || *rows > 65536 || row > 65536) {
+        return Fail(def,
+                    "a value of this matrix type needs a copy to another Use through "
+                    "Workgroup memory, and its rows are not a whole number of 32-bit words");
+      }
+      slice_bytes = std::max(slice_bytes, *rows * row);
+      row_gcd = std::gcd(row_gcd, row);
+    }
+    // Every entry point is a compute shader with a literal workgroup size.
+    uint64_t invocations = 0;
+    for (InstIndex i = 0; i < m_.global_end(); ++i) {
+      if (m_.opcode(i) == Op::EntryPoint) {
+        if (m_.word(i, 1) != U(spv::ExecutionModel::GLCompute)) {
+          return Fail(i,
+                      "copying a matrix to another Use needs Workgroup memory, which only "
+                      "GLCompute entry points have here");
+        }
+        entry_points_.push_back(i);
+      }
+    }
+    for (InstIndex ep : entry_points_) {
+      uint64_t size = 0;
+      for (InstIndex i = 0; i < m_.global_end(); ++i) {
+        if (m_.opcode(i) == Op::ExecutionMode && m_.word(i, 1) == m_.word(ep, 2) &&
+            m_.word(i, 2) == U(spv::ExecutionMode::LocalSize) && m_.num_words(i) >= 6) {
+          size = uint64_t{m_.word(i, 3)} * m_.word(i, 4) * m_.word(i, 5);
+        }
+      }
+      if (size == 0 || size > 65536) {
+        return Fail(ep,
+                    "copying a matrix to another Use needs the workgroup size as a literal "
+                    "LocalSize, to size the per-subgroup scratch");
+      }
+      invocations = std::max(invocations, size);
+    }
+    const uint32_t slices =
+        static_cast<uint32_t>((invocations + min_subgroup_size_ - 1) / min_subgroup_size_);
+    // uvec4 elements where every row is a multiple of 16 bytes, else uint.
+    unit_bytes_ = row_gcd % 16 == 0 ? 16 : 4;
+    slice_units_ = slice_bytes / unit_bytes_;
+    const Id uint = UintType();
+    const Id length = Uint(slice_units_ * slices);
+    subgroup_scope_ = Uint(U(spv::Scope::Subgroup));
+    // AcquireRelease 0x8 | WorkgroupMemory 0x100 | MakeAvailable 0x2000 | MakeVisible 0x4000.
+    semantics_ = Uint(0x6108);
+    slice_units_id_ = Uint(slice_units_);
+    InsertBeforeFirstType();
+    unit_type_ = unit_bytes_ == 16 ? b_.Add(Op::TypeVector, 0, {uint, 4}) : uint;
+    const Id array = b_.Add(Op::TypeArray, 0, {unit_type_, length});
+    const Id array_pointer = b_.Add(Op::TypePointer, 0, {U(spv::StorageClass::Workgroup), array});
+    unit_pointer_ = b_.Add(Op::TypePointer, 0, {U(spv::StorageClass::Workgroup), unit_type_});
+    const Id input_pointer = b_.Add(Op::TypePointer, 0, {U(spv::StorageClass::Input), uint});
+    b_.SetInsertBeforeFunctions();
+    scratch_ = b_.Add(Op::Variable, array_pointer, {U(spv::StorageClass::Workgroup)});
+    subgroup_id_ = b_.Add(Op::Variable, input_pointer, {U(spv::StorageClass::Input)});
+    b_.SetInsertBefore(FirstDeclaration());
+    b_.Add(Op::Decorate, 0,
+           {subgroup_id_, U(spv::Decoration::BuiltIn), U(spv::BuiltIn::SubgroupId)});
+    // The entry points' interfaces: the Input always, the Workgroup variable from SPIR-V 1.4.
+    for (InstIndex ep : entry_points_) {
+      const ir::Inst inst = m_.inst(ep);
+      std::vector<uint32_t> words(inst.words.begin() + 1, inst.words.end());
+      words.push_back(subgroup_id_);
+      if (m_.header().version >= grammar::MakeVersion(1, 4)) words.push_back(scratch_);
+      b_.Replace(ep, Op::EntryPoint, words);
+    }
+    bool has_non_uniform = false;
+    InstIndex last_capability = ir::kNoInst;
+    for (InstIndex i = 0; i < m_.global_end(); ++i) {
+      if (m_.opcode(i) != Op::Capability) continue;
+      last_capability = i;
+      has_non_uniform |= m_.word(i, 1) == U(spv::Capability::GroupNonUniform);
+    }
+    if (!has_non_uniform && last_capability != ir::kNoInst) {
+      b_.SetInsertAfter(last_capability);
+      b_.Add(Op::Capability, 0, {U(spv::Capability::GroupNonUniform)});
+    }
+    return true;
+  }
+
+  // Before multiply-add i: `value` stored to this subgroup's scratch slice and loaded back with
+  // Use `role`. Returns the loaded copy.
+  Id Copy(InstIndex i, Id value, Role role) {
+    const Id matrix = MatrixOfType(m_.TypeOf(value));
+    const InstIndex def = types_[matrix].def;
+    const Id component = m_.word(def, 2);
+    const uint32_t row = *ConstantValue(m_.word(def, 5)) * (m_.word(m_.Def(component), 2) / 8);
+    const Id stride = Uint(row / unit_bytes_);
+    const Id row_major = Uint(0);
+    b_.SetInsertBefore(i);
+    const Id uint = UintType();
+    const Id subgroup = b_.Add(Op::Load, uint, {subgroup_id_});
+    const Id offset = b_.Add(Op::IMul, uint, {subgroup, slice_units_id_});
+    const Id pointer = b_.Add(Op::AccessChain, unit_pointer_, {scratch_, offset});
+    b_.Add(Op::ControlBarrier, 0, {subgroup_scope_, subgroup_scope_, semantics_});
+    b_.Add(Op::CooperativeMatrixStoreKHR, 0, {pointer, value, row_major, stride});
+    b_.Add(Op::ControlBarrier, 0, {subgroup_scope_, subgroup_scope_, semantics_});
+    return b_.Add(Op::CooperativeMatrixLoadKHR, TypeVariant(matrix, role),
+                  {pointer, row_major, stride});
+  }
+
   bool RewriteInstruction(InstIndex i) {
     const Op op = m_.opcode(i);
     const ir::Inst inst = m_.inst(i);
@@ -512,6 +677,11 @@ class NvToKhr {
         return true;
       }
       case Op::CooperativeMatrixMulAddNV: {
+        for (int k = 0; k < 2; ++k) {
+          const Id id = m_.word(i, 3 + k);
+          const Role needed = static_cast<Role>(k);
+          if (IsClassMember(id) && *RoleOf(id) != needed) words[2 + k] = Copy(i, id, needed);
+        }
         using Operands = spv::CooperativeMatrixOperands;
         const uint32_t operands =
             SignedBit(m_.word(i, 3), U(Operands::MatrixASignedComponentsKHR)) |
@@ -547,6 +717,12 @@ class NvToKhr {
   std::vector<Id> a_uses_, b_uses_, accumulator_uses_;
   std::map<Id, uint8_t> role_of_class_;
   std::set<std::pair<Id, Role>> free_uses_;
+  std::set<Id> copied_types_;  // Matrix types with a value copied to another Use.
+  uint32_t min_subgroup_size_ = 1;
+  std::vector<InstIndex> entry_points_;
+  uint32_t unit_bytes_ = 16, slice_units_ = 0;
+  Id unit_type_ = 0, unit_pointer_ = 0, scratch_ = 0, subgroup_id_ = 0;
+  Id subgroup_scope_ = 0, semantics_ = 0, slice_units_id_ = 0;
   std::map<std::pair<Id, Role>, Id> free_variant_;
   std::map<std::pair<Id, int>, Id> pointer_variant_;
   std::map<Id, Id> spec_layouts_;
@@ -560,10 +736,12 @@ class NvToKhr {
 
 class CoopMatrixNvToKhrPass : public Pass {
  public:
+  explicit CoopMatrixNvToKhrPass(uint32_t min_subgroup_size)
+      : min_subgroup_size_(min_subgroup_size) {}
   const char* name() const override { return "coop-matrix-nv-to-khr"; }
 
   PassResult Run(ir::Module& m) override {
-    NvToKhr conversion(m);
+    NvToKhr conversion(m, min_subgroup_size_);
     std::string error;
     auto converted = conversion.Run(&error);
     if (!error.empty()) return PassResult::Failed(error);
@@ -574,12 +752,33 @@ class CoopMatrixNvToKhrPass : public Pass {
       return PassResult::Rebuilt(std::move(merged));
     return PassResult::Rebuilt(std::move(converted));
   }
+
+ private:
+  uint32_t min_subgroup_size_;
 };
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateCoopMatrixNvToKhrPass(std::string_view, std::string*) {
-  return std::make_unique<CoopMatrixNvToKhrPass>();
+std::unique_ptr<Pass> CreateCoopMatrixNvToKhrPass(std::string_view argument, std::string* error) {
+  // The smallest subgroup size of the target device: the scratch of the Use copies has one
+  // slice per possible subgroup.
+  uint32_t size = 1;
+  if (!argument.empty()) {
+    size = 0;
+    for (char c : argument) {
+      if (c < '0' || c > '9' || size > 100000) {
+        size = 0;
+        break;
+      }
+      size = size * 10 + static_cast<uint32_t>(c - '0');
+    }
+    if (size == 0 || size > 1024) {
+      *error = "expected the smallest subgroup size of the device (1 to 1024), got \"" +
+               std::string(argument) + "\"";
+      return nullptr;
+    }
+  }
+  return std::make_unique<CoopMatrixNvToKhrPass>(size);
 }
 
 }  // namespace coopspv::opt

@@ -84,7 +84,11 @@ class LegalizeForDevicePass : public Pass {
     }
     if (!target_.has_nv_coop_matrix && target_.has_khr_coop_matrix &&
         Declares(now(), Capability::CooperativeMatrixNV)) {
-      if (!step(CreateCoopMatrixNvToKhrPass("", &error))) return PassResult::Failed(error);
+      const uint32_t smallest =
+          target_.min_subgroup_size ? target_.min_subgroup_size : target_.subgroup_size;
+      auto pass = CreateCoopMatrixNvToKhrPass(smallest ? std::to_string(smallest) : "", &error);
+      if (!pass) return PassResult::Failed("--coop-matrix-nv-to-khr: " + error);
+      if (!step(std::move(pass))) return PassResult::Failed(error);
     }
     const bool lower_matrix =
         (!target_.has_nv_coop_matrix && Declares(now(), Capability::CooperativeMatrixNV)) ||
@@ -176,6 +180,7 @@ bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
       p->HasExtension("VK_NV_cooperative_vector") && p->features.cooperativeVector;
   target->has_matrix2 = p->HasExtension("VK_NV_cooperative_matrix2");
   target->subgroup_size = p->properties.subgroupSize;
+  target->min_subgroup_size = p->properties.minSubgroupSize;
   target->profile = std::make_shared<const profile::DeviceProfile>(*p);
   return true;
 }

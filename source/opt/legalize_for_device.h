@@ -21,6 +21,7 @@ struct LegalizeTarget {
   bool has_coop_vector = false;      // VK_NV_cooperative_vector.
   bool has_matrix2 = false;          // VK_NV_cooperative_matrix2.
   uint32_t subgroup_size = 0;        // For the lowering; 0 when unknown.
+  uint32_t min_subgroup_size = 0;    // Sizes the NV-to-KHR Use copies' scratch; 0: unknown.
   // The whole profile, when the target came from one: the legalized module is then checked
   // against the device rules (coopspv-val --device-profile), and the driver fails naming the
   // first rule the device still refuses.

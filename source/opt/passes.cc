@@ -41,9 +41,11 @@ constexpr PassInfo kPasses[] = {
      "called for every element), with the capability, the extension and the functions only they "
      "named, for devices without VK_NV_cooperative_matrix_decode_vector.",
      CreateStripDecodeVectorPass},
-    {"coop-matrix-nv-to-khr", nullptr,
+    {"coop-matrix-nv-to-khr", "=[<smallest subgroup size>]",
      "Rewrite SPV_NV_cooperative_matrix types and instructions onto SPV_KHR_cooperative_matrix, "
-     "inferring each matrix's Use from the multiply-adds it reaches.",
+     "inferring each matrix's Use from the multiply-adds it reaches; a value used in two Uses is "
+     "copied through a per-subgroup Workgroup scratch, one slice per subgroup of the smallest "
+     "size given (1 without the argument).",
      CreateCoopMatrixNvToKhrPass},
     {"legalize-for-device", "=<device profile: JSON file or built-in name>",
      "Rewrite the module so that the profile's device accepts it: strip decode vectors, NV "

@@ -198,17 +198,78 @@ OpCooperativeMatrixStoreNV %p %r2 %uint_16 %false
   )")) << r.text;
 }
 
-TEST(CoopMatrixNvToKhr, OneValueInTwoRolesFailsNamingIt) {
+TEST(CoopMatrixNvToKhr, OneValueAsAAndBIsCopiedThroughWorkgroupMemory) {
+  // %la is A and B of one multiply-add: it stays A, and B gets a copy stored to this subgroup's
+  // slice of a Workgroup scratch and loaded back as B, between subgroup barriers.
   const std::string body = R"(
 %la = OpCooperativeMatrixLoadNV %m %p %uint_16 %false
 %r = OpCooperativeMatrixMulAddNV %m %la %la %ones
 OpCooperativeMatrixStoreNV %p %r %uint_16 %false
 )";
+  // 4 = the smallest subgroup size: 32 invocations, 8 slices of 512 bytes (32 uvec4).
+  const PassRun r =
+      testing::RunPasses(SquareKernel("Vulkan", body), {{"coop-matrix-nv-to-khr", "4"}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: OpCapability GroupNonUniform
+    CHECK: OpEntryPoint GLCompute %1 "main" %gl_SubgroupID %43
+    CHECK: OpDecorate %gl_SubgroupID BuiltIn SubgroupId
+    CHECK: %_arr_v4uint_uint_256 = OpTypeArray %v4uint %uint_256
+    CHECK: %28 = OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_16 %uint_0
+    CHECK-NEXT: %30 = OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_16 %uint_1
+    CHECK: %43 = OpVariable %_ptr_Workgroup__arr_v4uint_uint_256 Workgroup
+    CHECK: %25 = OpCooperativeMatrixLoadKHR %28 %24 %uint_0 %uint_16
+    CHECK-NEXT: %45 = OpLoad %uint %gl_SubgroupID
+    CHECK-NEXT: %46 = OpIMul %uint %45 %uint_32
+    CHECK-NEXT: %47 = OpAccessChain %_ptr_Workgroup_v4uint %43 %46
+    CHECK-NEXT: OpControlBarrier %uint_3 %uint_3 %uint_24840
+    CHECK-NEXT: OpCooperativeMatrixStoreKHR %47 %25 %uint_0 %uint_2
+    CHECK-NEXT: OpControlBarrier %uint_3 %uint_3 %uint_24840
+    CHECK-NEXT: %48 = OpCooperativeMatrixLoadKHR %30 %47 %uint_0 %uint_2
+    CHECK-NEXT: %26 = OpCooperativeMatrixMulAddKHR %18 %25 %48 %20
+  )")) << r.text;
+}
+
+TEST(CoopMatrixNvToKhr, AMultiplyAddResultUsedAsAIsCopied) {
+  // %r is an accumulator (a result) and A of the second multiply-add.
+  const std::string body = R"(
+%la = OpCooperativeMatrixLoadNV %m %p %uint_16 %false
+%lb = OpCooperativeMatrixLoadNV %m %p %uint_16 %true
+%r = OpCooperativeMatrixMulAddNV %m %la %lb %ones
+%r2 = OpCooperativeMatrixMulAddNV %m %r %lb %r
+OpCooperativeMatrixStoreNV %p %r2 %uint_16 %false
+)";
   const PassRun r =
       testing::RunPasses(SquareKernel("Vulkan", body), {{"coop-matrix-nv-to-khr", ""}});
+  ASSERT_TRUE(r.ok) << r.error;
+  // Without the argument, one slice per invocation: 32 x 32 uvec4.
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %_arr_v4uint_uint_1024 = OpTypeArray %v4uint %uint_1024
+    CHECK: %27 = OpCooperativeMatrixMulAddKHR %18 %25 %26 %20
+    CHECK: OpControlBarrier %uint_3 %uint_3 %uint_24840
+    CHECK-NEXT: OpCooperativeMatrixStoreKHR %49 %27 %uint_0 %uint_2
+    CHECK-NEXT: OpControlBarrier %uint_3 %uint_3 %uint_24840
+    CHECK-NEXT: %50 = OpCooperativeMatrixLoadKHR %30 %49 %uint_0 %uint_2
+    CHECK-NEXT: %28 = OpCooperativeMatrixMulAddKHR %18 %50 %26 %27
+  )")) << r.text;
+}
+
+TEST(CoopMatrixNvToKhr, CopiesNeedALiteralWorkgroupSizeAndAValidArgument) {
+  const std::string body = R"(
+%la = OpCooperativeMatrixLoadNV %m %p %uint_16 %false
+%r = OpCooperativeMatrixMulAddNV %m %la %la %ones
+OpCooperativeMatrixStoreNV %p %r %uint_16 %false
+)";
+  std::string text = SquareKernel("Vulkan", body);
+  text.replace(text.find("OpExecutionMode %main LocalSize 32 1 1"),
+               std::string("OpExecutionMode %main LocalSize 32 1 1").size(),
+               "OpExecutionModeId %main LocalSizeId %uint_16 %uint_3 %uint_3");
+  PassRun r = testing::RunPasses(text, {{"coop-matrix-nv-to-khr", ""}});
   ASSERT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("is used as B and as A"), std::string::npos) << r.error;
-  EXPECT_NE(r.error.find("Workgroup memory"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("literal LocalSize"), std::string::npos) << r.error;
+  r = testing::RunPasses(SquareKernel("Vulkan", body), {{"coop-matrix-nv-to-khr", "0"}});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("smallest subgroup size"), std::string::npos) << r.error;
 }
 
 TEST(CoopMatrixNvToKhr, Glsl450ModulesMoveToTheVulkanMemoryModel) {

@@ -1,5 +1,7 @@
 #!/bin/bash
 # The legalization passes end to end (coopspv-opt, coopspv-val, and coopspv-run on lavapipe):
+# - --coop-matrix-nv-to-khr on nv_two_roles (one value as A and B, a result as A): copies
+#   through Workgroup memory; lowered, it runs on lavapipe with generate_two_roles.py's products;
 # - --coop-matrix-nv-to-khr on the generated NV kernel of test/run/lower_coop_matrix: the KHR
 #   module validates with no NV left, and lowered (--lower-coop-matrix=8) it runs on lavapipe
 #   and gives exactly the products generate.py computed;
@@ -56,6 +58,30 @@ if "$OPT" --target-env vulkan1.3 --coop-matrix-nv-to-khr "$TMP/$c.nv.spv" -o "$T
   fi
 else
   fail "$c: --coop-matrix-nv-to-khr: $(cat "$TMP/err")"
+fi
+
+# One NV value in two roles (A and B; a multiply-add's result as A): converted with copies
+# through a per-subgroup Workgroup scratch (lavapipe's subgroups are 8 wide), validated, lowered,
+# run against generate_two_roles.py's products.
+c=nv_two_roles
+D=test/run/legalize
+"$AS" "$D/$c.spvasm" -o "$TMP/$c.nv.spv" || fail "$c: does not assemble"
+if "$OPT" --target-env vulkan1.3 --coop-matrix-nv-to-khr=8 "$TMP/$c.nv.spv" \
+    -o "$TMP/$c.khr.spv" 2>"$TMP/err"; then
+  "$VAL" --target-env vulkan1.3 "$TMP/$c.khr.spv" >"$TMP/err" 2>&1 ||
+    fail "$c: the KHR module does not validate: $(head -5 "$TMP/err")"
+  "$DIS" "$TMP/$c.khr.spv" >"$TMP/$c.khr.txt"
+  [ "$(grep -c "OpControlBarrier" "$TMP/$c.khr.txt")" = 6 ] ||
+    fail "$c: expected 3 copies (B twice, A once), each between 2 barriers"
+  "$OPT" --target-env vulkan1.3 --lower-coop-matrix=8 "$TMP/$c.khr.spv" -o "$TMP/$c.spv" ||
+    fail "$c: the KHR module does not lower"
+  cp "$D/$c.amber" "$TMP/$c.amber"
+  if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$TMP/$c.amber" >"$TMP/out" 2>&1; then
+    fail "$c: converted and lowered kernel on lavapipe"
+    sed 's/^/    /' "$TMP/out" | head -20 >&2
+  fi
+else
+  fail "$c: --coop-matrix-nv-to-khr=8: $(cat "$TMP/err")"
 fi
 
 # The corpus NV modules convert and validate for their environments.
