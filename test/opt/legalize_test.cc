@@ -294,6 +294,89 @@ OpCooperativeMatrixStoreNV %p %la %uint_16 %true
       << coherent.error;
 }
 
+// ---- Every corpus module legalized for the built-in lavapipe profile.
+
+// The corpus modules of MANIFEST.tsv with their target environments.
+std::vector<std::pair<std::string, std::string>> CorpusModules() {
+  std::ifstream in("test/data/corpus/MANIFEST.tsv");
+  std::vector<std::pair<std::string, std::string>> out;
+  std::string line;
+  std::getline(in, line);  // Header.
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string file, bytes, version, env;
+    std::getline(fields, file, '\t');
+    std::getline(fields, bytes, '\t');
+    std::getline(fields, version, '\t');
+    std::getline(fields, env, '\t');
+    if (file.size() > 7) out.emplace_back(file.substr(0, file.size() - 7), env);
+  }
+  return out;
+}
+
+TEST(LegalizeForLavapipe, EveryCorpusModuleValidatesForLavapipeOrIsRefusedNamingWhy) {
+  // What --legalize-for-device=lavapipe cannot fix, by module-name prefix, and what it says.
+  const std::pair<const char*, const char*> refused[] = {
+      // SPV_NV_cooperative_matrix2 / tensor addressing: no --lower-coop-matrix2.
+      {"cm2_", "--lower-coop-matrix2 is not implemented"},
+      // Optimal matrix layouts are the driver's own: the application must store another layout
+      // (coopspv-run --lower does, with its conversion step).
+      {"coopvec_fp8_matmul", "InferencingOptimalNV is opaque"},
+      {"coopvec_int8_packed", "InferencingOptimalNV is opaque"},
+      {"coopvec_mlp_f16", "InferencingOptimalNV is opaque"},
+      {"coopvec_training", "TrainingOptimalNV is opaque"},
+      // The ARM blocked layouts and Workgroup-scope matrices are not lowered.
+      {"khr_arm_layouts", "only the RowMajorKHR and ColumnMajorKHR layouts are lowered"},
+      {"khr_workgroup_shared_bda", "only Subgroup-scope matrices are lowered"},
+      // Lowered, the float8 scalars stay: lavapipe lacks shaderFloat8.
+      {"khr_bf16_fp8", "the device still cannot take the module: device.capability"},
+  };
+  std::shared_ptr<const DeviceProfileHandle> lavapipe;
+  Problem problem;
+  ASSERT_TRUE(LoadDeviceProfile("lavapipe", &lavapipe, &problem)) << problem.message;
+  const auto modules = CorpusModules();
+  ASSERT_GE(modules.size(), 29u);
+  int legalized = 0;
+  for (const auto& [name, env] : modules) {
+    SCOPED_TRACE(name + " (" + env + ")");
+    const PassRun r = testing::RunPasses(
+        Corpus(name),
+        {{"freeze-spec-const", ""}, {"fold-spec-const", ""}, {"legalize-for-device", "lavapipe"}},
+        env);
+    const char* why = nullptr;
+    for (const auto& [prefix, message] : refused) {
+      if (name.rfind(prefix, 0) == 0) why = message;
+    }
+    if (why != nullptr) {
+      EXPECT_FALSE(r.ok);
+      EXPECT_NE(r.error.find(why), std::string::npos) << r.error;
+      continue;
+    }
+    ASSERT_TRUE(r.ok) << r.error;
+    ++legalized;
+    EXPECT_EQ(r.text.find("CooperativeMatrix"), std::string::npos) << r.text;
+    EXPECT_EQ(r.text.find("CooperativeVector"), std::string::npos) << r.text;
+    // The disassembly has no header: the module keeps the corpus file's SPIR-V version.
+    std::smatch version;
+    const std::string source = Corpus(name);
+    ASSERT_TRUE(std::regex_search(source, version, std::regex("; Version: 1\\.([0-9])")));
+    AssembleOptions assemble;
+    assemble.version = 0x10000u | (static_cast<uint32_t>(std::stoi(version[1])) << 8);
+    std::vector<uint32_t> words;
+    ASSERT_TRUE(Assemble(r.text, assemble, &words, &problem)) << problem.message;
+    ValidatorOptions options;
+    options.target_env = env;
+    options.device_profile = lavapipe;
+    ValidationResult result;
+    ASSERT_TRUE(Validate(words, options, &result, &problem)) << problem.message;
+    EXPECT_TRUE(result.valid);
+    for (const auto& d : result.diagnostics) ADD_FAILURE() << FormatDiagnostic(d);
+  }
+  // khr_arith_funcs, khr_gemm_specdims, khr_int8_saturating, nv_coopmat1_legacy (each in 3
+  // environments) and coopvec_loadstore_math.
+  EXPECT_EQ(legalized, 13);
+}
+
 // ---- --legalize-for-device
 
 struct Legalized {
