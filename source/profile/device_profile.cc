@@ -266,6 +266,22 @@ bool MatrixEntryField(Reader& r, const std::string& key, const json::Value& valu
   return true;
 }
 
+// MSize, NSize or KSize of a matrix property entry (KHR or NV): sets *is_size when `key` is one.
+bool MatrixSizeField(Reader& r, const std::string& key, const json::Value& value,
+                     const std::string& path, CooperativeMatrixProperties* t, bool* is_size) {
+  const std::pair<const char*, uint32_t CooperativeMatrixProperties::*> sizes[] = {
+      {"MSize", &CooperativeMatrixProperties::MSize},
+      {"NSize", &CooperativeMatrixProperties::NSize},
+      {"KSize", &CooperativeMatrixProperties::KSize}};
+  for (const auto& [name, member] : sizes) {
+    if (key == name) {
+      *is_size = true;
+      return r.Count(value, path, &(t->*member));
+    }
+  }
+  return true;
+}
+
 // Property-list entries name every field, so an entry cannot silently mean something else.
 bool RequireKeys(Reader& r, const json::Value& list, const std::string& path,
                  std::span<const char* const> names) {
@@ -423,15 +439,9 @@ std::optional<DeviceProfile> Parse(std::string_view text, std::string* error) {
                      v, path, &p.cooperativeMatrixProperties,
                      [&](const std::string& k, const json::Value& ev, const std::string& ep,
                          CooperativeMatrixProperties* t, bool* unknown_entry) {
-                       uint32_t CooperativeMatrixProperties::*sizes[] = {
-                           &CooperativeMatrixProperties::MSize, &CooperativeMatrixProperties::NSize,
-                           &CooperativeMatrixProperties::KSize};
-                       for (int d = 0; d < 3; ++d) {
-                         if (k == kNames[6 + d]) {
-                           return r.Count(ev, ep, &(t->*sizes[d]));
-                         }
-                       }
-                       return MatrixEntryField(r, k, ev, ep, t, unknown_entry);
+                       bool size = false;
+                       const bool ok = MatrixSizeField(r, k, ev, ep, t, &size);
+                       return size ? ok : MatrixEntryField(r, k, ev, ep, t, unknown_entry);
                      }) &&
                  RequireKeys(r, v, path, kNames);
         }
@@ -443,12 +453,9 @@ std::optional<DeviceProfile> Parse(std::string_view text, std::string* error) {
                      v, path, &p.cooperativeMatrixPropertiesNV,
                      [&](const std::string& k, const json::Value& ev, const std::string& ep,
                          CooperativeMatrixProperties* t, bool* unknown_entry) {
-                       uint32_t CooperativeMatrixProperties::*sizes[] = {
-                           &CooperativeMatrixProperties::MSize, &CooperativeMatrixProperties::NSize,
-                           &CooperativeMatrixProperties::KSize};
-                       for (int d = 0; d < 3; ++d) {
-                         if (k == kNames[5 + d]) return r.Count(ev, ep, &(t->*sizes[d]));
-                       }
+                       bool size = false;
+                       const bool ok = MatrixSizeField(r, k, ev, ep, t, &size);
+                       if (size) return ok;
                        if (k == "DType") return r.Component(ev, ep, &t->ResultType);
                        if (k == "ResultType" || k == "saturatingAccumulation") {
                          *unknown_entry = true;

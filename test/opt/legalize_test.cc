@@ -16,6 +16,7 @@
 #include "source/opt/passes.h"
 #include "source/text/assembler.h"
 #include "source/text/disassembler.h"
+#include "test/bench/corpus.h"
 #include "test/util/filecheck.h"
 #include "test/util/pass_run.h"
 
@@ -296,24 +297,6 @@ OpCooperativeMatrixStoreNV %p %la %uint_16 %true
 
 // ---- Every corpus module legalized for the built-in lavapipe profile.
 
-// The corpus modules of MANIFEST.tsv with their target environments.
-std::vector<std::pair<std::string, std::string>> CorpusModules() {
-  std::ifstream in("test/data/corpus/MANIFEST.tsv");
-  std::vector<std::pair<std::string, std::string>> out;
-  std::string line;
-  std::getline(in, line);  // Header.
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string file, bytes, version, env;
-    std::getline(fields, file, '\t');
-    std::getline(fields, bytes, '\t');
-    std::getline(fields, version, '\t');
-    std::getline(fields, env, '\t');
-    if (file.size() > 7) out.emplace_back(file.substr(0, file.size() - 7), env);
-  }
-  return out;
-}
-
 TEST(LegalizeForLavapipe, EveryCorpusModuleValidatesForLavapipeOrIsRefusedNamingWhy) {
   // What --legalize-for-device=lavapipe cannot fix, by module-name prefix, and what it says.
   const std::pair<const char*, const char*> refused[] = {
@@ -334,41 +317,40 @@ TEST(LegalizeForLavapipe, EveryCorpusModuleValidatesForLavapipeOrIsRefusedNaming
   std::shared_ptr<const DeviceProfileHandle> lavapipe;
   Problem problem;
   ASSERT_TRUE(LoadDeviceProfile("lavapipe", &lavapipe, &problem)) << problem.message;
-  const auto modules = CorpusModules();
+  const auto modules = bench::ReadCorpus("test/data/corpus");
   ASSERT_GE(modules.size(), 29u);
   int legalized = 0;
-  for (const auto& [name, env] : modules) {
-    SCOPED_TRACE(name + " (" + env + ")");
-    const PassRun r = testing::RunPasses(
-        Corpus(name),
-        {{"freeze-spec-const", ""}, {"fold-spec-const", ""}, {"legalize-for-device", "lavapipe"}},
-        env);
+  for (const auto& m : modules) {
+    const std::string name = m.file.substr(0, m.file.size() - 7);  // Less ".spvasm".
+    SCOPED_TRACE(name + " (" + m.env + ")");
+    OptimizerOptions options;
+    options.target_env = m.env;
+    options.passes = {
+        {"freeze-spec-const", ""}, {"fold-spec-const", ""}, {"legalize-for-device", "lavapipe"}};
+    options.validate_after_each = true;
+    OptimizeResult out;
+    const bool ok = Optimize(m.words, options, &out, &problem);
     const char* why = nullptr;
     for (const auto& [prefix, message] : refused) {
       if (name.rfind(prefix, 0) == 0) why = message;
     }
     if (why != nullptr) {
-      EXPECT_FALSE(r.ok);
-      EXPECT_NE(r.error.find(why), std::string::npos) << r.error;
+      EXPECT_FALSE(ok);
+      EXPECT_NE(problem.message.find(why), std::string::npos) << problem.message;
       continue;
     }
-    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_TRUE(ok) << problem.message;
     ++legalized;
-    EXPECT_EQ(r.text.find("CooperativeMatrix"), std::string::npos) << r.text;
-    EXPECT_EQ(r.text.find("CooperativeVector"), std::string::npos) << r.text;
-    // The disassembly has no header: the module keeps the corpus file's SPIR-V version.
-    std::smatch version;
-    const std::string source = Corpus(name);
-    ASSERT_TRUE(std::regex_search(source, version, std::regex("; Version: 1\\.([0-9])")));
-    AssembleOptions assemble;
-    assemble.version = 0x10000u | (static_cast<uint32_t>(std::stoi(version[1])) << 8);
-    std::vector<uint32_t> words;
-    ASSERT_TRUE(Assemble(r.text, assemble, &words, &problem)) << problem.message;
-    ValidatorOptions options;
-    options.target_env = env;
-    options.device_profile = lavapipe;
+    std::string text;
+    DisassembleOptions dis;
+    ASSERT_TRUE(Disassemble(out.words, dis, &text, &problem)) << problem.message;
+    EXPECT_EQ(text.find("CooperativeMatrix"), std::string::npos) << text;
+    EXPECT_EQ(text.find("CooperativeVector"), std::string::npos) << text;
+    ValidatorOptions validator;
+    validator.target_env = m.env;
+    validator.device_profile = lavapipe;
     ValidationResult result;
-    ASSERT_TRUE(Validate(words, options, &result, &problem)) << problem.message;
+    ASSERT_TRUE(Validate(out.words, validator, &result, &problem)) << problem.message;
     EXPECT_TRUE(result.valid);
     for (const auto& d : result.diagnostics) ADD_FAILURE() << FormatDiagnostic(d);
   }

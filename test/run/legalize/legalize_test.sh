@@ -36,19 +36,20 @@ if [ ! -f "$ICD" ]; then
   exit 1
 fi
 
-# The generated NV kernel: converted, lowered, run against generate.py's products.
-c=nv_m16n16k8_half_float
-D=test/run/lower_coop_matrix
-"$AS" "$D/$c.spvasm" -o "$TMP/$c.nv.spv" || fail "$c: does not assemble"
-if "$OPT" --target-env vulkan1.3 --coop-matrix-nv-to-khr "$TMP/$c.nv.spv" -o "$TMP/$c.khr.spv" \
-    2>"$TMP/err"; then
+# convert_lower_run <dir> <kernel> <--coop-matrix-nv-to-khr flag> <pattern> <count> <what>:
+# the NV kernel converted, validated (no NV left, <count> lines of the KHR disassembly matching
+# <pattern>), lowered for lavapipe's subgroups of 8 and run with its script's EXPECTs.
+convert_lower_run() {
+  local D=$1 c=$2 flag=$3 pattern=$4 count=$5 what=$6
+  "$AS" "$D/$c.spvasm" -o "$TMP/$c.nv.spv" || { fail "$c: does not assemble"; return; }
+  "$OPT" --target-env vulkan1.3 "$flag" "$TMP/$c.nv.spv" -o "$TMP/$c.khr.spv" 2>"$TMP/err" ||
+    { fail "$c: $flag: $(cat "$TMP/err")"; return; }
   "$VAL" --target-env vulkan1.3 "$TMP/$c.khr.spv" >"$TMP/err" 2>&1 ||
     fail "$c: the KHR module does not validate: $(head -5 "$TMP/err")"
   "$DIS" "$TMP/$c.khr.spv" >"$TMP/$c.khr.txt"
   grep -q "CooperativeMatrixNV\|SPV_NV_cooperative_matrix" "$TMP/$c.khr.txt" &&
-    fail "$c: NV left after --coop-matrix-nv-to-khr"
-  [ "$(grep -c "OpTypeCooperativeMatrixKHR" "$TMP/$c.khr.txt")" = 3 ] ||
-    fail "$c: expected 3 KHR matrix types (A, B, accumulator)"
+    fail "$c: NV left after $flag"
+  [ "$(grep -c "$pattern" "$TMP/$c.khr.txt")" = "$count" ] || fail "$c: expected $what"
   "$OPT" --target-env vulkan1.3 --lower-coop-matrix=8 "$TMP/$c.khr.spv" -o "$TMP/$c.spv" ||
     fail "$c: the KHR module does not lower"
   cp "$D/$c.amber" "$TMP/$c.amber"
@@ -56,33 +57,16 @@ if "$OPT" --target-env vulkan1.3 --coop-matrix-nv-to-khr "$TMP/$c.nv.spv" -o "$T
     fail "$c: converted and lowered kernel on lavapipe"
     sed 's/^/    /' "$TMP/out" | head -20 >&2
   fi
-else
-  fail "$c: --coop-matrix-nv-to-khr: $(cat "$TMP/err")"
-fi
+}
 
+# The generated NV kernel: converted, lowered, run against generate.py's products.
+convert_lower_run test/run/lower_coop_matrix nv_m16n16k8_half_float --coop-matrix-nv-to-khr \
+  "OpTypeCooperativeMatrixKHR" 3 "3 KHR matrix types (A, B, accumulator)"
 # One NV value in two roles (A and B; a multiply-add's result as A): converted with copies
-# through a per-subgroup Workgroup scratch (lavapipe's subgroups are 8 wide), validated, lowered,
-# run against generate_two_roles.py's products.
-c=nv_two_roles
-D=test/run/legalize
-"$AS" "$D/$c.spvasm" -o "$TMP/$c.nv.spv" || fail "$c: does not assemble"
-if "$OPT" --target-env vulkan1.3 --coop-matrix-nv-to-khr=8 "$TMP/$c.nv.spv" \
-    -o "$TMP/$c.khr.spv" 2>"$TMP/err"; then
-  "$VAL" --target-env vulkan1.3 "$TMP/$c.khr.spv" >"$TMP/err" 2>&1 ||
-    fail "$c: the KHR module does not validate: $(head -5 "$TMP/err")"
-  "$DIS" "$TMP/$c.khr.spv" >"$TMP/$c.khr.txt"
-  [ "$(grep -c "OpControlBarrier" "$TMP/$c.khr.txt")" = 6 ] ||
-    fail "$c: expected 3 copies (B twice, A once), each between 2 barriers"
-  "$OPT" --target-env vulkan1.3 --lower-coop-matrix=8 "$TMP/$c.khr.spv" -o "$TMP/$c.spv" ||
-    fail "$c: the KHR module does not lower"
-  cp "$D/$c.amber" "$TMP/$c.amber"
-  if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$TMP/$c.amber" >"$TMP/out" 2>&1; then
-    fail "$c: converted and lowered kernel on lavapipe"
-    sed 's/^/    /' "$TMP/out" | head -20 >&2
-  fi
-else
-  fail "$c: --coop-matrix-nv-to-khr=8: $(cat "$TMP/err")"
-fi
+# through a per-subgroup Workgroup scratch (lavapipe's subgroups are 8 wide), lowered, run
+# against generate_two_roles.py's products.
+convert_lower_run test/run/legalize nv_two_roles --coop-matrix-nv-to-khr=8 "OpControlBarrier" 6 \
+  "3 copies (B twice, A once), each between 2 barriers"
 
 # The corpus NV modules convert and validate for their environments.
 for f in nv_coopmat1_legacy nv_coopmat1_legacy_vulkan1_1 nv_coopmat1_legacy_vulkan1_2; do
