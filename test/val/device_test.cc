@@ -418,62 +418,52 @@ TEST(DeviceRules, WorkgroupScopeReservesSharedMemory) {
 
 // ---- SPV_NV_cooperative_matrix against the NV property list.
 
-constexpr const char* kMatmulNV = R"(
-OpCapability Shader
-OpCapability Float16
-OpCapability VulkanMemoryModel
-OpCapability CooperativeMatrixNV
-OpExtension "SPV_NV_cooperative_matrix"
-OpMemoryModel Logical Vulkan
-OpEntryPoint GLCompute %main "main"
-OpExecutionMode %main LocalSize 32 1 1
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%half = OpTypeFloat 16
-%float = OpTypeFloat 32
-%uint = OpTypeInt 32 0
-%scope = OpConstant %uint 3
-%M = OpConstant %uint 16
-%N = OpConstant %uint 16
-%K = OpConstant %uint 16
-%matA = OpTypeCooperativeMatrixNV %half %scope %M %K
-%matB = OpTypeCooperativeMatrixNV %half %scope %K %N
-%matC = OpTypeCooperativeMatrixNV %float %scope %M %N
-%half_1 = OpConstant %half 0x1p+0
-%float_0 = OpConstant %float 0
-%a = OpConstantComposite %matA %half_1
-%b = OpConstantComposite %matB %half_1
-%c = OpConstantComposite %matC %float_0
-%main = OpFunction %void None %fn
-%entry = OpLabel
-%d = OpCooperativeMatrixMulAddNV %matC %a %b %c
-OpReturn
-OpFunctionEnd
-)";
+// kMatmul in SPV_NV_cooperative_matrix: the same types without Use, OpCooperativeMatrixMulAddNV.
+const std::string& MatmulNV() {
+  static const std::string text = [] {
+    std::string t =
+        Mutate(kMatmul, "OpCapability CooperativeMatrixKHR", "OpCapability CooperativeMatrixNV");
+    t = Mutate(t, "OpExtension \"SPV_KHR_cooperative_matrix\"",
+               "OpExtension \"SPV_NV_cooperative_matrix\"");
+    for (const char* m : {"A", "B", "C"}) {
+      const std::string old_line = std::string("%mat") + m + " = OpTypeCooperativeMatrixKHR";
+      const size_t at = t.find(old_line);
+      const size_t end = t.find('\n', at);
+      std::string line = t.substr(at, end - at);
+      line.replace(0, old_line.size(), std::string("%mat") + m + " = OpTypeCooperativeMatrixNV");
+      line.erase(line.rfind(' '));  // The Use operand.
+      t = Mutate(t, t.substr(at, end - at), line);
+    }
+    return Mutate(t, "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c",
+                  "%d = OpCooperativeMatrixMulAddNV %matC %a %b %c");
+  }();
+  return text;
+}
 
 TEST(DeviceRules, NVMatmulIsClean) {
-  EXPECT_CLEAN(Check(kMatmulNV, H100()));
-  EXPECT_CLEAN(Check(kMatmulNV, BuiltInH100()));
+  EXPECT_CLEAN(Check(MatmulNV(), H100()));
+  EXPECT_CLEAN(Check(MatmulNV(), BuiltInH100()));
 }
 
 TEST(DeviceRules, NVMatrixTypeNotInTheList) {
   // No NV entry has M = 8.
-  const std::string text = Mutate(kMatmulNV, "%M = OpConstant %uint 16", "%M = OpConstant %uint 8");
+  const std::string text =
+      Mutate(MatmulNV(), "%M = OpConstant %uint 16", "%M = OpConstant %uint 8");
   for (const auto& device : {H100(), BuiltInH100()}) {
     ExpectDeviceRule(text, device, "device.coop-matrix-nv.type");
   }
   EXPECT_RULE_AT(Check(text, H100()), "device.coop-matrix-nv.type", "%half %uint_3 %uint_8");
   // The KHR list has bfloat16; the NV list does not.
   const auto no_nv = H100With([](DeviceProfile& p) { p.cooperativeMatrixPropertiesNV.clear(); });
-  ExpectDeviceRule(kMatmulNV, no_nv, "device.coop-matrix-nv.type");
+  ExpectDeviceRule(MatmulNV(), no_nv, "device.coop-matrix-nv.type");
   // Lavapipe has no VK_NV_cooperative_matrix: the capability is what it refuses.
-  ExpectDeviceRule(kMatmulNV, Lavapipe(), "device.capability");
+  ExpectDeviceRule(MatmulNV(), Lavapipe(), "device.capability");
   EXPECT_FALSE(testing::HasRule(Check(text, Lavapipe()), "device.coop-matrix-nv.type"));
 }
 
 TEST(DeviceRules, NVMulAddNotOneEntry) {
   // float32 C to a float16 D: every type is in some entry, the combination in none.
-  std::string text = Mutate(kMatmulNV, "%matC = OpTypeCooperativeMatrixNV %float %scope %M %N",
+  std::string text = Mutate(MatmulNV(), "%matC = OpTypeCooperativeMatrixNV %float %scope %M %N",
                             "%matC = OpTypeCooperativeMatrixNV %float %scope %M %N\n"
                             "%matR = OpTypeCooperativeMatrixNV %half %scope %M %N");
   text = Mutate(text, "%d = OpCooperativeMatrixMulAddNV %matC %a %b %c",
