@@ -636,7 +636,7 @@ std::optional<ComponentType> DeviceRules::OwnType(Id type) const {
 
 void DeviceRules::CheckMatrixTypeNV(InstIndex i) {
   // Without the extension, device.capability reports the capability; no list to match.
-  if (!device_.HasExtension("VK_NV_cooperative_matrix")) return;
+  if (!device_.HasExtension("VK_NV_cooperative_matrix") || m_.num_words(i) < 6) return;
   const Id component = m_.word(i, 2);
   const auto scope = KnownValue(state_, m_.word(i, 3));
   const auto rows = KnownValue(state_, m_.word(i, 4));
@@ -660,7 +660,7 @@ void DeviceRules::CheckMatrixTypeNV(InstIndex i) {
 }
 
 void DeviceRules::CheckMulAddNV(InstIndex i) {
-  if (!device_.HasExtension("VK_NV_cooperative_matrix")) return;
+  if (!device_.HasExtension("VK_NV_cooperative_matrix") || m_.num_words(i) < 6) return;
   // Rows, columns, component type and scope of an OpTypeCooperativeMatrixNV.
   struct NV {
     std::optional<int64_t> rows, columns, scope;
@@ -695,6 +695,9 @@ void DeviceRules::CheckMulAddNV(InstIndex i) {
 }
 
 std::optional<int64_t> DeviceRules::SizeOf(Id type, int depth) const {
+  // Sizes saturate here: far above any device limit, and no overflow.
+  constexpr int64_t kHuge = int64_t{1} << 40;
+  auto Times = [](int64_t a, int64_t b) { return b != 0 && a > kHuge / b ? kHuge : a * b; };
   if (depth > 64) return std::nullopt;
   switch (state_.DefOp(type)) {
     case Op::TypeInt:
@@ -706,13 +709,13 @@ std::optional<int64_t> DeviceRules::SizeOf(Id type, int depth) const {
     case Op::TypeMatrix: {
       const auto element = SizeOf(state_.DefWord(type, 2), depth + 1);
       if (!element) return std::nullopt;
-      return *element * state_.DefWord(type, 3);
+      return Times(*element, state_.DefWord(type, 3));
     }
     case Op::TypeArray: {
       const auto element = SizeOf(state_.DefWord(type, 2), depth + 1);
       const auto length = KnownValue(state_, state_.DefWord(type, 3));
       if (!element || !length || *length < 0 || *length > (int64_t{1} << 32)) return std::nullopt;
-      return *element * *length;
+      return Times(*element, *length);
     }
     case Op::TypeStruct: {
       int64_t total = 0;
@@ -720,7 +723,7 @@ std::optional<int64_t> DeviceRules::SizeOf(Id type, int depth) const {
       for (size_t k = 2; k < m_.num_words(def); ++k) {
         const auto member = SizeOf(m_.word(def, k), depth + 1);
         if (!member) return std::nullopt;
-        total += *member;
+        total = std::min(kHuge, total + *member);
       }
       return total;
     }
@@ -749,6 +752,7 @@ std::optional<std::pair<int64_t, int64_t>> DeviceRules::PointerOffset(Id pointer
       const auto it = member_offsets_.find((uint64_t{type} << 32) | static_cast<uint32_t>(*value));
       if (it == member_offsets_.end()) return std::nullopt;
       c += it->second;
+      if (c > (int64_t{1} << 48)) return std::nullopt;
       type = state_.DefWord(type, 2 + static_cast<size_t>(*value));
       continue;
     }
@@ -765,7 +769,9 @@ std::optional<std::pair<int64_t, int64_t>> DeviceRules::PointerOffset(Id pointer
       return std::nullopt;
     }
     if (value) {
+      if (*value < -(int64_t{1} << 24) || *value > (int64_t{1} << 24)) return std::nullopt;
       c += *value * stride;
+      if (c < -(int64_t{1} << 48) || c > (int64_t{1} << 48)) return std::nullopt;
     } else {
       g = std::gcd(g, stride);
     }
@@ -787,6 +793,7 @@ void DeviceRules::CheckLoadStoreAlignment(InstIndex i) {
   }
   // KHR: Pointer, MemoryLayout, [Stride]; NV: Pointer, Stride, ColumnMajor.
   const size_t after = load ? 4 : 3;
+  if (m_.num_words(i) <= after) return;
   std::optional<int64_t> column_major;
   Id stride = 0;
   if (khr) {
@@ -805,7 +812,7 @@ void DeviceRules::CheckLoadStoreAlignment(InstIndex i) {
   const auto columns = KnownValue(state_, state_.DefWord(matrix, 5));
   const auto component = SizeOf(state_.DefWord(matrix, 2));
   const auto element = SizeOf(state_.PointeeType(state_.TypeOf(pointer)));
-  if (!column_major || !component || !element || *element <= 0) return;
+  if (!column_major || !component || *component <= 0 || !element || *element <= 0) return;
   const auto line = *column_major ? rows : columns;  // Elements of a column / row.
   if (!line || *line <= 0) return;
   const int64_t need = std::min<int64_t>(16, *line * *component);
@@ -817,7 +824,8 @@ void DeviceRules::CheckLoadStoreAlignment(InstIndex i) {
                       std::to_string(*line * *component) + " bytes)");
   };
   if (stride != 0) {
-    if (const auto s = KnownValue(state_, stride); s && (*s * *element) % need != 0) {
+    if (const auto s = KnownValue(state_, stride);
+        s && *s >= 0 && *s < (int64_t{1} << 32) && (*s * *element) % need != 0) {
       report("the Stride, " + std::to_string(*s) + " elements of " + std::to_string(*element) +
              " bytes,");
     }
@@ -825,7 +833,7 @@ void DeviceRules::CheckLoadStoreAlignment(InstIndex i) {
   const auto offset = PointerOffset(pointer);
   if (!offset) return;
   const auto [c, g] = *offset;
-  if ((g == 0 || g % need == 0) && c % need != 0) {
+  if ((g == 0 || g % need == 0) && ((c % need) + need) % need != 0) {
     report("the Pointer, at byte offset " + std::to_string(c) +
            (g ? " plus a multiple of " + std::to_string(g) : std::string()) + " in its variable,");
   }
@@ -864,7 +872,7 @@ void DeviceRules::CheckSharedMemory(bool workgroup_matrices) {
         known = false;
         break;
       }
-      total += *size;
+      total = std::min(int64_t{1} << 40, total + *size);
     }
     if (!known) continue;
     const InstIndex at = e.inst;

@@ -403,6 +403,15 @@ TEST(DeviceRules, SharedMemoryLimit) {
                  "OpEntryPoint GLCompute");
 }
 
+TEST(DeviceRules, HugeWorkgroupArraysSaturate) {
+  // 2^31 x 2^31 floats: 2^64 bytes, counted without overflowing, and reported.
+  const std::string text =
+      Mutate(WithShared(kMatmul, 1), "%arr = OpTypeArray %float %len",
+             "%big = OpConstant %uint 2147483648\n%inner = OpTypeArray %float %big\n"
+             "%arr = OpTypeArray %inner %big");
+  ExpectDeviceRule(text, H100(), "device.shared-memory");
+}
+
 TEST(DeviceRules, WorkgroupScopeReservesSharedMemory) {
   // With Workgroup-scope matrices the H100 reserves 8192 of its 49152 bytes: 40960 are left.
   const std::string workgroup =
