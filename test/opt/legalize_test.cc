@@ -413,6 +413,27 @@ TEST(LegalizeForDevice, NvModuleOnAKhrDeviceIsConverted) {
                                  "CHECK-NOT: CooperativeMatrixNV"));
 }
 
+TEST(LegalizeForDevice, UseCopiesTakeTheSmallestSubgroupSize) {
+  // One value as A and B on a KHR-only device: the scratch has a slice per subgroup of the
+  // smallest size (minSubgroupSize, else subgroupSize): 32 invocations / 16 = 2 slices of 32
+  // uvec4, and 32 / 32 = 1.
+  const std::string kernel = SquareKernel("Vulkan",
+                                          "%la = OpCooperativeMatrixLoadNV %m %p %uint_16 %false\n"
+                                          "%r = OpCooperativeMatrixMulAddNV %m %la %la %ones\n"
+                                          "OpCooperativeMatrixStoreNV %p %r %uint_16 %false\n");
+  opt::LegalizeTarget khr;
+  khr.has_khr_coop_matrix = true;
+  khr.subgroup_size = 32;
+  khr.min_subgroup_size = 16;
+  Legalized r = Legalize(kernel, khr);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, "CHECK: OpTypeArray %v4uint %uint_64")) << r.text;
+  khr.min_subgroup_size = 0;
+  r = Legalize(kernel, khr);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, "CHECK: OpTypeArray %v4uint %uint_32")) << r.text;
+}
+
 TEST(LegalizeForDevice, NvDeviceKeepsNvAndDeviceWithoutMatricesLowers) {
   opt::LegalizeTarget nv;
   nv.has_nv_coop_matrix = true;
