@@ -463,26 +463,16 @@ class Executor {
   bool ConvertMatrix(const Command& c, std::string* error) {
     MatrixConversion m = c.conversion;
     auto as_major = [&](MatrixConversion::Layout* layout, uint64_t* stride) {
-      if (options_.optimal_layout_as < 0 || *layout < MatrixConversion::kInferencingOptimal) return;
+      if (options_.optimal_layout_as < 0 || !MatrixConversion::IsOptimal(*layout)) return;
       *layout = options_.optimal_layout_as == 1 ? MatrixConversion::kColumnMajor
                                                 : MatrixConversion::kRowMajor;
       *stride = 0;
     };
     as_major(&m.source_layout, &m.source_stride);
     as_major(&m.destination_layout, &m.destination_stride);
-    uint32_t src_bytes = 0, dst_bytes = 0;
-    ParseComponentType(ComponentTypeName(m.source_type), &m.source_type, &src_bytes);
-    ParseComponentType(ComponentTypeName(m.destination_type), &m.destination_type, &dst_bytes);
-    // Row- and column-major extents (0 for optimal layouts: the driver's business).
-    auto extent = [&](MatrixConversion::Layout layout, uint64_t* stride, uint32_t bytes) {
-      if (layout >= MatrixConversion::kInferencingOptimal) return uint64_t{0};
-      const bool row = layout == MatrixConversion::kRowMajor;
-      const uint64_t line_bytes = uint64_t{row ? m.columns : m.rows} * bytes;
-      if (*stride == 0) *stride = line_bytes;
-      return *stride * ((row ? m.rows : m.columns) - 1) + line_bytes;
-    };
-    const uint64_t src_extent = extent(m.source_layout, &m.source_stride, src_bytes);
-    const uint64_t dst_extent = extent(m.destination_layout, &m.destination_stride, dst_bytes);
+    const uint32_t src_bytes = m.source_bytes, dst_bytes = m.destination_bytes;
+    const uint64_t src_extent = m.Extent(m.source_layout, src_bytes, &m.source_stride);
+    const uint64_t dst_extent = m.Extent(m.destination_layout, dst_bytes, &m.destination_stride);
     DeviceBuffer& src = buffers_[BufferIndex(m.source)];
     DeviceBuffer& dst = buffers_[BufferIndex(m.destination)];
     const std::string what =
@@ -528,8 +518,8 @@ class Executor {
       device_stale_ = true;
       return true;
     }
-    if (m.source_layout >= MatrixConversion::kInferencingOptimal ||
-        m.destination_layout >= MatrixConversion::kInferencingOptimal) {
+    if (MatrixConversion::IsOptimal(m.source_layout) ||
+        MatrixConversion::IsOptimal(m.destination_layout)) {
       *error = what + " needs vkConvertCooperativeVectorMatrixNV: VK_NV_cooperative_vector is " +
                "not enabled on " + result_->device_name +
                " (DEVICE_EXTENSION VK_NV_cooperative_vector, where the device has it); a " +

@@ -6,7 +6,6 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
-#include <optional>
 #include <set>
 #include <sstream>
 
@@ -641,38 +640,35 @@ class Parser {
       m.destination_type = m.source_type;
       dst_bytes = src_bytes;
     }
-    // The row- and column-major extents, with tight strides by default.
-    auto extent = [&](MatrixConversion::Layout layout, uint64_t* stride, uint32_t bytes,
-                      const char* which) -> std::optional<uint64_t> {
-      if (layout == MatrixConversion::kInferencingOptimal ||
-          layout == MatrixConversion::kTrainingOptimal) {
-        return 0;  // Only the driver knows; the executor asks it.
+    m.source_bytes = src_bytes;
+    m.destination_bytes = dst_bytes;
+    // Strides of row- and column-major layouts: at least a row (column), whole elements.
+    for (const bool source : {true, false}) {
+      const auto layout = source ? m.source_layout : m.destination_layout;
+      const uint64_t stride = source ? m.source_stride : m.destination_stride;
+      const uint32_t bytes = source ? src_bytes : dst_bytes;
+      const uint64_t line = m.LineBytes(layout, bytes);
+      if (!Expect(MatrixConversion::IsOptimal(layout) || stride == 0 ||
+                      (stride >= line && stride % bytes == 0),
+                  std::string("CONVERT_MATRIX: ") + (source ? "SRC" : "DST") + "_STRIDE " +
+                      std::to_string(stride) + " is shorter than a " +
+                      (layout == MatrixConversion::kRowMajor ? "row" : "column") + " (" +
+                      std::to_string(line) + " bytes) or not a multiple of the element")) {
+        return false;
       }
-      const bool row = layout == MatrixConversion::kRowMajor;
-      const uint64_t line_bytes = uint64_t{row ? m.columns : m.rows} * bytes;
-      if (*stride == 0) *stride = line_bytes;
-      if (!Expect(*stride >= line_bytes && *stride % bytes == 0,
-                  std::string("CONVERT_MATRIX: ") + which + "_STRIDE " + std::to_string(*stride) +
-                      " is shorter than a " + (row ? "row" : "column") + " (" +
-                      std::to_string(line_bytes) + " bytes) or not a multiple of the element")) {
-        return std::nullopt;
-      }
-      return *stride * ((row ? m.rows : m.columns) - 1) + line_bytes;
-    };
-    const auto src_extent = extent(m.source_layout, &m.source_stride, src_bytes, "SRC");
-    if (!src_extent) return false;
-    const auto dst_extent = extent(m.destination_layout, &m.destination_stride, dst_bytes, "DST");
-    if (!dst_extent) return false;
-    if (!Expect(m.source_offset + *src_extent <= src->bytes.size() &&
+    }
+    const uint64_t src_extent = m.Extent(m.source_layout, src_bytes, &m.source_stride);
+    const uint64_t dst_extent = m.Extent(m.destination_layout, dst_bytes, &m.destination_stride);
+    if (!Expect(m.source_offset + src_extent <= src->bytes.size() &&
                     m.source_offset < src->bytes.size(),
                 "CONVERT_MATRIX: the source matrix needs " +
-                    std::to_string(m.source_offset + *src_extent) + " bytes of " + Quote(t[1]) +
+                    std::to_string(m.source_offset + src_extent) + " bytes of " + Quote(t[1]) +
                     ", which has " + std::to_string(src->bytes.size())) ||
-        !Expect(m.destination_offset + *dst_extent <= dst->bytes.size() &&
+        !Expect(m.destination_offset + dst_extent <= dst->bytes.size() &&
                     m.destination_offset < dst->bytes.size(),
                 "CONVERT_MATRIX: the destination matrix needs " +
-                    std::to_string(m.destination_offset + *dst_extent) + " bytes of " +
-                    Quote(t[2]) + ", which has " + std::to_string(dst->bytes.size()))) {
+                    std::to_string(m.destination_offset + dst_extent) + " bytes of " + Quote(t[2]) +
+                    ", which has " + std::to_string(dst->bytes.size()))) {
       return false;
     }
     if (!Expect(m.source != m.destination, "CONVERT_MATRIX: source and destination are one buffer"))

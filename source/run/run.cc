@@ -160,10 +160,8 @@ bool HoldsOptimalMatrix(const run::Script& script, size_t buffer) {
   for (const run::Command& c : script.commands) {
     if (c.kind != run::Command::kConvertMatrix) continue;
     const run::MatrixConversion& m = c.conversion;
-    if ((m.source == script.buffers[buffer].name &&
-         m.source_layout >= run::MatrixConversion::kInferencingOptimal) ||
-        (m.destination == script.buffers[buffer].name &&
-         m.destination_layout >= run::MatrixConversion::kInferencingOptimal)) {
+    if ((m.source == script.buffers[buffer].name && m.IsOptimal(m.source_layout)) ||
+        (m.destination == script.buffers[buffer].name && m.IsOptimal(m.destination_layout))) {
       return true;
     }
   }

@@ -95,8 +95,22 @@ struct MatrixConversion {
   uint32_t rows = 0, columns = 0;
   Layout source_layout = kRowMajor, destination_layout = kRowMajor;
   uint32_t source_type = 0, destination_type = 0;      // VkComponentTypeKHR.
+  uint32_t source_bytes = 0, destination_bytes = 0;    // Their sizes.
   uint64_t source_stride = 0, destination_stride = 0;  // Bytes; 0: tight (row/column-major).
   uint64_t source_offset = 0, destination_offset = 0;  // Bytes into the buffers.
+
+  static bool IsOptimal(Layout layout) { return layout >= kInferencingOptimal; }
+  // The bytes of one row (row-major) or column (column-major) of `bytes`-sized elements.
+  uint64_t LineBytes(Layout layout, uint32_t bytes) const {
+    return uint64_t{layout == kRowMajor ? columns : rows} * bytes;
+  }
+  // The bytes a row- or column-major matrix spans; a `*stride` of 0 becomes the tight one.
+  // 0 for optimal layouts, whose size only the driver knows.
+  uint64_t Extent(Layout layout, uint32_t bytes, uint64_t* stride) const {
+    if (IsOptimal(layout)) return 0;
+    if (*stride == 0) *stride = LineBytes(layout, bytes);
+    return *stride * ((layout == kRowMajor ? rows : columns) - 1) + LineBytes(layout, bytes);
+  }
 };
 
 // "float16", "float32", "int8", ..., "float_e4m3", "float_e5m2" as VkComponentTypeKHR and its
