@@ -598,6 +598,17 @@ RUN bf16_gemm 1 1 1
     return s
 
 
+def pipeline(name, shader, storage=(), push=None, groups="1 1 1"):
+    """A compute PIPELINE binding `storage` buffers at set 0, bindings 0, 1, ... (None skips a
+    binding) and `push` as push constants, then one RUN."""
+    s = f"\nPIPELINE compute {name}\n  ATTACH {shader}\n"
+    s += "".join(f"  BIND BUFFER {b} AS storage DESCRIPTOR_SET 0 BINDING {i}\n"
+                 for i, b in enumerate(storage) if b is not None)
+    if push:
+        s += f"  BIND BUFFER {push} AS push_constant\n"
+    return s + f"END\n\nRUN {name} {groups}\n"
+
+
 def pointers(buffers, target):
     """BUFFER_ADDRESS lines: each buffer's device address into `target` at 8-byte steps."""
     return "".join(f"BUFFER_ADDRESS {b} INTO {target} OFFSET {8 * i}\n"
@@ -649,14 +660,7 @@ def khr_workgroup_bda(seed=1411):
     s += "# A, B, D (device addresses, written by BUFFER_ADDRESS), then K.\n"
     s += f"BUFFER pc DATA_TYPE uint32 DATA\n  0 0 0 0 0 0 {K}\nEND\n"
     s += pointers(["a", "b", "d"], "pc")
-    s += """
-PIPELINE compute shared_gemm
-  ATTACH gemm
-  BIND BUFFER pc AS push_constant
-END
-
-RUN shared_gemm 1 1 1
-"""
+    s += pipeline("shared_gemm", "gemm", push="pc")
     s += data_buffer("d_expected", "float", d)
     s += "EXPECT d EQ_BUFFER d_expected\n"
     return s
@@ -699,15 +703,7 @@ def coopvec_loadstore(seed=1412):
     s += "# in, out (device addresses), then an unused uint.\n"
     s += "BUFFER pc DATA_TYPE uint32 DATA\n  0 0 0 0 0\nEND\n"
     s += pointers(["x", "w"], "pc")
-    s += """
-PIPELINE compute loadstore
-  ATTACH math
-  BIND BUFFER h AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER pc AS push_constant
-END
-
-RUN loadstore 1 1 1
-"""
+    s += pipeline("loadstore", "math", ["h"], push="pc")
     s += expect_all("w", [round(e, 6) for e in w], tolerance=0.01)
     s += expect_all("h", [round(e, 6) for e in h], tolerance=0.01)
     return s
@@ -770,16 +766,8 @@ def coopvec_fp8(seed=1413):
     s += pointers(["a_opt", "b_opt"], "pc")
     s += f"""CONVERT_MATRIX a_rows a_opt ROWS {M} COLUMNS {K} SRC_LAYOUT row_major SRC_TYPE float16 DST_LAYOUT inferencing_optimal DST_TYPE float_e4m3
 CONVERT_MATRIX b_rows b_opt ROWS {M} COLUMNS {M} SRC_LAYOUT row_major SRC_TYPE float16 DST_LAYOUT inferencing_optimal DST_TYPE float_e5m2
-
-PIPELINE compute fp8_matmul
-  ATTACH fp8
-  BIND BUFFER x AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER z AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER pc AS push_constant
-END
-
-RUN fp8_matmul 1 1 1
 """
+    s += pipeline("fp8_matmul", "fp8", ["x", "z"], push="pc")
     s += data_buffer("z_expected", "float", z)
     s += "EXPECT z EQ_BUFFER z_expected\n"
     return s
@@ -827,17 +815,8 @@ def coopvec_int8_packed(seed=1414):
     s += data_buffer("w3_rows", "int8", w3)
     s += f"BUFFER out DATA_TYPE int32 SIZE {INV * M2} FILL 7\n"
     s += f"""CONVERT_MATRIX w3_rows mat ROWS {M2} COLUMNS {K2} SRC_LAYOUT row_major SRC_TYPE int8 DST_LAYOUT inferencing_optimal DST_OFFSET {MAT_OPT}
-
-PIPELINE compute int8_packed
-  ATTACH packed
-  BIND BUFFER mat AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER bias AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER x AS storage DESCRIPTOR_SET 0 BINDING 2
-  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 3
-END
-
-RUN int8_packed 1 1 1
 """
+    s += pipeline("int8_packed", "packed", ["mat", "bias", "x", "out"])
     s += data_buffer("out_expected", "int32", out)
     s += "EXPECT out EQ_BUFFER out_expected\n"
     return s
@@ -886,18 +865,9 @@ def coopvec_training(seed=1415):
     conv = f"ROWS {NOUT} COLUMNS {NIN}"
     s += f"""CONVERT_MATRIX dw_start dw {conv} SRC_LAYOUT row_major SRC_TYPE float16 DST_LAYOUT training_optimal
 CONVERT_MATRIX dw32_start dw32 {conv} SRC_LAYOUT row_major SRC_TYPE float32 DST_LAYOUT training_optimal
-
-PIPELINE compute train
-  ATTACH training
-  BIND BUFFER act AS storage DESCRIPTOR_SET 0 BINDING 0
-  BIND BUFFER grad AS storage DESCRIPTOR_SET 0 BINDING 1
-  BIND BUFFER dw AS storage DESCRIPTOR_SET 0 BINDING 2
-  BIND BUFFER db AS storage DESCRIPTOR_SET 0 BINDING 3
-  BIND BUFFER dw32 AS storage DESCRIPTOR_SET 0 BINDING 4
-END
-
-RUN train 1 1 1
-CONVERT_MATRIX dw dw_rows {conv} SRC_LAYOUT training_optimal SRC_TYPE float16 DST_LAYOUT row_major
+"""
+    s += pipeline("train", "training", ["act", "grad", "dw", "db", "dw32"])
+    s += f"""CONVERT_MATRIX dw dw_rows {conv} SRC_LAYOUT training_optimal SRC_TYPE float16 DST_LAYOUT row_major
 CONVERT_MATRIX dw32 dw32_rows {conv} SRC_LAYOUT training_optimal SRC_TYPE float32 DST_LAYOUT row_major
 """
     s += data_buffer("dw_expected", "float16", [w0[i] + dw[i] for i in range(NOUT * NIN)])
