@@ -419,20 +419,18 @@ class Executor {
     vk.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
     const VkMemoryPropertyFlags host =
         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    // Device addresses (BUFFER_ADDRESS) of the buffers the script names.
-    const VkBufferUsageFlags address =
-        script_.addresses.empty() ? 0 : VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     for (const Buffer& b : script_.buffers) {
       DeviceBuffer& d = buffers_.emplace_back();
       d.size = b.bytes.size();
       d.allocated = (d.size + 15) / 16 * 16;
+      // Device addresses for the buffers a BUFFER_ADDRESS line names.
       const bool addressed =
           std::any_of(script_.addresses.begin(), script_.addresses.end(),
                       [&](const BufferAddress& a) { return a.buffer == b.name; });
       if (!AllocateBuffer(b, d.allocated,
                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                              (addressed ? address : 0),
+                              (addressed ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0),
                           {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0}, "device copy", &d.buffer,
                           &d.memory, nullptr, error) ||
           !AllocateBuffer(b, d.allocated,
