@@ -4,8 +4,10 @@
 #include <cctype>
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include <set>
 
+#include "source/common/float.h"
 #include "source/profile/device_profile.h"
 #include "source/run/compare.h"
 #include "source/run/module_interface.h"
@@ -213,6 +215,8 @@ class Executor {
     for (const Command& c : script_.commands) {
       if (c.kind == Command::kRun) {
         if (!RunCommand(c, error)) return false;
+      } else if (c.kind == Command::kConvertMatrix) {
+        if (!ConvertMatrix(c, error)) return false;
       } else {
         Expect(c);
       }
@@ -258,6 +262,11 @@ class Executor {
         return false;
       }
       wanted.push_back({ref, f.line});
+    }
+    if (!script_.addresses.empty()) {
+      FeatureRef ref;
+      FindFeature("Vulkan12Features.bufferDeviceAddress", &ref);
+      wanted.push_back({ref, script_.addresses.front().line});
     }
     for (const Pipeline& p : script_.pipelines) {
       FeatureRef ref;
@@ -339,6 +348,11 @@ class Executor {
     }
     if (!vk.LoadDevice(device_, error)) return false;
     vk.vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+    if (std::find(extensions.begin(), extensions.end(), "VK_NV_cooperative_vector") !=
+        extensions.end()) {
+      convert_matrix_ = reinterpret_cast<PFN_ConvertCooperativeVectorMatrixNV>(
+          vk.vkGetDeviceProcAddr(device_, "vkConvertCooperativeVectorMatrixNV"));
+    }
     return true;
   }
 
@@ -375,6 +389,9 @@ class Executor {
       return false;
     }
     VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+    flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    if (usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) alloc.pNext = &flags;
     alloc.allocationSize = req.size;
     alloc.memoryTypeIndex = static_cast<uint32_t>(type);
     if (!Check(vk.vkAllocateMemory(device_, &alloc, nullptr, memory),
@@ -406,9 +423,14 @@ class Executor {
       DeviceBuffer& d = buffers_.emplace_back();
       d.size = b.bytes.size();
       d.allocated = (d.size + 15) / 16 * 16;
+      // Device addresses for the buffers a BUFFER_ADDRESS line names.
+      const bool addressed =
+          std::any_of(script_.addresses.begin(), script_.addresses.end(),
+                      [&](const BufferAddress& a) { return a.buffer == b.name; });
       if (!AllocateBuffer(b, d.allocated,
                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
-                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                              (addressed ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0),
                           {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0}, "device copy", &d.buffer,
                           &d.memory, nullptr, error) ||
           !AllocateBuffer(b, d.allocated,
@@ -419,6 +441,141 @@ class Executor {
       }
       std::memset(d.mapped, 0, d.allocated);
       std::memcpy(d.mapped, b.bytes.data(), b.bytes.size());
+    }
+    for (const BufferAddress& a : script_.addresses) {
+      VkBufferDeviceAddressInfo info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+      info.buffer = buffers_[BufferIndex(a.buffer)].buffer;
+      const VkDeviceAddress value = vk.vkGetBufferDeviceAddress(device_, &info);
+      uint8_t* target = buffers_[BufferIndex(a.target)].mapped + a.offset;
+      for (int i = 0; i < 8; ++i) target[i] = static_cast<uint8_t>(value >> (8 * i));
+    }
+    device_stale_ = true;
+    return true;
+  }
+
+  // CONVERT_MATRIX: between the staging copies (what the last RUN left, or the script's data),
+  // by the driver when the device has VK_NV_cooperative_vector enabled, else in software for
+  // row- and column-major layouts (component types: the same, or between float types). With
+  // ExecuteOptions::optimal_layout_as (the shaders were lowered reading optimal layouts as row- or
+  // column-major) an optimal layout is that layout with a tight stride.
+  bool ConvertMatrix(const Command& c, std::string* error) {
+    MatrixConversion m = c.conversion;
+    auto as_major = [&](MatrixConversion::Layout* layout, uint64_t* stride) {
+      if (options_.optimal_layout_as < 0 || !MatrixConversion::IsOptimal(*layout)) return;
+      *layout = options_.optimal_layout_as == 1 ? MatrixConversion::kColumnMajor
+                                                : MatrixConversion::kRowMajor;
+      *stride = 0;
+    };
+    as_major(&m.source_layout, &m.source_stride);
+    as_major(&m.destination_layout, &m.destination_stride);
+    const uint32_t src_bytes = m.source_bytes, dst_bytes = m.destination_bytes;
+    const uint64_t src_extent = m.Extent(m.source_layout, src_bytes, &m.source_stride);
+    const uint64_t dst_extent = m.Extent(m.destination_layout, dst_bytes, &m.destination_stride);
+    DeviceBuffer& src = buffers_[BufferIndex(m.source)];
+    DeviceBuffer& dst = buffers_[BufferIndex(m.destination)];
+    const std::string what =
+        At(c.line) + "CONVERT_MATRIX " + m.source + " (" + MatrixLayoutName(m.source_layout) +
+        ", " + ComponentTypeName(m.source_type) + ") to " + m.destination + " (" +
+        MatrixLayoutName(m.destination_layout) + ", " + ComponentTypeName(m.destination_type) + ")";
+    if (m.source_offset + src_extent > src.size || m.destination_offset + dst_extent > dst.size) {
+      *error = what + ": the matrices need " + std::to_string(m.source_offset + src_extent) +
+               " and " + std::to_string(m.destination_offset + dst_extent) +
+               " bytes; the buffers have " + std::to_string(src.size) + " and " +
+               std::to_string(dst.size);
+      return false;
+    }
+    if (convert_matrix_ != nullptr) {
+      ConvertCooperativeVectorMatrixInfoNV info{};
+      info.sType = kConvertCooperativeVectorMatrixInfoNV;
+      info.srcSize = src.size - m.source_offset;
+      info.srcData.hostAddress = src.mapped + m.source_offset;
+      size_t dst_size = 0;
+      info.pDstSize = &dst_size;
+      info.dstData.hostAddress = nullptr;  // First the size it needs.
+      info.srcComponentType = m.source_type;
+      info.dstComponentType = m.destination_type;
+      info.numRows = m.rows;
+      info.numColumns = m.columns;
+      info.srcLayout = m.source_layout;
+      info.srcStride = m.source_stride;
+      info.dstLayout = m.destination_layout;
+      info.dstStride = m.destination_stride;
+      VkResult r = convert_matrix_(device_, &info);
+      if (!Check(r, what + ": vkConvertCooperativeVectorMatrixNV (size query)", error)) {
+        return false;
+      }
+      if (m.destination_offset + dst_size > dst.size) {
+        *error = what + ": the driver needs " + std::to_string(dst_size) + " bytes at offset " +
+                 std::to_string(m.destination_offset) + "; '" + m.destination + "' has " +
+                 std::to_string(dst.size);
+        return false;
+      }
+      info.dstData.hostAddress = dst.mapped + m.destination_offset;
+      r = convert_matrix_(device_, &info);
+      if (!Check(r, what + ": vkConvertCooperativeVectorMatrixNV", error)) return false;
+      device_stale_ = true;
+      return true;
+    }
+    if (MatrixConversion::IsOptimal(m.source_layout) ||
+        MatrixConversion::IsOptimal(m.destination_layout)) {
+      *error = what + " needs vkConvertCooperativeVectorMatrixNV: VK_NV_cooperative_vector is " +
+               "not enabled on " + result_->device_name +
+               " (DEVICE_EXTENSION VK_NV_cooperative_vector, where the device has it); a " +
+               "lowered module reads optimal layouts as row- or column-major with " +
+               "--lower-coop-vector=optimal-as-row-major or optimal-as-column-major";
+      return false;
+    }
+    // Float types convert by value (round to nearest even); a value out of the destination's
+    // range is an error, not saturated. Integers convert only to themselves.
+    auto float_format = [](uint32_t type) -> std::optional<FloatFormat> {
+      switch (type) {
+        case 0:
+          return kHalf;
+        case 1:
+          return kSingle;
+        case 1000491002:
+          return kFloat8E4M3;
+        case 1000491003:
+          return kFloat8E5M2;
+        default:
+          return std::nullopt;
+      }
+    };
+    const auto src_format = float_format(m.source_type);
+    const auto dst_format = float_format(m.destination_type);
+    if (m.source_type != m.destination_type && !(src_format && dst_format)) {
+      *error = what + ": without VK_NV_cooperative_vector coopspv-run converts component types " +
+               "only between float16, float32, float_e4m3 and float_e5m2";
+      return false;
+    }
+    // Element (r, c) of a row-major matrix is at r * stride + c * bytes; column-major swaps.
+    auto at = [](MatrixConversion::Layout layout, uint64_t stride, uint32_t bytes, uint32_t r,
+                 uint32_t col) {
+      return layout == MatrixConversion::kRowMajor ? r * stride + uint64_t{col} * bytes
+                                                   : col * stride + uint64_t{r} * bytes;
+    };
+    const std::vector<uint8_t> from(src.mapped + m.source_offset, src.mapped + src.size);
+    for (uint32_t r = 0; r < m.rows; ++r) {
+      for (uint32_t col = 0; col < m.columns; ++col) {
+        uint8_t* out = dst.mapped + m.destination_offset +
+                       at(m.destination_layout, m.destination_stride, dst_bytes, r, col);
+        const uint8_t* in = from.data() + at(m.source_layout, m.source_stride, src_bytes, r, col);
+        if (m.source_type == m.destination_type) {
+          std::memcpy(out, in, src_bytes);
+          continue;
+        }
+        uint64_t bits = 0;
+        for (uint32_t i = 0; i < src_bytes; ++i) bits |= uint64_t{in[i]} << (8 * i);
+        std::string message;
+        uint64_t converted = 0;
+        if (!ParseFloat(FormatHexFloat(bits, *src_format), *dst_format, &converted, &message)) {
+          *error = what + ": element (" + std::to_string(r) + ", " + std::to_string(col) + ") " +
+                   FormatFloat(bits, *src_format) + " does not convert: " + message;
+          return false;
+        }
+        for (uint32_t i = 0; i < dst_bytes; ++i)
+          out[i] = static_cast<uint8_t>(converted >> (8 * i));
+      }
     }
     device_stale_ = true;
     return true;
@@ -873,6 +1030,8 @@ class Executor {
   VkQueryPool query_pool_ = VK_NULL_HANDLE;
   VkPhysicalDeviceMemoryProperties memory_{};
   bool device_stale_ = true;  // The device copies do not yet hold the staging copies' bytes.
+  // vkConvertCooperativeVectorMatrixNV, when VK_NV_cooperative_vector is enabled.
+  PFN_ConvertCooperativeVectorMatrixNV convert_matrix_ = nullptr;
 };
 
 }  // namespace

@@ -19,6 +19,10 @@ struct ExecuteOptions {
   uint32_t timing_runs = 0;
   uint32_t warmup_runs = 3;
   std::string variant = "original";  // Copied into the reports.
+  // The shaders were lowered with --lower-coop-vector=optimal-as-row-major (0) or
+  // optimal-as-column-major (1): CONVERT_MATRIX writes an optimal layout as that one, with a
+  // tight stride. -1: as written.
+  int optimal_layout_as = -1;
 };
 
 struct ExecuteResult {

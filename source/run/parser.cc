@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 
 #include "include/coopspv/coopspv.hpp"
@@ -125,6 +126,10 @@ class Parser {
         }
       } else if (keyword == "SET") {
         ok = ParseSet(tokens);
+      } else if (keyword == "BUFFER_ADDRESS") {
+        ok = ParseBufferAddress(tokens);
+      } else if (keyword == "CONVERT_MATRIX") {
+        ok = ParseConvertMatrix(tokens, line);
       } else {
         ok = Fail(Quote(keyword) + " is not supported by coopspv-run (see docs/run.md)");
       }
@@ -529,6 +534,149 @@ class Parser {
     return true;
   }
 
+  // BUFFER_ADDRESS <buffer> INTO <target> OFFSET <bytes>
+  bool ParseBufferAddress(const std::vector<std::string_view>& t) {
+    if (!Expect(t.size() == 6 && t[2] == "INTO" && t[4] == "OFFSET",
+                "BUFFER_ADDRESS <buffer> INTO <buffer> OFFSET <bytes>")) {
+      return false;
+    }
+    const Buffer* buffer = script_->FindBuffer(t[1]);
+    const Buffer* target = script_->FindBuffer(t[3]);
+    if (!Expect(buffer != nullptr, "unknown buffer " + Quote(t[1])) ||
+        !Expect(target != nullptr, "unknown buffer " + Quote(t[3]))) {
+      return false;
+    }
+    BufferAddress a;
+    a.buffer = std::string(t[1]);
+    a.target = std::string(t[3]);
+    a.line = line_number_;
+    if (!Expect(ParseUint(t[5], UINT32_MAX, &a.offset) && a.offset % 8 == 0 &&
+                    a.offset + 8 <= target->bytes.size(),
+                "BUFFER_ADDRESS OFFSET " + Quote(t[5]) + ": a multiple of 8 with the 8 bytes of " +
+                    "the address inside " + Quote(t[3]) + " (" +
+                    std::to_string(target->bytes.size()) + " bytes)")) {
+      return false;
+    }
+    for (const BufferAddress& other : script_->addresses) {
+      if (!Expect(other.target != a.target || other.offset != a.offset,
+                  "bytes " + std::to_string(a.offset) + " of " + Quote(t[3]) +
+                      " already hold an address")) {
+        return false;
+      }
+    }
+    script_->addresses.push_back(std::move(a));
+    return true;
+  }
+
+  static bool ParseLayout(std::string_view text, MatrixConversion::Layout* layout) {
+    for (auto l : {MatrixConversion::kRowMajor, MatrixConversion::kColumnMajor,
+                   MatrixConversion::kInferencingOptimal, MatrixConversion::kTrainingOptimal}) {
+      if (text == MatrixLayoutName(l)) {
+        *layout = l;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // CONVERT_MATRIX <src> <dst> ROWS <n> COLUMNS <n> SRC_LAYOUT <l> SRC_TYPE <t>
+  //     DST_LAYOUT <l> [DST_TYPE <t>] [SRC_STRIDE <b>] [DST_STRIDE <b>] [SRC_OFFSET <b>]
+  //     [DST_OFFSET <b>]
+  bool ParseConvertMatrix(const std::vector<std::string_view>& t, std::string_view line) {
+    if (!Expect(t.size() >= 3 && t.size() % 2 == 1,
+                "CONVERT_MATRIX <source> <destination> then <KEY> <value> pairs")) {
+      return false;
+    }
+    Command c;
+    c.kind = Command::kConvertMatrix;
+    c.line = line_number_;
+    c.text = std::string(Trim(line));
+    MatrixConversion& m = c.conversion;
+    const Buffer* src = script_->FindBuffer(t[1]);
+    const Buffer* dst = script_->FindBuffer(t[2]);
+    if (!Expect(src != nullptr, "unknown buffer " + Quote(t[1])) ||
+        !Expect(dst != nullptr, "unknown buffer " + Quote(t[2]))) {
+      return false;
+    }
+    m.source = std::string(t[1]);
+    m.destination = std::string(t[2]);
+    std::set<std::string_view> seen;
+    bool have_dst_type = false;
+    uint32_t src_bytes = 0, dst_bytes = 0;
+    for (size_t i = 3; i + 1 < t.size(); i += 2) {
+      const std::string_view key = t[i], value = t[i + 1];
+      if (!Expect(seen.insert(key).second, Quote(key) + " is given twice")) return false;
+      uint64_t n = 0;
+      const bool number = ParseUint(value, UINT32_MAX, &n);
+      bool ok = true;
+      if (key == "ROWS" || key == "COLUMNS") {
+        ok = number && n > 0;
+        (key == "ROWS" ? m.rows : m.columns) = static_cast<uint32_t>(n);
+      } else if (key == "SRC_LAYOUT") {
+        ok = ParseLayout(value, &m.source_layout);
+      } else if (key == "DST_LAYOUT") {
+        ok = ParseLayout(value, &m.destination_layout);
+      } else if (key == "SRC_TYPE") {
+        ok = ParseComponentType(value, &m.source_type, &src_bytes);
+      } else if (key == "DST_TYPE") {
+        ok = have_dst_type = ParseComponentType(value, &m.destination_type, &dst_bytes);
+      } else if (key == "SRC_STRIDE" || key == "DST_STRIDE") {
+        ok = number && n > 0;
+        (key == "SRC_STRIDE" ? m.source_stride : m.destination_stride) = n;
+      } else if (key == "SRC_OFFSET" || key == "DST_OFFSET") {
+        ok = number;
+        (key == "SRC_OFFSET" ? m.source_offset : m.destination_offset) = n;
+      } else {
+        return Fail("CONVERT_MATRIX: unknown key " + Quote(key) + " (see docs/run.md)");
+      }
+      if (!Expect(ok, "CONVERT_MATRIX: bad " + std::string(key) + " " + Quote(value))) {
+        return false;
+      }
+    }
+    for (const char* key : {"ROWS", "COLUMNS", "SRC_LAYOUT", "SRC_TYPE", "DST_LAYOUT"}) {
+      if (!Expect(seen.count(key) != 0, "CONVERT_MATRIX needs " + std::string(key))) return false;
+    }
+    if (!have_dst_type) {
+      m.destination_type = m.source_type;
+      dst_bytes = src_bytes;
+    }
+    m.source_bytes = src_bytes;
+    m.destination_bytes = dst_bytes;
+    // Strides of row- and column-major layouts: at least a row (column), whole elements.
+    for (const bool source : {true, false}) {
+      const auto layout = source ? m.source_layout : m.destination_layout;
+      const uint64_t stride = source ? m.source_stride : m.destination_stride;
+      const uint32_t bytes = source ? src_bytes : dst_bytes;
+      const uint64_t line = m.LineBytes(layout, bytes);
+      if (!Expect(MatrixConversion::IsOptimal(layout) || stride == 0 ||
+                      (stride >= line && stride % bytes == 0),
+                  std::string("CONVERT_MATRIX: ") + (source ? "SRC" : "DST") + "_STRIDE " +
+                      std::to_string(stride) + " is shorter than a " +
+                      (layout == MatrixConversion::kRowMajor ? "row" : "column") + " (" +
+                      std::to_string(line) + " bytes) or not a multiple of the element")) {
+        return false;
+      }
+    }
+    const uint64_t src_extent = m.Extent(m.source_layout, src_bytes, &m.source_stride);
+    const uint64_t dst_extent = m.Extent(m.destination_layout, dst_bytes, &m.destination_stride);
+    if (!Expect(m.source_offset + src_extent <= src->bytes.size() &&
+                    m.source_offset < src->bytes.size(),
+                "CONVERT_MATRIX: the source matrix needs " +
+                    std::to_string(m.source_offset + src_extent) + " bytes of " + Quote(t[1]) +
+                    ", which has " + std::to_string(src->bytes.size())) ||
+        !Expect(m.destination_offset + dst_extent <= dst->bytes.size() &&
+                    m.destination_offset < dst->bytes.size(),
+                "CONVERT_MATRIX: the destination matrix needs " +
+                    std::to_string(m.destination_offset + dst_extent) + " bytes of " + Quote(t[2]) +
+                    ", which has " + std::to_string(dst->bytes.size()))) {
+      return false;
+    }
+    if (!Expect(m.source != m.destination, "CONVERT_MATRIX: source and destination are one buffer"))
+      return false;
+    script_->commands.push_back(std::move(c));
+    return true;
+  }
+
   bool ParseRun(const std::vector<std::string_view>& t, std::string_view line) {
     if (!Expect(t.size() >= 2, "RUN needs a pipeline")) return false;
     if (!Expect(script_->FindPipeline(t[1]) != nullptr, "unknown pipeline " + Quote(t[1])))
@@ -756,6 +904,63 @@ bool ParseDataType(std::string_view text, DataType* type) {
   }
   *type = t;
   return true;
+}
+
+namespace {
+struct ComponentTypeEntry {
+  const char* name;
+  uint32_t type;  // VkComponentTypeKHR.
+  uint32_t bytes;
+};
+// VkComponentTypeKHR values (VK_KHR_cooperative_matrix; the float8 ones
+// VK_NV_cooperative_vector's).
+constexpr ComponentTypeEntry kComponentTypes[] = {
+    {"float16", 0, 2},
+    {"float32", 1, 4},
+    {"float64", 2, 8},
+    {"int8", 3, 1},
+    {"int16", 4, 2},
+    {"int32", 5, 4},
+    {"int64", 6, 8},
+    {"uint8", 7, 1},
+    {"uint16", 8, 2},
+    {"uint32", 9, 4},
+    {"uint64", 10, 8},
+    {"float_e4m3", 1000491002, 1},
+    {"float_e5m2", 1000491003, 1},
+};
+}  // namespace
+
+bool ParseComponentType(std::string_view text, uint32_t* type, uint32_t* bytes) {
+  for (const auto& t : kComponentTypes) {
+    if (text == t.name) {
+      *type = t.type;
+      *bytes = t.bytes;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string ComponentTypeName(uint32_t type) {
+  for (const auto& t : kComponentTypes) {
+    if (t.type == type) return t.name;
+  }
+  return "component type " + std::to_string(type);
+}
+
+std::string MatrixLayoutName(MatrixConversion::Layout layout) {
+  switch (layout) {
+    case MatrixConversion::kRowMajor:
+      return "row_major";
+    case MatrixConversion::kColumnMajor:
+      return "column_major";
+    case MatrixConversion::kInferencingOptimal:
+      return "inferencing_optimal";
+    case MatrixConversion::kTrainingOptimal:
+      return "training_optimal";
+  }
+  return "?";
 }
 
 const Buffer* Script::FindBuffer(std::string_view name) const {

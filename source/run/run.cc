@@ -131,13 +131,38 @@ bool ApplyPasses(const RunOptions& options, uint32_t subgroup_size, run::Script*
   return true;
 }
 
-// Every buffer some pipeline binds as storage: what the shaders can have written.
+// Every buffer some pipeline binds as storage, whose address a BUFFER_ADDRESS line hands on, or
+// that a CONVERT_MATRIX writes: what the shaders (or the conversions of their results) can have
+// written.
 bool IsWritten(const run::Script& script, size_t buffer) {
+  for (const auto& a : script.addresses) {
+    if (a.buffer == script.buffers[buffer].name) return true;
+  }
+  for (const auto& c : script.commands) {
+    if (c.kind == run::Command::kConvertMatrix &&
+        c.conversion.destination == script.buffers[buffer].name) {
+      return true;
+    }
+  }
   for (const auto& p : script.pipelines) {
     for (const auto& b : p.bindings) {
       if (b.buffer == script.buffers[buffer].name && b.kind == run::BufferBinding::kStorage) {
         return true;
       }
+    }
+  }
+  return false;
+}
+
+// A buffer a CONVERT_MATRIX writes or reads in an optimal layout: the driver's layout in the run
+// as written, row- or column-major in a lowered run (--lower-coop-vector=optimal-as-...).
+bool HoldsOptimalMatrix(const run::Script& script, size_t buffer) {
+  for (const run::Command& c : script.commands) {
+    if (c.kind != run::Command::kConvertMatrix) continue;
+    const run::MatrixConversion& m = c.conversion;
+    if ((m.source == script.buffers[buffer].name && m.IsOptimal(m.source_layout)) ||
+        (m.destination == script.buffers[buffer].name && m.IsOptimal(m.destination_layout))) {
+      return true;
     }
   }
   return false;
@@ -208,9 +233,24 @@ std::vector<std::string> PassesApplied(const RunOptions& options, uint32_t subgr
   return flags;
 }
 
-// The execution options of `options`.
+// 0 or 1 when the passes lower cooperative vectors reading optimal layouts as row- or
+// column-major (--lower-coop-vector=optimal-as-...), else -1.
+int OptimalLayoutAs(const std::vector<PassRequest>& passes) {
+  int as = -1;
+  for (const PassRequest& p : passes) {
+    if (p.flag != "lower-coop-vector") continue;
+    if (p.argument.find("optimal-as-row-major") != std::string::npos) as = 0;
+    if (p.argument.find("optimal-as-column-major") != std::string::npos) as = 1;
+  }
+  return as;
+}
+
+// The execution options of `options`; the "passes" variant's CONVERT_MATRIX lines write the
+// layout the lowered shaders read.
 run::ExecuteOptions ExecOptions(const RunOptions& options, const char* variant) {
   run::ExecuteOptions exec;
+  if (std::string_view(variant) == "passes")
+    exec.optimal_layout_as = OptimalLayoutAs(options.passes);
   exec.device = options.device;
   exec.fence_timeout_ms = options.fence_timeout_ms;
   exec.timing_runs = options.timing_runs;
@@ -305,7 +345,7 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
       return report;
     }
     report.passes_applied = PassesApplied(options, subgroup_size);
-    exec.variant = "passes";
+    exec = ExecOptions(options, "passes");
     run::ExecuteResult second;
     const bool second_ok = run::Execute(optimized, exec, &second, &error);
     report.hung = second.hung;
@@ -316,8 +356,9 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
       report.error = "with the passes: " + error;
       return report;
     }
+    const bool relaid = OptimalLayoutAs(options.passes) >= 0;
     for (size_t i = 0; i < script.buffers.size(); ++i) {
-      if (!IsWritten(script, i)) continue;
+      if (!IsWritten(script, i) || (relaid && HoldsOptimalMatrix(script, i))) continue;
       BufferComparison c;
       c.buffer = script.buffers[i].name;
       run::CompareBuffers(script.buffers[i].type, report.buffers[i].bytes, second.buffers[i],

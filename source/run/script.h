@@ -81,8 +81,52 @@ struct Pipeline {
   uint32_t line = 0;
 };
 
+// CONVERT_MATRIX (docs/run.md): a cooperative-vector matrix from one buffer into another, in
+// another layout (and component type), as vkConvertCooperativeVectorMatrixNV converts it.
+struct MatrixConversion {
+  // VkCooperativeVectorMatrixLayoutNV (= SPIR-V's CooperativeMatrixLayout values).
+  enum Layout : uint32_t {
+    kRowMajor = 0,
+    kColumnMajor = 1,
+    kInferencingOptimal = 2,
+    kTrainingOptimal = 3
+  };
+  std::string source, destination;  // Buffers.
+  uint32_t rows = 0, columns = 0;
+  Layout source_layout = kRowMajor, destination_layout = kRowMajor;
+  uint32_t source_type = 0, destination_type = 0;      // VkComponentTypeKHR.
+  uint32_t source_bytes = 0, destination_bytes = 0;    // Their sizes.
+  uint64_t source_stride = 0, destination_stride = 0;  // Bytes; 0: tight (row/column-major).
+  uint64_t source_offset = 0, destination_offset = 0;  // Bytes into the buffers.
+
+  static bool IsOptimal(Layout layout) { return layout >= kInferencingOptimal; }
+  // The bytes of one row (row-major) or column (column-major) of `bytes`-sized elements.
+  uint64_t LineBytes(Layout layout, uint32_t bytes) const {
+    return uint64_t{layout == kRowMajor ? columns : rows} * bytes;
+  }
+  // The bytes a row- or column-major matrix spans; a `*stride` of 0 becomes the tight one.
+  // 0 for optimal layouts, whose size only the driver knows.
+  uint64_t Extent(Layout layout, uint32_t bytes, uint64_t* stride) const {
+    if (IsOptimal(layout)) return 0;
+    if (*stride == 0) *stride = LineBytes(layout, bytes);
+    return *stride * ((layout == kRowMajor ? rows : columns) - 1) + LineBytes(layout, bytes);
+  }
+};
+
+// "float16", "float32", "int8", ..., "float_e4m3", "float_e5m2" as VkComponentTypeKHR and its
+// size in bytes; false for anything else.
+bool ParseComponentType(std::string_view text, uint32_t* type, uint32_t* bytes);
+std::string ComponentTypeName(uint32_t type);
+std::string MatrixLayoutName(MatrixConversion::Layout layout);
+
 struct Command {
-  enum Kind : uint8_t { kRun, kExpectIndex, kExpectEqualBuffer, kExpectRmseBuffer } kind = kRun;
+  enum Kind : uint8_t {
+    kRun,
+    kExpectIndex,
+    kExpectEqualBuffer,
+    kExpectRmseBuffer,
+    kConvertMatrix
+  } kind = kRun;
   uint32_t line = 0;
   std::string text;  // The line as written, for reports.
   // RUN <pipeline> X Y Z
@@ -100,6 +144,16 @@ struct Command {
   };
   std::vector<Tolerance> tolerances;  // Per component (the last one repeats); empty: exact.
   double rmse_tolerance = 0;
+  MatrixConversion conversion;  // CONVERT_MATRIX.
+};
+
+// BUFFER_ADDRESS <buffer> INTO <target> OFFSET <n>: the VkDeviceAddress of `buffer` is written
+// into `target`'s bytes at `offset` (8 bytes, little-endian) before the first RUN.
+struct BufferAddress {
+  std::string buffer;
+  std::string target;
+  uint64_t offset = 0;
+  uint32_t line = 0;
 };
 
 // DEVICE_FEATURE / DEVICE_EXTENSION lines.
@@ -113,6 +167,7 @@ struct Script {
   std::vector<Shader> shaders;
   std::vector<Pipeline> pipelines;
   std::vector<Command> commands;
+  std::vector<BufferAddress> addresses;
   std::vector<Requirement> features;
   std::vector<Requirement> extensions;
   uint32_t fence_timeout_ms = 0;  // SET ENGINE_DATA fence_timeout_ms; 0: the runner's default.

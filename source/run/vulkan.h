@@ -74,7 +74,8 @@ namespace coopspv::run {
   X(vkCreateFence)                 \
   X(vkDestroyFence)                \
   X(vkResetFences)                 \
-  X(vkWaitForFences)
+  X(vkWaitForFences)               \
+  X(vkGetBufferDeviceAddress)
 
 struct VulkanApi {
   PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr = nullptr;
@@ -94,6 +95,31 @@ bool LoadVulkan(VulkanApi* api, std::string* error);
 
 // "VK_ERROR_DEVICE_LOST" ... for messages.
 std::string ResultName(VkResult result);
+
+// ---- VK_NV_cooperative_vector's matrix conversion (newer than Debian's headers).
+
+// VkConvertCooperativeVectorMatrixInfoNV; the enums (VkComponentTypeKHR,
+// VkCooperativeVectorMatrixLayoutNV) as uint32_t.
+struct ConvertCooperativeVectorMatrixInfoNV {
+  VkStructureType sType;
+  const void* pNext;
+  size_t srcSize;
+  VkDeviceOrHostAddressConstKHR srcData;
+  size_t* pDstSize;
+  VkDeviceOrHostAddressKHR dstData;
+  uint32_t srcComponentType;
+  uint32_t dstComponentType;
+  uint32_t numRows;
+  uint32_t numColumns;
+  uint32_t srcLayout;
+  size_t srcStride;
+  uint32_t dstLayout;
+  size_t dstStride;
+};
+inline constexpr auto kConvertCooperativeVectorMatrixInfoNV =
+    static_cast<VkStructureType>(1000491004);
+using PFN_ConvertCooperativeVectorMatrixNV =
+    VkResult(VKAPI_PTR*)(VkDevice device, const ConvertCooperativeVectorMatrixInfoNV* info);
 
 // ---- Device features by name.
 

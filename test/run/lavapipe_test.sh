@@ -161,6 +161,10 @@ check_bad missing_feature.amber \
   "does not support the device extension VK_KHR_cooperative_matrix (needed for the feature CooperativeMatrixFeaturesKHR.cooperativeMatrix)"
 check_bad missing_extension.amber "does not support the device extension VK_NV_cooperative_vector"
 check_bad timeout.amber "line 78: RUN did not finish within 300 ms"
+check_bad convert_optimal.amber \
+  "line 6: CONVERT_MATRIX w (row_major, float16) to w_opt (inferencing_optimal, float16) needs vkConvertCooperativeVectorMatrixNV: VK_NV_cooperative_vector is not enabled"
+check_bad convert_out_of_range.amber "line 7: CONVERT_MATRIX m (row_major, float16) to m8 (row_major, float_e4m3): element (1, 0)"
+check_bad buffer_address_offset.amber "line 5: BUFFER_ADDRESS OFFSET '20'"
 printf 'DEVICE_FEATURE sparseResidencyBuffer\n' >"$TMP/core_feature.amber"
 expect_exit 2 "missing core feature" "$RUN" "$TMP/core_feature.amber"
 expect_contains "$TMP/err" "does not support the device feature sparseResidencyBuffer" \

@@ -264,6 +264,63 @@ TEST(ParserTest, MalformedScripts) {
   ExpectError("REPEAT 3\nEND\n", 1, "'REPEAT' is not supported");
 }
 
+TEST(ParserTest, BufferAddressAndConvertMatrix) {
+  Script script;
+  ParseError error;
+  const std::string text =
+      "BUFFER a DATA_TYPE float16 SIZE 24 FILL 1\n"
+      "BUFFER opt DATA_TYPE uint8 SIZE 4096 FILL 0\n"
+      "BUFFER pc DATA_TYPE uint64 SIZE 2 FILL 0\n"
+      "BUFFER_ADDRESS opt INTO pc OFFSET 8\n"
+      "CONVERT_MATRIX a opt ROWS 4 COLUMNS 6 SRC_LAYOUT row_major SRC_TYPE float16 "
+      "DST_LAYOUT inferencing_optimal DST_TYPE float_e4m3 DST_OFFSET 64\n";
+  ASSERT_TRUE(Parse(text, &script, &error)) << error.ToString();
+  ASSERT_EQ(script.addresses.size(), 1u);
+  EXPECT_EQ(script.addresses[0].buffer, "opt");
+  EXPECT_EQ(script.addresses[0].target, "pc");
+  EXPECT_EQ(script.addresses[0].offset, 8u);
+  ASSERT_EQ(script.commands.size(), 1u);
+  const MatrixConversion& m = script.commands[0].conversion;
+  EXPECT_EQ(script.commands[0].kind, Command::kConvertMatrix);
+  EXPECT_EQ(m.rows, 4u);
+  EXPECT_EQ(m.columns, 6u);
+  EXPECT_EQ(m.source_layout, MatrixConversion::kRowMajor);
+  EXPECT_EQ(m.destination_layout, MatrixConversion::kInferencingOptimal);
+  EXPECT_EQ(m.source_type, 0u);                // VK_COMPONENT_TYPE_FLOAT16_KHR.
+  EXPECT_EQ(m.destination_type, 1000491002u);  // VK_COMPONENT_TYPE_FLOAT_E4M3_NV.
+  EXPECT_EQ(m.source_stride, 12u);             // A tight row of 6 float16.
+  EXPECT_EQ(m.destination_offset, 64u);
+  EXPECT_EQ(ComponentTypeName(1000491003), "float_e5m2");
+
+  const std::string buffers =
+      "BUFFER a DATA_TYPE float16 SIZE 24 FILL 1\nBUFFER pc DATA_TYPE uint32 SIZE 4 FILL 0\n";
+  ExpectError(buffers + "BUFFER_ADDRESS a INTO pc OFFSET 12\n", 3, "a multiple of 8");
+  ExpectError(buffers + "BUFFER_ADDRESS a INTO pc OFFSET 16\n", 3, "inside 'pc' (16 bytes)");
+  ExpectError(buffers + "BUFFER_ADDRESS a INTO nope OFFSET 0\n", 3, "unknown buffer 'nope'");
+  ExpectError(buffers + "BUFFER_ADDRESS a pc OFFSET 0\n", 3, "BUFFER_ADDRESS <buffer> INTO");
+  ExpectError(buffers + "BUFFER_ADDRESS a INTO pc OFFSET 0\nBUFFER_ADDRESS pc INTO pc OFFSET 0\n",
+              4, "already hold an address");
+  const std::string convert =
+      buffers + "CONVERT_MATRIX a pc ROWS 2 COLUMNS 4 SRC_LAYOUT row_major ";
+  ExpectError(convert + "SRC_TYPE float16 DST_LAYOUT column_major DST_TYPE float32\n", 3,
+              "the destination matrix needs 32 bytes of 'pc', which has 16");
+  ExpectError(convert + "SRC_TYPE float16 DST_LAYOUT diagonal\n", 3, "bad DST_LAYOUT 'diagonal'");
+  ExpectError(convert + "SRC_TYPE bfloat16 DST_LAYOUT row_major\n", 3, "bad SRC_TYPE 'bfloat16'");
+  ExpectError(convert + "DST_LAYOUT row_major\n", 3, "needs SRC_TYPE");
+  ExpectError(convert + "SRC_TYPE float16 DST_LAYOUT row_major SRC_STRIDE 6\n", 3,
+              "SRC_STRIDE 6 is shorter than a row");
+  ExpectError(convert + "SRC_TYPE float16 DST_LAYOUT row_major SRC_TYPE int8\n", 3,
+              "'SRC_TYPE' is given twice");
+  ExpectError(convert + "SRC_TYPE float16 DST_LAYOUT row_major COLOR red\n", 3,
+              "unknown key 'COLOR'");
+  ExpectError(convert + "SRC_TYPE float16 DST_LAYOUT row_major SRC_OFFSET 40\n", 3,
+              "the source matrix needs 56 bytes of 'a', which has 48");
+  ExpectError(buffers +
+                  "CONVERT_MATRIX a a ROWS 1 COLUMNS 1 SRC_LAYOUT row_major SRC_TYPE int8 "
+                  "DST_LAYOUT row_major\n",
+              3, "source and destination are one buffer");
+}
+
 TEST(ParserTest, GarbageNeverCrashes) {
   // Every prefix of a valid script, and bytes of every value: a result or an error, never a
   // crash (ASan/UBSan in CI).

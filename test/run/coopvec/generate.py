@@ -163,8 +163,9 @@ def compile_shader(glsl, glslang, dis):
 
 
 # Scripts whose native run would mean nothing: their matrices are optimal-layout ones held
-# row-major for the lowering (a native run needs vkConvertCooperativeVectorMatrixNV, which
-# coopspv-run does not call), or they break a rule of the Vulkan environment (vkspec, Runtime
+# row-major for the lowering (a native run needs them written by vkConvertCooperativeVectorMatrixNV:
+# a CONVERT_MATRIX line, which these scripts, run lowered by run_lowered.sh, do not have; the
+# native scripts of test/run/native/ do), or they break a rule of the Vulkan environment (vkspec, Runtime
 # SPIR-V validation). utils/gpu_check_coopvec.sh does not compare native with lowered for them;
 # the lowered module is still checked against the values computed here. (The H100 ran the
 # row-major E4M3 form, which -10090 forbids, and computed -25.19 for -6.54.)
@@ -172,16 +173,16 @@ NATIVE_INVALID = {
     'coopvec_optimal_f16.amber':
         'its matrices are stored row-major with a tight stride for '
         '--lower-coop-vector=optimal-as-row-major; a native run needs them converted into the '
-        'optimal layout (vkConvertCooperativeVectorMatrixNV), which coopspv-run does not do',
+        'optimal layout (vkConvertCooperativeVectorMatrixNV, CONVERT_MATRIX), which this script does not do',
     'coopvec_e4m3.amber':
         'its E4M3 matrix is InferencingOptimalNV, as Vulkan requires of float8 matrices '
         '(VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10090), and the buffer holds it '
         'row-major for --lower-coop-vector=optimal-as-row-major; natively it needs '
-        'vkConvertCooperativeVectorMatrixNV, which coopspv-run does not do',
+        'vkConvertCooperativeVectorMatrixNV (CONVERT_MATRIX), which this script does not do',
     'coopvec_float_conversions.amber':
         'its E5M2 matrix is InferencingOptimalNV (VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-'
         '10090) held row-major for optimal-as-row-major (natively: vkConvertCooperativeVectorMatrixNV, '
-        'which coopspv-run does not do); and a float32 input with a Float16 interpretation needs a '
+        'not done here); and a float32 input with a Float16 interpretation needs a '
         'VkCooperativeVectorPropertiesNV entry the H100 does not list (-10089)',
     'coopvec_training.amber':
         'VUID-RuntimeSpirv-OpCooperativeVectorOuterProductAccumulateNV-10093: the outer-product '

@@ -598,22 +598,291 @@ RUN bf16_gemm 1 1 1
     return s
 
 
+def pipeline(name, shader, storage=(), push=None, groups="1 1 1"):
+    """A compute PIPELINE binding `storage` buffers at set 0, bindings 0, 1, ... (None skips a
+    binding) and `push` as push constants, then one RUN."""
+    s = f"\nPIPELINE compute {name}\n  ATTACH {shader}\n"
+    s += "".join(f"  BIND BUFFER {b} AS storage DESCRIPTOR_SET 0 BINDING {i}\n"
+                 for i, b in enumerate(storage) if b is not None)
+    if push:
+        s += f"  BIND BUFFER {push} AS push_constant\n"
+    return s + f"END\n\nRUN {name} {groups}\n"
+
+
+def pointers(buffers, target):
+    """BUFFER_ADDRESS lines: each buffer's device address into `target` at 8-byte steps."""
+    return "".join(f"BUFFER_ADDRESS {b} INTO {target} OFFSET {8 * i}\n"
+                   for i, b in enumerate(buffers) if b is not None)
+
+
+def lowering(passes, extensions=()):
+    """The comment lines test/run/native_golden_test.sh and utils/gpu_check_native_lowered.sh
+    read: how the shader lowers for lavapipe (# lower:), and the device extensions the lowered
+    module needs and the native one does not (# lowered-needs:). A "# lowered-expect:" line is an
+    EXPECT only the lowered run checks."""
+    s = f"# lower: {passes}\n"
+    if extensions:
+        s += "# lowered-needs: " + " ".join(extensions) + "\n"
+    return s
+
+
+def optimal_bytes(tight):
+    """Room for a matrix in an optimal layout: the driver says how much it needs (coopspv-run
+    fails naming the size when a buffer is too small); 8 times the tight size is plenty."""
+    return max(8 * tight, 8192)
+
+
+def khr_workgroup_bda(seed=1411):
+    rng = random.Random(seed)
+    BM, BN, K = 64, 64, 64
+    a = [rng.randint(-3, 3) for _ in range(BM * K)]
+    b = [rng.randint(-3, 3) for _ in range(K * BN)]
+    d = [sum(a[m * K + k] * b[k * BN + n] for k in range(K)) for m in range(BM) for n in range(BN)]
+    assert max(abs(v) for v in d) < 2048  # Exact through the shader's float16 round trip.
+    s = header("Workgroup-scope KHR cooperative matrices through buffer references (khr_workgroup_shared_bda):\n"
+               "# A (64xK) and B (Kx64) float16, row-major, read through pointers in push constants and staged\n"
+               "# in shared memory; D = A*B (64x64 float, BM = BN = 64, BK = 32, K = 64 in two steps) stored\n"
+               "# through a third pointer. The accumulator goes through float16 and back: small integers\n"
+               "# keep it exact. Workgroup scope needs VK_NV_cooperative_matrix2, which --lower-coop-matrix\n"
+               "# does not lower (Subgroup scope only), so no lowered run.", seed)
+    s += needs(["VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix2"],
+               ["CooperativeMatrixFeaturesKHR.cooperativeMatrix",
+                "CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope",
+                "CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions",
+                "Vulkan12Features.shaderFloat16",
+                "Vulkan12Features.vulkanMemoryModel",
+                "Vulkan12Features.bufferDeviceAddress",
+                "Storage16BitFeatures.storageBuffer16BitAccess"])
+    s += f"SHADER compute gemm SPIRV-ASM FILE {CORPUS}/khr_workgroup_shared_bda.spvasm\n\n"
+    s += data_buffer("a", "float16", a)
+    s += data_buffer("b", "float16", b)
+    s += f"BUFFER d DATA_TYPE float SIZE {BM * BN} FILL 7\n"
+    s += "# A, B, D (device addresses, written by BUFFER_ADDRESS), then K.\n"
+    s += f"BUFFER pc DATA_TYPE uint32 DATA\n  0 0 0 0 0 0 {K}\nEND\n"
+    s += pointers(["a", "b", "d"], "pc")
+    s += pipeline("shared_gemm", "gemm", push="pc")
+    s += data_buffer("d_expected", "float", d)
+    s += "EXPECT d EQ_BUFFER d_expected\n"
+    return s
+
+
+def coopvec_loadstore(seed=1412):
+    rng = random.Random(seed)
+    INV, N = 64, 8
+    x = [rng.randint(-40, 40) / 8 for _ in range(INV * N)]
+
+    def f32(v):
+        return struct.unpack("<f", struct.pack("<f", v))[0]
+
+    def stage1(v):
+        g = 0.5 * v * (1 + math.tanh(0.797884583 * (v * v * v * 0.0447149985 + v)))
+        g = min(4.0, max(-4.0, g))
+        g = g * (0.0 if g < -3.5 else 1.0) + math.atan(g) * 0.00999999978 + math.log(math.exp(g) + 1) * 0
+        return min(g, 2 * g)
+
+    v = [stage1(e) for e in x]
+    w = [v[((i // N + 1) % INV) * N + i % N] for i in range(INV * N)]
+    h = [f32(w[i] + v[i]) for i in range(INV * N)]
+    h = [8.0 if i % N == 0 else h[i] for i in range(INV * N)]
+    s = header("Cooperative-vector loads and stores through buffer references, Workgroup and StorageBuffer\n"
+               "# memory, with GLSL.std.450 math (coopvec_loadstore_math): v = gelu(x) clamped, stepped, plus\n"
+               "# atan; staged in shared memory, each invocation adds its neighbour's (w), stores w through a\n"
+               "# pointer and w + v as float16 (element 0 replaced by 8). tanh, atan, exp and log: within 0.01.", seed)
+    s += lowering("--lower-coop-vector")
+    s += needs(["VK_NV_cooperative_vector", "VK_EXT_shader_replicated_composites"],
+               ["CooperativeVectorFeaturesNV.cooperativeVector",
+                "ShaderReplicatedCompositesFeaturesEXT.shaderReplicatedComposites",
+                "Vulkan12Features.shaderFloat16",
+                "Vulkan12Features.vulkanMemoryModel",
+                "Vulkan12Features.bufferDeviceAddress",
+                "Storage16BitFeatures.storageBuffer16BitAccess"])
+    s += f"SHADER compute math SPIRV-ASM FILE {CORPUS}/coopvec_loadstore_math.spvasm\n\n"
+    s += data_buffer("x", "float", x)
+    s += f"BUFFER w DATA_TYPE float SIZE {INV * N} FILL 7\n"
+    s += f"BUFFER h DATA_TYPE float16 SIZE {INV * N} FILL 7\n"
+    s += "# in, out (device addresses), then an unused uint.\n"
+    s += "BUFFER pc DATA_TYPE uint32 DATA\n  0 0 0 0 0\nEND\n"
+    s += pointers(["x", "w"], "pc")
+    s += pipeline("loadstore", "math", ["h"], push="pc")
+    s += expect_all("w", [round(e, 6) for e in w], tolerance=0.01)
+    s += expect_all("h", [round(e, 6) for e in h], tolerance=0.01)
+    return s
+
+
+def e4m3_representable():
+    """Small values float16, E4M3 and E5M2 all hold exactly."""
+    return [-1, -0.5, 0, 0.5, 1]
+
+
+E5M2_VALUES = {m * 2.0 ** e * sign for m in (1, 1.25, 1.5, 1.75) for e in range(-14, 16)
+               for sign in (1, -1)} | {0.0}
+
+
+def coopvec_fp8(seed=1413):
+    rng = random.Random(seed)
+    INV, K, M = 32, 64, 32
+    # A (M x K) with three nonzeros a row: every y = A x is a sum of three products of +-0.5 and
+    # +-1, and x is drawn until every y is exactly an E5M2 value (the second product's input
+    # interpretation), so no conversion rounds.
+    a = [0.0] * (M * K)
+    for r in range(M):
+        for c in rng.sample(range(K), 3):
+            a[r * K + c] = rng.choice([-1, -0.5, 0.5, 1])
+    b = [rng.choice([-2, -1, -0.5, 0, 0, 0.5, 1, 2]) for _ in range(M * M)]
+    x, z = [], []
+    for _ in range(INV):
+        while True:
+            xi = [rng.choice(e4m3_representable()) for _ in range(K)]
+            y = [sum(a[r * K + k] * xi[k] for k in range(K)) for r in range(M)]
+            if all(v in E5M2_VALUES for v in y):
+                break
+        x += xi
+        z += [sum(b[r * M + k] * y[k] for k in range(M)) for r in range(M)]
+    assert max(abs(v) for v in z) < 256  # Multiples of 1/8: exact in float16.
+    s = header("float8 cooperative-vector products (coopvec_fp8_matmul): y = A x with x interpreted as E4M3\n"
+               "# and A (32x64) an E4M3 matrix, then z = B y with y interpreted as E5M2 and B (32x32) an E5M2\n"
+               "# matrix, float16 results stored as float. Both matrices are InferencingOptimal (float8\n"
+               "# matrices must be: VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10090), converted from\n"
+               "# row-major float16 by CONVERT_MATRIX, and reached through pointers in push constants.\n"
+               "# Inputs and intermediate values are exact in E4M3 / E5M2, so nothing rounds.", seed)
+    s += lowering("--lower-coop-vector=optimal-as-row-major")
+    s += needs(["VK_NV_cooperative_vector"],
+               ["CooperativeVectorFeaturesNV.cooperativeVector",
+                "Vulkan12Features.shaderFloat16",
+                "Vulkan12Features.shaderInt8",
+                "Vulkan12Features.vulkanMemoryModel",
+                "Vulkan12Features.bufferDeviceAddress",
+                "Vulkan12Features.storageBuffer8BitAccess",
+                "Storage16BitFeatures.storageBuffer16BitAccess"])
+    s += f"SHADER compute fp8 SPIRV-ASM FILE {CORPUS}/coopvec_fp8_matmul.spvasm\n\n"
+    s += data_buffer("x", "float16", x)
+    s += "# The matrices row-major in float16; CONVERT_MATRIX writes them as E4M3 / E5M2 optimal.\n"
+    s += data_buffer("a_rows", "float16", a)
+    s += data_buffer("b_rows", "float16", b)
+    s += f"BUFFER a_opt DATA_TYPE uint8 SIZE {optimal_bytes(M * K)} FILL 0\n"
+    s += f"BUFFER b_opt DATA_TYPE uint8 SIZE {optimal_bytes(M * M)} FILL 0\n"
+    s += f"BUFFER z DATA_TYPE float SIZE {INV * M} FILL 7\n"
+    s += "# A, B (device addresses).\nBUFFER pc DATA_TYPE uint64 DATA\n  0 0\nEND\n"
+    s += pointers(["a_opt", "b_opt"], "pc")
+    s += f"""CONVERT_MATRIX a_rows a_opt ROWS {M} COLUMNS {K} SRC_LAYOUT row_major SRC_TYPE float16 DST_LAYOUT inferencing_optimal DST_TYPE float_e4m3
+CONVERT_MATRIX b_rows b_opt ROWS {M} COLUMNS {M} SRC_LAYOUT row_major SRC_TYPE float16 DST_LAYOUT inferencing_optimal DST_TYPE float_e5m2
+"""
+    s += pipeline("fp8_matmul", "fp8", ["x", "z"], push="pc")
+    s += data_buffer("z_expected", "float", z)
+    s += "EXPECT z EQ_BUFFER z_expected\n"
+    return s
+
+
+def coopvec_int8_packed(seed=1414):
+    rng = random.Random(seed)
+    INV, K1, M1, K2, M2 = 32, 64, 32, 32, 16
+    x = [rng.randint(-128, 127) for _ in range(INV * K1)]
+    w1 = [rng.randint(-20, 20) for _ in range(M1 * K1)]          # Row-major, stride 64.
+    bias = [rng.randint(-3000, 3000) for _ in range(M1)]
+    w2 = [rng.randint(-128, 127) for _ in range(M2 * K2)]        # Row-major here.
+    w3 = [rng.randint(-128, 127) for _ in range(M2 * K2)]        # Row-major here.
+    w2_cm = [w2[r * K2 + c] for c in range(K2) for r in range(M2)]  # Column-major, stride 16.
+    packed = []
+    for i in range(0, INV * K1, 4):
+        packed.append(sum((x[i + j] & 0xFF) << (8 * j) for j in range(4)))
+    out = []
+    for inv in range(INV):
+        xi = x[inv * K1:(inv + 1) * K1]
+        r = [sum(w1[m * K1 + k] * xi[k] for k in range(K1)) + bias[m] for m in range(M1)]
+        x8 = [max(-128, min(127, v >> 8)) for v in r]
+        u8 = [v & 0xFF for v in x8]
+        r2 = [sum(w2[m * K2 + k] * x8[k] for k in range(K2)) for m in range(M2)]
+        r3 = [sum(w3[m * K2 + k] * u8[k] for k in range(K2)) for m in range(M2)]
+        out += [r2[m] + r3[m] for m in range(M2)]
+    MAT_OPT = 4096
+    mat = w1 + w2_cm + [0] * (MAT_OPT - len(w1) - len(w2_cm)) + [0] * optimal_bytes(M2 * K2)
+    s = header("Packed and plain int8 cooperative-vector products (coopvec_int8_packed): r = W1 x + bias with\n"
+               "# x as SignedInt8Packed uint32 words and W1 (32x64) row-major; x8 = clamp(r >> 8) as int8;\n"
+               "# then W2 x8 (16x32 column-major, signed) plus W3 u8 (x8's bits as uint8; W3 16x32\n"
+               "# InferencingOptimal at byte 4096, converted from row-major int8 by CONVERT_MATRIX). Integer\n"
+               "# arithmetic: exact.", seed)
+    s += lowering("--lower-coop-vector=optimal-as-row-major")
+    s += needs(["VK_NV_cooperative_vector"],
+               ["CooperativeVectorFeaturesNV.cooperativeVector",
+                "Vulkan12Features.shaderInt8",
+                "Vulkan12Features.vulkanMemoryModel",
+                "Vulkan12Features.storageBuffer8BitAccess"])
+    s += f"SHADER compute packed SPIRV-ASM FILE {CORPUS}/coopvec_int8_packed.spvasm\n\n"
+    s += "# W1 row-major at 0, W2 column-major at 2048, W3 (optimal) from 4096 on.\n"
+    s += data_buffer("mat", "int8", mat)
+    s += data_buffer("bias", "int32", bias)
+    s += data_buffer("x", "uint32", packed)
+    s += data_buffer("w3_rows", "int8", w3)
+    s += f"BUFFER out DATA_TYPE int32 SIZE {INV * M2} FILL 7\n"
+    s += f"""CONVERT_MATRIX w3_rows mat ROWS {M2} COLUMNS {K2} SRC_LAYOUT row_major SRC_TYPE int8 DST_LAYOUT inferencing_optimal DST_OFFSET {MAT_OPT}
+"""
+    s += pipeline("int8_packed", "packed", ["mat", "bias", "x", "out"])
+    s += data_buffer("out_expected", "int32", out)
+    s += "EXPECT out EQ_BUFFER out_expected\n"
+    return s
+
+
+def coopvec_training(seed=1415):
+    rng = random.Random(seed)
+    INV, NIN, NOUT = 64, 32, 16
+    q = lambda: rng.choice([-1, -0.5, 0, 0.5, 1])
+    a = [q() for _ in range(INV * NIN)]
+    g = [q() for _ in range(INV * NOUT)]
+    w0 = [rng.randint(-8, 8) / 4 for _ in range(NOUT * NIN)]
+    b0 = [rng.randint(-8, 8) / 4 for _ in range(NOUT)]
+    w32_0 = [rng.randint(-8, 8) / 4 for _ in range(NOUT * NIN)]
+    dw = [sum(g[i * NOUT + o] * a[i * NIN + n] for i in range(INV)) for o in range(NOUT) for n in range(NIN)]
+    db = [sum(g[i * NOUT + o] for i in range(INV)) for o in range(NOUT)]
+    # Multiples of 1/4 below 128 in every partial sum: exact in float16, in any order.
+    assert max(abs(v) for v in dw + db) + 2 < 128
+    s = header("A training step with cooperative vectors (coopvec_training): per invocation, activations a\n"
+               "# (32) and gradients g (16) in float16; dW += g a^T into a float16 16x32 TrainingOptimal\n"
+               "# matrix, db += g, and the outer product again in float32 into a second TrainingOptimal\n"
+               "# matrix. CONVERT_MATRIX writes the starting matrices into the optimal layout and reads them\n"
+               "# back row-major after the RUN. Every partial sum is a multiple of 1/4 below 128: exact in\n"
+               "# any order. The H100 / H200 lack cooperativeVectorTrainingFloat32Accumulation, so there\n"
+               "# the float32 outer product breaks VUID-RuntimeSpirv-OpCooperativeVectorOuterProductAccumulateNV-10093\n"
+               "# and its result is not checked natively; the lowered module's is (lowered-expect).", seed)
+    s += lowering("--lower-coop-vector=optimal-as-row-major,atomic-float16-add,atomic-float32-add",
+                  ["VK_EXT_shader_atomic_float", "VK_EXT_shader_atomic_float2"])
+    s += needs(["VK_NV_cooperative_vector"],
+               ["CooperativeVectorFeaturesNV.cooperativeVector",
+                "CooperativeVectorFeaturesNV.cooperativeVectorTraining",
+                "Vulkan12Features.shaderFloat16",
+                "Vulkan12Features.vulkanMemoryModel",
+                "Storage16BitFeatures.storageBuffer16BitAccess"])
+    s += f"SHADER compute training SPIRV-ASM FILE {CORPUS}/coopvec_training.spvasm\n\n"
+    s += data_buffer("act", "float16", a)
+    s += data_buffer("grad", "float16", g)
+    s += "# The starting weights' gradients, row-major, then their optimal copies.\n"
+    s += data_buffer("dw_start", "float16", w0)
+    s += data_buffer("dw32_start", "float", w32_0)
+    s += f"BUFFER dw DATA_TYPE float16 SIZE {optimal_bytes(NOUT * NIN * 2) // 2} FILL 0\n"
+    s += f"BUFFER dw32 DATA_TYPE float SIZE {optimal_bytes(NOUT * NIN * 4) // 4} FILL 0\n"
+    s += data_buffer("db", "float16", b0)
+    s += f"BUFFER dw_rows DATA_TYPE float16 SIZE {NOUT * NIN} FILL 7\n"
+    s += f"BUFFER dw32_rows DATA_TYPE float SIZE {NOUT * NIN} FILL 7\n"
+    conv = f"ROWS {NOUT} COLUMNS {NIN}"
+    s += f"""CONVERT_MATRIX dw_start dw {conv} SRC_LAYOUT row_major SRC_TYPE float16 DST_LAYOUT training_optimal
+CONVERT_MATRIX dw32_start dw32 {conv} SRC_LAYOUT row_major SRC_TYPE float32 DST_LAYOUT training_optimal
+"""
+    s += pipeline("train", "training", ["act", "grad", "dw", "db", "dw32"])
+    s += f"""CONVERT_MATRIX dw dw_rows {conv} SRC_LAYOUT training_optimal SRC_TYPE float16 DST_LAYOUT row_major
+CONVERT_MATRIX dw32 dw32_rows {conv} SRC_LAYOUT training_optimal SRC_TYPE float32 DST_LAYOUT row_major
+"""
+    s += data_buffer("dw_expected", "float16", [w0[i] + dw[i] for i in range(NOUT * NIN)])
+    s += data_buffer("dw32_expected", "float", [w32_0[i] + dw[i] for i in range(NOUT * NIN)])
+    s += data_buffer("db_expected", "float16", [b0[i] + db[i] for i in range(NOUT)])
+    s += "EXPECT dw_rows EQ_BUFFER dw_expected\nEXPECT db EQ_BUFFER db_expected\n"
+    s += "# lowered-expect: EXPECT dw32_rows EQ_BUFFER dw32_expected\n"
+    return s
+
+
 # Cooperative modules of test/data/corpus/ without a native script here, and why (README.md of
 # the folder lists them too).
 NOT_RUN = {
     "cm2_decode_vector": "needs VK_NV_cooperative_matrix_decode_vector, which the H100 driver lacks",
     "khr_arm_layouts": "SPV_ARM_cooperative_matrix_layouts: an ARM extension, not on NVIDIA",
-    "khr_workgroup_shared_bda": "its matrices are pointers in push constants (buffer_reference): "
-                                "coopspv-run has no way to put a buffer's device address in a buffer",
-    "coopvec_fp8_matmul": "InferencingOptimal float8 matrices through push-constant pointers: needs "
-                          "vkConvertCooperativeVectorMatrixNV and buffer addresses, which coopspv-run lacks",
-    "coopvec_int8_packed": "its third product reads an InferencingOptimal matrix (needs "
-                           "vkConvertCooperativeVectorMatrixNV, which coopspv-run lacks)",
-    "coopvec_loadstore_math": "its vectors come through push-constant pointers (buffer_reference): "
-                              "coopspv-run has no buffer addresses",
-    "coopvec_training": "TrainingOptimal matrices (vkConvertCooperativeVectorMatrixNV), and a float32 "
-                        "outer product: the H100 lacks cooperativeVectorTrainingFloat32Accumulation "
-                        "(VUID-RuntimeSpirv-OpCooperativeVectorOuterProductAccumulateNV-10093)",
 }
 
 
@@ -622,7 +891,12 @@ def main():
                        ("khr_arith_funcs", khr_arith), ("coopvec_mlp_f16", coopvec_mlp),
                        ("cm2_transpose_convert", cm2_transpose), ("cm2_tensor_layouts", cm2_tensor),
                        ("cm2_softmax_reduce", cm2_softmax), ("cm2_decode_q4", cm2_decode_q4),
-                       ("khr_int8_saturating", khr_int8_saturating), ("khr_bf16", khr_bf16)):
+                       ("khr_int8_saturating", khr_int8_saturating), ("khr_bf16", khr_bf16),
+                       ("khr_workgroup_shared_bda", khr_workgroup_bda),
+                       ("coopvec_loadstore_math", coopvec_loadstore),
+                       ("coopvec_fp8_matmul", coopvec_fp8),
+                       ("coopvec_int8_packed", coopvec_int8_packed),
+                       ("coopvec_training", coopvec_training)):
         with open(os.path.join(HERE, name + ".amber"), "w") as f:
             f.write(make())
     with open(os.path.join(HERE, "khr_bf16.spvasm"), "w") as f:
