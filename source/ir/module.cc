@@ -104,7 +104,9 @@ Section ComputeSection(Op op, const grammar::InstructionInfo& info) {
   }
 }
 
-std::vector<OpcodeTraits> BuildTraits() {
+// Fills `table` (kMaxOpcode + 1 entries, default traits: a static array, constant-initialized,
+// so that start-up neither allocates nor clears it).
+void BuildTraits(OpcodeTraits* table) {
   auto is_scope = [](grammar::OperandKind k) {
     return k == grammar::OperandKind::kIdScope || k == grammar::OperandKind::kIdMemorySemantics;
   };
@@ -118,7 +120,6 @@ std::vector<OpcodeTraits> BuildTraits() {
         kind_has_scope[k] = kind_has_scope[k] || is_scope(p.kind);
     }
   }
-  std::vector<OpcodeTraits> table(grammar::kMaxOpcode + 1);
   for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
     const Op op = static_cast<Op>(info.opcode);
     OpcodeTraits& t = table[info.opcode];
@@ -132,7 +133,6 @@ std::vector<OpcodeTraits> BuildTraits() {
       if (kind_has_scope[static_cast<size_t>(operand.kind)]) t.has_scope_or_semantics = true;
     }
   }
-  return table;
 }
 
 }  // namespace
@@ -141,8 +141,9 @@ namespace internal {
 // A dynamically initialized table: built before main() from the static grammar tables, so the
 // per-instruction lookup is one load with no guard.
 const OpcodeTraits* const kOpcodeTraits = [] {
-  static const std::vector<OpcodeTraits> table = BuildTraits();
-  return table.data();
+  static OpcodeTraits table[grammar::kMaxOpcode + 1];
+  BuildTraits(table);
+  return table;
 }();
 }  // namespace internal
 

@@ -1,6 +1,7 @@
 // Id rules: each id defined once, every used id defined, each operand naming the kind of
 // definition its instruction needs, and no forward references outside functions except where
 // SPIR-V allows them.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -117,14 +118,15 @@ constexpr Op kSpecialWantOps[] = {
     Op::GetKernelMaxNumSubgroups,
 };
 
+constexpr auto kHasSpecialWants = [] {
+  std::array<bool, grammar::kMaxOpcode + 1> t{};
+  for (Op o : kSpecialWantOps) t[static_cast<uint32_t>(o)] = true;
+  return t;
+}();
+
 bool HasSpecialWants(Op op) {
-  static const std::vector<bool> table = [] {
-    std::vector<bool> t(grammar::kMaxOpcode + 1, false);
-    for (Op o : kSpecialWantOps) t[static_cast<uint32_t>(o)] = true;
-    return t;
-  }();
   const auto v = static_cast<uint32_t>(op);
-  return v < table.size() && table[v];
+  return v < kHasSpecialWants.size() && kHasSpecialWants[v];
 }
 
 // What an operand of this kind must name when its instruction has no special case.
