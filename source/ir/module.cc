@@ -167,6 +167,7 @@ std::unique_ptr<Module> Module::ReadInPlace(std::span<const uint32_t> words, Dia
 
 void Module::Index() {
   const size_t n = parsed_.instructions.size();
+  num_instructions_ = n;
   defs_.assign(bound(), kNoInst);
   global_end_ = static_cast<InstIndex>(n);
   block_of_.assign(n, ~0u);

@@ -94,7 +94,8 @@ class Module {
   std::span<const uint32_t> words() const { return parsed_.data(); }
 
   const binary::ParsedModule& parsed() const { return parsed_; }
-  size_t num_instructions() const { return parsed_.instructions.size(); }
+  // Kept apart from the instruction vector (fixed once read): loops test it at every step.
+  size_t num_instructions() const { return num_instructions_; }
   // One past the last module-level declaration: the first OpFunction (or the end). Capabilities,
   // types, constants and global variables all come before it in a well-laid-out module; rules
   // that only look at those stop here (misplaced ones are layout errors).
@@ -165,6 +166,7 @@ class Module {
   std::vector<Block> blocks_;
   std::vector<uint32_t> block_of_;  // Per instruction.
   InstIndex global_end_ = 0;
+  size_t num_instructions_ = 0;
 
   mutable std::unique_ptr<DefUse> def_use_;
   mutable std::unique_ptr<Cfg> cfg_;
