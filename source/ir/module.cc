@@ -168,6 +168,7 @@ std::unique_ptr<Module> Module::ReadInPlace(std::span<const uint32_t> words, Dia
 void Module::Index() {
   const size_t n = parsed_.instructions.size();
   num_instructions_ = n;
+  words_ = parsed_.data().data();
   defs_.assign(bound(), kNoInst);
   global_end_ = static_cast<InstIndex>(n);
   block_of_.assign(n, ~0u);
@@ -283,6 +284,7 @@ void Module::SetWord(InstIndex i, size_t n, uint32_t value) {
   if (parsed_.words.empty()) {  // Borrowed: take a copy before writing.
     parsed_.words.assign(parsed_.borrowed.begin(), parsed_.borrowed.end());
     parsed_.borrowed = {};
+    words_ = parsed_.words.data();
   }
   parsed_.words[parsed_.instructions[i].offset + n] = value;
 }
