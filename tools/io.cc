@@ -36,6 +36,26 @@ bool ReadFile(const std::string& path, std::string* contents) {
   return true;
 }
 
+bool ReadWordsOfRegularFile(const std::string& path, std::unique_ptr<uint32_t[]>* words,
+                            size_t* count) {
+  if (path == "-") return false;
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return false;
+  struct stat st;
+  const bool fits = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+                    st.st_size % 4 == 0;
+  bool ok = false;
+  if (fits) {
+    const size_t size = static_cast<size_t>(st.st_size);
+    words->reset(new uint32_t[size / 4]);
+    // All of it, and nothing more (a file that changed size meanwhile takes the general way).
+    ok = std::fread(words->get(), 1, size, f) == size && std::fgetc(f) == EOF && !std::ferror(f);
+    *count = size / 4;
+  }
+  std::fclose(f);
+  return ok;
+}
+
 bool WriteFile(const std::string& path, const void* data, size_t size) {
   FILE* f = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
   if (f == nullptr) {
