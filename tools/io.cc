@@ -42,8 +42,8 @@ bool ReadWordsOfRegularFile(const std::string& path, std::unique_ptr<uint32_t[]>
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return false;
   struct stat st;
-  const bool fits = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-                    st.st_size % 4 == 0;
+  const bool fits =
+      fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size % 4 == 0;
   bool ok = false;
   if (fits) {
     const size_t size = static_cast<size_t>(st.st_size);

@@ -107,9 +107,7 @@ class Module {
   Id type_id(InstIndex i) const { return parsed_.instructions[i].type_id; }
   uint32_t word_offset(InstIndex i) const { return parsed_.instructions[i].offset; }
   // Word `n` of instruction `i` (word 0 holds the count and opcode).
-  uint32_t word(InstIndex i, size_t n) const {
-    return words_[parsed_.instructions[i].offset + n];
-  }
+  uint32_t word(InstIndex i, size_t n) const { return words_[parsed_.instructions[i].offset + n]; }
   uint32_t num_words(InstIndex i) const { return parsed_.instructions[i].num_words; }
 
   // The instruction defining `id` (its first definition), or kNoInst.

@@ -329,9 +329,9 @@ void ValidateIds(ValidationState& state) {
     const bool special = HasSpecialWants(op);
     if (special) OperandWants(m, i, &wants);
     // DefaultWant for the id operands other than the Result Type, once per instruction.
-    const Want id_want = section < ir::Section::kGlobal  ? Want::kAny
-                         : ir::IsTypeDeclaration(op) ? Want::kType
-                                                       : Want::kValue;
+    const Want id_want = section < ir::Section::kGlobal ? Want::kAny
+                         : ir::IsTypeDeclaration(op)    ? Want::kType
+                                                        : Want::kValue;
     const binary::ParsedOperand* const operands = parsed.operands.data() + rec.operand_begin;
     for (uint32_t k = 0; k < rec.operand_count; ++k) {
       const binary::ParsedOperand& operand = operands[k];
@@ -357,9 +357,9 @@ void ValidateIds(ValidationState& state) {
         }
         continue;
       }
-      const Want want = special ? wants[k]
+      const Want want = special                                               ? wants[k]
                         : operand.kind == grammar::OperandKind::kIdResultType ? Want::kDataType
-                                                                               : id_want;
+                                                                              : id_want;
       if (want == Want::kAny) continue;
       if (!Satisfies(m, def, want)) {
         if (!state.Report("id.kind", i,

@@ -385,7 +385,7 @@ void Uniformity::Prepare() {
     if (op == Op::Variable) {
       if (static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Input) inputs.push_back(i);
     } else if (op == Op::Decorate && m_.num_words(i) >= 4 &&
-        m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
+               m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
       builtin_[m_.word(i, 1)] = static_cast<uint8_t>(std::min<uint32_t>(m_.word(i, 3), 254) + 1);
     } else if (op == Op::ExecutionMode && m_.num_words(i) >= 6 &&
                m_.word(i, 2) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
@@ -764,8 +764,7 @@ void Uniformity::Raised(const std::vector<Source>& table, size_t index) {
     MarkBlocks(call_blocks_.Of(index));
   } else if (&table == &entries_ || &table == &param_effective_) {
     // Read through Effective() by the whole function, and by its block levels.
-    const ir::Function& fn =
-        m_.functions()[&table == &entries_ ? index : param_owner_[index]];
+    const ir::Function& fn = m_.functions()[&table == &entries_ ? index : param_owner_[index]];
     for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) dirty_[b] = 1;
     levels_dirty_ = true;
   }
@@ -1134,7 +1133,7 @@ void Uniformity::PrepareReplicated() {
   // whole stores into them and the access chains that may point into them.
   std::vector<InstIndex> matrices;  // Instructions with a matrix result.
   std::vector<InstIndex> stores;    // Whole stores of a matrix into a variable.
-  std::vector<InstIndex> chains;    // Access chains (their base is checked once variables are known).
+  std::vector<InstIndex> chains;  // Access chains (their base is checked once variables are known).
   std::vector<InstIndex> variables;
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
