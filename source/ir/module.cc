@@ -116,6 +116,7 @@ void BuildTraits(OpcodeTraits* table) {
     const auto kind = static_cast<grammar::OperandKind>(k);
     kind_has_scope[k] = is_scope(kind);
     for (const auto& e : grammar::Enumerants(kind)) {
+      if (e.parameter_count == 0) continue;
       for (const auto& p : grammar::Parameters(e))
         kind_has_scope[k] = kind_has_scope[k] || is_scope(p.kind);
     }
