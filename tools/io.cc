@@ -1,5 +1,7 @@
 #include "tools/io.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,10 +14,19 @@ bool ReadFile(const std::string& path, std::string* contents) {
     std::fprintf(stderr, "error: cannot open '%s': %s\n", path.c_str(), std::strerror(errno));
     return false;
   }
-  contents->clear();
-  char buffer[1 << 16];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), f)) > 0) contents->append(buffer, n);
+  // Read straight into the string: a regular file in one call (one byte more than its size, to
+  // see the end), a pipe in growing pieces.
+  struct stat st;
+  const bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+  contents->resize(regular ? static_cast<size_t>(st.st_size) + 1 : size_t{1} << 16);
+  size_t size = 0;
+  for (;;) {
+    if (size == contents->size()) contents->resize(size * 2);
+    const size_t n = std::fread(contents->data() + size, 1, contents->size() - size, f);
+    if (n == 0) break;
+    size += n;
+  }
+  contents->resize(size);
   const bool failed = std::ferror(f);
   if (f != stdin) std::fclose(f);
   if (failed) {
@@ -23,6 +34,26 @@ bool ReadFile(const std::string& path, std::string* contents) {
     return false;
   }
   return true;
+}
+
+bool ReadWordsOfRegularFile(const std::string& path, std::unique_ptr<uint32_t[]>* words,
+                            size_t* count) {
+  if (path == "-") return false;
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return false;
+  struct stat st;
+  const bool fits =
+      fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size % 4 == 0;
+  bool ok = false;
+  if (fits) {
+    const size_t size = static_cast<size_t>(st.st_size);
+    words->reset(new uint32_t[size / 4]);
+    // All of it, and nothing more (a file that changed size meanwhile takes the general way).
+    ok = std::fread(words->get(), 1, size, f) == size && std::fgetc(f) == EOF && !std::ferror(f);
+    *count = size / 4;
+  }
+  std::fclose(f);
+  return ok;
 }
 
 bool WriteFile(const std::string& path, const void* data, size_t size) {

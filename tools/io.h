@@ -3,6 +3,7 @@
 #define COOPSPV_TOOLS_IO_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@ inline constexpr int kExitUsage = 2;    // Bad flags, or a file that cannot be r
 // Reads a whole file, or standard input for "-". On failure prints "error: ..." to standard
 // error and returns false.
 bool ReadFile(const std::string& path, std::string* contents);
+// Reads a regular file whose size is a non-zero multiple of four straight into a buffer of its
+// words, left uninitialized before the read (no zero fill, no copy). False, printing nothing,
+// for anything else (a pipe, another size, an error): the caller then takes ReadFile's way.
+bool ReadWordsOfRegularFile(const std::string& path, std::unique_ptr<uint32_t[]>* words,
+                            size_t* count);
 // Writes a whole file, or standard output for "-". On failure prints "error: ..." to standard
 // error and returns false.
 bool WriteFile(const std::string& path, const void* data, size_t size);

@@ -1,6 +1,8 @@
 // coopspv-val: validates a SPIR-V binary module, with every rule of the cooperative family.
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <span>
 #include <string>
 
 #include "include/coopspv/coopspv.hpp"
@@ -167,14 +169,26 @@ int main(int argc, char** argv) {
     }
   }
   if (!have_input) input = "-";
-  std::string bytes;
-  if (!ReadFile(input, &bytes)) return kExitUsage;
   const char* name = input == "-" ? "<stdin>" : input.c_str();
+  // A module file is read straight into its words; anything else (standard input, a size that is
+  // not a multiple of four) through bytes, which BytesToWords checks.
+  std::unique_ptr<uint32_t[]> file_words;
+  size_t num_words = 0;
   std::vector<uint32_t> words;
+  std::span<const uint32_t> module;
   coopspv::Problem problem;
   coopspv::ValidationResult result;
-  if (!coopspv::BytesToWords({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, &words,
-                             &problem)) {
+  bool converted = true;
+  if (ReadWordsOfRegularFile(input, &file_words, &num_words)) {
+    module = {file_words.get(), num_words};
+  } else {
+    std::string bytes;
+    if (!ReadFile(input, &bytes)) return kExitUsage;
+    converted = coopspv::BytesToWords(
+        {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, &words, &problem);
+    module = words;
+  }
+  if (!converted) {
     result.valid = false;
     result.errors = 1;
     coopspv::ValidationDiagnostic d;
@@ -182,7 +196,7 @@ int main(int argc, char** argv) {
     d.message = problem.message;
     d.clause = "SPIR-V 2.3 Physical Layout of a SPIR-V Module and Instruction";
     result.diagnostics.push_back(d);
-  } else if (!coopspv::Validate(words, options, &result, &problem)) {
+  } else if (!coopspv::Validate(module, options, &result, &problem)) {
     std::fprintf(stderr, "error: %s\n", problem.message.c_str());
     return kExitUsage;
   }

@@ -89,7 +89,9 @@ struct ParsedModule {
     int32_t ext_inst_set;
     uint32_t operand_begin;
     uint32_t operand_count;
+    uint32_t unused = 0;  // Pads the record to 32 bytes: indexing is a shift.
   };
+  static_assert(sizeof(Instruction) == 32);
 
   Header header;
   std::vector<uint32_t> words;         // Host order, header included (empty for a borrowed module).

@@ -1,8 +1,9 @@
 #include "source/grammar/grammar.h"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <iterator>
-#include <unordered_set>
 #include <vector>
 
 // The generated tables open namespace coopspv::grammar::generated themselves.
@@ -137,16 +138,37 @@ std::span<const char* const> Aliases(const EnumerantInfo& e) {
   return Slice(kEnumerantAliases, e.alias_begin, e.alias_count);
 }
 
+namespace {
+
+// The pool names each extension many times: its distinct names, sorted at compile time, so that a
+// lookup is a binary search with nothing built at run time.
+constexpr size_t CountDistinctExtensions() {
+  std::array<std::string_view, std::size(kExtensionPool)> names{};
+  size_t n = 0;
+  for (const char* e : kExtensionPool) {
+    if (e != nullptr) names[n++] = e;
+  }
+  std::sort(names.begin(), names.begin() + n);
+  return static_cast<size_t>(std::unique(names.begin(), names.begin() + n) - names.begin());
+}
+
+constexpr auto kKnownExtensions = [] {
+  std::array<std::string_view, std::size(kExtensionPool)> names{};
+  size_t n = 0;
+  for (const char* e : kExtensionPool) {
+    if (e != nullptr) names[n++] = e;
+  }
+  std::sort(names.begin(), names.begin() + n);
+  std::unique(names.begin(), names.begin() + n);
+  std::array<std::string_view, CountDistinctExtensions()> distinct{};
+  std::copy_n(names.begin(), distinct.size(), distinct.begin());
+  return distinct;
+}();
+
+}  // namespace
+
 bool IsKnownExtension(std::string_view name) {
-  // Built on first use: the pool names each extension many times.
-  static const std::unordered_set<std::string_view> known = [] {
-    std::unordered_set<std::string_view> s;
-    for (const char* e : kExtensionPool) {
-      if (e != nullptr) s.insert(e);
-    }
-    return s;
-  }();
-  return known.count(name) != 0;
+  return std::binary_search(kKnownExtensions.begin(), kKnownExtensions.end(), name);
 }
 
 int LookupExtInstSet(std::string_view import_name) {

@@ -104,7 +104,9 @@ Section ComputeSection(Op op, const grammar::InstructionInfo& info) {
   }
 }
 
-std::vector<OpcodeTraits> BuildTraits() {
+// Fills `table` (kMaxOpcode + 1 entries, default traits: a static array, constant-initialized,
+// so that start-up neither allocates nor clears it).
+void BuildTraits(OpcodeTraits* table) {
   auto is_scope = [](grammar::OperandKind k) {
     return k == grammar::OperandKind::kIdScope || k == grammar::OperandKind::kIdMemorySemantics;
   };
@@ -114,11 +116,11 @@ std::vector<OpcodeTraits> BuildTraits() {
     const auto kind = static_cast<grammar::OperandKind>(k);
     kind_has_scope[k] = is_scope(kind);
     for (const auto& e : grammar::Enumerants(kind)) {
+      if (e.parameter_count == 0) continue;
       for (const auto& p : grammar::Parameters(e))
         kind_has_scope[k] = kind_has_scope[k] || is_scope(p.kind);
     }
   }
-  std::vector<OpcodeTraits> table(grammar::kMaxOpcode + 1);
   for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
     const Op op = static_cast<Op>(info.opcode);
     OpcodeTraits& t = table[info.opcode];
@@ -132,7 +134,6 @@ std::vector<OpcodeTraits> BuildTraits() {
       if (kind_has_scope[static_cast<size_t>(operand.kind)]) t.has_scope_or_semantics = true;
     }
   }
-  return table;
 }
 
 }  // namespace
@@ -141,8 +142,9 @@ namespace internal {
 // A dynamically initialized table: built before main() from the static grammar tables, so the
 // per-instruction lookup is one load with no guard.
 const OpcodeTraits* const kOpcodeTraits = [] {
-  static const std::vector<OpcodeTraits> table = BuildTraits();
-  return table.data();
+  static OpcodeTraits table[grammar::kMaxOpcode + 1];
+  BuildTraits(table);
+  return table;
 }();
 }  // namespace internal
 
@@ -166,6 +168,8 @@ std::unique_ptr<Module> Module::ReadInPlace(std::span<const uint32_t> words, Dia
 
 void Module::Index() {
   const size_t n = parsed_.instructions.size();
+  num_instructions_ = n;
+  words_ = parsed_.data().data();
   defs_.assign(bound(), kNoInst);
   global_end_ = static_cast<InstIndex>(n);
   block_of_.assign(n, ~0u);
@@ -281,6 +285,7 @@ void Module::SetWord(InstIndex i, size_t n, uint32_t value) {
   if (parsed_.words.empty()) {  // Borrowed: take a copy before writing.
     parsed_.words.assign(parsed_.borrowed.begin(), parsed_.borrowed.end());
     parsed_.borrowed = {};
+    words_ = parsed_.words.data();
   }
   parsed_.words[parsed_.instructions[i].offset + n] = value;
 }

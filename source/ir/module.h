@@ -48,6 +48,7 @@ struct Block {
   InstIndex label;  // The OpLabel.
   InstIndex end;    // One past the terminator.
   uint32_t function;
+  uint32_t unused = 0;  // Pads the record to 16 bytes: indexing is a shift.
 };
 
 struct Function {
@@ -94,7 +95,8 @@ class Module {
   std::span<const uint32_t> words() const { return parsed_.data(); }
 
   const binary::ParsedModule& parsed() const { return parsed_; }
-  size_t num_instructions() const { return parsed_.instructions.size(); }
+  // Kept apart from the instruction vector (fixed once read): loops test it at every step.
+  size_t num_instructions() const { return num_instructions_; }
   // One past the last module-level declaration: the first OpFunction (or the end). Capabilities,
   // types, constants and global variables all come before it in a well-laid-out module; rules
   // that only look at those stop here (misplaced ones are layout errors).
@@ -105,13 +107,11 @@ class Module {
   Id type_id(InstIndex i) const { return parsed_.instructions[i].type_id; }
   uint32_t word_offset(InstIndex i) const { return parsed_.instructions[i].offset; }
   // Word `n` of instruction `i` (word 0 holds the count and opcode).
-  uint32_t word(InstIndex i, size_t n) const {
-    return parsed_.data()[parsed_.instructions[i].offset + n];
-  }
+  uint32_t word(InstIndex i, size_t n) const { return words_[parsed_.instructions[i].offset + n]; }
   uint32_t num_words(InstIndex i) const { return parsed_.instructions[i].num_words; }
 
   // The instruction defining `id` (its first definition), or kNoInst.
-  InstIndex Def(Id id) const { return id < defs_.size() ? defs_[id] : kNoInst; }
+  InstIndex Def(Id id) const { return id < bound() ? defs_[id] : kNoInst; }  // defs_: bound().
   // The opcode of id's definition, or Nop when undefined.
   spv::Op DefOpcode(Id id) const {
     const InstIndex d = Def(id);
@@ -135,7 +135,7 @@ class Module {
   // The function an instruction index is in, or ~0u when outside every function.
   uint32_t FunctionOf(InstIndex i) const;
   // The block index of each instruction inside a block, ~0u otherwise.
-  uint32_t BlockOf(InstIndex i) const { return i < block_of_.size() ? block_of_[i] : ~0u; }
+  uint32_t BlockOf(InstIndex i) const { return i < num_instructions_ ? block_of_[i] : ~0u; }
   // The function whose OpFunction defines `id`, or ~0u.
   uint32_t FunctionById(Id id) const;
 
@@ -165,6 +165,8 @@ class Module {
   std::vector<Block> blocks_;
   std::vector<uint32_t> block_of_;  // Per instruction.
   InstIndex global_end_ = 0;
+  size_t num_instructions_ = 0;
+  const uint32_t* words_ = nullptr;  // parsed_.data(), without its test for borrowed words.
 
   mutable std::unique_ptr<DefUse> def_use_;
   mutable std::unique_ptr<Cfg> cfg_;

@@ -1,8 +1,8 @@
 #include "source/text/disassembler.h"
 
+#include <algorithm>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "source/common/float.h"
 #include "source/grammar/grammar.h"
@@ -139,7 +139,8 @@ class NameTable {
     // Ids without a name print as their number: a name of digits alone would be one of those.
     if (base.find_first_not_of("0123456789") == std::string::npos) base.insert(0, "_");
     std::string name;
-    if (!used_.count(base)) {
+    uint32_t hash = Hash(base);
+    if (!Used(base, hash)) {
       name = std::move(base);
     } else {
       // Suffixes _0, _1, ... in order, as spirv-dis picks them. Each base remembers the next
@@ -147,11 +148,11 @@ class NameTable {
       uint32_t& next = next_suffix_[base];
       do {
         name = base + "_" + std::to_string(next++);
-      } while (used_.count(name));
+        hash = Hash(name);
+      } while (Used(name, hash));
     }
-    // The set views the table's strings: names_ is never resized and a saved name never changes.
     names_[id] = std::move(name);
-    used_.insert(names_[id]);
+    MarkUsed(id, hash);
   }
 
   // Saves the concatenation of the parts, or `fallback` + the id when that would be longer
@@ -196,8 +197,47 @@ class NameTable {
   }
 
  private:
+  // The names taken: an open-addressing set of the ids holding them (names_ is never resized and
+  // a saved name never changes), at most half full, each slot with the name's hash.
+  struct Slot {
+    uint32_t hash = 0;
+    uint32_t id_plus_one = 0;  // 0: empty.
+  };
+  static uint32_t Hash(std::string_view s) {  // FNV-1a.
+    uint32_t h = 0x811C9DC5u;
+    for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x01000193u;
+    return h;
+  }
+  bool Used(std::string_view name, uint32_t hash) const {
+    if (used_.empty()) return false;
+    const size_t mask = used_.size() - 1;
+    for (size_t pos = hash & mask; used_[pos].id_plus_one != 0; pos = (pos + 1) & mask) {
+      const Slot& slot = used_[pos];
+      if (slot.hash == hash && names_[slot.id_plus_one - 1] == name) return true;
+    }
+    return false;
+  }
+  void MarkUsed(uint32_t id, uint32_t hash) {
+    if ((num_used_ + 1) * 2 > used_.size()) {
+      std::vector<Slot> old(std::max<size_t>(64, used_.size() * 2));
+      old.swap(used_);
+      for (const Slot& slot : old) {
+        if (slot.id_plus_one != 0) Insert(slot);
+      }
+    }
+    Insert({hash, id + 1});
+    ++num_used_;
+  }
+  void Insert(const Slot& slot) {
+    const size_t mask = used_.size() - 1;
+    size_t pos = slot.hash & mask;
+    while (used_[pos].id_plus_one != 0) pos = (pos + 1) & mask;
+    used_[pos] = slot;
+  }
+
   std::vector<std::string> names_;
-  std::unordered_set<std::string_view> used_;
+  std::vector<Slot> used_;
+  size_t num_used_ = 0;
   std::unordered_map<std::string, uint32_t> next_suffix_;
 };
 

@@ -130,6 +130,7 @@ void ValidateCapabilities(ValidationState& state) {
       state.Report("capability.instruction", i, state.Describe(i) + " requires " + missing);
     }
     for (const auto& op : inst.operands) {
+      if (grammar::IsIdKind(op.kind)) continue;  // Most operands; no table lookup for them.
       const grammar::OperandKindInfo& kind = grammar::GetOperandKind(op.kind);
       if (kind.category != grammar::OperandCategory::kValueEnum &&
           kind.category != grammar::OperandCategory::kBitEnum) {

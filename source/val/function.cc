@@ -136,6 +136,10 @@ void CheckFunctionTypes(ValidationState& state) {
 
 void CheckBodies(ValidationState& state) {
   const ir::Module& m = state.module();
+  // In block `prefix_block`, the instructions from its label up to `prefix_end` are variables and
+  // debug lines: the scan for "variables first" only moves forward, so it stays linear.
+  uint32_t prefix_block = ~0u;
+  InstIndex prefix_end = 0;
   for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     switch (op) {
@@ -233,11 +237,15 @@ void CheckBodies(ValidationState& state) {
         }
         const ir::Block& b = m.blocks()[block];
         const ir::Function& fn = m.functions()[b.function];
-        bool first = block == fn.first_block;
-        for (InstIndex k = b.label + 1; first && k < i; ++k) {
-          const Op before = m.opcode(k);
-          first = before == Op::Variable || before == Op::Line || before == Op::NoLine;
+        if (prefix_block != block) {
+          prefix_block = block;
+          prefix_end = b.label + 1;
         }
+        for (; prefix_end < i; ++prefix_end) {
+          const Op before = m.opcode(prefix_end);
+          if (before != Op::Variable && before != Op::Line && before != Op::NoLine) break;
+        }
+        const bool first = block == fn.first_block && prefix_end >= i;
         if (!first) {
           state.Report("function.variable", i,
                        state.Describe(i) +

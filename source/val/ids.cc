@@ -1,6 +1,7 @@
 // Id rules: each id defined once, every used id defined, each operand naming the kind of
 // definition its instruction needs, and no forward references outside functions except where
 // SPIR-V allows them.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -117,14 +118,15 @@ constexpr Op kSpecialWantOps[] = {
     Op::GetKernelMaxNumSubgroups,
 };
 
+constexpr auto kHasSpecialWants = [] {
+  std::array<bool, grammar::kMaxOpcode + 1> t{};
+  for (Op o : kSpecialWantOps) t[static_cast<uint32_t>(o)] = true;
+  return t;
+}();
+
 bool HasSpecialWants(Op op) {
-  static const std::vector<bool> table = [] {
-    std::vector<bool> t(grammar::kMaxOpcode + 1, false);
-    for (Op o : kSpecialWantOps) t[static_cast<uint32_t>(o)] = true;
-    return t;
-  }();
   const auto v = static_cast<uint32_t>(op);
-  return v < table.size() && table[v];
+  return v < kHasSpecialWants.size() && kHasSpecialWants[v];
 }
 
 // What an operand of this kind must name when its instruction has no special case.
@@ -311,28 +313,36 @@ void ValidateIds(ValidationState& state) {
   std::vector<bool> forward_pointer(m.bound(), false);
   std::vector<Want> wants;
   bool in_function = false;
+  // The parsed records are read directly: this loop visits every operand of the module.
+  const binary::ParsedModule& parsed = m.parsed();
+  const uint32_t* const words = m.words().data();
   for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
-    const ir::Inst inst = m.inst(i);
-    const Op op = m.opcode(i);
+    const binary::ParsedModule::Instruction& rec = parsed.instructions[i];
+    const Op op = static_cast<Op>(rec.opcode);
     if (op == Op::Function) in_function = true;
     const ir::Section section = ir::SectionOf(op);
     const bool global = section >= ir::Section::kGlobal && !in_function;
     if (op == Op::FunctionEnd) in_function = false;
     const bool check_forward = global && op != Op::ExtInst && op != Op::Line;
-    if (op == Op::TypeForwardPointer) forward_pointer[inst.words[1]] = true;
+    const uint32_t* const inst_words = words + rec.offset;
+    if (op == Op::TypeForwardPointer) forward_pointer[inst_words[1]] = true;
     const bool special = HasSpecialWants(op);
     if (special) OperandWants(m, i, &wants);
-    const bool is_type = ir::IsTypeDeclaration(op);
-    for (size_t k = 0; k < inst.operands.size(); ++k) {
-      const auto& operand = inst.operands[k];
+    // DefaultWant for the id operands other than the Result Type, once per instruction.
+    const Want id_want = section < ir::Section::kGlobal ? Want::kAny
+                         : ir::IsTypeDeclaration(op)    ? Want::kType
+                                                        : Want::kValue;
+    const binary::ParsedOperand* const operands = parsed.operands.data() + rec.operand_begin;
+    for (uint32_t k = 0; k < rec.operand_count; ++k) {
+      const binary::ParsedOperand& operand = operands[k];
       if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult) {
         continue;
       }
-      const Id id = inst.word(operand);
+      const Id id = inst_words[operand.offset];
       const InstIndex def = m.Def(id);
       if (def == kNoInst) {
         if (!state.Report("id.undefined", i,
-                          state.Describe(i) + ": operand " + OperandLabel(inst, k) + " " +
+                          state.Describe(i) + ": operand " + OperandLabel(m.inst(i), k) + " " +
                               state.Name(id) + " is not defined")) {
           return;
         }
@@ -341,17 +351,19 @@ void ValidateIds(ValidationState& state) {
       if (check_forward && def >= i && !(op == Op::TypeForwardPointer && k == 0) &&
           !forward_pointer[id]) {
         if (!state.Report("id.forward-reference", i,
-                          state.Describe(i) + ": operand " + OperandLabel(inst, k) + " " +
+                          state.Describe(i) + ": operand " + OperandLabel(m.inst(i), k) + " " +
                               state.Name(id) + " is used before its definition")) {
           return;
         }
         continue;
       }
-      const Want want = special ? wants[k] : DefaultWant(operand.kind, section, is_type);
+      const Want want = special                                               ? wants[k]
+                        : operand.kind == grammar::OperandKind::kIdResultType ? Want::kDataType
+                                                                              : id_want;
       if (want == Want::kAny) continue;
       if (!Satisfies(m, def, want)) {
         if (!state.Report("id.kind", i,
-                          state.Describe(i) + ": operand " + OperandLabel(inst, k) + " " +
+                          state.Describe(i) + ": operand " + OperandLabel(m.inst(i), k) + " " +
                               state.Name(id) + " must be " + WantText(want) + ", not " +
                               state.Describe(def))) {
           return;

@@ -296,7 +296,7 @@ class Uniformity {
   std::vector<uint32_t> call_sites_;  // Per function: how many OpFunctionCall name it.
   // Per id: a cooperative matrix value, or a Function variable holding one, whose elements all
   // hold the same value.
-  std::vector<bool> replicated_;
+  std::vector<uint8_t> replicated_;
   std::vector<uint8_t> builtin_;  // Per id: BuiltIn value + 1 of a decorated variable.
   // The solver's worklist: blocks whose instructions read something raised since they were last
   // evaluated, and whether the block levels need computing again. What reads what, by block:
@@ -313,7 +313,7 @@ class Uniformity {
   Csr slot_users_;   // Per tracked store slot: blocks of the loads it reaches.
   Csr call_blocks_;  // Per function: blocks of its call sites.
   std::vector<uint32_t> param_owner_;  // Per param_effective_ entry: its function.
-  std::vector<bool> is_condition_;     // Per id: a branch or switch condition.
+  std::vector<uint8_t> is_condition_;  // Per id: a branch or switch condition.
   std::vector<uint8_t> dirty_;         // Per block.
   bool levels_dirty_ = true;
   struct UnprovenCause {
@@ -332,7 +332,7 @@ class Uniformity {
 void Uniformity::Prepare() {
   const uint32_t bound = m_.bound();
   values_.assign(bound, Source{});
-  is_condition_.assign(bound, false);
+  is_condition_.assign(bound, 0);
   contents_.assign(bound, Source{});
   contents_control_.assign(bound, Source{});
   builtin_.assign(bound, 0);
@@ -379,17 +379,20 @@ void Uniformity::Prepare() {
     }
   }
   operand_begin_[n - body_begin_] = static_cast<uint32_t>(operands_.size());
+  std::vector<InstIndex> inputs;  // Input variables, read once the built-ins are known.
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
-    if (op == Op::Decorate && m_.num_words(i) >= 4 &&
-        m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
+    if (op == Op::Variable) {
+      if (static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Input) inputs.push_back(i);
+    } else if (op == Op::Decorate && m_.num_words(i) >= 4 &&
+               m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
       builtin_[m_.word(i, 1)] = static_cast<uint8_t>(std::min<uint32_t>(m_.word(i, 3), 254) + 1);
     } else if (op == Op::ExecutionMode && m_.num_words(i) >= 6 &&
                m_.word(i, 2) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
       workgroup_invocations_ = std::max<uint64_t>(
           workgroup_invocations_, uint64_t{m_.word(i, 3)} * m_.word(i, 4) * m_.word(i, 5));
     } else if (op == Op::BranchConditional || op == Op::Switch) {
-      is_condition_[m_.word(i, 1)] = true;
+      is_condition_[m_.word(i, 1)] = 1;
     } else if (op == Op::FunctionCall) {
       const uint32_t f = m_.FunctionById(m_.word(i, 3));
       if (f != ~0u) ++call_sites_[f];
@@ -424,15 +427,11 @@ void Uniformity::Prepare() {
     for (uint32_t k = param_base_[f]; k < end; ++k) param_owner_[k] = f;
   }
   // Input variables: builtins by kind, anything else per invocation.
-  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
-    if (m_.opcode(i) != Op::Variable) continue;
-    const auto sc = static_cast<StorageClass>(m_.word(i, 3));
+  for (const InstIndex i : inputs) {
     const Id var = m_.result_id(i);
-    if (sc == StorageClass::Input) {
-      const Level l =
-          builtin_[var] ? BuiltInLevel(static_cast<BuiltIn>(builtin_[var] - 1)) : kDivergent;
-      contents_[var] = {l, i};
-    }
+    const Level l =
+        builtin_[var] ? BuiltInLevel(static_cast<BuiltIn>(builtin_[var] - 1)) : kDivergent;
+    contents_[var] = {l, i};
   }
 }
 
@@ -765,8 +764,7 @@ void Uniformity::Raised(const std::vector<Source>& table, size_t index) {
     MarkBlocks(call_blocks_.Of(index));
   } else if (&table == &entries_ || &table == &param_effective_) {
     // Read through Effective() by the whole function, and by its block levels.
-    const ir::Function& fn =
-        m_.functions()[&table == &entries_ ? index : param_owner_[index]];
+    const ir::Function& fn = m_.functions()[&table == &entries_ ? index : param_owner_[index]];
     for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) dirty_[b] = 1;
     levels_dirty_ = true;
   }
@@ -1131,42 +1129,47 @@ void Uniformity::PrepareReachingStores() {
 // iterated until no variable changes; values in a loop that come back through an OpPhi from a
 // later block are taken as not replicated.
 void Uniformity::PrepareReplicated() {
-  replicated_.assign(m_.bound(), false);
+  // One pass over the module: the matrix results, the Function variables holding a matrix, the
+  // whole stores into them and the access chains that may point into them.
   std::vector<InstIndex> matrices;  // Instructions with a matrix result.
   std::vector<InstIndex> stores;    // Whole stores of a matrix into a variable.
-  std::vector<bool> variable(m_.bound(), false);
+  std::vector<InstIndex> chains;  // Access chains (their base is checked once variables are known).
+  std::vector<InstIndex> variables;
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
-    const Id result = m_.result_id(i);
-    if (op == Op::Variable) {
-      const Id pointee = state_.PointeeType(m_.type_id(i));
-      if (IsCoopMatrixType(state_, pointee) && m_.num_words(i) == 4 &&
-          static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
-        variable[result] = true;
-      }
-      continue;
+    switch (op) {
+      case Op::Variable:
+        if (IsCoopMatrixType(state_, state_.PointeeType(m_.type_id(i))) && m_.num_words(i) == 4 &&
+            static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
+          variables.push_back(i);
+        }
+        continue;
+      case Op::Store:
+        stores.push_back(i);
+        continue;
+      case Op::AccessChain:
+      case Op::InBoundsAccessChain:
+        if (m_.num_words(i) > 3) chains.push_back(i);
+        break;
+      default:
+        break;
     }
-    if (op == Op::Store) {
-      if (variable[m_.word(i, 1)]) stores.push_back(i);
-      continue;
-    }
-    if (result != 0 && m_.type_id(i) != 0 && IsCoopMatrixType(state_, m_.type_id(i))) {
+    const Id type = m_.type_id(i);
+    if (type != 0 && m_.result_id(i) != 0 && IsCoopMatrixType(state_, type)) {
       matrices.push_back(i);
     }
   }
+  replicated_.assign(m_.bound(), 0);
   if (matrices.empty()) return;
-  bool any_variable = false;
-  for (Id v = 0; v < variable.size() && !any_variable; ++v) any_variable = variable[v];
-  if (any_variable) {
+  if (!variables.empty()) {
+    std::vector<uint8_t> variable(m_.bound(), 0);
+    for (const InstIndex i : variables) variable[m_.result_id(i)] = 1;
+    std::erase_if(stores, [&](InstIndex st) { return !variable[m_.word(st, 1)]; });
     // A variable used otherwise than by whole loads and stores, and access chains into it used
     // otherwise than by loads, may be written element by element: not tracked.
     std::vector<Id> chain_base(m_.bound(), 0);
-    for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
-      const Op op = m_.opcode(i);
-      if ((op == Op::AccessChain || op == Op::InBoundsAccessChain) && m_.num_words(i) > 3 &&
-          variable[m_.word(i, 3)]) {
-        chain_base[m_.result_id(i)] = m_.word(i, 3);
-      }
+    for (const InstIndex i : chains) {
+      if (variable[m_.word(i, 3)]) chain_base[m_.result_id(i)] = m_.word(i, 3);
     }
     for (InstIndex i = body_begin_; i < m_.num_instructions(); ++i) {
       const Op op = m_.opcode(i);
@@ -1176,14 +1179,16 @@ void Uniformity::PrepareReplicated() {
           const bool allowed =
               (op == Op::Load && operand.offset == 3) || (op == Op::Store && operand.offset == 1) ||
               ((op == Op::AccessChain || op == Op::InBoundsAccessChain) && operand.offset == 3);
-          if (!allowed) variable[id] = false;
+          if (!allowed) variable[id] = 0;
         } else if (chain_base[id] != 0 && !(op == Op::Load && operand.offset == 3)) {
-          variable[chain_base[id]] = false;
+          variable[chain_base[id]] = 0;
         }
       }
     }
+    for (const InstIndex i : variables) replicated_[m_.result_id(i)] = variable[m_.result_id(i)];
+  } else {
+    stores.clear();
   }
-  for (Id v = 0; v < variable.size(); ++v) replicated_[v] = variable[v];
   auto evaluate = [&]() {
     for (const InstIndex i : matrices) {
       const Op op = m_.opcode(i);
@@ -1254,7 +1259,7 @@ void Uniformity::PrepareReplicated() {
     for (const InstIndex st : stores) {
       const Id var = m_.word(st, 1);
       if (replicated_[var] && !replicated_[m_.word(st, 2)]) {
-        replicated_[var] = false;
+        replicated_[var] = 0;
         changed = true;
       }
     }
@@ -1262,9 +1267,7 @@ void Uniformity::PrepareReplicated() {
     if (round == 8) break;
   }
   // Not settled in a few rounds: trust no variable.
-  for (Id v = 0; v < variable.size(); ++v) {
-    if (variable[v]) replicated_[v] = false;
-  }
+  for (const InstIndex i : variables) replicated_[m_.result_id(i)] = 0;
   evaluate();
 }
 
