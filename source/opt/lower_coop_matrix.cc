@@ -414,14 +414,15 @@ Id Lowering::Declare(std::vector<uint32_t>& section, Op op, std::vector<uint32_t
 }
 
 Id Lowering::LaneVariable() {
-  if (!lane_variable_) {
-    const Id pointer = TypePointer(U(spv::StorageClass::Input), U32());
-    lane_variable_ = next_id_++;
-    Put(derived_, Op::Variable, {pointer, lane_variable_, U(spv::StorageClass::Input)});
-    Put(decorations_, Op::Decorate,
-        {lane_variable_, U(spv::Decoration::BuiltIn), U(spv::BuiltIn::SubgroupLocalInvocationId)});
-    NeedCapability(spv::Capability::GroupNonUniform);
-  }
+  if (lane_variable_) return lane_variable_;
+  NeedCapability(spv::Capability::GroupNonUniform);
+  lane_variable_ = FindInputBuiltin(m_, spv::BuiltIn::SubgroupLocalInvocationId);
+  if (lane_variable_) return lane_variable_;
+  const Id pointer = TypePointer(U(spv::StorageClass::Input), U32());
+  lane_variable_ = next_id_++;
+  Put(derived_, Op::Variable, {pointer, lane_variable_, U(spv::StorageClass::Input)});
+  Put(decorations_, Op::Decorate,
+      {lane_variable_, U(spv::Decoration::BuiltIn), U(spv::BuiltIn::SubgroupLocalInvocationId)});
   return lane_variable_;
 }
 
@@ -1313,7 +1314,7 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
       const std::string_view name = binary::DecodeString(inst.words.subspan(1));
       if (name == "SPV_KHR_cooperative_matrix" || name == "SPV_NV_cooperative_matrix") continue;
     }
-    if (op == Op::EntryPoint && lane_variable_) {
+    if (op == Op::EntryPoint && lane_variable_ && !InterfaceLists(m_, i, lane_variable_)) {
       out.push_back(((inst.words.size() + 1) << 16) | U(op));
       out.insert(out.end(), inst.words.begin() + 1, inst.words.end());
       out.push_back(lane_variable_);

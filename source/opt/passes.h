@@ -29,6 +29,7 @@ std::unique_ptr<Pass> CreateFreezeSpecConstPass(std::string_view argument, std::
 std::unique_ptr<Pass> CreateFoldSpecConstPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateFoldCoopLengthPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateLowerCoopMatrix2Pass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateEliminateDeadPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateCompactIdsPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerCoopVectorPass(std::string_view argument, std::string* error);
@@ -44,6 +45,13 @@ bool IsDecoration(spv::Op op);
 
 // "%12 = OpName" (or "OpName" when the instruction has no result), for failure messages.
 std::string DescribeInstruction(const ir::Module& module, ir::InstIndex i);
+
+// The Input variable decorated BuiltIn `builtin` whose pointee is a 32-bit unsigned integer (e.g.
+// the module's own SubgroupLocalInvocationId), 0 when there is none: a pass that needs the builtin
+// loads that one, as an entry point may not list two variables of one builtin.
+ir::Id FindInputBuiltin(const ir::Module& module, spv::BuiltIn builtin);
+// Whether the OpEntryPoint `entry` lists `id` in its interface.
+bool InterfaceLists(const ir::Module& module, ir::InstIndex entry, ir::Id id);
 
 // Merges types and constants whose declarations became identical (after renaming the ids they
 // use): each duplicate's uses move to the first declaration and the duplicate goes. Decorated

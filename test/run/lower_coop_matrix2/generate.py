@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Writes the --lower-coop-matrix2 run tests of this folder.
+
+Each case is a compute kernel written against SPV_NV_cooperative_matrix2 and
+SPV_NV_tensor_addressing (<case>.spvasm) that loads Subgroup-scope matrices through tensor layouts
+(OpCooperativeMatrixLoadTensorNV) and stores them through others (OpCooperativeMatrixStoreTensorNV),
+and an AmberScript (<case>.amber) that runs <case>.spv (the test writes the kernel there after
+--lower-coop-matrix2=8 --lower-coop-matrix=8) and checks every element of the output buffer
+against what is computed here, element by element, from the tensor-addressing rules: element
+(r, c) of an R x C matrix is element r * C + c of the slice, enumerated row-major over the spans;
+its tensor coordinates are offset + index; out of bounds, a load gives the clamp value
+(Constant), the nearest edge (ClampToEdge) or wraps (Repeat), and a store writes nothing.
+
+Cases:
+- tensor_float: 16 x 16 float accumulators, two subgroups (SubgroupId picks each one's slices),
+  layouts kept in Function variables, a padded row stride (SetStride), a signed dimension
+  operand, the clamp value 1.5 (Constant mode) where the slice leaves the tensor, and stores that
+  partly leave the output tensor (ClampToEdge type: stores still drop those elements).
+- tensor_uint_clamp: 8 x 16 uint accumulators, one subgroup: a 3-D
+  ClampToEdge layout with a negative slice offset, a 2-D Repeat layout with a padded stride, an
+  Aligned memory operand, and two stores through one Undefined-mode layout.
+
+Usage: generate.py [output folder, default: this script's folder]
+"""
+import os
+import sys
+
+FLOAT_CLAMP = 1.5
+FLOAT_CLAMP_BITS = 0x3FC00000
+
+
+def header(memory_model, caps):
+    lines = ["OpCapability Shader", "OpCapability CooperativeMatrixKHR",
+             "OpCapability TensorAddressingNV", "OpCapability CooperativeMatrixTensorAddressingNV"]
+    lines += ["OpCapability " + c for c in caps]
+    lines += ['OpExtension "SPV_KHR_cooperative_matrix"', 'OpExtension "SPV_NV_cooperative_matrix2"',
+              'OpExtension "SPV_NV_tensor_addressing"', "OpMemoryModel Logical " + memory_model]
+    return lines
+
+
+def buffers(names, scalar):
+    ann, decl = [], []
+    for i, n in enumerate(names):
+        ann += ["OpDecorate %%buf_%s DescriptorSet 0" % n, "OpDecorate %%buf_%s Binding %d" % (n, i)]
+        decl += ["%%buf_%s = OpVariable %%pblk StorageBuffer" % n]
+    ann = ["OpDecorate %rt ArrayStride 4", "OpMemberDecorate %blk 0 Offset 0",
+           "OpDecorate %blk Block"] + ann
+    decl = ["%rt = OpTypeRuntimeArray %" + scalar, "%blk = OpTypeStruct %rt",
+            "%pblk = OpTypePointer StorageBuffer %blk",
+            "%pel = OpTypePointer StorageBuffer %" + scalar] + decl
+    return ann, decl
+
+
+def constants(values):
+    out = []
+    for v in sorted(values):
+        out.append("%%u_%d = OpConstant %%uint %d" % (v, v))
+    return out
+
+
+def tensor_float():
+    """Returns (kernel lines, inputs {name: (type, values)}, output (name, type, size, fill),
+    expected values, local size)."""
+    rows, cols, stride, dim = 16, 16, 24, 20
+    out_rows, out_cols = 40, 20
+    a = [float((i * 37) % 101 - 50) for i in range(dim * stride)]
+    ann, decl = buffers(["a", "d"], "float")
+    lines = header("Vulkan", ["VulkanMemoryModel", "GroupNonUniform"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_a %buf_d %sgid',
+              "OpExecutionMode %main LocalSize 16 1 1"]
+    lines += ann + ["OpDecorate %sgid BuiltIn SubgroupId"]
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%uint = OpTypeInt 32 0", "%int = OpTypeInt 32 1"]
+    lines += constants({0, 1, 2, 3, 4, 5, 6, 8, 16, 20, 24, 40})
+    lines += ["%i_20 = OpConstant %int 20", "%%clamp = OpConstant %%uint %d" % FLOAT_CLAMP_BITS,
+              "%f_0 = OpConstant %float 0", "%pin = OpTypePointer Input %uint",
+              "%sgid = OpVariable %pin Input"]
+    lines += decl
+    lines += ["%mat = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_2",
+              "%zero = OpConstantComposite %mat %f_0",
+              "%lt_a = OpTypeTensorLayoutNV %u_2 %u_1",
+              "%lt_d = OpTypeTensorLayoutNV %u_2 %u_2",
+              "%pf_a = OpTypePointer Function %lt_a",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%va = OpVariable %pf_a Function",
+              "%g = OpLoad %uint %sgid",
+              "%pa = OpAccessChain %pel %buf_a %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%a0 = OpCreateTensorLayoutNV %lt_a", "OpStore %va %a0",
+              "%a1l = OpLoad %lt_a %va",
+              "%a1 = OpTensorLayoutSetDimensionNV %lt_a %a1l %u_20 %i_20", "OpStore %va %a1",
+              "%a2l = OpLoad %lt_a %va",
+              "%a2 = OpTensorLayoutSetStrideNV %lt_a %a2l %u_24 %u_1", "OpStore %va %a2",
+              "%a3l = OpLoad %lt_a %va",
+              "%a3 = OpTensorLayoutSetClampValueNV %lt_a %a3l %clamp", "OpStore %va %a3",
+              "%g4 = OpIMul %uint %g %u_4", "%ra = OpIAdd %uint %u_6 %g4",
+              "%g3 = OpIMul %uint %g %u_3", "%ca = OpIAdd %uint %u_5 %g3",
+              "%a4l = OpLoad %lt_a %va",
+              "%as = OpTensorLayoutSliceNV %lt_a %a4l %ra %u_16 %ca %u_16",
+              "%m = OpCooperativeMatrixLoadTensorNV %mat %pa %zero %as None None",
+              "%d0 = OpCreateTensorLayoutNV %lt_d",
+              "%d1 = OpTensorLayoutSetDimensionNV %lt_d %d0 %u_40 %u_20",
+              "%g20 = OpIMul %uint %g %u_20", "%rd = OpIAdd %uint %g20 %u_6",
+              "%ds = OpTensorLayoutSliceNV %lt_d %d1 %rd %u_16 %u_8 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %pd %m %ds None None",
+              "OpReturn", "OpFunctionEnd"]
+    d = [-1.0] * (out_rows * out_cols)
+    for g in range(2):
+        ra, ca, rd, cd = 6 + 4 * g, 5 + 3 * g, 20 * g + 6, 8
+        for r in range(rows):
+            for c in range(cols):
+                y, x = ra + r, ca + c
+                v = a[y * stride + x] if y < dim and x < dim else FLOAT_CLAMP
+                if rd + r < out_rows and cd + c < out_cols:
+                    d[(rd + r) * out_cols + cd + c] = v
+    return lines, {"a": ("float", a)}, ("d", "float", out_rows * out_cols, -1), d, 16
+
+
+def tensor_uint_clamp():
+    rows, cols = 8, 16
+    dims_a = (2, 10, 12)
+    dims_b, stride_b = (5, 7), 9
+    a = [(i * 7 + 3) % 1000 for i in range(dims_a[0] * dims_a[1] * dims_a[2])]
+    b = [(i * 13 + 1) % 500 for i in range(dims_b[0] * stride_b)]
+    ann, decl = buffers(["a", "b", "d"], "uint")
+    lines = header("Vulkan", ["VulkanMemoryModel"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_a %buf_b %buf_d',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%uint = OpTypeInt 32 0",
+              "%int = OpTypeInt 32 1"]
+    lines += constants({0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 16})
+    lines += ["%i_m3 = OpConstant %int -3", "%u_0x = OpConstant %uint 0"]
+    lines += decl
+    lines += ["%mat = OpTypeCooperativeMatrixKHR %uint %u_3 %u_8 %u_16 %u_2",
+              "%zero = OpConstantComposite %mat %u_0x",
+              "%lt_a = OpTypeTensorLayoutNV %u_3 %u_2",
+              "%lt_b = OpTypeTensorLayoutNV %u_2 %u_3",
+              "%lt_d = OpTypeTensorLayoutNV %u_2 %u_0",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pa = OpAccessChain %pel %buf_a %u_0 %u_0",
+              "%pb = OpAccessChain %pel %buf_b %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%a0 = OpCreateTensorLayoutNV %lt_a",
+              "%a1 = OpTensorLayoutSetDimensionNV %lt_a %a0 %u_2 %u_10 %u_12",
+              "%as = OpTensorLayoutSliceNV %lt_a %a1 %u_1 %u_1 %u_5 %u_8 %i_m3 %u_16",
+              "%ma = OpCooperativeMatrixLoadTensorNV %mat %pa %zero %as Aligned 4 None",
+              "%b0 = OpCreateTensorLayoutNV %lt_b",
+              "%b1 = OpTensorLayoutSetDimensionNV %lt_b %b0 %u_5 %u_7",
+              "%b2 = OpTensorLayoutSetStrideNV %lt_b %b1 %u_9 %u_1",
+              "%bs = OpTensorLayoutSliceNV %lt_b %b2 %u_3 %u_8 %u_4 %u_16",
+              "%mb = OpCooperativeMatrixLoadTensorNV %mat %pb %zero %bs None None",
+              "%d0 = OpCreateTensorLayoutNV %lt_d",
+              "%d1 = OpTensorLayoutSetDimensionNV %lt_d %d0 %u_16 %u_16",
+              "%ds0 = OpTensorLayoutSliceNV %lt_d %d1 %u_0 %u_8 %u_0 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %pd %ma %ds0 None None",
+              "%ds1 = OpTensorLayoutSliceNV %lt_d %d1 %u_8 %u_8 %u_0 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %pd %mb %ds1 None None",
+              "OpReturn", "OpFunctionEnd"]
+    d = []
+    spans_a, offsets_a = (1, 8, 16), (1, 5, -3)
+    for e in range(rows * cols):
+        index = (e // (spans_a[1] * spans_a[2]), (e // spans_a[2]) % spans_a[1], e % spans_a[2])
+        coord = [min(max(o + i, 0), n - 1) for o, i, n in zip(offsets_a, index, dims_a)]
+        d.append(a[(coord[0] * dims_a[1] + coord[1]) * dims_a[2] + coord[2]])
+    for r in range(rows):
+        for c in range(cols):
+            y, x = (3 + r) % dims_b[0], (4 + c) % dims_b[1]
+            d.append(b[y * stride_b + x])
+    return lines, {"a": ("uint32", a), "b": ("uint32", b)}, ("d", "uint32", 256, 0), d, 8
+
+
+CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp}
+
+
+def number(v):
+    if isinstance(v, float) and v == int(v):
+        return str(int(v))
+    return str(v)
+
+
+def data_lines(values):
+    return [" ".join(number(v) for v in values[i:i + 16]) for i in range(0, len(values), 16)]
+
+
+def amber(name, inputs, output, expected, vulkan_memory_model):
+    out = ["#!amber", "# Generated by test/run/lower_coop_matrix2/generate.py; do not edit.",
+           "# %s: the kernel %s.spvasm after --lower-coop-matrix2=8 --lower-coop-matrix=8 "
+           "(the test writes %s.spv)." % (name, name, name), ""]
+    if vulkan_memory_model:
+        out.append("DEVICE_FEATURE VulkanMemoryModelFeatures.vulkanMemoryModel")
+    out += ["", "SHADER compute kernel SPIRV-BINARY FILE %s.spv" % name, ""]
+    for buf, (dtype, values) in inputs.items():
+        out.append("BUFFER %s DATA_TYPE %s DATA" % (buf, dtype))
+        out += data_lines(values)
+        out.append("END")
+    oname, otype, size, fill = output
+    out.append("BUFFER %s DATA_TYPE %s SIZE %d FILL %s" % (oname, otype, size, number(fill)))
+    out += ["", "PIPELINE compute pipeline", "  ATTACH kernel"]
+    for i, buf in enumerate(list(inputs) + [oname]):
+        out.append("  BIND BUFFER %s AS storage DESCRIPTOR_SET 0 BINDING %d" % (buf, i))
+    out += ["END", "", "RUN pipeline 1 1 1"]
+    out.append("EXPECT %s IDX 0 EQ %s" % (oname, " ".join(number(v) for v in expected)))
+    return "\n".join(out) + "\n"
+
+
+def main():
+    folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    for name, make in CASES.items():
+        lines, inputs, output, expected, _ = make()
+        with open(os.path.join(folder, name + ".spvasm"), "w") as f:
+            f.write("; Generated by test/run/lower_coop_matrix2/generate.py; do not edit.\n")
+            f.write("\n".join(lines) + "\n")
+        vmm = "OpMemoryModel Logical Vulkan" in lines
+        with open(os.path.join(folder, name + ".amber"), "w") as f:
+            f.write(amber(name, inputs, output, expected, vmm))
+    with open(os.path.join(folder, "CASES"), "w") as f:
+        f.write("\n".join(CASES) + "\n")
+
+
+if __name__ == "__main__":
+    main()
