@@ -5,7 +5,7 @@
 // run with a subgroup of exactly S invocations (S = the argument), all of them active where the
 // original used a matrix.
 //
-// This is the first slice of the pass; what it handles:
+// This is the first slice of the pass; what it lowers:
 // - Tensor layouts become plain values. OpTypeTensorLayoutNV with Dim D (a constant) becomes, with
 //   the same id, a struct of 5 * D + 1 32-bit unsigned integers: the dimensions (members 0 .. D-1),
 //   the strides (D .. 2D-1), the slice offsets (2D .. 3D-1), the slice spans (3D .. 4D-1), the
@@ -27,29 +27,49 @@
 //   type) out of bounds and read an in-bounds element instead (coordinate 0); ClampToEdge clamps
 //   each coordinate, as a signed integer, to [0, dimension - 1]; Repeat takes it modulo the
 //   dimension (OpSMod). Stores write the in-bounds elements only, whatever the clamp mode.
+// - OpCooperativeMatrixTransposeNV: the matrix is stored row-major into the region and loaded
+//   column-major with the same stride. OpCooperativeMatrixConvertUseEXT / ConvertNV: stored and
+//   loaded row-major as the other Use.
+// - OpCooperativeMatrixPerElementOpEXT / NV: after storing the matrix, each invocation calls
+//   Func(row, column, element, Operands...) (a plain OpFunctionCall; row = e / C, column = e % C)
+//   for its elements and writes the results (to the region of the result's component type);
+//   the result is loaded from there.
+// - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
+//   elements of the result: CombineFunc folded left to right over the element's row (Row), its
+//   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes
+//   them after the matrix in the region, where the result is loaded from.
 //
 // Data layout. Each subgroup owns a private region of a Workgroup array per component type:
-// region g (g = SubgroupId) starts at g * T, where T is the largest R * C among the matrices of
-// that component type, and the array holds ceil(workgroup size / S) regions. A load: invocation
-// `lane` (SubgroupLocalInvocationId) computes elements e = lane, lane + S, ... (R * C must be a
-// multiple of S), each from its own address in the tensor, and writes them to region[e]; an
-// OpControlBarrier at Subgroup scope (WorkgroupMemory, AcquireRelease, plus MakeAvailable /
-// MakeVisible under the Vulkan memory model, where the region accesses are NonPrivatePointer)
-// orders those writes before OpCooperativeMatrixLoadKHR of the region (RowMajor, stride C); a
-// second barrier orders that read before the next use of the region writes it. A store runs the
-// other way: OpCooperativeMatrixStoreKHR into the region, barrier, each invocation reads its
-// elements back and writes the in-bounds ones (a structured selection per element, which splits
-// the block: OpPhi that named the block now name its last piece), barrier. Matrices stay
-// Subgroup-scope KHR values in between; nothing else moves.
+// region g (g = SubgroupId) starts at g * T, where T is the most elements any lowered
+// instruction of that component type needs (R * C; a reduction needs its input's and its
+// result's), and the array holds ceil(workgroup size / S) regions. Invocation `lane`
+// (SubgroupLocalInvocationId; the module's own variables for these builtins are used when it has
+// them) handles elements e = lane + j * S for j = 0 .. R * C / S - 1 (R * C must be a multiple of
+// S), in a loop over j. A load: each invocation computes its elements, each from its own address
+// in the tensor, writes them to region[e]; an OpControlBarrier at Subgroup scope
+// (WorkgroupMemory, AcquireRelease, plus MakeAvailable / MakeVisible under the Vulkan memory
+// model, where the region accesses are NonPrivatePointer) orders those writes before
+// OpCooperativeMatrixLoadKHR of the region (RowMajor, stride C); a second barrier orders that read
+// before the next use of the region writes it. A store runs the other way:
+// OpCooperativeMatrixStoreKHR into the region, barrier, each invocation reads its elements back
+// and writes the in-bounds ones (a structured selection in the loop), barrier. The other
+// instructions store (KHR), barrier, compute per element, barrier, load (KHR), barrier. Matrices
+// stay Subgroup-scope KHR values in between; nothing else moves.
+//
+// The loops split the block that held the instruction: the code after it continues in the
+// loop's merge block, and OpPhi that named the block as a parent name its last piece. An
+// instruction in a loop header block (which must stay one block) is not lowered yet.
 //
 // Everything else of the two extensions fails, naming the instruction and saying it is not
 // lowered yet: tensor views, block sizes, DecodeFunc / DecodeVectorFunc, the RepeatMirrored clamp
-// mode and clamp modes given by spec constants, Workgroup-scope matrices, per-element operations,
-// reductions, transposes, conversions between uses, a load or store in a loop header block.
-// Afterwards none of the matrix2 / tensor-addressing capabilities and extensions remain.
+// mode and clamp modes given by spec constants, Workgroup-scope matrices, conversions between
+// component types. Afterwards none of the matrix2 / tensor-addressing capabilities and extensions
+// remain (CooperativeMatrixConversionsEXT of SPV_EXT_cooperative_matrix_maintenance1 stays).
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -99,10 +119,6 @@ bool NotLoweredYet(Op op) {
     case Op::TensorViewSetStrideNV:
     case Op::TensorViewSetClipNV:
     case Op::TensorLayoutSetBlockSizeNV:
-    case Op::CooperativeMatrixPerElementOpEXT:
-    case Op::CooperativeMatrixTransposeNV:
-    case Op::CooperativeMatrixReduceEXT:
-    case Op::CooperativeMatrixConvertUseEXT:
       return true;
     default:
       return false;
@@ -118,6 +134,21 @@ constexpr uint32_t kAcquireRelease = 0x8;
 constexpr uint32_t kWorkgroupMemory = 0x100;
 constexpr uint32_t kMakeAvailable = 0x2000;
 constexpr uint32_t kMakeVisible = 0x4000;
+
+// The lowered instructions on matrices (their code may split the block).
+bool Splits(Op op) {
+  switch (op) {
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::CooperativeMatrixStoreTensorNV:
+    case Op::CooperativeMatrixTransposeNV:
+    case Op::CooperativeMatrixConvertUseEXT:
+    case Op::CooperativeMatrixPerElementOpEXT:
+    case Op::CooperativeMatrixReduceEXT:
+      return true;
+    default:
+      return false;
+  }
+}
 
 enum ClampMode : uint32_t {
   kUndefined = 0,
@@ -136,6 +167,12 @@ struct LayoutType {
   uint32_t ClampValue() const { return 4 * dim; }
   uint32_t BlockSize(uint32_t i) const { return 4 * dim + 1 + i; }
   uint32_t members() const { return 5 * dim + 1; }
+};
+
+struct MatrixInfo {
+  Id type = 0;
+  Id component = 0;
+  uint32_t rows = 0, cols = 0;
 };
 
 // A tensor load's or store's operands.
@@ -250,6 +287,52 @@ class Lowering {
   // for loads, the address of an element that stands in for an out-of-bounds one.
   std::pair<Id, Id> ElementAddress(const TensorAccess& a, Id e, bool load);
   Id ClampValueAs(const TensorAccess& a);
+  bool ReadMatrix(InstIndex i, Id type, MatrixInfo* out);
+  // The calling subgroup's region of the component type's array (at least `elements` long).
+  struct Region {
+    Id component = 0, scratch = 0, pointer = 0, start = 0, lane = 0;
+  };
+  Region RegionOf(Id component, uint32_t elements);
+  // A loop over the slots j = 0 .. count-1 of each invocation (straight code for one slot): the
+  // block is split (the loop's merge block continues it).
+  struct SlotLoop {
+    uint32_t count = 0;  // j runs from `first` to count - 1.
+    Id j = 0, next = 0, header = 0, body = 0, continue_target = 0, merge = 0;
+    // A value carried around the loop (when `carried` is set): `carried` in the body,
+    // `carried_next` (defined by the body) after it.
+    Id carried = 0, carried_next = 0;
+  };
+  SlotLoop BeginSlotLoop(uint32_t count, uint32_t first = 0, Id carried_type = 0,
+                         Id carried_initial = 0);
+  void EndSlotLoop(const SlotLoop& loop);
+  // CombineFunc folded left to right over the region's elements index(0) .. index(count - 1).
+  Id Fold(const Region& r, Id combine, uint32_t count, const std::function<Id(Id)>& index);
+  // Element j * S + lane: the one slot j of each invocation stands for.
+  Id Element(const Region& r, const SlotLoop& loop) {
+    if (!loop.j) return r.lane;
+    return Emit(Op::IAdd, U32(), {r.lane, Emit(Op::IMul, U32(), {loop.j, Const(s_)})});
+  }
+  Id Slot(const Region& r, Id index);
+  Id LoadSlot(const Region& r, Id index);
+  void StoreSlot(const Region& r, Id index, Id value);
+  // A KHR store of the matrix at the region's start, then a barrier.
+  void StoreMatrix(const Region& r, Id matrix, bool column_major, uint32_t stride);
+  // A barrier, a KHR load from the region's start defining `result`, a barrier.
+  // `offset` elements into the region.
+  void LoadMatrix(const Region& r, Id type, Id result, bool column_major, uint32_t stride,
+                  uint32_t offset = 0);
+  // `value` (uint32) as parameter `n` of the function type `ft` (a signed one is bitcast).
+  Id AsParameter(InstIndex ft, uint32_t n, Id value) {
+    const Id type = m_.word(ft, 3 + n);
+    const InstIndex td = m_.Def(type);
+    if (td != ir::kNoInst && m_.opcode(td) == Op::TypeInt && m_.word(td, 3) == 1) {
+      return Emit(Op::Bitcast, type, {value});
+    }
+    return value;
+  }
+  void LowerTransposeOrConvertUse(InstIndex i);
+  void LowerPerElementOp(InstIndex i);
+  void LowerReduce(InstIndex i);
   void LowerLoadTensor(InstIndex i);
   void LowerStoreTensor(InstIndex i);
 
@@ -272,7 +355,9 @@ class Lowering {
   std::vector<std::pair<size_t, Id>> region_uses_;
   // Per function: blocks split by a store, by their last piece.
   std::map<Id, Id> split_blocks_;
-  Id current_label_ = 0;
+  std::set<Id> own_phis_;  // The slot loops' (their parents are right).
+  Id block_label_ = 0;     // The input block being copied.
+  Id current_label_ = 0;   // The output block being written.
   // The layout members extracted by the access being lowered.
   std::map<uint32_t, Id> members_;
 };
@@ -481,32 +566,11 @@ bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
     return false;
   }
   a->layout_type = &layout->second;
-  const InstIndex mt = m_.Def(a->matrix_type);
-  if (mt == ir::kNoInst || m_.opcode(mt) != Op::TypeCooperativeMatrixKHR) {
-    Fail(i, "the matrix is not a KHR cooperative matrix");
-    return false;
-  }
-  const auto scope = ConstantValue(m_.word(mt, 3));
-  const auto rows = ConstantValue(m_.word(mt, 4));
-  const auto cols = ConstantValue(m_.word(mt, 5));
-  if (!scope || *scope != U(spv::Scope::Subgroup)) {
-    Fail(i, "only Subgroup-scope matrices are lowered yet by --lower-coop-matrix2");
-    return false;
-  }
-  if (!rows || !cols) {
-    Fail(i,
-         "matrices whose Rows / Columns are not constants are not lowered (run "
-         "--freeze-spec-const --fold-spec-const first)");
-    return false;
-  }
-  a->rows = *rows;
-  a->cols = *cols;
-  if ((a->rows * a->cols) % s_ != 0) {
-    Fail(i, "the matrix's " + std::to_string(a->rows * a->cols) +
-                " elements are not a multiple of the subgroup size; not lowered yet");
-    return false;
-  }
-  a->component = m_.word(mt, 2);
+  MatrixInfo mat;
+  if (!ReadMatrix(i, a->matrix_type, &mat)) return false;
+  a->rows = mat.rows;
+  a->cols = mat.cols;
+  a->component = mat.component;
   const InstIndex ct = m_.Def(a->component);
   a->is_float = m_.opcode(ct) == Op::TypeFloat;
   a->width = m_.word(ct, 2);
@@ -525,6 +589,133 @@ bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
     return false;
   }
   return true;
+}
+
+bool Lowering::ReadMatrix(InstIndex i, Id type, MatrixInfo* out) {
+  const InstIndex mt = m_.Def(type);
+  if (mt == ir::kNoInst || m_.opcode(mt) != Op::TypeCooperativeMatrixKHR) {
+    Fail(i, "the matrix is not a KHR cooperative matrix");
+    return false;
+  }
+  const auto scope = ConstantValue(m_.word(mt, 3));
+  const auto rows = ConstantValue(m_.word(mt, 4));
+  const auto cols = ConstantValue(m_.word(mt, 5));
+  if (!scope || *scope != U(spv::Scope::Subgroup)) {
+    Fail(i, "only Subgroup-scope matrices are lowered yet by --lower-coop-matrix2");
+    return false;
+  }
+  if (!rows || !cols) {
+    Fail(i,
+         "matrices whose Rows / Columns are not constants are not lowered (run "
+         "--freeze-spec-const --fold-spec-const first)");
+    return false;
+  }
+  if ((*rows * *cols) % s_ != 0) {
+    Fail(i, "the matrix's " + std::to_string(*rows * *cols) +
+                " elements are not a multiple of the subgroup size; not lowered yet");
+    return false;
+  }
+  *out = {type, m_.word(mt, 2), *rows, *cols};
+  return true;
+}
+
+Lowering::Region Lowering::RegionOf(Id component, uint32_t elements) {
+  Region r;
+  r.component = component;
+  r.lane = Emit(Op::Load, U32(),
+                {InputBuiltin(&lane_variable_, spv::BuiltIn::SubgroupLocalInvocationId)});
+  const Id group =
+      Emit(Op::Load, U32(), {InputBuiltin(&subgroup_variable_, spv::BuiltIn::SubgroupId)});
+  r.scratch = Scratch(component, elements);
+  r.pointer = Pointer(spv::StorageClass::Workgroup, component);
+  r.start = RegionStart(group, component);
+  return r;
+}
+
+Id Lowering::Slot(const Region& r, Id index) {
+  return Emit(Op::AccessChain, r.pointer, {r.scratch, Emit(Op::IAdd, U32(), {r.start, index})});
+}
+
+Id Lowering::LoadSlot(const Region& r, Id index) {
+  std::vector<uint32_t> load = {Slot(r, index)};
+  for (uint32_t w : ScratchAccess()) load.push_back(w);
+  return Emit(Op::Load, r.component, load);
+}
+
+void Lowering::StoreSlot(const Region& r, Id index, Id value) {
+  std::vector<uint32_t> store = {Slot(r, index), value};
+  for (uint32_t w : ScratchAccess()) store.push_back(w);
+  Put(body_, Op::Store, store);
+}
+
+void Lowering::StoreMatrix(const Region& r, Id matrix, bool column_major, uint32_t stride) {
+  const Id base = Emit(Op::AccessChain, r.pointer, {r.scratch, r.start});
+  std::vector<uint32_t> store = {base, matrix, Const(column_major ? 1 : 0), Const(stride)};
+  for (uint32_t w : ScratchAccess()) store.push_back(w);
+  Put(body_, Op::CooperativeMatrixStoreKHR, store);
+  Barrier();
+}
+
+void Lowering::LoadMatrix(const Region& r, Id type, Id result, bool column_major, uint32_t stride,
+                          uint32_t offset) {
+  Barrier();
+  const Id start = offset ? Emit(Op::IAdd, U32(), {r.start, Const(offset)}) : r.start;
+  const Id base = Emit(Op::AccessChain, r.pointer, {r.scratch, start});
+  std::vector<uint32_t> load = {base, Const(column_major ? 1 : 0), Const(stride)};
+  for (uint32_t w : ScratchAccess()) load.push_back(w);
+  Emit(Op::CooperativeMatrixLoadKHR, type, load, result);
+  Barrier();
+}
+
+Lowering::SlotLoop Lowering::BeginSlotLoop(uint32_t count, uint32_t first, Id carried_type,
+                                           Id carried_initial) {
+  SlotLoop loop;
+  loop.count = count;
+  if (count == 1 && !carried_type) return loop;
+  loop.j = next_id_++;
+  loop.next = next_id_++;
+  loop.header = next_id_++;
+  loop.body = next_id_++;
+  loop.continue_target = next_id_++;
+  loop.merge = next_id_++;
+  EmitVoid(Op::Branch, {loop.header});
+  const Id before = current_label_;
+  Put(body_, Op::Label, {loop.header});
+  Emit(Op::Phi, U32(), {Const(first), before, loop.next, loop.continue_target}, loop.j);
+  own_phis_.insert(loop.j);
+  if (carried_type) {
+    loop.carried = next_id_++;
+    loop.carried_next = next_id_++;
+    Emit(Op::Phi, carried_type, {carried_initial, before, loop.carried_next, loop.continue_target},
+         loop.carried);
+    own_phis_.insert(loop.carried);
+  }
+  EmitVoid(Op::LoopMerge, {loop.merge, loop.continue_target, 0u});
+  EmitVoid(Op::Branch, {loop.body});
+  Put(body_, Op::Label, {loop.body});
+  current_label_ = loop.body;
+  return loop;
+}
+
+Id Lowering::Fold(const Region& r, Id combine, uint32_t count, const std::function<Id(Id)>& index) {
+  const Id first = LoadSlot(r, index(Const(0)));
+  if (count == 1) return first;
+  const SlotLoop loop = BeginSlotLoop(count, 1, r.component, first);
+  Emit(Op::FunctionCall, r.component, {combine, loop.carried, LoadSlot(r, index(loop.j))},
+       loop.carried_next);
+  EndSlotLoop(loop);
+  return loop.carried_next;
+}
+
+void Lowering::EndSlotLoop(const SlotLoop& loop) {
+  if (!loop.j) return;
+  EmitVoid(Op::Branch, {loop.continue_target});
+  Put(body_, Op::Label, {loop.continue_target});
+  Emit(Op::IAdd, U32(), {loop.j, Const(1)}, loop.next);
+  const Id more = Emit(Op::ULessThan, Bool(), {loop.next, Const(loop.count)});
+  EmitVoid(Op::BranchConditional, {more, loop.header, loop.merge});
+  Put(body_, Op::Label, {loop.merge});
+  current_label_ = loop.merge;
 }
 
 Id Lowering::ClampValueAs(const TensorAccess& a) {
@@ -599,86 +790,142 @@ std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool loa
 void Lowering::LowerLoadTensor(InstIndex i) {
   TensorAccess a;
   if (!ReadTensorAccess(i, false, &a)) return;
-  const Id u32 = U32();
   const uint32_t elements = a.rows * a.cols;
-  const Id scratch = Scratch(a.component, elements);
-  const Id scratch_pointer = Pointer(spv::StorageClass::Workgroup, a.component);
-  const Id lane =
-      Emit(Op::Load, u32, {InputBuiltin(&lane_variable_, spv::BuiltIn::SubgroupLocalInvocationId)});
-  const Id group =
-      Emit(Op::Load, u32, {InputBuiltin(&subgroup_variable_, spv::BuiltIn::SubgroupId)});
-  const Id region = RegionStart(group, a.component);
+  const Region region = RegionOf(a.component, elements);
   const bool constant =
       a.layout_type->clamp_mode == kUndefined || a.layout_type->clamp_mode == kConstant;
   const Id clamp = constant ? ClampValueAs(a) : 0;
-  for (uint32_t j = 0; j < elements / s_; ++j) {
-    const Id e = j == 0 ? lane : Emit(Op::IAdd, u32, {lane, Const(j * s_)});
-    auto [address, in_bounds] = ElementAddress(a, e, true);
-    std::vector<uint32_t> load = {address};
-    load.insert(load.end(), a.memory_operands.begin(), a.memory_operands.end());
-    Id value = Emit(Op::Load, a.component, load);
-    if (constant) value = Emit(Op::Select, a.component, {in_bounds, value, clamp});
-    const Id slot =
-        Emit(Op::AccessChain, scratch_pointer, {scratch, Emit(Op::IAdd, u32, {region, e})});
-    std::vector<uint32_t> store = {slot, value};
-    for (uint32_t w : ScratchAccess()) store.push_back(w);
-    Put(body_, Op::Store, store);
-  }
-  Barrier();
-  const Id base = Emit(Op::AccessChain, scratch_pointer, {scratch, region});
-  std::vector<uint32_t> load = {base, Const(U(spv::CooperativeMatrixLayout::RowMajorKHR)),
-                                Const(a.cols)};
-  for (uint32_t w : ScratchAccess()) load.push_back(w);
-  Emit(Op::CooperativeMatrixLoadKHR, a.matrix_type, load, m_.result_id(i));
-  Barrier();
+  const SlotLoop loop = BeginSlotLoop(elements / s_);
+  const Id e = Element(region, loop);
+  auto [address, in_bounds] = ElementAddress(a, e, true);
+  std::vector<uint32_t> load = {address};
+  load.insert(load.end(), a.memory_operands.begin(), a.memory_operands.end());
+  Id value = Emit(Op::Load, a.component, load);
+  if (constant) value = Emit(Op::Select, a.component, {in_bounds, value, clamp});
+  StoreSlot(region, e, value);
+  EndSlotLoop(loop);
+  LoadMatrix(region, a.matrix_type, m_.result_id(i), false, a.cols);
 }
 
 void Lowering::LowerStoreTensor(InstIndex i) {
   TensorAccess a;
   if (!ReadTensorAccess(i, true, &a)) return;
-  const ir::Block& block = m_.blocks()[m_.BlockOf(i)];
-  if (block.end >= 2 && m_.opcode(block.end - 2) == Op::LoopMerge) {
-    Fail(i, "a tensor store in a loop header block is not lowered yet");
+  const uint32_t elements = a.rows * a.cols;
+  const Region region = RegionOf(a.component, elements);
+  StoreMatrix(region, a.object, false, a.cols);
+  const SlotLoop loop = BeginSlotLoop(elements / s_);
+  const Id e = Element(region, loop);
+  const Id value = LoadSlot(region, e);
+  auto [address, in_bounds] = ElementAddress(a, e, false);
+  const Id write = next_id_++;
+  const Id merge = next_id_++;
+  EmitVoid(Op::SelectionMerge, {merge, 0u});
+  EmitVoid(Op::BranchConditional, {in_bounds, write, merge});
+  Put(body_, Op::Label, {write});
+  std::vector<uint32_t> w = {address, value};
+  w.insert(w.end(), a.memory_operands.begin(), a.memory_operands.end());
+  Put(body_, Op::Store, w);
+  EmitVoid(Op::Branch, {merge});
+  Put(body_, Op::Label, {merge});
+  current_label_ = merge;
+  EndSlotLoop(loop);
+  Barrier();
+}
+
+// Transpose: stored row-major, loaded column-major with the same stride. Use conversion: stored
+// and loaded row-major.
+void Lowering::LowerTransposeOrConvertUse(InstIndex i) {
+  MatrixInfo in, out;
+  if (!ReadMatrix(i, m_.TypeOf(m_.word(i, 3)), &in) || !ReadMatrix(i, m_.type_id(i), &out)) return;
+  if (in.component != out.component) {
+    Fail(i, "a conversion between component types is not lowered yet");
     return;
   }
-  const Id u32 = U32();
-  const uint32_t elements = a.rows * a.cols;
-  const Id scratch = Scratch(a.component, elements);
-  const Id scratch_pointer = Pointer(spv::StorageClass::Workgroup, a.component);
-  const Id lane =
-      Emit(Op::Load, u32, {InputBuiltin(&lane_variable_, spv::BuiltIn::SubgroupLocalInvocationId)});
-  const Id group =
-      Emit(Op::Load, u32, {InputBuiltin(&subgroup_variable_, spv::BuiltIn::SubgroupId)});
-  const Id region = RegionStart(group, a.component);
-  const Id base = Emit(Op::AccessChain, scratch_pointer, {scratch, region});
-  std::vector<uint32_t> store = {
-      base, a.object, Const(U(spv::CooperativeMatrixLayout::RowMajorKHR)), Const(a.cols)};
-  for (uint32_t w : ScratchAccess()) store.push_back(w);
-  Put(body_, Op::CooperativeMatrixStoreKHR, store);
-  Barrier();
-  const Id original_label = current_label_;
-  for (uint32_t j = 0; j < elements / s_; ++j) {
-    const Id e = j == 0 ? lane : Emit(Op::IAdd, u32, {lane, Const(j * s_)});
-    const Id slot =
-        Emit(Op::AccessChain, scratch_pointer, {scratch, Emit(Op::IAdd, u32, {region, e})});
-    std::vector<uint32_t> load = {slot};
-    for (uint32_t w : ScratchAccess()) load.push_back(w);
-    const Id value = Emit(Op::Load, a.component, load);
-    auto [address, in_bounds] = ElementAddress(a, e, false);
-    const Id write = next_id_++;
-    const Id merge = next_id_++;
-    EmitVoid(Op::SelectionMerge, {merge, 0u});
-    EmitVoid(Op::BranchConditional, {in_bounds, write, merge});
-    Put(body_, Op::Label, {write});
-    std::vector<uint32_t> w = {address, value};
-    w.insert(w.end(), a.memory_operands.begin(), a.memory_operands.end());
-    Put(body_, Op::Store, w);
-    EmitVoid(Op::Branch, {merge});
-    Put(body_, Op::Label, {merge});
-    current_label_ = merge;
+  const Region region = RegionOf(in.component, in.rows * in.cols);
+  StoreMatrix(region, m_.word(i, 3), false, in.cols);
+  LoadMatrix(region, out.type, m_.result_id(i), m_.opcode(i) == Op::CooperativeMatrixTransposeNV,
+             in.cols);
+}
+
+// Func(row, column, element, Operands...) for each element, by the invocation that holds slot
+// e of the region; the results go to the result component's region and are loaded from there.
+void Lowering::LowerPerElementOp(InstIndex i) {
+  MatrixInfo in, out;
+  if (!ReadMatrix(i, m_.TypeOf(m_.word(i, 3)), &in) || !ReadMatrix(i, m_.type_id(i), &out)) return;
+  const Id func = m_.word(i, 4);
+  const InstIndex fd = m_.Def(func);
+  const InstIndex ft = fd == ir::kNoInst ? ir::kNoInst : m_.Def(m_.word(fd, 4));
+  if (ft == ir::kNoInst || m_.opcode(ft) != Op::TypeFunction || m_.num_words(ft) < 6) {
+    Fail(i, "Func is not a function of (row, column, element, ...)");
+    return;
   }
-  split_blocks_[original_label] = current_label_;
-  Barrier();
+  const uint32_t elements = in.rows * in.cols;
+  const Region from = RegionOf(in.component, elements);
+  const Region to = out.component == in.component ? from : RegionOf(out.component, elements);
+  StoreMatrix(from, m_.word(i, 3), false, in.cols);
+  const SlotLoop loop = BeginSlotLoop(elements / s_);
+  const Id e = Element(from, loop);
+  const Id row = Emit(Op::UDiv, U32(), {e, Const(in.cols)});
+  const Id col = Emit(Op::UMod, U32(), {e, Const(in.cols)});
+  std::vector<uint32_t> call = {func, AsParameter(ft, 0, row), AsParameter(ft, 1, col),
+                                LoadSlot(from, e)};
+  for (uint32_t w = 5; w < m_.num_words(i); ++w) call.push_back(m_.word(i, w));
+  StoreSlot(to, e, Emit(Op::FunctionCall, out.component, call));
+  EndSlotLoop(loop);
+  LoadMatrix(to, out.type, m_.result_id(i), false, in.cols);
+}
+
+// Reductions: every invocation computes its result slots from the stored matrix (CombineFunc
+// applied left to right over the row, the column, everything, or the 2x2 block) and writes
+// them after the matrix in the region, where the result is loaded from.
+void Lowering::LowerReduce(InstIndex i) {
+  MatrixInfo in, out;
+  if (!ReadMatrix(i, m_.TypeOf(m_.word(i, 3)), &in) || !ReadMatrix(i, m_.type_id(i), &out)) return;
+  const uint32_t mask = m_.word(i, 4);
+  const Id combine = m_.word(i, 5);
+  const bool by_row = mask & 1, by_column = mask & 2, quad = mask & 4;
+  if (in.component != out.component || (quad && (by_row || by_column)) || mask == 0 ||
+      (quad && (out.rows * 2 != in.rows || out.cols * 2 != in.cols)) ||
+      (by_row && !by_column && out.rows != in.rows) ||
+      (by_column && !by_row && out.cols != in.cols)) {
+    Fail(i, "the Reduce mask and the result type do not match");
+    return;
+  }
+  // The input at the region's start, the results after it.
+  const uint32_t inputs = in.rows * in.cols;
+  const Region region = RegionOf(in.component, inputs + out.rows * out.cols);
+  StoreMatrix(region, m_.word(i, 3), false, in.cols);
+  const Id u32 = U32();
+  auto at = [&](Id row, Id col) {
+    return Emit(Op::IAdd, u32, {Emit(Op::IMul, u32, {row, Const(in.cols)}), col});
+  };
+  Id total = 0;  // Row|Column: one value for every element, computed before the loop.
+  if (by_row && by_column) total = Fold(region, combine, inputs, [](Id k) { return k; });
+  const SlotLoop loop = BeginSlotLoop(out.rows * out.cols / s_);
+  const Id e = Element(region, loop);
+  Id value = total;
+  if (!value) {
+    const Id r = Emit(Op::UDiv, u32, {e, Const(out.cols)});
+    const Id c = Emit(Op::UMod, u32, {e, Const(out.cols)});
+    if (quad) {
+      const Id r2 = Emit(Op::IMul, u32, {r, Const(2)});
+      const Id c2 = Emit(Op::IMul, u32, {c, Const(2)});
+      const Id r21 = Emit(Op::IAdd, u32, {r2, Const(1)});
+      const Id c21 = Emit(Op::IAdd, u32, {c2, Const(1)});
+      const Id block[4] = {at(r2, c2), at(r2, c21), at(r21, c2), at(r21, c21)};
+      value = LoadSlot(region, block[0]);
+      for (int k = 1; k < 4; ++k) {
+        value = Emit(Op::FunctionCall, in.component, {combine, value, LoadSlot(region, block[k])});
+      }
+    } else if (by_row) {
+      value = Fold(region, combine, in.cols, [&](Id x) { return at(r, x); });
+    } else {
+      value = Fold(region, combine, in.rows, [&](Id y) { return at(y, c); });
+    }
+  }
+  StoreSlot(region, Emit(Op::IAdd, u32, {e, Const(inputs)}), value);
+  EndSlotLoop(loop);
+  LoadMatrix(region, out.type, m_.result_id(i), false, out.cols, inputs);
 }
 
 bool Lowering::LowerFunction(const ir::Function& f) {
@@ -687,6 +934,14 @@ bool Lowering::LowerFunction(const ir::Function& f) {
   if (f.end == ir::kNoInst) return false;
   for (InstIndex i = f.def; i <= f.end && !failed(); ++i) {
     const Op op = m_.opcode(i);
+    if (Splits(op)) {
+      // The lowering splits the block; a loop header must stay one block.
+      const ir::Block& block = m_.blocks()[m_.BlockOf(i)];
+      if (block.end >= 2 && m_.opcode(block.end - 2) == Op::LoopMerge) {
+        Fail(i, "not lowered yet in a loop header block");
+        break;
+      }
+    }
     switch (op) {
       case Op::CreateTensorLayoutNV:
       case Op::TensorLayoutSetDimensionNV:
@@ -697,18 +952,32 @@ bool Lowering::LowerFunction(const ir::Function& f) {
         continue;
       case Op::CooperativeMatrixLoadTensorNV:
         LowerLoadTensor(i);
-        continue;
+        break;
       case Op::CooperativeMatrixStoreTensorNV:
         LowerStoreTensor(i);
-        continue;
+        break;
+      case Op::CooperativeMatrixTransposeNV:
+      case Op::CooperativeMatrixConvertUseEXT:
+        LowerTransposeOrConvertUse(i);
+        break;
+      case Op::CooperativeMatrixPerElementOpEXT:
+        LowerPerElementOp(i);
+        break;
+      case Op::CooperativeMatrixReduceEXT:
+        LowerReduce(i);
+        break;
       default:
         break;
+    }
+    if (Splits(op)) {
+      if (current_label_ != block_label_) split_blocks_[block_label_] = current_label_;
+      continue;
     }
     if (NotLoweredYet(op)) {
       Fail(i, "not lowered yet by --lower-coop-matrix2");
       break;
     }
-    if (op == Op::Label) current_label_ = m_.result_id(i);
+    if (op == Op::Label) current_label_ = block_label_ = m_.result_id(i);
     const ir::Inst inst = m_.inst(i);
     body_.insert(body_.end(), inst.words.begin(), inst.words.end());
   }
@@ -716,7 +985,7 @@ bool Lowering::LowerFunction(const ir::Function& f) {
   // OpPhi parents: a split block's edges now leave from its last piece.
   if (!split_blocks_.empty()) {
     for (size_t w = 0; w < body_.size(); w += body_[w] >> 16) {
-      if ((body_[w] & 0xffff) != U(Op::Phi)) continue;
+      if ((body_[w] & 0xffff) != U(Op::Phi) || own_phis_.count(body_[w + 2])) continue;
       const size_t end = w + (body_[w] >> 16);
       for (size_t p = w + 4; p < end; p += 2) {
         auto it = split_blocks_.find(body_[p]);
@@ -734,7 +1003,9 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     const Op op = m_.opcode(i);
     if ((op == Op::Capability && IsMatrix2Capability(m_.word(i, 1))) ||
         op == Op::TypeTensorLayoutNV || NotLoweredYet(op) ||
-        op == Op::CooperativeMatrixLoadTensorNV || op == Op::CooperativeMatrixStoreTensorNV) {
+        op == Op::CooperativeMatrixLoadTensorNV || op == Op::CooperativeMatrixStoreTensorNV ||
+        op == Op::CooperativeMatrixTransposeNV || op == Op::CooperativeMatrixConvertUseEXT ||
+        op == Op::CooperativeMatrixPerElementOpEXT || op == Op::CooperativeMatrixReduceEXT) {
       has_matrix2 = true;
       break;
     }

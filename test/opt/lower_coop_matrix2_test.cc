@@ -234,10 +234,13 @@ TEST(LowerCoopMatrix2, ConstantModeLoadsElementsThroughTheRegionWithTheClampValu
   const PassRun r = Lower(Text(k));
   ASSERT_TRUE(r.ok) << r.error;
   // 256 elements over 8 invocations: 32 loads each; 2 subgroups of 256 floats.
-  EXPECT_EQ(Count(r.text, "OpLoad %float"), 32u) << r.text;
-  EXPECT_EQ(Count(r.text, "Volatile"), 32u) << r.text;
+  // One element per iteration of a loop of 32 (256 elements over 8 invocations).
+  EXPECT_EQ(Count(r.text, "OpLoopMerge"), 1u) << r.text;
+  EXPECT_TRUE(Contains(r.text, "%uint_32\nOpBranchConditional")) << r.text;
+  EXPECT_EQ(Count(r.text, "OpLoad %float"), 1u) << r.text;
+  EXPECT_EQ(Count(r.text, "Volatile"), 1u) << r.text;
   EXPECT_FALSE(Contains(r.text, "Aligned")) << r.text;
-  EXPECT_EQ(Count(r.text, "OpSelect %float"), 32u) << r.text;
+  EXPECT_EQ(Count(r.text, "OpSelect %float"), 1u) << r.text;
   EXPECT_TRUE(testing::FileCheck(r.text, R"(
     CHECK: %_arr_float_uint_512 = OpTypeArray %float %uint_512
     CHECK: OpVariable %_ptr_Workgroup__arr_float_uint_512 Workgroup
@@ -275,15 +278,15 @@ TEST(LowerCoopMatrix2, ClampToEdgeAndRepeatRemapCoordinatesInsteadOfSelecting) {
   const PassRun e = Lower(Text(edge));
   ASSERT_TRUE(e.ok) << e.error;
   EXPECT_FALSE(Contains(e.text, "OpSelect %float")) << e.text;
-  EXPECT_EQ(Count(e.text, "OpSLessThan %bool"), 64u) << e.text;  // 2 coordinates x 32.
-  EXPECT_EQ(Count(e.text, "OpSGreaterThan %bool"), 64u) << e.text;
+  EXPECT_EQ(Count(e.text, "OpSLessThan %bool"), 2u) << e.text;  // Per coordinate.
+  EXPECT_EQ(Count(e.text, "OpSGreaterThan %bool"), 2u) << e.text;
 
   Kernel repeat = edge;
   repeat.mode = "%u_3";
   const PassRun r = Lower(Text(repeat));
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_FALSE(Contains(r.text, "OpSelect")) << r.text;
-  EXPECT_EQ(Count(r.text, "OpSMod %uint"), 64u) << r.text;
+  EXPECT_EQ(Count(r.text, "OpSMod %uint"), 2u) << r.text;
 }
 
 TEST(LowerCoopMatrix2, HalfClampValuesAreTheLowBitsOfTheValue) {
@@ -304,7 +307,7 @@ TEST(LowerCoopMatrix2, HalfClampValuesAreTheLowBitsOfTheValue) {
     CHECK-NEXT: OpCompositeExtract %half
   )")) << r.text;
   EXPECT_TRUE(Contains(r.text, "OpTypeVector %half 2")) << r.text;
-  EXPECT_EQ(Count(r.text, "OpSelect %half"), 32u) << r.text;
+  EXPECT_EQ(Count(r.text, "OpSelect %half"), 1u) << r.text;
 }
 
 TEST(LowerCoopMatrix2, ThreeDimensionalSlicesEnumerateRowMajorOverTheSpans) {
@@ -323,8 +326,8 @@ TEST(LowerCoopMatrix2, ThreeDimensionalSlicesEnumerateRowMajorOverTheSpans) {
                        "%uint %uint %uint %uint %uint %uint %uint %uint"))
       << r.text;
   // Per element: two divisions (spans of dimensions 2 and 1), three bounds checks.
-  EXPECT_EQ(Count(r.text, "OpUDiv %uint"), 64u) << r.text;
-  EXPECT_EQ(Count(r.text, "OpULessThan %bool"), 96u) << r.text;
+  EXPECT_EQ(Count(r.text, "OpUDiv %uint"), 2u) << r.text;
+  EXPECT_EQ(Count(r.text, "OpULessThan %bool"), 4u) << r.text;  // And the loop's test.
   // SetDimension's packed strides: 1 * 20 and 20 * 20.
   EXPECT_EQ(Count(r.text, "OpIMul %uint %uint_1 %uint_20"), 1u) << r.text;
   EXPECT_TRUE(std::regex_search(r.text, std::regex("OpIMul %uint %[0-9]+ %uint_20\n"))) << r.text;
@@ -351,9 +354,10 @@ TEST(LowerCoopMatrix2, StoresWriteInBoundsElementsInSelectionsAndPhiFollowTheSpl
   k.names.insert(k.names.end(), {"then", "join", "x"});
   const PassRun r = Lower(Text(k));
   ASSERT_TRUE(r.ok) << r.error;
-  // 128 elements over 8 invocations: 16 guarded writes, each with the memory operands.
-  EXPECT_EQ(Count(r.text, "OpSelectionMerge"), 17u) << r.text;
-  EXPECT_EQ(Count(r.text, "MakePointerAvailable|NonPrivatePointer %uint_2"), 16u) << r.text;
+  // 128 elements over 8 invocations: a loop of 16 guarded writes with the memory operands.
+  EXPECT_EQ(Count(r.text, "OpSelectionMerge"), 2u) << r.text;  // The input's and one guard.
+  EXPECT_EQ(Count(r.text, "OpLoopMerge"), 2u) << r.text;       // The load's and the store's.
+  EXPECT_EQ(Count(r.text, "MakePointerAvailable|NonPrivatePointer %uint_2"), 1u) << r.text;
   EXPECT_FALSE(Contains(r.text, "%x = OpPhi %uint %uint_0 %entry %uint_1 %then")) << r.text;
   EXPECT_TRUE(testing::FileCheck(r.text, R"(
     CHECK: %then = OpLabel
@@ -368,8 +372,10 @@ TEST(LowerCoopMatrix2, StoresWriteInBoundsElementsInSelectionsAndPhiFollowTheSpl
     CHECK-NEXT: OpLabel
     CHECK: OpControlBarrier
     CHECK-NEXT: OpBranch %join
-    CHECK: %x = OpPhi %uint %uint_0 %entry %uint_1 %
+    CHECK: %x = OpPhi %uint %uint_0 %
   )")) << r.text;
+  // Both parents were split (the load's loop, the store's): the edges leave from the last pieces.
+  EXPECT_FALSE(Contains(r.text, "%x = OpPhi %uint %uint_0 %entry ")) << r.text;
   EXPECT_TRUE(Contains(r.text, " %m %uint_0 %uint_16 NonPrivatePointer\n")) << r.text;
   EXPECT_EQ(Count(r.text, "OpControlBarrier"), 4u) << r.text;
 }
@@ -393,6 +399,102 @@ TEST(LowerCoopMatrix2, TheModulesSubgroupBuiltinsAreReusedAndTheRegionsFollowThe
   // 64 invocations in subgroups of 16: 4 regions of 256 floats.
   EXPECT_TRUE(Contains(r.text, "OpTypeArray %float %uint_1024")) << r.text;
   EXPECT_FALSE(Contains(r.text, "CooperativeMatrix")) << r.text;
+}
+
+// ---- Transposes, Use conversions, per-element operations, reductions
+
+// %m (16 x 16 float accumulator, from a tensor) and `body` after it, with the functions %add
+// (a + b) and %scale (row, column, x, k: x * k).
+Kernel MatrixKernel(const std::string& body, const std::string& globals) {
+  Kernel k;
+  k.capabilities =
+      "OpCapability CooperativeMatrixConversionsNV\n"
+      "OpCapability CooperativeMatrixPerElementOperationsNV\n"
+      "OpCapability CooperativeMatrixReductionsNV\n";
+  k.globals =
+      "%matb = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_1\n"
+      "%mata = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_0\n"
+      "%mat8 = OpTypeCooperativeMatrixKHR %float %u_3 %u_8 %u_8 %u_2\n"
+      "%mat16x8 = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_8 %u_2\n"
+      "%combinefn = OpTypeFunction %float %float %float\n"
+      "%elemfn = OpTypeFunction %float %uint %uint %float %float\n" +
+      globals;
+  k.body = "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %l1 None None\n" + body +
+           "OpReturn\nOpFunctionEnd\n"
+           "%add = OpFunction %float None %combinefn\n"
+           "%add_a = OpFunctionParameter %float\n%add_b = OpFunctionParameter %float\n"
+           "%add_l = OpLabel\n%add_v = OpFAdd %float %add_a %add_b\nOpReturnValue %add_v\n"
+           "OpFunctionEnd\n"
+           "%scale = OpFunction %float None %elemfn\n"
+           "%sc_r = OpFunctionParameter %uint\n%sc_c = OpFunctionParameter %uint\n"
+           "%sc_x = OpFunctionParameter %float\n%sc_k = OpFunctionParameter %float\n"
+           "%sc_l = OpLabel\n%sc_v = OpFMul %float %sc_x %sc_k\nOpReturnValue %sc_v\n";
+  k.names.insert(k.names.end(), {"t", "add", "scale"});
+  return k;
+}
+
+TEST(LowerCoopMatrix2, TransposeStoresRowMajorAndLoadsColumnMajor) {
+  const PassRun r = Lower(Text(MatrixKernel("%t = OpCooperativeMatrixTransposeNV %matb %m\n", "")));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "TransposeNV")) << r.text;
+  EXPECT_TRUE(Contains(r.text, " %m %uint_0 %uint_16 NonPrivatePointer\nOpControlBarrier"))
+      << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("OpControlBarrier[^\n]*\n%[0-9]+ = OpAccessChain[^\n]*\n%t = "
+                         "OpCooperativeMatrixLoadKHR %[0-9a-z_]+ %[0-9]+ %uint_1 %uint_16 "
+                         "NonPrivatePointer\nOpControlBarrier")))
+      << r.text;
+}
+
+TEST(LowerCoopMatrix2, UseConversionsStoreAndLoadRowMajor) {
+  const PassRun r =
+      Lower(Text(MatrixKernel("%t = OpCooperativeMatrixConvertUseEXT %mata %m\n", "")));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "ConvertUse")) << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("%t = OpCooperativeMatrixLoadKHR %[0-9a-z_]+ %[0-9]+ %uint_0 %uint_16 "
+                         "NonPrivatePointer\n")))
+      << r.text;
+}
+
+TEST(LowerCoopMatrix2, PerElementOperationsCallFuncWithRowColumnElementAndOperands) {
+  const PassRun r = Lower(Text(MatrixKernel(
+      "%t = OpCooperativeMatrixPerElementOpNV %mat %m %scale %k\n", "%k = OpConstant %float 2\n")));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "PerElement")) << r.text;
+  // In the slot loop: element e = lane + 8j, row e / 16, column e % 16, the element, %k.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpUDiv %uint (%[0-9]+) %uint_16\n(%[0-9]+) = OpUMod %uint "
+                         "\\2 %uint_16\n%[0-9]+ = OpIAdd[^\n]*\n%[0-9]+ = OpAccessChain[^\n]*\n"
+                         "(%[0-9]+) = OpLoad %float [^\n]*\n%[0-9]+ = OpFunctionCall %float "
+                         "%scale \\1 \\3 \\4 %float_2\n")))
+      << r.text;
+  EXPECT_EQ(Count(r.text, "OpFunctionCall"), 1u) << r.text;
+  EXPECT_EQ(Count(r.text, "OpLoopMerge"), 2u) << r.text;  // The load's, the operation's.
+  EXPECT_TRUE(Contains(r.text, "%t = OpCooperativeMatrixLoadKHR %mat ")) << r.text;
+}
+
+TEST(LowerCoopMatrix2, ReductionsFoldRowsColumnsBlocksAndEverythingWithCombineFunc) {
+  struct Case {
+    const char* reduce;
+    const char* type;
+    size_t loops;  // Beside the tensor load's.
+  };
+  for (const Case& c : {Case{"Row", "%mat16x8", 2}, Case{"Column", "%mat", 2},
+                        Case{"Row|Column", "%mat8", 2}, Case{"2x2", "%mat8", 1}}) {
+    const PassRun r = Lower(Text(MatrixKernel(
+        std::string("%t = OpCooperativeMatrixReduceNV ") + c.type + " %m " + c.reduce + " %add\n",
+        "")));
+    ASSERT_TRUE(r.ok) << c.reduce << ": " << r.error;
+    EXPECT_FALSE(Contains(r.text, "Reduce")) << r.text;
+    EXPECT_EQ(Count(r.text, "OpLoopMerge"), 1 + c.loops) << c.reduce << "\n" << r.text;
+    // 2x2 combines 4 elements in 3 calls; the others call once, in a fold loop.
+    EXPECT_EQ(Count(r.text, "OpFunctionCall %float %add"), std::string(c.reduce) == "2x2" ? 3u : 1u)
+        << c.reduce << "\n"
+        << r.text;
+    // The results follow the 256 input elements in the region.
+    EXPECT_TRUE(Contains(r.text, "OpIAdd %uint %") && Contains(r.text, " %uint_256\n")) << r.text;
+  }
 }
 
 TEST(LowerCoopMatrix2, ModulesWithoutMatrix2AreUnchanged) {
@@ -430,15 +532,6 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
   add("block size", "OpTensorLayoutSetBlockSizeNV: not lowered yet", [](Kernel& k) {
     k.body = "%bs = OpTensorLayoutSetBlockSizeNV %lt %l1 %u_1 %u_1\n" + k.body;
   });
-  add("transpose", "OpCooperativeMatrixTransposeNV: not lowered yet", [](Kernel& k) {
-    k.capabilities = "OpCapability CooperativeMatrixConversionsNV\n";
-    k.globals = "%matb = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_1\n";
-    k.body =
-        "%ls = OpTensorLayoutSliceNV %lt %l1 %u_4 %u_16 %u_8 %u_16\n"
-        "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %ls None None\n"
-        "%t = OpCooperativeMatrixTransposeNV %matb %m\n"
-        "OpReturn\n";
-  });
   add("RepeatMirrored", "OpTypeTensorLayoutNV: the RepeatMirrored clamp mode is not lowered yet",
       [](Kernel& k) { k.mode = "%u_4"; });
   add("spec constant clamp mode", "OpTypeTensorLayoutNV: a clamp mode given by a specialization",
@@ -464,7 +557,7 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
   }
 }
 
-TEST(LowerCoopMatrix2, WorkgroupScopeAndLoopHeaderStoresFailNamingTheInstruction) {
+TEST(LowerCoopMatrix2, WorkgroupScopeAndLoopHeadersFailNamingTheInstruction) {
   Kernel wg;
   wg.globals = "%wmat = OpTypeCooperativeMatrixKHR %float %u_2 %u_16 %u_16 %u_2\n";
   wg.body = kLoadStore;
@@ -489,8 +582,8 @@ TEST(LowerCoopMatrix2, WorkgroupScopeAndLoopHeaderStoresFailNamingTheInstruction
   r = Lower(Text(loop));
   EXPECT_FALSE(r.ok);
   EXPECT_TRUE(Contains(r.error,
-                       "OpCooperativeMatrixStoreTensorNV: a tensor store in a loop "
-                       "header block is not lowered yet"))
+                       "OpCooperativeMatrixLoadTensorNV: not lowered yet in a loop "
+                       "header block"))
       << r.error;
 }
 

@@ -16,6 +16,9 @@ Cases:
   layouts kept in Function variables, a padded row stride (SetStride), a signed dimension
   operand, the clamp value 1.5 (Constant mode) where the slice leaves the tensor, and stores that
   partly leave the output tensor (ClampToEdge type: stores still drop those elements).
+- matrix2_ops: a 16 x 16 float matrix through OpCooperativeMatrixPerElementOpNV (a function of
+  row, column, element and an operand), OpCooperativeMatrixTransposeNV (accumulator into B) and
+  OpCooperativeMatrixReduceNV (Row into 16 x 8 with an add, 2x2 with a max, Row|Column).
 - tensor_uint_clamp: 8 x 16 uint accumulators, one subgroup: a 3-D
   ClampToEdge layout with a negative slice offset, a 2-D Repeat layout with a padded stride, an
   Aligned memory operand, and two stores through one Undefined-mode layout.
@@ -59,8 +62,9 @@ def constants(values):
 
 
 def tensor_float():
-    """Returns (kernel lines, inputs {name: (type, values)}, output (name, type, size, fill),
-    expected values, local size)."""
+    """Returns the kernel's lines, its inputs {name: (amber type, values)} and the expected
+    contents of its outputs {name: values} (the first input's type, in binding order after the
+    inputs)."""
     rows, cols, stride, dim = 16, 16, 24, 20
     out_rows, out_cols = 40, 20
     a = [float((i * 37) % 101 - 50) for i in range(dim * stride)]
@@ -113,7 +117,7 @@ def tensor_float():
                 v = a[y * stride + x] if y < dim and x < dim else FLOAT_CLAMP
                 if rd + r < out_rows and cd + c < out_cols:
                     d[(rd + r) * out_cols + cd + c] = v
-    return lines, {"a": ("float", a)}, ("d", "float", out_rows * out_cols, -1), d, 16
+    return lines, {"a": ("float", a)}, {"d": d}
 
 
 def tensor_uint_clamp():
@@ -167,10 +171,86 @@ def tensor_uint_clamp():
         for c in range(cols):
             y, x = (3 + r) % dims_b[0], (4 + c) % dims_b[1]
             d.append(b[y * stride_b + x])
-    return lines, {"a": ("uint32", a), "b": ("uint32", b)}, ("d", "uint32", 256, 0), d, 8
+    return lines, {"a": ("uint32", a), "b": ("uint32", b)}, {"d": d}
 
 
-CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp}
+def matrix2_ops():
+    n, k = 16, 0.5
+    a = [float((i * 29) % 23 - 11) for i in range(n * n)]
+    ann, decl = buffers(["a", "t", "row", "quad", "all"], "float")
+    lines = header("Vulkan", ["VulkanMemoryModel", "CooperativeMatrixConversionsNV",
+                              "CooperativeMatrixPerElementOperationsNV",
+                              "CooperativeMatrixReductionsNV"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_a %buf_t %buf_row %buf_quad %buf_all',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%uint = OpTypeInt 32 0"]
+    lines += constants({0, 1, 2, 3, 8, 16})
+    lines += ["%f_0 = OpConstant %float 0", "%f_2 = OpConstant %float 2",
+              "%%k = OpConstant %%float %s" % k]
+    lines += decl
+    lines += ["%acc = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_2",
+              "%accb = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_1",
+              "%acc168 = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_8 %u_2",
+              "%acc88 = OpTypeCooperativeMatrixKHR %float %u_3 %u_8 %u_8 %u_2",
+              "%zero = OpConstantComposite %acc %f_0",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_1",
+              "%elemfn = OpTypeFunction %float %uint %uint %float %float",
+              "%combinefn = OpTypeFunction %float %float %float",
+              # f(row, col, x, k) = x * k + row - 2 * col
+              "%f = OpFunction %float None %elemfn",
+              "%f_row = OpFunctionParameter %uint", "%f_col = OpFunctionParameter %uint",
+              "%f_x = OpFunctionParameter %float", "%f_k = OpFunctionParameter %float",
+              "%f_entry = OpLabel", "%f_xk = OpFMul %float %f_x %f_k",
+              "%f_r = OpConvertUToF %float %f_row", "%f_c = OpConvertUToF %float %f_col",
+              "%f_c2 = OpFMul %float %f_c %f_2", "%f_s = OpFAdd %float %f_xk %f_r",
+              "%f_v = OpFSub %float %f_s %f_c2", "OpReturnValue %f_v", "OpFunctionEnd",
+              "%add = OpFunction %float None %combinefn",
+              "%add_a = OpFunctionParameter %float", "%add_b = OpFunctionParameter %float",
+              "%add_entry = OpLabel", "%add_v = OpFAdd %float %add_a %add_b",
+              "OpReturnValue %add_v", "OpFunctionEnd",
+              "%max = OpFunction %float None %combinefn",
+              "%max_a = OpFunctionParameter %float", "%max_b = OpFunctionParameter %float",
+              "%max_entry = OpLabel", "%max_gt = OpFOrdGreaterThan %bool %max_a %max_b",
+              "%max_v = OpSelect %float %max_gt %max_a %max_b",
+              "OpReturnValue %max_v", "OpFunctionEnd",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pa = OpAccessChain %pel %buf_a %u_0 %u_0",
+              "%pt = OpAccessChain %pel %buf_t %u_0 %u_0",
+              "%prow = OpAccessChain %pel %buf_row %u_0 %u_0",
+              "%pquad = OpAccessChain %pel %buf_quad %u_0 %u_0",
+              "%pall = OpAccessChain %pel %buf_all %u_0 %u_0",
+              "%l0 = OpCreateTensorLayoutNV %lt",
+              "%l16 = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_16",
+              "%l168 = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_8",
+              "%l88 = OpTensorLayoutSetDimensionNV %lt %l0 %u_8 %u_8",
+              "%ma = OpCooperativeMatrixLoadTensorNV %acc %pa %zero %l16 None None",
+              "%mp = OpCooperativeMatrixPerElementOpNV %acc %ma %f %k",
+              "%mt = OpCooperativeMatrixTransposeNV %accb %mp",
+              "OpCooperativeMatrixStoreTensorNV %pt %mt %l16 None None",
+              "%mrow = OpCooperativeMatrixReduceNV %acc168 %ma Row %add",
+              "OpCooperativeMatrixStoreTensorNV %prow %mrow %l168 None None",
+              "%mquad = OpCooperativeMatrixReduceNV %acc88 %ma 2x2 %max",
+              "OpCooperativeMatrixStoreTensorNV %pquad %mquad %l88 None None",
+              "%mall = OpCooperativeMatrixReduceNV %acc88 %ma Row|Column %add",
+              "OpCooperativeMatrixStoreTensorNV %pall %mall %l88 None None",
+              "OpReturn", "OpFunctionEnd"]
+    # %bool is needed by %max.
+    lines.insert(lines.index("%uint = OpTypeInt 32 0") + 1, "%bool = OpTypeBool")
+    at = lambda r, c: a[r * n + c]
+    p = [[at(r, c) * k + r - 2 * c for c in range(n)] for r in range(n)]
+    t = [p[c][r] for r in range(n) for c in range(n)]
+    row = [sum(a[r * n:(r + 1) * n]) for r in range(n) for _ in range(8)]
+    quad = [max(at(2 * r, 2 * c), at(2 * r, 2 * c + 1), at(2 * r + 1, 2 * c), at(2 * r + 1, 2 * c + 1))
+            for r in range(8) for c in range(8)]
+    total = [sum(a)] * 64
+    expected = {"t": t, "row": row, "quad": quad, "all": total}
+    return lines, {"a": ("float", a)}, expected
+
+
+CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
+         "matrix2_ops": matrix2_ops}
 
 
 def number(v):
@@ -189,25 +269,31 @@ def amber(name, inputs, output, expected, vulkan_memory_model):
            "(the test writes %s.spv)." % (name, name, name), ""]
     if vulkan_memory_model:
         out.append("DEVICE_FEATURE VulkanMemoryModelFeatures.vulkanMemoryModel")
-    out += ["", "SHADER compute kernel SPIRV-BINARY FILE %s.spv" % name, ""]
+    out += ["", "SET ENGINE_DATA fence_timeout_ms 120000", "",
+            "SHADER compute kernel SPIRV-BINARY FILE %s.spv" % name, ""]
     for buf, (dtype, values) in inputs.items():
         out.append("BUFFER %s DATA_TYPE %s DATA" % (buf, dtype))
         out += data_lines(values)
         out.append("END")
-    oname, otype, size, fill = output
-    out.append("BUFFER %s DATA_TYPE %s SIZE %d FILL %s" % (oname, otype, size, number(fill)))
+    otype, fill = output
+    for oname, values in expected.items():
+        out.append("BUFFER %s DATA_TYPE %s SIZE %d FILL %s" % (oname, otype, len(values),
+                                                                number(fill)))
     out += ["", "PIPELINE compute pipeline", "  ATTACH kernel"]
-    for i, buf in enumerate(list(inputs) + [oname]):
+    for i, buf in enumerate(list(inputs) + list(expected)):
         out.append("  BIND BUFFER %s AS storage DESCRIPTOR_SET 0 BINDING %d" % (buf, i))
     out += ["END", "", "RUN pipeline 1 1 1"]
-    out.append("EXPECT %s IDX 0 EQ %s" % (oname, " ".join(number(v) for v in expected)))
+    for oname, values in expected.items():
+        out.append("EXPECT %s IDX 0 EQ %s" % (oname, " ".join(number(v) for v in values)))
     return "\n".join(out) + "\n"
 
 
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     for name, make in CASES.items():
-        lines, inputs, output, expected, _ = make()
+        lines, inputs, expected = make()
+        otype = next(iter(inputs.values()))[0]
+        output = (otype, -1 if otype == "float" else 0)  # Type and fill of the outputs.
         with open(os.path.join(folder, name + ".spvasm"), "w") as f:
             f.write("; Generated by test/run/lower_coop_matrix2/generate.py; do not edit.\n")
             f.write("\n".join(lines) + "\n")
