@@ -17,7 +17,7 @@
 //   OpTensorLayoutSliceNV adds its offsets to the slice offsets and replaces the spans;
 //   OpTensorLayoutSetClampValueNV sets the clamp value. All are OpCompositeInsert chains.
 // - OpCooperativeMatrixLoadTensorNV / OpCooperativeMatrixStoreTensorNV of a Subgroup-scope R x C
-//   matrix with no Tensor Addressing Operands (no view, no decode function), whose Pointer is an
+//   matrix without DecodeFunc / DecodeVectorFunc (views below), whose Pointer is an
 //   access chain to the component type. Element (r, c) of the matrix is element e = r * C + c of
 //   the slice enumerated row-major over its spans (the last dimension fastest; for D = 2 and spans
 //   (R, C): tensor coordinate (offset0 + r, offset1 + c)). Its address is Pointer plus the sum
@@ -27,6 +27,13 @@
 //   type) out of bounds and read an in-bounds element instead (coordinate 0); ClampToEdge clamps
 //   each coordinate, as a signed integer, to [0, dimension - 1]; Repeat takes it modulo the
 //   dimension (OpSMod). Stores write the in-bounds elements only, whatever the clamp mode.
+// - Tensor views without dimensions (HasDimensions false): OpTypeTensorViewNV becomes a struct of
+//   4 uint32, the clip (row offset, row span, column offset, column span; OpCreateTensorViewNV:
+//   0, 0xFFFFFFFF, 0, 0xFFFFFFFF; OpTensorViewSetClipNV sets them); its permutation p stays in the
+//   type: the slice is enumerated row-major over the view's dimensions, view dimension k being
+//   layout dimension p[k] (2-D p = (1, 0) reads an N x K tensor as a K x N matrix). A load through
+//   a view starts from Object (stored into the region) and replaces only the elements (r, c) in
+//   the clip rectangle; a store writes only those (and only in bounds).
 // - OpCooperativeMatrixTransposeNV: the matrix is stored row-major into the region and loaded
 //   column-major with the same stride. OpCooperativeMatrixConvertUseEXT / ConvertNV: stored and
 //   loaded row-major as the other Use.
@@ -61,7 +68,8 @@
 // instruction in a loop header block (which must stay one block) is not lowered yet.
 //
 // Everything else of the two extensions fails, naming the instruction and saying it is not
-// lowered yet: tensor views, block sizes, DecodeFunc / DecodeVectorFunc, the RepeatMirrored clamp
+// lowered yet: tensor views with dimensions (OpTensorViewSetDimensionNV / SetStrideNV), block
+// sizes, DecodeFunc / DecodeVectorFunc, the RepeatMirrored clamp
 // mode and clamp modes given by spec constants, Workgroup-scope matrices, conversions between
 // component types. Afterwards none of the matrix2 / tensor-addressing capabilities and extensions
 // remain (CooperativeMatrixConversionsEXT of SPV_EXT_cooperative_matrix_maintenance1 stays).
@@ -113,11 +121,8 @@ bool IsMatrix2Capability(uint32_t c) {
 // Instructions of the two extensions this slice does not lower.
 bool NotLoweredYet(Op op) {
   switch (op) {
-    case Op::TypeTensorViewNV:
-    case Op::CreateTensorViewNV:
     case Op::TensorViewSetDimensionNV:
     case Op::TensorViewSetStrideNV:
-    case Op::TensorViewSetClipNV:
     case Op::TensorLayoutSetBlockSizeNV:
       return true;
     default:
@@ -175,6 +180,13 @@ struct MatrixInfo {
   uint32_t rows = 0, cols = 0;
 };
 
+// A tensor view without dimensions: the permutation (view dimension k is layout dimension
+// permutation[k]) and, as a struct of 4 uint32, the clip: row offset, row span, column offset,
+// column span.
+struct ViewType {
+  std::vector<uint32_t> permutation;
+};
+
 // A tensor load's or store's operands.
 struct TensorAccess {
   InstIndex inst = ir::kNoInst;
@@ -183,6 +195,8 @@ struct TensorAccess {
   Id object = 0;  // The stored matrix.
   Id layout = 0;  // The layout value.
   const LayoutType* layout_type = nullptr;
+  Id view = 0;  // The view value, 0 for none.
+  const ViewType* view_type = nullptr;
   std::vector<uint32_t> memory_operands;  // For each element access (Aligned dropped).
   Id component = 0;
   uint32_t width = 0;
@@ -287,6 +301,9 @@ class Lowering {
   // for loads, the address of an element that stands in for an out-of-bounds one.
   std::pair<Id, Id> ElementAddress(const TensorAccess& a, Id e, bool load);
   Id ClampValueAs(const TensorAccess& a);
+  // Whether element e lies in the view's clip rectangle (0 without a view).
+  Id InClip(const TensorAccess& a, Id e);
+  void LowerViewOp(InstIndex i);
   bool ReadMatrix(InstIndex i, Id type, MatrixInfo* out);
   // The calling subgroup's region of the component type's array (at least `elements` long).
   struct Region {
@@ -343,6 +360,7 @@ class Lowering {
   bool vulkan_memory_model_ = false;
   uint32_t num_subgroups_ = 0;
   std::map<Id, LayoutType> layouts_;
+  std::map<Id, ViewType> views_;
   std::map<std::vector<uint32_t>, Id> declared_;
   std::vector<uint32_t> decorations_, scalar_types_, constants_, derived_, body_;
   Id lane_variable_ = 0, subgroup_variable_ = 0;
@@ -434,6 +452,32 @@ void Lowering::LowerGlobal(InstIndex i, std::vector<uint32_t>& globals) {
     std::vector<uint32_t> words = {m_.result_id(i)};
     words.insert(words.end(), t.members(), U32());
     Put(globals, Op::TypeStruct, words);
+    return;
+  }
+  if (op == Op::TypeTensorViewNV) {
+    const auto dim = ConstantValue(m_.word(i, 2));
+    const InstIndex has_dimensions = m_.Def(m_.word(i, 3));
+    if (!dim || *dim == 0 || *dim > 5 || m_.num_words(i) != 4 + *dim) {
+      Fail(i,
+           "the Dim of a tensor view must be a constant between 1 and 5, with one permutation "
+           "entry per dimension");
+      return;
+    }
+    if (has_dimensions == ir::kNoInst || m_.opcode(has_dimensions) != Op::ConstantFalse) {
+      Fail(i, "tensor views with HasDimensions are not lowered yet by --lower-coop-matrix2");
+      return;
+    }
+    ViewType& v = views_[m_.result_id(i)];
+    for (uint32_t k = 0; k < *dim; ++k) {
+      const auto p = ConstantValue(m_.word(i, 4 + k));
+      if (!p || *p >= *dim) {
+        Fail(i, "a permutation entry is not a constant below Dim");
+        return;
+      }
+      v.permutation.push_back(*p);
+    }
+    const Id u32 = U32();
+    Put(globals, Op::TypeStruct, {m_.result_id(i), u32, u32, u32, u32});
     return;
   }
   if (NotLoweredYet(op)) {
@@ -554,11 +598,23 @@ bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
     Fail(i, "the Tensor Addressing Operands are missing");
     return false;
   }
-  if (m_.word(i, w) != 0) {
-    Fail(i,
-         "Tensor Addressing Operands (TensorView, DecodeFunc, DecodeVectorFunc) are not "
-         "lowered yet by --lower-coop-matrix2");
+  const uint32_t tensor_operands = m_.word(i, w++);
+  if (tensor_operands & ~1u) {
+    Fail(i, "DecodeFunc / DecodeVectorFunc operands are not lowered yet by --lower-coop-matrix2");
     return false;
+  }
+  if (tensor_operands & 1) {
+    if (w >= m_.num_words(i)) {
+      Fail(i, "the TensorView operand is missing");
+      return false;
+    }
+    a->view = m_.word(i, w);
+    auto view = views_.find(m_.TypeOf(a->view));
+    if (view == views_.end()) {
+      Fail(i, "the TensorView is not a tensor view");
+      return false;
+    }
+    a->view_type = &view->second;
   }
   auto layout = layouts_.find(m_.TypeOf(a->layout));
   if (layout == layouts_.end()) {
@@ -566,6 +622,10 @@ bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
     return false;
   }
   a->layout_type = &layout->second;
+  if (a->view_type && a->view_type->permutation.size() != a->layout_type->dim) {
+    Fail(i, "the tensor view's Dim differs from the tensor layout's");
+    return false;
+  }
   MatrixInfo mat;
   if (!ReadMatrix(i, a->matrix_type, &mat)) return false;
   a->rows = mat.rows;
@@ -718,6 +778,52 @@ void Lowering::EndSlotLoop(const SlotLoop& loop) {
   current_label_ = loop.merge;
 }
 
+Id Lowering::InClip(const TensorAccess& a, Id e) {
+  if (!a.view) return 0;
+  const Id u32 = U32();
+  const Id rc[2] = {Emit(Op::UDiv, u32, {e, Const(a.cols)}),
+                    Emit(Op::UMod, u32, {e, Const(a.cols)})};
+  Id inside = 0;
+  for (uint32_t k = 0; k < 2; ++k) {
+    const Id offset = Emit(Op::CompositeExtract, u32, {a.view, 2 * k});
+    const Id span = Emit(Op::CompositeExtract, u32, {a.view, 2 * k + 1});
+    const Id in = Emit(Op::ULessThan, Bool(), {Emit(Op::ISub, u32, {rc[k], offset}), span});
+    inside = inside ? Emit(Op::LogicalAnd, Bool(), {inside, in}) : in;
+  }
+  return inside;
+}
+
+void Lowering::LowerViewOp(InstIndex i) {
+  const Id type = m_.type_id(i);
+  if (!views_.count(type)) {
+    Fail(i, "the result type is not a tensor view type");
+    return;
+  }
+  if (m_.opcode(i) == Op::CreateTensorViewNV) {
+    // No clipping: offsets 0, spans as large as they get.
+    const Id initial = Declare(derived_, Op::ConstantComposite,
+                               {type, Const(0), Const(~0u), Const(0), Const(~0u)}, true);
+    Emit(Op::CopyObject, type, {initial}, m_.result_id(i));
+    return;
+  }
+  // OpTensorViewSetClipNV: row offset, row span, column offset, column span.
+  if (m_.num_words(i) != 8) {
+    Fail(i, "expected four clip operands");
+    return;
+  }
+  Id view = m_.word(i, 3);
+  for (uint32_t k = 0; k < 4; ++k) {
+    const Id arg = m_.word(i, 4 + k);
+    const InstIndex td = m_.Def(m_.TypeOf(arg));
+    if (td == ir::kNoInst || m_.opcode(td) != Op::TypeInt || m_.word(td, 2) != 32) {
+      Fail(i, "an operand is not a 32-bit integer");
+      return;
+    }
+    const Id value = m_.word(td, 3) ? Emit(Op::Bitcast, U32(), {arg}) : arg;
+    view = Emit(Op::CompositeInsert, type, {value, view, k}, k == 3 ? m_.result_id(i) : 0);
+  }
+}
+
 Id Lowering::ClampValueAs(const TensorAccess& a) {
   const Id value = Emit(Op::CompositeExtract, U32(), {a.layout, a.layout_type->ClampValue()});
   const InstIndex ct = m_.Def(a.component);
@@ -739,12 +845,13 @@ std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool loa
     if (fresh) it->second = Emit(Op::CompositeExtract, u32, {a.layout, k});
     return it->second;
   };
-  // Coordinates of element e, row-major over the spans.
+  // Coordinates of element e, row-major over the spans in the view's order of dimensions.
   std::vector<Id> coordinate(t.dim);
   Id rest = e;
-  for (uint32_t k = t.dim; k-- > 0;) {
+  for (uint32_t v = t.dim; v-- > 0;) {
+    const uint32_t k = a.view_type ? a.view_type->permutation[v] : v;
     Id local = rest;
-    if (k > 0) {
+    if (v > 0) {
       const Id span = member(t.Span(k));
       local = Emit(Op::UMod, u32, {rest, span});
       rest = Emit(Op::UDiv, u32, {rest, span});
@@ -795,6 +902,8 @@ void Lowering::LowerLoadTensor(InstIndex i) {
   const bool constant =
       a.layout_type->clamp_mode == kUndefined || a.layout_type->clamp_mode == kConstant;
   const Id clamp = constant ? ClampValueAs(a) : 0;
+  // With a view, the elements outside its clip rectangle are Object's.
+  if (a.view) StoreMatrix(region, a.object, false, a.cols);
   const SlotLoop loop = BeginSlotLoop(elements / s_);
   const Id e = Element(region, loop);
   auto [address, in_bounds] = ElementAddress(a, e, true);
@@ -802,6 +911,9 @@ void Lowering::LowerLoadTensor(InstIndex i) {
   load.insert(load.end(), a.memory_operands.begin(), a.memory_operands.end());
   Id value = Emit(Op::Load, a.component, load);
   if (constant) value = Emit(Op::Select, a.component, {in_bounds, value, clamp});
+  if (const Id in_clip = InClip(a, e)) {
+    value = Emit(Op::Select, a.component, {in_clip, value, LoadSlot(region, e)});
+  }
   StoreSlot(region, e, value);
   EndSlotLoop(loop);
   LoadMatrix(region, a.matrix_type, m_.result_id(i), false, a.cols);
@@ -817,6 +929,9 @@ void Lowering::LowerStoreTensor(InstIndex i) {
   const Id e = Element(region, loop);
   const Id value = LoadSlot(region, e);
   auto [address, in_bounds] = ElementAddress(a, e, false);
+  if (const Id in_clip = InClip(a, e)) {
+    in_bounds = Emit(Op::LogicalAnd, Bool(), {in_bounds, in_clip});
+  }
   const Id write = next_id_++;
   const Id merge = next_id_++;
   EmitVoid(Op::SelectionMerge, {merge, 0u});
@@ -943,6 +1058,10 @@ bool Lowering::LowerFunction(const ir::Function& f) {
       }
     }
     switch (op) {
+      case Op::CreateTensorViewNV:
+      case Op::TensorViewSetClipNV:
+        LowerViewOp(i);
+        continue;
       case Op::CreateTensorLayoutNV:
       case Op::TensorLayoutSetDimensionNV:
       case Op::TensorLayoutSetStrideNV:
@@ -1002,7 +1121,7 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
     if ((op == Op::Capability && IsMatrix2Capability(m_.word(i, 1))) ||
-        op == Op::TypeTensorLayoutNV || NotLoweredYet(op) ||
+        op == Op::TypeTensorLayoutNV || op == Op::TypeTensorViewNV || NotLoweredYet(op) ||
         op == Op::CooperativeMatrixLoadTensorNV || op == Op::CooperativeMatrixStoreTensorNV ||
         op == Op::CooperativeMatrixTransposeNV || op == Op::CooperativeMatrixConvertUseEXT ||
         op == Op::CooperativeMatrixPerElementOpEXT || op == Op::CooperativeMatrixReduceEXT) {

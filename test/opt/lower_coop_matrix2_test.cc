@@ -401,6 +401,46 @@ TEST(LowerCoopMatrix2, TheModulesSubgroupBuiltinsAreReusedAndTheRegionsFollowThe
   EXPECT_FALSE(Contains(r.text, "CooperativeMatrix")) << r.text;
 }
 
+TEST(LowerCoopMatrix2, ViewsPermuteDimensionsAndClipLoadsToObjectAndStoresToNothing) {
+  Kernel k;
+  k.globals =
+      "%false = OpConstantFalse %bool\n"
+      "%vt = OpTypeTensorViewNV %u_2 %false %u_1 %u_0\n";
+  k.body =
+      "%v0 = OpCreateTensorViewNV %vt\n"
+      "%v1 = OpTensorViewSetClipNV %vt %v0 %u_1 %u_8 %i_20 %u_4\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %l1 None TensorView %v1\n"
+      "OpCooperativeMatrixStoreTensorNV %p %m %l1 None TensorView %v1\n"
+      "OpReturn\n";
+  k.names.insert(k.names.end(), {"vt", "v0", "v1", "mnull"});
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "TensorView")) << r.text;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %vt = OpTypeStruct %uint %uint %uint %uint
+    CHECK: OpConstantComposite %vt %uint_0 %uint_4294967295 %uint_0 %uint_4294967295
+    CHECK: %v0 = OpCopyObject %vt
+    CHECK: OpCompositeInsert %vt %uint_1 %v0 0
+    CHECK: OpBitcast %uint %int_20
+    CHECK: %v1 = OpCompositeInsert %vt %uint_4 %
+    CHECK: OpCooperativeMatrixStoreKHR %
+    CHECK: OpLoopMerge
+    CHECK: OpCompositeExtract %uint %v1 0
+    CHECK: OpCompositeExtract %uint %v1 1
+    CHECK: OpISub %uint
+    CHECK: OpSelect %float
+    CHECK: OpCooperativeMatrixLoadKHR
+  )")) << r.text;
+  // The load starts from Object (stored into the region before the loop).
+  EXPECT_TRUE(Contains(r.text, " %mnull %uint_0 %uint_16 NonPrivatePointer\n")) << r.text;
+  // Permuted: view dimension 1 (the fastest) is layout dimension 0, whose span divides first.
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("(%[0-9]+) = OpCompositeExtract %uint %l1 6\n"
+                                                   "%[0-9]+ = OpUMod %uint %[0-9]+ \\1\n")))
+      << r.text;
+  // Clip tests: 2 in the load, 2 in the store.
+  EXPECT_EQ(Count(r.text, "OpCompositeExtract %uint %v1 3"), 2u) << r.text;
+}
+
 // ---- Transposes, Use conversions, per-element operations, reductions
 
 // %m (16 x 16 float accumulator, from a tensor) and `body` after it, with the functions %add
@@ -524,10 +564,20 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
     edit(k);
     cases.push_back({what, k, expected});
   };
-  add("tensor view type", "OpTypeTensorViewNV: not lowered yet", [](Kernel& k) {
+  add("view with dimensions",
+      "OpTypeTensorViewNV: tensor views with HasDimensions are not lowered yet", [](Kernel& k) {
+        k.globals =
+            "%true = OpConstantTrue %bool\n"
+            "%vt = OpTypeTensorViewNV %u_2 %true %u_0 %u_1\n";
+      });
+  add("view dimensions", "OpTensorViewSetDimensionNV: not lowered yet", [](Kernel& k) {
     k.globals =
         "%false = OpConstantFalse %bool\n"
         "%vt = OpTypeTensorViewNV %u_2 %false %u_0 %u_1\n";
+    k.body =
+        "%v0 = OpCreateTensorViewNV %vt\n"
+        "%v1 = OpTensorViewSetDimensionNV %vt %v0 %u_16 %u_16\n" +
+        k.body;
   });
   add("block size", "OpTensorLayoutSetBlockSizeNV: not lowered yet", [](Kernel& k) {
     k.body = "%bs = OpTensorLayoutSetBlockSizeNV %lt %l1 %u_1 %u_1\n" + k.body;

@@ -19,6 +19,10 @@ Cases:
 - matrix2_ops: a 16 x 16 float matrix through OpCooperativeMatrixPerElementOpNV (a function of
   row, column, element and an operand), OpCooperativeMatrixTransposeNV (accumulator into B) and
   OpCooperativeMatrixReduceNV (Row into 16 x 8 with an add, 2x2 with a max, Row|Column).
+- tensor_view: a load through a view that swaps the layout's dimensions (the tensor is N x K, the
+  matrix K x N) with a clip rectangle (elements outside it are Object's), partly out of bounds
+  (Constant clamp value), and a store through a clipped view (elements outside it are not
+  written).
 - tensor_uint_clamp: 8 x 16 uint accumulators, one subgroup: a 3-D
   ClampToEdge layout with a negative slice offset, a 2-D Repeat layout with a padded stride, an
   Aligned memory operand, and two stores through one Undefined-mode layout.
@@ -249,8 +253,54 @@ def matrix2_ops():
     return lines, {"a": ("float", a)}, expected
 
 
+def tensor_view():
+    n = 16
+    t_rows, t_cols = 12, 20  # The tensor read through the transposing view: N x K.
+    t = [float((i * 17) % 31 - 15) for i in range(t_rows * t_cols)]
+    ann, decl = buffers(["t", "d"], "float")
+    lines = header("Vulkan", ["VulkanMemoryModel"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_t %buf_d',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%uint = OpTypeInt 32 0", "%bool = OpTypeBool", "%false = OpConstantFalse %bool"]
+    lines += constants({0, 1, 2, 3, 4, 10, 12, 14, 16, 20})
+    lines += ["%f_7 = OpConstant %float 7", "%%clamp = OpConstant %%uint %d" % FLOAT_CLAMP_BITS]
+    lines += decl
+    lines += ["%acc = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_2",
+              "%sevens = OpConstantComposite %acc %f_7",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_1",
+              "%vt_swap = OpTypeTensorViewNV %u_2 %false %u_1 %u_0",
+              "%vt_same = OpTypeTensorViewNV %u_2 %false %u_0 %u_1",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pt = OpAccessChain %pel %buf_t %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%l0 = OpCreateTensorLayoutNV %lt",
+              "%lt1 = OpTensorLayoutSetDimensionNV %lt %l0 %u_12 %u_20",
+              "%lt2 = OpTensorLayoutSetClampValueNV %lt %lt1 %clamp",
+              "%lts = OpTensorLayoutSliceNV %lt %lt2 %u_0 %u_16 %u_4 %u_16",
+              "%v0 = OpCreateTensorViewNV %vt_swap",
+              "%v1 = OpTensorViewSetClipNV %vt_swap %v0 %u_2 %u_10 %u_1 %u_14",
+              "%m = OpCooperativeMatrixLoadTensorNV %acc %pt %sevens %lts None TensorView %v1",
+              "%ld = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_16",
+              "%w0 = OpCreateTensorViewNV %vt_same",
+              "%w1 = OpTensorViewSetClipNV %vt_same %w0 %u_0 %u_12 %u_4 %u_12",
+              "OpCooperativeMatrixStoreTensorNV %pd %m %ld None TensorView %w1",
+              "OpReturn", "OpFunctionEnd"]
+    m = [[0.0] * n for _ in range(n)]
+    for r in range(n):
+        for c in range(n):
+            if not (2 <= r < 12 and 1 <= c < 15):
+                m[r][c] = 7.0  # Outside the load's clip: Object.
+                continue
+            y, x = c, 4 + r  # The view swaps the layout's dimensions.
+            m[r][c] = t[y * t_cols + x] if y < t_rows and x < t_cols else FLOAT_CLAMP
+    d = [m[r][c] if r < 12 and 4 <= c < 16 else -1.0 for r in range(n) for c in range(n)]
+    return lines, {"t": ("float", t)}, {"d": d}
+
+
 CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
-         "matrix2_ops": matrix2_ops}
+         "tensor_view": tensor_view, "matrix2_ops": matrix2_ops}
 
 
 def number(v):
