@@ -1247,12 +1247,7 @@ class LowerCoopMatrix2Pass : public Pass {
     std::string error;
     bool changed = false;
     auto lowered = lowering.Run(&error, &changed);
-    if (!error.empty()) return PassResult::Failed(error);
-    if (!changed || !lowered) return PassResult::Unchanged();
-    Diagnostic d;
-    if (auto merged = MergeDuplicateDeclarations(*lowered, &d))
-      return PassResult::Rebuilt(std::move(merged));
-    return PassResult::Rebuilt(std::move(lowered));
+    return RebuiltResult(changed ? std::move(lowered) : nullptr, error);
   }
 
  private:
@@ -1262,15 +1257,9 @@ class LowerCoopMatrix2Pass : public Pass {
 }  // namespace
 
 std::unique_ptr<Pass> CreateLowerCoopMatrix2Pass(std::string_view argument, std::string* error) {
-  bool negative = false;
-  uint64_t size = 0;
-  if (!ParseInteger(argument, &negative, &size) || negative || size == 0 || size > 128 ||
-      (size & (size - 1)) != 0) {
-    *error = "expected a subgroup size that is a power of two between 1 and 128, found '" +
-             std::string(argument) + "'";
-    return nullptr;
-  }
-  return std::make_unique<LowerCoopMatrix2Pass>(static_cast<uint32_t>(size));
+  uint32_t size = 0;
+  if (!ParseSubgroupSize(argument, &size, error)) return nullptr;
+  return std::make_unique<LowerCoopMatrix2Pass>(size);
 }
 
 }  // namespace coopspv::opt

@@ -1,6 +1,7 @@
 #include "source/opt/passes.h"
 
 #include "source/binary/reader.h"
+#include "source/common/literal.h"
 
 namespace coopspv::opt {
 namespace {
@@ -118,6 +119,29 @@ bool InterfaceLists(const ir::Module& m, ir::InstIndex entry, ir::Id id) {
     if (inst.words[w] == id) return true;
   }
   return false;
+}
+
+bool ParseSubgroupSize(std::string_view argument, uint32_t* size, std::string* error) {
+  bool negative = false;
+  uint64_t value = 0;
+  if (!ParseInteger(argument, &negative, &value) || negative || value == 0 || value > 128 ||
+      (value & (value - 1)) != 0) {
+    *error = "expected a subgroup size that is a power of two between 1 and 128, found '" +
+             std::string(argument) + "'";
+    return false;
+  }
+  *size = static_cast<uint32_t>(value);
+  return true;
+}
+
+PassResult RebuiltResult(std::unique_ptr<ir::Module> module, const std::string& error) {
+  if (!error.empty()) return PassResult::Failed(error);
+  if (!module) return PassResult::Unchanged();
+  Diagnostic d;
+  if (auto merged = MergeDuplicateDeclarations(*module, &d)) {
+    return PassResult::Rebuilt(std::move(merged));
+  }
+  return PassResult::Rebuilt(std::move(module));
 }
 
 const PassInfo* FindPass(std::string_view flag) {

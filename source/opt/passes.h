@@ -53,6 +53,14 @@ ir::Id FindInputBuiltin(const ir::Module& module, spv::BuiltIn builtin);
 // Whether the OpEntryPoint `entry` lists `id` in its interface.
 bool InterfaceLists(const ir::Module& module, ir::InstIndex entry, ir::Id id);
 
+// The argument of a lowering pass that runs with a fixed subgroup size: a power of two from 1
+// to 128. Sets *error (and returns false) otherwise.
+bool ParseSubgroupSize(std::string_view argument, uint32_t* size, std::string* error);
+
+// The result of a pass that rebuilds the module: failed with `error` when it is set, unchanged
+// when there is no module, else the module with its duplicate declarations merged.
+PassResult RebuiltResult(std::unique_ptr<ir::Module> module, const std::string& error);
+
 // Merges types and constants whose declarations became identical (after renaming the ids they
 // use): each duplicate's uses move to the first declaration and the duplicate goes. Decorated
 // ids, structs and forward-declared pointers are left alone. Returns null when nothing merged.
