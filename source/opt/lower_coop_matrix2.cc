@@ -31,9 +31,12 @@
 //   4 uint32, the clip (row offset, row span, column offset, column span; OpCreateTensorViewNV:
 //   0, 0xFFFFFFFF, 0, 0xFFFFFFFF; OpTensorViewSetClipNV sets them); its permutation p stays in the
 //   type: the slice is enumerated row-major over the view's dimensions, view dimension k being
-//   layout dimension p[k] (2-D p = (1, 0) reads an N x K tensor as a K x N matrix). A load through
-//   a view starts from Object (stored into the region) and replaces only the elements (r, c) in
-//   the clip rectangle; a store writes only those (and only in bounds).
+//   layout dimension p[k] (2-D p = (1, 0) reads an N x K tensor as a K x N matrix). The clip
+//   rectangle of the matrix (rows ro .. ro + rs - 1, columns co .. co + cs - 1, cs at most C - co)
+//   is what maps to the slice: element (r, c) in it is element (r - ro) * cs + (c - co) of the
+//   slice. A load through a view starts from Object (stored into the region) and replaces only
+//   the elements in the clip rectangle; a store writes only those (and only in bounds). (Checked
+//   against the H200's driver, test/run/lower_coop_matrix2/native.)
 // - OpCooperativeMatrixTransposeNV: the matrix is stored row-major into the region and loaded
 //   column-major with the same stride. OpCooperativeMatrixConvertUseEXT / ConvertNV: stored and
 //   loaded row-major as the other Use.
@@ -301,8 +304,9 @@ class Lowering {
   // for loads, the address of an element that stands in for an out-of-bounds one.
   std::pair<Id, Id> ElementAddress(const TensorAccess& a, Id e, bool load);
   Id ClampValueAs(const TensorAccess& a);
-  // Whether element e lies in the view's clip rectangle (0 without a view).
-  Id InClip(const TensorAccess& a, Id e);
+  // With a view: whether element e lies in the clip rectangle, and its index in the clipped
+  // rectangle (row-major), which is what enumerates the slice. Without: (0, e).
+  std::pair<Id, Id> Clip(const TensorAccess& a, Id e);
   void LowerViewOp(InstIndex i);
   bool ReadMatrix(InstIndex i, Id type, MatrixInfo* out);
   // The calling subgroup's region of the component type's array (at least `elements` long).
@@ -778,19 +782,28 @@ void Lowering::EndSlotLoop(const SlotLoop& loop) {
   current_label_ = loop.merge;
 }
 
-Id Lowering::InClip(const TensorAccess& a, Id e) {
-  if (!a.view) return 0;
+std::pair<Id, Id> Lowering::Clip(const TensorAccess& a, Id e) {
+  if (!a.view) return {0, e};
   const Id u32 = U32();
   const Id rc[2] = {Emit(Op::UDiv, u32, {e, Const(a.cols)}),
                     Emit(Op::UMod, u32, {e, Const(a.cols)})};
   Id inside = 0;
+  Id local[2], span[2];
   for (uint32_t k = 0; k < 2; ++k) {
     const Id offset = Emit(Op::CompositeExtract, u32, {a.view, 2 * k});
-    const Id span = Emit(Op::CompositeExtract, u32, {a.view, 2 * k + 1});
-    const Id in = Emit(Op::ULessThan, Bool(), {Emit(Op::ISub, u32, {rc[k], offset}), span});
+    span[k] = Emit(Op::CompositeExtract, u32, {a.view, 2 * k + 1});
+    local[k] = Emit(Op::ISub, u32, {rc[k], offset});
+    const Id in = Emit(Op::ULessThan, Bool(), {local[k], span[k]});
     inside = inside ? Emit(Op::LogicalAnd, Bool(), {inside, in}) : in;
+    if (k == 1) {
+      // The clipped rectangle's width: the column span, at most the columns from the offset on.
+      const Id rest = Emit(Op::ISub, u32, {Const(a.cols), offset});
+      const Id narrower = Emit(Op::ULessThan, Bool(), {span[1], rest});
+      span[1] = Emit(Op::Select, u32, {narrower, span[1], rest});
+    }
   }
-  return inside;
+  const Id index = Emit(Op::IAdd, u32, {Emit(Op::IMul, u32, {local[0], span[1]}), local[1]});
+  return {inside, index};
 }
 
 void Lowering::LowerViewOp(InstIndex i) {
@@ -906,14 +919,13 @@ void Lowering::LowerLoadTensor(InstIndex i) {
   if (a.view) StoreMatrix(region, a.object, false, a.cols);
   const SlotLoop loop = BeginSlotLoop(elements / s_);
   const Id e = Element(region, loop);
-  auto [address, in_bounds] = ElementAddress(a, e, true);
+  const auto [in_clip, index] = Clip(a, e);
+  auto [address, in_bounds] = ElementAddress(a, index, true);
   std::vector<uint32_t> load = {address};
   load.insert(load.end(), a.memory_operands.begin(), a.memory_operands.end());
   Id value = Emit(Op::Load, a.component, load);
   if (constant) value = Emit(Op::Select, a.component, {in_bounds, value, clamp});
-  if (const Id in_clip = InClip(a, e)) {
-    value = Emit(Op::Select, a.component, {in_clip, value, LoadSlot(region, e)});
-  }
+  if (in_clip) value = Emit(Op::Select, a.component, {in_clip, value, LoadSlot(region, e)});
   StoreSlot(region, e, value);
   EndSlotLoop(loop);
   LoadMatrix(region, a.matrix_type, m_.result_id(i), false, a.cols);
@@ -928,10 +940,9 @@ void Lowering::LowerStoreTensor(InstIndex i) {
   const SlotLoop loop = BeginSlotLoop(elements / s_);
   const Id e = Element(region, loop);
   const Id value = LoadSlot(region, e);
-  auto [address, in_bounds] = ElementAddress(a, e, false);
-  if (const Id in_clip = InClip(a, e)) {
-    in_bounds = Emit(Op::LogicalAnd, Bool(), {in_bounds, in_clip});
-  }
+  const auto [in_clip, index] = Clip(a, e);
+  auto [address, in_bounds] = ElementAddress(a, index, false);
+  if (in_clip) in_bounds = Emit(Op::LogicalAnd, Bool(), {in_bounds, in_clip});
   const Id write = next_id_++;
   const Id merge = next_id_++;
   EmitVoid(Op::SelectionMerge, {merge, 0u});

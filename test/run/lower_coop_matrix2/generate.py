@@ -20,9 +20,9 @@ Cases:
   row, column, element and an operand), OpCooperativeMatrixTransposeNV (accumulator into B) and
   OpCooperativeMatrixReduceNV (Row into 16 x 8 with an add, 2x2 with a max, Row|Column).
 - tensor_view: a load through a view that swaps the layout's dimensions (the tensor is N x K, the
-  matrix K x N) with a clip rectangle (elements outside it are Object's), partly out of bounds
-  (Constant clamp value), and a store through a clipped view (elements outside it are not
-  written).
+  matrix K x N) with a clip rectangle (the rectangle maps to the start of the slice; elements
+  outside it are Object's), partly out of bounds (Constant clamp value), and a store through a
+  clipped view (the rectangle's elements go to the start of the slice, the others nowhere).
 - tensor_uint_clamp: 8 x 16 uint accumulators, one subgroup: a 3-D
   ClampToEdge layout with a negative slice offset, a 2-D Repeat layout with a padded stride, an
   Aligned memory operand, and two stores through one Undefined-mode layout.
@@ -287,15 +287,28 @@ def tensor_view():
               "%w1 = OpTensorViewSetClipNV %vt_same %w0 %u_0 %u_12 %u_4 %u_12",
               "OpCooperativeMatrixStoreTensorNV %pd %m %ld None TensorView %w1",
               "OpReturn", "OpFunctionEnd"]
-    m = [[0.0] * n for _ in range(n)]
+    # A clip rectangle (rows ro.., columns co.., spans rs, cs with cs at most C - co) is what
+    # maps to the slice: element (r, c) in it is element (r - ro) * cs + (c - co) of the slice,
+    # enumerated row-major over the view's dimensions (here the layout's, swapped: 16 x 16).
+    def clipped(r, c, ro, rs, co, cs):
+        cs = min(cs, n - co)
+        if not (ro <= r < ro + rs and co <= c < co + cs):
+            return None
+        return (r - ro) * cs + (c - co)
+    m = [[7.0] * n for _ in range(n)]  # Outside the load's clip: Object.
     for r in range(n):
         for c in range(n):
-            if not (2 <= r < 12 and 1 <= c < 15):
-                m[r][c] = 7.0  # Outside the load's clip: Object.
+            e = clipped(r, c, 2, 10, 1, 14)
+            if e is None:
                 continue
-            y, x = c, 4 + r  # The view swaps the layout's dimensions.
+            y, x = e % n, 4 + e // n  # View (e // 16, e % 16); it swaps the dimensions.
             m[r][c] = t[y * t_cols + x] if y < t_rows and x < t_cols else FLOAT_CLAMP
-    d = [m[r][c] if r < 12 and 4 <= c < 16 else -1.0 for r in range(n) for c in range(n)]
+    d = [-1.0] * (n * n)
+    for r in range(n):
+        for c in range(n):
+            e = clipped(r, c, 0, 12, 4, 12)
+            if e is not None:
+                d[e] = m[r][c]  # The output tensor is 16 x 16 and unsliced.
     return lines, {"t": ("float", t)}, {"d": d}
 
 
@@ -338,6 +351,43 @@ def amber(name, inputs, output, expected, vulkan_memory_model):
     return "\n".join(out) + "\n"
 
 
+# The workgroup size of each kernel as written (subgroups of 8: lavapipe after the lowering) and
+# for native runs (subgroups of 32: the H100 / H200), with the same number of subgroups.
+NATIVE_LOCAL_SIZE = {16: 64, 8: 32}
+
+
+def native_amber(name, lines, lowered_script):
+    """The script that runs the kernel as written on a device with VK_NV_cooperative_matrix2 and
+    subgroups of 32 (utils/gpu_check.sh): the kernel inline, its workgroup scaled to keep the
+    number of subgroups, and the same buffers and EXPECTs."""
+    text = "\n".join(lines)
+    for small, large in NATIVE_LOCAL_SIZE.items():
+        text = text.replace("LocalSize %d 1 1" % small, "LocalSize %d 1 1" % large)
+    caps = {"PerElementOperations": "PerElementOperations", "Reductions": "Reductions",
+            "ConversionsNV": "Conversions"}
+    features = ["DEVICE_EXTENSION VK_NV_cooperative_matrix2",
+                "DEVICE_EXTENSION VK_KHR_cooperative_matrix",
+                "DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix",
+                "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixTensorAddressing"]
+    for cap, feature in caps.items():
+        if "CooperativeMatrix%s" % cap in text:
+            features.append("DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrix"
+                            + feature)
+    out = []
+    for line in lowered_script.splitlines():
+        if line.startswith("# %s: the kernel" % name):
+            out.append("# %s: the kernel %s.spvasm as written, on a device with "
+                       "VK_NV_cooperative_matrix2 and subgroups of 32." % (name, name))
+            continue
+        if line.startswith("SHADER compute kernel"):
+            out += features + ["", "SHADER compute kernel SPIRV-ASM"]
+            out += [l for l in text.splitlines() if not l.startswith(";")]
+            out.append("END")
+            continue
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     for name, make in CASES.items():
@@ -348,8 +398,12 @@ def main():
             f.write("; Generated by test/run/lower_coop_matrix2/generate.py; do not edit.\n")
             f.write("\n".join(lines) + "\n")
         vmm = "OpMemoryModel Logical Vulkan" in lines
+        script = amber(name, inputs, output, expected, vmm)
         with open(os.path.join(folder, name + ".amber"), "w") as f:
-            f.write(amber(name, inputs, output, expected, vmm))
+            f.write(script)
+        os.makedirs(os.path.join(folder, "native"), exist_ok=True)
+        with open(os.path.join(folder, "native", name + ".amber"), "w") as f:
+            f.write(native_amber(name, lines, script))
     with open(os.path.join(folder, "CASES"), "w") as f:
         f.write("\n".join(CASES) + "\n")
 

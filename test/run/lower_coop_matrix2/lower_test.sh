@@ -1,6 +1,7 @@
 #!/bin/bash
 # --lower-coop-matrix2 on the generated kernels of this folder (see generate.py):
-# - the files here are what generate.py writes (no hand edits, no stale cases);
+# - the files here are what generate.py writes (no hand edits, no stale cases; native/ holds the
+#   kernels as written for a GPU with VK_NV_cooperative_matrix2, utils/gpu_check.sh style);
 # - every kernel validates as written, lowers with --lower-coop-matrix2=8 alone (the result
 #   validates with no matrix2 / tensor-addressing left) and with --lower-coop-matrix2=8
 #   --lower-coop-matrix=8 (the result validates with no cooperative matrix left);
@@ -24,7 +25,7 @@ fail() {
 
 mkdir -p "$TMP/generated"
 python3 "$DIR/generate.py" "$TMP/generated" || fail "generate.py"
-for f in "$TMP"/generated/*; do
+for f in "$TMP"/generated/*.* "$TMP"/generated/CASES "$TMP"/generated/native/*; do
   rel=${f#"$TMP/generated/"}
   cmp -s "$f" "$DIR/$rel" || fail "$DIR/$rel differs from what generate.py writes: rerun it"
 done
