@@ -1322,43 +1322,15 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     }
     out.insert(out.end(), inst.words.begin(), inst.words.end());
   }
-  out.insert(out.end(), decorations_.begin(), decorations_.end());
-  out.insert(out.end(), hoisted.begin(), hoisted.end());
-  out.insert(out.end(), scalar_types_.begin(), scalar_types_.end());
-  out.insert(out.end(), constants_.begin(), constants_.end());
-  out.insert(out.end(), globals.begin(), globals.end());
-  out.insert(out.end(), derived_.begin(), derived_.end());
-  out.insert(out.end(), functions.begin(), functions.end());
-  out[3] = next_id_;  // The bound.
-  Diagnostic d;
-  auto rebuilt = ir::Module::Read(out, &d);
-  if (!rebuilt) *error = "could not read back the lowered module: " + d.ToString();
-  return rebuilt;
+  return JoinAndRead(
+      {&out, &decorations_, &hoisted, &scalar_types_, &constants_, &globals, &derived_, &functions},
+      next_id_, error);
 }
-
-class LowerCoopMatrixPass : public Pass {
- public:
-  explicit LowerCoopMatrixPass(uint32_t subgroup_size) : subgroup_size_(subgroup_size) {}
-  const char* name() const override { return "lower-coop-matrix"; }
-
-  PassResult Run(ir::Module& m) override {
-    Lowering lowering(m, subgroup_size_);
-    std::string error;
-    bool changed = false;
-    auto lowered = lowering.Run(&error, &changed);
-    return RebuiltResult(changed ? std::move(lowered) : nullptr, error);
-  }
-
- private:
-  uint32_t subgroup_size_;
-};
 
 }  // namespace
 
 std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::string* error) {
-  uint32_t size = 0;
-  if (!ParseSubgroupSize(argument, &size, error)) return nullptr;
-  return std::make_unique<LowerCoopMatrixPass>(size);
+  return CreateSubgroupLoweringPass<Lowering>("lower-coop-matrix", argument, error);
 }
 
 }  // namespace coopspv::opt

@@ -144,6 +144,18 @@ PassResult RebuiltResult(std::unique_ptr<ir::Module> module, const std::string& 
   return PassResult::Rebuilt(std::move(module));
 }
 
+std::unique_ptr<ir::Module> JoinAndRead(std::initializer_list<const std::vector<uint32_t>*> parts,
+                                        uint32_t bound, std::string* error) {
+  std::vector<uint32_t> words;
+  for (const std::vector<uint32_t>* part : parts)
+    words.insert(words.end(), part->begin(), part->end());
+  words[3] = bound;
+  Diagnostic d;
+  auto module = ir::Module::Read(words, &d);
+  if (!module) *error = "could not read back the lowered module: " + d.ToString();
+  return module;
+}
+
 const PassInfo* FindPass(std::string_view flag) {
   for (const PassInfo& p : kPasses) {
     if (flag == p.flag) return &p;

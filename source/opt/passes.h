@@ -2,10 +2,12 @@
 #ifndef COOPSPV_SOURCE_OPT_PASSES_H_
 #define COOPSPV_SOURCE_OPT_PASSES_H_
 
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "source/opt/pass.h"
 
@@ -60,6 +62,40 @@ bool ParseSubgroupSize(std::string_view argument, uint32_t* size, std::string* e
 // The result of a pass that rebuilds the module: failed with `error` when it is set, unchanged
 // when there is no module, else the module with its duplicate declarations merged.
 PassResult RebuiltResult(std::unique_ptr<ir::Module> module, const std::string& error);
+
+// The words of `parts` one after the other (the first starts with the header) with the bound
+// set, read back as a module; null (and *error set) when that fails.
+std::unique_ptr<ir::Module> JoinAndRead(std::initializer_list<const std::vector<uint32_t>*> parts,
+                                        uint32_t bound, std::string* error);
+
+// A pass that runs with a fixed subgroup size: `Lowering(module, size).Run(&error, &changed)`
+// returns the rebuilt module.
+template <class Lowering>
+class SubgroupLoweringPass : public Pass {
+ public:
+  SubgroupLoweringPass(const char* name, uint32_t subgroup_size)
+      : name_(name), subgroup_size_(subgroup_size) {}
+  const char* name() const override { return name_; }
+  PassResult Run(ir::Module& m) override {
+    Lowering lowering(m, subgroup_size_);
+    std::string error;
+    bool changed = false;
+    auto lowered = lowering.Run(&error, &changed);
+    return RebuiltResult(changed ? std::move(lowered) : nullptr, error);
+  }
+
+ private:
+  const char* name_;
+  uint32_t subgroup_size_;
+};
+
+template <class Lowering>
+std::unique_ptr<Pass> CreateSubgroupLoweringPass(const char* name, std::string_view argument,
+                                                 std::string* error) {
+  uint32_t size = 0;
+  if (!ParseSubgroupSize(argument, &size, error)) return nullptr;
+  return std::make_unique<SubgroupLoweringPass<Lowering>>(name, size);
+}
 
 // Merges types and constants whose declarations became identical (after renaming the ids they
 // use): each duplicate's uses move to the first declaration and the duplicate goes. Decorated
