@@ -78,7 +78,9 @@
 // sizes, DecodeFunc / DecodeVectorFunc, the RepeatMirrored clamp
 // mode and clamp modes given by spec constants, Workgroup-scope matrices, conversions between
 // component types. Afterwards none of the matrix2 / tensor-addressing capabilities and extensions
-// remain (CooperativeMatrixConversionsEXT of SPV_EXT_cooperative_matrix_maintenance1 stays).
+// remain, nor SPV_EXT_cooperative_matrix_maintenance1 (whose Use conversions, reductions and
+// per-element operations this pass lowers under their EXT names too) unless the module declares
+// CooperativeMatrixGetCoordinateEXT, which is left alone.
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -112,7 +114,11 @@ constexpr spv::Capability kMatrix2Capabilities[] = {
     spv::Capability::CooperativeMatrixBlockLoadsNV,
     spv::Capability::TensorAddressingNV,
     spv::Capability::CooperativeMatrixDecodeVectorNV,
+    static_cast<spv::Capability>(5429),  // CooperativeMatrixConversionsEXT (Use conversions).
 };
+// SPV_EXT_cooperative_matrix_maintenance1 goes too unless its OpCooperativeMatrixGetCoordinateEXT
+// (capability 5438), which this pass leaves alone, is declared.
+constexpr uint32_t kGetCoordinateCapability = 5438;
 constexpr std::string_view kMatrix2Extensions[] = {
     "SPV_NV_cooperative_matrix2",
     "SPV_NV_tensor_addressing",
@@ -1204,6 +1210,12 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   std::vector<uint32_t> out(m_.words().begin(), m_.words().begin() + binary::kHeaderWords);
   bool capabilities_done = false;
   bool has_group_non_uniform = false;
+  bool has_get_coordinate = false;
+  for (InstIndex i = 0; i < global_begin; ++i) {
+    if (m_.opcode(i) == Op::Capability && m_.word(i, 1) == kGetCoordinateCapability) {
+      has_get_coordinate = true;
+    }
+  }
   for (InstIndex i = 0; i < global_begin; ++i) {
     const Op op = m_.opcode(i);
     const ir::Inst inst = m_.inst(i);
@@ -1223,7 +1235,8 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     if (op == Op::Extension) {
       const std::string_view name = binary::DecodeString(inst.words.subspan(1));
       if (std::find(std::begin(kMatrix2Extensions), std::end(kMatrix2Extensions), name) !=
-          std::end(kMatrix2Extensions)) {
+              std::end(kMatrix2Extensions) ||
+          (name == "SPV_EXT_cooperative_matrix_maintenance1" && !has_get_coordinate)) {
         continue;
       }
     }

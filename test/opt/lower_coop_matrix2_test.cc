@@ -537,6 +537,46 @@ TEST(LowerCoopMatrix2, ReductionsFoldRowsColumnsBlocksAndEverythingWithCombineFu
   }
 }
 
+TEST(LowerCoopMatrix2, MaintenanceOneNamesAreLoweredAndTheirExtensionGoes) {
+  const std::string text =
+      "OpCapability Shader\n"
+      "OpCapability CooperativeMatrixKHR\n"
+      "OpCapability VulkanMemoryModel\n"
+      "OpCapability CooperativeMatrixConversionsEXT\n"
+      "OpCapability CooperativeMatrixReductionsEXT\n"
+      "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+      "OpExtension \"SPV_EXT_cooperative_matrix_maintenance1\"\n"
+      "OpMemoryModel Logical Vulkan\n"
+      "OpEntryPoint GLCompute %main \"main\" %buf\n"
+      "OpExecutionMode %main LocalSize 8 1 1\n"
+      "OpDecorate %rt ArrayStride 4\nOpMemberDecorate %blk 0 Offset 0\nOpDecorate %blk Block\n"
+      "OpDecorate %buf DescriptorSet 0\nOpDecorate %buf Binding 0\n"
+      "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n"
+      "%uint = OpTypeInt 32 0\n%u_0 = OpConstant %uint 0\n%u_1 = OpConstant %uint 1\n"
+      "%u_2 = OpConstant %uint 2\n%u_3 = OpConstant %uint 3\n%u_8 = OpConstant %uint 8\n"
+      "%rt = OpTypeRuntimeArray %float\n%blk = OpTypeStruct %rt\n"
+      "%pblk = OpTypePointer StorageBuffer %blk\n%pel = OpTypePointer StorageBuffer %float\n"
+      "%buf = OpVariable %pblk StorageBuffer\n"
+      "%acc = OpTypeCooperativeMatrixKHR %float %u_3 %u_8 %u_8 %u_2\n"
+      "%mata = OpTypeCooperativeMatrixKHR %float %u_3 %u_8 %u_8 %u_0\n"
+      "%combinefn = OpTypeFunction %float %float %float\n"
+      "%main = OpFunction %void None %fn\n%e = OpLabel\n"
+      "%p = OpAccessChain %pel %buf %u_0 %u_0\n"
+      "%m = OpCooperativeMatrixLoadKHR %acc %p %u_0 %u_8\n"
+      "%r = OpCooperativeMatrixReduceEXT %acc %m Row %add\n"
+      "%a = OpCooperativeMatrixConvertUseEXT %mata %r\n"
+      "OpCooperativeMatrixStoreKHR %p %a %u_0 %u_8\n"
+      "OpReturn\nOpFunctionEnd\n"
+      "%add = OpFunction %float None %combinefn\n"
+      "%x = OpFunctionParameter %float\n%y = OpFunctionParameter %float\n"
+      "%al = OpLabel\n%s = OpFAdd %float %x %y\nOpReturnValue %s\nOpFunctionEnd\n";
+  const PassRun r = Lower(text);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "maintenance1")) << r.text;
+  EXPECT_FALSE(Contains(r.text, "EXT")) << r.text;
+  EXPECT_EQ(Count(r.text, "OpCooperativeMatrixLoadKHR"), 3u) << r.text;  // Own, Reduce, Use.
+}
+
 TEST(LowerCoopMatrix2, ModulesWithoutMatrix2AreUnchanged) {
   const std::string text =
       "OpCapability Shader\nOpMemoryModel Logical GLSL450\n"
