@@ -16,7 +16,8 @@ constexpr int kExitExpectFailed = 1;
 
 // What --lower runs: these passes, those of them that this build has (the registry is asked
 // by flag name, so a pass joins --lower by existing).
-constexpr const char* kLoweringPasses[] = {"lower-coop-matrix", "lower-coop-vector"};
+constexpr const char* kLoweringPasses[] = {"lower-coop-matrix2", "lower-coop-matrix",
+                                           "lower-coop-vector"};
 
 void PrintHelp(const char* argv0) {
   std::printf(
@@ -323,9 +324,10 @@ int main(int argc, char** argv) {
       }
     }
     if (options.passes.size() == 2) {
-      std::fprintf(stderr,
-                   "error: --lower: this build has none of the lowering passes "
-                   "(--lower-coop-matrix, --lower-coop-vector); use --passes\n");
+      std::fprintf(
+          stderr,
+          "error: --lower: this build has none of the lowering passes "
+          "(--lower-coop-matrix2, --lower-coop-matrix, --lower-coop-vector); use --passes\n");
       return kExitUsage;
     }
   }

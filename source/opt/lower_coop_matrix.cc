@@ -414,14 +414,15 @@ Id Lowering::Declare(std::vector<uint32_t>& section, Op op, std::vector<uint32_t
 }
 
 Id Lowering::LaneVariable() {
-  if (!lane_variable_) {
-    const Id pointer = TypePointer(U(spv::StorageClass::Input), U32());
-    lane_variable_ = next_id_++;
-    Put(derived_, Op::Variable, {pointer, lane_variable_, U(spv::StorageClass::Input)});
-    Put(decorations_, Op::Decorate,
-        {lane_variable_, U(spv::Decoration::BuiltIn), U(spv::BuiltIn::SubgroupLocalInvocationId)});
-    NeedCapability(spv::Capability::GroupNonUniform);
-  }
+  if (lane_variable_) return lane_variable_;
+  NeedCapability(spv::Capability::GroupNonUniform);
+  lane_variable_ = FindInputBuiltin(m_, spv::BuiltIn::SubgroupLocalInvocationId);
+  if (lane_variable_) return lane_variable_;
+  const Id pointer = TypePointer(U(spv::StorageClass::Input), U32());
+  lane_variable_ = next_id_++;
+  Put(derived_, Op::Variable, {pointer, lane_variable_, U(spv::StorageClass::Input)});
+  Put(decorations_, Op::Decorate,
+      {lane_variable_, U(spv::Decoration::BuiltIn), U(spv::BuiltIn::SubgroupLocalInvocationId)});
   return lane_variable_;
 }
 
@@ -1313,7 +1314,7 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
       const std::string_view name = binary::DecodeString(inst.words.subspan(1));
       if (name == "SPV_KHR_cooperative_matrix" || name == "SPV_NV_cooperative_matrix") continue;
     }
-    if (op == Op::EntryPoint && lane_variable_) {
+    if (op == Op::EntryPoint && lane_variable_ && !InterfaceLists(m_, i, lane_variable_)) {
       out.push_back(((inst.words.size() + 1) << 16) | U(op));
       out.insert(out.end(), inst.words.begin() + 1, inst.words.end());
       out.push_back(lane_variable_);
@@ -1321,54 +1322,15 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     }
     out.insert(out.end(), inst.words.begin(), inst.words.end());
   }
-  out.insert(out.end(), decorations_.begin(), decorations_.end());
-  out.insert(out.end(), hoisted.begin(), hoisted.end());
-  out.insert(out.end(), scalar_types_.begin(), scalar_types_.end());
-  out.insert(out.end(), constants_.begin(), constants_.end());
-  out.insert(out.end(), globals.begin(), globals.end());
-  out.insert(out.end(), derived_.begin(), derived_.end());
-  out.insert(out.end(), functions.begin(), functions.end());
-  out[3] = next_id_;  // The bound.
-  Diagnostic d;
-  auto rebuilt = ir::Module::Read(out, &d);
-  if (!rebuilt) *error = "could not read back the lowered module: " + d.ToString();
-  return rebuilt;
+  return JoinAndRead(
+      {&out, &decorations_, &hoisted, &scalar_types_, &constants_, &globals, &derived_, &functions},
+      next_id_, error);
 }
-
-class LowerCoopMatrixPass : public Pass {
- public:
-  explicit LowerCoopMatrixPass(uint32_t subgroup_size) : subgroup_size_(subgroup_size) {}
-  const char* name() const override { return "lower-coop-matrix"; }
-
-  PassResult Run(ir::Module& m) override {
-    Lowering lowering(m, subgroup_size_);
-    std::string error;
-    bool changed = false;
-    auto lowered = lowering.Run(&error, &changed);
-    if (!error.empty()) return PassResult::Failed(error);
-    if (!changed || !lowered) return PassResult::Unchanged();
-    Diagnostic d;
-    if (auto merged = MergeDuplicateDeclarations(*lowered, &d))
-      return PassResult::Rebuilt(std::move(merged));
-    return PassResult::Rebuilt(std::move(lowered));
-  }
-
- private:
-  uint32_t subgroup_size_;
-};
 
 }  // namespace
 
 std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::string* error) {
-  bool negative = false;
-  uint64_t size = 0;
-  if (!ParseInteger(argument, &negative, &size) || negative || size == 0 || size > 128 ||
-      (size & (size - 1)) != 0) {
-    *error = "expected a subgroup size that is a power of two between 1 and 128, found '" +
-             std::string(argument) + "'";
-    return nullptr;
-  }
-  return std::make_unique<LowerCoopMatrixPass>(static_cast<uint32_t>(size));
+  return CreateSubgroupLoweringPass<Lowering>("lower-coop-matrix", argument, error);
 }
 
 }  // namespace coopspv::opt

@@ -1,5 +1,8 @@
 #include "source/opt/passes.h"
 
+#include "source/binary/reader.h"
+#include "source/common/literal.h"
+
 namespace coopspv::opt {
 namespace {
 
@@ -18,6 +21,12 @@ constexpr PassInfo kPasses[] = {
      "Replace OpCooperativeMatrixLength{KHR,NV} with ceil(rows * columns / invocations in "
      "scope).",
      CreateFoldCoopLengthPass},
+    {"lower-coop-matrix2", "=<subgroup size>",
+     "Rewrite SPV_NV_cooperative_matrix2 / SPV_NV_tensor_addressing onto Subgroup-scope KHR "
+     "matrices, Workgroup memory and plain code (first slice: tensor layouts and tensor "
+     "loads / stores; fails naming any other instruction); the module must then run with this "
+     "subgroup size.",
+     CreateLowerCoopMatrix2Pass},
     {"lower-coop-matrix", "=<subgroup size>",
      "Rewrite Subgroup-scope KHR / NV cooperative matrices into arrays, scalar arithmetic and "
      "subgroup shuffles, for drivers without the extensions; the module must then run with "
@@ -78,6 +87,75 @@ std::string DescribeInstruction(const ir::Module& m, ir::InstIndex i) {
   if (name.rfind("Op", 0) != 0) name = "Op" + name;
   const ir::Id r = m.result_id(i);
   return r ? "%" + std::to_string(r) + " = " + name : name;
+}
+
+ir::Id FindInputBuiltin(const ir::Module& m, spv::BuiltIn builtin) {
+  for (ir::InstIndex i = 0; i < m.global_end(); ++i) {
+    if (m.opcode(i) != spv::Op::Decorate || m.num_words(i) != 4 ||
+        m.word(i, 2) != static_cast<uint32_t>(spv::Decoration::BuiltIn) ||
+        m.word(i, 3) != static_cast<uint32_t>(builtin)) {
+      continue;
+    }
+    const ir::Id variable = m.word(i, 1);
+    const ir::InstIndex v = m.Def(variable);
+    if (v == ir::kNoInst || m.opcode(v) != spv::Op::Variable ||
+        m.word(v, 3) != static_cast<uint32_t>(spv::StorageClass::Input)) {
+      continue;
+    }
+    const ir::InstIndex pointer = m.Def(m.type_id(v));
+    if (pointer == ir::kNoInst || m.opcode(pointer) != spv::Op::TypePointer) continue;
+    const ir::InstIndex pointee = m.Def(m.word(pointer, 3));
+    if (pointee != ir::kNoInst && m.opcode(pointee) == spv::Op::TypeInt &&
+        m.word(pointee, 2) == 32 && m.word(pointee, 3) == 0) {
+      return variable;
+    }
+  }
+  return 0;
+}
+
+bool InterfaceLists(const ir::Module& m, ir::InstIndex entry, ir::Id id) {
+  const ir::Inst inst = m.inst(entry);
+  // Opcode, execution model, function, then the name's words.
+  const size_t name_words = binary::DecodeString(inst.words.subspan(3)).size() / 4 + 1;
+  for (size_t w = 3 + name_words; w < inst.words.size(); ++w) {
+    if (inst.words[w] == id) return true;
+  }
+  return false;
+}
+
+bool ParseSubgroupSize(std::string_view argument, uint32_t* size, std::string* error) {
+  bool negative = false;
+  uint64_t value = 0;
+  if (!ParseInteger(argument, &negative, &value) || negative || value == 0 || value > 128 ||
+      (value & (value - 1)) != 0) {
+    *error = "expected a subgroup size that is a power of two between 1 and 128, found '" +
+             std::string(argument) + "'";
+    return false;
+  }
+  *size = static_cast<uint32_t>(value);
+  return true;
+}
+
+PassResult RebuiltResult(std::unique_ptr<ir::Module> module, const std::string& error) {
+  if (!error.empty()) return PassResult::Failed(error);
+  if (!module) return PassResult::Unchanged();
+  Diagnostic d;
+  if (auto merged = MergeDuplicateDeclarations(*module, &d)) {
+    return PassResult::Rebuilt(std::move(merged));
+  }
+  return PassResult::Rebuilt(std::move(module));
+}
+
+std::unique_ptr<ir::Module> JoinAndRead(std::initializer_list<const std::vector<uint32_t>*> parts,
+                                        uint32_t bound, std::string* error) {
+  std::vector<uint32_t> words;
+  for (const std::vector<uint32_t>* part : parts)
+    words.insert(words.end(), part->begin(), part->end());
+  words[3] = bound;
+  Diagnostic d;
+  auto module = ir::Module::Read(words, &d);
+  if (!module) *error = "could not read back the lowered module: " + d.ToString();
+  return module;
 }
 
 const PassInfo* FindPass(std::string_view flag) {

@@ -2,10 +2,12 @@
 #ifndef COOPSPV_SOURCE_OPT_PASSES_H_
 #define COOPSPV_SOURCE_OPT_PASSES_H_
 
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "source/opt/pass.h"
 
@@ -29,6 +31,7 @@ std::unique_ptr<Pass> CreateFreezeSpecConstPass(std::string_view argument, std::
 std::unique_ptr<Pass> CreateFoldSpecConstPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateFoldCoopLengthPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateLowerCoopMatrix2Pass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateEliminateDeadPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateCompactIdsPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerCoopVectorPass(std::string_view argument, std::string* error);
@@ -44,6 +47,55 @@ bool IsDecoration(spv::Op op);
 
 // "%12 = OpName" (or "OpName" when the instruction has no result), for failure messages.
 std::string DescribeInstruction(const ir::Module& module, ir::InstIndex i);
+
+// The Input variable decorated BuiltIn `builtin` whose pointee is a 32-bit unsigned integer (e.g.
+// the module's own SubgroupLocalInvocationId), 0 when there is none: a pass that needs the builtin
+// loads that one, as an entry point may not list two variables of one builtin.
+ir::Id FindInputBuiltin(const ir::Module& module, spv::BuiltIn builtin);
+// Whether the OpEntryPoint `entry` lists `id` in its interface.
+bool InterfaceLists(const ir::Module& module, ir::InstIndex entry, ir::Id id);
+
+// The argument of a lowering pass that runs with a fixed subgroup size: a power of two from 1
+// to 128. Sets *error (and returns false) otherwise.
+bool ParseSubgroupSize(std::string_view argument, uint32_t* size, std::string* error);
+
+// The result of a pass that rebuilds the module: failed with `error` when it is set, unchanged
+// when there is no module, else the module with its duplicate declarations merged.
+PassResult RebuiltResult(std::unique_ptr<ir::Module> module, const std::string& error);
+
+// The words of `parts` one after the other (the first starts with the header) with the bound
+// set, read back as a module; null (and *error set) when that fails.
+std::unique_ptr<ir::Module> JoinAndRead(std::initializer_list<const std::vector<uint32_t>*> parts,
+                                        uint32_t bound, std::string* error);
+
+// A pass that runs with a fixed subgroup size: `Lowering(module, size).Run(&error, &changed)`
+// returns the rebuilt module.
+template <class Lowering>
+class SubgroupLoweringPass : public Pass {
+ public:
+  SubgroupLoweringPass(const char* name, uint32_t subgroup_size)
+      : name_(name), subgroup_size_(subgroup_size) {}
+  const char* name() const override { return name_; }
+  PassResult Run(ir::Module& m) override {
+    Lowering lowering(m, subgroup_size_);
+    std::string error;
+    bool changed = false;
+    auto lowered = lowering.Run(&error, &changed);
+    return RebuiltResult(changed ? std::move(lowered) : nullptr, error);
+  }
+
+ private:
+  const char* name_;
+  uint32_t subgroup_size_;
+};
+
+template <class Lowering>
+std::unique_ptr<Pass> CreateSubgroupLoweringPass(const char* name, std::string_view argument,
+                                                 std::string* error) {
+  uint32_t size = 0;
+  if (!ParseSubgroupSize(argument, &size, error)) return nullptr;
+  return std::make_unique<SubgroupLoweringPass<Lowering>>(name, size);
+}
 
 // Merges types and constants whose declarations became identical (after renaming the ids they
 // use): each duplicate's uses move to the first declaration and the duplicate goes. Decorated

@@ -33,6 +33,8 @@ const std::vector<Configuration>& Configurations() {
       {{{"fold-coop-length", "1"}}, true},
       {{{"lower-coop-matrix", "8"}}, true},
       {{{"lower-coop-matrix", "32"}}, true},
+      {{{"lower-coop-matrix2", "8"}}, true},
+      {{{"lower-coop-matrix2", "16"}, {"lower-coop-matrix", "16"}}, true},
       {{{"eliminate-dead", ""}}, true},
       {{{"compact-ids", ""}}, true},
       {{{"lower-coop-vector", "atomic-float16-add,atomic-float32-add"}}, true},

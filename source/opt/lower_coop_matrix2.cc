@@ -1,0 +1,1264 @@
+// --lower-coop-matrix2=<subgroup size>: rewrites SPV_NV_cooperative_matrix2 and
+// SPV_NV_tensor_addressing onto plain SPV_KHR_cooperative_matrix at Subgroup scope, Workgroup
+// memory and ordinary code, so that a driver with only VK_KHR_cooperative_matrix runs the module
+// (and, after --lower-coop-matrix=S, a driver with no cooperative support). The module must then
+// run with a subgroup of exactly S invocations (S = the argument), all of them active where the
+// original used a matrix.
+//
+// The semantics below were checked against NVIDIA's driver: the kernels of
+// test/run/lower_coop_matrix2/native (as written) give, on an H200, exactly what that folder's
+// generate.py computes from these rules, and the same kernels lowered give it on lavapipe.
+//
+// This is the first slice of the pass; what it lowers:
+// - Tensor layouts become plain values. OpTypeTensorLayoutNV with Dim D (a constant) becomes, with
+//   the same id, a struct of 5 * D + 1 32-bit unsigned integers: the dimensions (members 0 .. D-1),
+//   the strides (D .. 2D-1), the slice offsets (2D .. 3D-1), the slice spans (3D .. 4D-1), the
+//   clamp value (4D) and the block sizes (4D+1 .. 5D). Variables, loads, stores, OpPhi and
+//   function parameters of the type keep their meaning. OpCreateTensorLayoutNV is a constant
+//   (everything 0, block sizes 1); OpTensorLayoutSetDimensionNV sets the dimensions, makes the
+//   strides packed (stride[D-1] = 1, stride[i] = stride[i+1] * dimension[i+1]) and the slice the
+//   whole tensor (offsets 0, spans = dimensions); OpTensorLayoutSetStrideNV sets the strides;
+//   OpTensorLayoutSliceNV adds its offsets to the slice offsets and replaces the spans;
+//   OpTensorLayoutSetClampValueNV sets the clamp value. All are OpCompositeInsert chains.
+// - OpCooperativeMatrixLoadTensorNV / OpCooperativeMatrixStoreTensorNV of a Subgroup-scope R x C
+//   matrix without DecodeFunc / DecodeVectorFunc (views below), whose Pointer is an
+//   access chain to the component type. Element (r, c) of the matrix is element e = r * C + c of
+//   the slice enumerated row-major over its spans (the last dimension fastest; for D = 2 and spans
+//   (R, C): tensor coordinate (offset0 + r, offset1 + c)). Its address is Pointer plus the sum
+//   of coordinate[i] * stride[i] elements (the access chain's last index moves). An element is in
+//   bounds when every coordinate, unsigned, is below its dimension. Loads by clamp mode:
+//   Undefined and Constant give the clamp value (its low bits, reinterpreted as the component
+//   type) out of bounds and read an in-bounds element instead (coordinate 0); ClampToEdge clamps
+//   each coordinate, as a signed integer, to [0, dimension - 1]; Repeat takes it modulo the
+//   dimension (OpSMod). Stores write the in-bounds elements only, whatever the clamp mode.
+// - Tensor views without dimensions (HasDimensions false): OpTypeTensorViewNV becomes a struct of
+//   4 uint32, the clip (row offset, row span, column offset, column span; OpCreateTensorViewNV:
+//   0, 0xFFFFFFFF, 0, 0xFFFFFFFF; OpTensorViewSetClipNV sets them); its permutation p stays in the
+//   type: the slice is enumerated row-major over the view's dimensions, view dimension k being
+//   layout dimension p[k] (2-D p = (1, 0) reads an N x K tensor as a K x N matrix). The clip
+//   rectangle of the matrix (rows ro .. ro + rs - 1, columns co .. co + cs - 1, cs at most C - co)
+//   is what maps to the slice: element (r, c) in it is element (r - ro) * cs + (c - co) of the
+//   slice. A load through a view starts from Object (stored into the region) and replaces only
+//   the elements in the clip rectangle; a store writes only those (and only in bounds).
+// - OpCooperativeMatrixTransposeNV: the matrix is stored row-major into the region and loaded
+//   column-major with the same stride. OpCooperativeMatrixConvertUseEXT / ConvertNV: stored and
+//   loaded row-major as the other Use.
+// - OpCooperativeMatrixPerElementOpEXT / NV: after storing the matrix, each invocation calls
+//   Func(row, column, element, Operands...) (a plain OpFunctionCall; row = e / C, column = e % C)
+//   for its elements and writes the results (to the region of the result's component type);
+//   the result is loaded from there.
+// - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
+//   elements of the result: CombineFunc folded left to right over the element's row (Row), its
+//   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes
+//   them after the matrix in the region, where the result is loaded from.
+//
+// Data layout. Each subgroup owns a private region of a Workgroup array per component type:
+// region g (g = SubgroupId) starts at g * T, where T is the most elements any lowered
+// instruction of that component type needs (R * C; a reduction needs its input's and its
+// result's), and the array holds ceil(workgroup size / S) regions. Invocation `lane`
+// (SubgroupLocalInvocationId; the module's own variables for these builtins are used when it has
+// them) handles elements e = lane + j * S for j = 0 .. R * C / S - 1 (R * C must be a multiple of
+// S), in a loop over j. A load: each invocation computes its elements, each from its own address
+// in the tensor, writes them to region[e]; an OpControlBarrier at Subgroup scope
+// (WorkgroupMemory, AcquireRelease, plus MakeAvailable / MakeVisible under the Vulkan memory
+// model, where the region accesses are NonPrivatePointer) orders those writes before
+// OpCooperativeMatrixLoadKHR of the region (RowMajor, stride C); a second barrier orders that read
+// before the next use of the region writes it. A store runs the other way:
+// OpCooperativeMatrixStoreKHR into the region, barrier, each invocation reads its elements back
+// and writes the in-bounds ones (a structured selection in the loop), barrier. The other
+// instructions store (KHR), barrier, compute per element, barrier, load (KHR), barrier. Matrices
+// stay Subgroup-scope KHR values in between; nothing else moves.
+//
+// The loops split the block that held the instruction: the code after it continues in the
+// loop's merge block, and OpPhi that named the block as a parent name its last piece. An
+// instruction in a loop header block (which must stay one block) is not lowered yet.
+//
+// Everything else of the two extensions fails, naming the instruction and saying it is not
+// lowered yet: tensor views with dimensions (OpTensorViewSetDimensionNV / SetStrideNV), block
+// sizes, DecodeFunc / DecodeVectorFunc, the RepeatMirrored clamp
+// mode and clamp modes given by spec constants, Workgroup-scope matrices, conversions between
+// component types. Afterwards none of the matrix2 / tensor-addressing capabilities and extensions
+// remain, nor SPV_EXT_cooperative_matrix_maintenance1 (whose Use conversions, reductions and
+// per-element operations this pass lowers under their EXT names too) unless the module declares
+// CooperativeMatrixGetCoordinateEXT, which is left alone.
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "source/binary/reader.h"
+#include "source/common/literal.h"
+#include "source/grammar/grammar.h"
+#include "source/ir/analyses.h"
+#include "source/opt/passes.h"
+
+namespace coopspv::opt {
+namespace {
+
+using ir::Id;
+using ir::InstIndex;
+using spv::Op;
+
+constexpr uint32_t U(auto e) { return static_cast<uint32_t>(e); }
+
+// Capabilities and extensions that the lowering removes (everything that needs them either is
+// lowered or makes the pass fail).
+constexpr spv::Capability kMatrix2Capabilities[] = {
+    spv::Capability::CooperativeMatrixReductionsNV,
+    spv::Capability::CooperativeMatrixConversionsNV,
+    spv::Capability::CooperativeMatrixPerElementOperationsNV,
+    spv::Capability::CooperativeMatrixTensorAddressingNV,
+    spv::Capability::CooperativeMatrixBlockLoadsNV,
+    spv::Capability::TensorAddressingNV,
+    spv::Capability::CooperativeMatrixDecodeVectorNV,
+    static_cast<spv::Capability>(5429),  // CooperativeMatrixConversionsEXT (Use conversions).
+};
+// SPV_EXT_cooperative_matrix_maintenance1 goes too unless its OpCooperativeMatrixGetCoordinateEXT
+// (capability 5438), which this pass leaves alone, is declared.
+constexpr uint32_t kGetCoordinateCapability = 5438;
+constexpr std::string_view kMatrix2Extensions[] = {
+    "SPV_NV_cooperative_matrix2",
+    "SPV_NV_tensor_addressing",
+    "SPV_NV_cooperative_matrix_decode_vector",
+};
+
+bool IsMatrix2Capability(uint32_t c) {
+  return std::any_of(std::begin(kMatrix2Capabilities), std::end(kMatrix2Capabilities),
+                     [c](spv::Capability k) { return U(k) == c; });
+}
+
+// Instructions of the two extensions this slice does not lower.
+bool NotLoweredYet(Op op) {
+  switch (op) {
+    case Op::TensorViewSetDimensionNV:
+    case Op::TensorViewSetStrideNV:
+    case Op::TensorLayoutSetBlockSizeNV:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Memory access and memory semantics bits.
+constexpr uint32_t kAligned = 0x2;
+constexpr uint32_t kMakePointerAvailable = 0x8;
+constexpr uint32_t kMakePointerVisible = 0x10;
+constexpr uint32_t kNonPrivatePointer = 0x20;
+constexpr uint32_t kAcquireRelease = 0x8;
+constexpr uint32_t kWorkgroupMemory = 0x100;
+constexpr uint32_t kMakeAvailable = 0x2000;
+constexpr uint32_t kMakeVisible = 0x4000;
+
+// The lowered instructions on matrices (their code may split the block).
+bool Splits(Op op) {
+  switch (op) {
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::CooperativeMatrixStoreTensorNV:
+    case Op::CooperativeMatrixTransposeNV:
+    case Op::CooperativeMatrixConvertUseEXT:
+    case Op::CooperativeMatrixPerElementOpEXT:
+    case Op::CooperativeMatrixReduceEXT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+enum ClampMode : uint32_t {
+  kUndefined = 0,
+  kConstant = 1,
+  kClampToEdge = 2,
+  kRepeat = 3,
+};
+
+struct LayoutType {
+  uint32_t dim = 0;
+  uint32_t clamp_mode = 0;
+  uint32_t Dimension(uint32_t i) const { return i; }
+  uint32_t Stride(uint32_t i) const { return dim + i; }
+  uint32_t Offset(uint32_t i) const { return 2 * dim + i; }
+  uint32_t Span(uint32_t i) const { return 3 * dim + i; }
+  uint32_t ClampValue() const { return 4 * dim; }
+  uint32_t BlockSize(uint32_t i) const { return 4 * dim + 1 + i; }
+  uint32_t members() const { return 5 * dim + 1; }
+};
+
+struct MatrixInfo {
+  Id type = 0;
+  Id component = 0;
+  uint32_t rows = 0, cols = 0;
+};
+
+// A tensor view without dimensions: the permutation (view dimension k is layout dimension
+// permutation[k]) and, as a struct of 4 uint32, the clip: row offset, row span, column offset,
+// column span.
+struct ViewType {
+  std::vector<uint32_t> permutation;
+};
+
+// A tensor load's or store's operands.
+struct TensorAccess {
+  InstIndex inst = ir::kNoInst;
+  Id matrix_type = 0;
+  Id pointer = 0;
+  Id object = 0;  // The stored matrix.
+  Id layout = 0;  // The layout value.
+  const LayoutType* layout_type = nullptr;
+  Id view = 0;  // The view value, 0 for none.
+  const ViewType* view_type = nullptr;
+  std::vector<uint32_t> memory_operands;  // For each element access (Aligned dropped).
+  Id component = 0;
+  uint32_t width = 0;
+  bool is_float = false;
+  uint32_t rows = 0, cols = 0;
+};
+
+class Lowering {
+ public:
+  Lowering(const ir::Module& m, uint32_t subgroup_size)
+      : m_(m), s_(subgroup_size), next_id_(m.bound()) {}
+
+  std::unique_ptr<ir::Module> Run(std::string* error, bool* changed);
+
+ private:
+  void Fail(InstIndex i, const std::string& what) {
+    if (error_.empty()) error_ = DescribeInstruction(m_, i) + ": " + what;
+  }
+  bool failed() const { return !error_.empty(); }
+
+  std::optional<uint32_t> ConstantValue(Id id) const {
+    const InstIndex d = m_.Def(id);
+    if (d == ir::kNoInst || m_.opcode(d) != Op::Constant || m_.num_words(d) != 4)
+      return std::nullopt;
+    return m_.word(d, 3);
+  }
+
+  // ---- Output
+  static void Put(std::vector<uint32_t>& out, Op op, std::span<const uint32_t> words) {
+    out.push_back((static_cast<uint32_t>(words.size() + 1) << 16) | U(op));
+    out.insert(out.end(), words.begin(), words.end());
+  }
+  static void Put(std::vector<uint32_t>& out, Op op, std::initializer_list<uint32_t> words) {
+    Put(out, op, std::span<const uint32_t>(words.begin(), words.size()));
+  }
+  // A type (result first) or constant (type, then result) declared once per distinct operands.
+  Id Declare(std::vector<uint32_t>& section, Op op, std::vector<uint32_t> words, bool constant) {
+    std::vector<uint32_t> key = words;
+    key.push_back(U(op));
+    auto [it, fresh] = declared_.emplace(std::move(key), 0);
+    if (!fresh) return it->second;
+    it->second = next_id_++;
+    words.insert(constant ? words.begin() + 1 : words.begin(), it->second);
+    Put(section, op, words);
+    return it->second;
+  }
+  Id U32() { return Declare(scalar_types_, Op::TypeInt, {32, 0}, false); }
+  Id Bool() { return Declare(scalar_types_, Op::TypeBool, {}, false); }
+  Id Const(uint32_t v) { return Declare(constants_, Op::Constant, {U32(), v}, true); }
+  Id Pointer(spv::StorageClass sc, Id type) {
+    return Declare(derived_, Op::TypePointer, {U(sc), type}, false);
+  }
+  Id Emit(Op op, Id type, std::vector<uint32_t> operands, Id result = 0) {
+    if (!result) result = next_id_++;
+    operands.insert(operands.begin(), {type, result});
+    Put(body_, op, operands);
+    return result;
+  }
+  void EmitVoid(Op op, std::initializer_list<uint32_t> operands) { Put(body_, op, operands); }
+  Id InputBuiltin(Id* variable, spv::BuiltIn builtin) {
+    if (!*variable) *variable = FindInputBuiltin(m_, builtin);
+    if (!*variable) {
+      *variable = next_id_++;
+      Put(derived_, Op::Variable,
+          {Pointer(spv::StorageClass::Input, U32()), *variable, U(spv::StorageClass::Input)});
+      Put(decorations_, Op::Decorate, {*variable, U(spv::Decoration::BuiltIn), U(builtin)});
+    }
+    return *variable;
+  }
+  Id Scratch(Id component, uint32_t elements) {
+    auto [it, fresh] = scratch_.emplace(component, ScratchArray{});
+    if (fresh) it->second.variable = next_id_++;
+    it->second.elements = std::max(it->second.elements, elements);
+    return it->second.variable;
+  }
+  void Barrier() {
+    uint32_t semantics = kAcquireRelease | kWorkgroupMemory;
+    if (vulkan_memory_model_) {
+      semantics |= kMakeAvailable | kMakeVisible;
+    }
+    const Id subgroup = Const(U(spv::Scope::Subgroup));
+    EmitVoid(Op::ControlBarrier, {subgroup, subgroup, Const(semantics)});
+  }
+  // g * T, with T patched in once every region size is known (region_uses_).
+  Id RegionStart(Id group, Id component) {
+    region_uses_.push_back({body_.size() + 4, component});
+    return Emit(Op::IMul, U32(), {group, 0});
+  }
+  // Memory operands of the scratch accesses.
+  std::vector<uint32_t> ScratchAccess() const {
+    if (!vulkan_memory_model_) return {};
+    return {kNonPrivatePointer};
+  }
+
+  // ---- Lowering
+  bool ReadEnvironment();
+  void LowerGlobal(InstIndex i, std::vector<uint32_t>& globals);
+  bool LowerFunction(const ir::Function& f);
+  void LowerLayoutOp(InstIndex i);
+  bool ReadTensorAccess(InstIndex i, bool store, TensorAccess* a);
+  // The address of element e (a uint32 id) of the access's slice, and whether it is in bounds;
+  // for loads, the address of an element that stands in for an out-of-bounds one.
+  std::pair<Id, Id> ElementAddress(const TensorAccess& a, Id e, bool load);
+  Id ClampValueAs(const TensorAccess& a);
+  // With a view: whether element e lies in the clip rectangle, and its index in the clipped
+  // rectangle (row-major), which is what enumerates the slice. Without: (0, e).
+  std::pair<Id, Id> Clip(const TensorAccess& a, Id e);
+  void LowerViewOp(InstIndex i);
+  bool ReadMatrix(InstIndex i, Id type, MatrixInfo* out);
+  // The calling subgroup's region of the component type's array (at least `elements` long).
+  struct Region {
+    Id component = 0, scratch = 0, pointer = 0, start = 0, lane = 0;
+  };
+  Region RegionOf(Id component, uint32_t elements);
+  // A loop over the slots j = 0 .. count-1 of each invocation (straight code for one slot): the
+  // block is split (the loop's merge block continues it).
+  struct SlotLoop {
+    uint32_t count = 0;  // j runs from `first` to count - 1.
+    Id j = 0, next = 0, header = 0, body = 0, continue_target = 0, merge = 0;
+    // A value carried around the loop (when `carried` is set): `carried` in the body,
+    // `carried_next` (defined by the body) after it.
+    Id carried = 0, carried_next = 0;
+  };
+  SlotLoop BeginSlotLoop(uint32_t count, uint32_t first = 0, Id carried_type = 0,
+                         Id carried_initial = 0);
+  void EndSlotLoop(const SlotLoop& loop);
+  // CombineFunc folded left to right over the region's elements index(0) .. index(count - 1).
+  Id Fold(const Region& r, Id combine, uint32_t count, const std::function<Id(Id)>& index);
+  // Element j * S + lane: the one slot j of each invocation stands for.
+  Id Element(const Region& r, const SlotLoop& loop) {
+    if (!loop.j) return r.lane;
+    return Emit(Op::IAdd, U32(), {r.lane, Emit(Op::IMul, U32(), {loop.j, Const(s_)})});
+  }
+  Id Slot(const Region& r, Id index);
+  Id LoadSlot(const Region& r, Id index);
+  void StoreSlot(const Region& r, Id index, Id value);
+  // A KHR store of the matrix at the region's start, then a barrier.
+  void StoreMatrix(const Region& r, Id matrix, bool column_major, uint32_t stride);
+  // A barrier, a KHR load from the region's start defining `result`, a barrier.
+  // `offset` elements into the region.
+  void LoadMatrix(const Region& r, Id type, Id result, bool column_major, uint32_t stride,
+                  uint32_t offset = 0);
+  // `value` (uint32) as parameter `n` of the function type `ft` (a signed one is bitcast).
+  Id AsParameter(InstIndex ft, uint32_t n, Id value) {
+    const Id type = m_.word(ft, 3 + n);
+    const InstIndex td = m_.Def(type);
+    if (td != ir::kNoInst && m_.opcode(td) == Op::TypeInt && m_.word(td, 3) == 1) {
+      return Emit(Op::Bitcast, type, {value});
+    }
+    return value;
+  }
+  void LowerTransposeOrConvertUse(InstIndex i);
+  void LowerPerElementOp(InstIndex i);
+  void LowerReduce(InstIndex i);
+  void LowerLoadTensor(InstIndex i);
+  void LowerStoreTensor(InstIndex i);
+
+  const ir::Module& m_;
+  const uint32_t s_;
+  Id next_id_;
+  std::string error_;
+  bool vulkan_memory_model_ = false;
+  uint32_t num_subgroups_ = 0;
+  std::map<Id, LayoutType> layouts_;
+  std::map<Id, ViewType> views_;
+  std::map<std::vector<uint32_t>, Id> declared_;
+  std::vector<uint32_t> decorations_, scalar_types_, constants_, derived_, body_;
+  Id lane_variable_ = 0, subgroup_variable_ = 0;
+  struct ScratchArray {
+    Id variable = 0;
+    uint32_t elements = 0;
+  };
+  std::map<Id, ScratchArray> scratch_;
+  // Words of body_ that wait for a region size, by component type.
+  std::vector<std::pair<size_t, Id>> region_uses_;
+  // Per function: blocks split by a store, by their last piece.
+  std::map<Id, Id> split_blocks_;
+  std::set<Id> own_phis_;  // The slot loops' (their parents are right).
+  Id block_label_ = 0;     // The input block being copied.
+  Id current_label_ = 0;   // The output block being written.
+  // The layout members extracted by the access being lowered.
+  std::map<uint32_t, Id> members_;
+};
+
+bool Lowering::ReadEnvironment() {
+  uint32_t largest = 0;
+  bool any_entry = false;
+  for (InstIndex i = 0; i < m_.global_end(); ++i) {
+    const Op op = m_.opcode(i);
+    if (op == Op::MemoryModel && m_.word(i, 2) == U(spv::MemoryModel::Vulkan)) {
+      vulkan_memory_model_ = true;
+    }
+    if (op == Op::EntryPoint) any_entry = true;
+    if (op == Op::ExecutionMode && m_.word(i, 2) == U(spv::ExecutionMode::LocalSize) &&
+        m_.num_words(i) == 6) {
+      largest = std::max(largest, m_.word(i, 3) * m_.word(i, 4) * m_.word(i, 5));
+    }
+    if (op == Op::ExecutionModeId && m_.word(i, 2) == U(spv::ExecutionMode::LocalSizeId)) {
+      Fail(i,
+           "a workgroup size given by ids is not lowered yet (run --freeze-spec-const "
+           "--fold-spec-const first)");
+      return false;
+    }
+    if (op == Op::Decorate && m_.num_words(i) == 4 &&
+        m_.word(i, 2) == U(spv::Decoration::BuiltIn) &&
+        m_.word(i, 3) == U(spv::BuiltIn::WorkgroupSize)) {
+      const InstIndex d = m_.Def(m_.word(i, 1));
+      std::optional<uint32_t> x, y, z;
+      if (d != ir::kNoInst && m_.opcode(d) == Op::ConstantComposite && m_.num_words(d) == 6) {
+        x = ConstantValue(m_.word(d, 3));
+        y = ConstantValue(m_.word(d, 4));
+        z = ConstantValue(m_.word(d, 5));
+      }
+      if (!x || !y || !z) {
+        Fail(i,
+             "a WorkgroupSize that is not a constant is not lowered yet (run "
+             "--freeze-spec-const --fold-spec-const first)");
+        return false;
+      }
+      largest = std::max(largest, *x * *y * *z);
+    }
+  }
+  if (any_entry && largest == 0) {
+    error_ = "--lower-coop-matrix2 needs the workgroup size (LocalSize) of the entry points";
+    return false;
+  }
+  num_subgroups_ = std::max(1u, (largest + s_ - 1) / s_);
+  return true;
+}
+
+void Lowering::LowerGlobal(InstIndex i, std::vector<uint32_t>& globals) {
+  const Op op = m_.opcode(i);
+  const ir::Inst inst = m_.inst(i);
+  if (op == Op::TypeTensorLayoutNV) {
+    const auto dim = ConstantValue(m_.word(i, 2));
+    const auto mode = ConstantValue(m_.word(i, 3));
+    if (!dim || *dim == 0 || *dim > 5) {
+      Fail(i, "the Dim of a tensor layout must be a constant between 1 and 5");
+      return;
+    }
+    if (!mode) {
+      Fail(i,
+           "a clamp mode given by a specialization constant is not lowered yet (run "
+           "--freeze-spec-const first)");
+      return;
+    }
+    if (*mode > kRepeat) {
+      Fail(i, "the RepeatMirrored clamp mode is not lowered yet");
+      return;
+    }
+    LayoutType& t = layouts_[m_.result_id(i)];
+    t.dim = *dim;
+    t.clamp_mode = *mode;
+    std::vector<uint32_t> words = {m_.result_id(i)};
+    words.insert(words.end(), t.members(), U32());
+    Put(globals, Op::TypeStruct, words);
+    return;
+  }
+  if (op == Op::TypeTensorViewNV) {
+    const auto dim = ConstantValue(m_.word(i, 2));
+    const InstIndex has_dimensions = m_.Def(m_.word(i, 3));
+    if (!dim || *dim == 0 || *dim > 5 || m_.num_words(i) != 4 + *dim) {
+      Fail(i,
+           "the Dim of a tensor view must be a constant between 1 and 5, with one permutation "
+           "entry per dimension");
+      return;
+    }
+    if (has_dimensions == ir::kNoInst || m_.opcode(has_dimensions) != Op::ConstantFalse) {
+      Fail(i, "tensor views with HasDimensions are not lowered yet by --lower-coop-matrix2");
+      return;
+    }
+    ViewType& v = views_[m_.result_id(i)];
+    for (uint32_t k = 0; k < *dim; ++k) {
+      const auto p = ConstantValue(m_.word(i, 4 + k));
+      if (!p || *p >= *dim) {
+        Fail(i, "a permutation entry is not a constant below Dim");
+        return;
+      }
+      v.permutation.push_back(*p);
+    }
+    const Id u32 = U32();
+    Put(globals, Op::TypeStruct, {m_.result_id(i), u32, u32, u32, u32});
+    return;
+  }
+  if (NotLoweredYet(op)) {
+    Fail(i, "not lowered yet by --lower-coop-matrix2");
+    return;
+  }
+  if (op == Op::TypeCooperativeMatrixKHR) {
+    const auto scope = ConstantValue(m_.word(i, 3));
+    if (scope && *scope == U(spv::Scope::Workgroup)) {
+      Fail(i, "Workgroup-scope matrices are not lowered yet by --lower-coop-matrix2");
+      return;
+    }
+  }
+  globals.insert(globals.end(), inst.words.begin(), inst.words.end());
+}
+
+void Lowering::LowerLayoutOp(InstIndex i) {
+  const Op op = m_.opcode(i);
+  const Id type = m_.type_id(i);
+  const Id result = m_.result_id(i);
+  auto it = layouts_.find(type);
+  if (it == layouts_.end()) {
+    Fail(i, "the result type is not a tensor layout type");
+    return;
+  }
+  const LayoutType& t = it->second;
+  if (op == Op::CreateTensorLayoutNV) {
+    std::vector<uint32_t> words = {type};
+    for (uint32_t k = 0; k < t.members(); ++k) words.push_back(Const(k >= t.BlockSize(0) ? 1 : 0));
+    const Id initial = Declare(derived_, Op::ConstantComposite, words, true);
+    Emit(Op::CopyObject, type, {initial}, result);
+    return;
+  }
+  // The operands as uint32 (a signed 32-bit integer is reinterpreted).
+  std::vector<Id> args;
+  for (uint32_t w = 4; w < m_.num_words(i); ++w) {
+    const Id arg = m_.word(i, w);
+    const InstIndex td = m_.Def(m_.TypeOf(arg));
+    if (td == ir::kNoInst || m_.opcode(td) != Op::TypeInt || m_.word(td, 2) != 32) {
+      Fail(i, "an operand is not a 32-bit integer");
+      return;
+    }
+    args.push_back(m_.word(td, 3) ? Emit(Op::Bitcast, U32(), {arg}) : arg);
+  }
+  const uint32_t expected = op == Op::TensorLayoutSliceNV           ? 2 * t.dim
+                            : op == Op::TensorLayoutSetClampValueNV ? 1
+                                                                    : t.dim;
+  if (args.size() != expected) {
+    Fail(i, "expected " + std::to_string(expected) + " operands after the tensor layout, found " +
+                std::to_string(args.size()));
+    return;
+  }
+  // (member, value) pairs inserted in order; the last insert defines the result.
+  std::vector<std::pair<uint32_t, Id>> inserts;
+  Id layout = m_.word(i, 3);
+  switch (op) {
+    case Op::TensorLayoutSetDimensionNV: {
+      std::vector<Id> strides(t.dim);
+      strides[t.dim - 1] = Const(1);
+      for (uint32_t k = t.dim - 1; k-- > 0;) {
+        strides[k] = Emit(Op::IMul, U32(), {strides[k + 1], args[k + 1]});
+      }
+      for (uint32_t k = 0; k < t.dim; ++k) {
+        inserts.push_back({t.Dimension(k), args[k]});
+        inserts.push_back({t.Stride(k), strides[k]});
+        inserts.push_back({t.Offset(k), Const(0)});
+        inserts.push_back({t.Span(k), args[k]});
+      }
+      break;
+    }
+    case Op::TensorLayoutSetStrideNV:
+      for (uint32_t k = 0; k < t.dim; ++k) inserts.push_back({t.Stride(k), args[k]});
+      break;
+    case Op::TensorLayoutSliceNV:
+      for (uint32_t k = 0; k < t.dim; ++k) {
+        const Id old = Emit(Op::CompositeExtract, U32(), {layout, t.Offset(k)});
+        inserts.push_back({t.Offset(k), Emit(Op::IAdd, U32(), {old, args[2 * k]})});
+        inserts.push_back({t.Span(k), args[2 * k + 1]});
+      }
+      break;
+    default:  // OpTensorLayoutSetClampValueNV
+      inserts.push_back({t.ClampValue(), args[0]});
+      break;
+  }
+  for (size_t k = 0; k < inserts.size(); ++k) {
+    layout = Emit(Op::CompositeInsert, type, {inserts[k].second, layout, inserts[k].first},
+                  k + 1 == inserts.size() ? result : 0);
+  }
+}
+
+bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
+  members_.clear();
+  // Load: type, result, Pointer, Object, TensorLayout, memory operands, tensor operands.
+  // Store: Pointer, Object, TensorLayout, memory operands, tensor operands.
+  const uint32_t first = store ? 1 : 3;
+  a->inst = i;
+  a->pointer = m_.word(i, first);
+  a->object = m_.word(i, first + 1);
+  a->layout = m_.word(i, first + 2);
+  a->matrix_type = store ? m_.TypeOf(a->object) : m_.type_id(i);
+  uint32_t w = first + 3;
+  if (w >= m_.num_words(i)) {
+    Fail(i, "the Memory Operand is missing");
+    return false;
+  }
+  const uint32_t mask = m_.word(i, w++);
+  a->memory_operands.push_back(mask & ~kAligned);
+  for (uint32_t bit = 1; bit != 0 && w < m_.num_words(i); bit <<= 1) {
+    if (!(mask & bit)) continue;
+    if (bit == kAligned) {
+      ++w;
+    } else if (bit == kMakePointerAvailable || bit == kMakePointerVisible) {
+      a->memory_operands.push_back(m_.word(i, w++));
+    }
+  }
+  if (a->memory_operands[0] == 0) a->memory_operands.clear();
+  if (w >= m_.num_words(i)) {
+    Fail(i, "the Tensor Addressing Operands are missing");
+    return false;
+  }
+  const uint32_t tensor_operands = m_.word(i, w++);
+  if (tensor_operands & ~1u) {
+    Fail(i, "DecodeFunc / DecodeVectorFunc operands are not lowered yet by --lower-coop-matrix2");
+    return false;
+  }
+  if (tensor_operands & 1) {
+    if (w >= m_.num_words(i)) {
+      Fail(i, "the TensorView operand is missing");
+      return false;
+    }
+    a->view = m_.word(i, w);
+    auto view = views_.find(m_.TypeOf(a->view));
+    if (view == views_.end()) {
+      Fail(i, "the TensorView is not a tensor view");
+      return false;
+    }
+    a->view_type = &view->second;
+  }
+  auto layout = layouts_.find(m_.TypeOf(a->layout));
+  if (layout == layouts_.end()) {
+    Fail(i, "the TensorLayout is not a tensor layout");
+    return false;
+  }
+  a->layout_type = &layout->second;
+  if (a->view_type && a->view_type->permutation.size() != a->layout_type->dim) {
+    Fail(i, "the tensor view's Dim differs from the tensor layout's");
+    return false;
+  }
+  MatrixInfo mat;
+  if (!ReadMatrix(i, a->matrix_type, &mat)) return false;
+  a->rows = mat.rows;
+  a->cols = mat.cols;
+  a->component = mat.component;
+  const InstIndex ct = m_.Def(a->component);
+  a->is_float = m_.opcode(ct) == Op::TypeFloat;
+  a->width = m_.word(ct, 2);
+  const InstIndex pt = m_.Def(m_.TypeOf(a->pointer));
+  const InstIndex chain = m_.Def(a->pointer);
+  if (pt == ir::kNoInst || m_.opcode(pt) != Op::TypePointer || m_.word(pt, 3) != a->component) {
+    Fail(i,
+         "a Pointer to another type than the component type (as with DecodeFunc) is not "
+         "lowered yet");
+    return false;
+  }
+  if (chain == ir::kNoInst ||
+      (m_.opcode(chain) != Op::AccessChain && m_.opcode(chain) != Op::InBoundsAccessChain) ||
+      m_.num_words(chain) < 5) {
+    Fail(i, "the Pointer must come from OpAccessChain with at least one index");
+    return false;
+  }
+  return true;
+}
+
+bool Lowering::ReadMatrix(InstIndex i, Id type, MatrixInfo* out) {
+  const InstIndex mt = m_.Def(type);
+  if (mt == ir::kNoInst || m_.opcode(mt) != Op::TypeCooperativeMatrixKHR) {
+    Fail(i, "the matrix is not a KHR cooperative matrix");
+    return false;
+  }
+  const auto scope = ConstantValue(m_.word(mt, 3));
+  const auto rows = ConstantValue(m_.word(mt, 4));
+  const auto cols = ConstantValue(m_.word(mt, 5));
+  if (!scope || *scope != U(spv::Scope::Subgroup)) {
+    Fail(i, "only Subgroup-scope matrices are lowered yet by --lower-coop-matrix2");
+    return false;
+  }
+  if (!rows || !cols) {
+    Fail(i,
+         "matrices whose Rows / Columns are not constants are not lowered (run "
+         "--freeze-spec-const --fold-spec-const first)");
+    return false;
+  }
+  if ((*rows * *cols) % s_ != 0) {
+    Fail(i, "the matrix's " + std::to_string(*rows * *cols) +
+                " elements are not a multiple of the subgroup size; not lowered yet");
+    return false;
+  }
+  *out = {type, m_.word(mt, 2), *rows, *cols};
+  return true;
+}
+
+Lowering::Region Lowering::RegionOf(Id component, uint32_t elements) {
+  Region r;
+  r.component = component;
+  r.lane = Emit(Op::Load, U32(),
+                {InputBuiltin(&lane_variable_, spv::BuiltIn::SubgroupLocalInvocationId)});
+  const Id group =
+      Emit(Op::Load, U32(), {InputBuiltin(&subgroup_variable_, spv::BuiltIn::SubgroupId)});
+  r.scratch = Scratch(component, elements);
+  r.pointer = Pointer(spv::StorageClass::Workgroup, component);
+  r.start = RegionStart(group, component);
+  return r;
+}
+
+Id Lowering::Slot(const Region& r, Id index) {
+  return Emit(Op::AccessChain, r.pointer, {r.scratch, Emit(Op::IAdd, U32(), {r.start, index})});
+}
+
+Id Lowering::LoadSlot(const Region& r, Id index) {
+  std::vector<uint32_t> load = {Slot(r, index)};
+  for (uint32_t w : ScratchAccess()) load.push_back(w);
+  return Emit(Op::Load, r.component, load);
+}
+
+void Lowering::StoreSlot(const Region& r, Id index, Id value) {
+  std::vector<uint32_t> store = {Slot(r, index), value};
+  for (uint32_t w : ScratchAccess()) store.push_back(w);
+  Put(body_, Op::Store, store);
+}
+
+void Lowering::StoreMatrix(const Region& r, Id matrix, bool column_major, uint32_t stride) {
+  const Id base = Emit(Op::AccessChain, r.pointer, {r.scratch, r.start});
+  std::vector<uint32_t> store = {base, matrix, Const(column_major ? 1 : 0), Const(stride)};
+  for (uint32_t w : ScratchAccess()) store.push_back(w);
+  Put(body_, Op::CooperativeMatrixStoreKHR, store);
+  Barrier();
+}
+
+void Lowering::LoadMatrix(const Region& r, Id type, Id result, bool column_major, uint32_t stride,
+                          uint32_t offset) {
+  Barrier();
+  const Id start = offset ? Emit(Op::IAdd, U32(), {r.start, Const(offset)}) : r.start;
+  const Id base = Emit(Op::AccessChain, r.pointer, {r.scratch, start});
+  std::vector<uint32_t> load = {base, Const(column_major ? 1 : 0), Const(stride)};
+  for (uint32_t w : ScratchAccess()) load.push_back(w);
+  Emit(Op::CooperativeMatrixLoadKHR, type, load, result);
+  Barrier();
+}
+
+Lowering::SlotLoop Lowering::BeginSlotLoop(uint32_t count, uint32_t first, Id carried_type,
+                                           Id carried_initial) {
+  SlotLoop loop;
+  loop.count = count;
+  if (count == 1 && !carried_type) return loop;
+  loop.j = next_id_++;
+  loop.next = next_id_++;
+  loop.header = next_id_++;
+  loop.body = next_id_++;
+  loop.continue_target = next_id_++;
+  loop.merge = next_id_++;
+  EmitVoid(Op::Branch, {loop.header});
+  const Id before = current_label_;
+  Put(body_, Op::Label, {loop.header});
+  Emit(Op::Phi, U32(), {Const(first), before, loop.next, loop.continue_target}, loop.j);
+  own_phis_.insert(loop.j);
+  if (carried_type) {
+    loop.carried = next_id_++;
+    loop.carried_next = next_id_++;
+    Emit(Op::Phi, carried_type, {carried_initial, before, loop.carried_next, loop.continue_target},
+         loop.carried);
+    own_phis_.insert(loop.carried);
+  }
+  EmitVoid(Op::LoopMerge, {loop.merge, loop.continue_target, 0u});
+  EmitVoid(Op::Branch, {loop.body});
+  Put(body_, Op::Label, {loop.body});
+  current_label_ = loop.body;
+  return loop;
+}
+
+Id Lowering::Fold(const Region& r, Id combine, uint32_t count, const std::function<Id(Id)>& index) {
+  const Id first = LoadSlot(r, index(Const(0)));
+  if (count == 1) return first;
+  const SlotLoop loop = BeginSlotLoop(count, 1, r.component, first);
+  Emit(Op::FunctionCall, r.component, {combine, loop.carried, LoadSlot(r, index(loop.j))},
+       loop.carried_next);
+  EndSlotLoop(loop);
+  return loop.carried_next;
+}
+
+void Lowering::EndSlotLoop(const SlotLoop& loop) {
+  if (!loop.j) return;
+  EmitVoid(Op::Branch, {loop.continue_target});
+  Put(body_, Op::Label, {loop.continue_target});
+  Emit(Op::IAdd, U32(), {loop.j, Const(1)}, loop.next);
+  const Id more = Emit(Op::ULessThan, Bool(), {loop.next, Const(loop.count)});
+  EmitVoid(Op::BranchConditional, {more, loop.header, loop.merge});
+  Put(body_, Op::Label, {loop.merge});
+  current_label_ = loop.merge;
+}
+
+std::pair<Id, Id> Lowering::Clip(const TensorAccess& a, Id e) {
+  if (!a.view) return {0, e};
+  const Id u32 = U32();
+  const Id rc[2] = {Emit(Op::UDiv, u32, {e, Const(a.cols)}),
+                    Emit(Op::UMod, u32, {e, Const(a.cols)})};
+  Id inside = 0;
+  Id local[2], span[2];
+  for (uint32_t k = 0; k < 2; ++k) {
+    const Id offset = Emit(Op::CompositeExtract, u32, {a.view, 2 * k});
+    span[k] = Emit(Op::CompositeExtract, u32, {a.view, 2 * k + 1});
+    local[k] = Emit(Op::ISub, u32, {rc[k], offset});
+    const Id in = Emit(Op::ULessThan, Bool(), {local[k], span[k]});
+    inside = inside ? Emit(Op::LogicalAnd, Bool(), {inside, in}) : in;
+    if (k == 1) {
+      // The clipped rectangle's width: the column span, at most the columns from the offset on.
+      const Id rest = Emit(Op::ISub, u32, {Const(a.cols), offset});
+      const Id narrower = Emit(Op::ULessThan, Bool(), {span[1], rest});
+      span[1] = Emit(Op::Select, u32, {narrower, span[1], rest});
+    }
+  }
+  const Id index = Emit(Op::IAdd, u32, {Emit(Op::IMul, u32, {local[0], span[1]}), local[1]});
+  return {inside, index};
+}
+
+void Lowering::LowerViewOp(InstIndex i) {
+  const Id type = m_.type_id(i);
+  if (!views_.count(type)) {
+    Fail(i, "the result type is not a tensor view type");
+    return;
+  }
+  if (m_.opcode(i) == Op::CreateTensorViewNV) {
+    // No clipping: offsets 0, spans as large as they get.
+    const Id initial = Declare(derived_, Op::ConstantComposite,
+                               {type, Const(0), Const(~0u), Const(0), Const(~0u)}, true);
+    Emit(Op::CopyObject, type, {initial}, m_.result_id(i));
+    return;
+  }
+  // OpTensorViewSetClipNV: row offset, row span, column offset, column span.
+  if (m_.num_words(i) != 8) {
+    Fail(i, "expected four clip operands");
+    return;
+  }
+  Id view = m_.word(i, 3);
+  for (uint32_t k = 0; k < 4; ++k) {
+    const Id arg = m_.word(i, 4 + k);
+    const InstIndex td = m_.Def(m_.TypeOf(arg));
+    if (td == ir::kNoInst || m_.opcode(td) != Op::TypeInt || m_.word(td, 2) != 32) {
+      Fail(i, "an operand is not a 32-bit integer");
+      return;
+    }
+    const Id value = m_.word(td, 3) ? Emit(Op::Bitcast, U32(), {arg}) : arg;
+    view = Emit(Op::CompositeInsert, type, {value, view, k}, k == 3 ? m_.result_id(i) : 0);
+  }
+}
+
+Id Lowering::ClampValueAs(const TensorAccess& a) {
+  const Id value = Emit(Op::CompositeExtract, U32(), {a.layout, a.layout_type->ClampValue()});
+  const InstIndex ct = m_.Def(a.component);
+  if (a.width == 32) {
+    if (m_.opcode(ct) == Op::TypeInt && m_.word(ct, 3) == 0) return value;
+    return Emit(Op::Bitcast, a.component, {value});
+  }
+  // The low bits: the first component of the value reinterpreted as a vector.
+  const Id vector = Declare(derived_, Op::TypeVector, {a.component, 32 / a.width}, false);
+  return Emit(Op::CompositeExtract, a.component, {Emit(Op::Bitcast, vector, {value}), 0});
+}
+
+std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool load) {
+  const LayoutType& t = *a.layout_type;
+  const Id u32 = U32();
+  // Each member is extracted once per access (the first element's code dominates the others').
+  auto member = [&](uint32_t k) {
+    auto [it, fresh] = members_.emplace(k, 0);
+    if (fresh) it->second = Emit(Op::CompositeExtract, u32, {a.layout, k});
+    return it->second;
+  };
+  // Coordinates of element e, row-major over the spans in the view's order of dimensions.
+  std::vector<Id> coordinate(t.dim);
+  Id rest = e;
+  for (uint32_t v = t.dim; v-- > 0;) {
+    const uint32_t k = a.view_type ? a.view_type->permutation[v] : v;
+    Id local = rest;
+    if (v > 0) {
+      const Id span = member(t.Span(k));
+      local = Emit(Op::UMod, u32, {rest, span});
+      rest = Emit(Op::UDiv, u32, {rest, span});
+    }
+    coordinate[k] = Emit(Op::IAdd, u32, {member(t.Offset(k)), local});
+  }
+  Id in_bounds = 0;
+  Id offset = 0;
+  for (uint32_t k = 0; k < t.dim; ++k) {
+    const Id dimension = member(t.Dimension(k));
+    const Id inside = Emit(Op::ULessThan, Bool(), {coordinate[k], dimension});
+    in_bounds = in_bounds ? Emit(Op::LogicalAnd, Bool(), {in_bounds, inside}) : inside;
+    Id c = coordinate[k];
+    if (load) {
+      switch (t.clamp_mode) {
+        case kClampToEdge: {
+          const Id last = Emit(Op::ISub, u32, {dimension, Const(1)});
+          const Id below = Emit(Op::SLessThan, Bool(), {c, Const(0)});
+          const Id above = Emit(Op::SGreaterThan, Bool(), {c, last});
+          c = Emit(Op::Select, u32, {below, Const(0), Emit(Op::Select, u32, {above, last, c})});
+          break;
+        }
+        case kRepeat:
+          c = Emit(Op::SMod, u32, {c, dimension});
+          break;
+        default:  // Undefined, Constant: any in-bounds element stands in.
+          c = Emit(Op::Select, u32, {inside, c, Const(0)});
+          break;
+      }
+    }
+    const Id term = Emit(Op::IMul, u32, {c, member(t.Stride(k))});
+    offset = offset ? Emit(Op::IAdd, u32, {offset, term}) : term;
+  }
+  // Pointer's access chain with the offset added to its last index.
+  const InstIndex chain = m_.Def(a.pointer);
+  std::vector<uint32_t> operands;
+  for (uint32_t w = 3; w < m_.num_words(chain); ++w) operands.push_back(m_.word(chain, w));
+  operands.back() = Emit(Op::IAdd, u32, {operands.back(), offset});
+  const Id address = Emit(m_.opcode(chain), m_.type_id(chain), operands);
+  return {address, in_bounds};
+}
+
+void Lowering::LowerLoadTensor(InstIndex i) {
+  TensorAccess a;
+  if (!ReadTensorAccess(i, false, &a)) return;
+  const uint32_t elements = a.rows * a.cols;
+  const Region region = RegionOf(a.component, elements);
+  const bool constant =
+      a.layout_type->clamp_mode == kUndefined || a.layout_type->clamp_mode == kConstant;
+  const Id clamp = constant ? ClampValueAs(a) : 0;
+  // With a view, the elements outside its clip rectangle are Object's.
+  if (a.view) StoreMatrix(region, a.object, false, a.cols);
+  const SlotLoop loop = BeginSlotLoop(elements / s_);
+  const Id e = Element(region, loop);
+  const auto [in_clip, index] = Clip(a, e);
+  auto [address, in_bounds] = ElementAddress(a, index, true);
+  std::vector<uint32_t> load = {address};
+  load.insert(load.end(), a.memory_operands.begin(), a.memory_operands.end());
+  Id value = Emit(Op::Load, a.component, load);
+  if (constant) value = Emit(Op::Select, a.component, {in_bounds, value, clamp});
+  if (in_clip) value = Emit(Op::Select, a.component, {in_clip, value, LoadSlot(region, e)});
+  StoreSlot(region, e, value);
+  EndSlotLoop(loop);
+  LoadMatrix(region, a.matrix_type, m_.result_id(i), false, a.cols);
+}
+
+void Lowering::LowerStoreTensor(InstIndex i) {
+  TensorAccess a;
+  if (!ReadTensorAccess(i, true, &a)) return;
+  const uint32_t elements = a.rows * a.cols;
+  const Region region = RegionOf(a.component, elements);
+  StoreMatrix(region, a.object, false, a.cols);
+  const SlotLoop loop = BeginSlotLoop(elements / s_);
+  const Id e = Element(region, loop);
+  const Id value = LoadSlot(region, e);
+  const auto [in_clip, index] = Clip(a, e);
+  auto [address, in_bounds] = ElementAddress(a, index, false);
+  if (in_clip) in_bounds = Emit(Op::LogicalAnd, Bool(), {in_bounds, in_clip});
+  const Id write = next_id_++;
+  const Id merge = next_id_++;
+  EmitVoid(Op::SelectionMerge, {merge, 0u});
+  EmitVoid(Op::BranchConditional, {in_bounds, write, merge});
+  Put(body_, Op::Label, {write});
+  std::vector<uint32_t> w = {address, value};
+  w.insert(w.end(), a.memory_operands.begin(), a.memory_operands.end());
+  Put(body_, Op::Store, w);
+  EmitVoid(Op::Branch, {merge});
+  Put(body_, Op::Label, {merge});
+  current_label_ = merge;
+  EndSlotLoop(loop);
+  Barrier();
+}
+
+// Transpose: stored row-major, loaded column-major with the same stride. Use conversion: stored
+// and loaded row-major.
+void Lowering::LowerTransposeOrConvertUse(InstIndex i) {
+  MatrixInfo in, out;
+  if (!ReadMatrix(i, m_.TypeOf(m_.word(i, 3)), &in) || !ReadMatrix(i, m_.type_id(i), &out)) return;
+  if (in.component != out.component) {
+    Fail(i, "a conversion between component types is not lowered yet");
+    return;
+  }
+  const Region region = RegionOf(in.component, in.rows * in.cols);
+  StoreMatrix(region, m_.word(i, 3), false, in.cols);
+  LoadMatrix(region, out.type, m_.result_id(i), m_.opcode(i) == Op::CooperativeMatrixTransposeNV,
+             in.cols);
+}
+
+// Func(row, column, element, Operands...) for each element, by the invocation that holds slot
+// e of the region; the results go to the result component's region and are loaded from there.
+void Lowering::LowerPerElementOp(InstIndex i) {
+  MatrixInfo in, out;
+  if (!ReadMatrix(i, m_.TypeOf(m_.word(i, 3)), &in) || !ReadMatrix(i, m_.type_id(i), &out)) return;
+  const Id func = m_.word(i, 4);
+  const InstIndex fd = m_.Def(func);
+  const InstIndex ft = fd == ir::kNoInst ? ir::kNoInst : m_.Def(m_.word(fd, 4));
+  if (ft == ir::kNoInst || m_.opcode(ft) != Op::TypeFunction || m_.num_words(ft) < 6) {
+    Fail(i, "Func is not a function of (row, column, element, ...)");
+    return;
+  }
+  const uint32_t elements = in.rows * in.cols;
+  const Region from = RegionOf(in.component, elements);
+  const Region to = out.component == in.component ? from : RegionOf(out.component, elements);
+  StoreMatrix(from, m_.word(i, 3), false, in.cols);
+  const SlotLoop loop = BeginSlotLoop(elements / s_);
+  const Id e = Element(from, loop);
+  const Id row = Emit(Op::UDiv, U32(), {e, Const(in.cols)});
+  const Id col = Emit(Op::UMod, U32(), {e, Const(in.cols)});
+  std::vector<uint32_t> call = {func, AsParameter(ft, 0, row), AsParameter(ft, 1, col),
+                                LoadSlot(from, e)};
+  for (uint32_t w = 5; w < m_.num_words(i); ++w) call.push_back(m_.word(i, w));
+  StoreSlot(to, e, Emit(Op::FunctionCall, out.component, call));
+  EndSlotLoop(loop);
+  LoadMatrix(to, out.type, m_.result_id(i), false, in.cols);
+}
+
+// Reductions: every invocation computes its result slots from the stored matrix (CombineFunc
+// applied left to right over the row, the column, everything, or the 2x2 block) and writes
+// them after the matrix in the region, where the result is loaded from.
+void Lowering::LowerReduce(InstIndex i) {
+  MatrixInfo in, out;
+  if (!ReadMatrix(i, m_.TypeOf(m_.word(i, 3)), &in) || !ReadMatrix(i, m_.type_id(i), &out)) return;
+  const uint32_t mask = m_.word(i, 4);
+  const Id combine = m_.word(i, 5);
+  const bool by_row = mask & 1, by_column = mask & 2, quad = mask & 4;
+  if (in.component != out.component || (quad && (by_row || by_column)) || mask == 0 ||
+      (quad && (out.rows * 2 != in.rows || out.cols * 2 != in.cols)) ||
+      (by_row && !by_column && out.rows != in.rows) ||
+      (by_column && !by_row && out.cols != in.cols)) {
+    Fail(i, "the Reduce mask and the result type do not match");
+    return;
+  }
+  // The input at the region's start, the results after it.
+  const uint32_t inputs = in.rows * in.cols;
+  const Region region = RegionOf(in.component, inputs + out.rows * out.cols);
+  StoreMatrix(region, m_.word(i, 3), false, in.cols);
+  const Id u32 = U32();
+  auto at = [&](Id row, Id col) {
+    return Emit(Op::IAdd, u32, {Emit(Op::IMul, u32, {row, Const(in.cols)}), col});
+  };
+  Id total = 0;  // Row|Column: one value for every element, computed before the loop.
+  if (by_row && by_column) total = Fold(region, combine, inputs, [](Id k) { return k; });
+  const SlotLoop loop = BeginSlotLoop(out.rows * out.cols / s_);
+  const Id e = Element(region, loop);
+  Id value = total;
+  if (!value) {
+    const Id r = Emit(Op::UDiv, u32, {e, Const(out.cols)});
+    const Id c = Emit(Op::UMod, u32, {e, Const(out.cols)});
+    if (quad) {
+      const Id r2 = Emit(Op::IMul, u32, {r, Const(2)});
+      const Id c2 = Emit(Op::IMul, u32, {c, Const(2)});
+      const Id r21 = Emit(Op::IAdd, u32, {r2, Const(1)});
+      const Id c21 = Emit(Op::IAdd, u32, {c2, Const(1)});
+      const Id block[4] = {at(r2, c2), at(r2, c21), at(r21, c2), at(r21, c21)};
+      value = LoadSlot(region, block[0]);
+      for (int k = 1; k < 4; ++k) {
+        value = Emit(Op::FunctionCall, in.component, {combine, value, LoadSlot(region, block[k])});
+      }
+    } else if (by_row) {
+      value = Fold(region, combine, in.cols, [&](Id x) { return at(r, x); });
+    } else {
+      value = Fold(region, combine, in.rows, [&](Id y) { return at(y, c); });
+    }
+  }
+  StoreSlot(region, Emit(Op::IAdd, u32, {e, Const(inputs)}), value);
+  EndSlotLoop(loop);
+  LoadMatrix(region, out.type, m_.result_id(i), false, out.cols, inputs);
+}
+
+bool Lowering::LowerFunction(const ir::Function& f) {
+  body_.clear();
+  split_blocks_.clear();
+  if (f.end == ir::kNoInst) return false;
+  for (InstIndex i = f.def; i <= f.end && !failed(); ++i) {
+    const Op op = m_.opcode(i);
+    if (Splits(op)) {
+      // The lowering splits the block; a loop header must stay one block.
+      const ir::Block& block = m_.blocks()[m_.BlockOf(i)];
+      if (block.end >= 2 && m_.opcode(block.end - 2) == Op::LoopMerge) {
+        Fail(i, "not lowered yet in a loop header block");
+        break;
+      }
+    }
+    switch (op) {
+      case Op::CreateTensorViewNV:
+      case Op::TensorViewSetClipNV:
+        LowerViewOp(i);
+        continue;
+      case Op::CreateTensorLayoutNV:
+      case Op::TensorLayoutSetDimensionNV:
+      case Op::TensorLayoutSetStrideNV:
+      case Op::TensorLayoutSliceNV:
+      case Op::TensorLayoutSetClampValueNV:
+        LowerLayoutOp(i);
+        continue;
+      case Op::CooperativeMatrixLoadTensorNV:
+        LowerLoadTensor(i);
+        break;
+      case Op::CooperativeMatrixStoreTensorNV:
+        LowerStoreTensor(i);
+        break;
+      case Op::CooperativeMatrixTransposeNV:
+      case Op::CooperativeMatrixConvertUseEXT:
+        LowerTransposeOrConvertUse(i);
+        break;
+      case Op::CooperativeMatrixPerElementOpEXT:
+        LowerPerElementOp(i);
+        break;
+      case Op::CooperativeMatrixReduceEXT:
+        LowerReduce(i);
+        break;
+      default:
+        break;
+    }
+    if (Splits(op)) {
+      if (current_label_ != block_label_) split_blocks_[block_label_] = current_label_;
+      continue;
+    }
+    if (NotLoweredYet(op)) {
+      Fail(i, "not lowered yet by --lower-coop-matrix2");
+      break;
+    }
+    if (op == Op::Label) current_label_ = block_label_ = m_.result_id(i);
+    const ir::Inst inst = m_.inst(i);
+    body_.insert(body_.end(), inst.words.begin(), inst.words.end());
+  }
+  if (failed()) return false;
+  // OpPhi parents: a split block's edges now leave from its last piece.
+  if (!split_blocks_.empty()) {
+    for (size_t w = 0; w < body_.size(); w += body_[w] >> 16) {
+      if ((body_[w] & 0xffff) != U(Op::Phi) || own_phis_.count(body_[w + 2])) continue;
+      const size_t end = w + (body_[w] >> 16);
+      for (size_t p = w + 4; p < end; p += 2) {
+        auto it = split_blocks_.find(body_[p]);
+        if (it != split_blocks_.end()) body_[p] = it->second;
+      }
+    }
+  }
+  return true;
+}
+
+std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
+  *changed = false;
+  bool has_matrix2 = false;
+  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+    const Op op = m_.opcode(i);
+    if ((op == Op::Capability && IsMatrix2Capability(m_.word(i, 1))) ||
+        op == Op::TypeTensorLayoutNV || op == Op::TypeTensorViewNV || NotLoweredYet(op) ||
+        op == Op::CooperativeMatrixLoadTensorNV || op == Op::CooperativeMatrixStoreTensorNV ||
+        op == Op::CooperativeMatrixTransposeNV || op == Op::CooperativeMatrixConvertUseEXT ||
+        op == Op::CooperativeMatrixPerElementOpEXT || op == Op::CooperativeMatrixReduceEXT) {
+      has_matrix2 = true;
+      break;
+    }
+  }
+  if (!has_matrix2) return nullptr;
+  *changed = true;
+  if (!ReadEnvironment()) {
+    *error = error_;
+    return nullptr;
+  }
+  InstIndex global_begin = m_.global_end();
+  for (InstIndex i = 0; i < m_.global_end(); ++i) {
+    if (ir::SectionOf(m_.opcode(i)) >= ir::Section::kGlobal) {
+      global_begin = i;
+      break;
+    }
+  }
+  // Scalar types first, so that the types and constants this pass adds can follow them.
+  std::vector<uint32_t> hoisted, globals;
+  for (InstIndex i = global_begin; i < m_.global_end() && !failed(); ++i) {
+    const Op op = m_.opcode(i);
+    if (op == Op::TypeInt || op == Op::TypeFloat || op == Op::TypeBool) {
+      const ir::Inst inst = m_.inst(i);
+      hoisted.insert(hoisted.end(), inst.words.begin(), inst.words.end());
+      continue;
+    }
+    LowerGlobal(i, globals);
+  }
+  std::vector<uint32_t> functions;
+  std::vector<std::pair<size_t, Id>> pending_regions;
+  for (const ir::Function& f : m_.functions()) {
+    if (failed() || !LowerFunction(f)) break;
+    for (const auto& [at, component] : region_uses_) {
+      pending_regions.push_back({functions.size() + at, component});
+    }
+    region_uses_.clear();
+    functions.insert(functions.end(), body_.begin(), body_.end());
+  }
+  // Regions: g * T, every T known now.
+  for (const auto& [at, component] : pending_regions) {
+    functions[at] = Const(scratch_[component].elements);
+  }
+  const uint32_t version = m_.header().version;
+  if (!failed() && lane_variable_ && version < grammar::MakeVersion(1, 3)) {
+    error_ = "the lowering uses SubgroupId and SubgroupLocalInvocationId, which need SPIR-V 1.3";
+  }
+  if (failed()) {
+    *error = error_;
+    return nullptr;
+  }
+  std::vector<Id> interface;
+  if (lane_variable_) interface.push_back(lane_variable_);
+  if (subgroup_variable_) interface.push_back(subgroup_variable_);
+  for (const auto& [component, s] : scratch_) {
+    const Id array =
+        Declare(derived_, Op::TypeArray, {component, Const(s.elements * num_subgroups_)}, false);
+    Put(derived_, Op::Variable,
+        {Pointer(spv::StorageClass::Workgroup, array), s.variable,
+         U(spv::StorageClass::Workgroup)});
+    if (version >= grammar::MakeVersion(1, 4)) interface.push_back(s.variable);
+  }
+
+  std::vector<uint32_t> out(m_.words().begin(), m_.words().begin() + binary::kHeaderWords);
+  bool capabilities_done = false;
+  bool has_group_non_uniform = false;
+  bool has_get_coordinate = false;
+  for (InstIndex i = 0; i < global_begin; ++i) {
+    if (m_.opcode(i) == Op::Capability && m_.word(i, 1) == kGetCoordinateCapability) {
+      has_get_coordinate = true;
+    }
+  }
+  for (InstIndex i = 0; i < global_begin; ++i) {
+    const Op op = m_.opcode(i);
+    const ir::Inst inst = m_.inst(i);
+    if (op == Op::Capability) {
+      if (m_.word(i, 1) == U(spv::Capability::GroupNonUniform)) has_group_non_uniform = true;
+      if (!IsMatrix2Capability(m_.word(i, 1))) {
+        out.insert(out.end(), inst.words.begin(), inst.words.end());
+      }
+      continue;
+    }
+    if (!capabilities_done) {
+      capabilities_done = true;
+      if (lane_variable_ && !has_group_non_uniform) {
+        Put(out, Op::Capability, {U(spv::Capability::GroupNonUniform)});
+      }
+    }
+    if (op == Op::Extension) {
+      const std::string_view name = binary::DecodeString(inst.words.subspan(1));
+      if (std::find(std::begin(kMatrix2Extensions), std::end(kMatrix2Extensions), name) !=
+              std::end(kMatrix2Extensions) ||
+          (name == "SPV_EXT_cooperative_matrix_maintenance1" && !has_get_coordinate)) {
+        continue;
+      }
+    }
+    if (op == Op::EntryPoint) {
+      std::vector<uint32_t> words(inst.words.begin() + 1, inst.words.end());
+      for (Id id : interface) {
+        if (!InterfaceLists(m_, i, id)) words.push_back(id);
+      }
+      Put(out, op, words);
+      continue;
+    }
+    out.insert(out.end(), inst.words.begin(), inst.words.end());
+  }
+  return JoinAndRead(
+      {&out, &decorations_, &hoisted, &scalar_types_, &constants_, &globals, &derived_, &functions},
+      next_id_, error);
+}
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateLowerCoopMatrix2Pass(std::string_view argument, std::string* error) {
+  return CreateSubgroupLoweringPass<Lowering>("lower-coop-matrix2", argument, error);
+}
+
+}  // namespace coopspv::opt

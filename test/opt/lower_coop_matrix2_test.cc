@@ -1,0 +1,696 @@
+// --lower-coop-matrix2: per-instruction modules checked with FileCheck directives on the
+// disassembly, and the failures (each names the instruction). Every output is validated
+// (coopspv::Optimize with validate_after_each) for the input's target environment; the results
+// are checked by running on lavapipe in test/run/lower_coop_matrix2/.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "include/coopspv/coopspv.hpp"
+#include "test/util/filecheck.h"
+#include "test/util/pass_run.h"
+
+namespace coopspv {
+namespace {
+
+using testing::PassRun;
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+size_t Count(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+PassRun Lower(const std::string& assembly, uint32_t subgroup_size = 8,
+              std::vector<PassRequest> more = {}) {
+  std::vector<PassRequest> passes = {{"lower-coop-matrix2", std::to_string(subgroup_size)}};
+  passes.insert(passes.end(), more.begin(), more.end());
+  return testing::RunPasses(assembly, passes, "vulkan1.3");
+}
+
+// A kernel with a float buffer %buf (element pointer %p), R x C = `rows` x `cols` Subgroup
+// accumulators %mat (component `component`), a 2-D tensor layout type %lt with clamp mode
+// `mode`, and `body` in main's first block.
+struct Kernel {
+  std::string component = "float";
+  uint32_t rows = 16, cols = 16;
+  std::string mode = "%u_1";
+  std::string globals;
+  std::string body;
+  std::string blocks;  // After the first block (which `body` must end).
+  std::string entry_extra;
+  std::string capabilities;
+  std::string annotations;
+  uint32_t local_size = 16;
+  // Get an OpName (the disassembly then shows them).
+  std::vector<std::string> names = {"main", "lt", "l0", "l1", "p", "m", "mat", "clamp", "entry"};
+};
+
+std::string Text(const Kernel& k) {
+  const bool half = k.component == "half";
+  std::string debug;
+  for (const std::string& n : k.names) debug += "OpName %" + n + " \"" + n + "\"\n";
+  return std::string(
+             "OpCapability Shader\n"
+             "OpCapability CooperativeMatrixKHR\n"
+             "OpCapability TensorAddressingNV\n"
+             "OpCapability CooperativeMatrixTensorAddressingNV\n"
+             "OpCapability VulkanMemoryModel\n") +
+         (half ? "OpCapability Float16\nOpCapability StorageBuffer16BitAccess\n" : "") +
+         k.capabilities +
+         "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+         "OpExtension \"SPV_NV_cooperative_matrix2\"\n"
+         "OpExtension \"SPV_NV_tensor_addressing\"\n"
+         "OpMemoryModel Logical Vulkan\n"
+         "OpEntryPoint GLCompute %main \"main\" %buf" +
+         k.entry_extra +
+         "\n"
+         "OpExecutionMode %main LocalSize " +
+         std::to_string(k.local_size) + " 1 1\n" + debug + "OpDecorate %rt ArrayStride " +
+         (half ? "2" : "4") +
+         "\n"
+         "OpMemberDecorate %blk 0 Offset 0\n"
+         "OpDecorate %blk Block\n"
+         "OpDecorate %buf DescriptorSet 0\n"
+         "OpDecorate %buf Binding 0\n" +
+         k.annotations +
+         "%void = OpTypeVoid\n"
+         "%fn = OpTypeFunction %void\n"
+         "%float = OpTypeFloat 32\n" +
+         (half ? "%half = OpTypeFloat 16\n" : "") +
+         "%uint = OpTypeInt 32 0\n"
+         "%int = OpTypeInt 32 1\n"
+         "%bool = OpTypeBool\n"
+         "%u_0 = OpConstant %uint 0\n"
+         "%u_1 = OpConstant %uint 1\n"
+         "%u_2 = OpConstant %uint 2\n"
+         "%u_3 = OpConstant %uint 3\n"
+         "%u_4 = OpConstant %uint 4\n"
+         "%u_8 = OpConstant %uint 8\n"
+         "%u_16 = OpConstant %uint 16\n"
+         "%u_20 = OpConstant %uint 20\n"
+         "%u_rows = OpConstant %uint " +
+         std::to_string(k.rows) +
+         "\n"
+         "%u_cols = OpConstant %uint " +
+         std::to_string(k.cols) +
+         "\n"
+         "%i_20 = OpConstant %int 20\n"
+         "%clamp = OpConstant %uint 1069547520\n"
+         "%rt = OpTypeRuntimeArray %" +
+         k.component +
+         "\n"
+         "%blk = OpTypeStruct %rt\n"
+         "%pblk = OpTypePointer StorageBuffer %blk\n"
+         "%pel = OpTypePointer StorageBuffer %" +
+         k.component +
+         "\n"
+         "%buf = OpVariable %pblk StorageBuffer\n"
+         "%mat = OpTypeCooperativeMatrixKHR %" +
+         k.component +
+         " %u_3 %u_rows %u_cols %u_2\n"
+         "%mnull = OpConstantNull %mat\n"
+         "%lt = OpTypeTensorLayoutNV %u_2 " +
+         k.mode + "\n" + k.globals +
+         "%main = OpFunction %void None %fn\n"
+         "%entry = OpLabel\n"
+         "%p = OpAccessChain %pel %buf %u_0 %u_0\n"
+         "%l0 = OpCreateTensorLayoutNV %lt\n"
+         "%l1 = OpTensorLayoutSetDimensionNV %lt %l0 %u_20 %i_20\n" +
+         k.body + k.blocks + "OpFunctionEnd\n";
+}
+
+// A load through a slice and a store through another.
+const char* kLoadStore =
+    "%ls = OpTensorLayoutSliceNV %lt %l1 %u_4 %u_16 %u_8 %u_16\n"
+    "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %ls None None\n"
+    "OpCooperativeMatrixStoreTensorNV %p %m %l1 None None\n"
+    "OpReturn\n";
+
+// ---- Tensor layouts
+
+TEST(LowerCoopMatrix2, LayoutsBecomeStructsOfTheirFieldsAndTheExtensionsGo) {
+  Kernel k;
+  k.body =
+      "%l2 = OpTensorLayoutSetStrideNV %lt %l1 %u_20 %u_1\n"
+      "%l3 = OpTensorLayoutSetClampValueNV %lt %l2 %clamp\n"
+      "%l4 = OpTensorLayoutSliceNV %lt %l3 %u_4 %u_16 %u_8 %u_16\n"
+      "%l5 = OpTensorLayoutSliceNV %lt %l4 %u_1 %u_16 %u_2 %u_16\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %l5 None None\n"
+      "OpReturn\n";
+  k.names.insert(k.names.end(), {"l2", "l3", "l4", "l5"});
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "Tensor")) << r.text;
+  EXPECT_FALSE(Contains(r.text, "matrix2")) << r.text;
+  // Dim 2: dimensions, strides, offsets, spans (2 each), clamp value, block sizes (2).
+  // SetDimension: dimensions, packed strides (stride 0 = 1 * dimension 1), offsets 0, spans =
+  // dimensions; SetStride, SetClampValue: their members; a slice adds to the offsets (2*2 + k)
+  // and replaces the spans (3*2 + k).
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: OpCapability CooperativeMatrixKHR
+    CHECK: OpCapability GroupNonUniform
+    CHECK-NOT: OpCapability
+    CHECK: OpExtension "SPV_KHR_cooperative_matrix"
+    CHECK-NOT: OpExtension
+    CHECK: BuiltIn SubgroupLocalInvocationId
+    CHECK: BuiltIn SubgroupId
+    CHECK: %lt = OpTypeStruct %uint %uint %uint %uint %uint %uint %uint %uint %uint %uint %uint
+    CHECK: OpConstantComposite %lt %uint_0 %uint_0 %uint_0 %uint_0 %uint_0 %uint_0 %uint_0 %uint_0 %uint_0 %uint_1 %uint_1
+    CHECK: %l0 = OpCopyObject %lt
+    CHECK: OpBitcast %uint %int_20
+    CHECK: OpCompositeInsert %lt %uint_20 %l0 0
+    CHECK: %l1 = OpCompositeInsert %lt
+    CHECK: l2 = OpCompositeInsert %lt %uint_1 %
+    CHECK: OpCompositeExtract %uint %l3 4
+    CHECK: OpCompositeExtract %uint %l3 5
+    CHECK: l4 = OpCompositeInsert %lt %uint_16 %
+    CHECK: OpCompositeExtract %uint %l4 4
+    CHECK: OpCompositeExtract %uint %l4 5
+    CHECK: l5 = OpCompositeInsert %lt %uint_16 %
+  )")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "%l2 = OpCompositeInsert %lt %uint_1 %")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "%l3 = OpCompositeInsert %lt %clamp %l2 8")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "OpCompositeInsert %lt %uint_20 %l1 2")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "OpIMul %uint %uint_1 %")) << r.text;           // Packed stride.
+  EXPECT_EQ(Count(r.text, "OpCompositeInsert %lt %uint_16 %"), 4u) << r.text;  // Spans.
+  // The second slice's span of dimension 1 is member 3 * 2 + 1.
+  EXPECT_TRUE(
+      std::regex_search(r.text, std::regex("%l5 = OpCompositeInsert %lt %uint_16 %[0-9]+ 7\n")))
+      << r.text;
+}
+
+TEST(LowerCoopMatrix2, LayoutsKeepTheirMeaningThroughVariablesAndPhi) {
+  Kernel k;
+  k.globals = "%pf = OpTypePointer Function %lt\n";
+  k.body =
+      "%v = OpVariable %pf Function\n"
+      "OpStore %v %l1\n"
+      "OpSelectionMerge %join None\n"
+      "OpBranchConditional %true %then %join\n"
+      "%then = OpLabel\n"
+      "%lv = OpLoad %lt %v\n"
+      "%sl = OpTensorLayoutSliceNV %lt %lv %u_4 %u_16 %u_8 %u_16\n"
+      "OpBranch %join\n"
+      "%join = OpLabel\n"
+      "%ph = OpPhi %lt %l1 %entry %sl %then\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %ph None None\n"
+      "OpReturn\n";
+  k.globals += "%true = OpConstantTrue %bool\n";
+  k.names.insert(k.names.end(), {"pf", "v", "lv", "sl", "ph", "then", "join"});
+  // %v must be the first instruction of the block: move it there.
+  std::string text = Text(k);
+  const std::string var = "%v = OpVariable %pf Function\n";
+  text.erase(text.find(var), var.size());
+  text.insert(text.find("%entry = OpLabel\n") + 17, var);
+  const PassRun r = Lower(text);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %pf = OpTypePointer Function %lt
+    CHECK: %v = OpVariable %pf Function
+    CHECK: %lv = OpLoad %lt %v
+    CHECK: %ph = OpPhi %lt %l1 %entry %sl %then
+    CHECK: OpCompositeExtract %uint %ph
+    CHECK: OpCooperativeMatrixLoadKHR %mat
+  )")) << r.text;
+}
+
+// ---- Loads
+
+TEST(LowerCoopMatrix2, ConstantModeLoadsElementsThroughTheRegionWithTheClampValue) {
+  Kernel k;
+  k.body =
+      "%l2 = OpTensorLayoutSetClampValueNV %lt %l1 %clamp\n"
+      "%ls = OpTensorLayoutSliceNV %lt %l2 %u_4 %u_16 %u_8 %u_16\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %ls Aligned|Volatile 16 None\n"
+      "OpReturn\n";
+  k.names.insert(k.names.end(), {"ls", "buf"});
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  // 256 elements over 8 invocations: 32 loads each; 2 subgroups of 256 floats.
+  // One element per iteration of a loop of 32 (256 elements over 8 invocations).
+  EXPECT_EQ(Count(r.text, "OpLoopMerge"), 1u) << r.text;
+  EXPECT_TRUE(Contains(r.text, "%uint_32\nOpBranchConditional")) << r.text;
+  EXPECT_EQ(Count(r.text, "OpLoad %float"), 1u) << r.text;
+  EXPECT_EQ(Count(r.text, "Volatile"), 1u) << r.text;
+  EXPECT_FALSE(Contains(r.text, "Aligned")) << r.text;
+  EXPECT_EQ(Count(r.text, "OpSelect %float"), 1u) << r.text;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %_arr_float_uint_512 = OpTypeArray %float %uint_512
+    CHECK: OpVariable %_ptr_Workgroup__arr_float_uint_512 Workgroup
+    CHECK: OpLoad %uint %gl_SubgroupInvocationID
+    CHECK: OpLoad %uint %gl_SubgroupID
+    CHECK: OpIMul %uint
+    CHECK: OpCompositeExtract %uint %ls 8
+    CHECK: OpBitcast %float
+    CHECK: OpCompositeExtract %uint %ls 7
+    CHECK: OpUMod %uint
+    CHECK: OpUDiv %uint
+    CHECK: OpULessThan %bool
+    CHECK: OpLogicalAnd %bool
+    CHECK: OpAccessChain %_ptr_StorageBuffer_float %buf %uint_0
+    CHECK: Volatile
+    CHECK: OpSelect %float
+    CHECK: OpAccessChain %_ptr_Workgroup_float
+    CHECK: NonPrivatePointer
+    CHECK: OpControlBarrier %uint_3 %uint_3 %uint_24840
+    CHECK: %m = OpCooperativeMatrixLoadKHR %mat %
+    CHECK-NEXT: OpControlBarrier %uint_3 %uint_3 %uint_24840
+    CHECK-NEXT: OpReturn
+  )")) << r.text;
+  EXPECT_TRUE(Contains(r.text, " %uint_0 %uint_16 NonPrivatePointer\n")) << r.text;
+  EXPECT_EQ(Count(r.text, "OpControlBarrier"), 2u) << r.text;
+}
+
+TEST(LowerCoopMatrix2, ClampToEdgeAndRepeatRemapCoordinatesInsteadOfSelecting) {
+  Kernel edge;
+  edge.mode = "%u_2";
+  edge.body =
+      "%ls = OpTensorLayoutSliceNV %lt %l1 %u_4 %u_16 %u_8 %u_16\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %ls None None\n"
+      "OpReturn\n";
+  const PassRun e = Lower(Text(edge));
+  ASSERT_TRUE(e.ok) << e.error;
+  EXPECT_FALSE(Contains(e.text, "OpSelect %float")) << e.text;
+  EXPECT_EQ(Count(e.text, "OpSLessThan %bool"), 2u) << e.text;  // Per coordinate.
+  EXPECT_EQ(Count(e.text, "OpSGreaterThan %bool"), 2u) << e.text;
+
+  Kernel repeat = edge;
+  repeat.mode = "%u_3";
+  const PassRun r = Lower(Text(repeat));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "OpSelect")) << r.text;
+  EXPECT_EQ(Count(r.text, "OpSMod %uint"), 2u) << r.text;
+}
+
+TEST(LowerCoopMatrix2, HalfClampValuesAreTheLowBitsOfTheValue) {
+  Kernel k;
+  k.component = "half";
+  k.body =
+      "%l2 = OpTensorLayoutSetClampValueNV %lt %l1 %clamp\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %l2 None None\n"
+      "OpReturn\n";
+  k.names.push_back("l2");
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %v2half = OpTypeVector %half 2
+    CHECK: OpTypeArray %half %uint_512
+    CHECK: OpCompositeExtract %uint %l2 8
+    CHECK-NEXT: OpBitcast %v2half
+    CHECK-NEXT: OpCompositeExtract %half
+  )")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "OpTypeVector %half 2")) << r.text;
+  EXPECT_EQ(Count(r.text, "OpSelect %half"), 1u) << r.text;
+}
+
+TEST(LowerCoopMatrix2, ThreeDimensionalSlicesEnumerateRowMajorOverTheSpans) {
+  Kernel k;
+  k.globals = "%lt3 = OpTypeTensorLayoutNV %u_3 %u_1\n";
+  k.body =
+      "%t0 = OpCreateTensorLayoutNV %lt3\n"
+      "%t1 = OpTensorLayoutSetDimensionNV %lt3 %t0 %u_2 %u_20 %u_20\n"
+      "%t2 = OpTensorLayoutSliceNV %lt3 %t1 %u_1 %u_1 %u_0 %u_16 %u_4 %u_16\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %t2 None None\n"
+      "OpReturn\n";
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(Contains(r.text,
+                       "OpTypeStruct %uint %uint %uint %uint %uint %uint %uint %uint "
+                       "%uint %uint %uint %uint %uint %uint %uint %uint"))
+      << r.text;
+  // Per element: two divisions (spans of dimensions 2 and 1), three bounds checks.
+  EXPECT_EQ(Count(r.text, "OpUDiv %uint"), 2u) << r.text;
+  EXPECT_EQ(Count(r.text, "OpULessThan %bool"), 4u) << r.text;  // And the loop's test.
+  // SetDimension's packed strides: 1 * 20 and 20 * 20.
+  EXPECT_EQ(Count(r.text, "OpIMul %uint %uint_1 %uint_20"), 1u) << r.text;
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("OpIMul %uint %[0-9]+ %uint_20\n"))) << r.text;
+}
+
+// ---- Stores
+
+TEST(LowerCoopMatrix2, StoresWriteInBoundsElementsInSelectionsAndPhiFollowTheSplitBlock) {
+  Kernel k;
+  k.globals = "%true = OpConstantTrue %bool\n";
+  k.rows = 8;
+  k.body =
+      "%ls = OpTensorLayoutSliceNV %lt %l1 %u_4 %u_8 %u_8 %u_16\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %ls None None\n"
+      "OpSelectionMerge %join None\n"
+      "OpBranchConditional %true %then %join\n"
+      "%then = OpLabel\n"
+      "OpCooperativeMatrixStoreTensorNV %p %m %ls MakePointerAvailable|NonPrivatePointer "
+      "%u_2 None\n"
+      "OpBranch %join\n"
+      "%join = OpLabel\n"
+      "%x = OpPhi %uint %u_0 %entry %u_1 %then\n"
+      "OpReturn\n";
+  k.names.insert(k.names.end(), {"then", "join", "x"});
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  // 128 elements over 8 invocations: a loop of 16 guarded writes with the memory operands.
+  EXPECT_EQ(Count(r.text, "OpSelectionMerge"), 2u) << r.text;  // The input's and one guard.
+  EXPECT_EQ(Count(r.text, "OpLoopMerge"), 2u) << r.text;       // The load's and the store's.
+  EXPECT_EQ(Count(r.text, "MakePointerAvailable|NonPrivatePointer %uint_2"), 1u) << r.text;
+  EXPECT_FALSE(Contains(r.text, "%x = OpPhi %uint %uint_0 %entry %uint_1 %then")) << r.text;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %then = OpLabel
+    CHECK: OpCooperativeMatrixStoreKHR %
+    CHECK-NEXT: OpControlBarrier
+    CHECK: OpLoad %float
+    CHECK: OpSelectionMerge
+    CHECK-NEXT: OpBranchConditional
+    CHECK-NEXT: OpLabel
+    CHECK-NEXT: OpStore %
+    CHECK-NEXT: OpBranch
+    CHECK-NEXT: OpLabel
+    CHECK: OpControlBarrier
+    CHECK-NEXT: OpBranch %join
+    CHECK: %x = OpPhi %uint %uint_0 %
+  )")) << r.text;
+  // Both parents were split (the load's loop, the store's): the edges leave from the last pieces.
+  EXPECT_FALSE(Contains(r.text, "%x = OpPhi %uint %uint_0 %entry ")) << r.text;
+  EXPECT_TRUE(Contains(r.text, " %m %uint_0 %uint_16 NonPrivatePointer\n")) << r.text;
+  EXPECT_EQ(Count(r.text, "OpControlBarrier"), 4u) << r.text;
+}
+
+TEST(LowerCoopMatrix2, TheModulesSubgroupBuiltinsAreReusedAndTheRegionsFollowTheWorkgroup) {
+  Kernel k;
+  k.capabilities = "OpCapability GroupNonUniform\n";
+  k.entry_extra = " %sgid %lane";
+  k.annotations =
+      "OpDecorate %sgid BuiltIn SubgroupId\nOpDecorate %lane BuiltIn SubgroupLocalInvocationId\n";
+  k.globals =
+      "%pin = OpTypePointer Input %uint\n%sgid = OpVariable %pin Input\n"
+      "%lane = OpVariable %pin Input\n";
+  k.local_size = 64;
+  k.body = kLoadStore;
+  const PassRun r = Lower(Text(k), 16, {{"lower-coop-matrix", "16"}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(Count(r.text, "BuiltIn SubgroupId"), 1u) << r.text;
+  EXPECT_EQ(Count(r.text, "BuiltIn SubgroupLocalInvocationId"), 1u) << r.text;
+  EXPECT_EQ(Count(r.text, "OpCapability GroupNonUniform\n"), 1u) << r.text;
+  // 64 invocations in subgroups of 16: 4 regions of 256 floats.
+  EXPECT_TRUE(Contains(r.text, "OpTypeArray %float %uint_1024")) << r.text;
+  EXPECT_FALSE(Contains(r.text, "CooperativeMatrix")) << r.text;
+}
+
+TEST(LowerCoopMatrix2, ViewsPermuteDimensionsAndClipLoadsToObjectAndStoresToNothing) {
+  Kernel k;
+  k.globals =
+      "%false = OpConstantFalse %bool\n"
+      "%vt = OpTypeTensorViewNV %u_2 %false %u_1 %u_0\n";
+  k.body =
+      "%v0 = OpCreateTensorViewNV %vt\n"
+      "%v1 = OpTensorViewSetClipNV %vt %v0 %u_1 %u_8 %i_20 %u_4\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %l1 None TensorView %v1\n"
+      "OpCooperativeMatrixStoreTensorNV %p %m %l1 None TensorView %v1\n"
+      "OpReturn\n";
+  k.names.insert(k.names.end(), {"vt", "v0", "v1", "mnull"});
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "TensorView")) << r.text;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %vt = OpTypeStruct %uint %uint %uint %uint
+    CHECK: OpConstantComposite %vt %uint_0 %uint_4294967295 %uint_0 %uint_4294967295
+    CHECK: %v0 = OpCopyObject %vt
+    CHECK: OpCompositeInsert %vt %uint_1 %v0 0
+    CHECK: OpBitcast %uint %int_20
+    CHECK: %v1 = OpCompositeInsert %vt %uint_4 %
+    CHECK: OpCooperativeMatrixStoreKHR %
+    CHECK: OpLoopMerge
+    CHECK: OpCompositeExtract %uint %v1 0
+    CHECK: OpCompositeExtract %uint %v1 1
+    CHECK: OpISub %uint
+    CHECK: OpSelect %float
+    CHECK: OpCooperativeMatrixLoadKHR
+  )")) << r.text;
+  // The load starts from Object (stored into the region before the loop).
+  EXPECT_TRUE(Contains(r.text, " %mnull %uint_0 %uint_16 NonPrivatePointer\n")) << r.text;
+  // Permuted: view dimension 1 (the fastest) is layout dimension 0, whose span divides first.
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("(%[0-9]+) = OpCompositeExtract %uint %l1 6\n"
+                                                   "%[0-9]+ = OpUMod %uint %[0-9]+ \\1\n")))
+      << r.text;
+  // Clip tests: 2 in the load, 2 in the store.
+  EXPECT_EQ(Count(r.text, "OpCompositeExtract %uint %v1 3"), 2u) << r.text;
+}
+
+// ---- Transposes, Use conversions, per-element operations, reductions
+
+// %m (16 x 16 float accumulator, from a tensor) and `body` after it, with the functions %add
+// (a + b) and %scale (row, column, x, k: x * k).
+Kernel MatrixKernel(const std::string& body, const std::string& globals) {
+  Kernel k;
+  k.capabilities =
+      "OpCapability CooperativeMatrixConversionsNV\n"
+      "OpCapability CooperativeMatrixPerElementOperationsNV\n"
+      "OpCapability CooperativeMatrixReductionsNV\n";
+  k.globals =
+      "%matb = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_1\n"
+      "%mata = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_0\n"
+      "%mat8 = OpTypeCooperativeMatrixKHR %float %u_3 %u_8 %u_8 %u_2\n"
+      "%mat16x8 = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_8 %u_2\n"
+      "%combinefn = OpTypeFunction %float %float %float\n"
+      "%elemfn = OpTypeFunction %float %uint %uint %float %float\n" +
+      globals;
+  k.body = "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %l1 None None\n" + body +
+           "OpReturn\nOpFunctionEnd\n"
+           "%add = OpFunction %float None %combinefn\n"
+           "%add_a = OpFunctionParameter %float\n%add_b = OpFunctionParameter %float\n"
+           "%add_l = OpLabel\n%add_v = OpFAdd %float %add_a %add_b\nOpReturnValue %add_v\n"
+           "OpFunctionEnd\n"
+           "%scale = OpFunction %float None %elemfn\n"
+           "%sc_r = OpFunctionParameter %uint\n%sc_c = OpFunctionParameter %uint\n"
+           "%sc_x = OpFunctionParameter %float\n%sc_k = OpFunctionParameter %float\n"
+           "%sc_l = OpLabel\n%sc_v = OpFMul %float %sc_x %sc_k\nOpReturnValue %sc_v\n";
+  k.names.insert(k.names.end(), {"t", "add", "scale"});
+  return k;
+}
+
+TEST(LowerCoopMatrix2, TransposeStoresRowMajorAndLoadsColumnMajor) {
+  const PassRun r = Lower(Text(MatrixKernel("%t = OpCooperativeMatrixTransposeNV %matb %m\n", "")));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "TransposeNV")) << r.text;
+  EXPECT_TRUE(Contains(r.text, " %m %uint_0 %uint_16 NonPrivatePointer\nOpControlBarrier"))
+      << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("OpControlBarrier[^\n]*\n%[0-9]+ = OpAccessChain[^\n]*\n%t = "
+                         "OpCooperativeMatrixLoadKHR %[0-9a-z_]+ %[0-9]+ %uint_1 %uint_16 "
+                         "NonPrivatePointer\nOpControlBarrier")))
+      << r.text;
+}
+
+TEST(LowerCoopMatrix2, UseConversionsStoreAndLoadRowMajor) {
+  const PassRun r =
+      Lower(Text(MatrixKernel("%t = OpCooperativeMatrixConvertUseEXT %mata %m\n", "")));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "ConvertUse")) << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("%t = OpCooperativeMatrixLoadKHR %[0-9a-z_]+ %[0-9]+ %uint_0 %uint_16 "
+                         "NonPrivatePointer\n")))
+      << r.text;
+}
+
+TEST(LowerCoopMatrix2, PerElementOperationsCallFuncWithRowColumnElementAndOperands) {
+  const PassRun r = Lower(Text(MatrixKernel(
+      "%t = OpCooperativeMatrixPerElementOpNV %mat %m %scale %k\n", "%k = OpConstant %float 2\n")));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "PerElement")) << r.text;
+  // In the slot loop: element e = lane + 8j, row e / 16, column e % 16, the element, %k.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpUDiv %uint (%[0-9]+) %uint_16\n(%[0-9]+) = OpUMod %uint "
+                         "\\2 %uint_16\n%[0-9]+ = OpIAdd[^\n]*\n%[0-9]+ = OpAccessChain[^\n]*\n"
+                         "(%[0-9]+) = OpLoad %float [^\n]*\n%[0-9]+ = OpFunctionCall %float "
+                         "%scale \\1 \\3 \\4 %float_2\n")))
+      << r.text;
+  EXPECT_EQ(Count(r.text, "OpFunctionCall"), 1u) << r.text;
+  EXPECT_EQ(Count(r.text, "OpLoopMerge"), 2u) << r.text;  // The load's, the operation's.
+  EXPECT_TRUE(Contains(r.text, "%t = OpCooperativeMatrixLoadKHR %mat ")) << r.text;
+}
+
+TEST(LowerCoopMatrix2, ReductionsFoldRowsColumnsBlocksAndEverythingWithCombineFunc) {
+  struct Case {
+    const char* reduce;
+    const char* type;
+    size_t loops;  // Beside the tensor load's.
+  };
+  for (const Case& c : {Case{"Row", "%mat16x8", 2}, Case{"Column", "%mat", 2},
+                        Case{"Row|Column", "%mat8", 2}, Case{"2x2", "%mat8", 1}}) {
+    const PassRun r = Lower(Text(MatrixKernel(
+        std::string("%t = OpCooperativeMatrixReduceNV ") + c.type + " %m " + c.reduce + " %add\n",
+        "")));
+    ASSERT_TRUE(r.ok) << c.reduce << ": " << r.error;
+    EXPECT_FALSE(Contains(r.text, "Reduce")) << r.text;
+    EXPECT_EQ(Count(r.text, "OpLoopMerge"), 1 + c.loops) << c.reduce << "\n" << r.text;
+    // 2x2 combines 4 elements in 3 calls; the others call once, in a fold loop.
+    EXPECT_EQ(Count(r.text, "OpFunctionCall %float %add"), std::string(c.reduce) == "2x2" ? 3u : 1u)
+        << c.reduce << "\n"
+        << r.text;
+    // The results follow the 256 input elements in the region.
+    EXPECT_TRUE(Contains(r.text, "OpIAdd %uint %") && Contains(r.text, " %uint_256\n")) << r.text;
+  }
+}
+
+TEST(LowerCoopMatrix2, MaintenanceOneNamesAreLoweredAndTheirExtensionGoes) {
+  const std::string text =
+      "OpCapability Shader\n"
+      "OpCapability CooperativeMatrixKHR\n"
+      "OpCapability VulkanMemoryModel\n"
+      "OpCapability CooperativeMatrixConversionsEXT\n"
+      "OpCapability CooperativeMatrixReductionsEXT\n"
+      "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+      "OpExtension \"SPV_EXT_cooperative_matrix_maintenance1\"\n"
+      "OpMemoryModel Logical Vulkan\n"
+      "OpEntryPoint GLCompute %main \"main\" %buf\n"
+      "OpExecutionMode %main LocalSize 8 1 1\n"
+      "OpDecorate %rt ArrayStride 4\nOpMemberDecorate %blk 0 Offset 0\nOpDecorate %blk Block\n"
+      "OpDecorate %buf DescriptorSet 0\nOpDecorate %buf Binding 0\n"
+      "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n"
+      "%uint = OpTypeInt 32 0\n%u_0 = OpConstant %uint 0\n%u_1 = OpConstant %uint 1\n"
+      "%u_2 = OpConstant %uint 2\n%u_3 = OpConstant %uint 3\n%u_8 = OpConstant %uint 8\n"
+      "%rt = OpTypeRuntimeArray %float\n%blk = OpTypeStruct %rt\n"
+      "%pblk = OpTypePointer StorageBuffer %blk\n%pel = OpTypePointer StorageBuffer %float\n"
+      "%buf = OpVariable %pblk StorageBuffer\n"
+      "%acc = OpTypeCooperativeMatrixKHR %float %u_3 %u_8 %u_8 %u_2\n"
+      "%mata = OpTypeCooperativeMatrixKHR %float %u_3 %u_8 %u_8 %u_0\n"
+      "%combinefn = OpTypeFunction %float %float %float\n"
+      "%main = OpFunction %void None %fn\n%e = OpLabel\n"
+      "%p = OpAccessChain %pel %buf %u_0 %u_0\n"
+      "%m = OpCooperativeMatrixLoadKHR %acc %p %u_0 %u_8\n"
+      "%r = OpCooperativeMatrixReduceEXT %acc %m Row %add\n"
+      "%a = OpCooperativeMatrixConvertUseEXT %mata %r\n"
+      "OpCooperativeMatrixStoreKHR %p %a %u_0 %u_8\n"
+      "OpReturn\nOpFunctionEnd\n"
+      "%add = OpFunction %float None %combinefn\n"
+      "%x = OpFunctionParameter %float\n%y = OpFunctionParameter %float\n"
+      "%al = OpLabel\n%s = OpFAdd %float %x %y\nOpReturnValue %s\nOpFunctionEnd\n";
+  const PassRun r = Lower(text);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "maintenance1")) << r.text;
+  EXPECT_FALSE(Contains(r.text, "EXT")) << r.text;
+  EXPECT_EQ(Count(r.text, "OpCooperativeMatrixLoadKHR"), 3u) << r.text;  // Own, Reduce, Use.
+}
+
+TEST(LowerCoopMatrix2, ModulesWithoutMatrix2AreUnchanged) {
+  const std::string text =
+      "OpCapability Shader\nOpMemoryModel Logical GLSL450\n"
+      "OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n"
+      "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n"
+      "%main = OpFunction %void None %fn\n%e = OpLabel\nOpReturn\nOpFunctionEnd\n";
+  const PassRun r = Lower(text);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "GroupNonUniform")) << r.text;
+}
+
+// ---- What is not lowered yet: each fails naming the instruction.
+
+struct Unlowered {
+  const char* what;
+  Kernel kernel;
+  const char* expected;  // In the message.
+};
+
+TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
+  std::vector<Unlowered> cases;
+  auto add = [&](const char* what, const char* expected, auto edit) {
+    Kernel k;
+    k.body = kLoadStore;
+    edit(k);
+    cases.push_back({what, k, expected});
+  };
+  add("view with dimensions",
+      "OpTypeTensorViewNV: tensor views with HasDimensions are not lowered yet", [](Kernel& k) {
+        k.globals =
+            "%true = OpConstantTrue %bool\n"
+            "%vt = OpTypeTensorViewNV %u_2 %true %u_0 %u_1\n";
+      });
+  add("view dimensions", "OpTensorViewSetDimensionNV: not lowered yet", [](Kernel& k) {
+    k.globals =
+        "%false = OpConstantFalse %bool\n"
+        "%vt = OpTypeTensorViewNV %u_2 %false %u_0 %u_1\n";
+    k.body =
+        "%v0 = OpCreateTensorViewNV %vt\n"
+        "%v1 = OpTensorViewSetDimensionNV %vt %v0 %u_16 %u_16\n" +
+        k.body;
+  });
+  add("block size", "OpTensorLayoutSetBlockSizeNV: not lowered yet", [](Kernel& k) {
+    k.body = "%bs = OpTensorLayoutSetBlockSizeNV %lt %l1 %u_1 %u_1\n" + k.body;
+  });
+  add("RepeatMirrored", "OpTypeTensorLayoutNV: the RepeatMirrored clamp mode is not lowered yet",
+      [](Kernel& k) { k.mode = "%u_4"; });
+  add("spec constant clamp mode", "OpTypeTensorLayoutNV: a clamp mode given by a specialization",
+      [](Kernel& k) {
+        k.mode = "%sm";
+        k.annotations = "OpDecorate %sm SpecId 0\n";
+        k.globals = "%sm = OpSpecConstant %uint 1\n";  // Moved before %lt below.
+      });
+  add("elements not a multiple of S", "elements are not a multiple of the subgroup size",
+      [](Kernel& k) {
+        k.rows = 4;
+        k.cols = 3;
+      });
+  for (const Unlowered& c : cases) {
+    std::string text = Text(c.kernel);
+    if (c.kernel.mode == "%sm") {
+      text.erase(text.find("%sm = OpSpecConstant %uint 1\n"), 29);
+      text.insert(text.find("%clamp = "), "%sm = OpSpecConstant %uint 1\n");
+    }
+    const PassRun r = Lower(text);
+    EXPECT_FALSE(r.ok) << c.what << "\n" << r.text;
+    EXPECT_TRUE(Contains(r.error, c.expected)) << c.what << ": " << r.error;
+  }
+}
+
+TEST(LowerCoopMatrix2, WorkgroupScopeAndLoopHeadersFailNamingTheInstruction) {
+  Kernel wg;
+  wg.globals = "%wmat = OpTypeCooperativeMatrixKHR %float %u_2 %u_16 %u_16 %u_2\n";
+  wg.body = kLoadStore;
+  PassRun r = Lower(Text(wg));
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error,
+                       "OpTypeCooperativeMatrixKHR: Workgroup-scope matrices are not "
+                       "lowered yet"))
+      << r.error;
+
+  Kernel loop;
+  loop.body = "OpBranch %head\n";
+  loop.blocks =
+      "%head = OpLabel\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %l1 None None\n"
+      "OpCooperativeMatrixStoreTensorNV %p %m %l1 None None\n"
+      "OpLoopMerge %exit %head None\n"
+      "OpBranchConditional %true %exit %head\n"
+      "%exit = OpLabel\n"
+      "OpReturn\n";
+  loop.globals = "%true = OpConstantTrue %bool\n";
+  r = Lower(Text(loop));
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error,
+                       "OpCooperativeMatrixLoadTensorNV: not lowered yet in a loop "
+                       "header block"))
+      << r.error;
+}
+
+TEST(LowerCoopMatrix2, RejectsBadSubgroupSizes) {
+  for (const char* bad : {"0", "12", "256", "-8", "x"}) {
+    std::vector<uint32_t> words;
+    Problem problem;
+    OptimizerOptions options;
+    options.passes = {{"lower-coop-matrix2", bad}};
+    OptimizeResult result;
+    Kernel k;
+    k.body = kLoadStore;
+    ASSERT_TRUE(Assemble(Text(k), {}, &words, &problem)) << problem.ToString();
+    EXPECT_FALSE(Optimize(words, options, &result, &problem)) << bad;
+    EXPECT_TRUE(Contains(problem.message, "power of two")) << bad << ": " << problem.message;
+  }
+}
+
+}  // namespace
+}  // namespace coopspv

@@ -1,0 +1,412 @@
+#!/usr/bin/env python3
+"""Writes the --lower-coop-matrix2 run tests of this folder.
+
+Each case is a compute kernel written against SPV_NV_cooperative_matrix2 and
+SPV_NV_tensor_addressing (<case>.spvasm) that loads Subgroup-scope matrices through tensor layouts
+(OpCooperativeMatrixLoadTensorNV) and stores them through others (OpCooperativeMatrixStoreTensorNV),
+and an AmberScript (<case>.amber) that runs <case>.spv (the test writes the kernel there after
+--lower-coop-matrix2=8 --lower-coop-matrix=8) and checks every element of the output buffer
+against what is computed here, element by element, from the tensor-addressing rules: element
+(r, c) of an R x C matrix is element r * C + c of the slice, enumerated row-major over the spans;
+its tensor coordinates are offset + index; out of bounds, a load gives the clamp value
+(Constant), the nearest edge (ClampToEdge) or wraps (Repeat), and a store writes nothing.
+
+Cases:
+- tensor_float: 16 x 16 float accumulators, two subgroups (SubgroupId picks each one's slices),
+  layouts kept in Function variables, a padded row stride (SetStride), a signed dimension
+  operand, the clamp value 1.5 (Constant mode) where the slice leaves the tensor, and stores that
+  partly leave the output tensor (ClampToEdge type: stores still drop those elements).
+- matrix2_ops: a 16 x 16 float matrix through OpCooperativeMatrixPerElementOpNV (a function of
+  row, column, element and an operand), OpCooperativeMatrixTransposeNV (accumulator into B) and
+  OpCooperativeMatrixReduceNV (Row into 16 x 8 with an add, 2x2 with a max, Row|Column).
+- tensor_view: a load through a view that swaps the layout's dimensions (the tensor is N x K, the
+  matrix K x N) with a clip rectangle (the rectangle maps to the start of the slice; elements
+  outside it are Object's), partly out of bounds (Constant clamp value), and a store through a
+  clipped view (the rectangle's elements go to the start of the slice, the others nowhere).
+- tensor_uint_clamp: 8 x 16 uint accumulators, one subgroup: a 3-D
+  ClampToEdge layout with a negative slice offset, a 2-D Repeat layout with a padded stride, an
+  Aligned memory operand, and two stores through one Undefined-mode layout.
+
+Usage: generate.py [output folder, default: this script's folder]
+"""
+import os
+import sys
+
+FLOAT_CLAMP = 1.5
+FLOAT_CLAMP_BITS = 0x3FC00000
+
+
+def header(memory_model, caps):
+    lines = ["OpCapability Shader", "OpCapability CooperativeMatrixKHR",
+             "OpCapability TensorAddressingNV", "OpCapability CooperativeMatrixTensorAddressingNV"]
+    lines += ["OpCapability " + c for c in caps]
+    lines += ['OpExtension "SPV_KHR_cooperative_matrix"', 'OpExtension "SPV_NV_cooperative_matrix2"',
+              'OpExtension "SPV_NV_tensor_addressing"', "OpMemoryModel Logical " + memory_model]
+    return lines
+
+
+def buffers(names, scalar):
+    ann, decl = [], []
+    for i, n in enumerate(names):
+        ann += ["OpDecorate %%buf_%s DescriptorSet 0" % n, "OpDecorate %%buf_%s Binding %d" % (n, i)]
+        decl += ["%%buf_%s = OpVariable %%pblk StorageBuffer" % n]
+    ann = ["OpDecorate %rt ArrayStride 4", "OpMemberDecorate %blk 0 Offset 0",
+           "OpDecorate %blk Block"] + ann
+    decl = ["%rt = OpTypeRuntimeArray %" + scalar, "%blk = OpTypeStruct %rt",
+            "%pblk = OpTypePointer StorageBuffer %blk",
+            "%pel = OpTypePointer StorageBuffer %" + scalar] + decl
+    return ann, decl
+
+
+def constants(values):
+    out = []
+    for v in sorted(values):
+        out.append("%%u_%d = OpConstant %%uint %d" % (v, v))
+    return out
+
+
+def tensor_float():
+    """Returns the kernel's lines, its inputs {name: (amber type, values)} and the expected
+    contents of its outputs {name: values} (the first input's type, in binding order after the
+    inputs)."""
+    rows, cols, stride, dim = 16, 16, 24, 20
+    out_rows, out_cols = 40, 20
+    a = [float((i * 37) % 101 - 50) for i in range(dim * stride)]
+    ann, decl = buffers(["a", "d"], "float")
+    lines = header("Vulkan", ["VulkanMemoryModel", "GroupNonUniform"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_a %buf_d %sgid',
+              "OpExecutionMode %main LocalSize 16 1 1"]
+    lines += ann + ["OpDecorate %sgid BuiltIn SubgroupId"]
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%uint = OpTypeInt 32 0", "%int = OpTypeInt 32 1"]
+    lines += constants({0, 1, 2, 3, 4, 5, 6, 8, 16, 20, 24, 40})
+    lines += ["%i_20 = OpConstant %int 20", "%%clamp = OpConstant %%uint %d" % FLOAT_CLAMP_BITS,
+              "%f_0 = OpConstant %float 0", "%pin = OpTypePointer Input %uint",
+              "%sgid = OpVariable %pin Input"]
+    lines += decl
+    lines += ["%mat = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_2",
+              "%zero = OpConstantComposite %mat %f_0",
+              "%lt_a = OpTypeTensorLayoutNV %u_2 %u_1",
+              "%lt_d = OpTypeTensorLayoutNV %u_2 %u_2",
+              "%pf_a = OpTypePointer Function %lt_a",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%va = OpVariable %pf_a Function",
+              "%g = OpLoad %uint %sgid",
+              "%pa = OpAccessChain %pel %buf_a %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%a0 = OpCreateTensorLayoutNV %lt_a", "OpStore %va %a0",
+              "%a1l = OpLoad %lt_a %va",
+              "%a1 = OpTensorLayoutSetDimensionNV %lt_a %a1l %u_20 %i_20", "OpStore %va %a1",
+              "%a2l = OpLoad %lt_a %va",
+              "%a2 = OpTensorLayoutSetStrideNV %lt_a %a2l %u_24 %u_1", "OpStore %va %a2",
+              "%a3l = OpLoad %lt_a %va",
+              "%a3 = OpTensorLayoutSetClampValueNV %lt_a %a3l %clamp", "OpStore %va %a3",
+              "%g4 = OpIMul %uint %g %u_4", "%ra = OpIAdd %uint %u_6 %g4",
+              "%g3 = OpIMul %uint %g %u_3", "%ca = OpIAdd %uint %u_5 %g3",
+              "%a4l = OpLoad %lt_a %va",
+              "%as = OpTensorLayoutSliceNV %lt_a %a4l %ra %u_16 %ca %u_16",
+              "%m = OpCooperativeMatrixLoadTensorNV %mat %pa %zero %as None None",
+              "%d0 = OpCreateTensorLayoutNV %lt_d",
+              "%d1 = OpTensorLayoutSetDimensionNV %lt_d %d0 %u_40 %u_20",
+              "%g20 = OpIMul %uint %g %u_20", "%rd = OpIAdd %uint %g20 %u_6",
+              "%ds = OpTensorLayoutSliceNV %lt_d %d1 %rd %u_16 %u_8 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %pd %m %ds None None",
+              "OpReturn", "OpFunctionEnd"]
+    d = [-1.0] * (out_rows * out_cols)
+    for g in range(2):
+        ra, ca, rd, cd = 6 + 4 * g, 5 + 3 * g, 20 * g + 6, 8
+        for r in range(rows):
+            for c in range(cols):
+                y, x = ra + r, ca + c
+                v = a[y * stride + x] if y < dim and x < dim else FLOAT_CLAMP
+                if rd + r < out_rows and cd + c < out_cols:
+                    d[(rd + r) * out_cols + cd + c] = v
+    return lines, {"a": ("float", a)}, {"d": d}
+
+
+def tensor_uint_clamp():
+    rows, cols = 8, 16
+    dims_a = (2, 10, 12)
+    dims_b, stride_b = (5, 7), 9
+    a = [(i * 7 + 3) % 1000 for i in range(dims_a[0] * dims_a[1] * dims_a[2])]
+    b = [(i * 13 + 1) % 500 for i in range(dims_b[0] * stride_b)]
+    ann, decl = buffers(["a", "b", "d"], "uint")
+    lines = header("Vulkan", ["VulkanMemoryModel"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_a %buf_b %buf_d',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%uint = OpTypeInt 32 0",
+              "%int = OpTypeInt 32 1"]
+    lines += constants({0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 16})
+    lines += ["%i_m3 = OpConstant %int -3", "%u_0x = OpConstant %uint 0"]
+    lines += decl
+    lines += ["%mat = OpTypeCooperativeMatrixKHR %uint %u_3 %u_8 %u_16 %u_2",
+              "%zero = OpConstantComposite %mat %u_0x",
+              "%lt_a = OpTypeTensorLayoutNV %u_3 %u_2",
+              "%lt_b = OpTypeTensorLayoutNV %u_2 %u_3",
+              "%lt_d = OpTypeTensorLayoutNV %u_2 %u_0",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pa = OpAccessChain %pel %buf_a %u_0 %u_0",
+              "%pb = OpAccessChain %pel %buf_b %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%a0 = OpCreateTensorLayoutNV %lt_a",
+              "%a1 = OpTensorLayoutSetDimensionNV %lt_a %a0 %u_2 %u_10 %u_12",
+              "%as = OpTensorLayoutSliceNV %lt_a %a1 %u_1 %u_1 %u_5 %u_8 %i_m3 %u_16",
+              "%ma = OpCooperativeMatrixLoadTensorNV %mat %pa %zero %as Aligned 4 None",
+              "%b0 = OpCreateTensorLayoutNV %lt_b",
+              "%b1 = OpTensorLayoutSetDimensionNV %lt_b %b0 %u_5 %u_7",
+              "%b2 = OpTensorLayoutSetStrideNV %lt_b %b1 %u_9 %u_1",
+              "%bs = OpTensorLayoutSliceNV %lt_b %b2 %u_3 %u_8 %u_4 %u_16",
+              "%mb = OpCooperativeMatrixLoadTensorNV %mat %pb %zero %bs None None",
+              "%d0 = OpCreateTensorLayoutNV %lt_d",
+              "%d1 = OpTensorLayoutSetDimensionNV %lt_d %d0 %u_16 %u_16",
+              "%ds0 = OpTensorLayoutSliceNV %lt_d %d1 %u_0 %u_8 %u_0 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %pd %ma %ds0 None None",
+              "%ds1 = OpTensorLayoutSliceNV %lt_d %d1 %u_8 %u_8 %u_0 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %pd %mb %ds1 None None",
+              "OpReturn", "OpFunctionEnd"]
+    d = []
+    spans_a, offsets_a = (1, 8, 16), (1, 5, -3)
+    for e in range(rows * cols):
+        index = (e // (spans_a[1] * spans_a[2]), (e // spans_a[2]) % spans_a[1], e % spans_a[2])
+        coord = [min(max(o + i, 0), n - 1) for o, i, n in zip(offsets_a, index, dims_a)]
+        d.append(a[(coord[0] * dims_a[1] + coord[1]) * dims_a[2] + coord[2]])
+    for r in range(rows):
+        for c in range(cols):
+            y, x = (3 + r) % dims_b[0], (4 + c) % dims_b[1]
+            d.append(b[y * stride_b + x])
+    return lines, {"a": ("uint32", a), "b": ("uint32", b)}, {"d": d}
+
+
+def matrix2_ops():
+    n, k = 16, 0.5
+    a = [float((i * 29) % 23 - 11) for i in range(n * n)]
+    ann, decl = buffers(["a", "t", "row", "quad", "all"], "float")
+    lines = header("Vulkan", ["VulkanMemoryModel", "CooperativeMatrixConversionsNV",
+                              "CooperativeMatrixPerElementOperationsNV",
+                              "CooperativeMatrixReductionsNV"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_a %buf_t %buf_row %buf_quad %buf_all',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%uint = OpTypeInt 32 0"]
+    lines += constants({0, 1, 2, 3, 8, 16})
+    lines += ["%f_0 = OpConstant %float 0", "%f_2 = OpConstant %float 2",
+              "%%k = OpConstant %%float %s" % k]
+    lines += decl
+    lines += ["%acc = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_2",
+              "%accb = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_1",
+              "%acc168 = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_8 %u_2",
+              "%acc88 = OpTypeCooperativeMatrixKHR %float %u_3 %u_8 %u_8 %u_2",
+              "%zero = OpConstantComposite %acc %f_0",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_1",
+              "%elemfn = OpTypeFunction %float %uint %uint %float %float",
+              "%combinefn = OpTypeFunction %float %float %float",
+              # f(row, col, x, k) = x * k + row - 2 * col
+              "%f = OpFunction %float None %elemfn",
+              "%f_row = OpFunctionParameter %uint", "%f_col = OpFunctionParameter %uint",
+              "%f_x = OpFunctionParameter %float", "%f_k = OpFunctionParameter %float",
+              "%f_entry = OpLabel", "%f_xk = OpFMul %float %f_x %f_k",
+              "%f_r = OpConvertUToF %float %f_row", "%f_c = OpConvertUToF %float %f_col",
+              "%f_c2 = OpFMul %float %f_c %f_2", "%f_s = OpFAdd %float %f_xk %f_r",
+              "%f_v = OpFSub %float %f_s %f_c2", "OpReturnValue %f_v", "OpFunctionEnd",
+              "%add = OpFunction %float None %combinefn",
+              "%add_a = OpFunctionParameter %float", "%add_b = OpFunctionParameter %float",
+              "%add_entry = OpLabel", "%add_v = OpFAdd %float %add_a %add_b",
+              "OpReturnValue %add_v", "OpFunctionEnd",
+              "%max = OpFunction %float None %combinefn",
+              "%max_a = OpFunctionParameter %float", "%max_b = OpFunctionParameter %float",
+              "%max_entry = OpLabel", "%max_gt = OpFOrdGreaterThan %bool %max_a %max_b",
+              "%max_v = OpSelect %float %max_gt %max_a %max_b",
+              "OpReturnValue %max_v", "OpFunctionEnd",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pa = OpAccessChain %pel %buf_a %u_0 %u_0",
+              "%pt = OpAccessChain %pel %buf_t %u_0 %u_0",
+              "%prow = OpAccessChain %pel %buf_row %u_0 %u_0",
+              "%pquad = OpAccessChain %pel %buf_quad %u_0 %u_0",
+              "%pall = OpAccessChain %pel %buf_all %u_0 %u_0",
+              "%l0 = OpCreateTensorLayoutNV %lt",
+              "%l16 = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_16",
+              "%l168 = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_8",
+              "%l88 = OpTensorLayoutSetDimensionNV %lt %l0 %u_8 %u_8",
+              "%ma = OpCooperativeMatrixLoadTensorNV %acc %pa %zero %l16 None None",
+              "%mp = OpCooperativeMatrixPerElementOpNV %acc %ma %f %k",
+              "%mt = OpCooperativeMatrixTransposeNV %accb %mp",
+              "OpCooperativeMatrixStoreTensorNV %pt %mt %l16 None None",
+              "%mrow = OpCooperativeMatrixReduceNV %acc168 %ma Row %add",
+              "OpCooperativeMatrixStoreTensorNV %prow %mrow %l168 None None",
+              "%mquad = OpCooperativeMatrixReduceNV %acc88 %ma 2x2 %max",
+              "OpCooperativeMatrixStoreTensorNV %pquad %mquad %l88 None None",
+              "%mall = OpCooperativeMatrixReduceNV %acc88 %ma Row|Column %add",
+              "OpCooperativeMatrixStoreTensorNV %pall %mall %l88 None None",
+              "OpReturn", "OpFunctionEnd"]
+    # %bool is needed by %max.
+    lines.insert(lines.index("%uint = OpTypeInt 32 0") + 1, "%bool = OpTypeBool")
+    at = lambda r, c: a[r * n + c]
+    p = [[at(r, c) * k + r - 2 * c for c in range(n)] for r in range(n)]
+    t = [p[c][r] for r in range(n) for c in range(n)]
+    row = [sum(a[r * n:(r + 1) * n]) for r in range(n) for _ in range(8)]
+    quad = [max(at(2 * r, 2 * c), at(2 * r, 2 * c + 1), at(2 * r + 1, 2 * c), at(2 * r + 1, 2 * c + 1))
+            for r in range(8) for c in range(8)]
+    total = [sum(a)] * 64
+    expected = {"t": t, "row": row, "quad": quad, "all": total}
+    return lines, {"a": ("float", a)}, expected
+
+
+def tensor_view():
+    n = 16
+    t_rows, t_cols = 12, 20  # The tensor read through the transposing view: N x K.
+    t = [float((i * 17) % 31 - 15) for i in range(t_rows * t_cols)]
+    ann, decl = buffers(["t", "d"], "float")
+    lines = header("Vulkan", ["VulkanMemoryModel"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_t %buf_d',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%uint = OpTypeInt 32 0", "%bool = OpTypeBool", "%false = OpConstantFalse %bool"]
+    lines += constants({0, 1, 2, 3, 4, 10, 12, 14, 16, 20})
+    lines += ["%f_7 = OpConstant %float 7", "%%clamp = OpConstant %%uint %d" % FLOAT_CLAMP_BITS]
+    lines += decl
+    lines += ["%acc = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_2",
+              "%sevens = OpConstantComposite %acc %f_7",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_1",
+              "%vt_swap = OpTypeTensorViewNV %u_2 %false %u_1 %u_0",
+              "%vt_same = OpTypeTensorViewNV %u_2 %false %u_0 %u_1",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pt = OpAccessChain %pel %buf_t %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%l0 = OpCreateTensorLayoutNV %lt",
+              "%lt1 = OpTensorLayoutSetDimensionNV %lt %l0 %u_12 %u_20",
+              "%lt2 = OpTensorLayoutSetClampValueNV %lt %lt1 %clamp",
+              "%lts = OpTensorLayoutSliceNV %lt %lt2 %u_0 %u_16 %u_4 %u_16",
+              "%v0 = OpCreateTensorViewNV %vt_swap",
+              "%v1 = OpTensorViewSetClipNV %vt_swap %v0 %u_2 %u_10 %u_1 %u_14",
+              "%m = OpCooperativeMatrixLoadTensorNV %acc %pt %sevens %lts None TensorView %v1",
+              "%ld = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_16",
+              "%w0 = OpCreateTensorViewNV %vt_same",
+              "%w1 = OpTensorViewSetClipNV %vt_same %w0 %u_0 %u_12 %u_4 %u_12",
+              "OpCooperativeMatrixStoreTensorNV %pd %m %ld None TensorView %w1",
+              "OpReturn", "OpFunctionEnd"]
+    # A clip rectangle (rows ro.., columns co.., spans rs, cs with cs at most C - co) is what
+    # maps to the slice: element (r, c) in it is element (r - ro) * cs + (c - co) of the slice,
+    # enumerated row-major over the view's dimensions (here the layout's, swapped: 16 x 16).
+    def clipped(r, c, ro, rs, co, cs):
+        cs = min(cs, n - co)
+        if not (ro <= r < ro + rs and co <= c < co + cs):
+            return None
+        return (r - ro) * cs + (c - co)
+    m = [[7.0] * n for _ in range(n)]  # Outside the load's clip: Object.
+    for r in range(n):
+        for c in range(n):
+            e = clipped(r, c, 2, 10, 1, 14)
+            if e is None:
+                continue
+            y, x = e % n, 4 + e // n  # View (e // 16, e % 16); it swaps the dimensions.
+            m[r][c] = t[y * t_cols + x] if y < t_rows and x < t_cols else FLOAT_CLAMP
+    d = [-1.0] * (n * n)
+    for r in range(n):
+        for c in range(n):
+            e = clipped(r, c, 0, 12, 4, 12)
+            if e is not None:
+                d[e] = m[r][c]  # The output tensor is 16 x 16 and unsliced.
+    return lines, {"t": ("float", t)}, {"d": d}
+
+
+CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
+         "tensor_view": tensor_view, "matrix2_ops": matrix2_ops}
+
+
+def number(v):
+    if isinstance(v, float) and v == int(v):
+        return str(int(v))
+    return str(v)
+
+
+def data_lines(values):
+    return [" ".join(number(v) for v in values[i:i + 16]) for i in range(0, len(values), 16)]
+
+
+def amber(name, inputs, output, expected, vulkan_memory_model):
+    out = ["#!amber", "# Generated by test/run/lower_coop_matrix2/generate.py; do not edit.",
+           "# %s: the kernel %s.spvasm after --lower-coop-matrix2=8 --lower-coop-matrix=8 "
+           "(the test writes %s.spv)." % (name, name, name), ""]
+    if vulkan_memory_model:
+        out.append("DEVICE_FEATURE VulkanMemoryModelFeatures.vulkanMemoryModel")
+    out += ["", "SET ENGINE_DATA fence_timeout_ms 120000", "",
+            "SHADER compute kernel SPIRV-BINARY FILE %s.spv" % name, ""]
+    for buf, (dtype, values) in inputs.items():
+        out.append("BUFFER %s DATA_TYPE %s DATA" % (buf, dtype))
+        out += data_lines(values)
+        out.append("END")
+    otype, fill = output
+    for oname, values in expected.items():
+        out.append("BUFFER %s DATA_TYPE %s SIZE %d FILL %s" % (oname, otype, len(values),
+                                                                number(fill)))
+    out += ["", "PIPELINE compute pipeline", "  ATTACH kernel"]
+    for i, buf in enumerate(list(inputs) + list(expected)):
+        out.append("  BIND BUFFER %s AS storage DESCRIPTOR_SET 0 BINDING %d" % (buf, i))
+    out += ["END", "", "RUN pipeline 1 1 1"]
+    for oname, values in expected.items():
+        out.append("EXPECT %s IDX 0 EQ %s" % (oname, " ".join(number(v) for v in values)))
+    return "\n".join(out) + "\n"
+
+
+# The workgroup size of each kernel as written (subgroups of 8: lavapipe after the lowering) and
+# for native runs (subgroups of 32: the H100 / H200), with the same number of subgroups.
+NATIVE_LOCAL_SIZE = {16: 64, 8: 32}
+
+
+def native_amber(name, lines, lowered_script):
+    """The script that runs the kernel as written on a device with VK_NV_cooperative_matrix2 and
+    subgroups of 32 (utils/gpu_check.sh): the kernel inline, its workgroup scaled to keep the
+    number of subgroups, and the same buffers and EXPECTs."""
+    text = "\n".join(lines)
+    for small, large in NATIVE_LOCAL_SIZE.items():
+        text = text.replace("LocalSize %d 1 1" % small, "LocalSize %d 1 1" % large)
+    caps = {"PerElementOperations": "PerElementOperations", "Reductions": "Reductions",
+            "ConversionsNV": "Conversions"}
+    features = ["DEVICE_EXTENSION VK_NV_cooperative_matrix2",
+                "DEVICE_EXTENSION VK_KHR_cooperative_matrix",
+                "DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix",
+                "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixTensorAddressing"]
+    for cap, feature in caps.items():
+        if "CooperativeMatrix%s" % cap in text:
+            features.append("DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrix"
+                            + feature)
+    out = []
+    for line in lowered_script.splitlines():
+        if line.startswith("# %s: the kernel" % name):
+            out.append("# %s: the kernel %s.spvasm as written, on a device with "
+                       "VK_NV_cooperative_matrix2 and subgroups of 32." % (name, name))
+            continue
+        if line.startswith("SHADER compute kernel"):
+            out += features + ["", "SHADER compute kernel SPIRV-ASM"]
+            out += [l for l in text.splitlines() if not l.startswith(";")]
+            out.append("END")
+            continue
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def main():
+    folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    for name, make in CASES.items():
+        lines, inputs, expected = make()
+        otype = next(iter(inputs.values()))[0]
+        output = (otype, -1 if otype == "float" else 0)  # Type and fill of the outputs.
+        with open(os.path.join(folder, name + ".spvasm"), "w") as f:
+            f.write("; Generated by test/run/lower_coop_matrix2/generate.py; do not edit.\n")
+            f.write("\n".join(lines) + "\n")
+        vmm = "OpMemoryModel Logical Vulkan" in lines
+        script = amber(name, inputs, output, expected, vmm)
+        with open(os.path.join(folder, name + ".amber"), "w") as f:
+            f.write(script)
+        os.makedirs(os.path.join(folder, "native"), exist_ok=True)
+        with open(os.path.join(folder, "native", name + ".amber"), "w") as f:
+            f.write(native_amber(name, lines, script))
+    with open(os.path.join(folder, "CASES"), "w") as f:
+        f.write("\n".join(CASES) + "\n")
+
+
+if __name__ == "__main__":
+    main()
