@@ -10,6 +10,7 @@
 namespace coopspv::val {
 
 void ValidateArithmetic(ValidationState& state);
+void ValidateBlockLayout(ValidationState& state);
 void ValidateComposites(ValidationState& state);
 void ValidateControlFlow(ValidationState& state);
 void ValidateDecorations(ValidationState& state);

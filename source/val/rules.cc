@@ -231,6 +231,28 @@ constexpr Rule kRules[] = {
      "OpDecorate / OpMemberDecorate apply a decoration to a target (or struct member) at most "
      "once."},
 
+    // block_layout.cc
+    {"block-layout.explicit", kE, "block-layout",
+     "SPIR-V 2.16.2 Validation Rules for Shader Capabilities (explicit layout)",
+     "Block / BufferBlock structures of the Uniform, StorageBuffer, PushConstant, "
+     "PhysicalStorageBuffer and Workgroup storage classes are explicitly laid out: every member "
+     "has an Offset, every array an ArrayStride, every matrix member a MatrixStride."},
+    {"block-layout.offset", kE, "block-layout",
+     "Vulkan, Shader Interfaces: Offset and Stride Assignment",
+     "A member's Offset is a multiple of its alignment (extended for Uniform Block, base "
+     "elsewhere, scalar with --scalar-block-layout); with relaxed block layout (vulkan1.1 on) a "
+     "vector is aligned to its component and does not straddle a 16-byte boundary."},
+    {"block-layout.overlap", kE, "block-layout",
+     "SPIR-V 2.16.2 (specifying overlap is invalid); Vulkan, Offset and Stride Assignment",
+     "A member does not overlap the previous one, nor (except with scalar layout) the padding "
+     "after a previous structure or array up to its alignment."},
+    {"block-layout.array-stride", kE, "block-layout",
+     "Vulkan, Shader Interfaces: Offset and Stride Assignment; SPIR-V 2.16.2",
+     "An ArrayStride is a multiple of the array's alignment and at least its element's size."},
+    {"block-layout.matrix-stride", kE, "block-layout",
+     "Vulkan, Shader Interfaces: Offset and Stride Assignment",
+     "A MatrixStride is a multiple of the matrix's alignment."},
+
     // memory.cc
     {"memory.load", kE, "memory", "SPIR-V OpLoad",
      "Pointer is a pointer value and Result Type is the type it points to."},
