@@ -5,7 +5,7 @@ namespace coopspv::val {
 void ValidateCore(ValidationState& state) {
   void (*const families[])(ValidationState&) = {
       ValidateDecorations, ValidateMemory,      ValidateArithmetic,
-      ValidateComposites,  ValidateControlFlow, ValidateBlockLayout, ValidateVulkan,
+      ValidateComposites,  ValidateControlFlow, ValidateBlockLayout, ValidateGroups, ValidateVulkan,
   };
   for (auto family : families) {
     if (state.Full()) return;

@@ -14,6 +14,7 @@ void ValidateBlockLayout(ValidationState& state);
 void ValidateComposites(ValidationState& state);
 void ValidateControlFlow(ValidationState& state);
 void ValidateDecorations(ValidationState& state);
+void ValidateGroups(ValidationState& state);
 void ValidateMemory(ValidationState& state);
 void ValidateVulkan(ValidationState& state);
 

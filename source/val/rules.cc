@@ -253,6 +253,25 @@ constexpr Rule kRules[] = {
      "Vulkan, Shader Interfaces: Offset and Stride Assignment",
      "A MatrixStride is a multiple of the matrix's alignment."},
 
+    // group.cc
+    {"group.operand", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (each instruction)",
+     "The Result Type and operands of OpGroupNonUniform* have the types the instruction states: "
+     "Boolean results and predicates, four-component unsigned 32-bit ballots, unsigned integer "
+     "Id / Delta / Mask / Index / Direction, Values of the Result Type (integer, floating-point "
+     "or Boolean per operation)."},
+    {"group.scope", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (Execution)",
+     "The Execution Scope of a non-uniform group instruction is Subgroup (in Vulkan "
+     "environments: vulkan.non-uniform-scope)."},
+    {"group.operation", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (Operation)",
+     "The Group Operation is Reduce, InclusiveScan or ExclusiveScan, or ClusteredReduce (and the "
+     "Partitioned ones) for the arithmetic, bitwise and logical reductions."},
+    {"group.cluster-size", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (ClusterSize)",
+     "ClusterSize is present with ClusteredReduce, a constant instruction of unsigned integer "
+     "scalar type."},
+    {"group.cluster-size-value", kW, "group",
+     "SPIR-V 3.42.24 Non-Uniform Instructions (ClusterSize)",
+     "A known ClusterSize is at least 1 and a power of 2 (otherwise behavior is undefined)."},
+
     // memory.cc
     {"memory.load", kE, "memory", "SPIR-V OpLoad",
      "Pointer is a pointer value and Result Type is the type it points to."},
