@@ -33,6 +33,10 @@ constexpr Rule kRules[] = {
     {"entry-point.interface", kE, "layout", "SPIR-V OpEntryPoint (Interface)",
      "Interface ids are global OpVariables; before SPIR-V 1.4 only of Input or Output storage "
      "class; none listed twice."},
+    {"entry-point.interface-complete", kE, "layout",
+     "SPIR-V OpEntryPoint (Interface), 1.4 and later",
+     "From SPIR-V 1.4, every module-scope variable the entry point's call tree references is "
+     "listed in its interface."},
     {"entry-point.duplicate", kE, "layout", "SPIR-V OpEntryPoint",
      "No two entry points share both execution model and name."},
     {"execution-mode.target", kE, "layout", "SPIR-V OpExecutionMode",
@@ -197,6 +201,15 @@ constexpr Rule kRules[] = {
      "Type is unsigned; "
      "OpUConvert, OpSConvert and OpFConvert change the width (FConvert: unless a Floating Point "
      "Encoding is involved)."},
+    // vector_matrix.cc
+    {"matrix.operand", kE, "arithmetic",
+     "SPIR-V 3.42.13 Arithmetic Instructions (OpVectorTimesScalar, OpMatrixTimesScalar, "
+     "OpVectorTimesMatrix, OpMatrixTimesVector, OpMatrixTimesMatrix, OpOuterProduct, OpDot)",
+     "Vector and matrix arithmetic: float vectors and matrices whose operand types, component "
+     "types and column / component counts fit the Result Type as each instruction states."},
+    {"bitcast.operand", kE, "arithmetic", "SPIR-V 3.42.11 Conversion Instructions (OpBitcast)",
+     "OpBitcast converts between pointers or numerical scalars and vectors of the same total "
+     "width; a pointer only to or from a pointer or an integer scalar (or vector from 1.5)."},
 
     // composites.cc
     {"composite.index", kE, "composites", "SPIR-V 3.42.12 Composite Instructions",
@@ -300,6 +313,11 @@ constexpr Rule kRules[] = {
      "Pointer is a pointer to the atomic type: the Result Type (a scalar integer, or for "
      "OpAtomicLoad / OpAtomicExchange a scalar integer or float), or for OpAtomicStore a scalar "
      "integer or float; Value and Comparator have that type."},
+    {"atomic.storage-class", kE, "atomics",
+     "SPIR-V 3.42.18 Atomic Instructions; 2.16.2 (Function storage with the Shader capability)",
+     "An atomic's Pointer is in Uniform, Workgroup, CrossWorkgroup, Generic, AtomicCounter, "
+     "Image, StorageBuffer, PhysicalStorageBuffer or TaskPayloadWorkgroupEXT storage, or "
+     "Function storage outside shaders."},
 
     // vulkan.cc
     {"vulkan.coop-matrix-scope", kE, "vulkan", "VUID-StandaloneSpirv-Scope-12243",
@@ -330,7 +348,12 @@ constexpr Rule kRules[] = {
      "(OpGroupNonUniform*) is Subgroup."},
     {"vulkan.memory-scope", kE, "vulkan", "VUID-StandaloneSpirv-None-04638",
      "In a Vulkan environment, a memory Scope (barriers, atomics) is not CrossDevice."},
-    {"vulkan.atomic-width", kE, "vulkan", "VUID-StandaloneSpirv-None-04686",
+    {"vulkan.atomic-storage-class", kE, "vulkan", "VUID-StandaloneSpirv-None-04686",
+     "Atomic instructions access Uniform, Workgroup, Image, StorageBuffer, "
+     "PhysicalStorageBuffer or TaskPayloadWorkgroupEXT memory."},
+    {"vulkan.atomic-width", kE, "vulkan",
+     "SPIR-V 3.31 Capability (Int64Atomics); Vulkan: integer atomics are 32-bit, or 64-bit with "
+     "the Int64Atomics capability (no VUID of its own)",
      "In a Vulkan environment, integer atomics operate on 32-bit integers, or 64-bit ones with "
      "Int64Atomics."},
 
