@@ -306,7 +306,10 @@ void BlockLayout::CheckStruct(Id id, Mode mode, const char* where, int depth) {
     const Id type = m_.word(def, 2 + p.member);
     const MatrixFacts mf{ms[p.member].matrix_stride, ms[p.member].row_major};
     Id inner = type;
-    while (state_.DefOp(inner) == Op::TypeArray || state_.DefOp(inner) == Op::TypeRuntimeArray) {
+    // Bounded: an invalid module may declare an array of itself (ids before their definition).
+    for (int k = 0; k < 64 && (state_.DefOp(inner) == Op::TypeArray ||
+                               state_.DefOp(inner) == Op::TypeRuntimeArray);
+         ++k) {
       inner = state_.DefWord(inner, 2);
     }
     const Op op = state_.DefOp(type);

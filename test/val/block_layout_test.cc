@@ -158,5 +158,13 @@ TEST(BlockLayout, OverlapAndStrides) {
   EXPECT_CLEAN(ValidateText(Mutate(packed, "OpMemberDecorate %S 2 Offset 28", ""), skip));
 }
 
+// An array of itself (an id used before its definition) in a block ends in a diagnostic, not a
+// hang (found by mutating coopvec_int8_packed).
+TEST(BlockLayout, SelfReferencingArrayTerminates) {
+  const std::string text = Mutate(Block("StorageBuffer"), "%arr = OpTypeArray %float %uint_4",
+                                  "%arr = OpTypeRuntimeArray %arr");
+  EXPECT_RULE(ValidateText(text, "vulkan1.3"), "id.forward-reference");
+}
+
 }  // namespace
 }  // namespace coopspv::val
