@@ -2,7 +2,8 @@
 // OpVectorTimesMatrix, OpMatrixTimesVector, OpMatrixTimesMatrix, OpOuterProduct, OpDot) and
 // OpBitcast (3.42.11): the shapes of Result Type and operands, which relate through component
 // and column counts or total bit widths. Cooperative matrices and vectors are the cooperative
-// families' (coop-matrix.arith, coop-vector.convert): these rules skip them.
+// families' (coop-matrix.arith, coop-vector.convert): these rules skip them, except for an
+// OpMatrixTimesScalar whose Result Type is a cooperative matrix and whose Matrix is not.
 #include <string>
 
 #include "source/val/cooperative.h"
@@ -90,9 +91,18 @@ void VectorMatrixRules::Check(InstIndex i) {
   const uint32_t n = m_.num_words(i);
   if (n < 4) return;
   const Id result = m_.word(i, 1);
-  if (IsCooperative(state_, result)) return;
   for (uint32_t w = 3; w < n; ++w) {
     if (IsCooperative(state_, state_.TypeOf(m_.word(i, w)))) return;
+  }
+  if (IsCooperative(state_, result)) {
+    // The cooperative families check the instruction once its Matrix is cooperative too.
+    if (op == Op::MatrixTimesScalar) {
+      Fail("matrix.operand", i,
+           "Matrix " + state_.Name(m_.word(i, 3)) + " has type " +
+               state_.Name(state_.TypeOf(m_.word(i, 3))) + ", not the Result Type " +
+               state_.Name(result));
+    }
+    return;
   }
   if (op == Op::Bitcast) return CheckBitcast(i, result, m_.word(i, 3));
   if (n < 5) return;

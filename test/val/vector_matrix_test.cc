@@ -80,6 +80,19 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"OpBitcast %ushort %uint_1", "bitcast.operand"},
                       Case{"OpBitcast %m2x2 %vec2", "bitcast.operand"}));
 
+// A cooperative Result Type with a Matrix that is not cooperative (the cooperative family checks
+// only instructions on cooperative matrices).
+TEST(VectorMatrix, CooperativeResultOfAnOrdinaryMatrix) {
+  const std::string text = testing::ReadFile("test/val/data/tiled_matmul_khr.spvasm");
+  ASSERT_FALSE(text.empty());
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+  const std::string bad =
+      testing::Mutate(text, "%exit = OpLabel",
+                      "%exit = OpLabel\n%bad = OpMatrixTimesScalar %matC %float_0 %float_0");
+  EXPECT_RULE_AT(testing::ValidateText(bad, "vulkan1.3"), "matrix.operand", "OpMatrixTimesScalar",
+                 "not the Result Type");
+}
+
 // From SPIR-V 1.4 the interface lists every global variable the call tree uses, also through a
 // called function.
 TEST(EntryPointInterface, ListsEveryGlobalOfTheCallTree) {
