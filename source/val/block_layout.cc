@@ -335,16 +335,20 @@ void BlockLayout::CheckStruct(Id id, Mode mode, const char* where, int depth) {
     if (!aligned_) continue;
     const uint32_t size = Size(type, mf);
     const uint32_t alignment = Alignment(type, mode, mf);
-    const std::string at = state_.Describe(def) + " (" + where + "): " + MemberText(id, p.member) +
-                           " at Offset " + std::to_string(p.offset);
+    // Built only for a report: naming ids computes the friendly names.
+    const auto at = [&] {
+      return state_.Describe(def) + " (" + where + "): " + MemberText(id, p.member) +
+             " at Offset " + std::to_string(p.offset);
+    };
     if (op == Op::TypeVector && mode != Mode::kScalar && relaxed_) {
       const uint32_t component = ScalarAlignment(type);
       if (p.offset % component != 0) {
-        state_.Report("block-layout.offset", def,
-                      at + " is not a multiple of its component size " + std::to_string(component));
+        state_.Report(
+            "block-layout.offset", def,
+            at() + " is not a multiple of its component size " + std::to_string(component));
       } else if (!ProperlyStraddles(p.offset, size)) {
         state_.Report("block-layout.offset", def,
-                      at + ": a vector of " + std::to_string(size) +
+                      at() + ": a vector of " + std::to_string(size) +
                           " bytes must not straddle a 16-byte boundary (" +
                           (size <= 16 ? "relaxed block layout" : "it starts on a multiple of 16") +
                           ")");
@@ -352,11 +356,11 @@ void BlockLayout::CheckStruct(Id id, Mode mode, const char* where, int depth) {
     } else if (p.offset % alignment != 0) {
       state_.Report(
           "block-layout.offset", def,
-          at + " is not a multiple of its " + ModeText(mode) + " " + std::to_string(alignment));
+          at() + " is not a multiple of its " + ModeText(mode) + " " + std::to_string(alignment));
     }
     if (p.offset < next_valid) {
       state_.Report("block-layout.overlap", def,
-                    at + " overlaps the previous member or its padding, which end at " +
+                    at() + " overlaps the previous member or its padding, which end at " +
                         std::to_string(next_valid));
     }
     next_valid = uint64_t{p.offset} + size;

@@ -88,19 +88,35 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
     return;
   }
   const ir::Module& m = state.module();
-  // Module-scope variables, by id.
-  std::vector<bool> global(m.bound(), false);
-  bool any = false;
+  // Module-scope variables. When every entry point lists all of them (the common case) no
+  // call tree can miss one, and the functions are not read.
+  std::vector<Id> globals;
   for (InstIndex i = 0; i < m.global_end(); ++i) {
-    if (m.opcode(i) != Op::Variable || m.num_words(i) < 4) continue;
-    const Id id = m.result_id(i);
-    if (id < global.size() &&
+    if (m.opcode(i) == Op::Variable && m.num_words(i) >= 4 &&
         static_cast<spv::StorageClass>(m.word(i, 3)) != spv::StorageClass::Function) {
-      global[id] = true;
-      any = true;
+      globals.push_back(m.result_id(i));
     }
   }
-  if (!any) return;
+  std::sort(globals.begin(), globals.end());
+  // The sorted interface of each entry point.
+  std::vector<std::pair<InstIndex, std::vector<Id>>> entries;
+  bool complete = true;
+  for (InstIndex e = 0; e < m.global_end(); ++e) {
+    if (m.opcode(e) != Op::EntryPoint || m.num_words(e) < 4) continue;
+    const ir::Inst inst = m.inst(e);
+    const size_t name_words = binary::DecodeString(inst.words.subspan(3)).size() / 4 + 1;
+    std::vector<Id> listed(inst.words.begin() + std::min(3 + name_words, inst.words.size()),
+                           inst.words.end());
+    std::sort(listed.begin(), listed.end());
+    complete =
+        complete && std::includes(listed.begin(), listed.end(), globals.begin(), globals.end());
+    entries.emplace_back(e, std::move(listed));
+  }
+  if (complete) return;
+  std::vector<bool> global(m.bound(), false);
+  for (const Id id : globals) {
+    if (id < global.size()) global[id] = true;
+  }
   // Per function: the variables it names (first use) and the functions it calls.
   const auto functions = m.functions();
   struct Uses {
@@ -124,17 +140,11 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
       }
     }
   }
-  for (InstIndex e = 0; e < m.global_end() && !state.Full(); ++e) {
-    if (m.opcode(e) != Op::EntryPoint || m.num_words(e) < 4) continue;
+  for (const auto& [e, listed] : entries) {
+    if (state.Full()) return;
     const uint32_t root = m.FunctionById(m.word(e, 2));
     if (root >= functions.size()) continue;  // entry-point.function.
-    // The interface: the words after the name.
-    const ir::Inst inst = m.inst(e);
-    const std::string_view name = binary::DecodeString(inst.words.subspan(3));
-    std::vector<Id> listed(
-        inst.words.begin() + std::min<size_t>(3 + name.size() / 4 + 1, inst.words.size()),
-        inst.words.end());
-    std::sort(listed.begin(), listed.end());
+    const std::string_view name = binary::DecodeString(m.inst(e).words.subspan(3));
     std::vector<bool> seen(functions.size(), false);
     std::vector<uint32_t> stack{root};
     seen[root] = true;
@@ -150,9 +160,7 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
         reported.push_back(id);
         state.Report("entry-point.interface-complete", at,
                      state.Describe(at) + ": " + state.Name(id) +
-                         " is used in the call tree of "
-                         "entry point \"" +
-                         std::string(name) +
+                         " is used in the call tree of entry point \"" + std::string(name) +
                          "\" but not listed in its interface (SPIR-V 1.4 and later)");
       }
       for (const uint32_t c : uses[f].callees) {
