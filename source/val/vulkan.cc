@@ -177,10 +177,15 @@ void ValidateVulkan(ValidationState& state) {
   // VUID-StandaloneSpirv-Pointer-08973: cooperative matrices are loaded from and stored to
   // Workgroup, StorageBuffer or PhysicalStorageBuffer memory; the tensor loads and stores too
   // (the KHR ones: coop-matrix.memory.storage-class).
+  // Only PhysicalStorageBuffer64 modules have PhysicalStorageBuffer pointers.
+  const bool physical = state.addressing_model() == spv::AddressingModel::PhysicalStorageBuffer64;
   for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     CheckScopes(state, i, op);
-    CheckPhysicalAligned(state, i, op);
+    if (physical && (op == Op::Load || op == Op::Store || op == Op::CooperativeVectorLoadNV ||
+                     op == Op::CooperativeVectorStoreNV)) {
+      CheckPhysicalAligned(state, i, op);
+    }
     const uint32_t word = op == Op::CooperativeMatrixLoadTensorNV    ? 3
                           : op == Op::CooperativeMatrixStoreTensorNV ? 1
                                                                      : 0;
