@@ -173,10 +173,9 @@ uint32_t BlockLayout::Size(Id type, const MatrixFacts& mf, int depth) {
   switch (state_.DefOp(type)) {
     case Op::TypeInt:
     case Op::TypeFloat:
-      return std::max(1u, state_.ScalarWidth(type) / 8);
     case Op::TypePointer:
     case Op::TypeForwardPointer:
-      return 8;
+      return ScalarAlignment(type);  // A scalar's (or pointer's) size is its alignment.
     case Op::TypeVector:
       return state_.DefWord(type, 3) * Size(state_.DefWord(type, 2), mf, depth + 1);
     case Op::TypeMatrix: {

@@ -28,21 +28,6 @@ Words PointerWords(Op op, uint32_t n) {
     case Op::InBoundsPtrAccessChain:
     case Op::ArrayLength:
     case Op::CopyObject:
-    case Op::AtomicLoad:
-    case Op::AtomicExchange:
-    case Op::AtomicCompareExchange:
-    case Op::AtomicCompareExchangeWeak:
-    case Op::AtomicIIncrement:
-    case Op::AtomicIDecrement:
-    case Op::AtomicIAdd:
-    case Op::AtomicISub:
-    case Op::AtomicSMin:
-    case Op::AtomicUMin:
-    case Op::AtomicSMax:
-    case Op::AtomicUMax:
-    case Op::AtomicAnd:
-    case Op::AtomicOr:
-    case Op::AtomicXor:
     case Op::AtomicFAddEXT:
     case Op::AtomicFMinEXT:
     case Op::AtomicFMaxEXT:
@@ -75,6 +60,11 @@ Words PointerWords(Op op, uint32_t n) {
     case Op::Phi:
       return {3, n, 2};
     default:
+      // OpAtomicLoad ... OpAtomicXor (OpAtomicStore is above): the Pointer is word 3.
+      if (static_cast<uint32_t>(op) >= static_cast<uint32_t>(Op::AtomicLoad) &&
+          static_cast<uint32_t>(op) <= static_cast<uint32_t>(Op::AtomicXor)) {
+        return {3, 4};
+      }
       return {};
   }
 }

@@ -46,11 +46,7 @@ std::string Kernel(const std::string& instruction) {
 )";
 }
 
-struct Case {
-  const char* instruction;
-  const char* env;
-  const char* rule;  // "" when valid.
-};
+using Case = testing::InstructionCase;
 
 class GroupCase : public ::testing::TestWithParam<Case> {};
 

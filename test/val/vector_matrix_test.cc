@@ -40,45 +40,40 @@ std::string Kernel(const std::string& instruction) {
 )";
 }
 
-struct Case {
-  const char* instruction;
-  const char* rule;  // "" when valid.
-};
+using Case = testing::InstructionCase;
 
 class VectorMatrixCase : public ::testing::TestWithParam<Case> {};
 
 TEST_P(VectorMatrixCase, IsReportedWithItsRule) {
   const Case& c = GetParam();
-  const Result r = testing::ValidateText(Kernel(c.instruction), "vulkan1.3");
-  if (c.rule[0] == '\0') {
-    EXPECT_CLEAN(r);
-  } else {
-    EXPECT_RULE(r, c.rule);
-  }
+  const Result r = testing::ValidateText(Kernel(c.instruction), c.env);
+  testing::ExpectCase(r, c.rule);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     VectorMatrix, VectorMatrixCase,
-    ::testing::Values(Case{"OpVectorTimesScalar %v2 %vec2 %float_1", ""},
-                      Case{"OpVectorTimesScalar %v2 %float_1 %float_1", "matrix.operand"},
-                      Case{"OpVectorTimesScalar %v2 %vec2 %uint_1", "matrix.operand"},
-                      Case{"OpMatrixTimesScalar %m2x2 %mat %float_1", ""},
-                      Case{"OpMatrixTimesScalar %m2x2 %float_1 %float_1", "matrix.operand"},
-                      Case{"OpMatrixTimesScalar %v2 %vec2 %float_1", "matrix.operand"},
-                      Case{"OpMatrixTimesVector %v2 %mat23 %vec3", ""},
-                      Case{"OpMatrixTimesVector %v2 %mat23 %vec2", "matrix.operand"},
-                      Case{"OpVectorTimesMatrix %v3 %vec2 %mat23", ""},
-                      Case{"OpVectorTimesMatrix %v2 %vec2 %mat23", "matrix.operand"},
-                      Case{"OpMatrixTimesMatrix %m2x2 %mat %mat", ""},
-                      Case{"OpMatrixTimesMatrix %m2x3 %mat %mat", "matrix.operand"},
-                      Case{"OpOuterProduct %m2x3 %vec2 %vec3", ""},
-                      Case{"OpOuterProduct %m2x3 %vec3 %vec2", "matrix.operand"},
-                      Case{"OpDot %float %vec2 %vec2", ""},
-                      Case{"OpDot %float %vec2 %vec3", "matrix.operand"},
-                      Case{"OpBitcast %uint %float_1", ""}, Case{"OpBitcast %v2u16 %float_1", ""},
-                      Case{"OpBitcast %v2 %uint_1", "bitcast.operand"},
-                      Case{"OpBitcast %ushort %uint_1", "bitcast.operand"},
-                      Case{"OpBitcast %m2x2 %vec2", "bitcast.operand"}));
+    ::testing::Values(
+        Case{"OpVectorTimesScalar %v2 %vec2 %float_1", "vulkan1.3", ""},
+        Case{"OpVectorTimesScalar %v2 %float_1 %float_1", "vulkan1.3", "matrix.operand"},
+        Case{"OpVectorTimesScalar %v2 %vec2 %uint_1", "vulkan1.3", "matrix.operand"},
+        Case{"OpMatrixTimesScalar %m2x2 %mat %float_1", "vulkan1.3", ""},
+        Case{"OpMatrixTimesScalar %m2x2 %float_1 %float_1", "vulkan1.3", "matrix.operand"},
+        Case{"OpMatrixTimesScalar %v2 %vec2 %float_1", "vulkan1.3", "matrix.operand"},
+        Case{"OpMatrixTimesVector %v2 %mat23 %vec3", "vulkan1.3", ""},
+        Case{"OpMatrixTimesVector %v2 %mat23 %vec2", "vulkan1.3", "matrix.operand"},
+        Case{"OpVectorTimesMatrix %v3 %vec2 %mat23", "vulkan1.3", ""},
+        Case{"OpVectorTimesMatrix %v2 %vec2 %mat23", "vulkan1.3", "matrix.operand"},
+        Case{"OpMatrixTimesMatrix %m2x2 %mat %mat", "vulkan1.3", ""},
+        Case{"OpMatrixTimesMatrix %m2x3 %mat %mat", "vulkan1.3", "matrix.operand"},
+        Case{"OpOuterProduct %m2x3 %vec2 %vec3", "vulkan1.3", ""},
+        Case{"OpOuterProduct %m2x3 %vec3 %vec2", "vulkan1.3", "matrix.operand"},
+        Case{"OpDot %float %vec2 %vec2", "vulkan1.3", ""},
+        Case{"OpDot %float %vec2 %vec3", "vulkan1.3", "matrix.operand"},
+        Case{"OpBitcast %uint %float_1", "vulkan1.3", ""},
+        Case{"OpBitcast %v2u16 %float_1", "vulkan1.3", ""},
+        Case{"OpBitcast %v2 %uint_1", "vulkan1.3", "bitcast.operand"},
+        Case{"OpBitcast %ushort %uint_1", "vulkan1.3", "bitcast.operand"},
+        Case{"OpBitcast %m2x2 %vec2", "vulkan1.3", "bitcast.operand"}));
 
 // A cooperative Result Type with a Matrix that is not cooperative (the cooperative family checks
 // only instructions on cooperative matrices).
