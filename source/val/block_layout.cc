@@ -411,14 +411,53 @@ void BlockLayout::CheckBlock(Id type, spv::StorageClass sc, InstIndex user) {
   CheckStruct(s, mode, where);
 }
 
+// True when `type` is or contains OpTypeBool (structure members, array elements, vector
+// components).
+bool ContainsBool(const ValidationState& state, Id type, int depth = 0) {
+  if (depth > 64) return false;
+  const ir::Module& m = state.module();
+  switch (state.DefOp(type)) {
+    case Op::TypeBool:
+      return true;
+    case Op::TypeVector:
+    case Op::TypeArray:
+    case Op::TypeRuntimeArray:
+      return ContainsBool(state, state.DefWord(type, 2), depth + 1);
+    case Op::TypeStruct: {
+      const InstIndex def = m.Def(type);
+      for (uint32_t k = 2; k < m.num_words(def); ++k) {
+        if (ContainsBool(state, m.word(def, k), depth + 1)) return true;
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+// SPIR-V 2.16.2 (Shader): Booleans are not stored in externally visible storage classes.
+void CheckBoolStorage(ValidationState& state, InstIndex i, Id pointee, spv::StorageClass sc) {
+  using spv::StorageClass;
+  if (sc != StorageClass::Uniform && sc != StorageClass::StorageBuffer &&
+      sc != StorageClass::PushConstant && sc != StorageClass::PhysicalStorageBuffer) {
+    return;
+  }
+  if (!state.HasCapability(spv::Capability::Shader) || !ContainsBool(state, pointee)) return;
+  state.Report("block-layout.bool", i,
+               state.Describe(i) + ": " + state.Name(pointee) + " contains a Boolean, which " +
+                   StorageClassName(sc) + " storage (externally visible) cannot hold");
+}
+
 void BlockLayout::Run() {
+  const bool layout = !state_.options().skip_block_layout && CollectDecorations();
   for (InstIndex i = 0; i < m_.global_end() && !state_.Full(); ++i) {
     const Op op = m_.opcode(i);
     if (op == Op::Variable && m_.num_words(i) >= 4) {
       const Id pointer = m_.word(i, 1);
       const std::optional<spv::StorageClass> sc = state_.PointerStorageClass(pointer);
-      if (sc) CheckBlock(state_.PointeeType(pointer), *sc, i);
-    } else if (op == Op::TypePointer && m_.num_words(i) >= 4 &&
+      if (sc) CheckBoolStorage(state_, i, state_.PointeeType(pointer), *sc);
+      if (sc && layout) CheckBlock(state_.PointeeType(pointer), *sc, i);
+    } else if (layout && op == Op::TypePointer && m_.num_words(i) >= 4 &&
                static_cast<spv::StorageClass>(m_.word(i, 2)) ==
                    spv::StorageClass::PhysicalStorageBuffer) {
       CheckBlock(m_.word(i, 3), spv::StorageClass::PhysicalStorageBuffer, i);
@@ -429,9 +468,7 @@ void BlockLayout::Run() {
 }  // namespace
 
 void ValidateBlockLayout(ValidationState& state) {
-  if (state.options().skip_block_layout) return;
   BlockLayout layout(state);
-  if (!layout.CollectDecorations()) return;
   layout.Run();
 }
 

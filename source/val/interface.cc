@@ -1,9 +1,9 @@
-// The entry point interface from SPIR-V 1.4 (OpEntryPoint, Interface: "Starting with version 1.4,
-// the interface's storage classes are all storage classes used in declaring all global
-// variables referenced by the entry point's call tree"): every module-scope variable an
-// instruction of the entry point's call tree names is listed. Uses are read at the operand
-// positions of the instructions that take pointers (memory access, access chains, atomics,
-// calls, copies, selections and phis), so a word that only looks like an id never counts.
+// The entry point interface (OpEntryPoint, Interface: before SPIR-V 1.4 the Input and Output
+// variables, "starting with version 1.4, ... all global variables referenced by the entry
+// point's call tree"): every such variable an instruction of the call tree names is listed. Uses
+// are read at the operand positions of the instructions that take pointers (memory access, access
+// chains, atomics, calls, copies, selections and phis), so a word that only looks like an id never
+// counts.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -72,18 +72,19 @@ Words PointerWords(Op op, uint32_t n) {
 }  // namespace
 
 void ValidateEntryPointInterfaces(ValidationState& state) {
-  // Only for SPIR-V 1.4 to 1.x (another major version is layout.version's error).
-  if (state.version() < SpirvVersion(1, 4) || state.version() >= SpirvVersion(2, 0) ||
-      !state.structure_ok) {
-    return;
-  }
+  // Another major version is layout.version's error.
+  if (state.version() >= SpirvVersion(2, 0) || !state.structure_ok) return;
+  // Before SPIR-V 1.4 the interface lists the Input and Output variables, from 1.4 all.
+  const bool all = state.version() >= SpirvVersion(1, 4);
   const ir::Module& m = state.module();
   // Module-scope variables. When every entry point lists all of them (the common case) no
   // call tree can miss one, and the functions are not read.
   std::vector<Id> globals;
   for (InstIndex i = 0; i < m.global_end(); ++i) {
-    if (m.opcode(i) == Op::Variable && m.num_words(i) >= 4 &&
-        static_cast<spv::StorageClass>(m.word(i, 3)) != spv::StorageClass::Function) {
+    if (m.opcode(i) != Op::Variable || m.num_words(i) < 4) continue;
+    const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
+    if (all ? sc != spv::StorageClass::Function
+            : sc == spv::StorageClass::Input || sc == spv::StorageClass::Output) {
       globals.push_back(m.result_id(i));
     }
   }
@@ -151,7 +152,7 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
         state.Report("entry-point.interface-complete", at,
                      state.Describe(at) + ": " + state.Name(id) +
                          " is used in the call tree of entry point \"" + std::string(name) +
-                         "\" but not listed in its interface (SPIR-V 1.4 and later)");
+                         "\" but not listed in its interface");
       }
       for (const uint32_t c : uses[f].callees) {
         if (!seen[c]) {

@@ -33,10 +33,9 @@ constexpr Rule kRules[] = {
     {"entry-point.interface", kE, "layout", "SPIR-V OpEntryPoint (Interface)",
      "Interface ids are global OpVariables; before SPIR-V 1.4 only of Input or Output storage "
      "class; none listed twice."},
-    {"entry-point.interface-complete", kE, "layout",
-     "SPIR-V OpEntryPoint (Interface), 1.4 and later",
-     "From SPIR-V 1.4, every module-scope variable the entry point's call tree references is "
-     "listed in its interface."},
+    {"entry-point.interface-complete", kE, "layout", "SPIR-V OpEntryPoint (Interface)",
+     "Every Input / Output variable (before SPIR-V 1.4) or every module-scope variable (1.4 and "
+     "later) the entry point's call tree references is listed in its interface."},
     {"entry-point.duplicate", kE, "layout", "SPIR-V OpEntryPoint",
      "No two entry points share both execution model and name."},
     {"execution-mode.target", kE, "layout", "SPIR-V OpExecutionMode",
@@ -245,6 +244,10 @@ constexpr Rule kRules[] = {
      "once."},
 
     // block_layout.cc
+    {"block-layout.bool", kE, "block-layout",
+     "SPIR-V 2.16.2 Validation Rules for Shader Capabilities (OpTypeBool storage)",
+     "A variable of Uniform, StorageBuffer or PushConstant storage holds no Boolean: Booleans are "
+     "stored only in storage classes that are not externally visible."},
     {"block-layout.explicit", kE, "block-layout",
      "SPIR-V 2.16.2 Validation Rules for Shader Capabilities (explicit layout)",
      "Block / BufferBlock structures of the Uniform, StorageBuffer, PushConstant, "

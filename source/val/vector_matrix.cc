@@ -62,6 +62,15 @@ void VectorMatrixRules::CheckBitcast(InstIndex i, Id result, Id operand) {
                 "Operand " + state_.Name(operand) + " has type " + state_.Name(type) +
                     ", not a pointer nor a scalar or vector of numerical type");
   }
+  // SPIR-V 2.16.1, Logical addressing: no instruction but those listed there produces a
+  // logical pointer (PhysicalStorageBuffer pointers are physical).
+  if (result_pointer && state_.addressing_model() == spv::AddressingModel::Logical &&
+      state_.PointerStorageClass(result) != spv::StorageClass::PhysicalStorageBuffer) {
+    return Fail("bitcast.operand", i,
+                "Result Type " + state_.Name(result) +
+                    " is a logical pointer, which OpBitcast cannot produce under the Logical "
+                    "addressing model");
+  }
   if (result_pointer || operand_pointer) {
     // A pointer converts to or from a pointer, an integer scalar or (SPIR-V 1.5) an integer
     // vector.

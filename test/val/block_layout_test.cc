@@ -166,5 +166,17 @@ TEST(BlockLayout, SelfReferencingArrayTerminates) {
   EXPECT_RULE(ValidateText(text, "vulkan1.3"), "id.forward-reference");
 }
 
+// Booleans are not stored in externally visible storage classes (SPIR-V 2.16.2).
+TEST(BlockLayout, NoBooleanInABuffer) {
+  std::string text = Mutate(Block("StorageBuffer"), "%S = OpTypeStruct %float %v3 %arr %m2",
+                            "%bool = OpTypeBool\n%S = OpTypeStruct %bool %v3 %arr %m2");
+  EXPECT_RULE_AT(ValidateText(text, "spv1.6"), "block-layout.bool", "OpVariable", "Boolean");
+  const std::string private_bool =
+      Mutate(Block("StorageBuffer"), "%v = OpVariable %p StorageBuffer",
+             "%v = OpVariable %p StorageBuffer\n%bool = OpTypeBool\n"
+             "%pb = OpTypePointer Private %bool\n%b = OpVariable %pb Private");
+  EXPECT_CLEAN(ValidateText(private_bool, "vulkan1.3"));
+}
+
 }  // namespace
 }  // namespace coopspv::val

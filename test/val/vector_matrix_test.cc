@@ -25,6 +25,7 @@ std::string Kernel(const std::string& instruction) {
        %m2x2 = OpTypeMatrix %v2 2
        %m2x3 = OpTypeMatrix %v2 3
        %m3x2 = OpTypeMatrix %v3 2
+         %pf = OpTypePointer Function %float
      %uint_1 = OpConstant %uint 1
     %float_1 = OpConstant %float 1
        %vec2 = OpConstantComposite %v2 %float_1 %float_1
@@ -73,7 +74,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"OpBitcast %v2u16 %float_1", "vulkan1.3", ""},
         Case{"OpBitcast %v2 %uint_1", "vulkan1.3", "bitcast.operand"},
         Case{"OpBitcast %ushort %uint_1", "vulkan1.3", "bitcast.operand"},
-        Case{"OpBitcast %m2x2 %vec2", "vulkan1.3", "bitcast.operand"}));
+        Case{"OpBitcast %m2x2 %vec2", "vulkan1.3", "bitcast.operand"},
+        Case{"OpBitcast %pf %uint_1", "vulkan1.3", "bitcast.operand"}));
 
 // A cooperative Result Type with a Matrix that is not cooperative (the cooperative family checks
 // only instructions on cooperative matrices).
@@ -127,6 +129,30 @@ TEST(EntryPointInterface, ListsEveryGlobalOfTheCallTree) {
       testing::ValidateText(testing::Mutate(text, "OpEntryPoint GLCompute %main \"main\" %wg",
                                             "OpEntryPoint GLCompute %main \"main\""),
                             "vulkan1.1"));
+  // Before 1.4 too, for the Input and Output variables.
+  const std::string input = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %gid BuiltIn GlobalInvocationId
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+         %v3 = OpTypeVector %uint 3
+        %pin = OpTypePointer Input %v3
+        %gid = OpVariable %pin Input
+       %main = OpFunction %void None %fn
+          %l = OpLabel
+          %x = OpLoad %v3 %gid
+               OpReturn
+               OpFunctionEnd
+)";
+  EXPECT_RULE_AT(testing::ValidateText(input, "vulkan1.1"), "entry-point.interface-complete",
+                 "OpLoad", "not listed");
+  EXPECT_CLEAN(testing::ValidateText(testing::Mutate(input, "OpEntryPoint GLCompute %main \"main\"",
+                                                     "OpEntryPoint GLCompute %main \"main\" %gid"),
+                                     "vulkan1.1"));
 }
 
 }  // namespace
