@@ -63,13 +63,17 @@ void VectorMatrixRules::CheckBitcast(InstIndex i, Id result, Id operand) {
                     ", not a pointer nor a scalar or vector of numerical type");
   }
   // SPIR-V 2.16.1, Logical addressing: no instruction but those listed there produces a
-  // logical pointer (PhysicalStorageBuffer pointers are physical).
-  if (result_pointer && state_.addressing_model() == spv::AddressingModel::Logical &&
+  // logical pointer. Under PhysicalStorageBuffer64 only PhysicalStorageBuffer pointers are
+  // physical.
+  const spv::AddressingModel model = state_.addressing_model();
+  const bool logical = model == spv::AddressingModel::Logical ||
+                       model == spv::AddressingModel::PhysicalStorageBuffer64;
+  if (result_pointer && logical &&
       state_.PointerStorageClass(result) != spv::StorageClass::PhysicalStorageBuffer) {
     return Fail("bitcast.operand", i,
                 "Result Type " + state_.Name(result) +
-                    " is a logical pointer, which OpBitcast cannot produce under the Logical "
-                    "addressing model");
+                    " is a logical pointer, which OpBitcast cannot produce (SPIR-V 2.16.1, Logical "
+                    "addressing)");
   }
   if (result_pointer || operand_pointer) {
     // A pointer converts to or from a pointer, an integer scalar or (SPIR-V 1.5) an integer
