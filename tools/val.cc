@@ -43,6 +43,12 @@ void PrintHelp(const char* argv0) {
       "  --relax-logical-pointer    Allow pointers as operands of any instruction.\n"
       "  --before-hlsl-legalization Relax the rules HLSL front ends rely on before\n"
       "                             legalization (implies --relax-logical-pointer).\n"
+      "  --relax-block-layout       Block layout rules as spirv-val's flags: relaxed vector\n"
+      "  --uniform-buffer-standard-layout\n"
+      "  --scalar-block-layout      placement (default from vulkan1.1), base alignment for\n"
+      "  --workgroup-scalar-block-layout\n"
+      "  --skip-block-layout        Uniform Blocks, scalar alignment (everywhere or for\n"
+      "                             Workgroup blocks), no layout check.\n"
       "  --max-id-bound=<n>         Limits, as in spirv-val; defaults are SPIR-V's universal\n"
       "  --max-struct-members=<n>   limits.\n"
       "  --max-function-args=<n>\n"
@@ -164,6 +170,16 @@ int main(int argc, char** argv) {
       options.relax_logical_pointer = true;
     } else if (arg == "--before-hlsl-legalization") {
       options.before_hlsl_legalization = true;
+    } else if (arg == "--relax-block-layout") {
+      options.relax_block_layout = true;
+    } else if (arg == "--uniform-buffer-standard-layout") {
+      options.uniform_buffer_standard_layout = true;
+    } else if (arg == "--scalar-block-layout") {
+      options.scalar_block_layout = true;
+    } else if (arg == "--workgroup-scalar-block-layout") {
+      options.workgroup_scalar_block_layout = true;
+    } else if (arg == "--skip-block-layout") {
+      options.skip_block_layout = true;
     } else if (!TakeInputArgument(arg, &input, &have_input)) {
       return kExitUsage;
     }

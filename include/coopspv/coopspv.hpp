@@ -67,6 +67,13 @@ struct ValidatorOptions {
   uint32_t max_errors = 100;  // 0: no limit.
   bool relax_logical_pointer = false;
   bool before_hlsl_legalization = false;
+  // Block layout rules, as spirv-val's flags of the same names (relaxed layout is the default
+  // from vulkan1.1 on).
+  bool relax_block_layout = false;
+  bool uniform_buffer_standard_layout = false;
+  bool scalar_block_layout = false;
+  bool workgroup_scalar_block_layout = false;
+  bool skip_block_layout = false;
   uint32_t max_id_bound = 0x3FFFFF;
   uint32_t max_struct_members = 16383;
   uint32_t max_function_args = 255;

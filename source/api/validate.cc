@@ -35,6 +35,11 @@ bool ToInternal(const ValidatorOptions& in, val::Options* out, Problem* problem)
   out->max_errors = in.max_errors;
   out->relax_logical_pointer = in.relax_logical_pointer || in.before_hlsl_legalization;
   out->before_hlsl_legalization = in.before_hlsl_legalization;
+  out->relax_block_layout = in.relax_block_layout;
+  out->uniform_buffer_standard_layout = in.uniform_buffer_standard_layout;
+  out->scalar_block_layout = in.scalar_block_layout;
+  out->workgroup_scalar_block_layout = in.workgroup_scalar_block_layout;
+  out->skip_block_layout = in.skip_block_layout;
   out->max_id_bound = in.max_id_bound;
   out->max_struct_members = in.max_struct_members;
   out->max_function_args = in.max_function_args;

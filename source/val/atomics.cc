@@ -1,10 +1,11 @@
 // Atomic instructions (SPIR-V 3.42.18): the types of their Result Type, of the value Pointer
 // points to, and of their Value / Comparator operands; in a Vulkan environment the width of the
-// integers they operate on (VUID-StandaloneSpirv-None-04686). CheckAtomic runs from the memory
+// integers they operate on, and the storage classes they access. CheckAtomic runs from the memory
 // family's per-instruction dispatch (memory.cc); Scope and Memory Semantics operands are the
 // scope rules' (scope.cc) and the Vulkan rules' (vulkan.cc).
 #include <string>
 
+#include "source/val/cooperative.h"
 #include "source/val/core.h"
 
 namespace coopspv::val {
@@ -46,6 +47,47 @@ std::optional<AtomicShape> ShapeOf(Op op) {
   }
 }
 
+// The storage classes atomics may access: those of the SPIR-V memory model (atomic.storage-class;
+// Function not in shaders), narrowed in Vulkan (VUID-StandaloneSpirv-None-04686).
+void CheckAtomicStorageClass(ValidationState& state, InstIndex i, Id pointer, Id pointer_type) {
+  using spv::StorageClass;
+  const std::optional<StorageClass> sc = state.PointerStorageClass(pointer_type);
+  if (!sc) return;
+  bool vulkan_ok = false, universal_ok = false;
+  switch (*sc) {
+    case StorageClass::Uniform:
+    case StorageClass::Workgroup:
+    case StorageClass::Image:
+    case StorageClass::StorageBuffer:
+    case StorageClass::PhysicalStorageBuffer:
+    case StorageClass::TaskPayloadWorkgroupEXT:
+      vulkan_ok = universal_ok = true;
+      break;
+    case StorageClass::CrossWorkgroup:
+    case StorageClass::Generic:
+    case StorageClass::AtomicCounter:
+      universal_ok = true;
+      break;
+    case StorageClass::Function:
+      universal_ok = !state.HasCapability(spv::Capability::Shader);
+      break;
+    default:
+      break;
+  }
+  if (!universal_ok) {
+    state.Report("atomic.storage-class", i,
+                 state.Describe(i) + ": Pointer " + state.Name(pointer) + " is in " +
+                     StorageClassName(*sc) + " storage, which atomics cannot access" +
+                     (*sc == StorageClass::Function ? " in a shader" : ""));
+  } else if (!vulkan_ok && state.options().env.is_vulkan()) {
+    state.Report("vulkan.atomic-storage-class", i,
+                 state.Describe(i) + ": Pointer " + state.Name(pointer) + " is in " +
+                     StorageClassName(*sc) +
+                     " storage; Vulkan allows atomics on Uniform, Workgroup, Image, StorageBuffer, "
+                     "PhysicalStorageBuffer and TaskPayloadWorkgroupEXT");
+  }
+}
+
 }  // namespace
 
 void CheckAtomic(ValidationState& state, InstIndex i) {
@@ -62,10 +104,10 @@ void CheckAtomic(ValidationState& state, InstIndex i) {
   const Id pointer_type = state.TypeOf(pointer);
   if (!state.IsPointerType(pointer_type)) {
     state.Report("atomic.type", i,
-                 state.Describe(i) + ": Pointer " + state.Name(pointer) +
-                     " is not a pointer");
+                 state.Describe(i) + ": Pointer " + state.Name(pointer) + " is not a pointer");
     return;
   }
+  CheckAtomicStorageClass(state, i, pointer, pointer_type);
   const Id pointee = state.PointeeType(pointer_type);
   // The atomic type: the Result Type, or for a store the type Pointer points to.
   const Id type = shape->has_result ? m.word(i, 1) : pointee;
@@ -98,8 +140,7 @@ void CheckAtomic(ValidationState& state, InstIndex i) {
       return;
     }
   }
-  // VUID-StandaloneSpirv-None-04686: integer atomics in Vulkan are on 32-bit integers, or on
-  // 64-bit ones with Int64Atomics.
+  // Integer atomics in Vulkan are on 32-bit integers, or on 64-bit ones with Int64Atomics.
   if (state.options().env.is_vulkan() && state.IsIntType(type)) {
     const uint32_t width = state.ScalarWidth(type);
     if (width != 32 && !(width == 64 && state.HasCapability(spv::Capability::Int64Atomics))) {

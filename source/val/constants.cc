@@ -268,6 +268,16 @@ void ValidateConstants(ValidationState& state) {
                            " is not an operation OpSpecConstantOp allows here");
           break;
         }
+        // OpCompositeExtract / OpCompositeInsert walk at least one index (as the instructions).
+        const size_t first_index = operation == Op::CompositeExtract  ? 5
+                                   : operation == Op::CompositeInsert ? 6
+                                                                      : 0;
+        if (first_index != 0 && inst.words.size() == first_index) {
+          state.Report(
+              "constant.spec-op", i,
+              state.Describe(i) + ": " + ValidationState::OpName(operation) + " has no indexes");
+          break;
+        }
         const bool takes_type = operation == Op::CooperativeMatrixLengthNV ||
                                 operation == Op::CooperativeMatrixLengthKHR;
         for (const auto& operand : inst.operands) {

@@ -4,8 +4,9 @@ namespace coopspv::val {
 
 void ValidateCore(ValidationState& state) {
   void (*const families[])(ValidationState&) = {
-      ValidateDecorations, ValidateMemory,      ValidateArithmetic,
-      ValidateComposites,  ValidateControlFlow, ValidateVulkan,
+      ValidateDecorations,          ValidateMemory,      ValidateArithmetic,  ValidateVectorMatrix,
+      ValidateComposites,           ValidateControlFlow, ValidateBlockLayout, ValidateGroups,
+      ValidateEntryPointInterfaces, ValidateVulkan,
   };
   for (auto family : families) {
     if (state.Full()) return;

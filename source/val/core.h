@@ -10,10 +10,14 @@
 namespace coopspv::val {
 
 void ValidateArithmetic(ValidationState& state);
+void ValidateBlockLayout(ValidationState& state);
 void ValidateComposites(ValidationState& state);
 void ValidateControlFlow(ValidationState& state);
 void ValidateDecorations(ValidationState& state);
+void ValidateEntryPointInterfaces(ValidationState& state);
+void ValidateGroups(ValidationState& state);
 void ValidateMemory(ValidationState& state);
+void ValidateVectorMatrix(ValidationState& state);
 void ValidateVulkan(ValidationState& state);
 
 // Per-instruction checks that a family's dispatch calls: the atomic instruction at `i`

@@ -33,6 +33,9 @@ constexpr Rule kRules[] = {
     {"entry-point.interface", kE, "layout", "SPIR-V OpEntryPoint (Interface)",
      "Interface ids are global OpVariables; before SPIR-V 1.4 only of Input or Output storage "
      "class; none listed twice."},
+    {"entry-point.interface-complete", kE, "layout", "SPIR-V OpEntryPoint (Interface)",
+     "Every Input / Output variable (before SPIR-V 1.4) or every module-scope variable (1.4 and "
+     "later) the entry point's call tree references is listed in its interface."},
     {"entry-point.duplicate", kE, "layout", "SPIR-V OpEntryPoint",
      "No two entry points share both execution model and name."},
     {"execution-mode.target", kE, "layout", "SPIR-V OpExecutionMode",
@@ -197,6 +200,15 @@ constexpr Rule kRules[] = {
      "Type is unsigned; "
      "OpUConvert, OpSConvert and OpFConvert change the width (FConvert: unless a Floating Point "
      "Encoding is involved)."},
+    // vector_matrix.cc
+    {"matrix.operand", kE, "arithmetic",
+     "SPIR-V 3.42.13 Arithmetic Instructions (OpVectorTimesScalar, OpMatrixTimesScalar, "
+     "OpVectorTimesMatrix, OpMatrixTimesVector, OpMatrixTimesMatrix, OpOuterProduct, OpDot)",
+     "Vector and matrix arithmetic: float vectors and matrices whose operand types, component "
+     "types and column / component counts fit the Result Type as each instruction states."},
+    {"bitcast.operand", kE, "arithmetic", "SPIR-V 3.42.11 Conversion Instructions (OpBitcast)",
+     "OpBitcast converts between pointers or numerical scalars and vectors of the same total "
+     "width; a pointer only to or from a pointer or an integer scalar (or vector from 1.5)."},
 
     // composites.cc
     {"composite.index", kE, "composites", "SPIR-V 3.42.12 Composite Instructions",
@@ -231,6 +243,51 @@ constexpr Rule kRules[] = {
      "OpDecorate / OpMemberDecorate apply a decoration to a target (or struct member) at most "
      "once."},
 
+    // block_layout.cc
+    {"block-layout.bool", kE, "block-layout",
+     "SPIR-V 2.16.2 Validation Rules for Shader Capabilities (OpTypeBool storage)",
+     "A variable of Uniform, StorageBuffer or PushConstant storage holds no Boolean: Booleans are "
+     "stored only in storage classes that are not externally visible."},
+    {"block-layout.explicit", kE, "block-layout",
+     "SPIR-V 2.16.2 Validation Rules for Shader Capabilities (explicit layout)",
+     "Block / BufferBlock structures of the Uniform, StorageBuffer, PushConstant, "
+     "PhysicalStorageBuffer and Workgroup storage classes are explicitly laid out: every member "
+     "has an Offset, every array an ArrayStride, every matrix member a MatrixStride."},
+    {"block-layout.offset", kE, "block-layout",
+     "Vulkan, Shader Interfaces: Offset and Stride Assignment",
+     "A member's Offset is a multiple of its alignment (extended for Uniform Block, base "
+     "elsewhere, scalar with --scalar-block-layout); with relaxed block layout (vulkan1.1 on) a "
+     "vector is aligned to its component and does not straddle a 16-byte boundary."},
+    {"block-layout.overlap", kE, "block-layout",
+     "SPIR-V 2.16.2 (specifying overlap is invalid); Vulkan, Offset and Stride Assignment",
+     "A member does not overlap the previous one, nor (except with scalar layout) the padding "
+     "after a previous structure or array up to its alignment."},
+    {"block-layout.array-stride", kE, "block-layout",
+     "Vulkan, Shader Interfaces: Offset and Stride Assignment; SPIR-V 2.16.2",
+     "An ArrayStride is a multiple of the array's alignment and at least its element's size."},
+    {"block-layout.matrix-stride", kE, "block-layout",
+     "Vulkan, Shader Interfaces: Offset and Stride Assignment",
+     "A MatrixStride is a multiple of the matrix's alignment."},
+
+    // group.cc
+    {"group.operand", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (each instruction)",
+     "The Result Type and operands of OpGroupNonUniform* have the types the instruction states: "
+     "Boolean results and predicates, four-component unsigned 32-bit ballots, unsigned integer "
+     "Id / Delta / Mask / Index / Direction, Values of the Result Type (integer, floating-point "
+     "or Boolean per operation)."},
+    {"group.scope", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (Execution)",
+     "The Execution Scope of a non-uniform group instruction is Subgroup (in Vulkan "
+     "environments: vulkan.non-uniform-scope)."},
+    {"group.operation", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (Operation)",
+     "The Group Operation is Reduce, InclusiveScan or ExclusiveScan, or ClusteredReduce (and the "
+     "Partitioned ones) for the arithmetic, bitwise and logical reductions."},
+    {"group.cluster-size", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (ClusterSize)",
+     "ClusterSize is present with ClusteredReduce, a constant instruction of unsigned integer "
+     "scalar type."},
+    {"group.cluster-size-value", kW, "group",
+     "SPIR-V 3.42.24 Non-Uniform Instructions (ClusterSize)",
+     "A known ClusterSize is at least 1 and a power of 2 (otherwise behavior is undefined)."},
+
     // memory.cc
     {"memory.load", kE, "memory", "SPIR-V OpLoad",
      "Pointer is a pointer value and Result Type is the type it points to."},
@@ -259,6 +316,11 @@ constexpr Rule kRules[] = {
      "Pointer is a pointer to the atomic type: the Result Type (a scalar integer, or for "
      "OpAtomicLoad / OpAtomicExchange a scalar integer or float), or for OpAtomicStore a scalar "
      "integer or float; Value and Comparator have that type."},
+    {"atomic.storage-class", kE, "atomics",
+     "SPIR-V 3.42.18 Atomic Instructions; 2.16.2 (Function storage with the Shader capability)",
+     "An atomic's Pointer is in Uniform, Workgroup, CrossWorkgroup, Generic, AtomicCounter, "
+     "Image, StorageBuffer, PhysicalStorageBuffer or TaskPayloadWorkgroupEXT storage, or "
+     "Function storage outside shaders."},
 
     // vulkan.cc
     {"vulkan.coop-matrix-scope", kE, "vulkan", "VUID-StandaloneSpirv-Scope-12243",
@@ -289,7 +351,16 @@ constexpr Rule kRules[] = {
      "(OpGroupNonUniform*) is Subgroup."},
     {"vulkan.memory-scope", kE, "vulkan", "VUID-StandaloneSpirv-None-04638",
      "In a Vulkan environment, a memory Scope (barriers, atomics) is not CrossDevice."},
-    {"vulkan.atomic-width", kE, "vulkan", "VUID-StandaloneSpirv-None-04686",
+    {"vulkan.physical-storage-buffer-aligned", kE, "vulkan",
+     "VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708",
+     "OpLoad, OpStore and the cooperative vector loads and stores through a "
+     "PhysicalStorageBuffer pointer carry the Aligned memory operand."},
+    {"vulkan.atomic-storage-class", kE, "vulkan", "VUID-StandaloneSpirv-None-04686",
+     "Atomic instructions access Uniform, Workgroup, Image, StorageBuffer, "
+     "PhysicalStorageBuffer or TaskPayloadWorkgroupEXT memory."},
+    {"vulkan.atomic-width", kE, "vulkan",
+     "SPIR-V 3.31 Capability (Int64Atomics); Vulkan: integer atomics are 32-bit, or 64-bit with "
+     "the Int64Atomics capability (no VUID of its own)",
      "In a Vulkan environment, integer atomics operate on 32-bit integers, or 64-bit ones with "
      "Int64Atomics."},
 

@@ -25,6 +25,14 @@ struct Options {
   // spirv-val relax flags that apply to the rules implemented here.
   bool relax_logical_pointer = false;     // Pointers may be operands of any instruction.
   bool before_hlsl_legalization = false;  // Implies relax_logical_pointer.
+  // Block layout (block_layout.cc): relaxed vector placement (the default from Vulkan 1.1),
+  // base instead of extended alignment for Uniform Blocks, scalar alignment (for Workgroup
+  // blocks only, or everywhere), or no layout check at all.
+  bool relax_block_layout = false;
+  bool uniform_buffer_standard_layout = false;
+  bool scalar_block_layout = false;
+  bool workgroup_scalar_block_layout = false;
+  bool skip_block_layout = false;
 
   // Limits (SPIR-V's universal limits by default).
   uint32_t max_id_bound = 0x3FFFFF;

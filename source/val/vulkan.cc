@@ -128,9 +128,45 @@ void CheckScopes(ValidationState& state, InstIndex i, Op op) {
     const std::optional<int64_t> scope = KnownValue(state, m.word(i, words.memory));
     if (scope && *scope == static_cast<int64_t>(spv::Scope::CrossDevice)) {
       state.Report("vulkan.memory-scope", i,
-                   state.Describe(i) + ": Memory Scope is CrossDevice, which Vulkan does not "
-                                       "allow");
+                   state.Describe(i) +
+                       ": Memory Scope is CrossDevice, which Vulkan does not "
+                       "allow");
     }
+  }
+}
+
+// VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708: loads and stores through a
+// PhysicalStorageBuffer pointer carry the Aligned memory operand.
+void CheckPhysicalAligned(ValidationState& state, InstIndex i, Op op) {
+  uint32_t pointer_word = 0, mask_word = 0;
+  switch (op) {
+    case Op::Load:
+      pointer_word = 3, mask_word = 4;
+      break;
+    case Op::Store:
+      pointer_word = 1, mask_word = 3;
+      break;
+    case Op::CooperativeVectorLoadNV:
+      pointer_word = 3, mask_word = 5;
+      break;
+    case Op::CooperativeVectorStoreNV:
+      pointer_word = 1, mask_word = 4;
+      break;
+    default:
+      return;
+  }
+  const ir::Module& m = state.module();
+  const uint32_t n = m.num_words(i);
+  if (n <= pointer_word) return;
+  const Id pointer = m.word(i, pointer_word);
+  const std::optional<spv::StorageClass> sc = state.PointerStorageClass(state.TypeOf(pointer));
+  if (sc != spv::StorageClass::PhysicalStorageBuffer) return;
+  const uint32_t mask = n > mask_word ? m.word(i, mask_word) : 0;
+  if ((mask & static_cast<uint32_t>(spv::MemoryAccess::Aligned)) == 0) {
+    state.Report("vulkan.physical-storage-buffer-aligned", i,
+                 state.Describe(i) + ": Pointer " + state.Name(pointer) +
+                     " is in PhysicalStorageBuffer storage; the access needs the Aligned memory "
+                     "operand");
   }
 }
 
@@ -141,9 +177,15 @@ void ValidateVulkan(ValidationState& state) {
   // VUID-StandaloneSpirv-Pointer-08973: cooperative matrices are loaded from and stored to
   // Workgroup, StorageBuffer or PhysicalStorageBuffer memory; the tensor loads and stores too
   // (the KHR ones: coop-matrix.memory.storage-class).
+  // Only PhysicalStorageBuffer64 modules have PhysicalStorageBuffer pointers.
+  const bool physical = state.addressing_model() == spv::AddressingModel::PhysicalStorageBuffer64;
   for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     CheckScopes(state, i, op);
+    if (physical && (op == Op::Load || op == Op::Store || op == Op::CooperativeVectorLoadNV ||
+                     op == Op::CooperativeVectorStoreNV)) {
+      CheckPhysicalAligned(state, i, op);
+    }
     const uint32_t word = op == Op::CooperativeMatrixLoadTensorNV    ? 3
                           : op == Op::CooperativeMatrixStoreTensorNV ? 1
                                                                      : 0;

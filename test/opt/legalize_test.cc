@@ -121,7 +121,7 @@ OpCapability CooperativeMatrixNV
          R"(OpExtension "SPV_NV_cooperative_matrix"
 OpMemoryModel Logical )" +
          memory_model + R"(
-OpEntryPoint GLCompute %main "main"
+OpEntryPoint GLCompute %main "main" %buf
 OpExecutionMode %main LocalSize 32 1 1
 OpDecorate %rt ArrayStride 2
 OpDecorate %S Block

@@ -80,9 +80,9 @@ TEST(SetSpecConstDefaultValue, SetsIntegersFloatsAndBooleans) {
 // and the component of gl_WorkGroupSize. Setting only one made a lowered GEMM compute with a
 // workgroup size of 1 in its tile arithmetic.
 TEST(SetSpecConstDefaultValue, SetsEveryConstantWithTheSpecId) {
-  const std::string m = Module(
-      "OpName %a \"a\"\nOpName %b \"b\"\nOpDecorate %a SpecId 0\nOpDecorate %b SpecId 0\n",
-      "%a = OpSpecConstant %uint 1\n%b = OpSpecConstant %uint 1\n");
+  const std::string m =
+      Module("OpName %a \"a\"\nOpName %b \"b\"\nOpDecorate %a SpecId 0\nOpDecorate %b SpecId 0\n",
+             "%a = OpSpecConstant %uint 1\n%b = OpSpecConstant %uint 1\n");
   const PassRun r = Optimize(m, {{"set-spec-const-default-value", "0:128"}});
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(testing::FileCheck(r.text, R"(
@@ -278,7 +278,11 @@ TEST(EliminateDead, RemovesUnusedDeclarationsFunctionsAndVariables) {
       "%_ptr_Function_uint = OpTypePointer Function %uint\n"
       "%unused_fn = OpFunction %void None %fnvoid\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n",
       "%dead_var = OpVariable %_ptr_Function_uint Function\nOpStore %kept %uint_1\n");
-  const PassRun r = Optimize(m, {{"eliminate-dead", ""}});
+  // SPIR-V 1.4 and later list every global the entry point uses.
+  std::string listed = m;
+  const std::string entry = "OpEntryPoint GLCompute %main \"main\"";
+  listed.insert(listed.find(entry) + entry.size(), " %kept");
+  const PassRun r = Optimize(listed, {{"eliminate-dead", ""}});
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(testing::FileCheck(r.text, R"(
     CHECK-NOT: unused_fn

@@ -27,10 +27,11 @@ std::string WithCounter(const std::string& body) {
                 "%ulong_1 = OpConstant %ulong 1\n"
                 "%wg = OpConstant %uint 2\n"
                 "%sg = OpConstant %uint 3\n"
-                "%acq_rel = OpConstant %uint 264\n"    // AcquireRelease | WorkgroupMemory
+                "%acq_rel = OpConstant %uint 264\n"      // AcquireRelease | WorkgroupMemory
                 "%acq_and_rel = OpConstant %uint 262\n"  // Acquire | Release | WorkgroupMemory
                 "%ptr_wg_uint = OpTypePointer Workgroup %uint\n"
                 "%ptr_wg_ulong = OpTypePointer Workgroup %ulong\n"
+                "%ptr_fn_uint = OpTypePointer Function %uint\n"
                 "%counter = OpVariable %ptr_wg_uint Workgroup\n"
                 "%counter64 = OpVariable %ptr_wg_ulong Workgroup");
   return Mutate(text, "%sum = OpIAdd %uint %gx %uint_1",
@@ -42,15 +43,15 @@ Result Check(const std::string& body) {
 }
 
 TEST(Atomics, WellFormedAtomicsAndBarriersValidate) {
-  EXPECT_CLEAN(Check(
-      "%old = OpAtomicIAdd %uint %counter %wg %acq_rel %uint_1\n"
-      "%cur = OpAtomicLoad %uint %counter %wg %acq_rel\n"
-      "OpAtomicStore %counter %wg %acq_rel %cur\n"
-      "%was = OpAtomicCompareExchange %uint %counter %wg %acq_rel %acq_rel %uint_5 %old\n"
-      "%inc = OpAtomicIIncrement %uint %counter %wg %acq_rel\n"
-      "OpControlBarrier %wg %wg %acq_rel\n"
-      "OpMemoryBarrier %uint_1 %acq_rel\n"
-      "%el = OpGroupNonUniformElect %bool %sg"));
+  EXPECT_CLEAN(
+      Check("%old = OpAtomicIAdd %uint %counter %wg %acq_rel %uint_1\n"
+            "%cur = OpAtomicLoad %uint %counter %wg %acq_rel\n"
+            "OpAtomicStore %counter %wg %acq_rel %cur\n"
+            "%was = OpAtomicCompareExchange %uint %counter %wg %acq_rel %acq_rel %uint_5 %old\n"
+            "%inc = OpAtomicIIncrement %uint %counter %wg %acq_rel\n"
+            "OpControlBarrier %wg %wg %acq_rel\n"
+            "OpMemoryBarrier %uint_1 %acq_rel\n"
+            "%el = OpGroupNonUniformElect %bool %sg"));
 }
 
 TEST(Atomics, ResultAndOperandTypesAreChecked) {
@@ -97,6 +98,27 @@ TEST(Atomics, VulkanScopes) {
   const Result universal =
       testing::ValidateText(WithCounter("OpControlBarrier %uint_1 %wg %acq_rel"), "universal1.6");
   EXPECT_FALSE(testing::HasRule(universal, "vulkan.execution-scope")) << testing::Dump(universal);
+}
+
+// Atomics access memory of some storage classes only: never Private, PushConstant or (in shaders)
+// Function; in Vulkan (VUID-StandaloneSpirv-None-04686) not AtomicCounter either.
+TEST(Atomics, StorageClasses) {
+  EXPECT_RULE_AT(Check("%old = OpAtomicIAdd %uint %n_ptr %wg %acq_rel %uint_1"),
+                 "atomic.storage-class", "OpAtomicIAdd", "PushConstant");
+  EXPECT_RULE_AT(Check("%tmpu = OpVariable %ptr_fn_uint Function\n"
+                       "%old = OpAtomicIAdd %uint %tmpu %wg %acq_rel %uint_1"),
+                 "atomic.storage-class", "OpAtomicIAdd", "Function storage");
+  std::string text = WithCounter("%old = OpAtomicIAdd %uint %ac %wg %acq_rel %uint_1");
+  text = Mutate(text, "OpCapability Int64", "OpCapability Int64\nOpCapability AtomicStorage");
+  text = Mutate(text, "%counter = OpVariable %ptr_wg_uint Workgroup",
+                "%counter = OpVariable %ptr_wg_uint Workgroup\n"
+                "%ptr_ac_uint = OpTypePointer AtomicCounter %uint\n"
+                "%ac = OpVariable %ptr_ac_uint AtomicCounter");
+  EXPECT_RULE_AT(testing::ValidateText(text, "vulkan1.3"), "vulkan.atomic-storage-class",
+                 "OpAtomicIAdd", "AtomicCounter");
+  EXPECT_FALSE(
+      testing::HasRule(testing::ValidateText(text, "spv1.6"), "vulkan.atomic-storage-class"));
+  EXPECT_FALSE(testing::HasRule(testing::ValidateText(text, "spv1.6"), "atomic.storage-class"));
 }
 
 }  // namespace

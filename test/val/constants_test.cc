@@ -495,6 +495,33 @@ OpFunctionEnd
   EXPECT_CLEAN(r);
 }
 
+// OpCompositeExtract as a spec-constant operation walks at least one index.
+TEST(ConstantSpecOp, CompositeExtractNeedsAnIndex) {
+  const std::string text = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %x SpecId 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%v2uint = OpTypeVector %uint 2
+%x = OpSpecConstant %uint 4
+%v = OpSpecConstantComposite %v2uint %x %x
+%e = OpSpecConstantOp %uint CompositeExtract %v 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  EXPECT_CLEAN(ValidateText(text));
+  const Result r =
+      ValidateText(testing::Mutate(text, "%e = OpSpecConstantOp %uint CompositeExtract %v 1",
+                                   "%e = OpSpecConstantOp %uint CompositeExtract %v"));
+  EXPECT_RULE_AT(r, "constant.spec-op", "OpSpecConstantOp", "has no indexes");
+}
+
 TEST(ConstantSpecOp, QuantizeToF16InAShaderIsValid) {
   const Result r = ValidateText(R"(
 OpCapability Shader

@@ -162,4 +162,24 @@ struct Mutation {
     EXPECT_TRUE(::coopspv::val::testing::RuleAt(rr_, rule, __VA_ARGS__)); \
   } while (0)
 
+namespace coopspv::val::testing {
+
+// One instruction of a test module, the environment, and the rule it must trigger ("" when the
+// module stays valid): the parameter of table-driven rule tests.
+struct InstructionCase {
+  const char* instruction;
+  const char* env;
+  const char* rule;
+};
+
+inline void ExpectCase(const Result& r, const char* rule) {
+  if (rule[0] == '\0') {
+    EXPECT_CLEAN(r);
+  } else {
+    EXPECT_RULE(r, rule);
+  }
+}
+
+}  // namespace coopspv::val::testing
+
 #endif  // COOPSPV_TEST_VAL_VAL_TEST_UTIL_H_

@@ -54,5 +54,20 @@ TEST(Vulkan, BuiltInTypesAndResourceStorageClasses) {
   }
 }
 
+// VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708: accesses through PhysicalStorageBuffer
+// pointers carry Aligned.
+TEST(Vulkan, PhysicalStorageBufferAccessesAreAligned) {
+  const std::string text = testing::ReadFile("test/data/corpus/coopvec_loadstore_math.spvasm");
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+  const std::string load = "%59 = OpCooperativeVectorLoadNV %9 %55 %58 Aligned 16";
+  const std::string unaligned =
+      testing::Mutate(text, load, "%59 = OpCooperativeVectorLoadNV %9 %55 %58");
+  EXPECT_RULE_AT(testing::ValidateText(unaligned, "vulkan1.3"),
+                 "vulkan.physical-storage-buffer-aligned", "OpCooperativeVectorLoadNV",
+                 "PhysicalStorageBuffer");
+  EXPECT_FALSE(testing::HasRule(testing::ValidateText(unaligned, "spv1.6"),
+                                "vulkan.physical-storage-buffer-aligned"));
+}
+
 }  // namespace
 }  // namespace coopspv::val

@@ -1,0 +1,167 @@
+// The entry point interface (OpEntryPoint, Interface: before SPIR-V 1.4 the Input and Output
+// variables, "starting with version 1.4, ... all global variables referenced by the entry
+// point's call tree"): every such variable an instruction of the call tree names is listed. Uses
+// are read at the operand positions of the instructions that take pointers (memory access, access
+// chains, atomics, calls, copies, selections and phis), so a word that only looks like an id never
+// counts.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "source/val/core.h"
+
+namespace coopspv::val {
+namespace {
+
+// The first word of the operands of `op` that may name a variable, and one past the last
+// (0, 0: none). `step` 2 for OpPhi's (value, parent) pairs.
+struct Words {
+  uint32_t begin = 0, end = 0, step = 1;
+};
+
+Words PointerWords(Op op, uint32_t n) {
+  switch (op) {
+    case Op::Load:
+    case Op::AccessChain:
+    case Op::InBoundsAccessChain:
+    case Op::PtrAccessChain:
+    case Op::InBoundsPtrAccessChain:
+    case Op::ArrayLength:
+    case Op::CopyObject:
+    case Op::AtomicFAddEXT:
+    case Op::AtomicFMinEXT:
+    case Op::AtomicFMaxEXT:
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::CooperativeVectorLoadNV:
+    case Op::ConvertPtrToU:
+    case Op::GenericCastToPtr:
+    case Op::PtrCastToGeneric:
+      return {3, 4};
+    case Op::Store:
+    case Op::AtomicStore:
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixStoreNV:
+    case Op::CooperativeMatrixStoreTensorNV:
+    case Op::CooperativeVectorStoreNV:
+      return {1, 3};  // Pointer and Object (a stored pointer).
+    case Op::CopyMemory:
+    case Op::CopyMemorySized:
+      return {1, 3};
+    case Op::Select:
+      return {4, 6};
+    case Op::PtrEqual:
+    case Op::PtrNotEqual:
+    case Op::PtrDiff:
+      return {3, 5};
+    case Op::FunctionCall:
+      return {4, n};
+    case Op::Phi:
+      return {3, n, 2};
+    default:
+      // OpAtomicLoad ... OpAtomicXor (OpAtomicStore is above): the Pointer is word 3.
+      if (static_cast<uint32_t>(op) >= static_cast<uint32_t>(Op::AtomicLoad) &&
+          static_cast<uint32_t>(op) <= static_cast<uint32_t>(Op::AtomicXor)) {
+        return {3, 4};
+      }
+      return {};
+  }
+}
+
+}  // namespace
+
+void ValidateEntryPointInterfaces(ValidationState& state) {
+  // Another major version is layout.version's error.
+  if (state.version() >= SpirvVersion(2, 0) || !state.structure_ok) return;
+  // Before SPIR-V 1.4 the interface lists the Input and Output variables, from 1.4 all.
+  const bool all = state.version() >= SpirvVersion(1, 4);
+  const ir::Module& m = state.module();
+  // Module-scope variables. When every entry point lists all of them (the common case) no
+  // call tree can miss one, and the functions are not read.
+  std::vector<Id> globals;
+  for (InstIndex i = 0; i < m.global_end(); ++i) {
+    if (m.opcode(i) != Op::Variable || m.num_words(i) < 4) continue;
+    const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
+    if (all ? sc != spv::StorageClass::Function
+            : sc == spv::StorageClass::Input || sc == spv::StorageClass::Output) {
+      globals.push_back(m.result_id(i));
+    }
+  }
+  std::sort(globals.begin(), globals.end());
+  // The sorted interface of each entry point.
+  std::vector<std::pair<InstIndex, std::vector<Id>>> entries;
+  bool complete = true;
+  for (InstIndex e = 0; e < m.global_end(); ++e) {
+    if (m.opcode(e) != Op::EntryPoint || m.num_words(e) < 4) continue;
+    const ir::Inst inst = m.inst(e);
+    const size_t name_words = binary::DecodeString(inst.words.subspan(3)).size() / 4 + 1;
+    std::vector<Id> listed(inst.words.begin() + std::min(3 + name_words, inst.words.size()),
+                           inst.words.end());
+    std::sort(listed.begin(), listed.end());
+    complete =
+        complete && std::includes(listed.begin(), listed.end(), globals.begin(), globals.end());
+    entries.emplace_back(e, std::move(listed));
+  }
+  if (complete) return;
+  std::vector<bool> global(m.bound(), false);
+  for (const Id id : globals) {
+    if (id < global.size()) global[id] = true;
+  }
+  // Per function: the variables it names (first use) and the functions it calls.
+  const auto functions = m.functions();
+  struct Uses {
+    std::vector<std::pair<Id, InstIndex>> variables;
+    std::vector<uint32_t> callees;
+  };
+  std::vector<Uses> uses(functions.size());
+  for (uint32_t f = 0; f < functions.size(); ++f) {
+    const InstIndex end = functions[f].end == kNoInst ? m.num_instructions() : functions[f].end;
+    for (InstIndex i = functions[f].def; i < end; ++i) {
+      const Op op = m.opcode(i);
+      const uint32_t n = m.num_words(i);
+      const Words w = PointerWords(op, n);
+      for (uint32_t k = w.begin; k < std::min(w.end, n); k += w.step) {
+        const Id id = m.word(i, k);
+        if (id < global.size() && global[id]) uses[f].variables.push_back({id, i});
+      }
+      if (op == Op::FunctionCall && n > 3) {
+        const uint32_t callee = m.FunctionById(m.word(i, 3));
+        if (callee < functions.size()) uses[f].callees.push_back(callee);
+      }
+    }
+  }
+  for (const auto& [e, listed] : entries) {
+    if (state.Full()) return;
+    const uint32_t root = m.FunctionById(m.word(e, 2));
+    if (root >= functions.size()) continue;  // entry-point.function.
+    const std::string_view name = binary::DecodeString(m.inst(e).words.subspan(3));
+    std::vector<bool> seen(functions.size(), false);
+    std::vector<uint32_t> stack{root};
+    seen[root] = true;
+    std::vector<Id> reported;
+    while (!stack.empty() && !state.Full()) {
+      const uint32_t f = stack.back();
+      stack.pop_back();
+      for (const auto& [id, at] : uses[f].variables) {
+        if (std::binary_search(listed.begin(), listed.end(), id) ||
+            std::find(reported.begin(), reported.end(), id) != reported.end()) {
+          continue;
+        }
+        reported.push_back(id);
+        state.Report("entry-point.interface-complete", at,
+                     state.Describe(at) + ": " + state.Name(id) +
+                         " is used in the call tree of entry point \"" + std::string(name) +
+                         "\" but not listed in its interface");
+      }
+      for (const uint32_t c : uses[f].callees) {
+        if (!seen[c]) {
+          seen[c] = true;
+          stack.push_back(c);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace coopspv::val

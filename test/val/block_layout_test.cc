@@ -1,0 +1,182 @@
+// Tests of the block layout rules (source/val/block_layout.cc): one buffer block whose
+// decorations each test changes, validated in the environments whose defaults differ.
+#include <string>
+
+#include "test/val/val_test_util.h"
+
+namespace coopspv::val {
+namespace {
+
+using testing::HasRule;
+using testing::Mutate;
+using testing::ValidateText;
+
+// A Block with a float, a vec3, a float[4] and a column-major mat2, in `sc` storage; std430
+// offsets (valid for every storage class but Uniform Block, which needs extended alignment).
+std::string Block(const std::string& sc) {
+  std::string text = R"(
+               OpCapability Shader
+               OpExtension "SPV_KHR_storage_buffer_storage_class"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %arr ArrayStride 4
+               OpMemberDecorate %S 0 Offset 0
+               OpMemberDecorate %S 1 Offset 16
+               OpMemberDecorate %S 2 Offset 28
+               OpMemberDecorate %S 3 Offset 48
+               OpMemberDecorate %S 3 ColMajor
+               OpMemberDecorate %S 3 MatrixStride 8
+               OpDecorate %S Block
+               OpDecorate %v DescriptorSet 0
+               OpDecorate %v Binding 0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %float = OpTypeFloat 32
+       %uint = OpTypeInt 32 0
+     %uint_4 = OpConstant %uint 4
+         %v3 = OpTypeVector %float 3
+         %v2 = OpTypeVector %float 2
+         %m2 = OpTypeMatrix %v2 2
+        %arr = OpTypeArray %float %uint_4
+          %S = OpTypeStruct %float %v3 %arr %m2
+          %p = OpTypePointer SC %S
+          %v = OpVariable %p SC
+       %main = OpFunction %void None %fn
+          %l = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+  for (size_t at; (at = text.find("SC")) != std::string::npos;) text.replace(at, 2, sc);
+  if (sc == "PushConstant") {
+    text = testing::Mutate(text, "OpDecorate %v DescriptorSet 0", "");
+    text = testing::Mutate(text, "OpDecorate %v Binding 0", "");
+  }
+  return text;
+}
+
+TEST(BlockLayout, Std430BlockIsValid) {
+  for (const char* env : {"vulkan1.0", "vulkan1.1", "vulkan1.3", "spv1.6"}) {
+    SCOPED_TRACE(env);
+    EXPECT_CLEAN(ValidateText(Block("StorageBuffer"), env));
+  }
+  EXPECT_CLEAN(ValidateText(Block("Uniform"), "spv1.6"));  // Alignment is Vulkan's rule.
+}
+
+TEST(BlockLayout, MissingOffsetStrideOrMatrixStride) {
+  const std::string text = Block("StorageBuffer");
+  for (const char* env : {"vulkan1.3", "spv1.6"}) {
+    EXPECT_RULE_AT(ValidateText(Mutate(text, "OpMemberDecorate %S 2 Offset 28", ""), env),
+                   "block-layout.explicit", "OpTypeStruct", "member 2 of %_struct_3 has no Offset");
+    EXPECT_RULE_AT(ValidateText(Mutate(text, "OpDecorate %arr ArrayStride 4", ""), env),
+                   "block-layout.explicit", "OpTypeArray", "no ArrayStride");
+    EXPECT_RULE_AT(ValidateText(Mutate(text, "OpMemberDecorate %S 3 MatrixStride 8", ""), env),
+                   "block-layout.explicit", "OpTypeStruct", "without a MatrixStride");
+  }
+}
+
+// Uniform Block: extended alignment (arrays and matrices to 16), unless
+// --uniform-buffer-standard-layout; BufferBlock keeps base alignment.
+TEST(BlockLayout, UniformBlockUsesExtendedAlignment) {
+  const std::string text = Block("Uniform");
+  const Result r = ValidateText(text, "vulkan1.3");
+  EXPECT_RULE_AT(r, "block-layout.array-stride", "OpTypeArray", "extended (std140) alignment 16");
+  EXPECT_RULE_AT(r, "block-layout.matrix-stride", "OpTypeStruct", "MatrixStride 8");
+  EXPECT_RULE_AT(r, "block-layout.offset", "OpTypeStruct", "member 2 of %_struct_3 at Offset 28");
+  Options standard;
+  standard.env = *ParseTargetEnv("vulkan1.3");
+  standard.uniform_buffer_standard_layout = true;
+  EXPECT_CLEAN(ValidateText(text, standard));
+  EXPECT_CLEAN(
+      ValidateText(Mutate(text, "OpDecorate %S Block", "OpDecorate %S BufferBlock"), "vulkan1.3"));
+  std::string std140 =
+      Mutate(text, "OpDecorate %arr ArrayStride 4", "OpDecorate %arr ArrayStride 16");
+  std140 = Mutate(std140, "OpMemberDecorate %S 2 Offset 28", "OpMemberDecorate %S 2 Offset 32");
+  std140 = Mutate(std140, "OpMemberDecorate %S 3 Offset 48", "OpMemberDecorate %S 3 Offset 96");
+  std140 = Mutate(std140, "OpMemberDecorate %S 3 MatrixStride 8",
+                  "OpMemberDecorate %S 3 MatrixStride 16");
+  EXPECT_CLEAN(ValidateText(std140, "vulkan1.0"));
+  // The padding after an array, up to its alignment, is not free for the next member.
+  EXPECT_RULE_AT(ValidateText(Mutate(std140, "OpMemberDecorate %S 3 Offset 96",
+                                     "OpMemberDecorate %S 3 Offset 80"),
+                              "vulkan1.0"),
+                 "block-layout.overlap", "OpTypeStruct", "which end at 96");
+}
+
+// Relaxed block layout (the default from vulkan1.1; --relax-block-layout before): a vector is
+// aligned to its component and does not straddle a 16-byte boundary.
+TEST(BlockLayout, RelaxedVectorPlacement) {
+  const std::string text = Mutate(Block("StorageBuffer"), "OpMemberDecorate %S 1 Offset 16",
+                                  "OpMemberDecorate %S 1 Offset 4");
+  EXPECT_CLEAN(ValidateText(text, "vulkan1.1"));
+  EXPECT_RULE_AT(ValidateText(text, "vulkan1.0"), "block-layout.offset", "OpTypeStruct",
+                 "base (std430) alignment 16");
+  Options relaxed;
+  relaxed.env = *ParseTargetEnv("vulkan1.0");
+  relaxed.relax_block_layout = true;
+  EXPECT_CLEAN(ValidateText(text, relaxed));
+  const std::string straddle = Mutate(Block("StorageBuffer"), "OpMemberDecorate %S 1 Offset 16",
+                                      "OpMemberDecorate %S 1 Offset 8");
+  EXPECT_RULE_AT(ValidateText(straddle, "vulkan1.1"), "block-layout.offset", "OpTypeStruct",
+                 "straddle");
+  const std::string odd = Mutate(Block("StorageBuffer"), "OpMemberDecorate %S 1 Offset 16",
+                                 "OpMemberDecorate %S 1 Offset 6");
+  EXPECT_RULE_AT(ValidateText(odd, "vulkan1.1"), "block-layout.offset", "OpTypeStruct",
+                 "component size 4");
+}
+
+TEST(BlockLayout, OverlapAndStrides) {
+  const std::string text = Block("StorageBuffer");
+  EXPECT_RULE_AT(ValidateText(Mutate(text, "OpMemberDecorate %S 2 Offset 28",
+                                     "OpMemberDecorate %S 2 Offset 24"),
+                              "vulkan1.3"),
+                 "block-layout.overlap", "OpTypeStruct", "member 2 of %_struct_3 at Offset 24");
+  EXPECT_RULE_AT(
+      ValidateText(Mutate(text, "OpDecorate %arr ArrayStride 4", "OpDecorate %arr ArrayStride 2"),
+                   "vulkan1.3"),
+      "block-layout.array-stride", "OpTypeArray", "smaller than its element");
+  EXPECT_RULE_AT(ValidateText(Mutate(text, "OpMemberDecorate %S 3 MatrixStride 8",
+                                     "OpMemberDecorate %S 3 MatrixStride 12"),
+                              "vulkan1.3"),
+                 "block-layout.matrix-stride", "OpTypeStruct", "MatrixStride 12");
+  EXPECT_RULE_AT(ValidateText(Mutate(text, "OpMemberDecorate %S 3 Offset 48",
+                                     "OpMemberDecorate %S 3 Offset 44"),
+                              "vulkan1.3"),
+                 "block-layout.offset", "OpTypeStruct", "alignment 8");
+  // The same in PushConstant storage; scalar layout allows the packed offset; --skip-block-layout
+  // checks nothing.
+  const std::string packed = Mutate(Block("PushConstant"), "OpMemberDecorate %S 3 Offset 48",
+                                    "OpMemberDecorate %S 3 Offset 44");
+  EXPECT_RULE(ValidateText(packed, "vulkan1.3"), "block-layout.offset");
+  Options scalar;
+  scalar.env = *ParseTargetEnv("vulkan1.3");
+  scalar.scalar_block_layout = true;
+  EXPECT_CLEAN(ValidateText(packed, scalar));
+  Options skip;
+  skip.env = *ParseTargetEnv("vulkan1.3");
+  skip.skip_block_layout = true;
+  EXPECT_CLEAN(ValidateText(Mutate(packed, "OpMemberDecorate %S 2 Offset 28", ""), skip));
+}
+
+// An array of itself (an id used before its definition) in a block ends in a diagnostic, not a
+// hang (found by mutating coopvec_int8_packed).
+TEST(BlockLayout, SelfReferencingArrayTerminates) {
+  const std::string text = Mutate(Block("StorageBuffer"), "%arr = OpTypeArray %float %uint_4",
+                                  "%arr = OpTypeRuntimeArray %arr");
+  EXPECT_RULE(ValidateText(text, "vulkan1.3"), "id.forward-reference");
+}
+
+// Booleans are not stored in externally visible storage classes (SPIR-V 2.16.2).
+TEST(BlockLayout, NoBooleanInABuffer) {
+  std::string text = Mutate(Block("StorageBuffer"), "%S = OpTypeStruct %float %v3 %arr %m2",
+                            "%bool = OpTypeBool\n%S = OpTypeStruct %bool %v3 %arr %m2");
+  EXPECT_RULE_AT(ValidateText(text, "spv1.6"), "block-layout.bool", "OpVariable", "Boolean");
+  const std::string private_bool =
+      Mutate(Block("StorageBuffer"), "%v = OpVariable %p StorageBuffer",
+             "%v = OpVariable %p StorageBuffer\n%bool = OpTypeBool\n"
+             "%pb = OpTypePointer Private %bool\n%b = OpVariable %pb Private");
+  EXPECT_CLEAN(ValidateText(private_bool, "vulkan1.3"));
+}
+
+}  // namespace
+}  // namespace coopspv::val

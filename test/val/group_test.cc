@@ -1,0 +1,120 @@
+// Tests of the non-uniform group instruction rules (source/val/group.cc): one instruction at a
+// time in a small compute kernel, valid and broken.
+#include <string>
+
+#include "test/val/val_test_util.h"
+
+namespace coopspv::val {
+namespace {
+
+std::string Kernel(const std::string& instruction) {
+  return R"(
+               OpCapability Shader
+               OpCapability GroupNonUniform
+               OpCapability GroupNonUniformVote
+               OpCapability GroupNonUniformBallot
+               OpCapability GroupNonUniformShuffle
+               OpCapability GroupNonUniformArithmetic
+               OpCapability GroupNonUniformClustered
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+        %int = OpTypeInt 32 1
+      %float = OpTypeFloat 32
+     %v4uint = OpTypeVector %uint 4
+      %v4int = OpTypeVector %int 4
+     %uint_1 = OpConstant %uint 1
+     %uint_3 = OpConstant %uint 3
+     %uint_4 = OpConstant %uint 4
+      %int_1 = OpConstant %int 1
+       %true = OpConstantTrue %bool
+    %float_1 = OpConstant %float 1
+     %ballot = OpConstantComposite %v4uint %uint_1 %uint_1 %uint_1 %uint_1
+        %ptr = OpTypePointer Function %uint
+       %main = OpFunction %void None %fn
+          %l = OpLabel
+        %var = OpVariable %ptr Function
+        %dyn = OpLoad %uint %var
+          %x = )" +
+         instruction + R"(
+               OpReturn
+               OpFunctionEnd
+)";
+}
+
+using Case = testing::InstructionCase;
+
+class GroupCase : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GroupCase, IsReportedWithItsRule) {
+  const Case& c = GetParam();
+  const Result r = testing::ValidateText(Kernel(c.instruction), c.env);
+  if (c.rule[0] == '\0') {
+    EXPECT_CLEAN(r);
+  } else {
+    EXPECT_RULE_AT(r, c.rule, "OpGroupNonUniform");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Group, GroupCase,
+    ::testing::Values(
+        Case{"OpGroupNonUniformElect %bool %uint_3", "spv1.3", ""},
+        Case{"OpGroupNonUniformElect %uint %uint_3", "spv1.3", "group.operand"},
+        Case{"OpGroupNonUniformElect %bool %uint_1", "spv1.3", "group.scope"},
+        Case{"OpGroupNonUniformElect %bool %uint_1", "vulkan1.1", "vulkan.non-uniform-scope"},
+        Case{"OpGroupNonUniformAll %bool %uint_3 %true", "vulkan1.1", ""},
+        Case{"OpGroupNonUniformAll %bool %uint_3 %uint_1", "vulkan1.1", "group.operand"},
+        Case{"OpGroupNonUniformAllEqual %bool %uint_3 %float_1", "vulkan1.1", ""},
+        Case{"OpGroupNonUniformAllEqual %uint %uint_3 %uint_1", "vulkan1.1", "group.operand"},
+        Case{"OpGroupNonUniformBallot %v4uint %uint_3 %true", "vulkan1.1", ""},
+        Case{"OpGroupNonUniformBallot %v4int %uint_3 %true", "vulkan1.1", "group.operand"},
+        Case{"OpGroupNonUniformInverseBallot %bool %uint_3 %uint_1", "vulkan1.1", "group.operand"},
+        Case{"OpGroupNonUniformBallotBitCount %uint %uint_3 Reduce %ballot", "vulkan1.1", ""},
+        Case{"OpGroupNonUniformBallotBitCount %int %uint_3 Reduce %ballot", "vulkan1.1",
+             "group.operand"},
+        Case{"OpGroupNonUniformBallotBitCount %uint %uint_3 ClusteredReduce %ballot", "vulkan1.1",
+             "group.operation"},
+        Case{"OpGroupNonUniformBallotFindLSB %uint %uint_3 %ballot", "vulkan1.1", ""},
+        Case{"OpGroupNonUniformBallotBitExtract %bool %uint_3 %ballot %int_1", "vulkan1.1",
+             "group.operand"},
+        Case{"OpGroupNonUniformBroadcast %float %uint_3 %float_1 %uint_1", "vulkan1.1", ""},
+        Case{"OpGroupNonUniformBroadcast %float %uint_3 %float_1 %int_1", "vulkan1.1",
+             "group.operand"},
+        Case{"OpGroupNonUniformBroadcast %float %uint_3 %float_1 %dyn", "vulkan1.1",
+             "group.operand"},
+        Case{"OpGroupNonUniformBroadcast %float %uint_3 %float_1 %dyn", "vulkan1.2", ""},
+        Case{"OpGroupNonUniformBroadcastFirst %float %uint_3 %uint_1", "vulkan1.1",
+             "group.operand"},
+        Case{"OpGroupNonUniformShuffle %float %uint_3 %float_1 %dyn", "vulkan1.1", ""},
+        Case{"OpGroupNonUniformShuffle %float %uint_3 %uint_1 %dyn", "vulkan1.1", "group.operand"},
+        Case{"OpGroupNonUniformShuffleXor %float %uint_3 %float_1 %int_1", "vulkan1.1",
+             "group.operand"},
+        Case{"OpGroupNonUniformIAdd %uint %uint_3 Reduce %uint_1", "vulkan1.1", ""},
+        Case{"OpGroupNonUniformIAdd %float %uint_3 Reduce %float_1", "vulkan1.1", "group.operand"},
+        Case{"OpGroupNonUniformFMax %float %uint_3 InclusiveScan %uint_1", "vulkan1.1",
+             "group.operand"},
+        Case{"OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %uint_1 %uint_4", "vulkan1.1",
+             ""},
+        Case{"OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %uint_1", "vulkan1.1",
+             "group.cluster-size"},
+        Case{"OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %uint_1 %dyn", "vulkan1.1",
+             "group.cluster-size"},
+        Case{"OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %uint_1 %int_1", "vulkan1.1",
+             "group.cluster-size"}));
+
+// A ClusterSize that is not a power of 2 makes behavior undefined, not the module invalid.
+TEST(Group, ClusterSizeNotAPowerOfTwoIsAWarning) {
+  const Result r = testing::ValidateText(
+      Kernel("OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %uint_1 %uint_3"), "vulkan1.1");
+  EXPECT_TRUE(r.valid);
+  EXPECT_TRUE(
+      testing::RuleAt(r, "group.cluster-size-value", "OpGroupNonUniformIAdd", "not a power of 2"));
+}
+
+}  // namespace
+}  // namespace coopspv::val
