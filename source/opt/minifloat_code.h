@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "source/common/float.h"
+#include "source/grammar/grammar.h"
 
 namespace coopspv::opt::minifloat {
 
@@ -45,9 +46,15 @@ typename O::Value DecodeToFloat32Bits(O& o, typename O::Value x, FloatFormat f) 
   auto normal =
       o.Or(o.Shl(o.Add(e, o.Const(127 - bias)), o.Const(23)), o.Shl(m, o.Const(23 - m_bits)));
   // Subnormal: m * 2^(1 - bias - M) = 1.f * 2^(p + 1 - bias - M) with p the top bit of m.
-  auto p = o.FindUMsb(m);
-  auto subnormal = o.Or(o.Shl(o.Add(p, o.Const(128 - bias - m_bits)), o.Const(23)),
-                        o.And(o.Shl(m, o.Sub(o.Const(23), p)), o.Const(0x7FFFFF)));
+  // A format with float32's exponent range (bfloat16): its subnormals are float32 subnormals.
+  typename O::Value subnormal;
+  if (e_bits == 8) {
+    subnormal = o.Shl(m, o.Const(23 - m_bits));
+  } else {
+    auto p = o.FindUMsb(m);
+    subnormal = o.Or(o.Shl(o.Add(p, o.Const(128 - bias - m_bits)), o.Const(23)),
+                     o.And(o.Shl(m, o.Sub(o.Const(23), p)), o.Const(0x7FFFFF)));
+  }
   auto zero_e = o.Equal(e, o.Const(0));
   auto magnitude =
       o.Select(zero_e, o.Select(o.Equal(m, o.Const(0)), o.Const(0), subnormal), normal);
@@ -74,6 +81,13 @@ typename O::Value EncodeFromFloat32Bits(O& o, typename O::Value x, FloatFormat f
   auto a = o.And(x, o.Const(0x7FFFFFFF));
   auto e32 = o.Shr(a, o.Const(23));
   auto mant = o.Or(o.And(a, o.Const(0x7FFFFF)), o.Const(0x800000));
+  if (e_bits == 8) {
+    // bfloat16 keeps float32 subnormals: read them as exponent 1 without the implicit bit. (The
+    // narrower formats round every float32 subnormal to zero either way.)
+    auto zero_e = o.Equal(e32, o.Const(0));
+    mant = o.Select(zero_e, o.And(a, o.Const(0x7FFFFF)), mant);
+    e32 = o.Select(zero_e, o.Const(1), e32);
+  }
   // eb = target biased exponent + 127: normal in the target when eb >= 128.
   auto eb = o.Add(e32, o.Const(bias));
   auto subnormal = o.ULess(eb, o.Const(128));
@@ -99,6 +113,33 @@ typename O::Value EncodeFromFloat32Bits(O& o, typename O::Value x, FloatFormat f
   bits = o.Select(nan, o.Const(QuietNaN(f)), bits);
   return o.Or(sign, bits);
 }
+
+// The operation set that emits SPIR-V, for a pass whose emitter `E` provides
+// Emit(spv::Op, type, {operands}) -> result id, U32(value) (a uint32 constant), UInt(32), Bool()
+// and Glsl() (the GLSL.std.450 import).
+template <class E>
+struct SpirvOps {
+  using Value = uint32_t;
+  using Bool = uint32_t;
+  static constexpr uint32_t kGlslFindUMsb = 75;
+  E& e;
+  Value Bin(spv::Op op, Value a, Value b) { return e.Emit(op, e.UInt(32), {a, b}); }
+  Value Const(uint32_t v) { return e.U32(v); }
+  Value And(Value a, Value b) { return Bin(spv::Op::BitwiseAnd, a, b); }
+  Value Or(Value a, Value b) { return Bin(spv::Op::BitwiseOr, a, b); }
+  Value Shl(Value a, Value b) { return Bin(spv::Op::ShiftLeftLogical, a, b); }
+  Value Shr(Value a, Value b) { return Bin(spv::Op::ShiftRightLogical, a, b); }
+  Value Add(Value a, Value b) { return Bin(spv::Op::IAdd, a, b); }
+  Value Sub(Value a, Value b) { return Bin(spv::Op::ISub, a, b); }
+  Bool ULess(Value a, Value b) { return e.Emit(spv::Op::ULessThan, e.Bool(), {a, b}); }
+  Bool Equal(Value a, Value b) { return e.Emit(spv::Op::IEqual, e.Bool(), {a, b}); }
+  Bool LogicalOr(Bool a, Bool b) { return e.Emit(spv::Op::LogicalOr, e.Bool(), {a, b}); }
+  Bool LogicalAnd(Bool a, Bool b) { return e.Emit(spv::Op::LogicalAnd, e.Bool(), {a, b}); }
+  Value Select(Bool c, Value a, Value b) { return e.Emit(spv::Op::Select, e.UInt(32), {c, a, b}); }
+  Value FindUMsb(Value a) {
+    return e.Emit(spv::Op::ExtInst, e.UInt(32), {e.Glsl(), kGlslFindUMsb, a});
+  }
+};
 
 }  // namespace coopspv::opt::minifloat
 

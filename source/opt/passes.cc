@@ -47,6 +47,11 @@ constexpr PassInfo kPasses[] = {
      "copied through a per-subgroup Workgroup scratch, one slice per subgroup of the smallest "
      "size given (1 without the argument).",
      CreateCoopMatrixNvToKhrPass},
+    {"lower-small-floats", nullptr,
+     "Rewrite bfloat16 and float8 (E4M3 / E5M2) scalars and vectors into unsigned integers "
+     "holding their bits, each conversion or arithmetic operation done in float32 and rounded "
+     "back to nearest even, for devices without shaderBFloat16Type / shaderFloat8.",
+     CreateLowerSmallFloatsPass},
     {"legalize-for-device", "=<device profile: JSON file or built-in name>",
      "Rewrite the module so that the profile's device accepts it: strip decode vectors, NV "
      "matrices onto KHR, lower matrices / vectors the device lacks; fail naming what cannot be "

@@ -34,6 +34,7 @@ std::unique_ptr<Pass> CreateCompactIdsPass(std::string_view argument, std::strin
 std::unique_ptr<Pass> CreateLowerCoopVectorPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateStripDecodeVectorPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateCoopMatrixNvToKhrPass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateLowerSmallFloatsPass(std::string_view argument, std::string* error);
 // --legalize-for-device=<profile>: reads the profile with LegalizeTargetFromProfile
 // (legalize_for_device.h).
 std::unique_ptr<Pass> CreateLegalizeForDeviceFromProfile(std::string_view argument,
