@@ -370,7 +370,7 @@ class Lowering {
   std::set<std::string> exts_;
   std::vector<std::string> new_exts_;
   std::map<std::vector<uint32_t>, Id> decls_;
-  std::map<std::vector<uint32_t>, Id> helpers_;
+  minifloat::Helpers helpers_;
   std::map<Id, uint32_t> u32_values_;
   uint32_t replicates_lowered_ = 0;
   Id glsl_ = 0;
@@ -750,25 +750,8 @@ Id Lowering::ReadAs(const MemoryArray& a, const MemoryAccess& ma, Id offset, Id 
 // ---- Software float helpers
 
 Id Lowering::MinifloatHelper(FloatFormat f, bool encode, bool saturate) {
-  const std::vector<uint32_t> key = {static_cast<uint32_t>(f.exponent_bits),
-                                     static_cast<uint32_t>(f.mantissa_bits), encode, saturate};
-  if (auto it = helpers_.find(key); it != helpers_.end()) return it->second;
-  const Id u32 = UInt(32);
-  const Id fn_type = Decl(Op::TypeFunction, {u32, u32});
-  Glsl();
-  const bool was_at_end = at_end_;
-  at_end_ = true;
-  const Id fn = Emit(Op::Function, u32, {0, fn_type});
-  const Id param = Emit(Op::FunctionParameter, u32, {});
-  Emit(Op::Label, 0, {});
-  minifloat::SpirvOps<Lowering> ops{*this};
-  const Id result = encode ? minifloat::EncodeFromFloat32Bits(ops, param, f, saturate)
-                           : minifloat::DecodeToFloat32Bits(ops, param, f);
-  Emit(Op::ReturnValue, 0, {result});
-  Emit(Op::FunctionEnd, 0, {});
-  at_end_ = was_at_end;
-  helpers_.emplace(key, fn);
-  return fn;
+  return helpers_.Get(*this, at_end_, Decl(Op::TypeFunction, {UInt(32), UInt(32)}), f, encode,
+                      saturate);
 }
 
 // ---- Per instruction

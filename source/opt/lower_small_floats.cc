@@ -174,7 +174,7 @@ class Lowering {
   std::set<uint32_t> caps_;
   std::vector<uint32_t> new_caps_;
   std::map<std::vector<uint32_t>, Id> decls_;
-  std::map<std::vector<uint32_t>, Id> helpers_;
+  minifloat::Helpers helpers_;
   std::set<Id> rewritten_;  // Result ids of the instructions replaced.
   Id glsl_ = 0;
   InstIndex memory_model_ = ir::kNoInst;
@@ -251,25 +251,8 @@ bool Lowering::ContainsSmall(Id type, uint32_t width, int depth) const {
 }
 
 Id Lowering::Helper(FloatFormat f, bool encode, bool saturate) {
-  const std::vector<uint32_t> key = {static_cast<uint32_t>(f.exponent_bits),
-                                     static_cast<uint32_t>(f.mantissa_bits), encode, saturate};
-  if (auto it = helpers_.find(key); it != helpers_.end()) return it->second;
-  const Id u32 = UInt(32);
-  const Id fn_type = Decl(Op::TypeFunction, {u32, u32});
-  Glsl();
-  const bool was_at_end = at_end_;
-  at_end_ = true;
-  const Id fn = Emit(Op::Function, u32, {0, fn_type});
-  const Id param = Emit(Op::FunctionParameter, u32, {});
-  Emit(Op::Label, 0, {});
-  minifloat::SpirvOps<Lowering> ops{*this};
-  const Id result = encode ? minifloat::EncodeFromFloat32Bits(ops, param, f, saturate)
-                           : minifloat::DecodeToFloat32Bits(ops, param, f);
-  Emit(Op::ReturnValue, 0, {result});
-  Emit(Op::FunctionEnd, 0, {});
-  at_end_ = was_at_end;
-  helpers_.emplace(key, fn);
-  return fn;
+  return helpers_.Get(*this, at_end_, Decl(Op::TypeFunction, {UInt(32), UInt(32)}), f, encode,
+                      saturate);
 }
 
 Id Lowering::Decode(Id value) {

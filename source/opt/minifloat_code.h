@@ -12,7 +12,9 @@
 #ifndef COOPSPV_SOURCE_OPT_MINIFLOAT_CODE_H_
 #define COOPSPV_SOURCE_OPT_MINIFLOAT_CODE_H_
 
+#include <array>
 #include <cstdint>
+#include <map>
 
 #include "source/common/float.h"
 #include "source/grammar/grammar.h"
@@ -139,6 +141,38 @@ struct SpirvOps {
   Value FindUMsb(Value a) {
     return e.Emit(spv::Op::ExtInst, e.UInt(32), {e.Glsl(), kGlslFindUMsb, a});
   }
+};
+
+// The helper functions (uint32 -> uint32 bits) of DecodeToFloat32Bits / EncodeFromFloat32Bits a
+// pass emits, one per format, direction and saturation, through an emitter as SpirvOps wants
+// that appends at the end of the module while `at_end` is set; `fn_type` is
+// OpTypeFunction %uint %uint.
+class Helpers {
+ public:
+  template <class E>
+  uint32_t Get(E& e, bool& at_end, uint32_t fn_type, FloatFormat f, bool encode, bool saturate) {
+    const std::array<uint32_t, 4> key = {static_cast<uint32_t>(f.exponent_bits),
+                                         static_cast<uint32_t>(f.mantissa_bits), encode, saturate};
+    if (auto it = ids_.find(key); it != ids_.end()) return it->second;
+    e.Glsl();
+    const bool was_at_end = at_end;
+    at_end = true;
+    const uint32_t u32 = e.UInt(32);
+    const uint32_t fn = e.Emit(spv::Op::Function, u32, {0, fn_type});
+    const uint32_t param = e.Emit(spv::Op::FunctionParameter, u32, {});
+    e.Emit(spv::Op::Label, 0, {});
+    SpirvOps<E> ops{e};
+    const uint32_t result = encode ? EncodeFromFloat32Bits(ops, param, f, saturate)
+                                   : DecodeToFloat32Bits(ops, param, f);
+    e.Emit(spv::Op::ReturnValue, 0, {result});
+    e.Emit(spv::Op::FunctionEnd, 0, {});
+    at_end = was_at_end;
+    ids_.emplace(key, fn);
+    return fn;
+  }
+
+ private:
+  std::map<std::array<uint32_t, 4>, uint32_t> ids_;
 };
 
 }  // namespace coopspv::opt::minifloat
