@@ -1482,13 +1482,7 @@ PassResult Lowering::Run() {
     b_.Add(Op::Extension, 0, std::span<const uint32_t>(ir::Builder::StringWords(ext)));
   }
 
-  Diagnostic d;
-  auto rebuilt = b_.Finish(&d);
-  if (!rebuilt) return PassResult::Failed("could not rebuild the module: " + d.ToString());
-  if (auto merged = MergeDuplicateDeclarations(*rebuilt, &d)) {
-    return PassResult::Rebuilt(std::move(merged));
-  }
-  return PassResult::Rebuilt(std::move(rebuilt));
+  return FinishMergingDeclarations(b_);
 }
 
 class LowerCoopVectorPass : public Pass {

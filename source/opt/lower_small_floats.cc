@@ -485,13 +485,7 @@ PassResult Lowering::Run() {
   extension(storage8, 0x10500, "SPV_KHR_8bit_storage");
   extension(storage16, 0x10300, "SPV_KHR_16bit_storage");
 
-  Diagnostic d;
-  auto rebuilt = b_.Finish(&d);
-  if (!rebuilt) return PassResult::Failed("could not rebuild the module: " + d.ToString());
-  if (auto merged = MergeDuplicateDeclarations(*rebuilt, &d)) {
-    return PassResult::Rebuilt(std::move(merged));
-  }
-  return PassResult::Rebuilt(std::move(rebuilt));
+  return FinishMergingDeclarations(b_);
 }
 
 class LowerSmallFloatsPass : public Pass {

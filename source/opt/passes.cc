@@ -85,6 +85,16 @@ std::string DescribeInstruction(const ir::Module& m, ir::InstIndex i) {
   return r ? "%" + std::to_string(r) + " = " + name : name;
 }
 
+PassResult FinishMergingDeclarations(ir::Builder& builder) {
+  Diagnostic d;
+  auto rebuilt = builder.Finish(&d);
+  if (!rebuilt) return PassResult::Failed("could not rebuild the module: " + d.ToString());
+  if (auto merged = MergeDuplicateDeclarations(*rebuilt, &d)) {
+    return PassResult::Rebuilt(std::move(merged));
+  }
+  return PassResult::Rebuilt(std::move(rebuilt));
+}
+
 const PassInfo* FindPass(std::string_view flag) {
   for (const PassInfo& p : kPasses) {
     if (flag == p.flag) return &p;

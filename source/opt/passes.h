@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "source/ir/builder.h"
 #include "source/opt/pass.h"
 
 namespace coopspv::opt {
@@ -51,6 +52,10 @@ std::string DescribeInstruction(const ir::Module& module, ir::InstIndex i);
 // ids, structs and forward-declared pointers are left alone. Returns null when nothing merged.
 std::unique_ptr<ir::Module> MergeDuplicateDeclarations(const ir::Module& module,
                                                        Diagnostic* diagnostic);
+
+// The end of a rebuilding pass: the builder's module with MergeDuplicateDeclarations applied
+// (the result of Rebuilt), or Failed when the builder cannot write it.
+PassResult FinishMergingDeclarations(ir::Builder& builder);
 
 }  // namespace coopspv::opt
 
