@@ -42,6 +42,21 @@ bool Declares(const ir::Module& m, Capability c) {
   return false;
 }
 
+// A cooperative matrix or vector type with a bfloat16 / float8 component: the device keeps it
+// (it has the extension), so the scalars cannot become integers under it.
+bool KeepsSmallFloatMatrices(const ir::Module& m) {
+  for (ir::InstIndex i = 0; i < m.global_end(); ++i) {
+    const spv::Op op = m.opcode(i);
+    if (op != spv::Op::TypeCooperativeMatrixKHR && op != spv::Op::TypeCooperativeMatrixNV &&
+        op != spv::Op::TypeCooperativeVectorNV) {
+      continue;
+    }
+    const ir::InstIndex c = m.Def(m.word(i, 2));
+    if (c != ir::kNoInst && m.opcode(c) == spv::Op::TypeFloat && m.num_words(c) > 3) return true;
+  }
+  return false;
+}
+
 class LegalizeForDevicePass : public Pass {
  public:
   explicit LegalizeForDevicePass(const LegalizeTarget& target) : target_(target) {}
@@ -106,6 +121,13 @@ class LegalizeForDevicePass : public Pass {
     if (!target_.has_coop_vector && (Declares(now(), Capability::CooperativeVectorNV) ||
                                      Declares(now(), Capability::CooperativeVectorTrainingNV))) {
       if (!step(CreateLowerCoopVectorPass("", &error))) return PassResult::Failed(error);
+    }
+    // After the lowerings, which leave the matrices' and vectors' components as scalars. Where
+    // the device keeps such matrices, the device check below names the missing feature.
+    if (((!target_.has_bfloat16 && Declares(now(), Capability::BFloat16TypeKHR)) ||
+         (!target_.has_float8 && Declares(now(), Capability::Float8EXT))) &&
+        !KeepsSmallFloatMatrices(now())) {
+      if (!step(CreateLowerSmallFloatsPass("", &error))) return PassResult::Failed(error);
     }
     if (target_.profile) {
       // What the sub-passes cannot change (a shape or type combination the device does not
@@ -179,6 +201,8 @@ bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
   target->has_coop_vector =
       p->HasExtension("VK_NV_cooperative_vector") && p->features.cooperativeVector;
   target->has_matrix2 = p->HasExtension("VK_NV_cooperative_matrix2");
+  target->has_bfloat16 = p->features.shaderBFloat16Type;
+  target->has_float8 = p->features.shaderFloat8;
   target->subgroup_size = p->properties.subgroupSize;
   target->min_subgroup_size = p->properties.minSubgroupSize;
   target->profile = std::make_shared<const profile::DeviceProfile>(*p);

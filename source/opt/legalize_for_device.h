@@ -20,6 +20,8 @@ struct LegalizeTarget {
   bool has_decode_vector = false;    // VK_NV_cooperative_matrix_decode_vector.
   bool has_coop_vector = false;      // VK_NV_cooperative_vector.
   bool has_matrix2 = false;          // VK_NV_cooperative_matrix2.
+  bool has_bfloat16 = false;         // shaderBFloat16Type.
+  bool has_float8 = false;           // shaderFloat8.
   uint32_t subgroup_size = 0;        // For the lowering; 0 when unknown.
   uint32_t min_subgroup_size = 0;    // Sizes the NV-to-KHR Use copies' scratch; 0: unknown.
   // The whole profile, when the target came from one: the legalized module is then checked
@@ -38,8 +40,9 @@ bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
 // The driver: in order, --strip-decode-vector when the device lacks decode vectors;
 // --coop-matrix-nv-to-khr when the module uses NV matrices and the device has only KHR ones;
 // --lower-coop-matrix=<subgroup size> when it has neither; --lower-coop-vector when it lacks
-// cooperative vectors. Fails naming what it cannot fix (matrix2 features on a device without
-// them, a lowering without a subgroup size). Its sub-passes' timings follow its own in
+// cooperative vectors; then --lower-small-floats when the module still declares bfloat16 /
+// float8 scalars the device lacks. Fails naming what it cannot fix (matrix2 features on a device
+// without them, a lowering without a subgroup size). Its sub-passes' timings follow its own in
 // --time-report.
 std::unique_ptr<Pass> CreateLegalizeForDevicePass(const LegalizeTarget& target);
 

@@ -115,7 +115,7 @@ constexpr uint32_t kCapInt8 = Cap(spv::Capability::Int8), kCapInt16 = Cap(spv::C
                    kCapFloat64 = Cap(spv::Capability::Float64);
 // GLSL.std.450 instruction numbers.
 constexpr uint32_t kGlslFMin = 37, kGlslUMin = 38, kGlslSMin = 39, kGlslFMax = 40, kGlslSMax = 42,
-                   kGlslFClamp = 43, kGlslSClamp = 45, kGlslRoundEven = 2, kGlslFindUMsb = 75;
+                   kGlslFClamp = 43, kGlslSClamp = 45, kGlslRoundEven = 2;
 constexpr uint32_t kMemAligned = 0x2, kMemAvailable = 0x8, kMemVisible = 0x10;
 constexpr uint32_t kScopeDevice = 1;
 constexpr uint32_t kStorageFunction = 7, kStoragePhysicalStorageBuffer = 5349;
@@ -216,26 +216,6 @@ struct Source {
 };
 
 class Lowering;
-
-// minifloat_code.h's operation set, emitting SPIR-V into a helper function.
-struct SpirvOps {
-  using Value = Id;
-  using Bool = Id;
-  Lowering& l;
-  Value Const(uint32_t v);
-  Value And(Value a, Value b);
-  Value Or(Value a, Value b);
-  Value Shl(Value a, Value b);
-  Value Shr(Value a, Value b);
-  Value Add(Value a, Value b);
-  Value Sub(Value a, Value b);
-  Bool ULess(Value a, Value b);
-  Bool Equal(Value a, Value b);
-  Bool LogicalOr(Bool a, Bool b);
-  Bool LogicalAnd(Bool a, Bool b);
-  Value Select(Bool c, Value a, Value b);
-  Value FindUMsb(Value a);
-};
 
 class Lowering {
  public:
@@ -380,8 +360,6 @@ class Lowering {
     b_.Remove(i);
   }
 
-  friend struct SpirvOps;
-
   const ir::Module& m_;
   ir::Builder b_;
   Features features_;
@@ -392,7 +370,7 @@ class Lowering {
   std::set<std::string> exts_;
   std::vector<std::string> new_exts_;
   std::map<std::vector<uint32_t>, Id> decls_;
-  std::map<std::vector<uint32_t>, Id> helpers_;
+  minifloat::Helpers helpers_;
   std::map<Id, uint32_t> u32_values_;
   uint32_t replicates_lowered_ = 0;
   Id glsl_ = 0;
@@ -406,36 +384,6 @@ class Lowering {
   bool site_in_loop_header_ = false;
   bool at_end_ = false;
 };
-
-// ---- SpirvOps
-
-SpirvOps::Value SpirvOps::Const(uint32_t v) { return l.U32(v); }
-SpirvOps::Value SpirvOps::And(Value a, Value b) {
-  return l.Emit(Op::BitwiseAnd, l.UInt(32), {a, b});
-}
-SpirvOps::Value SpirvOps::Or(Value a, Value b) { return l.Emit(Op::BitwiseOr, l.UInt(32), {a, b}); }
-SpirvOps::Value SpirvOps::Shl(Value a, Value b) {
-  return l.Emit(Op::ShiftLeftLogical, l.UInt(32), {a, b});
-}
-SpirvOps::Value SpirvOps::Shr(Value a, Value b) {
-  return l.Emit(Op::ShiftRightLogical, l.UInt(32), {a, b});
-}
-SpirvOps::Value SpirvOps::Add(Value a, Value b) { return l.Emit(Op::IAdd, l.UInt(32), {a, b}); }
-SpirvOps::Value SpirvOps::Sub(Value a, Value b) { return l.Emit(Op::ISub, l.UInt(32), {a, b}); }
-SpirvOps::Bool SpirvOps::ULess(Value a, Value b) { return l.Emit(Op::ULessThan, l.Bool(), {a, b}); }
-SpirvOps::Bool SpirvOps::Equal(Value a, Value b) { return l.Emit(Op::IEqual, l.Bool(), {a, b}); }
-SpirvOps::Bool SpirvOps::LogicalOr(Bool a, Bool b) {
-  return l.Emit(Op::LogicalOr, l.Bool(), {a, b});
-}
-SpirvOps::Bool SpirvOps::LogicalAnd(Bool a, Bool b) {
-  return l.Emit(Op::LogicalAnd, l.Bool(), {a, b});
-}
-SpirvOps::Value SpirvOps::Select(Bool c, Value a, Value b) {
-  return l.Emit(Op::Select, l.UInt(32), {c, a, b});
-}
-SpirvOps::Value SpirvOps::FindUMsb(Value a) {
-  return l.Emit(Op::ExtInst, l.UInt(32), {l.Glsl(), kGlslFindUMsb, a});
-}
 
 // A literal string operand starting at word `w`, read no further than the instruction.
 std::string StringAt(const ir::Inst& inst, size_t w) {
@@ -802,25 +750,8 @@ Id Lowering::ReadAs(const MemoryArray& a, const MemoryAccess& ma, Id offset, Id 
 // ---- Software float helpers
 
 Id Lowering::MinifloatHelper(FloatFormat f, bool encode, bool saturate) {
-  const std::vector<uint32_t> key = {static_cast<uint32_t>(f.exponent_bits),
-                                     static_cast<uint32_t>(f.mantissa_bits), encode, saturate};
-  if (auto it = helpers_.find(key); it != helpers_.end()) return it->second;
-  const Id u32 = UInt(32);
-  const Id fn_type = Decl(Op::TypeFunction, {u32, u32});
-  Glsl();
-  const bool was_at_end = at_end_;
-  at_end_ = true;
-  const Id fn = Emit(Op::Function, u32, {0, fn_type});
-  const Id param = Emit(Op::FunctionParameter, u32, {});
-  Emit(Op::Label, 0, {});
-  SpirvOps ops{*this};
-  const Id result = encode ? minifloat::EncodeFromFloat32Bits(ops, param, f, saturate)
-                           : minifloat::DecodeToFloat32Bits(ops, param, f);
-  Emit(Op::ReturnValue, 0, {result});
-  Emit(Op::FunctionEnd, 0, {});
-  at_end_ = was_at_end;
-  helpers_.emplace(key, fn);
-  return fn;
+  return helpers_.Get(*this, at_end_, Decl(Op::TypeFunction, {UInt(32), UInt(32)}), f, encode,
+                      saturate);
 }
 
 // ---- Per instruction
@@ -1551,13 +1482,7 @@ PassResult Lowering::Run() {
     b_.Add(Op::Extension, 0, std::span<const uint32_t>(ir::Builder::StringWords(ext)));
   }
 
-  Diagnostic d;
-  auto rebuilt = b_.Finish(&d);
-  if (!rebuilt) return PassResult::Failed("could not rebuild the module: " + d.ToString());
-  if (auto merged = MergeDuplicateDeclarations(*rebuilt, &d)) {
-    return PassResult::Rebuilt(std::move(merged));
-  }
-  return PassResult::Rebuilt(std::move(rebuilt));
+  return FinishMergingDeclarations(b_);
 }
 
 class LowerCoopVectorPass : public Pass {

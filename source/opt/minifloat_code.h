@@ -12,9 +12,12 @@
 #ifndef COOPSPV_SOURCE_OPT_MINIFLOAT_CODE_H_
 #define COOPSPV_SOURCE_OPT_MINIFLOAT_CODE_H_
 
+#include <array>
 #include <cstdint>
+#include <map>
 
 #include "source/common/float.h"
+#include "source/grammar/grammar.h"
 
 namespace coopspv::opt::minifloat {
 
@@ -45,9 +48,15 @@ typename O::Value DecodeToFloat32Bits(O& o, typename O::Value x, FloatFormat f) 
   auto normal =
       o.Or(o.Shl(o.Add(e, o.Const(127 - bias)), o.Const(23)), o.Shl(m, o.Const(23 - m_bits)));
   // Subnormal: m * 2^(1 - bias - M) = 1.f * 2^(p + 1 - bias - M) with p the top bit of m.
-  auto p = o.FindUMsb(m);
-  auto subnormal = o.Or(o.Shl(o.Add(p, o.Const(128 - bias - m_bits)), o.Const(23)),
-                        o.And(o.Shl(m, o.Sub(o.Const(23), p)), o.Const(0x7FFFFF)));
+  // A format with float32's exponent range (bfloat16): its subnormals are float32 subnormals.
+  typename O::Value subnormal;
+  if (e_bits == 8) {
+    subnormal = o.Shl(m, o.Const(23 - m_bits));
+  } else {
+    auto p = o.FindUMsb(m);
+    subnormal = o.Or(o.Shl(o.Add(p, o.Const(128 - bias - m_bits)), o.Const(23)),
+                     o.And(o.Shl(m, o.Sub(o.Const(23), p)), o.Const(0x7FFFFF)));
+  }
   auto zero_e = o.Equal(e, o.Const(0));
   auto magnitude =
       o.Select(zero_e, o.Select(o.Equal(m, o.Const(0)), o.Const(0), subnormal), normal);
@@ -74,6 +83,13 @@ typename O::Value EncodeFromFloat32Bits(O& o, typename O::Value x, FloatFormat f
   auto a = o.And(x, o.Const(0x7FFFFFFF));
   auto e32 = o.Shr(a, o.Const(23));
   auto mant = o.Or(o.And(a, o.Const(0x7FFFFF)), o.Const(0x800000));
+  if (e_bits == 8) {
+    // bfloat16 keeps float32 subnormals: read them as exponent 1 without the implicit bit. (The
+    // narrower formats round every float32 subnormal to zero either way.)
+    auto zero_e = o.Equal(e32, o.Const(0));
+    mant = o.Select(zero_e, o.And(a, o.Const(0x7FFFFF)), mant);
+    e32 = o.Select(zero_e, o.Const(1), e32);
+  }
   // eb = target biased exponent + 127: normal in the target when eb >= 128.
   auto eb = o.Add(e32, o.Const(bias));
   auto subnormal = o.ULess(eb, o.Const(128));
@@ -99,6 +115,65 @@ typename O::Value EncodeFromFloat32Bits(O& o, typename O::Value x, FloatFormat f
   bits = o.Select(nan, o.Const(QuietNaN(f)), bits);
   return o.Or(sign, bits);
 }
+
+// The operation set that emits SPIR-V, for a pass whose emitter `E` provides
+// Emit(spv::Op, type, {operands}) -> result id, U32(value) (a uint32 constant), UInt(32), Bool()
+// and Glsl() (the GLSL.std.450 import).
+template <class E>
+struct SpirvOps {
+  using Value = uint32_t;
+  using Bool = uint32_t;
+  static constexpr uint32_t kGlslFindUMsb = 75;
+  E& e;
+  Value Bin(spv::Op op, Value a, Value b) { return e.Emit(op, e.UInt(32), {a, b}); }
+  Value Const(uint32_t v) { return e.U32(v); }
+  Value And(Value a, Value b) { return Bin(spv::Op::BitwiseAnd, a, b); }
+  Value Or(Value a, Value b) { return Bin(spv::Op::BitwiseOr, a, b); }
+  Value Shl(Value a, Value b) { return Bin(spv::Op::ShiftLeftLogical, a, b); }
+  Value Shr(Value a, Value b) { return Bin(spv::Op::ShiftRightLogical, a, b); }
+  Value Add(Value a, Value b) { return Bin(spv::Op::IAdd, a, b); }
+  Value Sub(Value a, Value b) { return Bin(spv::Op::ISub, a, b); }
+  Bool ULess(Value a, Value b) { return e.Emit(spv::Op::ULessThan, e.Bool(), {a, b}); }
+  Bool Equal(Value a, Value b) { return e.Emit(spv::Op::IEqual, e.Bool(), {a, b}); }
+  Bool LogicalOr(Bool a, Bool b) { return e.Emit(spv::Op::LogicalOr, e.Bool(), {a, b}); }
+  Bool LogicalAnd(Bool a, Bool b) { return e.Emit(spv::Op::LogicalAnd, e.Bool(), {a, b}); }
+  Value Select(Bool c, Value a, Value b) { return e.Emit(spv::Op::Select, e.UInt(32), {c, a, b}); }
+  Value FindUMsb(Value a) {
+    return e.Emit(spv::Op::ExtInst, e.UInt(32), {e.Glsl(), kGlslFindUMsb, a});
+  }
+};
+
+// The helper functions (uint32 -> uint32 bits) of DecodeToFloat32Bits / EncodeFromFloat32Bits a
+// pass emits, one per format, direction and saturation, through an emitter as SpirvOps wants
+// that appends at the end of the module while `at_end` is set; `fn_type` is
+// OpTypeFunction %uint %uint.
+class Helpers {
+ public:
+  template <class E>
+  uint32_t Get(E& e, bool& at_end, uint32_t fn_type, FloatFormat f, bool encode, bool saturate) {
+    const std::array<uint32_t, 4> key = {static_cast<uint32_t>(f.exponent_bits),
+                                         static_cast<uint32_t>(f.mantissa_bits), encode, saturate};
+    if (auto it = ids_.find(key); it != ids_.end()) return it->second;
+    e.Glsl();
+    const bool was_at_end = at_end;
+    at_end = true;
+    const uint32_t u32 = e.UInt(32);
+    const uint32_t fn = e.Emit(spv::Op::Function, u32, {0, fn_type});
+    const uint32_t param = e.Emit(spv::Op::FunctionParameter, u32, {});
+    e.Emit(spv::Op::Label, 0, {});
+    SpirvOps<E> ops{e};
+    const uint32_t result = encode ? EncodeFromFloat32Bits(ops, param, f, saturate)
+                                   : DecodeToFloat32Bits(ops, param, f);
+    e.Emit(spv::Op::ReturnValue, 0, {result});
+    e.Emit(spv::Op::FunctionEnd, 0, {});
+    at_end = was_at_end;
+    ids_.emplace(key, fn);
+    return fn;
+  }
+
+ private:
+  std::map<std::array<uint32_t, 4>, uint32_t> ids_;
+};
 
 }  // namespace coopspv::opt::minifloat
 

@@ -56,6 +56,11 @@ constexpr PassInfo kPasses[] = {
      "copied through a per-subgroup Workgroup scratch, one slice per subgroup of the smallest "
      "size given (1 without the argument).",
      CreateCoopMatrixNvToKhrPass},
+    {"lower-small-floats", nullptr,
+     "Rewrite bfloat16 and float8 (E4M3 / E5M2) scalars and vectors into unsigned integers "
+     "holding their bits, each conversion or arithmetic operation done in float32 and rounded "
+     "back to nearest even, for devices without shaderBFloat16Type / shaderFloat8.",
+     CreateLowerSmallFloatsPass},
     {"legalize-for-device", "=<device profile: JSON file or built-in name>",
      "Rewrite the module so that the profile's device accepts it: strip decode vectors, NV "
      "matrices onto KHR, lower matrices / vectors the device lacks; fail naming what cannot be "
@@ -156,6 +161,16 @@ std::unique_ptr<ir::Module> JoinAndRead(std::initializer_list<const std::vector<
   auto module = ir::Module::Read(words, &d);
   if (!module) *error = "could not read back the lowered module: " + d.ToString();
   return module;
+}
+
+PassResult FinishMergingDeclarations(ir::Builder& builder) {
+  Diagnostic d;
+  auto rebuilt = builder.Finish(&d);
+  if (!rebuilt) return PassResult::Failed("could not rebuild the module: " + d.ToString());
+  if (auto merged = MergeDuplicateDeclarations(*rebuilt, &d)) {
+    return PassResult::Rebuilt(std::move(merged));
+  }
+  return PassResult::Rebuilt(std::move(rebuilt));
 }
 
 const PassInfo* FindPass(std::string_view flag) {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "source/ir/builder.h"
 #include "source/opt/pass.h"
 
 namespace coopspv::opt {
@@ -37,6 +38,7 @@ std::unique_ptr<Pass> CreateCompactIdsPass(std::string_view argument, std::strin
 std::unique_ptr<Pass> CreateLowerCoopVectorPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateStripDecodeVectorPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateCoopMatrixNvToKhrPass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateLowerSmallFloatsPass(std::string_view argument, std::string* error);
 // --legalize-for-device=<profile>: reads the profile with LegalizeTargetFromProfile
 // (legalize_for_device.h).
 std::unique_ptr<Pass> CreateLegalizeForDeviceFromProfile(std::string_view argument,
@@ -102,6 +104,10 @@ std::unique_ptr<Pass> CreateSubgroupLoweringPass(const char* name, std::string_v
 // ids, structs and forward-declared pointers are left alone. Returns null when nothing merged.
 std::unique_ptr<ir::Module> MergeDuplicateDeclarations(const ir::Module& module,
                                                        Diagnostic* diagnostic);
+
+// The end of a rebuilding pass: the builder's module with MergeDuplicateDeclarations applied
+// (the result of Rebuilt), or Failed when the builder cannot write it.
+PassResult FinishMergingDeclarations(ir::Builder& builder);
 
 }  // namespace coopspv::opt
 

@@ -92,12 +92,13 @@ constexpr FeatureField kFeatureFields[] = {
 #undef COOPSPV_FEATURE
 
 // The members of "properties", in the order Write prints them.
-enum class PropertyKind { kCount, kStages, kBool, kSize3 };
+enum class PropertyKind { kCount, kStages, kBool, kSize3, kOptionalStages };
 struct PropertyField {
   const char* name;
   PropertyKind kind;
   uint32_t Properties::*count = nullptr;
   bool Properties::*flag = nullptr;
+  std::optional<uint32_t> Properties::*optional = nullptr;
 };
 constexpr PropertyField kPropertyFields[] = {
     {"subgroupSize", PropertyKind::kCount, &Properties::subgroupSize},
@@ -112,6 +113,8 @@ constexpr PropertyField kPropertyFields[] = {
      &Properties::maxComputeWorkgroupSubgroups},
     {"cooperativeMatrixSupportedStages", PropertyKind::kStages,
      &Properties::cooperativeMatrixSupportedStages},
+    {"cooperativeMatrixSupportedStagesNV", PropertyKind::kOptionalStages, nullptr, nullptr,
+     &Properties::cooperativeMatrixSupportedStagesNV},
     {"cooperativeMatrixWorkgroupScopeMaxWorkgroupSize", PropertyKind::kCount,
      &Properties::cooperativeMatrixWorkgroupScopeMaxWorkgroupSize},
     {"cooperativeMatrixFlexibleDimensionsMaxDimension", PropertyKind::kCount,
@@ -413,6 +416,12 @@ std::optional<DeviceProfile> Parse(std::string_view text, std::string* error) {
                       return r.Count(pv, pp, &(p.properties.*f.count));
                     case PropertyKind::kStages:
                       return r.Stages(pv, pp, &(p.properties.*f.count));
+                    case PropertyKind::kOptionalStages: {
+                      uint32_t stages = 0;
+                      if (!r.Stages(pv, pp, &stages)) return false;
+                      p.properties.*f.optional = stages;
+                      return true;
+                    }
                     case PropertyKind::kBool:
                       return r.Bool(pv, pp, &(p.properties.*f.flag));
                     case PropertyKind::kSize3:
@@ -582,6 +591,10 @@ std::string Write(const DeviceProfile& p) {
         break;
       case PropertyKind::kStages:
         value = StagesText(p.properties.*f.count);
+        break;
+      case PropertyKind::kOptionalStages:
+        if (!(p.properties.*f.optional)) continue;  // Unknown: left out.
+        value = StagesText(*(p.properties.*f.optional));
         break;
       case PropertyKind::kBool:
         value = Flag(p.properties.*f.flag);

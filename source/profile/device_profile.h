@@ -134,6 +134,10 @@ struct Properties {
   uint32_t maxComputeWorkgroupSubgroups = 0;
   // VkPhysicalDeviceCooperativeMatrixPropertiesKHR.
   uint32_t cooperativeMatrixSupportedStages = 0;
+  // VkPhysicalDeviceCooperativeMatrixPropertiesNV::cooperativeMatrixSupportedStages; absent
+  // (profiles written before it, devices without VK_NV_cooperative_matrix) means unknown, and
+  // the NV stage rule does not run.
+  std::optional<uint32_t> cooperativeMatrixSupportedStagesNV;
   // VkPhysicalDeviceCooperativeMatrix2PropertiesNV.
   uint32_t cooperativeMatrixWorkgroupScopeMaxWorkgroupSize = 0;
   uint32_t cooperativeMatrixFlexibleDimensionsMaxDimension = 0;

@@ -1318,7 +1318,13 @@ bool QueryDeviceProfile(const std::string& which, profile::DeviceProfile* out,
   CooperativeMatrixDevicePropertiesKHR matrix;
   CooperativeMatrix2DevicePropertiesNV matrix2_props;
   CooperativeVectorDevicePropertiesNV vector;
+  VkPhysicalDeviceCooperativeMatrixPropertiesNV matrix_nv{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_PROPERTIES_NV};
   VkPhysicalDeviceProperties2 base{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  if (has("VK_NV_cooperative_matrix")) {
+    matrix_nv.pNext = base.pNext;
+    base.pNext = &matrix_nv;
+  }
   if (has("VK_KHR_cooperative_matrix")) {
     matrix.pNext = base.pNext;
     base.pNext = &matrix;
@@ -1333,6 +1339,9 @@ bool QueryDeviceProfile(const std::string& which, profile::DeviceProfile* out,
   }
   vk.vkGetPhysicalDeviceProperties2(device, &base);
   q.cooperativeMatrixSupportedStages = matrix.cooperativeMatrixSupportedStages;
+  if (has("VK_NV_cooperative_matrix")) {
+    q.cooperativeMatrixSupportedStagesNV = matrix_nv.cooperativeMatrixSupportedStages;
+  }
   q.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize =
       matrix2_props.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
   q.cooperativeMatrixFlexibleDimensionsMaxDimension =

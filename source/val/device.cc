@@ -197,7 +197,7 @@ class DeviceRules {
   void CheckCapabilities();
   void CheckExtensions();
   void CollectEntryPoints();
-  void CheckStages(bool matrices, bool vectors);
+  void CheckStages(bool matrices, bool nv_matrices, bool vectors);
   void CheckMatrixType(InstIndex i);
   void CheckWorkgroupSize(InstIndex first_workgroup_matrix);
   void CheckMulAdd(InstIndex i);
@@ -249,7 +249,7 @@ void DeviceRules::Run() {
   CheckCapabilities();
   CheckExtensions();
   CollectEntryPoints();
-  bool matrices = false, vectors = false;
+  bool matrices = false, nv_matrices = false, vectors = false;
   InstIndex first_workgroup_matrix = kNoInst;
   const bool cooperative_vectors = state_.HasCapability(Capability::CooperativeVectorNV) &&
                                    !state_.HasCapability(Capability::LongVectorEXT);
@@ -265,7 +265,7 @@ void DeviceRules::Run() {
         }
         break;
       case Op::TypeCooperativeMatrixNV:
-        matrices = true;
+        nv_matrices = true;
         CheckMatrixTypeNV(i);
         break;
       case Op::CooperativeMatrixMulAddNV:
@@ -300,7 +300,7 @@ void DeviceRules::Run() {
   }
   if (first_workgroup_matrix != kNoInst) CheckWorkgroupSize(first_workgroup_matrix);
   CheckSharedMemory(first_workgroup_matrix != kNoInst);
-  CheckStages(matrices, vectors);
+  CheckStages(matrices, nv_matrices, vectors);
 }
 
 void DeviceRules::CheckCapabilities() {
@@ -381,7 +381,9 @@ std::optional<int64_t> DeviceRules::WorkgroupInvocations() const {
   return compute == 1 ? found : std::nullopt;
 }
 
-void DeviceRules::CheckStages(bool matrices, bool vectors) {
+void DeviceRules::CheckStages(bool matrices, bool nv_matrices, bool vectors) {
+  // The NV list only where the profile gives it (older profiles do not): unknown is no rule.
+  const auto& nv_stages = device_.properties.cooperativeMatrixSupportedStagesNV;
   struct {
     bool used;
     uint32_t supported;
@@ -393,6 +395,8 @@ void DeviceRules::CheckStages(bool matrices, bool vectors) {
        "cooperative matrices", "cooperativeMatrixSupportedStages"},
       {vectors, device_.properties.cooperativeVectorSupportedStages, "device.coop-vector.stage",
        "cooperative vectors", "cooperativeVectorSupportedStages"},
+      {nv_matrices && nv_stages.has_value(), nv_stages.value_or(0), "device.coop-matrix-nv.stage",
+       "NV cooperative matrices", "cooperativeMatrixSupportedStagesNV"},
   };
   for (const auto& use : uses) {
     if (!use.used) continue;

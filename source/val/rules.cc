@@ -703,6 +703,11 @@ constexpr Rule kRules[] = {
      "VUID-RuntimeSpirv-cooperativeMatrixSupportedStages-08985",
      "A module with cooperative matrices has only entry points of the stages in "
      "cooperativeMatrixSupportedStages."},
+    {"device.coop-matrix-nv.stage", kE, "device",
+     "VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06322",
+     "A module with NV cooperative matrices has only entry points of the stages in "
+     "VkPhysicalDeviceCooperativeMatrixPropertiesNV::cooperativeMatrixSupportedStages (profile "
+     "key cooperativeMatrixSupportedStagesNV; not checked where the profile leaves it out)."},
     {"device.coop-matrix.load-store-alignment", kE, "device",
      "VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986; "
      "VUID-RuntimeSpirv-OpCooperativeMatrixLoadNV-06324",

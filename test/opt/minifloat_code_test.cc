@@ -1,8 +1,9 @@
-// The software float decode / encode that --lower-coop-vector emits as SPIR-V, evaluated in C++
-// through the same code (minifloat_code.h) and compared with source/common/float: every
-// encoding of E4M3, E5M2 and half decodes to the float32 the literal parser gives, and float32
-// values across the whole range encode to what the parser rounds them to (round to nearest
-// even), with saturation or infinity past the largest finite value.
+// The software float decode / encode that --lower-coop-vector and --lower-small-floats emit as
+// SPIR-V, evaluated in C++ through the same code (minifloat_code.h) and compared with
+// source/common/float: every encoding of E4M3, E5M2, half and bfloat16 decodes to the float32
+// the literal parser gives, and float32 values across the whole range encode to what the parser
+// rounds them to (round to nearest even), with saturation or infinity past the largest finite
+// value.
 #include "source/opt/minifloat_code.h"
 
 #include <gtest/gtest.h>
@@ -69,10 +70,11 @@ void ExpectDecodesLikeTheParser(FloatFormat f, const char* name) {
   EXPECT_GT(checked, (1 << f.width()) * 9 / 10);
 }
 
-TEST(MinifloatCode, DecodesEveryE4M3E5M2AndHalfEncoding) {
+TEST(MinifloatCode, DecodesEveryE4M3E5M2HalfAndBFloat16Encoding) {
   ExpectDecodesLikeTheParser(kFloat8E4M3, "E4M3");
   ExpectDecodesLikeTheParser(kFloat8E5M2, "E5M2");
   ExpectDecodesLikeTheParser(kHalf, "half");
+  ExpectDecodesLikeTheParser(kBFloat16, "bfloat16");  // --lower-small-floats.
 }
 
 void ExpectEncodesLikeTheParser(FloatFormat f, bool saturate, const char* name) {
@@ -123,6 +125,7 @@ TEST(MinifloatCode, EncodesFloat32LikeTheParserRoundsIt) {
   ExpectEncodesLikeTheParser(kFloat8E5M2, true, "E5M2 saturating");
   ExpectEncodesLikeTheParser(kFloat8E5M2, false, "E5M2");
   ExpectEncodesLikeTheParser(kHalf, false, "half");
+  ExpectEncodesLikeTheParser(kBFloat16, false, "bfloat16");
 }
 
 TEST(MinifloatCode, KnownValues) {

@@ -105,6 +105,25 @@ TEST(DeviceProfile, WriteReadsBack) {
   }
 }
 
+TEST(DeviceProfile, TheNVMatrixStagesAreWrittenOnlyWhenKnown) {
+  // Absent from older profiles (and for devices without VK_NV_cooperative_matrix): left out on
+  // writing, so "unknown" reads back as unknown rather than as "no stage".
+  const DeviceProfile lavapipe = *BuiltIn("lavapipe");
+  EXPECT_FALSE(lavapipe.properties.cooperativeMatrixSupportedStagesNV.has_value());
+  EXPECT_EQ(Write(lavapipe).find("cooperativeMatrixSupportedStagesNV"), std::string::npos);
+  const DeviceProfile h100 = *BuiltIn("h100");
+  ASSERT_TRUE(h100.properties.cooperativeMatrixSupportedStagesNV.has_value());
+  const std::string written = Write(h100);
+  EXPECT_NE(written.find("\"cooperativeMatrixSupportedStagesNV\": [\"compute\"]"),
+            std::string::npos)
+      << written;
+  std::string error;
+  const auto back = Parse(written, &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->properties.cooperativeMatrixSupportedStagesNV,
+            h100.properties.cooperativeMatrixSupportedStagesNV);
+}
+
 TEST(DeviceProfile, WriteQuotesStrings) {
   DeviceProfile p;
   p.deviceName = "a \"quoted\"\\name\n";

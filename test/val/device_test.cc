@@ -454,6 +454,29 @@ TEST(DeviceRules, NVMatmulIsClean) {
   EXPECT_CLEAN(Check(MatmulNV(), BuiltInH100()));
 }
 
+TEST(DeviceRules, NVMatrixStages) {
+  // VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06322 against the NV structure's stages, when
+  // the profile gives them; the KHR list does not apply to NV matrices.
+  const auto nv_fragment_only = H100With([](DeviceProfile& p) {
+    p.properties.cooperativeMatrixSupportedStagesNV = 0x10;  // Fragment.
+  });
+  ExpectDeviceRule(MatmulNV(), nv_fragment_only, "device.coop-matrix-nv.stage");
+  EXPECT_RULE_AT(Check(MatmulNV(), nv_fragment_only), "device.coop-matrix-nv.stage",
+                 "OpEntryPoint GLCompute");
+  EXPECT_CLEAN(Check(MatmulNV(), H100With([](DeviceProfile& p) {
+                       p.properties.cooperativeMatrixSupportedStagesNV = 0x20;  // Compute.
+                       p.properties.cooperativeMatrixSupportedStages = 0x10;
+                     })));
+  // A profile without the key (written before it): unknown, so not checked.
+  EXPECT_CLEAN(Check(MatmulNV(), H100With([](DeviceProfile& p) {
+                       p.properties.cooperativeMatrixSupportedStagesNV.reset();
+                     })));
+  // The built-in H100 profile gives compute only, as its driver reports.
+  const auto h100 = profile::BuiltIn("h100");
+  ASSERT_TRUE(h100.has_value());
+  EXPECT_EQ(h100->properties.cooperativeMatrixSupportedStagesNV, std::optional<uint32_t>(0x20));
+}
+
 TEST(DeviceRules, NVMatrixTypeNotInTheList) {
   // No NV entry has M = 8.
   const std::string text =

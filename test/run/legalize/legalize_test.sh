@@ -8,7 +8,9 @@
 # - the corpus NV modules convert and validate for their environments; lowered after the
 #   conversion, the legacy kernel writes the same buffers on lavapipe as lowered directly;
 # - --strip-decode-vector on the corpus decode-vector module validates with no DecodeVectorFunc;
-# - --time-report names each pass with its instruction counts.
+# - --time-report names each pass with its instruction counts;
+# - --legalize-for-device=lavapipe on small_floats (bfloat16 / float8 conversions): run on
+#   lavapipe through --lower-small-floats, against generate_small_floats.py's exact roundings.
 set -u
 AS=tools/coopspv-as
 OPT=tools/coopspv-opt
@@ -144,6 +146,21 @@ grep -q "CooperativeMatrixTensorAddressingNV" "$TMP/err" ||
 "$OPT" --legalize-for-device=no-such-device "$TMP/cm2_decode_vector.in.spv" -o "$TMP/x.spv" \
   2>"$TMP/err" && fail "--legalize-for-device=no-such-device succeeded"
 grep -q "not a built-in profile" "$TMP/err" || fail "unknown profile: $(cat "$TMP/err")"
+
+# bfloat16 / float8 conversions, both ways, on a device without them: --legalize-for-device=lavapipe
+# runs --lower-small-floats, and every result equals generate_small_floats.py's exact rounding.
+"$AS" test/run/legalize/small_floats.spvasm -o "$TMP/small_floats.spv" &&
+  "$VAL" --target-env vulkan1.3 --device-profile=lavapipe "$TMP/small_floats.spv" \
+    >"$TMP/err" 2>&1 && fail "small_floats as written passes the lavapipe device rules"
+grep -q "shaderBFloat16Type" "$TMP/err" || fail "small_floats as written: $(head -3 "$TMP/err")"
+cp test/run/legalize/small_floats.amber test/run/legalize/small_floats.spvasm "$TMP/"
+if ! timeout 300 "${RUN_ENV[@]}" "$RUN" --timeout-ms 120000 --passes-only \
+    --passes "--legalize-for-device=lavapipe" "$TMP/small_floats.amber" >"$TMP/out" 2>&1; then
+  fail "small_floats legalized for lavapipe, on lavapipe"
+  sed 's/^/    /' "$TMP/out" | head -20 >&2
+elif ! grep -q "5 of 5 EXPECT passed .* with the passes alone" "$TMP/out"; then
+  fail "small_floats legalized for lavapipe: $(cat "$TMP/out")"
+fi
 
 if [ "$failures" != 0 ]; then
   echo "$failures failure(s)" >&2
