@@ -46,7 +46,28 @@
 // - OpCooperativeMatrixPerElementOpEXT / NV: after storing the matrix, each invocation calls
 //   Func(row, column, element, Operands...) (a plain OpFunctionCall; row = e / C, column = e % C)
 //   for its elements and writes the results (to the region of the result's component type);
-//   the result is loaded from there.
+//   the result is loaded from there. An operand that is itself a matrix of the same shape (GLSL
+//   passes the row maximum of a softmax that way) passes its element (row, column): the k-th such
+//   operand is stored (k + 1) * R * C elements into its component's region first.
+// - A conversion between component types (OpFConvert, OpSConvert, OpUConvert, OpConvert*To*)
+//   whose result has another Use than its operand (CooperativeMatrixConversionsNV): the same
+//   conversion to the result's component type at the operand's Use, then a Use conversion.
+// - Workgroup-scope matrices are replicated: an R x C Workgroup-scope matrix type becomes the
+//   R x C Subgroup-scope type (same component type and Use), and every subgroup of the workgroup
+//   holds the whole matrix and runs every instruction on it (loads, OpCooperativeMatrixMulAddKHR,
+//   arithmetic, OpPhi, the lowerings above) by itself, in its own region. That is correct because
+//   a Workgroup-scope matrix has one value for the whole workgroup and its instructions run in
+//   workgroup-uniform control flow, so each subgroup computes that value; nothing moves between
+//   subgroups and no Workgroup-scope barrier is added (the module's own barriers still order its
+//   memory accesses). Only the stores write once: OpCooperativeMatrixStoreKHR of such a matrix,
+//   and the element writes of OpCooperativeMatrixStoreTensorNV, run in subgroup 0 only
+//   (SubgroupId == 0, a structured selection), so no two invocations write the same element. The
+//   cost: each subgroup does the whole workgroup's multiply-add (num_subgroups times the work)
+//   and needs a region of the whole matrix; and the Subgroup-scope shape is the Workgroup one, so
+//   the output runs where the driver supports that shape at Subgroup scope, or anywhere after
+//   --lower-coop-matrix=S. Splitting into tiles of the shapes every KHR driver reports, with each
+//   subgroup owning a share of the tiles, is not done yet (every instruction on such a matrix,
+//   OpPhi and function parameters included, would become one per tile).
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
 //   elements of the result: CombineFunc folded left to right over the element's row (Row), its
 //   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes
@@ -76,8 +97,8 @@
 // Everything else of the two extensions fails, naming the instruction and saying it is not
 // lowered yet: tensor views with dimensions (OpTensorViewSetDimensionNV / SetStrideNV), block
 // sizes, DecodeFunc / DecodeVectorFunc, the RepeatMirrored clamp
-// mode and clamp modes given by spec constants, Workgroup-scope matrices, conversions between
-// component types. Afterwards none of the matrix2 / tensor-addressing capabilities and extensions
+// mode and clamp modes given by spec constants, transposes and Use conversions between component
+// types. Afterwards none of the matrix2 / tensor-addressing capabilities and extensions
 // remain, nor SPV_EXT_cooperative_matrix_maintenance1 (whose Use conversions, reductions and
 // per-element operations this pass lowers under their EXT names too) unless the module declares
 // CooperativeMatrixGetCoordinateEXT, which is left alone.
@@ -320,7 +341,7 @@ class Lowering {
   bool ReadMatrix(InstIndex i, Id type, MatrixInfo* out);
   // The calling subgroup's region of the component type's array (at least `elements` long).
   struct Region {
-    Id component = 0, scratch = 0, pointer = 0, start = 0, lane = 0;
+    Id component = 0, scratch = 0, pointer = 0, start = 0, lane = 0, group = 0;
   };
   Region RegionOf(Id component, uint32_t elements);
   // A loop over the slots j = 0 .. count-1 of each invocation (straight code for one slot): the
@@ -345,8 +366,9 @@ class Lowering {
   Id Slot(const Region& r, Id index);
   Id LoadSlot(const Region& r, Id index);
   void StoreSlot(const Region& r, Id index, Id value);
-  // A KHR store of the matrix at the region's start, then a barrier.
-  void StoreMatrix(const Region& r, Id matrix, bool column_major, uint32_t stride);
+  // A KHR store of the matrix `offset` elements into the region, then a barrier.
+  void StoreMatrix(const Region& r, Id matrix, bool column_major, uint32_t stride,
+                   uint32_t offset = 0);
   // A barrier, a KHR load from the region's start defining `result`, a barrier.
   // `offset` elements into the region.
   void LoadMatrix(const Region& r, Id type, Id result, bool column_major, uint32_t stride,
@@ -365,6 +387,33 @@ class Lowering {
   void LowerReduce(InstIndex i);
   void LowerLoadTensor(InstIndex i);
   void LowerStoreTensor(InstIndex i);
+  bool IsWorkgroupStore(InstIndex i) const {
+    return m_.opcode(i) == Op::CooperativeMatrixStoreKHR && m_.num_words(i) > 2 &&
+           workgroup_matrices_.count(m_.TypeOf(m_.word(i, 2)));
+  }
+  void LowerWorkgroupStore(InstIndex i);
+  // A conversion between component types whose result has another Use than its operand.
+  bool ConvertsUse(InstIndex i) const {
+    switch (m_.opcode(i)) {
+      case Op::FConvert:
+      case Op::SConvert:
+      case Op::UConvert:
+      case Op::ConvertFToS:
+      case Op::ConvertFToU:
+      case Op::ConvertSToF:
+      case Op::ConvertUToF:
+        break;
+      default:
+        return false;
+    }
+    const InstIndex to = m_.Def(m_.type_id(i));
+    const InstIndex from = m_.Def(m_.TypeOf(m_.word(i, 3)));
+    return to != ir::kNoInst && from != ir::kNoInst &&
+           m_.opcode(to) == Op::TypeCooperativeMatrixKHR &&
+           m_.opcode(from) == Op::TypeCooperativeMatrixKHR && m_.word(to, 6) != m_.word(from, 6) &&
+           ConstantValue(m_.word(to, 6)) != ConstantValue(m_.word(from, 6));
+  }
+  void LowerConversionWithUse(InstIndex i);
 
   const ir::Module& m_;
   const uint32_t s_;
@@ -374,6 +423,7 @@ class Lowering {
   uint32_t num_subgroups_ = 0;
   std::map<Id, LayoutType> layouts_;
   std::map<Id, ViewType> views_;
+  std::set<Id> workgroup_matrices_;  // Workgroup-scope matrix types (now Subgroup-scope).
   std::map<std::vector<uint32_t>, Id> declared_;
   std::vector<uint32_t> decorations_, scalar_types_, constants_, derived_, body_;
   Id lane_variable_ = 0, subgroup_variable_ = 0;
@@ -500,7 +550,11 @@ void Lowering::LowerGlobal(InstIndex i, std::vector<uint32_t>& globals) {
   if (op == Op::TypeCooperativeMatrixKHR) {
     const auto scope = ConstantValue(m_.word(i, 3));
     if (scope && *scope == U(spv::Scope::Workgroup)) {
-      Fail(i, "Workgroup-scope matrices are not lowered yet by --lower-coop-matrix2");
+      // Replicated: the same shape at Subgroup scope in every subgroup (head comment).
+      workgroup_matrices_.insert(m_.result_id(i));
+      std::vector<uint32_t> words(inst.words.begin() + 1, inst.words.end());
+      words[2] = Const(U(spv::Scope::Subgroup));
+      Put(globals, op, words);
       return;
     }
   }
@@ -673,8 +727,8 @@ bool Lowering::ReadMatrix(InstIndex i, Id type, MatrixInfo* out) {
   const auto scope = ConstantValue(m_.word(mt, 3));
   const auto rows = ConstantValue(m_.word(mt, 4));
   const auto cols = ConstantValue(m_.word(mt, 5));
-  if (!scope || *scope != U(spv::Scope::Subgroup)) {
-    Fail(i, "only Subgroup-scope matrices are lowered yet by --lower-coop-matrix2");
+  if (!scope || (*scope != U(spv::Scope::Subgroup) && *scope != U(spv::Scope::Workgroup))) {
+    Fail(i, "only Subgroup- and Workgroup-scope matrices are lowered by --lower-coop-matrix2");
     return false;
   }
   if (!rows || !cols) {
@@ -702,6 +756,7 @@ Lowering::Region Lowering::RegionOf(Id component, uint32_t elements) {
   r.scratch = Scratch(component, elements);
   r.pointer = Pointer(spv::StorageClass::Workgroup, component);
   r.start = RegionStart(group, component);
+  r.group = group;
   return r;
 }
 
@@ -721,8 +776,10 @@ void Lowering::StoreSlot(const Region& r, Id index, Id value) {
   Put(body_, Op::Store, store);
 }
 
-void Lowering::StoreMatrix(const Region& r, Id matrix, bool column_major, uint32_t stride) {
-  const Id base = Emit(Op::AccessChain, r.pointer, {r.scratch, r.start});
+void Lowering::StoreMatrix(const Region& r, Id matrix, bool column_major, uint32_t stride,
+                           uint32_t offset) {
+  const Id start = offset ? Emit(Op::IAdd, U32(), {r.start, Const(offset)}) : r.start;
+  const Id base = Emit(Op::AccessChain, r.pointer, {r.scratch, start});
   std::vector<uint32_t> store = {base, matrix, Const(column_major ? 1 : 0), Const(stride)};
   for (uint32_t w : ScratchAccess()) store.push_back(w);
   Put(body_, Op::CooperativeMatrixStoreKHR, store);
@@ -952,6 +1009,10 @@ void Lowering::LowerStoreTensor(InstIndex i) {
   const auto [in_clip, index] = Clip(a, e);
   auto [address, in_bounds] = ElementAddress(a, index, false);
   if (in_clip) in_bounds = Emit(Op::LogicalAnd, Bool(), {in_bounds, in_clip});
+  if (workgroup_matrices_.count(a.matrix_type)) {
+    const Id first = Emit(Op::IEqual, Bool(), {region.group, Const(0)});
+    in_bounds = Emit(Op::LogicalAnd, Bool(), {in_bounds, first});
+  }
   const Id write = next_id_++;
   const Id merge = next_id_++;
   EmitVoid(Op::SelectionMerge, {merge, 0u});
@@ -965,6 +1026,60 @@ void Lowering::LowerStoreTensor(InstIndex i) {
   current_label_ = merge;
   EndSlotLoop(loop);
   Barrier();
+}
+
+// A Workgroup-scope matrix's OpCooperativeMatrixStoreKHR, kept as it is, runs in subgroup 0 only
+// (every subgroup holds the same matrix).
+void Lowering::LowerWorkgroupStore(InstIndex i) {
+  const Id group =
+      Emit(Op::Load, U32(), {InputBuiltin(&subgroup_variable_, spv::BuiltIn::SubgroupId)});
+  const Id first = Emit(Op::IEqual, Bool(), {group, Const(0)});
+  const Id write = next_id_++;
+  const Id merge = next_id_++;
+  EmitVoid(Op::SelectionMerge, {merge, 0u});
+  EmitVoid(Op::BranchConditional, {first, write, merge});
+  Put(body_, Op::Label, {write});
+  const ir::Inst inst = m_.inst(i);
+  body_.insert(body_.end(), inst.words.begin(), inst.words.end());
+  EmitVoid(Op::Branch, {merge});
+  Put(body_, Op::Label, {merge});
+  current_label_ = merge;
+}
+
+// A conversion that changes the Use too: the conversion to the result's component type at the
+// operand's Use (a type of the module when it has one), then a Use conversion through the region.
+void Lowering::LowerConversionWithUse(InstIndex i) {
+  MatrixInfo in, out;
+  if (!ReadMatrix(i, m_.TypeOf(m_.word(i, 3)), &in) || !ReadMatrix(i, m_.type_id(i), &out)) return;
+  if (in.rows != out.rows || in.cols != out.cols) {
+    Fail(i, "the operand's shape differs from the result's");
+    return;
+  }
+  const auto use = ConstantValue(m_.word(m_.Def(in.type), 6));
+  if (!use) {
+    Fail(i, "the operand's Use is not a constant");
+    return;
+  }
+  Id middle = 0;
+  for (InstIndex t = 0; t < m_.global_end() && !middle; ++t) {
+    if (m_.opcode(t) != Op::TypeCooperativeMatrixKHR || m_.word(t, 2) != out.component) continue;
+    const auto scope = ConstantValue(m_.word(t, 3));
+    if ((scope == U(spv::Scope::Subgroup) || scope == U(spv::Scope::Workgroup)) &&
+        ConstantValue(m_.word(t, 4)) == in.rows && ConstantValue(m_.word(t, 5)) == in.cols &&
+        ConstantValue(m_.word(t, 6)) == use) {
+      middle = m_.result_id(t);
+    }
+  }
+  if (!middle) {
+    middle = Declare(derived_, Op::TypeCooperativeMatrixKHR,
+                     {out.component, Const(U(spv::Scope::Subgroup)), Const(in.rows), Const(in.cols),
+                      Const(*use)},
+                     false);
+  }
+  const Id converted = Emit(m_.opcode(i), middle, {m_.word(i, 3)});
+  const Region region = RegionOf(out.component, out.rows * out.cols);
+  StoreMatrix(region, converted, false, out.cols);
+  LoadMatrix(region, out.type, m_.result_id(i), false, out.cols);
 }
 
 // Transpose: stored row-major, loaded column-major with the same stride. Use conversion: stored
@@ -984,6 +1099,8 @@ void Lowering::LowerTransposeOrConvertUse(InstIndex i) {
 
 // Func(row, column, element, Operands...) for each element, by the invocation that holds slot
 // e of the region; the results go to the result component's region and are loaded from there.
+// An operand that is a matrix of the same shape passes its element (row, column): the k-th such
+// operand is stored (k + 1) * R * C elements into its component's region.
 void Lowering::LowerPerElementOp(InstIndex i) {
   MatrixInfo in, out;
   if (!ReadMatrix(i, m_.TypeOf(m_.word(i, 3)), &in) || !ReadMatrix(i, m_.type_id(i), &out)) return;
@@ -998,13 +1115,37 @@ void Lowering::LowerPerElementOp(InstIndex i) {
   const Region from = RegionOf(in.component, elements);
   const Region to = out.component == in.component ? from : RegionOf(out.component, elements);
   StoreMatrix(from, m_.word(i, 3), false, in.cols);
+  std::map<uint32_t, std::pair<Region, uint32_t>> matrix_operands;  // By word: region, offset.
+  for (uint32_t w = 5; w < m_.num_words(i); ++w) {
+    const Id type = m_.TypeOf(m_.word(i, w));
+    const InstIndex td = m_.Def(type);
+    if (td == ir::kNoInst || m_.opcode(td) != Op::TypeCooperativeMatrixKHR) continue;
+    MatrixInfo operand;
+    if (!ReadMatrix(i, type, &operand)) return;
+    if (operand.rows != in.rows || operand.cols != in.cols) {
+      Fail(i, "a matrix operand's shape differs from the matrix's");
+      return;
+    }
+    const uint32_t offset = (static_cast<uint32_t>(matrix_operands.size()) + 1) * elements;
+    const Region r = RegionOf(operand.component, offset + elements);
+    StoreMatrix(r, m_.word(i, w), false, in.cols, offset);
+    matrix_operands[w] = {r, offset};
+  }
   const SlotLoop loop = BeginSlotLoop(elements / s_);
   const Id e = Element(from, loop);
   const Id row = Emit(Op::UDiv, U32(), {e, Const(in.cols)});
   const Id col = Emit(Op::UMod, U32(), {e, Const(in.cols)});
   std::vector<uint32_t> call = {func, AsParameter(ft, 0, row), AsParameter(ft, 1, col),
                                 LoadSlot(from, e)};
-  for (uint32_t w = 5; w < m_.num_words(i); ++w) call.push_back(m_.word(i, w));
+  for (uint32_t w = 5; w < m_.num_words(i); ++w) {
+    auto it = matrix_operands.find(w);
+    if (it == matrix_operands.end()) {
+      call.push_back(m_.word(i, w));
+    } else {
+      const auto& [r, offset] = it->second;
+      call.push_back(LoadSlot(r, Emit(Op::IAdd, U32(), {e, Const(offset)})));
+    }
+  }
   StoreSlot(to, e, Emit(Op::FunctionCall, out.component, call));
   EndSlotLoop(loop);
   LoadMatrix(to, out.type, m_.result_id(i), false, in.cols);
@@ -1069,7 +1210,9 @@ bool Lowering::LowerFunction(const ir::Function& f) {
   if (f.end == ir::kNoInst) return false;
   for (InstIndex i = f.def; i <= f.end && !failed(); ++i) {
     const Op op = m_.opcode(i);
-    if (Splits(op)) {
+    const bool converts_use = ConvertsUse(i);
+    const bool splits = Splits(op) || IsWorkgroupStore(i) || converts_use;
+    if (splits) {
       // The lowering splits the block; a loop header must stay one block.
       const ir::Block& block = m_.blocks()[m_.BlockOf(i)];
       if (block.end >= 2 && m_.opcode(block.end - 2) == Op::LoopMerge) {
@@ -1106,9 +1249,14 @@ bool Lowering::LowerFunction(const ir::Function& f) {
         LowerReduce(i);
         break;
       default:
+        if (converts_use) {
+          LowerConversionWithUse(i);
+        } else if (splits) {
+          LowerWorkgroupStore(i);
+        }
         break;
     }
-    if (Splits(op)) {
+    if (splits) {
       if (current_label_ != block_label_) split_blocks_[block_label_] = current_label_;
       continue;
     }
@@ -1144,7 +1292,9 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
         op == Op::TypeTensorLayoutNV || op == Op::TypeTensorViewNV || NotLoweredYet(op) ||
         op == Op::CooperativeMatrixLoadTensorNV || op == Op::CooperativeMatrixStoreTensorNV ||
         op == Op::CooperativeMatrixTransposeNV || op == Op::CooperativeMatrixConvertUseEXT ||
-        op == Op::CooperativeMatrixPerElementOpEXT || op == Op::CooperativeMatrixReduceEXT) {
+        op == Op::CooperativeMatrixPerElementOpEXT || op == Op::CooperativeMatrixReduceEXT ||
+        (op == Op::TypeCooperativeMatrixKHR &&
+         ConstantValue(m_.word(i, 3)) == U(spv::Scope::Workgroup))) {
       has_matrix2 = true;
       break;
     }
@@ -1188,7 +1338,7 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     functions[at] = Const(scratch_[component].elements);
   }
   const uint32_t version = m_.header().version;
-  if (!failed() && lane_variable_ && version < grammar::MakeVersion(1, 3)) {
+  if (!failed() && (lane_variable_ || subgroup_variable_) && version < grammar::MakeVersion(1, 3)) {
     error_ = "the lowering uses SubgroupId and SubgroupLocalInvocationId, which need SPIR-V 1.3";
   }
   if (failed()) {
@@ -1228,7 +1378,7 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     }
     if (!capabilities_done) {
       capabilities_done = true;
-      if (lane_variable_ && !has_group_non_uniform) {
+      if ((lane_variable_ || subgroup_variable_) && !has_group_non_uniform) {
         Put(out, Op::Capability, {U(spv::Capability::GroupNonUniform)});
       }
     }

@@ -537,6 +537,107 @@ TEST(LowerCoopMatrix2, ReductionsFoldRowsColumnsBlocksAndEverythingWithCombineFu
   }
 }
 
+// ---- Workgroup scope
+
+// Workgroup-scope A (16 x 8), B (8 x 16) and accumulator (16 x 16): loads, a multiply-add, a
+// tensor store and a KHR store.
+Kernel WorkgroupKernel() {
+  Kernel k;
+  k.globals =
+      "%wa = OpTypeCooperativeMatrixKHR %float %u_2 %u_16 %u_8 %u_0\n"
+      "%wb = OpTypeCooperativeMatrixKHR %float %u_2 %u_8 %u_16 %u_1\n"
+      "%wc = OpTypeCooperativeMatrixKHR %float %u_2 %u_16 %u_16 %u_2\n";
+  k.body =
+      "%a = OpCooperativeMatrixLoadKHR %wa %p %u_0 %u_8 None\n"
+      "%b = OpCooperativeMatrixLoadKHR %wb %p %u_0 %u_16 None\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %wc %p %mnull_w %l1 None None\n"
+      "%d = OpCooperativeMatrixMulAddKHR %wc %a %b %m\n"
+      "OpCooperativeMatrixStoreTensorNV %p %d %l1 None None\n"
+      "OpCooperativeMatrixStoreKHR %p %d %u_0 %u_16 None\n"
+      "OpReturn\n";
+  k.globals += "%mnull_w = OpConstantNull %wc\n";
+  k.local_size = 32;
+  k.names.insert(k.names.end(), {"wa", "wb", "wc", "a", "b", "d"});
+  return k;
+}
+
+TEST(LowerCoopMatrix2, WorkgroupMatricesAreReplicatedPerSubgroupAndSubgroupZeroStores) {
+  const PassRun r = Lower(Text(WorkgroupKernel()));
+  ASSERT_TRUE(r.ok) << r.error;
+  // Same shapes and Uses at Subgroup scope (3); no Workgroup-scope matrix left.
+  for (const char* type : {"%wa = OpTypeCooperativeMatrixKHR %float %uint_3(_[0-9]+)? %uint_16 "
+                           "%uint_8 %uint_0\n",
+                           "%wb = OpTypeCooperativeMatrixKHR %float %uint_3(_[0-9]+)? %uint_8 "
+                           "%uint_16 %uint_1\n"}) {
+    EXPECT_TRUE(std::regex_search(r.text, std::regex(type))) << type << "\n" << r.text;
+  }
+  EXPECT_FALSE(Contains(r.text, "%float %uint_2 %uint")) << r.text;
+  // %wc is now the same type as %mat (16 x 16 Subgroup accumulators): one declaration is left.
+  EXPECT_FALSE(Contains(r.text, "%wc = ")) << r.text;
+  // Loads and the multiply-add are kept, run by every subgroup.
+  EXPECT_TRUE(Contains(r.text, "%a = OpCooperativeMatrixLoadKHR %wa %p %uint_0 %uint_8")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "%d = OpCooperativeMatrixMulAddKHR %mat %a %b %m\n")) << r.text;
+  // The KHR store runs in subgroup 0 only.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpLoad %uint %[0-9A-Za-z_]+\n(%[0-9]+) = OpIEqual %bool \\1 "
+                         "%uint_0\nOpSelectionMerge (%[0-9]+) None\nOpBranchConditional \\2 "
+                         "(%[0-9]+) \\3\n\\4 = OpLabel\nOpCooperativeMatrixStoreKHR %p %d "
+                         "%uint_0 %uint_16 None\nOpBranch \\3\n\\3 = OpLabel\n")))
+      << r.text;
+  // The tensor store writes an element when it is in bounds and the subgroup is subgroup 0.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpIEqual %bool %[0-9]+ %uint_0\n(%[0-9]+) = OpLogicalAnd "
+                         "%bool %[0-9]+ \\1\nOpSelectionMerge %[0-9]+ None\nOpBranchConditional "
+                         "\\2 ")))
+      << r.text;
+  EXPECT_TRUE(Contains(r.text, "OpDecorate %") && Contains(r.text, "BuiltIn SubgroupId")) << r.text;
+}
+
+TEST(LowerCoopMatrix2, WorkgroupMatricesLowerFurtherWithoutCooperativeMatrices) {
+  const PassRun r = Lower(Text(WorkgroupKernel()), 8, {{"lower-coop-matrix", "8"}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "CooperativeMatrix")) << r.text;
+}
+
+TEST(LowerCoopMatrix2, PerElementMatrixOperandsPassTheirElementAtTheSamePlace) {
+  const PassRun r =
+      Lower(Text(MatrixKernel("%t = OpCooperativeMatrixPerElementOpNV %mat %m %scale %m\n", "")));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "PerElement")) << r.text;
+  // The operand is stored 256 elements into the region; element e of it is passed.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpIAdd %uint %[0-9]+ %uint_256\n%[0-9]+ = OpAccessChain "
+                         "[^\n]*\nOpCooperativeMatrixStoreKHR %[0-9]+ %m %uint_0 %uint_16 ")))
+      << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpLoad %float [^\n]*\n(%[0-9]+) = OpIAdd %uint (%[0-9]+) "
+                         "%uint_256\n%[0-9]+ = OpIAdd[^\n]*\n%[0-9]+ = OpAccessChain[^\n]*\n"
+                         "(%[0-9]+) = OpLoad %float [^\n]*\n%[0-9]+ = OpFunctionCall %float "
+                         "%scale %[0-9]+ %[0-9]+ \\1 \\4\n")))
+      << r.text;
+}
+
+TEST(LowerCoopMatrix2, ConversionsThatChangeTheUseConvertThenMoveThroughTheRegion) {
+  Kernel k = MatrixKernel("%t = OpFConvert %ha %m\n",
+                          "%half = OpTypeFloat 16\n"
+                          "%ha = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_0\n");
+  k.capabilities += "OpCapability Float16\n";
+  k.names.push_back("ha");
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  // To half at the operand's Use (Accumulator), stored row-major, loaded as A.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpTypeCooperativeMatrixKHR %half %uint_3(_[0-9]+)? "
+                         "%uint_16 %uint_16 %uint_2\n")))
+      << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpFConvert %[0-9]+ %m\n%[0-9]+ = OpLoad[^\n]*\n%[0-9]+ = "
+                         "OpLoad[^\n]*\n%[0-9]+ = OpIMul[^\n]*\n%[0-9]+ = OpAccessChain[^\n]*\n"
+                         "OpCooperativeMatrixStoreKHR %[0-9]+ \\1 %uint_0 %uint_16 ")))
+      << r.text;
+  EXPECT_TRUE(Contains(r.text, "%t = OpCooperativeMatrixLoadKHR %ha ")) << r.text;
+}
+
 TEST(LowerCoopMatrix2, MaintenanceOneNamesAreLoweredAndTheirExtensionGoes) {
   const std::string text =
       "OpCapability Shader\n"
@@ -647,17 +748,7 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
   }
 }
 
-TEST(LowerCoopMatrix2, WorkgroupScopeAndLoopHeadersFailNamingTheInstruction) {
-  Kernel wg;
-  wg.globals = "%wmat = OpTypeCooperativeMatrixKHR %float %u_2 %u_16 %u_16 %u_2\n";
-  wg.body = kLoadStore;
-  PassRun r = Lower(Text(wg));
-  EXPECT_FALSE(r.ok);
-  EXPECT_TRUE(Contains(r.error,
-                       "OpTypeCooperativeMatrixKHR: Workgroup-scope matrices are not "
-                       "lowered yet"))
-      << r.error;
-
+TEST(LowerCoopMatrix2, LoopHeadersFailNamingTheInstruction) {
   Kernel loop;
   loop.body = "OpBranch %head\n";
   loop.blocks =
@@ -669,7 +760,7 @@ TEST(LowerCoopMatrix2, WorkgroupScopeAndLoopHeadersFailNamingTheInstruction) {
       "%exit = OpLabel\n"
       "OpReturn\n";
   loop.globals = "%true = OpConstantTrue %bool\n";
-  r = Lower(Text(loop));
+  const PassRun r = Lower(Text(loop));
   EXPECT_FALSE(r.ok);
   EXPECT_TRUE(Contains(r.error,
                        "OpCooperativeMatrixLoadTensorNV: not lowered yet in a loop "
