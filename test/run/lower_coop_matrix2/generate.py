@@ -23,6 +23,11 @@ Cases:
   matrix K x N) with a clip rectangle (the rectangle maps to the start of the slice; elements
   outside it are Object's), partly out of bounds (Constant clamp value), and a store through a
   clipped view (the rectangle's elements go to the start of the slice, the others nowhere).
+- workgroup_matmul: a Workgroup-scope tiled matmul (four subgroups): D (32 x 32 float) = A (32 x 48
+  float16) * B (48 x 32 float16), in a loop over three 16-wide K tiles with the accumulator in an
+  OpPhi, loaded with OpCooperativeMatrixLoadKHR; D is stored through a tensor layout and, column
+  major, with OpCooperativeMatrixStoreKHR (the lowering replicates the matrices in every subgroup
+  and stores from subgroup 0 only).
 - tensor_uint_clamp: 8 x 16 uint accumulators, one subgroup: a 3-D
   ClampToEdge layout with a negative slice offset, a 2-D Repeat layout with a padded stride, an
   Aligned memory operand, and two stores through one Undefined-mode layout.
@@ -30,6 +35,7 @@ Cases:
 Usage: generate.py [output folder, default: this script's folder]
 """
 import os
+import re
 import sys
 
 FLOAT_CLAMP = 1.5
@@ -312,8 +318,76 @@ def tensor_view():
     return lines, {"t": ("float", t)}, {"d": d}
 
 
+def workgroup_matmul():
+    m, n, kk, bk = 32, 32, 48, 16
+    a = [float((i * 7) % 9 - 4) for i in range(m * kk)]
+    b = [float((i * 5) % 7 - 3) for i in range(kk * n)]
+    lines = header("Vulkan", ["VulkanMemoryModel", "Float16", "StorageBuffer16BitAccess"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_a %buf_b %buf_d %buf_e',
+              "OpExecutionMode %main LocalSize 32 1 1"]
+    lines += ["OpDecorate %rth ArrayStride 2", "OpMemberDecorate %blkh 0 Offset 0",
+              "OpDecorate %blkh Block", "OpDecorate %rt ArrayStride 4",
+              "OpMemberDecorate %blk 0 Offset 0", "OpDecorate %blk Block"]
+    for i, name in enumerate("abde"):
+        lines += ["OpDecorate %%buf_%s DescriptorSet 0" % name,
+                  "OpDecorate %%buf_%s Binding %d" % (name, i)]
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%half = OpTypeFloat 16", "%uint = OpTypeInt 32 0", "%bool = OpTypeBool"]
+    lines += constants({0, 1, 2, 3, 16, 32, 48})
+    lines += ["%f_0 = OpConstant %float 0",
+              "%rth = OpTypeRuntimeArray %half", "%blkh = OpTypeStruct %rth",
+              "%pblkh = OpTypePointer StorageBuffer %blkh",
+              "%pelh = OpTypePointer StorageBuffer %half",
+              "%rt = OpTypeRuntimeArray %float", "%blk = OpTypeStruct %rt",
+              "%pblk = OpTypePointer StorageBuffer %blk",
+              "%pel = OpTypePointer StorageBuffer %float",
+              "%buf_a = OpVariable %pblkh StorageBuffer",
+              "%buf_b = OpVariable %pblkh StorageBuffer",
+              "%buf_d = OpVariable %pblk StorageBuffer",
+              "%buf_e = OpVariable %pblk StorageBuffer",
+              # Workgroup scope (%u_2): A 32 x 16, B 16 x 32, accumulators 32 x 32.
+              "%wa = OpTypeCooperativeMatrixKHR %half %u_2 %u_32 %u_16 %u_0",
+              "%wb = OpTypeCooperativeMatrixKHR %half %u_2 %u_16 %u_32 %u_1",
+              "%wc = OpTypeCooperativeMatrixKHR %float %u_2 %u_32 %u_32 %u_2",
+              "%zero = OpConstantComposite %wc %f_0",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_0",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%pe = OpAccessChain %pel %buf_e %u_0 %u_0",
+              "OpBranch %head",
+              "%head = OpLabel",
+              "%k = OpPhi %uint %u_0 %entry %k_next %cont",
+              "%acc = OpPhi %wc %zero %entry %acc_next %cont",
+              "%more = OpULessThan %bool %k %u_48",
+              "OpLoopMerge %exit %cont None",
+              "OpBranchConditional %more %body %exit",
+              "%body = OpLabel",
+              "%pa = OpAccessChain %pelh %buf_a %u_0 %k",
+              "%ta = OpCooperativeMatrixLoadKHR %wa %pa %u_0 %u_48 None",
+              "%kb = OpIMul %uint %k %u_32",
+              "%pb = OpAccessChain %pelh %buf_b %u_0 %kb",
+              "%tb = OpCooperativeMatrixLoadKHR %wb %pb %u_0 %u_32 None",
+              "%acc_next = OpCooperativeMatrixMulAddKHR %wc %ta %tb %acc",
+              "OpBranch %cont",
+              "%cont = OpLabel",
+              "%k_next = OpIAdd %uint %k %u_16",
+              "OpBranch %head",
+              "%exit = OpLabel",
+              "%l0 = OpCreateTensorLayoutNV %lt",
+              "%l1 = OpTensorLayoutSetDimensionNV %lt %l0 %u_32 %u_32",
+              "OpCooperativeMatrixStoreTensorNV %pd %acc %l1 None None",
+              "OpCooperativeMatrixStoreKHR %pe %acc %u_1 %u_32 None",
+              "OpReturn", "OpFunctionEnd"]
+    d = [sum(a[r * kk + x] * b[x * n + c] for x in range(kk)) for r in range(m) for c in range(n)]
+    e = [d[r * n + c] for c in range(n) for r in range(m)]  # Column major.
+    return lines, {"a": ("float16", a), "b": ("float16", b)}, {"d": d, "e": e}
+
+
 CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
-         "tensor_view": tensor_view, "matrix2_ops": matrix2_ops}
+         "tensor_view": tensor_view, "matrix2_ops": matrix2_ops,
+         "workgroup_matmul": workgroup_matmul}
+# The outputs' type where it is not the first input's.
+OUTPUT_TYPE = {"workgroup_matmul": "float"}
 
 
 def number(v):
@@ -353,22 +427,26 @@ def amber(name, inputs, output, expected, vulkan_memory_model):
 
 # The workgroup size of each kernel as written (subgroups of 8: lavapipe after the lowering) and
 # for native runs (subgroups of 32: the H100 / H200), with the same number of subgroups.
-NATIVE_LOCAL_SIZE = {16: 64, 8: 32}
+NATIVE_LOCAL_SIZE = {32: 128, 16: 64, 8: 32}
 
 
 def native_amber(name, lines, lowered_script):
     """The script that runs the kernel as written on a device with VK_NV_cooperative_matrix2 and
     subgroups of 32 (utils/gpu_check.sh): the kernel inline, its workgroup scaled to keep the
     number of subgroups, and the same buffers and EXPECTs."""
-    text = "\n".join(lines)
-    for small, large in NATIVE_LOCAL_SIZE.items():
-        text = text.replace("LocalSize %d 1 1" % small, "LocalSize %d 1 1" % large)
+    text = re.sub(r"LocalSize (\d+) 1 1",
+                  lambda g: "LocalSize %d 1 1" % NATIVE_LOCAL_SIZE[int(g.group(1))], "\n".join(lines))
     caps = {"PerElementOperations": "PerElementOperations", "Reductions": "Reductions",
             "ConversionsNV": "Conversions"}
     features = ["DEVICE_EXTENSION VK_NV_cooperative_matrix2",
                 "DEVICE_EXTENSION VK_KHR_cooperative_matrix",
                 "DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix",
                 "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixTensorAddressing"]
+    if "OpTypeCooperativeMatrixKHR %half %u_2 " in text:  # Workgroup scope, float16.
+        features += ["DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope",
+                     "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions",
+                     "DEVICE_FEATURE Vulkan12Features.shaderFloat16",
+                     "DEVICE_FEATURE Storage16BitFeatures.storageBuffer16BitAccess"]
     for cap, feature in caps.items():
         if "CooperativeMatrix%s" % cap in text:
             features.append("DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrix"
@@ -392,7 +470,7 @@ def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     for name, make in CASES.items():
         lines, inputs, expected = make()
-        otype = next(iter(inputs.values()))[0]
+        otype = OUTPUT_TYPE.get(name, next(iter(inputs.values()))[0])
         output = (otype, -1 if otype == "float" else 0)  # Type and fill of the outputs.
         with open(os.path.join(folder, name + ".spvasm"), "w") as f:
             f.write("; Generated by test/run/lower_coop_matrix2/generate.py; do not edit.\n")
