@@ -19,7 +19,12 @@
 //   strides packed (stride[D-1] = 1, stride[i] = stride[i+1] * dimension[i+1]) and the slice the
 //   whole tensor (offsets 0, spans = dimensions); OpTensorLayoutSetStrideNV sets the strides;
 //   OpTensorLayoutSliceNV adds its offsets to the slice offsets and replaces the spans;
-//   OpTensorLayoutSetClampValueNV sets the clamp value. All are OpCompositeInsert chains.
+//   OpTensorLayoutSetClampValueNV sets the clamp value; OpTensorLayoutSetBlockSizeNV sets the
+//   block sizes. All are OpCompositeInsert chains. For a layout type that some
+//   OpTensorLayoutSetBlockSizeNV sets, the packed strides count blocks: stride[i] = stride[i+1]
+//   * ceil(dimension[i+1] / block size[i+1]), with the block sizes the layout has when its
+//   dimensions are set (a Q4 tensor of M x K elements in blocks of 1 x 32 has K / 32 blocks a
+//   row; the H100 golden data of test/run/native/cm2_decode_q4 is computed that way).
 // - OpCooperativeMatrixLoadTensorNV / OpCooperativeMatrixStoreTensorNV of a Subgroup-scope R x C
 //   matrix without DecodeFunc / DecodeVectorFunc (views below), whose Pointer is an
 //   access chain to the component type. Element (r, c) of the matrix is element e = r * C + c of
@@ -31,6 +36,20 @@
 //   type) out of bounds and read an in-bounds element instead (coordinate 0); ClampToEdge clamps
 //   each coordinate, as a signed integer, to [0, dimension - 1]; Repeat takes it modulo the
 //   dimension (OpSMod). Stores write the in-bounds elements only, whatever the clamp mode.
+// - DecodeFunc (loads): element (r, c) at clamped coordinates x is DecodeFunc(block pointer,
+//   block coordinates x / block size, coordinates in the block x % block size), the block being
+//   element sum((x[i] / block size[i]) * stride[i]) of Pointer's array (Pointer then points to
+//   blocks, not to components). DecodeFunc takes a PhysicalStorageBuffer pointer, but Pointer is
+//   a StorageBuffer (descriptor) pointer, and SPIR-V has no way to turn one into the other's
+//   address. So DecodeFunc is cloned, once per Pointer base: the clone takes the block's index
+//   (a uint32) instead of the pointer and starts with Pointer's own access chain (a global
+//   variable and constant indices) with that index as its last one; the pointer parameter's
+//   access chains continue from it, in Pointer's storage class (a first index 0 into a struct
+//   that wraps the block as its only member, as a GLSL buffer reference does, is dropped), and a
+//   direct load of the parameter loads it. That is plain Logical-addressing SPIR-V (no
+//   VariablePointers: no pointer crosses a call). Any other use of the pointer (passing it on,
+//   OpPtrAccessChain, a conversion to an integer) fails. DecodeVectorFunc is dropped: calling
+//   DecodeFunc for every element is always allowed.
 // - Tensor views without dimensions (HasDimensions false): OpTypeTensorViewNV becomes a struct of
 //   4 uint32, the clip (row offset, row span, column offset, column span; OpCreateTensorViewNV:
 //   0, 0xFFFFFFFF, 0, 0xFFFFFFFF; OpTensorViewSetClipNV sets them); its permutation p stays in the
@@ -95,8 +114,8 @@
 // instruction in a loop header block (which must stay one block) is not lowered yet.
 //
 // Everything else of the two extensions fails, naming the instruction and saying it is not
-// lowered yet: tensor views with dimensions (OpTensorViewSetDimensionNV / SetStrideNV), block
-// sizes, DecodeFunc / DecodeVectorFunc, the RepeatMirrored clamp
+// lowered yet: tensor views with dimensions (OpTensorViewSetDimensionNV / SetStrideNV), the
+// RepeatMirrored clamp
 // mode and clamp modes given by spec constants, transposes and Use conversions between component
 // types. Afterwards none of the matrix2 / tensor-addressing capabilities and extensions
 // remain, nor SPV_EXT_cooperative_matrix_maintenance1 (whose Use conversions, reductions and
@@ -108,6 +127,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "source/binary/reader.h"
@@ -156,7 +176,6 @@ bool NotLoweredYet(Op op) {
   switch (op) {
     case Op::TensorViewSetDimensionNV:
     case Op::TensorViewSetStrideNV:
-    case Op::TensorLayoutSetBlockSizeNV:
       return true;
     default:
       return false;
@@ -231,6 +250,7 @@ struct TensorAccess {
   Id view = 0;  // The view value, 0 for none.
   const ViewType* view_type = nullptr;
   std::vector<uint32_t> memory_operands;  // For each element access (Aligned dropped).
+  Id decode = 0;                          // DecodeFunc, 0 for none.
   Id component = 0;
   uint32_t width = 0;
   bool is_float = false;
@@ -332,7 +352,14 @@ class Lowering {
   bool ReadTensorAccess(InstIndex i, bool store, TensorAccess* a);
   // The address of element e (a uint32 id) of the access's slice, and whether it is in bounds;
   // for loads, the address of an element that stands in for an out-of-bounds one.
-  std::pair<Id, Id> ElementAddress(const TensorAccess& a, Id e, bool load);
+  // With `clamped`, no address: the coordinates (clamped for the load) go there instead.
+  std::pair<Id, Id> ElementAddress(const TensorAccess& a, Id e, bool load,
+                                   std::vector<Id>* clamped = nullptr);
+  // DecodeFunc cloned (once per Pointer base) to take, instead of its PhysicalStorageBuffer
+  // pointer to the block, the index of the block in Pointer's array.
+  Id DecodeClone(InstIndex at, const TensorAccess& a);
+  // The value of the element at the (clamped) coordinates through DecodeFunc.
+  Id Decode(const TensorAccess& a, const std::vector<Id>& coordinate);
   Id ClampValueAs(const TensorAccess& a);
   // With a view: whether element e lies in the clip rectangle, and its index in the clipped
   // rectangle (row-major), which is what enumerates the slice. Without: (0, e).
@@ -424,6 +451,11 @@ class Lowering {
   std::map<Id, LayoutType> layouts_;
   std::map<Id, ViewType> views_;
   std::set<Id> workgroup_matrices_;  // Workgroup-scope matrix types (now Subgroup-scope).
+  std::set<Id> blocked_layouts_;     // Layout types some OpTensorLayoutSetBlockSizeNV sets.
+  // Decode functions cloned to take an element index (DecodeClone), by function and Pointer's
+  // base and leading indices; and the clones' code, which follows the functions.
+  std::map<std::vector<uint32_t>, Id> clones_;
+  std::vector<uint32_t> clone_code_;
   std::map<std::vector<uint32_t>, Id> declared_;
   std::vector<uint32_t> decorations_, scalar_types_, constants_, derived_, body_;
   Id lane_variable_ = 0, subgroup_variable_ = 0;
@@ -605,7 +637,14 @@ void Lowering::LowerLayoutOp(InstIndex i) {
       std::vector<Id> strides(t.dim);
       strides[t.dim - 1] = Const(1);
       for (uint32_t k = t.dim - 1; k-- > 0;) {
-        strides[k] = Emit(Op::IMul, U32(), {strides[k + 1], args[k + 1]});
+        Id extent = args[k + 1];
+        if (blocked_layouts_.count(type)) {
+          // Packed strides count blocks: ceil(dimension / block size).
+          const Id block = Emit(Op::CompositeExtract, U32(), {layout, t.BlockSize(k + 1)});
+          const Id last = Emit(Op::ISub, U32(), {block, Const(1)});
+          extent = Emit(Op::UDiv, U32(), {Emit(Op::IAdd, U32(), {extent, last}), block});
+        }
+        strides[k] = Emit(Op::IMul, U32(), {strides[k + 1], extent});
       }
       for (uint32_t k = 0; k < t.dim; ++k) {
         inserts.push_back({t.Dimension(k), args[k]});
@@ -617,6 +656,9 @@ void Lowering::LowerLayoutOp(InstIndex i) {
     }
     case Op::TensorLayoutSetStrideNV:
       for (uint32_t k = 0; k < t.dim; ++k) inserts.push_back({t.Stride(k), args[k]});
+      break;
+    case Op::TensorLayoutSetBlockSizeNV:
+      for (uint32_t k = 0; k < t.dim; ++k) inserts.push_back({t.BlockSize(k), args[k]});
       break;
     case Op::TensorLayoutSliceNV:
       for (uint32_t k = 0; k < t.dim; ++k) {
@@ -666,9 +708,19 @@ bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
     return false;
   }
   const uint32_t tensor_operands = m_.word(i, w++);
-  if (tensor_operands & ~1u) {
-    Fail(i, "DecodeFunc / DecodeVectorFunc operands are not lowered yet by --lower-coop-matrix2");
+  if (tensor_operands & ~7u) {
+    Fail(i, "unknown Tensor Addressing Operands");
     return false;
+  }
+  if (tensor_operands & 6u) {
+    // TensorView (0x1) comes first, then DecodeFunc (0x2), then DecodeVectorFunc (0x4), which
+    // is dropped: calling DecodeFunc for every element is always allowed.
+    const uint32_t at = w + (tensor_operands & 1u);
+    if (!(tensor_operands & 2u) || at >= m_.num_words(i) || store) {
+      Fail(i, "DecodeVectorFunc needs DecodeFunc, and only loads take them");
+      return false;
+    }
+    a->decode = m_.word(i, at);
   }
   if (tensor_operands & 1) {
     if (w >= m_.num_words(i)) {
@@ -703,7 +755,8 @@ bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
   a->width = m_.word(ct, 2);
   const InstIndex pt = m_.Def(m_.TypeOf(a->pointer));
   const InstIndex chain = m_.Def(a->pointer);
-  if (pt == ir::kNoInst || m_.opcode(pt) != Op::TypePointer || m_.word(pt, 3) != a->component) {
+  if (pt == ir::kNoInst || m_.opcode(pt) != Op::TypePointer ||
+      (m_.word(pt, 3) != a->component && !a->decode)) {
     Fail(i,
          "a Pointer to another type than the component type (as with DecodeFunc) is not "
          "lowered yet");
@@ -915,7 +968,8 @@ Id Lowering::ClampValueAs(const TensorAccess& a) {
   return Emit(Op::CompositeExtract, a.component, {Emit(Op::Bitcast, vector, {value}), 0});
 }
 
-std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool load) {
+std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool load,
+                                           std::vector<Id>* clamped) {
   const LayoutType& t = *a.layout_type;
   const Id u32 = U32();
   // Each member is extracted once per access (the first element's code dominates the others').
@@ -961,9 +1015,14 @@ std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool loa
           break;
       }
     }
+    if (clamped) {
+      clamped->push_back(c);
+      continue;
+    }
     const Id term = Emit(Op::IMul, u32, {c, member(t.Stride(k))});
     offset = offset ? Emit(Op::IAdd, u32, {offset, term}) : term;
   }
+  if (clamped) return {0, in_bounds};
   // Pointer's access chain with the offset added to its last index.
   const InstIndex chain = m_.Def(a.pointer);
   std::vector<uint32_t> operands;
@@ -971,6 +1030,163 @@ std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool loa
   operands.back() = Emit(Op::IAdd, u32, {operands.back(), offset});
   const Id address = Emit(m_.opcode(chain), m_.type_id(chain), operands);
   return {address, in_bounds};
+}
+
+Id Lowering::Decode(const TensorAccess& a, const std::vector<Id>& coordinate) {
+  const LayoutType& t = *a.layout_type;
+  const Id clone = DecodeClone(a.inst, a);
+  if (!clone) return 0;
+  const InstIndex ft = m_.Def(m_.word(m_.Def(a.decode), 4));
+  const Id u32 = U32();
+  std::vector<Id> block(t.dim), in_block(t.dim);
+  Id index = 0;
+  for (uint32_t k = 0; k < t.dim; ++k) {
+    const Id size = Emit(Op::CompositeExtract, u32, {a.layout, t.BlockSize(k)});
+    block[k] = Emit(Op::UDiv, u32, {coordinate[k], size});
+    in_block[k] = Emit(Op::UMod, u32, {coordinate[k], size});
+    const Id stride = Emit(Op::CompositeExtract, u32, {a.layout, t.Stride(k)});
+    const Id term = Emit(Op::IMul, u32, {block[k], stride});
+    index = index ? Emit(Op::IAdd, u32, {index, term}) : term;
+  }
+  const InstIndex chain = m_.Def(a.pointer);
+  index = Emit(Op::IAdd, u32, {m_.word(chain, m_.num_words(chain) - 1), index});
+  const Id block_id = Emit(Op::CompositeConstruct, m_.word(ft, 4), block);
+  const Id in_block_id = Emit(Op::CompositeConstruct, m_.word(ft, 5), in_block);
+  return Emit(Op::FunctionCall, a.component, {clone, index, block_id, in_block_id});
+}
+
+Id Lowering::DecodeClone(InstIndex at, const TensorAccess& a) {
+  const InstIndex fd = m_.Def(a.decode);
+  const InstIndex ft = fd == ir::kNoInst ? ir::kNoInst : m_.Def(m_.word(fd, 4));
+  const InstIndex chain = m_.Def(a.pointer);
+  const uint32_t dim = a.layout_type->dim;
+  // DecodeFunc(pointer to the block, uint[Dim] block coordinates, uint[Dim] coordinates in the
+  // block), returning the component type.
+  auto is_uint_array = [&](Id type) {
+    const InstIndex d = m_.Def(type);
+    if (d == ir::kNoInst || m_.opcode(d) != Op::TypeArray || ConstantValue(m_.word(d, 3)) != dim)
+      return false;
+    const InstIndex e = m_.Def(m_.word(d, 2));
+    return e != ir::kNoInst && m_.opcode(e) == Op::TypeInt && m_.word(e, 2) == 32;
+  };
+  if (fd == ir::kNoInst || m_.opcode(fd) != Op::Function || ft == ir::kNoInst ||
+      m_.num_words(ft) != 6 || m_.word(ft, 2) != a.component || !is_uint_array(m_.word(ft, 4)) ||
+      !is_uint_array(m_.word(ft, 5))) {
+    Fail(at,
+         "DecodeFunc must be a function of (pointer, uint[Dim], uint[Dim]) returning the "
+         "component type");
+    return 0;
+  }
+  // The block pointer's pointee, and Pointer's (the block in the tensor's array): the same type,
+  // or a struct that wraps it as its only member (a GLSL buffer reference).
+  const InstIndex param_pointer = m_.Def(m_.word(ft, 3));
+  const InstIndex tensor_pointer = m_.Def(m_.type_id(chain));
+  if (param_pointer == ir::kNoInst || m_.opcode(param_pointer) != Op::TypePointer ||
+      tensor_pointer == ir::kNoInst) {
+    Fail(at, "DecodeFunc's first parameter is not a pointer");
+    return 0;
+  }
+  const Id block_type = m_.word(param_pointer, 3);
+  const InstIndex bd = m_.Def(block_type);
+  const bool wrapped = block_type != m_.word(tensor_pointer, 3);
+  if (wrapped && (bd == ir::kNoInst || m_.opcode(bd) != Op::TypeStruct || m_.num_words(bd) != 3)) {
+    Fail(at, "DecodeFunc's block type is neither Pointer's type nor a struct wrapping it");
+    return 0;
+  }
+  // Pointer's base must be a global variable, its indices but the last constants: the clone
+  // names them.
+  const InstIndex base = m_.Def(m_.word(chain, 3));
+  if (base == ir::kNoInst || m_.opcode(base) != Op::Variable) {
+    Fail(at, "with DecodeFunc, Pointer must be an access chain into a global variable");
+    return 0;
+  }
+  std::vector<uint32_t> key = {a.decode};
+  for (uint32_t w = 3; w + 1 < m_.num_words(chain); ++w) {
+    const InstIndex d = m_.Def(m_.word(chain, w));
+    if (w > 3 && (d == ir::kNoInst || m_.opcode(d) != Op::Constant)) {
+      Fail(at, "with DecodeFunc, Pointer's indices but the last must be constants");
+      return 0;
+    }
+    key.push_back(m_.word(chain, w));
+  }
+  auto [it, fresh] = clones_.emplace(key, 0);
+  if (!fresh) return it->second;
+  const ir::Function* f = nullptr;
+  for (const ir::Function& g : m_.functions()) {
+    if (g.def == fd) f = &g;
+  }
+  if (!f || f->end == ir::kNoInst || f->num_params != 3) {
+    Fail(at, "DecodeFunc has no body");
+    return 0;
+  }
+  std::map<Id, Id> map;
+  for (InstIndex i = f->def; i <= f->end; ++i) {
+    if (m_.result_id(i)) map[m_.result_id(i)] = next_id_++;
+  }
+  const Id param = m_.result_id(f->first_param);
+  const Id index = map[param];
+  const Id storage = m_.word(tensor_pointer, 2);
+  std::vector<uint32_t> out;
+  const Id fn_type = Declare(derived_, Op::TypeFunction,
+                             {a.component, U32(), m_.word(ft, 4), m_.word(ft, 5)}, false);
+  Put(out, Op::Function, {a.component, map[m_.result_id(fd)], m_.word(fd, 3), fn_type});
+  Put(out, Op::FunctionParameter, {U32(), index});
+  // The block's pointer, made at the start of the first block (after its variables): Pointer's
+  // access chain with `index` as its last index. The block parameter's uses become uses of it
+  // (a wrapping struct's member 0 being the block itself).
+  const Id block = next_id_++;
+  bool block_made = false;
+  for (InstIndex i = f->first_param + 1; i <= f->end; ++i) {
+    const ir::Inst inst = m_.inst(i);
+    const Op op = m_.opcode(i);
+    if (!block_made && i > f->first_param + 2 && m_.opcode(i - 1) != Op::FunctionParameter &&
+        op != Op::Label && op != Op::Variable) {
+      std::vector<uint32_t> words = {m_.type_id(chain), block};
+      for (uint32_t w = 3; w + 1 < m_.num_words(chain); ++w) words.push_back(m_.word(chain, w));
+      words.push_back(index);
+      Put(out, m_.opcode(chain), words);
+      block_made = true;
+    }
+    std::vector<uint32_t> words(inst.words.begin(), inst.words.end());
+    if ((op == Op::AccessChain || op == Op::InBoundsAccessChain) && m_.word(i, 3) == param) {
+      // A pointer into the block: the same indices from `block`, in Pointer's storage class.
+      if (wrapped && (m_.num_words(i) < 5 || ConstantValue(m_.word(i, 4)) != 0u)) {
+        Fail(at, "DecodeFunc indexes its block pointer other than through the wrapped block");
+        return 0;
+      }
+      const InstIndex rt = m_.Def(m_.type_id(i));
+      words = {0, Pointer(static_cast<spv::StorageClass>(storage), m_.word(rt, 3)), m_.result_id(i),
+               block};
+      for (uint32_t w = wrapped ? 5 : 4; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
+      words[0] = (static_cast<uint32_t>(words.size()) << 16) | U(op);
+      // Remap the rest below (the result and indices); `block` is new.
+      for (size_t w = 2; w < words.size(); ++w) {
+        if (w == 3) continue;
+        auto m = map.find(words[w]);
+        if (m != map.end()) words[w] = m->second;
+      }
+      out.insert(out.end(), words.begin(), words.end());
+      continue;
+    }
+    for (const auto& operand : inst.operands) {
+      if (!grammar::IsIdKind(operand.kind)) continue;
+      uint32_t& word = words[operand.offset];
+      if (word == param) {
+        if (wrapped || op != Op::Load) {
+          Fail(at, "DecodeFunc uses its block pointer other than in access chains and loads");
+          return 0;
+        }
+        word = block;
+        continue;
+      }
+      auto m = map.find(word);
+      if (m != map.end()) word = m->second;
+    }
+    out.insert(out.end(), words.begin(), words.end());
+  }
+  clone_code_.insert(clone_code_.end(), out.begin(), out.end());
+  it->second = map[m_.result_id(fd)];
+  return it->second;
 }
 
 void Lowering::LowerLoadTensor(InstIndex i) {
@@ -986,10 +1202,19 @@ void Lowering::LowerLoadTensor(InstIndex i) {
   const SlotLoop loop = BeginSlotLoop(elements / s_);
   const Id e = Element(region, loop);
   const auto [in_clip, index] = Clip(a, e);
-  auto [address, in_bounds] = ElementAddress(a, index, true);
-  std::vector<uint32_t> load = {address};
-  load.insert(load.end(), a.memory_operands.begin(), a.memory_operands.end());
-  Id value = Emit(Op::Load, a.component, load);
+  Id value = 0, in_bounds = 0;
+  if (a.decode) {
+    std::vector<Id> coordinate;
+    in_bounds = ElementAddress(a, index, true, &coordinate).second;
+    value = Decode(a, coordinate);
+    if (failed()) return;
+  } else {
+    Id address = 0;
+    std::tie(address, in_bounds) = ElementAddress(a, index, true);
+    std::vector<uint32_t> load = {address};
+    load.insert(load.end(), a.memory_operands.begin(), a.memory_operands.end());
+    value = Emit(Op::Load, a.component, load);
+  }
   if (constant) value = Emit(Op::Select, a.component, {in_bounds, value, clamp});
   if (in_clip) value = Emit(Op::Select, a.component, {in_clip, value, LoadSlot(region, e)});
   StoreSlot(region, e, value);
@@ -1230,6 +1455,7 @@ bool Lowering::LowerFunction(const ir::Function& f) {
       case Op::TensorLayoutSetStrideNV:
       case Op::TensorLayoutSliceNV:
       case Op::TensorLayoutSetClampValueNV:
+      case Op::TensorLayoutSetBlockSizeNV:
         LowerLayoutOp(i);
         continue;
       case Op::CooperativeMatrixLoadTensorNV:
@@ -1301,6 +1527,9 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   }
   if (!has_matrix2) return nullptr;
   *changed = true;
+  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+    if (m_.opcode(i) == Op::TensorLayoutSetBlockSizeNV) blocked_layouts_.insert(m_.type_id(i));
+  }
   if (!ReadEnvironment()) {
     *error = error_;
     return nullptr;
@@ -1337,6 +1566,7 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   for (const auto& [at, component] : pending_regions) {
     functions[at] = Const(scratch_[component].elements);
   }
+  functions.insert(functions.end(), clone_code_.begin(), clone_code_.end());
   const uint32_t version = m_.header().version;
   if (!failed() && (lane_variable_ || subgroup_variable_) && version < grammar::MakeVersion(1, 3)) {
     error_ = "the lowering uses SubgroupId and SubgroupLocalInvocationId, which need SPIR-V 1.3";

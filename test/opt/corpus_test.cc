@@ -107,8 +107,6 @@ TEST(OptCorpus, PipelineRemovesEverySpecConstantAndLength) {
 // lowered, no cooperative matrix). The modules it does not lower yet must fail naming why.
 TEST(OptCorpus, LowerCoopMatrix2LowersEveryMatrix2Module) {
   const std::map<std::string, std::string> not_yet = {
-      {"cm2_decode_q4.spvasm", "OpTensorLayoutSetBlockSizeNV: not lowered yet"},
-      {"cm2_decode_vector.spvasm", "OpTensorLayoutSetBlockSizeNV: not lowered yet"},
       {"cm2_tensor_layouts.spvasm", "tensor views with HasDimensions are not lowered yet"},
   };
   int lowered = 0, refused = 0;
@@ -149,8 +147,8 @@ TEST(OptCorpus, LowerCoopMatrix2LowersEveryMatrix2Module) {
       }
     }
   }
-  EXPECT_EQ(lowered, 2);
-  EXPECT_EQ(refused, 3);
+  EXPECT_EQ(lowered, 4);
+  EXPECT_EQ(refused, 1);
 }
 
 // --lower-coop-vector on every cooperative-vector module. The corpus stores its matrices

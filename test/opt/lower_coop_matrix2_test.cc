@@ -638,6 +638,117 @@ TEST(LowerCoopMatrix2, ConversionsThatChangeTheUseConvertThenMoveThroughTheRegio
   EXPECT_TRUE(Contains(r.text, "%t = OpCooperativeMatrixLoadKHR %ha ")) << r.text;
 }
 
+// ---- Block sizes and DecodeFunc
+
+// A 2-D layout %ltb (clamp mode Undefined) with block size 1 x 4 over a 16 x 20 float tensor,
+// loaded through DecodeFunc %dec (or %decw, whose block pointer is a PhysicalStorageBuffer pointer
+// to a struct wrapping the block, as GLSL writes it), with DecodeVectorFunc %decv too (never
+// called).
+std::string DecodeText(const std::string& func, const std::string& operands) {
+  Kernel k;
+  k.capabilities =
+      "OpCapability PhysicalStorageBufferAddresses\n"
+      "OpCapability CooperativeMatrixBlockLoadsNV\n"
+      "OpCapability CooperativeMatrixDecodeVectorNV\n";
+  k.globals =
+      "%ltb = OpTypeTensorLayoutNV %u_2 %u_0\n"
+      "%psb = OpTypePointer PhysicalStorageBuffer %float\n"
+      "%wrap = OpTypeStruct %float\n"
+      "%psbw = OpTypePointer PhysicalStorageBuffer %wrap\n"
+      "%arr2 = OpTypeArray %uint %u_2\n"
+      "%decfn = OpTypeFunction %float %psb %arr2 %arr2\n"
+      "%decwfn = OpTypeFunction %float %psbw %arr2 %arr2\n"
+      "%v2float = OpTypeVector %float 2\n"
+      "%decvfn = OpTypeFunction %v2float %psb %arr2 %arr2\n"
+      "%f_2 = OpConstant %float 2\n";
+  k.body =
+      "%b0 = OpCreateTensorLayoutNV %ltb\n"
+      "%b1 = OpTensorLayoutSetBlockSizeNV %ltb %b0 %u_1 %u_4\n"
+      "%b2 = OpTensorLayoutSetDimensionNV %ltb %b1 %u_16 %u_20\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %b2 None " +
+      operands + " " + func + (operands.find("Vector") != std::string::npos ? " %decv" : "") +
+      "\n"
+      "OpReturn\nOpFunctionEnd\n"
+      "%dec = OpFunction %float None %decfn\n"
+      "%dp = OpFunctionParameter %psb\n%db = OpFunctionParameter %arr2\n"
+      "%di = OpFunctionParameter %arr2\n%dl = OpLabel\n"
+      "%dv = OpLoad %float %dp Aligned 4\n%dx = OpFMul %float %dv %f_2\nOpReturnValue %dx\n"
+      "OpFunctionEnd\n"
+      "%decw = OpFunction %float None %decwfn\n"
+      "%wp = OpFunctionParameter %psbw\n%wb = OpFunctionParameter %arr2\n"
+      "%wi = OpFunctionParameter %arr2\n%wl = OpLabel\n"
+      "%wc = OpAccessChain %psb %wp %u_0\n%wv = OpLoad %float %wc Aligned 4\n"
+      "%wk = OpCompositeExtract %uint %wi 1\n%wf = OpConvertUToF %float %wk\n"
+      "%wx = OpFAdd %float %wv %wf\nOpReturnValue %wx\nOpFunctionEnd\n"
+      "%decv = OpFunction %v2float None %decvfn\n"
+      "%vp = OpFunctionParameter %psb\n%vb = OpFunctionParameter %arr2\n"
+      "%vi = OpFunctionParameter %arr2\n%vl = OpLabel\n"
+      "%vv = OpLoad %float %vp Aligned 4\n%vx = OpCompositeConstruct %v2float %vv %vv\n"
+      "OpReturnValue %vx\n";
+  k.names.insert(k.names.end(), {"ltb", "b1", "b2", "dec", "decw", "dp", "wp", "wc"});
+  std::string text = Text(k);
+  text.replace(text.find("OpMemoryModel Logical"), 21, "OpMemoryModel PhysicalStorageBuffer64");
+  text.insert(text.find("OpMemoryModel"),
+              "OpExtension \"SPV_NV_cooperative_matrix_decode_vector\"\n");
+  return text;
+}
+
+TEST(LowerCoopMatrix2, BlockSizesAreLayoutMembersAndPackedStridesCountBlocks) {
+  const PassRun r = Lower(DecodeText("%dec", "DecodeFunc"));
+  ASSERT_TRUE(r.ok) << r.error;
+  // Dim 2: the block sizes are members 9 and 10.
+  EXPECT_TRUE(Contains(r.text, "%b1 = OpCompositeInsert %ltb %uint_4 %") &&
+              Contains(r.text, " 10\n"))
+      << r.text;
+  // stride[0] = ceil(20 / block size[1]) = (20 + b - 1) / b.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpCompositeExtract %uint %b1 10\n(%[0-9]+) = OpISub %uint "
+                         "\\1 %uint_1\n(%[0-9]+) = OpIAdd %uint %uint_20 \\2\n(%[0-9]+) = OpUDiv "
+                         "%uint \\3 \\1\n%[0-9]+ = OpIMul %uint %uint_1 \\4\n")))
+      << r.text;
+}
+
+TEST(LowerCoopMatrix2, DecodeFuncIsCalledPerElementOnAClonedFunctionTakingTheBlockIndex) {
+  for (const char* operands : {"DecodeFunc", "DecodeFunc|DecodeVectorFunc"}) {
+    const PassRun r = Lower(DecodeText("%dec", operands));
+    ASSERT_TRUE(r.ok) << operands << ": " << r.error;
+    EXPECT_FALSE(Contains(r.text, "Decode")) << r.text;
+    EXPECT_FALSE(Contains(r.text, "BlockLoads")) << r.text;
+    // Block coordinates c / size, coordinates in the block c % size, the block index from the
+    // strides added to Pointer's last index, the arrays built, the clone called.
+    EXPECT_EQ(Count(r.text, "OpUDiv %uint"), 1u + 2u + 1u) << r.text;  // Span, blocks, stride.
+    EXPECT_TRUE(std::regex_search(
+        r.text, std::regex("(%[0-9]+) = OpIAdd %uint %uint_0 %[0-9]+\n(%[0-9]+) = "
+                           "OpCompositeConstruct %_arr_uint_uint_2 %[0-9]+ %[0-9]+\n(%[0-9]+) = "
+                           "OpCompositeConstruct %_arr_uint_uint_2 %[0-9]+ %[0-9]+\n%[0-9]+ = "
+                           "OpFunctionCall %float (%[0-9]+) \\1 \\2 \\3\n")))
+        << r.text;
+    // The clone: an index parameter; the block's pointer is Pointer's chain at that index.
+    EXPECT_TRUE(std::regex_search(
+        r.text,
+        std::regex("(%[0-9]+) = OpFunctionParameter %uint\n%[0-9]+ = OpFunctionParameter "
+                   "%_arr_uint_uint_2\n%[0-9]+ = OpFunctionParameter %_arr_uint_uint_2\n"
+                   "%[0-9]+ = OpLabel\n(%[0-9]+) = OpAccessChain "
+                   "%_ptr_StorageBuffer_float %[0-9a-z_]+ %uint_0 \\1\n%[0-9]+ = OpLoad %float "
+                   "\\2 Aligned 4\n")))
+        << r.text;
+    // The original function stays (for any other caller), with its pointer parameter.
+    EXPECT_TRUE(Contains(r.text, "%dp = OpFunctionParameter %_ptr_PhysicalStorageBuffer_float"))
+        << r.text;
+  }
+}
+
+TEST(LowerCoopMatrix2, DecodeFuncsWithAWrappedBlockIndexThroughIt) {
+  const PassRun r = Lower(DecodeText("%decw", "DecodeFunc"));
+  ASSERT_TRUE(r.ok) << r.error;
+  // The wrapper's member 0 is the block: the chain continues from the block's pointer.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpAccessChain %_ptr_StorageBuffer_float %[0-9a-z_]+ %uint_0 "
+                         "%[0-9]+\n(%[0-9]+) = OpAccessChain %_ptr_StorageBuffer_float \\1\n"
+                         "%[0-9]+ = OpLoad %float \\2 Aligned 4\n")))
+      << r.text;
+}
+
 TEST(LowerCoopMatrix2, MaintenanceOneNamesAreLoweredAndTheirExtensionGoes) {
   const std::string text =
       "OpCapability Shader\n"
@@ -719,9 +830,6 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
         "%v0 = OpCreateTensorViewNV %vt\n"
         "%v1 = OpTensorViewSetDimensionNV %vt %v0 %u_16 %u_16\n" +
         k.body;
-  });
-  add("block size", "OpTensorLayoutSetBlockSizeNV: not lowered yet", [](Kernel& k) {
-    k.body = "%bs = OpTensorLayoutSetBlockSizeNV %lt %l1 %u_1 %u_1\n" + k.body;
   });
   add("RepeatMirrored", "OpTypeTensorLayoutNV: the RepeatMirrored clamp mode is not lowered yet",
       [](Kernel& k) { k.mode = "%u_4"; });
