@@ -59,6 +59,10 @@
 //   is what maps to the slice: element (r, c) in it is element (r - ro) * cs + (c - co) of the
 //   slice. A load through a view starts from Object (stored into the region) and replaces only
 //   the elements in the clip rectangle; a store writes only those (and only in bounds).
+// - Tensor views with dimensions (HasDimensions true) become a struct of 4 + 2 * Dim uint32: the
+//   clip as above, then the dimensions (OpTensorViewSetDimensionNV) and the strides
+//   (OpTensorViewSetStrideNV), all 0 when created. A load or store through such a view fails
+//   (not lowered yet); the values themselves lower (cm2_tensor_layouts sets one up unused).
 // - OpCooperativeMatrixTransposeNV: the matrix is stored row-major into the region and loaded
 //   column-major with the same stride. OpCooperativeMatrixConvertUseEXT / ConvertNV: stored and
 //   loaded row-major as the other Use.
@@ -114,8 +118,7 @@
 // instruction in a loop header block (which must stay one block) is not lowered yet.
 //
 // Everything else of the two extensions fails, naming the instruction and saying it is not
-// lowered yet: tensor views with dimensions (OpTensorViewSetDimensionNV / SetStrideNV), the
-// RepeatMirrored clamp
+// lowered yet: loads and stores through tensor views with dimensions, the RepeatMirrored clamp
 // mode and clamp modes given by spec constants, transposes and Use conversions between component
 // types. Afterwards none of the matrix2 / tensor-addressing capabilities and extensions
 // remain, nor SPV_EXT_cooperative_matrix_maintenance1 (whose Use conversions, reductions and
@@ -169,17 +172,6 @@ constexpr std::string_view kMatrix2Extensions[] = {
 bool IsMatrix2Capability(uint32_t c) {
   return std::any_of(std::begin(kMatrix2Capabilities), std::end(kMatrix2Capabilities),
                      [c](spv::Capability k) { return U(k) == c; });
-}
-
-// Instructions of the two extensions this slice does not lower.
-bool NotLoweredYet(Op op) {
-  switch (op) {
-    case Op::TensorViewSetDimensionNV:
-    case Op::TensorViewSetStrideNV:
-      return true;
-    default:
-      return false;
-  }
 }
 
 // Memory access and memory semantics bits.
@@ -237,6 +229,7 @@ struct MatrixInfo {
 // column span.
 struct ViewType {
   std::vector<uint32_t> permutation;
+  bool has_dimensions = false;  // Then the clip is followed by Dim dimensions and Dim strides.
 };
 
 // A tensor load's or store's operands.
@@ -558,11 +551,13 @@ void Lowering::LowerGlobal(InstIndex i, std::vector<uint32_t>& globals) {
            "entry per dimension");
       return;
     }
-    if (has_dimensions == ir::kNoInst || m_.opcode(has_dimensions) != Op::ConstantFalse) {
-      Fail(i, "tensor views with HasDimensions are not lowered yet by --lower-coop-matrix2");
+    if (has_dimensions == ir::kNoInst || (m_.opcode(has_dimensions) != Op::ConstantFalse &&
+                                          m_.opcode(has_dimensions) != Op::ConstantTrue)) {
+      Fail(i, "HasDimensions must be OpConstantTrue or OpConstantFalse");
       return;
     }
     ViewType& v = views_[m_.result_id(i)];
+    v.has_dimensions = m_.opcode(has_dimensions) == Op::ConstantTrue;
     for (uint32_t k = 0; k < *dim; ++k) {
       const auto p = ConstantValue(m_.word(i, 4 + k));
       if (!p || *p >= *dim) {
@@ -571,12 +566,9 @@ void Lowering::LowerGlobal(InstIndex i, std::vector<uint32_t>& globals) {
       }
       v.permutation.push_back(*p);
     }
-    const Id u32 = U32();
-    Put(globals, Op::TypeStruct, {m_.result_id(i), u32, u32, u32, u32});
-    return;
-  }
-  if (NotLoweredYet(op)) {
-    Fail(i, "not lowered yet by --lower-coop-matrix2");
+    std::vector<uint32_t> words = {m_.result_id(i)};
+    words.insert(words.end(), v.has_dimensions ? 4 + 2 * *dim : 4, U32());
+    Put(globals, Op::TypeStruct, words);
     return;
   }
   if (op == Op::TypeCooperativeMatrixKHR) {
@@ -734,6 +726,12 @@ bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
       return false;
     }
     a->view_type = &view->second;
+    if (a->view_type->has_dimensions) {
+      Fail(i,
+           "a load or store through a tensor view with dimensions is not lowered yet by "
+           "--lower-coop-matrix2 (the view's values are)");
+      return false;
+    }
   }
   auto layout = layouts_.find(m_.TypeOf(a->layout));
   if (layout == layouts_.end()) {
@@ -931,20 +929,33 @@ void Lowering::LowerViewOp(InstIndex i) {
     Fail(i, "the result type is not a tensor view type");
     return;
   }
+  const ViewType& t = views_[type];
+  const uint32_t dim = static_cast<uint32_t>(t.permutation.size());
   if (m_.opcode(i) == Op::CreateTensorViewNV) {
-    // No clipping: offsets 0, spans as large as they get.
-    const Id initial = Declare(derived_, Op::ConstantComposite,
-                               {type, Const(0), Const(~0u), Const(0), Const(~0u)}, true);
+    // No clipping: offsets 0, spans as large as they get; dimensions and strides 0.
+    std::vector<uint32_t> words = {type, Const(0), Const(~0u), Const(0), Const(~0u)};
+    if (t.has_dimensions) words.insert(words.end(), 2 * dim, Const(0));
+    const Id initial = Declare(derived_, Op::ConstantComposite, words, true);
     Emit(Op::CopyObject, type, {initial}, m_.result_id(i));
     return;
   }
-  // OpTensorViewSetClipNV: row offset, row span, column offset, column span.
-  if (m_.num_words(i) != 8) {
-    Fail(i, "expected four clip operands");
+  // OpTensorViewSetClipNV: row offset, row span, column offset, column span (members 0-3);
+  // OpTensorViewSetDimensionNV / SetStrideNV: Dim values (members 4.. / 4 + Dim..).
+  uint32_t first = 0, count = 4;
+  if (m_.opcode(i) != Op::TensorViewSetClipNV) {
+    if (!t.has_dimensions) {
+      Fail(i, "the tensor view type has no dimensions (HasDimensions is false)");
+      return;
+    }
+    first = m_.opcode(i) == Op::TensorViewSetDimensionNV ? 4 : 4 + dim;
+    count = dim;
+  }
+  if (m_.num_words(i) != 4 + count) {
+    Fail(i, "expected " + std::to_string(count) + " operands after the tensor view");
     return;
   }
   Id view = m_.word(i, 3);
-  for (uint32_t k = 0; k < 4; ++k) {
+  for (uint32_t k = 0; k < count; ++k) {
     const Id arg = m_.word(i, 4 + k);
     const InstIndex td = m_.Def(m_.TypeOf(arg));
     if (td == ir::kNoInst || m_.opcode(td) != Op::TypeInt || m_.word(td, 2) != 32) {
@@ -952,7 +963,8 @@ void Lowering::LowerViewOp(InstIndex i) {
       return;
     }
     const Id value = m_.word(td, 3) ? Emit(Op::Bitcast, U32(), {arg}) : arg;
-    view = Emit(Op::CompositeInsert, type, {value, view, k}, k == 3 ? m_.result_id(i) : 0);
+    view = Emit(Op::CompositeInsert, type, {value, view, first + k},
+                k + 1 == count ? m_.result_id(i) : 0);
   }
 }
 
@@ -1448,6 +1460,8 @@ bool Lowering::LowerFunction(const ir::Function& f) {
     switch (op) {
       case Op::CreateTensorViewNV:
       case Op::TensorViewSetClipNV:
+      case Op::TensorViewSetDimensionNV:
+      case Op::TensorViewSetStrideNV:
         LowerViewOp(i);
         continue;
       case Op::CreateTensorLayoutNV:
@@ -1486,10 +1500,6 @@ bool Lowering::LowerFunction(const ir::Function& f) {
       if (current_label_ != block_label_) split_blocks_[block_label_] = current_label_;
       continue;
     }
-    if (NotLoweredYet(op)) {
-      Fail(i, "not lowered yet by --lower-coop-matrix2");
-      break;
-    }
     if (op == Op::Label) current_label_ = block_label_ = m_.result_id(i);
     const ir::Inst inst = m_.inst(i);
     body_.insert(body_.end(), inst.words.begin(), inst.words.end());
@@ -1515,7 +1525,7 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
     if ((op == Op::Capability && IsMatrix2Capability(m_.word(i, 1))) ||
-        op == Op::TypeTensorLayoutNV || op == Op::TypeTensorViewNV || NotLoweredYet(op) ||
+        op == Op::TypeTensorLayoutNV || op == Op::TypeTensorViewNV ||
         op == Op::CooperativeMatrixLoadTensorNV || op == Op::CooperativeMatrixStoreTensorNV ||
         op == Op::CooperativeMatrixTransposeNV || op == Op::CooperativeMatrixConvertUseEXT ||
         op == Op::CooperativeMatrixPerElementOpEXT || op == Op::CooperativeMatrixReduceEXT ||

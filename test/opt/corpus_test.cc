@@ -104,12 +104,9 @@ TEST(OptCorpus, PipelineRemovesEverySpecConstantAndLength) {
 // --lower-coop-matrix2=8 (after freezing and folding the specialization constants, which give
 // the matrix shapes), alone and followed by --lower-coop-matrix=8, on every matrix2 module: the
 // output validates and keeps none of the matrix2 / tensor-addressing capabilities (and, fully
-// lowered, no cooperative matrix). The modules it does not lower yet must fail naming why.
+// lowered, no cooperative matrix).
 TEST(OptCorpus, LowerCoopMatrix2LowersEveryMatrix2Module) {
-  const std::map<std::string, std::string> not_yet = {
-      {"cm2_tensor_layouts.spvasm", "tensor views with HasDimensions are not lowered yet"},
-  };
-  int lowered = 0, refused = 0;
+  int lowered = 0;
   for (const Module& m : LoadCorpus()) {
     if (m.file.rfind("cm2_", 0) != 0) continue;
     for (bool further : {false, true}) {
@@ -122,13 +119,6 @@ TEST(OptCorpus, LowerCoopMatrix2LowersEveryMatrix2Module) {
       OptimizeResult result;
       Problem p;
       const bool ok = Optimize(m.words, options, &result, &p);
-      auto it = not_yet.find(m.file);
-      if (it != not_yet.end()) {
-        EXPECT_FALSE(ok) << m.file;
-        EXPECT_NE(p.message.find(it->second), std::string::npos) << m.file << ": " << p.message;
-        refused += !further;
-        continue;
-      }
       std::string diagnostics;
       for (const auto& d : result.validation.diagnostics) diagnostics += FormatDiagnostic(d);
       ASSERT_TRUE(ok) << m.file << ": " << p.message << "\n" << diagnostics;
@@ -147,8 +137,7 @@ TEST(OptCorpus, LowerCoopMatrix2LowersEveryMatrix2Module) {
       }
     }
   }
-  EXPECT_EQ(lowered, 4);
-  EXPECT_EQ(refused, 1);
+  EXPECT_EQ(lowered, 5);
 }
 
 // --lower-coop-vector on every cooperative-vector module. The corpus stores its matrices

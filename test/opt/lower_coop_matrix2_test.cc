@@ -473,6 +473,34 @@ Kernel MatrixKernel(const std::string& body, const std::string& globals) {
   return k;
 }
 
+TEST(LowerCoopMatrix2, ViewDimensionsAndStridesFollowTheClipInTheViewStruct) {
+  Kernel k;
+  k.globals =
+      "%true = OpConstantTrue %bool\n"
+      "%vt = OpTypeTensorViewNV %u_3 %true %u_0 %u_1 %u_2\n";
+  k.body =
+      "%v0 = OpCreateTensorViewNV %vt\n"
+      "%v1 = OpTensorViewSetDimensionNV %vt %v0 %u_1 %u_16 %u_8\n"
+      "%v2 = OpTensorViewSetStrideNV %vt %v1 %u_20 %u_8 %u_1\n"
+      "%v3 = OpTensorViewSetClipNV %vt %v2 %u_0 %u_4 %u_0 %u_8\n" +
+      std::string(kLoadStore);
+  k.names.insert(k.names.end(), {"vt", "v1", "v2", "v3"});
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  // Clip (4), dimensions (3), strides (3): 10 members.
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("%vt = OpTypeStruct( %uint){10}\n"))) << r.text;
+  EXPECT_TRUE(
+      std::regex_search(r.text, std::regex("%v1 = OpCompositeInsert %vt %uint_8 %[0-9]+ 6\n")))
+      << r.text;
+  EXPECT_TRUE(
+      std::regex_search(r.text, std::regex("%v2 = OpCompositeInsert %vt %uint_1 %[0-9]+ 9\n")))
+      << r.text;
+  EXPECT_TRUE(
+      std::regex_search(r.text, std::regex("%v3 = OpCompositeInsert %vt %uint_8 %[0-9]+ 3\n")))
+      << r.text;
+  EXPECT_FALSE(Contains(r.text, "TensorView")) << r.text;
+}
+
 TEST(LowerCoopMatrix2, TransposeStoresRowMajorAndLoadsColumnMajor) {
   const PassRun r = Lower(Text(MatrixKernel("%t = OpCooperativeMatrixTransposeNV %matb %m\n", "")));
   ASSERT_TRUE(r.ok) << r.error;
@@ -816,21 +844,28 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
     edit(k);
     cases.push_back({what, k, expected});
   };
-  add("view with dimensions",
-      "OpTypeTensorViewNV: tensor views with HasDimensions are not lowered yet", [](Kernel& k) {
+  add("load through a view with dimensions",
+      "OpCooperativeMatrixLoadTensorNV: a load or store through a tensor view with dimensions is "
+      "not lowered yet",
+      [](Kernel& k) {
         k.globals =
             "%true = OpConstantTrue %bool\n"
             "%vt = OpTypeTensorViewNV %u_2 %true %u_0 %u_1\n";
+        k.body =
+            "%v0 = OpCreateTensorViewNV %vt\n"
+            "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %l1 None TensorView %v0\n"
+            "OpReturn\n";
       });
-  add("view dimensions", "OpTensorViewSetDimensionNV: not lowered yet", [](Kernel& k) {
-    k.globals =
-        "%false = OpConstantFalse %bool\n"
-        "%vt = OpTypeTensorViewNV %u_2 %false %u_0 %u_1\n";
-    k.body =
-        "%v0 = OpCreateTensorViewNV %vt\n"
-        "%v1 = OpTensorViewSetDimensionNV %vt %v0 %u_16 %u_16\n" +
-        k.body;
-  });
+  add("view dimensions without HasDimensions",
+      "OpTensorViewSetDimensionNV: the tensor view type has no dimensions", [](Kernel& k) {
+        k.globals =
+            "%false = OpConstantFalse %bool\n"
+            "%vt = OpTypeTensorViewNV %u_2 %false %u_0 %u_1\n";
+        k.body =
+            "%v0 = OpCreateTensorViewNV %vt\n"
+            "%v1 = OpTensorViewSetDimensionNV %vt %v0 %u_16 %u_16\n" +
+            k.body;
+      });
   add("RepeatMirrored", "OpTypeTensorLayoutNV: the RepeatMirrored clamp mode is not lowered yet",
       [](Kernel& k) { k.mode = "%u_4"; });
   add("spec constant clamp mode", "OpTypeTensorLayoutNV: a clamp mode given by a specialization",
