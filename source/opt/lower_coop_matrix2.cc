@@ -86,7 +86,9 @@
 //   and the element writes of OpCooperativeMatrixStoreTensorNV, run in subgroup 0 only
 //   (SubgroupId == 0, a structured selection), so no two invocations write the same element. The
 //   cost: each subgroup does the whole workgroup's multiply-add (num_subgroups times the work)
-//   and needs a region of the whole matrix; and the Subgroup-scope shape is the Workgroup one, so
+//   and needs a region of the whole matrix (the corpus's 64 x 64 and 128 x 128 tiles in 16 or 32
+//   subgroups of 8 need 320 KiB to 2.3 MiB of Workgroup memory, more than devices give; a 32 x 32
+//   tile in four subgroups, 16 KiB); and the Subgroup-scope shape is the Workgroup one, so
 //   the output runs where the driver supports that shape at Subgroup scope, or anywhere after
 //   --lower-coop-matrix=S. Splitting into tiles of the shapes every KHR driver reports, with each
 //   subgroup owning a share of the tiles, is not done yet (every instruction on such a matrix,

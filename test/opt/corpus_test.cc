@@ -42,7 +42,9 @@ std::vector<Module> LoadCorpus() {
   return modules;
 }
 
-void ExpectRuns(const Module& m, const std::vector<PassRequest>& passes, const std::string& what) {
+// Whether the passes ran and the output validates; the output goes to `out` when given.
+bool ExpectRuns(const Module& m, const std::vector<PassRequest>& passes, const std::string& what,
+                std::vector<uint32_t>* out = nullptr) {
   OptimizerOptions options;
   options.target_env = m.env;
   options.passes = passes;
@@ -54,6 +56,8 @@ void ExpectRuns(const Module& m, const std::vector<PassRequest>& passes, const s
   for (const auto& d : result.validation.diagnostics) diagnostics += FormatDiagnostic(d);
   EXPECT_TRUE(ok) << m.file << " " << what << ": " << p.message << "\n" << diagnostics;
   if (ok) EXPECT_TRUE(result.validation.valid);
+  if (out) *out = result.words;
+  return ok && result.validation.valid;
 }
 
 TEST(OptCorpus, EveryPassAloneKeepsEveryModuleValid) {
@@ -110,21 +114,14 @@ TEST(OptCorpus, LowerCoopMatrix2LowersEveryMatrix2Module) {
   for (const Module& m : LoadCorpus()) {
     if (m.file.rfind("cm2_", 0) != 0) continue;
     for (bool further : {false, true}) {
-      OptimizerOptions options;
-      options.target_env = m.env;
-      options.passes = {
+      std::vector<PassRequest> passes = {
           {"freeze-spec-const", ""}, {"fold-spec-const", ""}, {"lower-coop-matrix2", "8"}};
-      if (further) options.passes.push_back({"lower-coop-matrix", "8"});
-      options.validate_after_each = true;
-      OptimizeResult result;
-      Problem p;
-      const bool ok = Optimize(m.words, options, &result, &p);
-      std::string diagnostics;
-      for (const auto& d : result.validation.diagnostics) diagnostics += FormatDiagnostic(d);
-      ASSERT_TRUE(ok) << m.file << ": " << p.message << "\n" << diagnostics;
-      EXPECT_TRUE(result.validation.valid) << m.file;
+      if (further) passes.push_back({"lower-coop-matrix", "8"});
+      std::vector<uint32_t> words;
+      if (!ExpectRuns(m, passes, "--lower-coop-matrix2", &words)) continue;
       std::string text;
-      ASSERT_TRUE(Disassemble(result.words, {}, &text, &p));
+      Problem p;
+      ASSERT_TRUE(Disassemble(words, {}, &text, &p));
       for (const char* gone : {"SPV_NV_cooperative_matrix2", "TensorAddressing", "ReductionsEXT",
                                "PerElementOperationsEXT", "ConversionsNV", "TensorNV"}) {
         EXPECT_EQ(text.find(gone), std::string::npos) << m.file << ": " << gone;
