@@ -28,6 +28,12 @@ Cases:
   OpPhi, loaded with OpCooperativeMatrixLoadKHR; D is stored through a tensor layout and, column
   major, with OpCooperativeMatrixStoreKHR (the lowering replicates the matrices in every subgroup
   and stores from subgroup 0 only).
+- decode_q4: a 16 x 32 float16 matrix (one subgroup) loaded through DecodeFunc from q4_0-style
+  blocks (a float16 scale d and 16 bytes of 4-bit codes q: element i of a block is
+  ((q[i % 16] >> (i & 16 ? 4 : 0)) & 15) - 8) * d) in a descriptor buffer; the layout has block
+  size 1 x 32 over a 16 x 64 tensor (two blocks a row: packed strides count blocks), sliced to the
+  second block of each row; the decode function takes a PhysicalStorageBuffer pointer to a struct
+  wrapping the block, as GLSL writes it. The matrix goes out as float through a tensor store.
 - tensor_uint_clamp: 8 x 16 uint accumulators, one subgroup: a 3-D
   ClampToEdge layout with a negative slice offset, a 2-D Repeat layout with a padded stride, an
   Aligned memory operand, and two stores through one Undefined-mode layout.
@@ -383,11 +389,93 @@ def workgroup_matmul():
     return lines, {"a": ("float16", a), "b": ("float16", b)}, {"d": d, "e": e}
 
 
+def decode_q4():
+    rows, k, qk = 16, 64, 32
+    nblocks = rows * k // qk
+    scales = {0: (0.5, 0x3800), 1: (1.0, 0x3C00), 2: (2.0, 0x4000), 3: (0.25, 0x3400)}
+    blocks, values = [], []
+    for j in range(nblocks):
+        d, bits = scales[j % 4]
+        q = [(j * 7 + i * 13) % 256 for i in range(16)]
+        blocks += [bits & 0xFF, bits >> 8] + q
+        values.append((d, q))
+    lines = header("Vulkan", ["VulkanMemoryModel", "CooperativeMatrixBlockLoadsNV", "Float16",
+                              "Int8", "StorageBuffer16BitAccess", "StorageBuffer8BitAccess",
+                              "PhysicalStorageBufferAddresses"])
+    lines[lines.index("OpMemoryModel Logical Vulkan")] = "OpMemoryModel PhysicalStorageBuffer64 Vulkan"
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_q %buf_d',
+              "OpExecutionMode %main LocalSize 8 1 1",
+              "OpDecorate %arrq ArrayStride 1",
+              "OpMemberDecorate %blockq 0 Offset 0", "OpMemberDecorate %blockq 1 Offset 2",
+              "OpMemberDecorate %ref 0 Offset 0", "OpDecorate %ref Block",
+              "OpDecorate %rtq ArrayStride 18", "OpMemberDecorate %blkq 0 Offset 0",
+              "OpDecorate %blkq Block", "OpDecorate %rt ArrayStride 4",
+              "OpMemberDecorate %blk 0 Offset 0", "OpDecorate %blk Block",
+              "OpDecorate %buf_q DescriptorSet 0", "OpDecorate %buf_q Binding 0",
+              "OpDecorate %buf_d DescriptorSet 0", "OpDecorate %buf_d Binding 1"]
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%half = OpTypeFloat 16", "%uint = OpTypeInt 32 0", "%uchar = OpTypeInt 8 0"]
+    lines += constants({0, 1, 2, 3, 4, 15, 16, 32, 64})
+    lines += ["%h_0 = OpConstant %half 0", "%h_8 = OpConstant %half 8",
+              "%arrq = OpTypeArray %uchar %u_16",
+              "%blockq = OpTypeStruct %half %arrq", "%ref = OpTypeStruct %blockq",
+              "%psb = OpTypePointer PhysicalStorageBuffer %ref",
+              "%psb_half = OpTypePointer PhysicalStorageBuffer %half",
+              "%psb_uchar = OpTypePointer PhysicalStorageBuffer %uchar",
+              "%arr2 = OpTypeArray %uint %u_2",
+              "%decfn = OpTypeFunction %half %psb %arr2 %arr2",
+              "%rtq = OpTypeRuntimeArray %blockq", "%blkq = OpTypeStruct %rtq",
+              "%pblkq = OpTypePointer StorageBuffer %blkq",
+              "%pq = OpTypePointer StorageBuffer %blockq",
+              "%buf_q = OpVariable %pblkq StorageBuffer",
+              "%rt = OpTypeRuntimeArray %float", "%blk = OpTypeStruct %rt",
+              "%pblk = OpTypePointer StorageBuffer %blk",
+              "%pel = OpTypePointer StorageBuffer %float",
+              "%buf_d = OpVariable %pblk StorageBuffer",
+              "%mh = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_32 %u_2",
+              "%mf = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_32 %u_2",
+              "%zero = OpConstantComposite %mh %h_0",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_1",
+              "%ltd = OpTypeTensorLayoutNV %u_2 %u_0",
+              # dec(block, blockCoord, coordInBlock) = ((q[i % 16] >> (i & 16) / 4) & 15 - 8) * d
+              "%dec = OpFunction %half None %decfn",
+              "%bp = OpFunctionParameter %psb", "%bc = OpFunctionParameter %arr2",
+              "%ib = OpFunctionParameter %arr2", "%dl = OpLabel",
+              "%dp = OpAccessChain %psb_half %bp %u_0 %u_0", "%d = OpLoad %half %dp Aligned 2",
+              "%i = OpCompositeExtract %uint %ib 1", "%lo = OpBitwiseAnd %uint %i %u_15",
+              "%qp = OpAccessChain %psb_uchar %bp %u_0 %u_1 %lo",
+              "%q8 = OpLoad %uchar %qp Aligned 1", "%q = OpUConvert %uint %q8",
+              "%hi = OpBitwiseAnd %uint %i %u_16", "%sh = OpShiftRightLogical %uint %hi %u_2",
+              "%qs = OpShiftRightLogical %uint %q %sh", "%n = OpBitwiseAnd %uint %qs %u_15",
+              "%nf = OpConvertUToF %half %n", "%c = OpFSub %half %nf %h_8",
+              "%v = OpFMul %half %c %d", "OpReturnValue %v", "OpFunctionEnd",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pb = OpAccessChain %pq %buf_q %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%l0 = OpCreateTensorLayoutNV %lt",
+              "%l1 = OpTensorLayoutSetBlockSizeNV %lt %l0 %u_1 %u_32",
+              "%l2 = OpTensorLayoutSetDimensionNV %lt %l1 %u_16 %u_64",
+              "%ls = OpTensorLayoutSliceNV %lt %l2 %u_0 %u_16 %u_32 %u_32",
+              "%m = OpCooperativeMatrixLoadTensorNV %mh %pb %zero %ls None DecodeFunc %dec",
+              "%m32 = OpFConvert %mf %m",
+              "%d0 = OpCreateTensorLayoutNV %ltd",
+              "%d1 = OpTensorLayoutSetDimensionNV %ltd %d0 %u_16 %u_32",
+              "OpCooperativeMatrixStoreTensorNV %pd %m32 %d1 None None",
+              "OpReturn", "OpFunctionEnd"]
+    out = []
+    for r in range(rows):
+        for c in range(qk):
+            d, q = values[r * (k // qk) + 1]  # The second block of row r.
+            code = (q[c % 16] >> (4 if c & 16 else 0)) & 15
+            out.append(float((code - 8) * d))
+    return lines, {"q": ("uint8", blocks)}, {"d": out}
+
+
 CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
          "tensor_view": tensor_view, "matrix2_ops": matrix2_ops,
-         "workgroup_matmul": workgroup_matmul}
+         "workgroup_matmul": workgroup_matmul, "decode_q4": decode_q4}
 # The outputs' type where it is not the first input's.
-OUTPUT_TYPE = {"workgroup_matmul": "float"}
+OUTPUT_TYPE = {"workgroup_matmul": "float", "decode_q4": "float"}
 
 
 def number(v):
@@ -442,11 +530,18 @@ def native_amber(name, lines, lowered_script):
                 "DEVICE_EXTENSION VK_KHR_cooperative_matrix",
                 "DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix",
                 "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixTensorAddressing"]
-    if "OpTypeCooperativeMatrixKHR %half %u_2 " in text:  # Workgroup scope, float16.
+    if "OpTypeCooperativeMatrixKHR %half %u_2 " in text:  # Workgroup scope.
         features += ["DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope",
-                     "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions",
-                     "DEVICE_FEATURE Vulkan12Features.shaderFloat16",
-                     "DEVICE_FEATURE Storage16BitFeatures.storageBuffer16BitAccess"]
+                     "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions"]
+    if "OpCapability CooperativeMatrixBlockLoadsNV" in text:
+        features.append("DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixBlockLoads")
+    for cap, feature in [("Float16", "Vulkan12Features.shaderFloat16"),
+                         ("StorageBuffer16BitAccess", "Storage16BitFeatures.storageBuffer16BitAccess"),
+                         ("Int8", "Vulkan12Features.shaderInt8"),
+                         ("StorageBuffer8BitAccess", "Vulkan12Features.storageBuffer8BitAccess"),
+                         ("PhysicalStorageBufferAddresses", "Vulkan12Features.bufferDeviceAddress")]:
+        if "OpCapability %s\n" % cap in text + "\n":
+            features.append("DEVICE_FEATURE " + feature)
     for cap, feature in caps.items():
         if "CooperativeMatrix%s" % cap in text:
             features.append("DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrix"
