@@ -35,7 +35,13 @@
 //   Undefined and Constant give the clamp value (its low bits, reinterpreted as the component
 //   type) out of bounds and read an in-bounds element instead (coordinate 0); ClampToEdge clamps
 //   each coordinate, as a signed integer, to [0, dimension - 1]; Repeat takes it modulo the
-//   dimension (OpSMod). Stores write the in-bounds elements only, whatever the clamp mode.
+//   dimension (in [0, dimension): OpSRem, plus the dimension where negative; lavapipe's OpSMod
+//   is wrong for negative dividends); RepeatMirrored takes t = coordinate modulo 2 * dimension
+//   and
+//   reads t below the dimension, else 2 * dimension - 1 - t (as a Vulkan sampler's
+//   MIRRORED_REPEAT: the edge element repeats; not yet checked on a GPU:
+//   test/run/lower_coop_matrix2/native/tensor_mirrored.amber checks it there). Stores write the
+//   in-bounds elements only, whatever the clamp mode.
 // - DecodeFunc (loads): element (r, c) at clamped coordinates x is DecodeFunc(block pointer,
 //   block coordinates x / block size, coordinates in the block x % block size), the block being
 //   element sum((x[i] / block size[i]) * stride[i]) of Pointer's array (Pointer then points to
@@ -120,8 +126,8 @@
 // instruction in a loop header block (which must stay one block) is not lowered yet.
 //
 // Everything else of the two extensions fails, naming the instruction and saying it is not
-// lowered yet: loads and stores through tensor views with dimensions, the RepeatMirrored clamp
-// mode and clamp modes given by spec constants, transposes and Use conversions between component
+// lowered yet: loads and stores through tensor views with dimensions, clamp modes given by spec
+// constants, transposes and Use conversions between component
 // types. Afterwards none of the matrix2 / tensor-addressing capabilities and extensions
 // remain, nor SPV_EXT_cooperative_matrix_maintenance1 (whose Use conversions, reductions and
 // per-element operations this pass lowers under their EXT names too) unless the module declares
@@ -206,6 +212,7 @@ enum ClampMode : uint32_t {
   kConstant = 1,
   kClampToEdge = 2,
   kRepeat = 3,
+  kRepeatMirrored = 4,
 };
 
 struct LayoutType {
@@ -356,6 +363,13 @@ class Lowering {
   // The value of the element at the (clamped) coordinates through DecodeFunc.
   Id Decode(const TensorAccess& a, const std::vector<Id>& coordinate);
   Id ClampValueAs(const TensorAccess& a);
+  // c modulo n in [0, n) for a signed c: OpSRem, plus n where that is negative. (Not OpSMod,
+  // which means the same: lavapipe's gives negative results for negative c.)
+  Id Modulo(Id c, Id n) {
+    const Id rem = Emit(Op::SRem, U32(), {c, n});
+    const Id negative = Emit(Op::SLessThan, Bool(), {rem, Const(0)});
+    return Emit(Op::Select, U32(), {negative, Emit(Op::IAdd, U32(), {rem, n}), rem});
+  }
   // With a view: whether element e lies in the clip rectangle, and its index in the clipped
   // rectangle (row-major), which is what enumerates the slice. Without: (0, e).
   std::pair<Id, Id> Clip(const TensorAccess& a, Id e);
@@ -532,8 +546,8 @@ void Lowering::LowerGlobal(InstIndex i, std::vector<uint32_t>& globals) {
            "--freeze-spec-const first)");
       return;
     }
-    if (*mode > kRepeat) {
-      Fail(i, "the RepeatMirrored clamp mode is not lowered yet");
+    if (*mode > kRepeatMirrored) {
+      Fail(i, "unknown clamp mode " + std::to_string(*mode));
       return;
     }
     LayoutType& t = layouts_[m_.result_id(i)];
@@ -1022,8 +1036,15 @@ std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool loa
           break;
         }
         case kRepeat:
-          c = Emit(Op::SMod, u32, {c, dimension});
+          c = Modulo(c, dimension);
           break;
+        case kRepeatMirrored: {
+          const Id period = Emit(Op::IMul, u32, {dimension, Const(2)});
+          const Id t = Modulo(c, period);
+          const Id back = Emit(Op::ISub, u32, {Emit(Op::ISub, u32, {period, Const(1)}), t});
+          c = Emit(Op::Select, u32, {Emit(Op::ULessThan, Bool(), {t, dimension}), t, back});
+          break;
+        }
         default:  // Undefined, Constant: any in-bounds element stands in.
           c = Emit(Op::Select, u32, {inside, c, Const(0)});
           break;

@@ -285,8 +285,35 @@ TEST(LowerCoopMatrix2, ClampToEdgeAndRepeatRemapCoordinatesInsteadOfSelecting) {
   repeat.mode = "%u_3";
   const PassRun r = Lower(Text(repeat));
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_FALSE(Contains(r.text, "OpSelect")) << r.text;
-  EXPECT_EQ(Count(r.text, "OpSMod %uint"), 2u) << r.text;
+  EXPECT_FALSE(Contains(r.text, "OpSelect %float")) << r.text;
+  // c mod n as OpSRem, plus n where negative.
+  EXPECT_EQ(Count(r.text, "OpSRem %uint"), 2u) << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpSRem %uint %[0-9]+ (%[0-9]+)\n(%[0-9]+) = OpSLessThan "
+                         "%bool \\1 %uint_0\n(%[0-9]+) = OpIAdd %uint \\1 \\2\n%[0-9]+ = "
+                         "OpSelect %uint \\3 \\4 \\1\n")))
+      << r.text;
+}
+
+TEST(LowerCoopMatrix2, RepeatMirroredReflectsEachCoordinateInTwiceItsDimension) {
+  Kernel k;
+  k.mode = "%u_4";
+  k.body =
+      "%ls = OpTensorLayoutSliceNV %lt %l1 %u_4 %u_16 %u_8 %u_16\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %ls None None\n"
+      "OpReturn\n";
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  // Per coordinate c of dimension n: t = c mod 2n (in [0, 2n)); t < n ? t : 2n - 1 - t.
+  EXPECT_EQ(Count(r.text, "OpSRem %uint"), 2u) << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpIMul %uint (%[0-9]+) %uint_2\n%[0-9]+ = OpSRem %uint "
+                         "%[0-9]+ \\1\n[^\n]*\n[^\n]*\n(%[0-9]+) = OpSelect %uint [^\n]*\n"
+                         "(%[0-9]+) = OpISub %uint \\1 %uint_1\n(%[0-9]+) = OpISub "
+                         "%uint \\4 \\3\n(%[0-9]+) = OpULessThan %bool \\3 \\2\n%[0-9]+ = "
+                         "OpSelect %uint \\6 \\3 \\5\n")))
+      << r.text;
+  EXPECT_FALSE(Contains(r.text, "OpSelect %float")) << r.text;
 }
 
 TEST(LowerCoopMatrix2, HalfClampValuesAreTheLowBitsOfTheValue) {
@@ -866,8 +893,6 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
             "%v1 = OpTensorViewSetDimensionNV %vt %v0 %u_16 %u_16\n" +
             k.body;
       });
-  add("RepeatMirrored", "OpTypeTensorLayoutNV: the RepeatMirrored clamp mode is not lowered yet",
-      [](Kernel& k) { k.mode = "%u_4"; });
   add("spec constant clamp mode", "OpTypeTensorLayoutNV: a clamp mode given by a specialization",
       [](Kernel& k) {
         k.mode = "%sm";

@@ -34,6 +34,10 @@ Cases:
   size 1 x 32 over a 16 x 64 tensor (two blocks a row: packed strides count blocks), sliced to the
   second block of each row; the decode function takes a PhysicalStorageBuffer pointer to a struct
   wrapping the block, as GLSL writes it. The matrix goes out as float through a tensor store.
+- tensor_mirrored: an 8 x 16 uint matrix (one subgroup) loaded from a 5 x 7 tensor through a
+  RepeatMirrored layout whose slice starts at (-3, -4): coordinate v reads t = v mod 2n when
+  t < n, else 2n - 1 - t (a Vulkan sampler's MIRRORED_REPEAT; the native script checks that
+  this is what NVIDIA's driver does).
 - tensor_uint_clamp: 8 x 16 uint accumulators, one subgroup: a 3-D
   ClampToEdge layout with a negative slice offset, a 2-D Repeat layout with a padded stride, an
   Aligned memory operand, and two stores through one Undefined-mode layout.
@@ -471,9 +475,47 @@ def decode_q4():
     return lines, {"q": ("uint8", blocks)}, {"d": out}
 
 
+def tensor_mirrored():
+    rows, cols, dims = 8, 16, (5, 7)
+    b = [(i * 11 + 5) % 300 for i in range(dims[0] * dims[1])]
+    ann, decl = buffers(["b", "d"], "uint")
+    lines = header("Vulkan", ["VulkanMemoryModel"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_b %buf_d',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%uint = OpTypeInt 32 0",
+              "%int = OpTypeInt 32 1"]
+    lines += constants({0, 2, 3, 4, 5, 7, 8, 16})
+    lines += ["%i_m3 = OpConstant %int -3", "%i_m4 = OpConstant %int -4"]
+    lines += decl
+    lines += ["%mat = OpTypeCooperativeMatrixKHR %uint %u_3 %u_8 %u_16 %u_2",
+              "%zero = OpConstantComposite %mat %u_0",
+              "%lt_b = OpTypeTensorLayoutNV %u_2 %u_4",
+              "%lt_d = OpTypeTensorLayoutNV %u_2 %u_0",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pb = OpAccessChain %pel %buf_b %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%b0 = OpCreateTensorLayoutNV %lt_b",
+              "%b1 = OpTensorLayoutSetDimensionNV %lt_b %b0 %u_5 %u_7",
+              "%bs = OpTensorLayoutSliceNV %lt_b %b1 %i_m3 %u_8 %i_m4 %u_16",
+              "%mb = OpCooperativeMatrixLoadTensorNV %mat %pb %zero %bs None None",
+              "%d0 = OpCreateTensorLayoutNV %lt_d",
+              "%d1 = OpTensorLayoutSetDimensionNV %lt_d %d0 %u_8 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %pd %mb %d1 None None",
+              "OpReturn", "OpFunctionEnd"]
+
+    def mirror(v, n):
+        t = v % (2 * n)
+        return t if t < n else 2 * n - 1 - t
+    d = [b[mirror(r - 3, dims[0]) * dims[1] + mirror(c - 4, dims[1])]
+         for r in range(rows) for c in range(cols)]
+    return lines, {"b": ("uint32", b)}, {"d": d}
+
+
 CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
          "tensor_view": tensor_view, "matrix2_ops": matrix2_ops,
-         "workgroup_matmul": workgroup_matmul, "decode_q4": decode_q4}
+         "workgroup_matmul": workgroup_matmul, "decode_q4": decode_q4,
+         "tensor_mirrored": tensor_mirrored}
 # The outputs' type where it is not the first input's.
 OUTPUT_TYPE = {"workgroup_matmul": "float", "decode_q4": "float"}
 
