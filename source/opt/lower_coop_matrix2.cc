@@ -19,7 +19,12 @@
 //   strides packed (stride[D-1] = 1, stride[i] = stride[i+1] * dimension[i+1]) and the slice the
 //   whole tensor (offsets 0, spans = dimensions); OpTensorLayoutSetStrideNV sets the strides;
 //   OpTensorLayoutSliceNV adds its offsets to the slice offsets and replaces the spans;
-//   OpTensorLayoutSetClampValueNV sets the clamp value. All are OpCompositeInsert chains.
+//   OpTensorLayoutSetClampValueNV sets the clamp value; OpTensorLayoutSetBlockSizeNV sets the
+//   block sizes. All are OpCompositeInsert chains. For a layout type that some
+//   OpTensorLayoutSetBlockSizeNV sets, the packed strides count blocks: stride[i] = stride[i+1]
+//   * ceil(dimension[i+1] / block size[i+1]), with the block sizes the layout has when its
+//   dimensions are set (a Q4 tensor of M x K elements in blocks of 1 x 32 has K / 32 blocks a
+//   row; the H100 golden data of test/run/native/cm2_decode_q4 is computed that way).
 // - OpCooperativeMatrixLoadTensorNV / OpCooperativeMatrixStoreTensorNV of a Subgroup-scope R x C
 //   matrix without DecodeFunc / DecodeVectorFunc (views below), whose Pointer is an
 //   access chain to the component type. Element (r, c) of the matrix is element e = r * C + c of
@@ -30,7 +35,27 @@
 //   Undefined and Constant give the clamp value (its low bits, reinterpreted as the component
 //   type) out of bounds and read an in-bounds element instead (coordinate 0); ClampToEdge clamps
 //   each coordinate, as a signed integer, to [0, dimension - 1]; Repeat takes it modulo the
-//   dimension (OpSMod). Stores write the in-bounds elements only, whatever the clamp mode.
+//   dimension (in [0, dimension): OpSRem, plus the dimension where negative; lavapipe's OpSMod
+//   is wrong for negative dividends); RepeatMirrored takes t = coordinate modulo 2 * dimension
+//   and
+//   reads t below the dimension, else 2 * dimension - 1 - t (as a Vulkan sampler's
+//   MIRRORED_REPEAT: the edge element repeats; not yet checked on a GPU:
+//   test/run/lower_coop_matrix2/native/tensor_mirrored.amber checks it there). Stores write the
+//   in-bounds elements only, whatever the clamp mode.
+// - DecodeFunc (loads): element (r, c) at clamped coordinates x is DecodeFunc(block pointer,
+//   block coordinates x / block size, coordinates in the block x % block size), the block being
+//   element sum((x[i] / block size[i]) * stride[i]) of Pointer's array (Pointer then points to
+//   blocks, not to components). DecodeFunc takes a PhysicalStorageBuffer pointer, but Pointer is
+//   a StorageBuffer (descriptor) pointer, and SPIR-V has no way to turn one into the other's
+//   address. So DecodeFunc is cloned, once per Pointer base: the clone takes the block's index
+//   (a uint32) instead of the pointer and starts with Pointer's own access chain (a global
+//   variable and constant indices) with that index as its last one; the pointer parameter's
+//   access chains continue from it, in Pointer's storage class (a first index 0 into a struct
+//   that wraps the block as its only member, as a GLSL buffer reference does, is dropped), and a
+//   direct load of the parameter loads it. That is plain Logical-addressing SPIR-V (no
+//   VariablePointers: no pointer crosses a call). Any other use of the pointer (passing it on,
+//   OpPtrAccessChain, a conversion to an integer) fails. DecodeVectorFunc is dropped: calling
+//   DecodeFunc for every element is always allowed.
 // - Tensor views without dimensions (HasDimensions false): OpTypeTensorViewNV becomes a struct of
 //   4 uint32, the clip (row offset, row span, column offset, column span; OpCreateTensorViewNV:
 //   0, 0xFFFFFFFF, 0, 0xFFFFFFFF; OpTensorViewSetClipNV sets them); its permutation p stays in the
@@ -40,13 +65,40 @@
 //   is what maps to the slice: element (r, c) in it is element (r - ro) * cs + (c - co) of the
 //   slice. A load through a view starts from Object (stored into the region) and replaces only
 //   the elements in the clip rectangle; a store writes only those (and only in bounds).
+// - Tensor views with dimensions (HasDimensions true) become a struct of 4 + 2 * Dim uint32: the
+//   clip as above, then the dimensions (OpTensorViewSetDimensionNV) and the strides
+//   (OpTensorViewSetStrideNV), all 0 when created. A load or store through such a view fails
+//   (not lowered yet); the values themselves lower (cm2_tensor_layouts sets one up unused).
 // - OpCooperativeMatrixTransposeNV: the matrix is stored row-major into the region and loaded
 //   column-major with the same stride. OpCooperativeMatrixConvertUseEXT / ConvertNV: stored and
 //   loaded row-major as the other Use.
 // - OpCooperativeMatrixPerElementOpEXT / NV: after storing the matrix, each invocation calls
 //   Func(row, column, element, Operands...) (a plain OpFunctionCall; row = e / C, column = e % C)
 //   for its elements and writes the results (to the region of the result's component type);
-//   the result is loaded from there.
+//   the result is loaded from there. An operand that is itself a matrix of the same shape (GLSL
+//   passes the row maximum of a softmax that way) passes its element (row, column): the k-th such
+//   operand is stored (k + 1) * R * C elements into its component's region first.
+// - A conversion between component types (OpFConvert, OpSConvert, OpUConvert, OpConvert*To*)
+//   whose result has another Use than its operand (CooperativeMatrixConversionsNV): the same
+//   conversion to the result's component type at the operand's Use, then a Use conversion.
+// - Workgroup-scope matrices are replicated: an R x C Workgroup-scope matrix type becomes the
+//   R x C Subgroup-scope type (same component type and Use), and every subgroup of the workgroup
+//   holds the whole matrix and runs every instruction on it (loads, OpCooperativeMatrixMulAddKHR,
+//   arithmetic, OpPhi, the lowerings above) by itself, in its own region. That is correct because
+//   a Workgroup-scope matrix has one value for the whole workgroup and its instructions run in
+//   workgroup-uniform control flow, so each subgroup computes that value; nothing moves between
+//   subgroups and no Workgroup-scope barrier is added (the module's own barriers still order its
+//   memory accesses). Only the stores write once: OpCooperativeMatrixStoreKHR of such a matrix,
+//   and the element writes of OpCooperativeMatrixStoreTensorNV, run in subgroup 0 only
+//   (SubgroupId == 0, a structured selection), so no two invocations write the same element. The
+//   cost: each subgroup does the whole workgroup's multiply-add (num_subgroups times the work)
+//   and needs a region of the whole matrix (the corpus's 64 x 64 and 128 x 128 tiles in 16 or 32
+//   subgroups of 8 need 320 KiB to 2.3 MiB of Workgroup memory, more than devices give; a 32 x 32
+//   tile in four subgroups, 16 KiB); and the Subgroup-scope shape is the Workgroup one, so
+//   the output runs where the driver supports that shape at Subgroup scope, or anywhere after
+//   --lower-coop-matrix=S. Splitting into tiles of the shapes every KHR driver reports, with each
+//   subgroup owning a share of the tiles, is not done yet (every instruction on such a matrix,
+//   OpPhi and function parameters included, would become one per tile).
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
 //   elements of the result: CombineFunc folded left to right over the element's row (Row), its
 //   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes
@@ -74,10 +126,9 @@
 // instruction in a loop header block (which must stay one block) is not lowered yet.
 //
 // Everything else of the two extensions fails, naming the instruction and saying it is not
-// lowered yet: tensor views with dimensions (OpTensorViewSetDimensionNV / SetStrideNV), block
-// sizes, DecodeFunc / DecodeVectorFunc, the RepeatMirrored clamp
-// mode and clamp modes given by spec constants, Workgroup-scope matrices, conversions between
-// component types. Afterwards none of the matrix2 / tensor-addressing capabilities and extensions
+// lowered yet: loads and stores through tensor views with dimensions, clamp modes given by spec
+// constants, transposes and Use conversions between component
+// types. Afterwards none of the matrix2 / tensor-addressing capabilities and extensions
 // remain, nor SPV_EXT_cooperative_matrix_maintenance1 (whose Use conversions, reductions and
 // per-element operations this pass lowers under their EXT names too) unless the module declares
 // CooperativeMatrixGetCoordinateEXT, which is left alone.
@@ -87,6 +138,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "source/binary/reader.h"
@@ -130,18 +182,6 @@ bool IsMatrix2Capability(uint32_t c) {
                      [c](spv::Capability k) { return U(k) == c; });
 }
 
-// Instructions of the two extensions this slice does not lower.
-bool NotLoweredYet(Op op) {
-  switch (op) {
-    case Op::TensorViewSetDimensionNV:
-    case Op::TensorViewSetStrideNV:
-    case Op::TensorLayoutSetBlockSizeNV:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Memory access and memory semantics bits.
 constexpr uint32_t kAligned = 0x2;
 constexpr uint32_t kMakePointerAvailable = 0x8;
@@ -172,6 +212,7 @@ enum ClampMode : uint32_t {
   kConstant = 1,
   kClampToEdge = 2,
   kRepeat = 3,
+  kRepeatMirrored = 4,
 };
 
 struct LayoutType {
@@ -197,6 +238,7 @@ struct MatrixInfo {
 // column span.
 struct ViewType {
   std::vector<uint32_t> permutation;
+  bool has_dimensions = false;  // Then the clip is followed by Dim dimensions and Dim strides.
 };
 
 // A tensor load's or store's operands.
@@ -210,6 +252,7 @@ struct TensorAccess {
   Id view = 0;  // The view value, 0 for none.
   const ViewType* view_type = nullptr;
   std::vector<uint32_t> memory_operands;  // For each element access (Aligned dropped).
+  Id decode = 0;                          // DecodeFunc, 0 for none.
   Id component = 0;
   uint32_t width = 0;
   bool is_float = false;
@@ -311,8 +354,22 @@ class Lowering {
   bool ReadTensorAccess(InstIndex i, bool store, TensorAccess* a);
   // The address of element e (a uint32 id) of the access's slice, and whether it is in bounds;
   // for loads, the address of an element that stands in for an out-of-bounds one.
-  std::pair<Id, Id> ElementAddress(const TensorAccess& a, Id e, bool load);
+  // With `clamped`, no address: the coordinates (clamped for the load) go there instead.
+  std::pair<Id, Id> ElementAddress(const TensorAccess& a, Id e, bool load,
+                                   std::vector<Id>* clamped = nullptr);
+  // DecodeFunc cloned (once per Pointer base) to take, instead of its PhysicalStorageBuffer
+  // pointer to the block, the index of the block in Pointer's array.
+  Id DecodeClone(InstIndex at, const TensorAccess& a);
+  // The value of the element at the (clamped) coordinates through DecodeFunc.
+  Id Decode(const TensorAccess& a, const std::vector<Id>& coordinate);
   Id ClampValueAs(const TensorAccess& a);
+  // c modulo n in [0, n) for a signed c: OpSRem, plus n where that is negative. (Not OpSMod,
+  // which means the same: lavapipe's gives negative results for negative c.)
+  Id Modulo(Id c, Id n) {
+    const Id rem = Emit(Op::SRem, U32(), {c, n});
+    const Id negative = Emit(Op::SLessThan, Bool(), {rem, Const(0)});
+    return Emit(Op::Select, U32(), {negative, Emit(Op::IAdd, U32(), {rem, n}), rem});
+  }
   // With a view: whether element e lies in the clip rectangle, and its index in the clipped
   // rectangle (row-major), which is what enumerates the slice. Without: (0, e).
   std::pair<Id, Id> Clip(const TensorAccess& a, Id e);
@@ -320,7 +377,7 @@ class Lowering {
   bool ReadMatrix(InstIndex i, Id type, MatrixInfo* out);
   // The calling subgroup's region of the component type's array (at least `elements` long).
   struct Region {
-    Id component = 0, scratch = 0, pointer = 0, start = 0, lane = 0;
+    Id component = 0, scratch = 0, pointer = 0, start = 0, lane = 0, group = 0;
   };
   Region RegionOf(Id component, uint32_t elements);
   // A loop over the slots j = 0 .. count-1 of each invocation (straight code for one slot): the
@@ -345,8 +402,9 @@ class Lowering {
   Id Slot(const Region& r, Id index);
   Id LoadSlot(const Region& r, Id index);
   void StoreSlot(const Region& r, Id index, Id value);
-  // A KHR store of the matrix at the region's start, then a barrier.
-  void StoreMatrix(const Region& r, Id matrix, bool column_major, uint32_t stride);
+  // A KHR store of the matrix `offset` elements into the region, then a barrier.
+  void StoreMatrix(const Region& r, Id matrix, bool column_major, uint32_t stride,
+                   uint32_t offset = 0);
   // A barrier, a KHR load from the region's start defining `result`, a barrier.
   // `offset` elements into the region.
   void LoadMatrix(const Region& r, Id type, Id result, bool column_major, uint32_t stride,
@@ -365,6 +423,33 @@ class Lowering {
   void LowerReduce(InstIndex i);
   void LowerLoadTensor(InstIndex i);
   void LowerStoreTensor(InstIndex i);
+  bool IsWorkgroupStore(InstIndex i) const {
+    return m_.opcode(i) == Op::CooperativeMatrixStoreKHR && m_.num_words(i) > 2 &&
+           workgroup_matrices_.count(m_.TypeOf(m_.word(i, 2)));
+  }
+  void LowerWorkgroupStore(InstIndex i);
+  // A conversion between component types whose result has another Use than its operand.
+  bool ConvertsUse(InstIndex i) const {
+    switch (m_.opcode(i)) {
+      case Op::FConvert:
+      case Op::SConvert:
+      case Op::UConvert:
+      case Op::ConvertFToS:
+      case Op::ConvertFToU:
+      case Op::ConvertSToF:
+      case Op::ConvertUToF:
+        break;
+      default:
+        return false;
+    }
+    const InstIndex to = m_.Def(m_.type_id(i));
+    const InstIndex from = m_.Def(m_.TypeOf(m_.word(i, 3)));
+    return to != ir::kNoInst && from != ir::kNoInst &&
+           m_.opcode(to) == Op::TypeCooperativeMatrixKHR &&
+           m_.opcode(from) == Op::TypeCooperativeMatrixKHR && m_.word(to, 6) != m_.word(from, 6) &&
+           ConstantValue(m_.word(to, 6)) != ConstantValue(m_.word(from, 6));
+  }
+  void LowerConversionWithUse(InstIndex i);
 
   const ir::Module& m_;
   const uint32_t s_;
@@ -374,6 +459,12 @@ class Lowering {
   uint32_t num_subgroups_ = 0;
   std::map<Id, LayoutType> layouts_;
   std::map<Id, ViewType> views_;
+  std::set<Id> workgroup_matrices_;  // Workgroup-scope matrix types (now Subgroup-scope).
+  std::set<Id> blocked_layouts_;     // Layout types some OpTensorLayoutSetBlockSizeNV sets.
+  // Decode functions cloned to take an element index (DecodeClone), by function and Pointer's
+  // base and leading indices; and the clones' code, which follows the functions.
+  std::map<std::vector<uint32_t>, Id> clones_;
+  std::vector<uint32_t> clone_code_;
   std::map<std::vector<uint32_t>, Id> declared_;
   std::vector<uint32_t> decorations_, scalar_types_, constants_, derived_, body_;
   Id lane_variable_ = 0, subgroup_variable_ = 0;
@@ -455,8 +546,8 @@ void Lowering::LowerGlobal(InstIndex i, std::vector<uint32_t>& globals) {
            "--freeze-spec-const first)");
       return;
     }
-    if (*mode > kRepeat) {
-      Fail(i, "the RepeatMirrored clamp mode is not lowered yet");
+    if (*mode > kRepeatMirrored) {
+      Fail(i, "unknown clamp mode " + std::to_string(*mode));
       return;
     }
     LayoutType& t = layouts_[m_.result_id(i)];
@@ -476,11 +567,13 @@ void Lowering::LowerGlobal(InstIndex i, std::vector<uint32_t>& globals) {
            "entry per dimension");
       return;
     }
-    if (has_dimensions == ir::kNoInst || m_.opcode(has_dimensions) != Op::ConstantFalse) {
-      Fail(i, "tensor views with HasDimensions are not lowered yet by --lower-coop-matrix2");
+    if (has_dimensions == ir::kNoInst || (m_.opcode(has_dimensions) != Op::ConstantFalse &&
+                                          m_.opcode(has_dimensions) != Op::ConstantTrue)) {
+      Fail(i, "HasDimensions must be OpConstantTrue or OpConstantFalse");
       return;
     }
     ViewType& v = views_[m_.result_id(i)];
+    v.has_dimensions = m_.opcode(has_dimensions) == Op::ConstantTrue;
     for (uint32_t k = 0; k < *dim; ++k) {
       const auto p = ConstantValue(m_.word(i, 4 + k));
       if (!p || *p >= *dim) {
@@ -489,18 +582,19 @@ void Lowering::LowerGlobal(InstIndex i, std::vector<uint32_t>& globals) {
       }
       v.permutation.push_back(*p);
     }
-    const Id u32 = U32();
-    Put(globals, Op::TypeStruct, {m_.result_id(i), u32, u32, u32, u32});
-    return;
-  }
-  if (NotLoweredYet(op)) {
-    Fail(i, "not lowered yet by --lower-coop-matrix2");
+    std::vector<uint32_t> words = {m_.result_id(i)};
+    words.insert(words.end(), v.has_dimensions ? 4 + 2 * *dim : 4, U32());
+    Put(globals, Op::TypeStruct, words);
     return;
   }
   if (op == Op::TypeCooperativeMatrixKHR) {
     const auto scope = ConstantValue(m_.word(i, 3));
     if (scope && *scope == U(spv::Scope::Workgroup)) {
-      Fail(i, "Workgroup-scope matrices are not lowered yet by --lower-coop-matrix2");
+      // Replicated: the same shape at Subgroup scope in every subgroup (head comment).
+      workgroup_matrices_.insert(m_.result_id(i));
+      std::vector<uint32_t> words(inst.words.begin() + 1, inst.words.end());
+      words[2] = Const(U(spv::Scope::Subgroup));
+      Put(globals, op, words);
       return;
     }
   }
@@ -551,7 +645,14 @@ void Lowering::LowerLayoutOp(InstIndex i) {
       std::vector<Id> strides(t.dim);
       strides[t.dim - 1] = Const(1);
       for (uint32_t k = t.dim - 1; k-- > 0;) {
-        strides[k] = Emit(Op::IMul, U32(), {strides[k + 1], args[k + 1]});
+        Id extent = args[k + 1];
+        if (blocked_layouts_.count(type)) {
+          // Packed strides count blocks: ceil(dimension / block size).
+          const Id block = Emit(Op::CompositeExtract, U32(), {layout, t.BlockSize(k + 1)});
+          const Id last = Emit(Op::ISub, U32(), {block, Const(1)});
+          extent = Emit(Op::UDiv, U32(), {Emit(Op::IAdd, U32(), {extent, last}), block});
+        }
+        strides[k] = Emit(Op::IMul, U32(), {strides[k + 1], extent});
       }
       for (uint32_t k = 0; k < t.dim; ++k) {
         inserts.push_back({t.Dimension(k), args[k]});
@@ -563,6 +664,9 @@ void Lowering::LowerLayoutOp(InstIndex i) {
     }
     case Op::TensorLayoutSetStrideNV:
       for (uint32_t k = 0; k < t.dim; ++k) inserts.push_back({t.Stride(k), args[k]});
+      break;
+    case Op::TensorLayoutSetBlockSizeNV:
+      for (uint32_t k = 0; k < t.dim; ++k) inserts.push_back({t.BlockSize(k), args[k]});
       break;
     case Op::TensorLayoutSliceNV:
       for (uint32_t k = 0; k < t.dim; ++k) {
@@ -612,9 +716,19 @@ bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
     return false;
   }
   const uint32_t tensor_operands = m_.word(i, w++);
-  if (tensor_operands & ~1u) {
-    Fail(i, "DecodeFunc / DecodeVectorFunc operands are not lowered yet by --lower-coop-matrix2");
+  if (tensor_operands & ~7u) {
+    Fail(i, "unknown Tensor Addressing Operands");
     return false;
+  }
+  if (tensor_operands & 6u) {
+    // TensorView (0x1) comes first, then DecodeFunc (0x2), then DecodeVectorFunc (0x4), which
+    // is dropped: calling DecodeFunc for every element is always allowed.
+    const uint32_t at = w + (tensor_operands & 1u);
+    if (!(tensor_operands & 2u) || at >= m_.num_words(i) || store) {
+      Fail(i, "DecodeVectorFunc needs DecodeFunc, and only loads take them");
+      return false;
+    }
+    a->decode = m_.word(i, at);
   }
   if (tensor_operands & 1) {
     if (w >= m_.num_words(i)) {
@@ -628,6 +742,12 @@ bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
       return false;
     }
     a->view_type = &view->second;
+    if (a->view_type->has_dimensions) {
+      Fail(i,
+           "a load or store through a tensor view with dimensions is not lowered yet by "
+           "--lower-coop-matrix2 (the view's values are)");
+      return false;
+    }
   }
   auto layout = layouts_.find(m_.TypeOf(a->layout));
   if (layout == layouts_.end()) {
@@ -649,7 +769,8 @@ bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
   a->width = m_.word(ct, 2);
   const InstIndex pt = m_.Def(m_.TypeOf(a->pointer));
   const InstIndex chain = m_.Def(a->pointer);
-  if (pt == ir::kNoInst || m_.opcode(pt) != Op::TypePointer || m_.word(pt, 3) != a->component) {
+  if (pt == ir::kNoInst || m_.opcode(pt) != Op::TypePointer ||
+      (m_.word(pt, 3) != a->component && !a->decode)) {
     Fail(i,
          "a Pointer to another type than the component type (as with DecodeFunc) is not "
          "lowered yet");
@@ -673,8 +794,8 @@ bool Lowering::ReadMatrix(InstIndex i, Id type, MatrixInfo* out) {
   const auto scope = ConstantValue(m_.word(mt, 3));
   const auto rows = ConstantValue(m_.word(mt, 4));
   const auto cols = ConstantValue(m_.word(mt, 5));
-  if (!scope || *scope != U(spv::Scope::Subgroup)) {
-    Fail(i, "only Subgroup-scope matrices are lowered yet by --lower-coop-matrix2");
+  if (!scope || (*scope != U(spv::Scope::Subgroup) && *scope != U(spv::Scope::Workgroup))) {
+    Fail(i, "only Subgroup- and Workgroup-scope matrices are lowered by --lower-coop-matrix2");
     return false;
   }
   if (!rows || !cols) {
@@ -702,6 +823,7 @@ Lowering::Region Lowering::RegionOf(Id component, uint32_t elements) {
   r.scratch = Scratch(component, elements);
   r.pointer = Pointer(spv::StorageClass::Workgroup, component);
   r.start = RegionStart(group, component);
+  r.group = group;
   return r;
 }
 
@@ -721,8 +843,10 @@ void Lowering::StoreSlot(const Region& r, Id index, Id value) {
   Put(body_, Op::Store, store);
 }
 
-void Lowering::StoreMatrix(const Region& r, Id matrix, bool column_major, uint32_t stride) {
-  const Id base = Emit(Op::AccessChain, r.pointer, {r.scratch, r.start});
+void Lowering::StoreMatrix(const Region& r, Id matrix, bool column_major, uint32_t stride,
+                           uint32_t offset) {
+  const Id start = offset ? Emit(Op::IAdd, U32(), {r.start, Const(offset)}) : r.start;
+  const Id base = Emit(Op::AccessChain, r.pointer, {r.scratch, start});
   std::vector<uint32_t> store = {base, matrix, Const(column_major ? 1 : 0), Const(stride)};
   for (uint32_t w : ScratchAccess()) store.push_back(w);
   Put(body_, Op::CooperativeMatrixStoreKHR, store);
@@ -821,20 +945,33 @@ void Lowering::LowerViewOp(InstIndex i) {
     Fail(i, "the result type is not a tensor view type");
     return;
   }
+  const ViewType& t = views_[type];
+  const uint32_t dim = static_cast<uint32_t>(t.permutation.size());
   if (m_.opcode(i) == Op::CreateTensorViewNV) {
-    // No clipping: offsets 0, spans as large as they get.
-    const Id initial = Declare(derived_, Op::ConstantComposite,
-                               {type, Const(0), Const(~0u), Const(0), Const(~0u)}, true);
+    // No clipping: offsets 0, spans as large as they get; dimensions and strides 0.
+    std::vector<uint32_t> words = {type, Const(0), Const(~0u), Const(0), Const(~0u)};
+    if (t.has_dimensions) words.insert(words.end(), 2 * dim, Const(0));
+    const Id initial = Declare(derived_, Op::ConstantComposite, words, true);
     Emit(Op::CopyObject, type, {initial}, m_.result_id(i));
     return;
   }
-  // OpTensorViewSetClipNV: row offset, row span, column offset, column span.
-  if (m_.num_words(i) != 8) {
-    Fail(i, "expected four clip operands");
+  // OpTensorViewSetClipNV: row offset, row span, column offset, column span (members 0-3);
+  // OpTensorViewSetDimensionNV / SetStrideNV: Dim values (members 4.. / 4 + Dim..).
+  uint32_t first = 0, count = 4;
+  if (m_.opcode(i) != Op::TensorViewSetClipNV) {
+    if (!t.has_dimensions) {
+      Fail(i, "the tensor view type has no dimensions (HasDimensions is false)");
+      return;
+    }
+    first = m_.opcode(i) == Op::TensorViewSetDimensionNV ? 4 : 4 + dim;
+    count = dim;
+  }
+  if (m_.num_words(i) != 4 + count) {
+    Fail(i, "expected " + std::to_string(count) + " operands after the tensor view");
     return;
   }
   Id view = m_.word(i, 3);
-  for (uint32_t k = 0; k < 4; ++k) {
+  for (uint32_t k = 0; k < count; ++k) {
     const Id arg = m_.word(i, 4 + k);
     const InstIndex td = m_.Def(m_.TypeOf(arg));
     if (td == ir::kNoInst || m_.opcode(td) != Op::TypeInt || m_.word(td, 2) != 32) {
@@ -842,7 +979,8 @@ void Lowering::LowerViewOp(InstIndex i) {
       return;
     }
     const Id value = m_.word(td, 3) ? Emit(Op::Bitcast, U32(), {arg}) : arg;
-    view = Emit(Op::CompositeInsert, type, {value, view, k}, k == 3 ? m_.result_id(i) : 0);
+    view = Emit(Op::CompositeInsert, type, {value, view, first + k},
+                k + 1 == count ? m_.result_id(i) : 0);
   }
 }
 
@@ -858,7 +996,8 @@ Id Lowering::ClampValueAs(const TensorAccess& a) {
   return Emit(Op::CompositeExtract, a.component, {Emit(Op::Bitcast, vector, {value}), 0});
 }
 
-std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool load) {
+std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool load,
+                                           std::vector<Id>* clamped) {
   const LayoutType& t = *a.layout_type;
   const Id u32 = U32();
   // Each member is extracted once per access (the first element's code dominates the others').
@@ -897,16 +1036,28 @@ std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool loa
           break;
         }
         case kRepeat:
-          c = Emit(Op::SMod, u32, {c, dimension});
+          c = Modulo(c, dimension);
           break;
+        case kRepeatMirrored: {
+          const Id period = Emit(Op::IMul, u32, {dimension, Const(2)});
+          const Id t = Modulo(c, period);
+          const Id back = Emit(Op::ISub, u32, {Emit(Op::ISub, u32, {period, Const(1)}), t});
+          c = Emit(Op::Select, u32, {Emit(Op::ULessThan, Bool(), {t, dimension}), t, back});
+          break;
+        }
         default:  // Undefined, Constant: any in-bounds element stands in.
           c = Emit(Op::Select, u32, {inside, c, Const(0)});
           break;
       }
     }
+    if (clamped) {
+      clamped->push_back(c);
+      continue;
+    }
     const Id term = Emit(Op::IMul, u32, {c, member(t.Stride(k))});
     offset = offset ? Emit(Op::IAdd, u32, {offset, term}) : term;
   }
+  if (clamped) return {0, in_bounds};
   // Pointer's access chain with the offset added to its last index.
   const InstIndex chain = m_.Def(a.pointer);
   std::vector<uint32_t> operands;
@@ -914,6 +1065,163 @@ std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool loa
   operands.back() = Emit(Op::IAdd, u32, {operands.back(), offset});
   const Id address = Emit(m_.opcode(chain), m_.type_id(chain), operands);
   return {address, in_bounds};
+}
+
+Id Lowering::Decode(const TensorAccess& a, const std::vector<Id>& coordinate) {
+  const LayoutType& t = *a.layout_type;
+  const Id clone = DecodeClone(a.inst, a);
+  if (!clone) return 0;
+  const InstIndex ft = m_.Def(m_.word(m_.Def(a.decode), 4));
+  const Id u32 = U32();
+  std::vector<Id> block(t.dim), in_block(t.dim);
+  Id index = 0;
+  for (uint32_t k = 0; k < t.dim; ++k) {
+    const Id size = Emit(Op::CompositeExtract, u32, {a.layout, t.BlockSize(k)});
+    block[k] = Emit(Op::UDiv, u32, {coordinate[k], size});
+    in_block[k] = Emit(Op::UMod, u32, {coordinate[k], size});
+    const Id stride = Emit(Op::CompositeExtract, u32, {a.layout, t.Stride(k)});
+    const Id term = Emit(Op::IMul, u32, {block[k], stride});
+    index = index ? Emit(Op::IAdd, u32, {index, term}) : term;
+  }
+  const InstIndex chain = m_.Def(a.pointer);
+  index = Emit(Op::IAdd, u32, {m_.word(chain, m_.num_words(chain) - 1), index});
+  const Id block_id = Emit(Op::CompositeConstruct, m_.word(ft, 4), block);
+  const Id in_block_id = Emit(Op::CompositeConstruct, m_.word(ft, 5), in_block);
+  return Emit(Op::FunctionCall, a.component, {clone, index, block_id, in_block_id});
+}
+
+Id Lowering::DecodeClone(InstIndex at, const TensorAccess& a) {
+  const InstIndex fd = m_.Def(a.decode);
+  const InstIndex ft = fd == ir::kNoInst ? ir::kNoInst : m_.Def(m_.word(fd, 4));
+  const InstIndex chain = m_.Def(a.pointer);
+  const uint32_t dim = a.layout_type->dim;
+  // DecodeFunc(pointer to the block, uint[Dim] block coordinates, uint[Dim] coordinates in the
+  // block), returning the component type.
+  auto is_uint_array = [&](Id type) {
+    const InstIndex d = m_.Def(type);
+    if (d == ir::kNoInst || m_.opcode(d) != Op::TypeArray || ConstantValue(m_.word(d, 3)) != dim)
+      return false;
+    const InstIndex e = m_.Def(m_.word(d, 2));
+    return e != ir::kNoInst && m_.opcode(e) == Op::TypeInt && m_.word(e, 2) == 32;
+  };
+  if (fd == ir::kNoInst || m_.opcode(fd) != Op::Function || ft == ir::kNoInst ||
+      m_.num_words(ft) != 6 || m_.word(ft, 2) != a.component || !is_uint_array(m_.word(ft, 4)) ||
+      !is_uint_array(m_.word(ft, 5))) {
+    Fail(at,
+         "DecodeFunc must be a function of (pointer, uint[Dim], uint[Dim]) returning the "
+         "component type");
+    return 0;
+  }
+  // The block pointer's pointee, and Pointer's (the block in the tensor's array): the same type,
+  // or a struct that wraps it as its only member (a GLSL buffer reference).
+  const InstIndex param_pointer = m_.Def(m_.word(ft, 3));
+  const InstIndex tensor_pointer = m_.Def(m_.type_id(chain));
+  if (param_pointer == ir::kNoInst || m_.opcode(param_pointer) != Op::TypePointer ||
+      tensor_pointer == ir::kNoInst) {
+    Fail(at, "DecodeFunc's first parameter is not a pointer");
+    return 0;
+  }
+  const Id block_type = m_.word(param_pointer, 3);
+  const InstIndex bd = m_.Def(block_type);
+  const bool wrapped = block_type != m_.word(tensor_pointer, 3);
+  if (wrapped && (bd == ir::kNoInst || m_.opcode(bd) != Op::TypeStruct || m_.num_words(bd) != 3)) {
+    Fail(at, "DecodeFunc's block type is neither Pointer's type nor a struct wrapping it");
+    return 0;
+  }
+  // Pointer's base must be a global variable, its indices but the last constants: the clone
+  // names them.
+  const InstIndex base = m_.Def(m_.word(chain, 3));
+  if (base == ir::kNoInst || m_.opcode(base) != Op::Variable) {
+    Fail(at, "with DecodeFunc, Pointer must be an access chain into a global variable");
+    return 0;
+  }
+  std::vector<uint32_t> key = {a.decode};
+  for (uint32_t w = 3; w + 1 < m_.num_words(chain); ++w) {
+    const InstIndex d = m_.Def(m_.word(chain, w));
+    if (w > 3 && (d == ir::kNoInst || m_.opcode(d) != Op::Constant)) {
+      Fail(at, "with DecodeFunc, Pointer's indices but the last must be constants");
+      return 0;
+    }
+    key.push_back(m_.word(chain, w));
+  }
+  auto [it, fresh] = clones_.emplace(key, 0);
+  if (!fresh) return it->second;
+  const ir::Function* f = nullptr;
+  for (const ir::Function& g : m_.functions()) {
+    if (g.def == fd) f = &g;
+  }
+  if (!f || f->end == ir::kNoInst || f->num_params != 3) {
+    Fail(at, "DecodeFunc has no body");
+    return 0;
+  }
+  std::map<Id, Id> map;
+  for (InstIndex i = f->def; i <= f->end; ++i) {
+    if (m_.result_id(i)) map[m_.result_id(i)] = next_id_++;
+  }
+  const Id param = m_.result_id(f->first_param);
+  const Id index = map[param];
+  const Id storage = m_.word(tensor_pointer, 2);
+  std::vector<uint32_t> out;
+  const Id fn_type = Declare(derived_, Op::TypeFunction,
+                             {a.component, U32(), m_.word(ft, 4), m_.word(ft, 5)}, false);
+  Put(out, Op::Function, {a.component, map[m_.result_id(fd)], m_.word(fd, 3), fn_type});
+  Put(out, Op::FunctionParameter, {U32(), index});
+  // The block's pointer, made at the start of the first block (after its variables): Pointer's
+  // access chain with `index` as its last index. The block parameter's uses become uses of it
+  // (a wrapping struct's member 0 being the block itself).
+  const Id block = next_id_++;
+  bool block_made = false;
+  for (InstIndex i = f->first_param + 1; i <= f->end; ++i) {
+    const ir::Inst inst = m_.inst(i);
+    const Op op = m_.opcode(i);
+    if (!block_made && i > f->first_param + 2 && m_.opcode(i - 1) != Op::FunctionParameter &&
+        op != Op::Label && op != Op::Variable) {
+      std::vector<uint32_t> words = {m_.type_id(chain), block};
+      for (uint32_t w = 3; w + 1 < m_.num_words(chain); ++w) words.push_back(m_.word(chain, w));
+      words.push_back(index);
+      Put(out, m_.opcode(chain), words);
+      block_made = true;
+    }
+    std::vector<uint32_t> words(inst.words.begin(), inst.words.end());
+    if ((op == Op::AccessChain || op == Op::InBoundsAccessChain) && m_.word(i, 3) == param) {
+      // A pointer into the block: the same indices from `block`, in Pointer's storage class.
+      if (wrapped && (m_.num_words(i) < 5 || ConstantValue(m_.word(i, 4)) != 0u)) {
+        Fail(at, "DecodeFunc indexes its block pointer other than through the wrapped block");
+        return 0;
+      }
+      const InstIndex rt = m_.Def(m_.type_id(i));
+      words = {0, Pointer(static_cast<spv::StorageClass>(storage), m_.word(rt, 3)), m_.result_id(i),
+               block};
+      for (uint32_t w = wrapped ? 5 : 4; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
+      words[0] = (static_cast<uint32_t>(words.size()) << 16) | U(op);
+      // Remap the rest below (the result and indices); `block` is new.
+      for (size_t w = 2; w < words.size(); ++w) {
+        if (w == 3) continue;
+        auto m = map.find(words[w]);
+        if (m != map.end()) words[w] = m->second;
+      }
+      out.insert(out.end(), words.begin(), words.end());
+      continue;
+    }
+    for (const auto& operand : inst.operands) {
+      if (!grammar::IsIdKind(operand.kind)) continue;
+      uint32_t& word = words[operand.offset];
+      if (word == param) {
+        if (wrapped || op != Op::Load) {
+          Fail(at, "DecodeFunc uses its block pointer other than in access chains and loads");
+          return 0;
+        }
+        word = block;
+        continue;
+      }
+      auto m = map.find(word);
+      if (m != map.end()) word = m->second;
+    }
+    out.insert(out.end(), words.begin(), words.end());
+  }
+  clone_code_.insert(clone_code_.end(), out.begin(), out.end());
+  it->second = map[m_.result_id(fd)];
+  return it->second;
 }
 
 void Lowering::LowerLoadTensor(InstIndex i) {
@@ -929,10 +1237,19 @@ void Lowering::LowerLoadTensor(InstIndex i) {
   const SlotLoop loop = BeginSlotLoop(elements / s_);
   const Id e = Element(region, loop);
   const auto [in_clip, index] = Clip(a, e);
-  auto [address, in_bounds] = ElementAddress(a, index, true);
-  std::vector<uint32_t> load = {address};
-  load.insert(load.end(), a.memory_operands.begin(), a.memory_operands.end());
-  Id value = Emit(Op::Load, a.component, load);
+  Id value = 0, in_bounds = 0;
+  if (a.decode) {
+    std::vector<Id> coordinate;
+    in_bounds = ElementAddress(a, index, true, &coordinate).second;
+    value = Decode(a, coordinate);
+    if (failed()) return;
+  } else {
+    Id address = 0;
+    std::tie(address, in_bounds) = ElementAddress(a, index, true);
+    std::vector<uint32_t> load = {address};
+    load.insert(load.end(), a.memory_operands.begin(), a.memory_operands.end());
+    value = Emit(Op::Load, a.component, load);
+  }
   if (constant) value = Emit(Op::Select, a.component, {in_bounds, value, clamp});
   if (in_clip) value = Emit(Op::Select, a.component, {in_clip, value, LoadSlot(region, e)});
   StoreSlot(region, e, value);
@@ -952,6 +1269,10 @@ void Lowering::LowerStoreTensor(InstIndex i) {
   const auto [in_clip, index] = Clip(a, e);
   auto [address, in_bounds] = ElementAddress(a, index, false);
   if (in_clip) in_bounds = Emit(Op::LogicalAnd, Bool(), {in_bounds, in_clip});
+  if (workgroup_matrices_.count(a.matrix_type)) {
+    const Id first = Emit(Op::IEqual, Bool(), {region.group, Const(0)});
+    in_bounds = Emit(Op::LogicalAnd, Bool(), {in_bounds, first});
+  }
   const Id write = next_id_++;
   const Id merge = next_id_++;
   EmitVoid(Op::SelectionMerge, {merge, 0u});
@@ -965,6 +1286,60 @@ void Lowering::LowerStoreTensor(InstIndex i) {
   current_label_ = merge;
   EndSlotLoop(loop);
   Barrier();
+}
+
+// A Workgroup-scope matrix's OpCooperativeMatrixStoreKHR, kept as it is, runs in subgroup 0 only
+// (every subgroup holds the same matrix).
+void Lowering::LowerWorkgroupStore(InstIndex i) {
+  const Id group =
+      Emit(Op::Load, U32(), {InputBuiltin(&subgroup_variable_, spv::BuiltIn::SubgroupId)});
+  const Id first = Emit(Op::IEqual, Bool(), {group, Const(0)});
+  const Id write = next_id_++;
+  const Id merge = next_id_++;
+  EmitVoid(Op::SelectionMerge, {merge, 0u});
+  EmitVoid(Op::BranchConditional, {first, write, merge});
+  Put(body_, Op::Label, {write});
+  const ir::Inst inst = m_.inst(i);
+  body_.insert(body_.end(), inst.words.begin(), inst.words.end());
+  EmitVoid(Op::Branch, {merge});
+  Put(body_, Op::Label, {merge});
+  current_label_ = merge;
+}
+
+// A conversion that changes the Use too: the conversion to the result's component type at the
+// operand's Use (a type of the module when it has one), then a Use conversion through the region.
+void Lowering::LowerConversionWithUse(InstIndex i) {
+  MatrixInfo in, out;
+  if (!ReadMatrix(i, m_.TypeOf(m_.word(i, 3)), &in) || !ReadMatrix(i, m_.type_id(i), &out)) return;
+  if (in.rows != out.rows || in.cols != out.cols) {
+    Fail(i, "the operand's shape differs from the result's");
+    return;
+  }
+  const auto use = ConstantValue(m_.word(m_.Def(in.type), 6));
+  if (!use) {
+    Fail(i, "the operand's Use is not a constant");
+    return;
+  }
+  Id middle = 0;
+  for (InstIndex t = 0; t < m_.global_end() && !middle; ++t) {
+    if (m_.opcode(t) != Op::TypeCooperativeMatrixKHR || m_.word(t, 2) != out.component) continue;
+    const auto scope = ConstantValue(m_.word(t, 3));
+    if ((scope == U(spv::Scope::Subgroup) || scope == U(spv::Scope::Workgroup)) &&
+        ConstantValue(m_.word(t, 4)) == in.rows && ConstantValue(m_.word(t, 5)) == in.cols &&
+        ConstantValue(m_.word(t, 6)) == use) {
+      middle = m_.result_id(t);
+    }
+  }
+  if (!middle) {
+    middle = Declare(derived_, Op::TypeCooperativeMatrixKHR,
+                     {out.component, Const(U(spv::Scope::Subgroup)), Const(in.rows), Const(in.cols),
+                      Const(*use)},
+                     false);
+  }
+  const Id converted = Emit(m_.opcode(i), middle, {m_.word(i, 3)});
+  const Region region = RegionOf(out.component, out.rows * out.cols);
+  StoreMatrix(region, converted, false, out.cols);
+  LoadMatrix(region, out.type, m_.result_id(i), false, out.cols);
 }
 
 // Transpose: stored row-major, loaded column-major with the same stride. Use conversion: stored
@@ -984,6 +1359,8 @@ void Lowering::LowerTransposeOrConvertUse(InstIndex i) {
 
 // Func(row, column, element, Operands...) for each element, by the invocation that holds slot
 // e of the region; the results go to the result component's region and are loaded from there.
+// An operand that is a matrix of the same shape passes its element (row, column): the k-th such
+// operand is stored (k + 1) * R * C elements into its component's region.
 void Lowering::LowerPerElementOp(InstIndex i) {
   MatrixInfo in, out;
   if (!ReadMatrix(i, m_.TypeOf(m_.word(i, 3)), &in) || !ReadMatrix(i, m_.type_id(i), &out)) return;
@@ -998,13 +1375,37 @@ void Lowering::LowerPerElementOp(InstIndex i) {
   const Region from = RegionOf(in.component, elements);
   const Region to = out.component == in.component ? from : RegionOf(out.component, elements);
   StoreMatrix(from, m_.word(i, 3), false, in.cols);
+  std::map<uint32_t, std::pair<Region, uint32_t>> matrix_operands;  // By word: region, offset.
+  for (uint32_t w = 5; w < m_.num_words(i); ++w) {
+    const Id type = m_.TypeOf(m_.word(i, w));
+    const InstIndex td = m_.Def(type);
+    if (td == ir::kNoInst || m_.opcode(td) != Op::TypeCooperativeMatrixKHR) continue;
+    MatrixInfo operand;
+    if (!ReadMatrix(i, type, &operand)) return;
+    if (operand.rows != in.rows || operand.cols != in.cols) {
+      Fail(i, "a matrix operand's shape differs from the matrix's");
+      return;
+    }
+    const uint32_t offset = (static_cast<uint32_t>(matrix_operands.size()) + 1) * elements;
+    const Region r = RegionOf(operand.component, offset + elements);
+    StoreMatrix(r, m_.word(i, w), false, in.cols, offset);
+    matrix_operands[w] = {r, offset};
+  }
   const SlotLoop loop = BeginSlotLoop(elements / s_);
   const Id e = Element(from, loop);
   const Id row = Emit(Op::UDiv, U32(), {e, Const(in.cols)});
   const Id col = Emit(Op::UMod, U32(), {e, Const(in.cols)});
   std::vector<uint32_t> call = {func, AsParameter(ft, 0, row), AsParameter(ft, 1, col),
                                 LoadSlot(from, e)};
-  for (uint32_t w = 5; w < m_.num_words(i); ++w) call.push_back(m_.word(i, w));
+  for (uint32_t w = 5; w < m_.num_words(i); ++w) {
+    auto it = matrix_operands.find(w);
+    if (it == matrix_operands.end()) {
+      call.push_back(m_.word(i, w));
+    } else {
+      const auto& [r, offset] = it->second;
+      call.push_back(LoadSlot(r, Emit(Op::IAdd, U32(), {e, Const(offset)})));
+    }
+  }
   StoreSlot(to, e, Emit(Op::FunctionCall, out.component, call));
   EndSlotLoop(loop);
   LoadMatrix(to, out.type, m_.result_id(i), false, in.cols);
@@ -1069,7 +1470,9 @@ bool Lowering::LowerFunction(const ir::Function& f) {
   if (f.end == ir::kNoInst) return false;
   for (InstIndex i = f.def; i <= f.end && !failed(); ++i) {
     const Op op = m_.opcode(i);
-    if (Splits(op)) {
+    const bool converts_use = ConvertsUse(i);
+    const bool splits = Splits(op) || IsWorkgroupStore(i) || converts_use;
+    if (splits) {
       // The lowering splits the block; a loop header must stay one block.
       const ir::Block& block = m_.blocks()[m_.BlockOf(i)];
       if (block.end >= 2 && m_.opcode(block.end - 2) == Op::LoopMerge) {
@@ -1080,6 +1483,8 @@ bool Lowering::LowerFunction(const ir::Function& f) {
     switch (op) {
       case Op::CreateTensorViewNV:
       case Op::TensorViewSetClipNV:
+      case Op::TensorViewSetDimensionNV:
+      case Op::TensorViewSetStrideNV:
         LowerViewOp(i);
         continue;
       case Op::CreateTensorLayoutNV:
@@ -1087,6 +1492,7 @@ bool Lowering::LowerFunction(const ir::Function& f) {
       case Op::TensorLayoutSetStrideNV:
       case Op::TensorLayoutSliceNV:
       case Op::TensorLayoutSetClampValueNV:
+      case Op::TensorLayoutSetBlockSizeNV:
         LowerLayoutOp(i);
         continue;
       case Op::CooperativeMatrixLoadTensorNV:
@@ -1106,15 +1512,16 @@ bool Lowering::LowerFunction(const ir::Function& f) {
         LowerReduce(i);
         break;
       default:
+        if (converts_use) {
+          LowerConversionWithUse(i);
+        } else if (splits) {
+          LowerWorkgroupStore(i);
+        }
         break;
     }
-    if (Splits(op)) {
+    if (splits) {
       if (current_label_ != block_label_) split_blocks_[block_label_] = current_label_;
       continue;
-    }
-    if (NotLoweredYet(op)) {
-      Fail(i, "not lowered yet by --lower-coop-matrix2");
-      break;
     }
     if (op == Op::Label) current_label_ = block_label_ = m_.result_id(i);
     const ir::Inst inst = m_.inst(i);
@@ -1141,16 +1548,21 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
     if ((op == Op::Capability && IsMatrix2Capability(m_.word(i, 1))) ||
-        op == Op::TypeTensorLayoutNV || op == Op::TypeTensorViewNV || NotLoweredYet(op) ||
+        op == Op::TypeTensorLayoutNV || op == Op::TypeTensorViewNV ||
         op == Op::CooperativeMatrixLoadTensorNV || op == Op::CooperativeMatrixStoreTensorNV ||
         op == Op::CooperativeMatrixTransposeNV || op == Op::CooperativeMatrixConvertUseEXT ||
-        op == Op::CooperativeMatrixPerElementOpEXT || op == Op::CooperativeMatrixReduceEXT) {
+        op == Op::CooperativeMatrixPerElementOpEXT || op == Op::CooperativeMatrixReduceEXT ||
+        (op == Op::TypeCooperativeMatrixKHR &&
+         ConstantValue(m_.word(i, 3)) == U(spv::Scope::Workgroup))) {
       has_matrix2 = true;
       break;
     }
   }
   if (!has_matrix2) return nullptr;
   *changed = true;
+  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+    if (m_.opcode(i) == Op::TensorLayoutSetBlockSizeNV) blocked_layouts_.insert(m_.type_id(i));
+  }
   if (!ReadEnvironment()) {
     *error = error_;
     return nullptr;
@@ -1187,8 +1599,9 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   for (const auto& [at, component] : pending_regions) {
     functions[at] = Const(scratch_[component].elements);
   }
+  functions.insert(functions.end(), clone_code_.begin(), clone_code_.end());
   const uint32_t version = m_.header().version;
-  if (!failed() && lane_variable_ && version < grammar::MakeVersion(1, 3)) {
+  if (!failed() && (lane_variable_ || subgroup_variable_) && version < grammar::MakeVersion(1, 3)) {
     error_ = "the lowering uses SubgroupId and SubgroupLocalInvocationId, which need SPIR-V 1.3";
   }
   if (failed()) {
@@ -1228,7 +1641,7 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     }
     if (!capabilities_done) {
       capabilities_done = true;
-      if (lane_variable_ && !has_group_non_uniform) {
+      if ((lane_variable_ || subgroup_variable_) && !has_group_non_uniform) {
         Put(out, Op::Capability, {U(spv::Capability::GroupNonUniform)});
       }
     }

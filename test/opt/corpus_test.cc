@@ -42,7 +42,9 @@ std::vector<Module> LoadCorpus() {
   return modules;
 }
 
-void ExpectRuns(const Module& m, const std::vector<PassRequest>& passes, const std::string& what) {
+// Whether the passes ran and the output validates; the output goes to `out` when given.
+bool ExpectRuns(const Module& m, const std::vector<PassRequest>& passes, const std::string& what,
+                std::vector<uint32_t>* out = nullptr) {
   OptimizerOptions options;
   options.target_env = m.env;
   options.passes = passes;
@@ -54,6 +56,8 @@ void ExpectRuns(const Module& m, const std::vector<PassRequest>& passes, const s
   for (const auto& d : result.validation.diagnostics) diagnostics += FormatDiagnostic(d);
   EXPECT_TRUE(ok) << m.file << " " << what << ": " << p.message << "\n" << diagnostics;
   if (ok) EXPECT_TRUE(result.validation.valid);
+  if (out) *out = result.words;
+  return ok && result.validation.valid;
 }
 
 TEST(OptCorpus, EveryPassAloneKeepsEveryModuleValid) {
@@ -99,6 +103,38 @@ TEST(OptCorpus, PipelineRemovesEverySpecConstantAndLength) {
     // Workgroup-scope matrices in modules with one LocalSize fold too; Subgroup ones always.
     EXPECT_EQ(text.find("OpCooperativeMatrixLengthNV"), std::string::npos) << m.file;
   }
+}
+
+// --lower-coop-matrix2=8 (after freezing and folding the specialization constants, which give
+// the matrix shapes), alone and followed by --lower-coop-matrix=8, on every matrix2 module: the
+// output validates and keeps none of the matrix2 / tensor-addressing capabilities (and, fully
+// lowered, no cooperative matrix).
+TEST(OptCorpus, LowerCoopMatrix2LowersEveryMatrix2Module) {
+  int lowered = 0;
+  for (const Module& m : LoadCorpus()) {
+    if (m.file.rfind("cm2_", 0) != 0) continue;
+    for (bool further : {false, true}) {
+      std::vector<PassRequest> passes = {
+          {"freeze-spec-const", ""}, {"fold-spec-const", ""}, {"lower-coop-matrix2", "8"}};
+      if (further) passes.push_back({"lower-coop-matrix", "8"});
+      std::vector<uint32_t> words;
+      if (!ExpectRuns(m, passes, "--lower-coop-matrix2", &words)) continue;
+      std::string text;
+      Problem p;
+      ASSERT_TRUE(Disassemble(words, {}, &text, &p));
+      for (const char* gone : {"SPV_NV_cooperative_matrix2", "TensorAddressing", "ReductionsEXT",
+                               "PerElementOperationsEXT", "ConversionsNV", "TensorNV"}) {
+        EXPECT_EQ(text.find(gone), std::string::npos) << m.file << ": " << gone;
+      }
+      if (further) {
+        EXPECT_EQ(text.find("CooperativeMatrix"), std::string::npos) << m.file;
+      } else {
+        EXPECT_NE(text.find("OpTypeCooperativeMatrixKHR"), std::string::npos) << m.file;
+        ++lowered;
+      }
+    }
+  }
+  EXPECT_EQ(lowered, 5);
 }
 
 // --lower-coop-vector on every cooperative-vector module. The corpus stores its matrices
@@ -200,14 +236,14 @@ TEST(OptCorpus, LowerCoopVectorWithOptimalAsRowOrColumnMajorLowersEveryModule) {
       if (m.file.rfind("coopvec_", 0) != 0) continue;
       OptimizerOptions options;
       options.target_env = m.env;
-      options.passes = {{"freeze-spec-const", ""},
-                        {"lower-coop-vector",
-                         std::string("atomic-float16-add,atomic-float32-add,") + as}};
+      options.passes = {
+          {"freeze-spec-const", ""},
+          {"lower-coop-vector", std::string("atomic-float16-add,atomic-float32-add,") + as}};
       options.validate_after_each = true;
       OptimizeResult result;
       Problem p;
-      ASSERT_TRUE(Optimize(m.words, options, &result, &p)) << m.file << " " << as << ": "
-                                                            << p.message;
+      ASSERT_TRUE(Optimize(m.words, options, &result, &p))
+          << m.file << " " << as << ": " << p.message;
       EXPECT_TRUE(result.validation.valid) << m.file;
       std::string out;
       ASSERT_TRUE(Disassemble(result.words, {}, &out, &p));

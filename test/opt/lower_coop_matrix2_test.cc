@@ -285,8 +285,35 @@ TEST(LowerCoopMatrix2, ClampToEdgeAndRepeatRemapCoordinatesInsteadOfSelecting) {
   repeat.mode = "%u_3";
   const PassRun r = Lower(Text(repeat));
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_FALSE(Contains(r.text, "OpSelect")) << r.text;
-  EXPECT_EQ(Count(r.text, "OpSMod %uint"), 2u) << r.text;
+  EXPECT_FALSE(Contains(r.text, "OpSelect %float")) << r.text;
+  // c mod n as OpSRem, plus n where negative.
+  EXPECT_EQ(Count(r.text, "OpSRem %uint"), 2u) << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpSRem %uint %[0-9]+ (%[0-9]+)\n(%[0-9]+) = OpSLessThan "
+                         "%bool \\1 %uint_0\n(%[0-9]+) = OpIAdd %uint \\1 \\2\n%[0-9]+ = "
+                         "OpSelect %uint \\3 \\4 \\1\n")))
+      << r.text;
+}
+
+TEST(LowerCoopMatrix2, RepeatMirroredReflectsEachCoordinateInTwiceItsDimension) {
+  Kernel k;
+  k.mode = "%u_4";
+  k.body =
+      "%ls = OpTensorLayoutSliceNV %lt %l1 %u_4 %u_16 %u_8 %u_16\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %ls None None\n"
+      "OpReturn\n";
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  // Per coordinate c of dimension n: t = c mod 2n (in [0, 2n)); t < n ? t : 2n - 1 - t.
+  EXPECT_EQ(Count(r.text, "OpSRem %uint"), 2u) << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpIMul %uint (%[0-9]+) %uint_2\n%[0-9]+ = OpSRem %uint "
+                         "%[0-9]+ \\1\n[^\n]*\n[^\n]*\n(%[0-9]+) = OpSelect %uint [^\n]*\n"
+                         "(%[0-9]+) = OpISub %uint \\1 %uint_1\n(%[0-9]+) = OpISub "
+                         "%uint \\4 \\3\n(%[0-9]+) = OpULessThan %bool \\3 \\2\n%[0-9]+ = "
+                         "OpSelect %uint \\6 \\3 \\5\n")))
+      << r.text;
+  EXPECT_FALSE(Contains(r.text, "OpSelect %float")) << r.text;
 }
 
 TEST(LowerCoopMatrix2, HalfClampValuesAreTheLowBitsOfTheValue) {
@@ -473,6 +500,34 @@ Kernel MatrixKernel(const std::string& body, const std::string& globals) {
   return k;
 }
 
+TEST(LowerCoopMatrix2, ViewDimensionsAndStridesFollowTheClipInTheViewStruct) {
+  Kernel k;
+  k.globals =
+      "%true = OpConstantTrue %bool\n"
+      "%vt = OpTypeTensorViewNV %u_3 %true %u_0 %u_1 %u_2\n";
+  k.body =
+      "%v0 = OpCreateTensorViewNV %vt\n"
+      "%v1 = OpTensorViewSetDimensionNV %vt %v0 %u_1 %u_16 %u_8\n"
+      "%v2 = OpTensorViewSetStrideNV %vt %v1 %u_20 %u_8 %u_1\n"
+      "%v3 = OpTensorViewSetClipNV %vt %v2 %u_0 %u_4 %u_0 %u_8\n" +
+      std::string(kLoadStore);
+  k.names.insert(k.names.end(), {"vt", "v1", "v2", "v3"});
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  // Clip (4), dimensions (3), strides (3): 10 members.
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("%vt = OpTypeStruct( %uint){10}\n"))) << r.text;
+  EXPECT_TRUE(
+      std::regex_search(r.text, std::regex("%v1 = OpCompositeInsert %vt %uint_8 %[0-9]+ 6\n")))
+      << r.text;
+  EXPECT_TRUE(
+      std::regex_search(r.text, std::regex("%v2 = OpCompositeInsert %vt %uint_1 %[0-9]+ 9\n")))
+      << r.text;
+  EXPECT_TRUE(
+      std::regex_search(r.text, std::regex("%v3 = OpCompositeInsert %vt %uint_8 %[0-9]+ 3\n")))
+      << r.text;
+  EXPECT_FALSE(Contains(r.text, "TensorView")) << r.text;
+}
+
 TEST(LowerCoopMatrix2, TransposeStoresRowMajorAndLoadsColumnMajor) {
   const PassRun r = Lower(Text(MatrixKernel("%t = OpCooperativeMatrixTransposeNV %matb %m\n", "")));
   ASSERT_TRUE(r.ok) << r.error;
@@ -535,6 +590,218 @@ TEST(LowerCoopMatrix2, ReductionsFoldRowsColumnsBlocksAndEverythingWithCombineFu
     // The results follow the 256 input elements in the region.
     EXPECT_TRUE(Contains(r.text, "OpIAdd %uint %") && Contains(r.text, " %uint_256\n")) << r.text;
   }
+}
+
+// ---- Workgroup scope
+
+// Workgroup-scope A (16 x 8), B (8 x 16) and accumulator (16 x 16): loads, a multiply-add, a
+// tensor store and a KHR store.
+Kernel WorkgroupKernel() {
+  Kernel k;
+  k.globals =
+      "%wa = OpTypeCooperativeMatrixKHR %float %u_2 %u_16 %u_8 %u_0\n"
+      "%wb = OpTypeCooperativeMatrixKHR %float %u_2 %u_8 %u_16 %u_1\n"
+      "%wc = OpTypeCooperativeMatrixKHR %float %u_2 %u_16 %u_16 %u_2\n";
+  k.body =
+      "%a = OpCooperativeMatrixLoadKHR %wa %p %u_0 %u_8 None\n"
+      "%b = OpCooperativeMatrixLoadKHR %wb %p %u_0 %u_16 None\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %wc %p %mnull_w %l1 None None\n"
+      "%d = OpCooperativeMatrixMulAddKHR %wc %a %b %m\n"
+      "OpCooperativeMatrixStoreTensorNV %p %d %l1 None None\n"
+      "OpCooperativeMatrixStoreKHR %p %d %u_0 %u_16 None\n"
+      "OpReturn\n";
+  k.globals += "%mnull_w = OpConstantNull %wc\n";
+  k.local_size = 32;
+  k.names.insert(k.names.end(), {"wa", "wb", "wc", "a", "b", "d"});
+  return k;
+}
+
+TEST(LowerCoopMatrix2, WorkgroupMatricesAreReplicatedPerSubgroupAndSubgroupZeroStores) {
+  const PassRun r = Lower(Text(WorkgroupKernel()));
+  ASSERT_TRUE(r.ok) << r.error;
+  // Same shapes and Uses at Subgroup scope (3); no Workgroup-scope matrix left.
+  for (const char* type : {"%wa = OpTypeCooperativeMatrixKHR %float %uint_3(_[0-9]+)? %uint_16 "
+                           "%uint_8 %uint_0\n",
+                           "%wb = OpTypeCooperativeMatrixKHR %float %uint_3(_[0-9]+)? %uint_8 "
+                           "%uint_16 %uint_1\n"}) {
+    EXPECT_TRUE(std::regex_search(r.text, std::regex(type))) << type << "\n" << r.text;
+  }
+  EXPECT_FALSE(Contains(r.text, "%float %uint_2 %uint")) << r.text;
+  // %wc is now the same type as %mat (16 x 16 Subgroup accumulators): one declaration is left.
+  EXPECT_FALSE(Contains(r.text, "%wc = ")) << r.text;
+  // Loads and the multiply-add are kept, run by every subgroup.
+  EXPECT_TRUE(Contains(r.text, "%a = OpCooperativeMatrixLoadKHR %wa %p %uint_0 %uint_8")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "%d = OpCooperativeMatrixMulAddKHR %mat %a %b %m\n")) << r.text;
+  // The KHR store runs in subgroup 0 only.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpLoad %uint %[0-9A-Za-z_]+\n(%[0-9]+) = OpIEqual %bool \\1 "
+                         "%uint_0\nOpSelectionMerge (%[0-9]+) None\nOpBranchConditional \\2 "
+                         "(%[0-9]+) \\3\n\\4 = OpLabel\nOpCooperativeMatrixStoreKHR %p %d "
+                         "%uint_0 %uint_16 None\nOpBranch \\3\n\\3 = OpLabel\n")))
+      << r.text;
+  // The tensor store writes an element when it is in bounds and the subgroup is subgroup 0.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpIEqual %bool %[0-9]+ %uint_0\n(%[0-9]+) = OpLogicalAnd "
+                         "%bool %[0-9]+ \\1\nOpSelectionMerge %[0-9]+ None\nOpBranchConditional "
+                         "\\2 ")))
+      << r.text;
+  EXPECT_TRUE(Contains(r.text, "OpDecorate %") && Contains(r.text, "BuiltIn SubgroupId")) << r.text;
+}
+
+TEST(LowerCoopMatrix2, WorkgroupMatricesLowerFurtherWithoutCooperativeMatrices) {
+  const PassRun r = Lower(Text(WorkgroupKernel()), 8, {{"lower-coop-matrix", "8"}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "CooperativeMatrix")) << r.text;
+}
+
+TEST(LowerCoopMatrix2, PerElementMatrixOperandsPassTheirElementAtTheSamePlace) {
+  const PassRun r =
+      Lower(Text(MatrixKernel("%t = OpCooperativeMatrixPerElementOpNV %mat %m %scale %m\n", "")));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "PerElement")) << r.text;
+  // The operand is stored 256 elements into the region; element e of it is passed.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpIAdd %uint %[0-9]+ %uint_256\n%[0-9]+ = OpAccessChain "
+                         "[^\n]*\nOpCooperativeMatrixStoreKHR %[0-9]+ %m %uint_0 %uint_16 ")))
+      << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpLoad %float [^\n]*\n(%[0-9]+) = OpIAdd %uint (%[0-9]+) "
+                         "%uint_256\n%[0-9]+ = OpIAdd[^\n]*\n%[0-9]+ = OpAccessChain[^\n]*\n"
+                         "(%[0-9]+) = OpLoad %float [^\n]*\n%[0-9]+ = OpFunctionCall %float "
+                         "%scale %[0-9]+ %[0-9]+ \\1 \\4\n")))
+      << r.text;
+}
+
+TEST(LowerCoopMatrix2, ConversionsThatChangeTheUseConvertThenMoveThroughTheRegion) {
+  Kernel k = MatrixKernel("%t = OpFConvert %ha %m\n",
+                          "%half = OpTypeFloat 16\n"
+                          "%ha = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_0\n");
+  k.capabilities += "OpCapability Float16\n";
+  k.names.push_back("ha");
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  // To half at the operand's Use (Accumulator), stored row-major, loaded as A.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpTypeCooperativeMatrixKHR %half %uint_3(_[0-9]+)? "
+                         "%uint_16 %uint_16 %uint_2\n")))
+      << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpFConvert %[0-9]+ %m\n%[0-9]+ = OpLoad[^\n]*\n%[0-9]+ = "
+                         "OpLoad[^\n]*\n%[0-9]+ = OpIMul[^\n]*\n%[0-9]+ = OpAccessChain[^\n]*\n"
+                         "OpCooperativeMatrixStoreKHR %[0-9]+ \\1 %uint_0 %uint_16 ")))
+      << r.text;
+  EXPECT_TRUE(Contains(r.text, "%t = OpCooperativeMatrixLoadKHR %ha ")) << r.text;
+}
+
+// ---- Block sizes and DecodeFunc
+
+// A 2-D layout %ltb (clamp mode Undefined) with block size 1 x 4 over a 16 x 20 float tensor,
+// loaded through DecodeFunc %dec (or %decw, whose block pointer is a PhysicalStorageBuffer pointer
+// to a struct wrapping the block, as GLSL writes it), with DecodeVectorFunc %decv too (never
+// called).
+std::string DecodeText(const std::string& func, const std::string& operands) {
+  Kernel k;
+  k.capabilities =
+      "OpCapability PhysicalStorageBufferAddresses\n"
+      "OpCapability CooperativeMatrixBlockLoadsNV\n"
+      "OpCapability CooperativeMatrixDecodeVectorNV\n";
+  k.globals =
+      "%ltb = OpTypeTensorLayoutNV %u_2 %u_0\n"
+      "%psb = OpTypePointer PhysicalStorageBuffer %float\n"
+      "%wrap = OpTypeStruct %float\n"
+      "%psbw = OpTypePointer PhysicalStorageBuffer %wrap\n"
+      "%arr2 = OpTypeArray %uint %u_2\n"
+      "%decfn = OpTypeFunction %float %psb %arr2 %arr2\n"
+      "%decwfn = OpTypeFunction %float %psbw %arr2 %arr2\n"
+      "%v2float = OpTypeVector %float 2\n"
+      "%decvfn = OpTypeFunction %v2float %psb %arr2 %arr2\n"
+      "%f_2 = OpConstant %float 2\n";
+  k.body =
+      "%b0 = OpCreateTensorLayoutNV %ltb\n"
+      "%b1 = OpTensorLayoutSetBlockSizeNV %ltb %b0 %u_1 %u_4\n"
+      "%b2 = OpTensorLayoutSetDimensionNV %ltb %b1 %u_16 %u_20\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %b2 None " +
+      operands + " " + func + (operands.find("Vector") != std::string::npos ? " %decv" : "") +
+      "\n"
+      "OpReturn\nOpFunctionEnd\n"
+      "%dec = OpFunction %float None %decfn\n"
+      "%dp = OpFunctionParameter %psb\n%db = OpFunctionParameter %arr2\n"
+      "%di = OpFunctionParameter %arr2\n%dl = OpLabel\n"
+      "%dv = OpLoad %float %dp Aligned 4\n%dx = OpFMul %float %dv %f_2\nOpReturnValue %dx\n"
+      "OpFunctionEnd\n"
+      "%decw = OpFunction %float None %decwfn\n"
+      "%wp = OpFunctionParameter %psbw\n%wb = OpFunctionParameter %arr2\n"
+      "%wi = OpFunctionParameter %arr2\n%wl = OpLabel\n"
+      "%wc = OpAccessChain %psb %wp %u_0\n%wv = OpLoad %float %wc Aligned 4\n"
+      "%wk = OpCompositeExtract %uint %wi 1\n%wf = OpConvertUToF %float %wk\n"
+      "%wx = OpFAdd %float %wv %wf\nOpReturnValue %wx\nOpFunctionEnd\n"
+      "%decv = OpFunction %v2float None %decvfn\n"
+      "%vp = OpFunctionParameter %psb\n%vb = OpFunctionParameter %arr2\n"
+      "%vi = OpFunctionParameter %arr2\n%vl = OpLabel\n"
+      "%vv = OpLoad %float %vp Aligned 4\n%vx = OpCompositeConstruct %v2float %vv %vv\n"
+      "OpReturnValue %vx\n";
+  k.names.insert(k.names.end(), {"ltb", "b1", "b2", "dec", "decw", "dp", "wp", "wc"});
+  std::string text = Text(k);
+  text.replace(text.find("OpMemoryModel Logical"), 21, "OpMemoryModel PhysicalStorageBuffer64");
+  text.insert(text.find("OpMemoryModel"),
+              "OpExtension \"SPV_NV_cooperative_matrix_decode_vector\"\n");
+  return text;
+}
+
+TEST(LowerCoopMatrix2, BlockSizesAreLayoutMembersAndPackedStridesCountBlocks) {
+  const PassRun r = Lower(DecodeText("%dec", "DecodeFunc"));
+  ASSERT_TRUE(r.ok) << r.error;
+  // Dim 2: the block sizes are members 9 and 10.
+  EXPECT_TRUE(Contains(r.text, "%b1 = OpCompositeInsert %ltb %uint_4 %") &&
+              Contains(r.text, " 10\n"))
+      << r.text;
+  // stride[0] = ceil(20 / block size[1]) = (20 + b - 1) / b.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpCompositeExtract %uint %b1 10\n(%[0-9]+) = OpISub %uint "
+                         "\\1 %uint_1\n(%[0-9]+) = OpIAdd %uint %uint_20 \\2\n(%[0-9]+) = OpUDiv "
+                         "%uint \\3 \\1\n%[0-9]+ = OpIMul %uint %uint_1 \\4\n")))
+      << r.text;
+}
+
+TEST(LowerCoopMatrix2, DecodeFuncIsCalledPerElementOnAClonedFunctionTakingTheBlockIndex) {
+  for (const char* operands : {"DecodeFunc", "DecodeFunc|DecodeVectorFunc"}) {
+    const PassRun r = Lower(DecodeText("%dec", operands));
+    ASSERT_TRUE(r.ok) << operands << ": " << r.error;
+    EXPECT_FALSE(Contains(r.text, "Decode")) << r.text;
+    EXPECT_FALSE(Contains(r.text, "BlockLoads")) << r.text;
+    // Block coordinates c / size, coordinates in the block c % size, the block index from the
+    // strides added to Pointer's last index, the arrays built, the clone called.
+    EXPECT_EQ(Count(r.text, "OpUDiv %uint"), 1u + 2u + 1u) << r.text;  // Span, blocks, stride.
+    EXPECT_TRUE(std::regex_search(
+        r.text, std::regex("(%[0-9]+) = OpIAdd %uint %uint_0 %[0-9]+\n(%[0-9]+) = "
+                           "OpCompositeConstruct %_arr_uint_uint_2 %[0-9]+ %[0-9]+\n(%[0-9]+) = "
+                           "OpCompositeConstruct %_arr_uint_uint_2 %[0-9]+ %[0-9]+\n%[0-9]+ = "
+                           "OpFunctionCall %float (%[0-9]+) \\1 \\2 \\3\n")))
+        << r.text;
+    // The clone: an index parameter; the block's pointer is Pointer's chain at that index.
+    EXPECT_TRUE(std::regex_search(
+        r.text,
+        std::regex("(%[0-9]+) = OpFunctionParameter %uint\n%[0-9]+ = OpFunctionParameter "
+                   "%_arr_uint_uint_2\n%[0-9]+ = OpFunctionParameter %_arr_uint_uint_2\n"
+                   "%[0-9]+ = OpLabel\n(%[0-9]+) = OpAccessChain "
+                   "%_ptr_StorageBuffer_float %[0-9a-z_]+ %uint_0 \\1\n%[0-9]+ = OpLoad %float "
+                   "\\2 Aligned 4\n")))
+        << r.text;
+    // The original function stays (for any other caller), with its pointer parameter.
+    EXPECT_TRUE(Contains(r.text, "%dp = OpFunctionParameter %_ptr_PhysicalStorageBuffer_float"))
+        << r.text;
+  }
+}
+
+TEST(LowerCoopMatrix2, DecodeFuncsWithAWrappedBlockIndexThroughIt) {
+  const PassRun r = Lower(DecodeText("%decw", "DecodeFunc"));
+  ASSERT_TRUE(r.ok) << r.error;
+  // The wrapper's member 0 is the block: the chain continues from the block's pointer.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpAccessChain %_ptr_StorageBuffer_float %[0-9a-z_]+ %uint_0 "
+                         "%[0-9]+\n(%[0-9]+) = OpAccessChain %_ptr_StorageBuffer_float \\1\n"
+                         "%[0-9]+ = OpLoad %float \\2 Aligned 4\n")))
+      << r.text;
 }
 
 TEST(LowerCoopMatrix2, MaintenanceOneNamesAreLoweredAndTheirExtensionGoes) {
@@ -604,26 +871,28 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
     edit(k);
     cases.push_back({what, k, expected});
   };
-  add("view with dimensions",
-      "OpTypeTensorViewNV: tensor views with HasDimensions are not lowered yet", [](Kernel& k) {
+  add("load through a view with dimensions",
+      "OpCooperativeMatrixLoadTensorNV: a load or store through a tensor view with dimensions is "
+      "not lowered yet",
+      [](Kernel& k) {
         k.globals =
             "%true = OpConstantTrue %bool\n"
             "%vt = OpTypeTensorViewNV %u_2 %true %u_0 %u_1\n";
+        k.body =
+            "%v0 = OpCreateTensorViewNV %vt\n"
+            "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %l1 None TensorView %v0\n"
+            "OpReturn\n";
       });
-  add("view dimensions", "OpTensorViewSetDimensionNV: not lowered yet", [](Kernel& k) {
-    k.globals =
-        "%false = OpConstantFalse %bool\n"
-        "%vt = OpTypeTensorViewNV %u_2 %false %u_0 %u_1\n";
-    k.body =
-        "%v0 = OpCreateTensorViewNV %vt\n"
-        "%v1 = OpTensorViewSetDimensionNV %vt %v0 %u_16 %u_16\n" +
-        k.body;
-  });
-  add("block size", "OpTensorLayoutSetBlockSizeNV: not lowered yet", [](Kernel& k) {
-    k.body = "%bs = OpTensorLayoutSetBlockSizeNV %lt %l1 %u_1 %u_1\n" + k.body;
-  });
-  add("RepeatMirrored", "OpTypeTensorLayoutNV: the RepeatMirrored clamp mode is not lowered yet",
-      [](Kernel& k) { k.mode = "%u_4"; });
+  add("view dimensions without HasDimensions",
+      "OpTensorViewSetDimensionNV: the tensor view type has no dimensions", [](Kernel& k) {
+        k.globals =
+            "%false = OpConstantFalse %bool\n"
+            "%vt = OpTypeTensorViewNV %u_2 %false %u_0 %u_1\n";
+        k.body =
+            "%v0 = OpCreateTensorViewNV %vt\n"
+            "%v1 = OpTensorViewSetDimensionNV %vt %v0 %u_16 %u_16\n" +
+            k.body;
+      });
   add("spec constant clamp mode", "OpTypeTensorLayoutNV: a clamp mode given by a specialization",
       [](Kernel& k) {
         k.mode = "%sm";
@@ -647,17 +916,7 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
   }
 }
 
-TEST(LowerCoopMatrix2, WorkgroupScopeAndLoopHeadersFailNamingTheInstruction) {
-  Kernel wg;
-  wg.globals = "%wmat = OpTypeCooperativeMatrixKHR %float %u_2 %u_16 %u_16 %u_2\n";
-  wg.body = kLoadStore;
-  PassRun r = Lower(Text(wg));
-  EXPECT_FALSE(r.ok);
-  EXPECT_TRUE(Contains(r.error,
-                       "OpTypeCooperativeMatrixKHR: Workgroup-scope matrices are not "
-                       "lowered yet"))
-      << r.error;
-
+TEST(LowerCoopMatrix2, LoopHeadersFailNamingTheInstruction) {
   Kernel loop;
   loop.body = "OpBranch %head\n";
   loop.blocks =
@@ -669,7 +928,7 @@ TEST(LowerCoopMatrix2, WorkgroupScopeAndLoopHeadersFailNamingTheInstruction) {
       "%exit = OpLabel\n"
       "OpReturn\n";
   loop.globals = "%true = OpConstantTrue %bool\n";
-  r = Lower(Text(loop));
+  const PassRun r = Lower(Text(loop));
   EXPECT_FALSE(r.ok);
   EXPECT_TRUE(Contains(r.error,
                        "OpCooperativeMatrixLoadTensorNV: not lowered yet in a loop "

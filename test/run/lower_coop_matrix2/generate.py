@@ -23,6 +23,21 @@ Cases:
   matrix K x N) with a clip rectangle (the rectangle maps to the start of the slice; elements
   outside it are Object's), partly out of bounds (Constant clamp value), and a store through a
   clipped view (the rectangle's elements go to the start of the slice, the others nowhere).
+- workgroup_matmul: a Workgroup-scope tiled matmul (four subgroups): D (32 x 32 float) = A (32 x 48
+  float16) * B (48 x 32 float16), in a loop over three 16-wide K tiles with the accumulator in an
+  OpPhi, loaded with OpCooperativeMatrixLoadKHR; D is stored through a tensor layout and, column
+  major, with OpCooperativeMatrixStoreKHR (the lowering replicates the matrices in every subgroup
+  and stores from subgroup 0 only).
+- decode_q4: a 16 x 32 float16 matrix (one subgroup) loaded through DecodeFunc from q4_0-style
+  blocks (a float16 scale d and 16 bytes of 4-bit codes q: element i of a block is
+  ((q[i % 16] >> (i & 16 ? 4 : 0)) & 15) - 8) * d) in a descriptor buffer; the layout has block
+  size 1 x 32 over a 16 x 64 tensor (two blocks a row: packed strides count blocks), sliced to the
+  second block of each row; the decode function takes a PhysicalStorageBuffer pointer to a struct
+  wrapping the block, as GLSL writes it. The matrix goes out as float through a tensor store.
+- tensor_mirrored: an 8 x 16 uint matrix (one subgroup) loaded from a 5 x 7 tensor through a
+  RepeatMirrored layout whose slice starts at (-3, -4): coordinate v reads t = v mod 2n when
+  t < n, else 2n - 1 - t (a Vulkan sampler's MIRRORED_REPEAT; the native script checks that
+  this is what NVIDIA's driver does).
 - tensor_uint_clamp: 8 x 16 uint accumulators, one subgroup: a 3-D
   ClampToEdge layout with a negative slice offset, a 2-D Repeat layout with a padded stride, an
   Aligned memory operand, and two stores through one Undefined-mode layout.
@@ -30,6 +45,7 @@ Cases:
 Usage: generate.py [output folder, default: this script's folder]
 """
 import os
+import re
 import sys
 
 FLOAT_CLAMP = 1.5
@@ -312,8 +328,196 @@ def tensor_view():
     return lines, {"t": ("float", t)}, {"d": d}
 
 
+def workgroup_matmul():
+    m, n, kk, bk = 32, 32, 48, 16
+    a = [float((i * 7) % 9 - 4) for i in range(m * kk)]
+    b = [float((i * 5) % 7 - 3) for i in range(kk * n)]
+    lines = header("Vulkan", ["VulkanMemoryModel", "Float16", "StorageBuffer16BitAccess"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_a %buf_b %buf_d %buf_e',
+              "OpExecutionMode %main LocalSize 32 1 1"]
+    lines += ["OpDecorate %rth ArrayStride 2", "OpMemberDecorate %blkh 0 Offset 0",
+              "OpDecorate %blkh Block", "OpDecorate %rt ArrayStride 4",
+              "OpMemberDecorate %blk 0 Offset 0", "OpDecorate %blk Block"]
+    for i, name in enumerate("abde"):
+        lines += ["OpDecorate %%buf_%s DescriptorSet 0" % name,
+                  "OpDecorate %%buf_%s Binding %d" % (name, i)]
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%half = OpTypeFloat 16", "%uint = OpTypeInt 32 0", "%bool = OpTypeBool"]
+    lines += constants({0, 1, 2, 3, 16, 32, 48})
+    lines += ["%f_0 = OpConstant %float 0",
+              "%rth = OpTypeRuntimeArray %half", "%blkh = OpTypeStruct %rth",
+              "%pblkh = OpTypePointer StorageBuffer %blkh",
+              "%pelh = OpTypePointer StorageBuffer %half",
+              "%rt = OpTypeRuntimeArray %float", "%blk = OpTypeStruct %rt",
+              "%pblk = OpTypePointer StorageBuffer %blk",
+              "%pel = OpTypePointer StorageBuffer %float",
+              "%buf_a = OpVariable %pblkh StorageBuffer",
+              "%buf_b = OpVariable %pblkh StorageBuffer",
+              "%buf_d = OpVariable %pblk StorageBuffer",
+              "%buf_e = OpVariable %pblk StorageBuffer",
+              # Workgroup scope (%u_2): A 32 x 16, B 16 x 32, accumulators 32 x 32.
+              "%wa = OpTypeCooperativeMatrixKHR %half %u_2 %u_32 %u_16 %u_0",
+              "%wb = OpTypeCooperativeMatrixKHR %half %u_2 %u_16 %u_32 %u_1",
+              "%wc = OpTypeCooperativeMatrixKHR %float %u_2 %u_32 %u_32 %u_2",
+              "%zero = OpConstantComposite %wc %f_0",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_0",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%pe = OpAccessChain %pel %buf_e %u_0 %u_0",
+              "OpBranch %head",
+              "%head = OpLabel",
+              "%k = OpPhi %uint %u_0 %entry %k_next %cont",
+              "%acc = OpPhi %wc %zero %entry %acc_next %cont",
+              "%more = OpULessThan %bool %k %u_48",
+              "OpLoopMerge %exit %cont None",
+              "OpBranchConditional %more %body %exit",
+              "%body = OpLabel",
+              "%pa = OpAccessChain %pelh %buf_a %u_0 %k",
+              "%ta = OpCooperativeMatrixLoadKHR %wa %pa %u_0 %u_48 None",
+              "%kb = OpIMul %uint %k %u_32",
+              "%pb = OpAccessChain %pelh %buf_b %u_0 %kb",
+              "%tb = OpCooperativeMatrixLoadKHR %wb %pb %u_0 %u_32 None",
+              "%acc_next = OpCooperativeMatrixMulAddKHR %wc %ta %tb %acc",
+              "OpBranch %cont",
+              "%cont = OpLabel",
+              "%k_next = OpIAdd %uint %k %u_16",
+              "OpBranch %head",
+              "%exit = OpLabel",
+              "%l0 = OpCreateTensorLayoutNV %lt",
+              "%l1 = OpTensorLayoutSetDimensionNV %lt %l0 %u_32 %u_32",
+              "OpCooperativeMatrixStoreTensorNV %pd %acc %l1 None None",
+              "OpCooperativeMatrixStoreKHR %pe %acc %u_1 %u_32 None",
+              "OpReturn", "OpFunctionEnd"]
+    d = [sum(a[r * kk + x] * b[x * n + c] for x in range(kk)) for r in range(m) for c in range(n)]
+    e = [d[r * n + c] for c in range(n) for r in range(m)]  # Column major.
+    return lines, {"a": ("float16", a), "b": ("float16", b)}, {"d": d, "e": e}
+
+
+def decode_q4():
+    rows, k, qk = 16, 64, 32
+    nblocks = rows * k // qk
+    scales = {0: (0.5, 0x3800), 1: (1.0, 0x3C00), 2: (2.0, 0x4000), 3: (0.25, 0x3400)}
+    blocks, values = [], []
+    for j in range(nblocks):
+        d, bits = scales[j % 4]
+        q = [(j * 7 + i * 13) % 256 for i in range(16)]
+        blocks += [bits & 0xFF, bits >> 8] + q
+        values.append((d, q))
+    lines = header("Vulkan", ["VulkanMemoryModel", "CooperativeMatrixBlockLoadsNV", "Float16",
+                              "Int8", "StorageBuffer16BitAccess", "StorageBuffer8BitAccess",
+                              "PhysicalStorageBufferAddresses"])
+    lines[lines.index("OpMemoryModel Logical Vulkan")] = "OpMemoryModel PhysicalStorageBuffer64 Vulkan"
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_q %buf_d',
+              "OpExecutionMode %main LocalSize 8 1 1",
+              "OpDecorate %arrq ArrayStride 1",
+              "OpMemberDecorate %blockq 0 Offset 0", "OpMemberDecorate %blockq 1 Offset 2",
+              "OpMemberDecorate %ref 0 Offset 0", "OpDecorate %ref Block",
+              "OpDecorate %rtq ArrayStride 18", "OpMemberDecorate %blkq 0 Offset 0",
+              "OpDecorate %blkq Block", "OpDecorate %rt ArrayStride 4",
+              "OpMemberDecorate %blk 0 Offset 0", "OpDecorate %blk Block",
+              "OpDecorate %buf_q DescriptorSet 0", "OpDecorate %buf_q Binding 0",
+              "OpDecorate %buf_d DescriptorSet 0", "OpDecorate %buf_d Binding 1"]
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%half = OpTypeFloat 16", "%uint = OpTypeInt 32 0", "%uchar = OpTypeInt 8 0"]
+    lines += constants({0, 1, 2, 3, 4, 15, 16, 32, 64})
+    lines += ["%h_0 = OpConstant %half 0", "%h_8 = OpConstant %half 8",
+              "%arrq = OpTypeArray %uchar %u_16",
+              "%blockq = OpTypeStruct %half %arrq", "%ref = OpTypeStruct %blockq",
+              "%psb = OpTypePointer PhysicalStorageBuffer %ref",
+              "%psb_half = OpTypePointer PhysicalStorageBuffer %half",
+              "%psb_uchar = OpTypePointer PhysicalStorageBuffer %uchar",
+              "%arr2 = OpTypeArray %uint %u_2",
+              "%decfn = OpTypeFunction %half %psb %arr2 %arr2",
+              "%rtq = OpTypeRuntimeArray %blockq", "%blkq = OpTypeStruct %rtq",
+              "%pblkq = OpTypePointer StorageBuffer %blkq",
+              "%pq = OpTypePointer StorageBuffer %blockq",
+              "%buf_q = OpVariable %pblkq StorageBuffer",
+              "%rt = OpTypeRuntimeArray %float", "%blk = OpTypeStruct %rt",
+              "%pblk = OpTypePointer StorageBuffer %blk",
+              "%pel = OpTypePointer StorageBuffer %float",
+              "%buf_d = OpVariable %pblk StorageBuffer",
+              "%mh = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_32 %u_2",
+              "%mf = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_32 %u_2",
+              "%zero = OpConstantComposite %mh %h_0",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_1",
+              "%ltd = OpTypeTensorLayoutNV %u_2 %u_0",
+              # dec(block, blockCoord, coordInBlock) = ((q[i % 16] >> (i & 16) / 4) & 15 - 8) * d
+              "%dec = OpFunction %half None %decfn",
+              "%bp = OpFunctionParameter %psb", "%bc = OpFunctionParameter %arr2",
+              "%ib = OpFunctionParameter %arr2", "%dl = OpLabel",
+              "%dp = OpAccessChain %psb_half %bp %u_0 %u_0", "%d = OpLoad %half %dp Aligned 2",
+              "%i = OpCompositeExtract %uint %ib 1", "%lo = OpBitwiseAnd %uint %i %u_15",
+              "%qp = OpAccessChain %psb_uchar %bp %u_0 %u_1 %lo",
+              "%q8 = OpLoad %uchar %qp Aligned 1", "%q = OpUConvert %uint %q8",
+              "%hi = OpBitwiseAnd %uint %i %u_16", "%sh = OpShiftRightLogical %uint %hi %u_2",
+              "%qs = OpShiftRightLogical %uint %q %sh", "%n = OpBitwiseAnd %uint %qs %u_15",
+              "%nf = OpConvertUToF %half %n", "%c = OpFSub %half %nf %h_8",
+              "%v = OpFMul %half %c %d", "OpReturnValue %v", "OpFunctionEnd",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pb = OpAccessChain %pq %buf_q %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%l0 = OpCreateTensorLayoutNV %lt",
+              "%l1 = OpTensorLayoutSetBlockSizeNV %lt %l0 %u_1 %u_32",
+              "%l2 = OpTensorLayoutSetDimensionNV %lt %l1 %u_16 %u_64",
+              "%ls = OpTensorLayoutSliceNV %lt %l2 %u_0 %u_16 %u_32 %u_32",
+              "%m = OpCooperativeMatrixLoadTensorNV %mh %pb %zero %ls None DecodeFunc %dec",
+              "%m32 = OpFConvert %mf %m",
+              "%d0 = OpCreateTensorLayoutNV %ltd",
+              "%d1 = OpTensorLayoutSetDimensionNV %ltd %d0 %u_16 %u_32",
+              "OpCooperativeMatrixStoreTensorNV %pd %m32 %d1 None None",
+              "OpReturn", "OpFunctionEnd"]
+    out = []
+    for r in range(rows):
+        for c in range(qk):
+            d, q = values[r * (k // qk) + 1]  # The second block of row r.
+            code = (q[c % 16] >> (4 if c & 16 else 0)) & 15
+            out.append(float((code - 8) * d))
+    return lines, {"q": ("uint8", blocks)}, {"d": out}
+
+
+def tensor_mirrored():
+    rows, cols, dims = 8, 16, (5, 7)
+    b = [(i * 11 + 5) % 300 for i in range(dims[0] * dims[1])]
+    ann, decl = buffers(["b", "d"], "uint")
+    lines = header("Vulkan", ["VulkanMemoryModel"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_b %buf_d',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%uint = OpTypeInt 32 0",
+              "%int = OpTypeInt 32 1"]
+    lines += constants({0, 2, 3, 4, 5, 7, 8, 16})
+    lines += ["%i_m3 = OpConstant %int -3", "%i_m4 = OpConstant %int -4"]
+    lines += decl
+    lines += ["%mat = OpTypeCooperativeMatrixKHR %uint %u_3 %u_8 %u_16 %u_2",
+              "%zero = OpConstantComposite %mat %u_0",
+              "%lt_b = OpTypeTensorLayoutNV %u_2 %u_4",
+              "%lt_d = OpTypeTensorLayoutNV %u_2 %u_0",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pb = OpAccessChain %pel %buf_b %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%b0 = OpCreateTensorLayoutNV %lt_b",
+              "%b1 = OpTensorLayoutSetDimensionNV %lt_b %b0 %u_5 %u_7",
+              "%bs = OpTensorLayoutSliceNV %lt_b %b1 %i_m3 %u_8 %i_m4 %u_16",
+              "%mb = OpCooperativeMatrixLoadTensorNV %mat %pb %zero %bs None None",
+              "%d0 = OpCreateTensorLayoutNV %lt_d",
+              "%d1 = OpTensorLayoutSetDimensionNV %lt_d %d0 %u_8 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %pd %mb %d1 None None",
+              "OpReturn", "OpFunctionEnd"]
+
+    def mirror(v, n):
+        t = v % (2 * n)
+        return t if t < n else 2 * n - 1 - t
+    d = [b[mirror(r - 3, dims[0]) * dims[1] + mirror(c - 4, dims[1])]
+         for r in range(rows) for c in range(cols)]
+    return lines, {"b": ("uint32", b)}, {"d": d}
+
+
 CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
-         "tensor_view": tensor_view, "matrix2_ops": matrix2_ops}
+         "tensor_view": tensor_view, "matrix2_ops": matrix2_ops,
+         "workgroup_matmul": workgroup_matmul, "decode_q4": decode_q4,
+         "tensor_mirrored": tensor_mirrored}
+# The outputs' type where it is not the first input's.
+OUTPUT_TYPE = {"workgroup_matmul": "float", "decode_q4": "float"}
 
 
 def number(v):
@@ -353,22 +557,33 @@ def amber(name, inputs, output, expected, vulkan_memory_model):
 
 # The workgroup size of each kernel as written (subgroups of 8: lavapipe after the lowering) and
 # for native runs (subgroups of 32: the H100 / H200), with the same number of subgroups.
-NATIVE_LOCAL_SIZE = {16: 64, 8: 32}
+NATIVE_LOCAL_SIZE = {32: 128, 16: 64, 8: 32}
 
 
 def native_amber(name, lines, lowered_script):
     """The script that runs the kernel as written on a device with VK_NV_cooperative_matrix2 and
     subgroups of 32 (utils/gpu_check.sh): the kernel inline, its workgroup scaled to keep the
     number of subgroups, and the same buffers and EXPECTs."""
-    text = "\n".join(lines)
-    for small, large in NATIVE_LOCAL_SIZE.items():
-        text = text.replace("LocalSize %d 1 1" % small, "LocalSize %d 1 1" % large)
+    text = re.sub(r"LocalSize (\d+) 1 1",
+                  lambda g: "LocalSize %d 1 1" % NATIVE_LOCAL_SIZE[int(g.group(1))], "\n".join(lines))
     caps = {"PerElementOperations": "PerElementOperations", "Reductions": "Reductions",
             "ConversionsNV": "Conversions"}
     features = ["DEVICE_EXTENSION VK_NV_cooperative_matrix2",
                 "DEVICE_EXTENSION VK_KHR_cooperative_matrix",
                 "DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix",
                 "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixTensorAddressing"]
+    if "OpTypeCooperativeMatrixKHR %half %u_2 " in text:  # Workgroup scope.
+        features += ["DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope",
+                     "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions"]
+    if "OpCapability CooperativeMatrixBlockLoadsNV" in text:
+        features.append("DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixBlockLoads")
+    for cap, feature in [("Float16", "Vulkan12Features.shaderFloat16"),
+                         ("StorageBuffer16BitAccess", "Storage16BitFeatures.storageBuffer16BitAccess"),
+                         ("Int8", "Vulkan12Features.shaderInt8"),
+                         ("StorageBuffer8BitAccess", "Vulkan12Features.storageBuffer8BitAccess"),
+                         ("PhysicalStorageBufferAddresses", "Vulkan12Features.bufferDeviceAddress")]:
+        if "OpCapability %s\n" % cap in text + "\n":
+            features.append("DEVICE_FEATURE " + feature)
     for cap, feature in caps.items():
         if "CooperativeMatrix%s" % cap in text:
             features.append("DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrix"
@@ -392,7 +607,7 @@ def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     for name, make in CASES.items():
         lines, inputs, expected = make()
-        otype = next(iter(inputs.values()))[0]
+        otype = OUTPUT_TYPE.get(name, next(iter(inputs.values()))[0])
         output = (otype, -1 if otype == "float" else 0)  # Type and fill of the outputs.
         with open(os.path.join(folder, name + ".spvasm"), "w") as f:
             f.write("; Generated by test/run/lower_coop_matrix2/generate.py; do not edit.\n")
