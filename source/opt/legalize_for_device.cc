@@ -42,6 +42,23 @@ bool Declares(const ir::Module& m, Capability c) {
   return false;
 }
 
+// What only VK_NV_cooperative_matrix2 gives: one of its capabilities, or a KHR matrix of
+// Workgroup scope (its cooperativeMatrixWorkgroupScope feature).
+bool UsesMatrix2(const ir::Module& m) {
+  for (Capability c : kMatrix2Capabilities) {
+    if (Declares(m, c)) return true;
+  }
+  for (ir::InstIndex i = 0; i < m.global_end(); ++i) {
+    if (m.opcode(i) != spv::Op::TypeCooperativeMatrixKHR) continue;
+    const ir::InstIndex scope = m.Def(m.word(i, 3));
+    if (scope != ir::kNoInst && m.opcode(scope) == spv::Op::Constant &&
+        m.word(scope, 3) == static_cast<uint32_t>(spv::Scope::Workgroup)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // A cooperative matrix or vector type with a bfloat16 / float8 component: the device keeps it
 // (it has the extension), so the scalars cannot become integers under it.
 bool KeepsSmallFloatMatrices(const ir::Module& m) {
@@ -87,15 +104,17 @@ class LegalizeForDevicePass : public Pass {
         Declares(now(), Capability::CooperativeMatrixDecodeVectorNV)) {
       if (!step(CreateStripDecodeVectorPass("", &error))) return PassResult::Failed(error);
     }
-    if (!target_.has_matrix2) {
-      for (Capability c : kMatrix2Capabilities) {
-        if (!Declares(now(), c)) continue;
-        const auto* e = grammar::LookupEnumerant(grammar::OperandKind::kCapability, U(c));
+    if (!target_.has_matrix2 && UsesMatrix2(now())) {
+      // Onto Subgroup-scope KHR matrices; the KHR step below lowers those further where the
+      // device lacks them too.
+      if (target_.subgroup_size == 0) {
         return PassResult::Failed(
-            std::string("the module declares the ") + (e ? e->name : "?") +
-            " capability, and the device lacks VK_NV_cooperative_matrix2 / "
-            "VK_NV_tensor_addressing: --lower-coop-matrix2 is not implemented");
+            "the device lacks VK_NV_cooperative_matrix2, and --lower-coop-matrix2 needs the "
+            "device's subgroup size, which the target does not give");
       }
+      auto pass = CreateLowerCoopMatrix2Pass(std::to_string(target_.subgroup_size), &error);
+      if (!pass) return PassResult::Failed("--lower-coop-matrix2: " + error);
+      if (!step(std::move(pass))) return PassResult::Failed(error);
     }
     if (!target_.has_nv_coop_matrix && target_.has_khr_coop_matrix &&
         Declares(now(), Capability::CooperativeMatrixNV)) {

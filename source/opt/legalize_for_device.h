@@ -38,11 +38,14 @@ bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
                                std::string* error);
 
 // The driver: in order, --strip-decode-vector when the device lacks decode vectors;
-// --coop-matrix-nv-to-khr when the module uses NV matrices and the device has only KHR ones;
+// --lower-coop-matrix2=<subgroup size> when the module uses matrix2 (its capabilities, or
+// Workgroup-scope KHR matrices) and the device lacks it; --coop-matrix-nv-to-khr when the module
+// uses NV matrices and the device has only KHR ones;
 // --lower-coop-matrix=<subgroup size> when it has neither; --lower-coop-vector when it lacks
 // cooperative vectors; then --lower-small-floats when the module still declares bfloat16 /
-// float8 scalars the device lacks. Fails naming what it cannot fix (matrix2 features on a device
-// without them, a lowering without a subgroup size). Its sub-passes' timings follow its own in
+// float8 scalars the device lacks. Fails naming what it cannot fix (a lowering without a subgroup
+// size, what a lowering refuses, a device rule the result still breaks). Its sub-passes' timings
+// follow its own in
 // --time-report.
 std::unique_ptr<Pass> CreateLegalizeForDevicePass(const LegalizeTarget& target);
 

@@ -300,17 +300,18 @@ OpCooperativeMatrixStoreNV %p %la %uint_16 %true
 TEST(LegalizeForLavapipe, EveryCorpusModuleValidatesForLavapipeOrIsRefusedNamingWhy) {
   // What --legalize-for-device=lavapipe cannot fix, by module-name prefix, and what it says.
   const std::pair<const char*, const char*> refused[] = {
-      // SPV_NV_cooperative_matrix2 / tensor addressing: no --lower-coop-matrix2.
-      {"cm2_", "--lower-coop-matrix2 is not implemented"},
+      // SPV_NV_cooperative_matrix2 / tensor addressing: --lower-coop-matrix2 lowers them, but
+      // their Workgroup-scope tiles, replicated in every subgroup's Workgroup region, need more
+      // than lavapipe's 32 KiB of shared memory.
+      {"cm2_", "device.shared-memory"},
       // Optimal matrix layouts are the driver's own: the application must store another layout
       // (coopspv-run --lower does, with its conversion step).
       {"coopvec_fp8_matmul", "InferencingOptimalNV is opaque"},
       {"coopvec_int8_packed", "InferencingOptimalNV is opaque"},
       {"coopvec_mlp_f16", "InferencingOptimalNV is opaque"},
       {"coopvec_training", "TrainingOptimalNV is opaque"},
-      // The ARM blocked layouts and Workgroup-scope matrices are not lowered.
+      // The ARM blocked layouts are not lowered.
       {"khr_arm_layouts", "only the RowMajorKHR and ColumnMajorKHR layouts are lowered"},
-      {"khr_workgroup_shared_bda", "only Subgroup-scope matrices are lowered"},
   };
   std::shared_ptr<const DeviceProfileHandle> lavapipe;
   Problem problem;
@@ -357,7 +358,7 @@ TEST(LegalizeForLavapipe, EveryCorpusModuleValidatesForLavapipeOrIsRefusedNaming
   }
   // khr_arith_funcs, khr_gemm_specdims, khr_int8_saturating, nv_coopmat1_legacy (each in 3
   // environments), coopvec_loadstore_math and khr_bf16_fp8.
-  EXPECT_EQ(legalized, 14);
+  EXPECT_EQ(legalized, 15);
 }
 
 // ---- --legalize-for-device
@@ -368,7 +369,9 @@ struct Legalized {
   std::vector<opt::PassTiming> timings;
 };
 
-Legalized Legalize(const std::string& assembly, const opt::LegalizeTarget& target) {
+// `frozen`: the specialization constants are frozen to their defaults and folded first.
+Legalized Legalize(const std::string& assembly, const opt::LegalizeTarget& target,
+                   bool frozen = false) {
   Legalized out;
   std::vector<uint32_t> words;
   Diagnostic d;
@@ -378,6 +381,11 @@ Legalized Legalize(const std::string& assembly, const opt::LegalizeTarget& targe
   }
   auto module = ir::Module::Read(words, &d);
   opt::PassManager manager;
+  if (frozen) {
+    std::string error;
+    manager.Add(opt::CreateFreezeSpecConstPass("", &error));
+    manager.Add(opt::CreateFoldSpecConstPass("", &error));
+  }
   manager.Add(opt::CreateLegalizeForDevicePass(target));
   opt::PassManagerOptions options;
   options.validate_after_each = true;
@@ -487,10 +495,22 @@ TEST(LegalizeForDevice, DecodeVectorsAreStrippedAndMatrix2IsNamedWhenAbsent) {
   khr.has_khr_coop_matrix = true;
   const Legalized refused = Legalize(Corpus("cm2_decode_vector"), khr);
   ASSERT_FALSE(refused.ok);
-  EXPECT_NE(refused.error.find("--lower-coop-matrix2 is not implemented"), std::string::npos)
+  EXPECT_NE(refused.error.find("--lower-coop-matrix2 needs the device's subgroup size"),
+            std::string::npos)
       << refused.error;
-  EXPECT_NE(refused.error.find("CooperativeMatrixTensorAddressingNV"), std::string::npos)
-      << refused.error;
+
+  // With a subgroup size, matrix2 is lowered onto Subgroup-scope KHR matrices.
+  khr.subgroup_size = 32;
+  const Legalized lowered = Legalize(Corpus("cm2_decode_vector"), khr, /*frozen=*/true);
+  ASSERT_TRUE(lowered.ok) << lowered.error;
+  EXPECT_EQ(Names(lowered.timings),
+            (std::vector<std::string>{"freeze-spec-const", "fold-spec-const", "legalize-for-device",
+                                      "legalize-for-device/strip-decode-vector",
+                                      "legalize-for-device/lower-coop-matrix2"}));
+  for (const char* gone : {"TensorAddressing", "DecodeVector", "SPV_NV_cooperative_matrix2"}) {
+    EXPECT_EQ(lowered.text.find(gone), std::string::npos) << gone << "\n" << lowered.text;
+  }
+  EXPECT_NE(lowered.text.find("OpCooperativeMatrixLoadKHR"), std::string::npos) << lowered.text;
 }
 
 TEST(LegalizeForDevice, CoopVectorsAreLoweredWhenAbsent) {

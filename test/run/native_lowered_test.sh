@@ -9,7 +9,8 @@
 # The same scripts run with `--passes "--freeze-spec-const --fold-spec-const
 # --legalize-for-device=lavapipe"`: the legalization for the built-in lavapipe profile (which
 # lowers what lavapipe lacks and checks the result against the profile's device rules) gives
-# modules that run there with every EXPECT holding. khr_bf16 needs --lower-small-floats too
+# modules that run there with every EXPECT holding (khr_workgroup_shared_bda's Workgroup-scope
+# matrices through --lower-coop-matrix2, then --lower-coop-matrix). khr_bf16 needs --lower-small-floats too
 # (lavapipe lacks shaderBFloat16Type): legalized, its output must also equal what the H100 wrote
 # running it natively (test/run/golden/h100/native_khr_bf16.amber).
 #
@@ -45,7 +46,7 @@ for name in khr_arith_funcs coopvec_mlp_f16 cm2_transpose_convert; do
 done
 
 legalize=(--passes "--freeze-spec-const --fold-spec-const --legalize-for-device=lavapipe")
-for name in khr_arith_funcs coopvec_mlp_f16; do
+for name in khr_arith_funcs coopvec_mlp_f16 khr_workgroup_shared_bda; do
   script="$DIR/$name.amber"
   if ! timeout 300 "$RUN" --timeout-ms 120000 --passes-only "${legalize[@]}" "$script" \
       >"$TMP/$name.legal.out" 2>&1; then
