@@ -36,11 +36,12 @@
 //   type) out of bounds and read an in-bounds element instead (coordinate 0); ClampToEdge clamps
 //   each coordinate, as a signed integer, to [0, dimension - 1]; Repeat takes it modulo the
 //   dimension (in [0, dimension): OpSRem, plus the dimension where negative; lavapipe's OpSMod
-//   is wrong for negative dividends); RepeatMirrored takes t = coordinate modulo 2 * dimension
-//   and
-//   reads t below the dimension, else 2 * dimension - 1 - t (as a Vulkan sampler's
-//   MIRRORED_REPEAT: the edge element repeats; not yet checked on a GPU:
-//   test/run/lower_coop_matrix2/native/tensor_mirrored.amber checks it there). Stores write the
+//   is wrong for negative dividends); RepeatMirrored reflects without repeating the edge
+//   element: t = coordinate modulo 2 * (dimension - 1), read t below the dimension, else
+//   2 * (dimension - 1) - t (what NVIDIA's driver does: measured on an H200 with
+//   test/run/lower_coop_matrix2/native/tensor_mirrored.amber; a dimension of 1 reads 0).
+//   The remainders are taken on a signed 32-bit type (NVIDIA's driver reads uint-typed
+//   OpSRem operands as unsigned). Stores write the
 //   in-bounds elements only, whatever the clamp mode.
 // - DecodeFunc (loads): element (r, c) at clamped coordinates x is DecodeFunc(block pointer,
 //   block coordinates x / block size, coordinates in the block x % block size), the block being
@@ -299,6 +300,7 @@ class Lowering {
     return it->second;
   }
   Id U32() { return Declare(scalar_types_, Op::TypeInt, {32, 0}, false); }
+  Id I32() { return Declare(scalar_types_, Op::TypeInt, {32, 1}, false); }
   Id Bool() { return Declare(scalar_types_, Op::TypeBool, {}, false); }
   Id Const(uint32_t v) { return Declare(constants_, Op::Constant, {U32(), v}, true); }
   Id Pointer(spv::StorageClass sc, Id type) {
@@ -364,9 +366,13 @@ class Lowering {
   Id Decode(const TensorAccess& a, const std::vector<Id>& coordinate);
   Id ClampValueAs(const TensorAccess& a);
   // c modulo n in [0, n) for a signed c: OpSRem, plus n where that is negative. (Not OpSMod,
-  // which means the same: lavapipe's gives negative results for negative c.)
+  // which means the same: lavapipe's gives negative results for negative c.) The remainder is
+  // taken on a signed type: NVIDIA's driver (580.159) divides uint-typed OpSRem operands as
+  // unsigned numbers.
   Id Modulo(Id c, Id n) {
-    const Id rem = Emit(Op::SRem, U32(), {c, n});
+    const Id rem = Emit(
+        Op::Bitcast, U32(),
+        {Emit(Op::SRem, I32(), {Emit(Op::Bitcast, I32(), {c}), Emit(Op::Bitcast, I32(), {n})})});
     const Id negative = Emit(Op::SLessThan, Bool(), {rem, Const(0)});
     return Emit(Op::Select, U32(), {negative, Emit(Op::IAdd, U32(), {rem, n}), rem});
   }
@@ -1039,9 +1045,13 @@ std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool loa
           c = Modulo(c, dimension);
           break;
         case kRepeatMirrored: {
-          const Id period = Emit(Op::IMul, u32, {dimension, Const(2)});
-          const Id t = Modulo(c, period);
-          const Id back = Emit(Op::ISub, u32, {Emit(Op::ISub, u32, {period, Const(1)}), t});
+          // Reflected without repeating the edge element (period 2n - 2; coordinate 0 when
+          // n = 1), as NVIDIA's driver reads it (test/run/lower_coop_matrix2/tensor_mirrored).
+          const Id last = Emit(Op::ISub, u32, {dimension, Const(1)});
+          const Id period = Emit(Op::IMul, u32, {last, Const(2)});
+          const Id single = Emit(Op::IEqual, Bool(), {period, Const(0)});
+          const Id t = Modulo(c, Emit(Op::Select, u32, {single, Const(1), period}));
+          const Id back = Emit(Op::ISub, u32, {period, t});
           c = Emit(Op::Select, u32, {Emit(Op::ULessThan, Bool(), {t, dimension}), t, back});
           break;
         }

@@ -286,16 +286,18 @@ TEST(LowerCoopMatrix2, ClampToEdgeAndRepeatRemapCoordinatesInsteadOfSelecting) {
   const PassRun r = Lower(Text(repeat));
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_FALSE(Contains(r.text, "OpSelect %float")) << r.text;
-  // c mod n as OpSRem, plus n where negative.
-  EXPECT_EQ(Count(r.text, "OpSRem %uint"), 2u) << r.text;
+  // c mod n as OpSRem on signed operands (NVIDIA's driver divides uint-typed ones unsigned),
+  // plus n where negative.
+  EXPECT_EQ(Count(r.text, "OpSRem %int"), 2u) << r.text;
   EXPECT_TRUE(std::regex_search(
-      r.text, std::regex("(%[0-9]+) = OpSRem %uint %[0-9]+ (%[0-9]+)\n(%[0-9]+) = OpSLessThan "
-                         "%bool \\1 %uint_0\n(%[0-9]+) = OpIAdd %uint \\1 \\2\n%[0-9]+ = "
-                         "OpSelect %uint \\3 \\4 \\1\n")))
+      r.text, std::regex("(%[0-9]+) = OpBitcast %int %[0-9]+\n(%[0-9]+) = OpBitcast %int "
+                         "(%[0-9]+)\n(%[0-9]+) = OpSRem %int \\1 \\2\n(%[0-9]+) = OpBitcast "
+                         "%uint \\4\n(%[0-9]+) = OpSLessThan %bool \\5 %uint_0\n(%[0-9]+) = "
+                         "OpIAdd %uint \\5 \\3\n%[0-9]+ = OpSelect %uint \\6 \\7 \\5\n")))
       << r.text;
 }
 
-TEST(LowerCoopMatrix2, RepeatMirroredReflectsEachCoordinateInTwiceItsDimension) {
+TEST(LowerCoopMatrix2, RepeatMirroredReflectsWithoutRepeatingTheEdge) {
   Kernel k;
   k.mode = "%u_4";
   k.body =
@@ -304,14 +306,16 @@ TEST(LowerCoopMatrix2, RepeatMirroredReflectsEachCoordinateInTwiceItsDimension) 
       "OpReturn\n";
   const PassRun r = Lower(Text(k));
   ASSERT_TRUE(r.ok) << r.error;
-  // Per coordinate c of dimension n: t = c mod 2n (in [0, 2n)); t < n ? t : 2n - 1 - t.
-  EXPECT_EQ(Count(r.text, "OpSRem %uint"), 2u) << r.text;
+  // Per coordinate c of dimension n, with p = 2 (n - 1) (1 where that is 0): t = c mod p;
+  // t < n ? t : p - t (as NVIDIA's driver reads RepeatMirrored).
+  EXPECT_EQ(Count(r.text, "OpSRem %int"), 2u) << r.text;
   EXPECT_TRUE(std::regex_search(
-      r.text, std::regex("(%[0-9]+) = OpIMul %uint (%[0-9]+) %uint_2\n%[0-9]+ = OpSRem %uint "
-                         "%[0-9]+ \\1\n[^\n]*\n[^\n]*\n(%[0-9]+) = OpSelect %uint [^\n]*\n"
-                         "(%[0-9]+) = OpISub %uint \\1 %uint_1\n(%[0-9]+) = OpISub "
-                         "%uint \\4 \\3\n(%[0-9]+) = OpULessThan %bool \\3 \\2\n%[0-9]+ = "
-                         "OpSelect %uint \\6 \\3 \\5\n")))
+      r.text, std::regex("(%[0-9]+) = OpISub %uint (%[0-9]+) %uint_1\n(%[0-9]+) = OpIMul %uint \\1 "
+                         "%uint_2\n(%[0-9]+) = OpIEqual %bool \\3 %uint_0\n(%[0-9]+) = OpSelect "
+                         "%uint \\4 %uint_1 \\3\n%[0-9]+ = OpBitcast %int %[0-9]+\n%[0-9]+ = "
+                         "OpBitcast %int \\5\n(?:[^\n]*\n){5}(%[0-9]+) = OpISub %uint \\3 "
+                         "(%[0-9]+)\n(%[0-9]+) = OpULessThan %bool \\7 \\2\n%[0-9]+ = OpSelect "
+                         "%uint \\8 \\7 \\6\n")))
       << r.text;
   EXPECT_FALSE(Contains(r.text, "OpSelect %float")) << r.text;
 }

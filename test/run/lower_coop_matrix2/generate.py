@@ -35,9 +35,9 @@ Cases:
   second block of each row; the decode function takes a PhysicalStorageBuffer pointer to a struct
   wrapping the block, as GLSL writes it. The matrix goes out as float through a tensor store.
 - tensor_mirrored: an 8 x 16 uint matrix (one subgroup) loaded from a 5 x 7 tensor through a
-  RepeatMirrored layout whose slice starts at (-3, -4): coordinate v reads t = v mod 2n when
-  t < n, else 2n - 1 - t (a Vulkan sampler's MIRRORED_REPEAT; the native script checks that
-  this is what NVIDIA's driver does).
+  RepeatMirrored layout whose slice starts at (-3, -4): coordinate v reads t = v mod (2n - 2)
+  when t < n, else 2n - 2 - t (reflected without repeating the edge: what NVIDIA's driver did
+  on an H200 for the native script; a sampler's MIRRORED_REPEAT would repeat the edge).
 - tensor_uint_clamp: 8 x 16 uint accumulators, one subgroup: a 3-D
   ClampToEdge layout with a negative slice offset, a 2-D Repeat layout with a padded stride, an
   Aligned memory operand, and two stores through one Undefined-mode layout.
@@ -504,9 +504,12 @@ def tensor_mirrored():
               "OpCooperativeMatrixStoreTensorNV %pd %mb %d1 None None",
               "OpReturn", "OpFunctionEnd"]
 
-    def mirror(v, n):
-        t = v % (2 * n)
-        return t if t < n else 2 * n - 1 - t
+    def mirror(v, n):  # Reflected, the edge element not repeated (NVIDIA's reading).
+        period = 2 * (n - 1)
+        if period == 0:
+            return 0
+        t = v % period
+        return t if t < n else period - t
     d = [b[mirror(r - 3, dims[0]) * dims[1] + mirror(c - 4, dims[1])]
          for r in range(rows) for c in range(cols)]
     return lines, {"b": ("uint32", b)}, {"d": d}
