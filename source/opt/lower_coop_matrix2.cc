@@ -35,14 +35,13 @@
 //   Undefined and Constant give the clamp value (its low bits, reinterpreted as the component
 //   type) out of bounds and read an in-bounds element instead (coordinate 0); ClampToEdge clamps
 //   each coordinate, as a signed integer, to [0, dimension - 1]; Repeat takes it modulo the
-//   dimension (in [0, dimension): OpSRem, plus the dimension where negative; lavapipe's OpSMod
-//   is wrong for negative dividends); RepeatMirrored reflects without repeating the edge
+//   dimension (in [0, dimension)); RepeatMirrored reflects without repeating the edge
 //   element: t = coordinate modulo 2 * (dimension - 1), read t below the dimension, else
 //   2 * (dimension - 1) - t (what NVIDIA's driver does: measured on an H200 with
 //   test/run/lower_coop_matrix2/native/tensor_mirrored.amber; a dimension of 1 reads 0).
-//   The remainders are taken on a signed 32-bit type (NVIDIA's driver reads uint-typed
-//   OpSRem operands as unsigned). Stores write the
-//   in-bounds elements only, whatever the clamp mode.
+//   Remainders of negative coordinates go through OpUMod of ~coordinate (NVIDIA's driver
+//   computes OpSRem of a negative dividend as if unsigned; lavapipe's OpSMod is wrong for one).
+//   Stores write the in-bounds elements only, whatever the clamp mode.
 // - DecodeFunc (loads): element (r, c) at clamped coordinates x is DecodeFunc(block pointer,
 //   block coordinates x / block size, coordinates in the block x % block size), the block being
 //   element sum((x[i] / block size[i]) * stride[i]) of Pointer's array (Pointer then points to
@@ -300,7 +299,6 @@ class Lowering {
     return it->second;
   }
   Id U32() { return Declare(scalar_types_, Op::TypeInt, {32, 0}, false); }
-  Id I32() { return Declare(scalar_types_, Op::TypeInt, {32, 1}, false); }
   Id Bool() { return Declare(scalar_types_, Op::TypeBool, {}, false); }
   Id Const(uint32_t v) { return Declare(constants_, Op::Constant, {U32(), v}, true); }
   Id Pointer(spv::StorageClass sc, Id type) {
@@ -365,16 +363,16 @@ class Lowering {
   // The value of the element at the (clamped) coordinates through DecodeFunc.
   Id Decode(const TensorAccess& a, const std::vector<Id>& coordinate);
   Id ClampValueAs(const TensorAccess& a);
-  // c modulo n in [0, n) for a signed c: OpSRem, plus n where that is negative. (Not OpSMod,
-  // which means the same: lavapipe's gives negative results for negative c.) The remainder is
-  // taken on a signed type: NVIDIA's driver (580.159) divides uint-typed OpSRem operands as
-  // unsigned numbers.
+  // c modulo n in [0, n) for a signed c, through OpUMod of non-negative values only: c umod n
+  // for c >= 0, else n - 1 - ((-c - 1) umod n), -c - 1 being ~c. (Neither OpSMod nor OpSRem:
+  // lavapipe's OpSMod gives negative results for negative c, and NVIDIA's driver (580.159)
+  // computes OpSRem of a negative c as if unsigned.)
   Id Modulo(Id c, Id n) {
-    const Id rem = Emit(
-        Op::Bitcast, U32(),
-        {Emit(Op::SRem, I32(), {Emit(Op::Bitcast, I32(), {c}), Emit(Op::Bitcast, I32(), {n})})});
-    const Id negative = Emit(Op::SLessThan, Bool(), {rem, Const(0)});
-    return Emit(Op::Select, U32(), {negative, Emit(Op::IAdd, U32(), {rem, n}), rem});
+    const Id negative = Emit(Op::SLessThan, Bool(), {c, Const(0)});
+    const Id r = Emit(Op::UMod, U32(),
+                      {Emit(Op::Select, U32(), {negative, Emit(Op::Not, U32(), {c}), c}), n});
+    const Id reflected = Emit(Op::ISub, U32(), {Emit(Op::ISub, U32(), {n, Const(1)}), r});
+    return Emit(Op::Select, U32(), {negative, reflected, r});
   }
   // With a view: whether element e lies in the clip rectangle, and its index in the clipped
   // rectangle (row-major), which is what enumerates the slice. Without: (0, e).

@@ -286,14 +286,15 @@ TEST(LowerCoopMatrix2, ClampToEdgeAndRepeatRemapCoordinatesInsteadOfSelecting) {
   const PassRun r = Lower(Text(repeat));
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_FALSE(Contains(r.text, "OpSelect %float")) << r.text;
-  // c mod n as OpSRem on signed operands (NVIDIA's driver divides uint-typed ones unsigned),
-  // plus n where negative.
-  EXPECT_EQ(Count(r.text, "OpSRem %int"), 2u) << r.text;
+  // c mod n through OpUMod of c or ~c (non-negative), reflected where c is negative.
+  EXPECT_EQ(Count(r.text, "OpUMod %uint"), 3u) << r.text;  // And the slice enumeration.
+  EXPECT_FALSE(Contains(r.text, "OpSRem")) << r.text;
   EXPECT_TRUE(std::regex_search(
-      r.text, std::regex("(%[0-9]+) = OpBitcast %int %[0-9]+\n(%[0-9]+) = OpBitcast %int "
-                         "(%[0-9]+)\n(%[0-9]+) = OpSRem %int \\1 \\2\n(%[0-9]+) = OpBitcast "
-                         "%uint \\4\n(%[0-9]+) = OpSLessThan %bool \\5 %uint_0\n(%[0-9]+) = "
-                         "OpIAdd %uint \\5 \\3\n%[0-9]+ = OpSelect %uint \\6 \\7 \\5\n")))
+      r.text, std::regex("(%[0-9]+) = OpSLessThan %bool (%[0-9]+) %uint_0\n(%[0-9]+) = OpNot "
+                         "%uint \\2\n(%[0-9]+) = OpSelect %uint \\1 \\3 \\2\n(%[0-9]+) = "
+                         "OpUMod %uint \\4 (%[0-9]+)\n(%[0-9]+) = OpISub %uint \\6 %uint_1\n("
+                         "%[0-9]+) = OpISub %uint \\7 \\5\n%[0-9]+ = OpSelect %uint \\1 "
+                         "\\8 \\5\n")))
       << r.text;
 }
 
@@ -308,14 +309,14 @@ TEST(LowerCoopMatrix2, RepeatMirroredReflectsWithoutRepeatingTheEdge) {
   ASSERT_TRUE(r.ok) << r.error;
   // Per coordinate c of dimension n, with p = 2 (n - 1) (1 where that is 0): t = c mod p;
   // t < n ? t : p - t (as NVIDIA's driver reads RepeatMirrored).
-  EXPECT_EQ(Count(r.text, "OpSRem %int"), 2u) << r.text;
+  EXPECT_EQ(Count(r.text, "OpUMod %uint"), 3u) << r.text;  // And the slice enumeration.
   EXPECT_TRUE(std::regex_search(
       r.text, std::regex("(%[0-9]+) = OpISub %uint (%[0-9]+) %uint_1\n(%[0-9]+) = OpIMul %uint \\1 "
                          "%uint_2\n(%[0-9]+) = OpIEqual %bool \\3 %uint_0\n(%[0-9]+) = OpSelect "
-                         "%uint \\4 %uint_1 \\3\n%[0-9]+ = OpBitcast %int %[0-9]+\n%[0-9]+ = "
-                         "OpBitcast %int \\5\n(?:[^\n]*\n){5}(%[0-9]+) = OpISub %uint \\3 "
-                         "(%[0-9]+)\n(%[0-9]+) = OpULessThan %bool \\7 \\2\n%[0-9]+ = OpSelect "
-                         "%uint \\8 \\7 \\6\n")))
+                         "%uint \\4 %uint_1 \\3\n(?:[^\n]*\n){3}%[0-9]+ = OpUMod %uint %[0-9]+ "
+                         "\\5\n(?:[^\n]*\n){2}(%[0-9]+) = OpSelect[^\n]*\n(%[0-9]+) = OpISub "
+                         "%uint \\3 \\6\n(%[0-9]+) = OpULessThan %bool \\6 \\2\n%[0-9]+ = "
+                         "OpSelect %uint \\8 \\6 \\7\n")))
       << r.text;
   EXPECT_FALSE(Contains(r.text, "OpSelect %float")) << r.text;
 }
