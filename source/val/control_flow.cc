@@ -1,5 +1,6 @@
 // Control flow instructions' operand types (SPIR-V 3.42.17): OpBranchConditional's Condition is
-// a Boolean scalar, OpSwitch's Selector an integer scalar whose width its literals follow.
+// a Boolean scalar, OpSwitch's Selector an integer scalar whose width its literals follow;
+// OpLoopMerge's Merge Block is not its Continue Target; the structured control flow rules.
 #include <string>
 #include <vector>
 
@@ -127,6 +128,12 @@ void ValidateControlFlow(ValidationState& state) {
   const ir::Module& m = state.module();
   for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
+    if (op == Op::LoopMerge && m.num_words(i) >= 3 && m.word(i, 1) == m.word(i, 2)) {
+      state.Report("cfg.loop-merge", i,
+                   state.Describe(i) + ": Merge Block and Continue Target are both " +
+                       state.Name(m.word(i, 1)) + "; they must be different blocks");
+      continue;
+    }
     if ((op != Op::BranchConditional && op != Op::Switch) || m.num_words(i) < 2) continue;
     const Id value = m.word(i, 1);
     const Op def = state.DefOp(value);

@@ -64,5 +64,13 @@ TEST(ControlFlow, BranchIntoLoopBodyIsRejected) {
       "cfg.structure", "OpBranch", "a loop is entered only through its header");
 }
 
+// 2.11 / OpLoopMerge: the Merge Block is not the Continue Target.
+TEST(ControlFlow, LoopMergeIsNotTheContinueTarget) {
+  EXPECT_RULE_AT(testing::ValidateText(testing::Mutate(kLoop, "OpLoopMerge %exit %cont None",
+                                                       "OpLoopMerge %cont %cont None"),
+                                       "spv1.5"),
+                 "cfg.loop-merge", "OpLoopMerge", "Continue Target are both");
+}
+
 }  // namespace
 }  // namespace coopspv::val
