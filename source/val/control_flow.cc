@@ -14,7 +14,8 @@ namespace {
 // a loop header reaches without passing its merge block (its loop and continue constructs; a
 // structured exit leaves only to the merge block, or by a function termination) may have no
 // reachable predecessor outside them other than the header.
-void CheckLoopEntries(ValidationState& state) {
+// True when it reported.
+bool CheckLoopEntries(ValidationState& state) {
   const ir::Module& m = state.module();
   const ir::Cfg& cfg = m.cfg();
   const auto blocks = m.blocks();
@@ -47,15 +48,16 @@ void CheckLoopEntries(ValidationState& state) {
                          state.Name(m.result_id(blocks[b].label)) + " inside the loop of header " +
                          state.Name(m.result_id(blocks[h].label)) +
                          "; a loop is entered only through its header");
-        return;  // One report: a broken structure makes the rest noise.
+        return true;  // One report: a broken structure makes the rest noise.
       }
     }
   }
+  return false;
 }
 
 // 2.11 Structured Control Flow: a block is the merge block of at most one header; a back edge
-// goes to a loop header, and every loop header whose
-// continue target is reachable has exactly one back edge.
+// goes to a loop header, and every loop header whose continue target is reachable has exactly
+// one back edge; a header dominates its (reachable) merge block and continue target.
 void CheckStructure(ValidationState& state) {
   const ir::Module& m = state.module();
   const ir::Cfg& cfg = m.cfg();
@@ -111,7 +113,26 @@ void CheckStructure(ValidationState& state) {
     }
     stack.clear();
   }
-  CheckLoopEntries(state);
+  // A header dominates its merge block and a loop header its continue target, where they are
+  // reachable (after the loop entries, whose report says more about the same fault).
+  const ir::DominatorTree& dom = m.dominators();
+  bool reported = CheckLoopEntries(state);
+  for (uint32_t b = 0; b < n && !reported && !state.Full(); ++b) {
+    const ir::MergeKind kind = cfg.merge_kind(b);
+    if (kind == ir::MergeKind::kNone || !cfg.Reachable(b)) continue;
+    const uint32_t merge = cfg.merge_block(b);
+    const uint32_t continue_target = kind == ir::MergeKind::kLoop ? cfg.continue_target(b) : n;
+    for (const uint32_t target : {merge, continue_target}) {
+      if (target >= n || !cfg.Reachable(target) || dom.Dominates(b, target)) continue;
+      state.Report("cfg.structure", blocks[b].end - 2,
+                   state.Describe(blocks[b].end - 2) + ": header " +
+                       state.Name(m.result_id(blocks[b].label)) + " does not dominate its " +
+                       (target == merge ? "merge block " : "continue target ") +
+                       state.Name(m.result_id(blocks[target].label)));
+      reported = true;  // One report: a broken structure makes the rest noise.
+      break;
+    }
+  }
   for (uint32_t b = 0; b < n && !state.Full(); ++b) {
     if (cfg.merge_kind(b) != ir::MergeKind::kLoop || !cfg.Reachable(b)) continue;
     const uint32_t continue_target = cfg.continue_target(b);

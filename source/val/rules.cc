@@ -235,8 +235,9 @@ constexpr Rule kRules[] = {
      "OpLoopMerge's Merge Block and Continue Target are different blocks."},
     {"cfg.structure", kE, "control-flow", "SPIR-V 2.11 Structured Control Flow",
      "A block is the merge block of at most one header; a back edge goes to a loop header; a "
-     "loop header whose continue target is reachable has exactly one back edge; a loop is "
-     "entered only through its header."},
+     "loop header whose continue target is reachable has exactly one back edge; a header "
+     "dominates its reachable merge block and continue target; a loop is entered only through "
+     "its header."},
 
     // decorations.cc
     {"decoration.target", kE, "decorations", "SPIR-V 3.20 Decoration",

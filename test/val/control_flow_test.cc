@@ -72,5 +72,19 @@ TEST(ControlFlow, LoopMergeIsNotTheContinueTarget) {
                  "cfg.loop-merge", "OpLoopMerge", "Continue Target are both");
 }
 
+// 2.11: a header dominates its merge block and a loop header its continue target.
+TEST(ControlFlow, HeaderDominatesMergeAndContinue) {
+  // A merge block reached before the header.
+  EXPECT_RULE_AT(testing::ValidateText(testing::Mutate(kLoop, "OpLoopMerge %exit %cont None",
+                                                       "OpLoopMerge %side %cont None"),
+                                       "vulkan1.3"),
+                 "cfg.structure", "OpLoopMerge", "does not dominate its merge block");
+  // A continue target outside the loop, reached before its header.
+  EXPECT_RULE_AT(testing::ValidateText(testing::Mutate(kLoop, "OpLoopMerge %exit %cont None",
+                                                       "OpLoopMerge %exit %side None"),
+                                       "vulkan1.3"),
+                 "cfg.structure", "OpLoopMerge", "does not dominate its continue target");
+}
+
 }  // namespace
 }  // namespace coopspv::val
