@@ -67,6 +67,12 @@ void CheckStructure(ValidationState& state) {
   std::vector<uint32_t> back_edges(n, 0);
   for (uint32_t b = 0; b < n && !state.Full(); ++b) {
     const uint32_t merge = cfg.merge_block(b);
+    if (cfg.merge_kind(b) == ir::MergeKind::kLoop && merge < n && merge == cfg.continue_target(b)) {
+      state.Report(
+          "cfg.loop-merge", blocks[b].end - 2,
+          state.Describe(blocks[b].end - 2) + ": Merge Block and Continue Target are both " +
+              state.Name(m.result_id(blocks[merge].label)) + "; they must be different blocks");
+    }
     if (cfg.merge_kind(b) != ir::MergeKind::kNone && merge < n) {
       if (merge_of[merge] != ~0u) {
         state.Report("cfg.structure", blocks[b].end - 2,
@@ -149,12 +155,6 @@ void ValidateControlFlow(ValidationState& state) {
   const ir::Module& m = state.module();
   for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
-    if (op == Op::LoopMerge && m.num_words(i) >= 3 && m.word(i, 1) == m.word(i, 2)) {
-      state.Report("cfg.loop-merge", i,
-                   state.Describe(i) + ": Merge Block and Continue Target are both " +
-                       state.Name(m.word(i, 1)) + "; they must be different blocks");
-      continue;
-    }
     if ((op != Op::BranchConditional && op != Op::Switch) || m.num_words(i) < 2) continue;
     const Id value = m.word(i, 1);
     const Op def = state.DefOp(value);

@@ -92,6 +92,11 @@ void CheckBuiltInsOnce(ValidationState& state) {
     }
   }
   if (builtins.size() < 2) return;
+  // Only a built-in decorated more than once can be used twice (in valid modules none is).
+  std::vector<uint32_t> values(builtins.size());
+  for (size_t k = 0; k < builtins.size(); ++k) values[k] = builtins[k].second;
+  std::sort(values.begin(), values.end());
+  if (std::adjacent_find(values.begin(), values.end()) == values.end()) return;
   std::sort(builtins.begin(), builtins.end());
   std::vector<std::pair<uint32_t, Id>> used;  // (storage class << 16 ^ built-in, variable)
   for (InstIndex e = 0; e < m.global_end() && !state.Full(); ++e) {
