@@ -65,8 +65,19 @@ void CheckStructure(ValidationState& state) {
   const uint32_t n = static_cast<uint32_t>(blocks.size());
   std::vector<uint32_t> merge_of(n, ~0u);  // The header whose merge block each block is.
   std::vector<uint32_t> back_edges(n, 0);
+  const ir::DominatorTree& dom = m.dominators();
+  std::pair<uint32_t, uint32_t> undominated{~0u, ~0u};  // The first (header, merge or continue).
   for (uint32_t b = 0; b < n && !state.Full(); ++b) {
     const uint32_t merge = cfg.merge_block(b);
+    if (cfg.merge_kind(b) != ir::MergeKind::kNone && undominated.first == ~0u && cfg.Reachable(b)) {
+      const uint32_t continue_target = cfg.continue_target(b);  // ~0u for a selection.
+      for (const uint32_t target : {merge, continue_target}) {
+        if (target < n && cfg.Reachable(target) && !dom.Dominates(b, target)) {
+          undominated = {b, target};
+          break;
+        }
+      }
+    }
     if (cfg.merge_kind(b) == ir::MergeKind::kLoop && merge < n && merge == cfg.continue_target(b)) {
       state.Report(
           "cfg.loop-merge", blocks[b].end - 2,
@@ -120,24 +131,14 @@ void CheckStructure(ValidationState& state) {
     stack.clear();
   }
   // A header dominates its merge block and a loop header its continue target, where they are
-  // reachable (after the loop entries, whose report says more about the same fault).
-  const ir::DominatorTree& dom = m.dominators();
-  bool reported = CheckLoopEntries(state);
-  for (uint32_t b = 0; b < n && !reported && !state.Full(); ++b) {
-    const ir::MergeKind kind = cfg.merge_kind(b);
-    if (kind == ir::MergeKind::kNone || !cfg.Reachable(b)) continue;
-    const uint32_t merge = cfg.merge_block(b);
-    const uint32_t continue_target = kind == ir::MergeKind::kLoop ? cfg.continue_target(b) : n;
-    for (const uint32_t target : {merge, continue_target}) {
-      if (target >= n || !cfg.Reachable(target) || dom.Dominates(b, target)) continue;
-      state.Report("cfg.structure", blocks[b].end - 2,
-                   state.Describe(blocks[b].end - 2) + ": header " +
-                       state.Name(m.result_id(blocks[b].label)) + " does not dominate its " +
-                       (target == merge ? "merge block " : "continue target ") +
-                       state.Name(m.result_id(blocks[target].label)));
-      reported = true;  // One report: a broken structure makes the rest noise.
-      break;
-    }
+  // reachable; reported after the loop entries, whose report says more about the same fault.
+  if (!CheckLoopEntries(state) && undominated.first < n && !state.Full()) {
+    const uint32_t b = undominated.first, target = undominated.second;
+    state.Report("cfg.structure", blocks[b].end - 2,
+                 state.Describe(blocks[b].end - 2) + ": header " +
+                     state.Name(m.result_id(blocks[b].label)) + " does not dominate its " +
+                     (target == cfg.merge_block(b) ? "merge block " : "continue target ") +
+                     state.Name(m.result_id(blocks[target].label)));
   }
   for (uint32_t b = 0; b < n && !state.Full(); ++b) {
     if (cfg.merge_kind(b) != ir::MergeKind::kLoop || !cfg.Reachable(b)) continue;

@@ -85,6 +85,8 @@ void CheckBuiltInsOnce(ValidationState& state) {
   std::vector<std::pair<Id, uint32_t>> builtins;
   for (InstIndex i = 0; i < m.global_end(); ++i) {
     const Op op = m.opcode(i);
+    // Decorations come before the types (layout.order reports a module where they do not).
+    if (ir::SectionOf(op) >= ir::Section::kGlobal) break;
     const uint32_t d = op == Op::Decorate ? 2 : op == Op::MemberDecorate ? 3 : 0;
     if (d != 0 && m.num_words(i) > d + 1 &&
         m.word(i, d) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
@@ -100,6 +102,7 @@ void CheckBuiltInsOnce(ValidationState& state) {
   std::sort(builtins.begin(), builtins.end());
   std::vector<std::pair<uint32_t, Id>> used;  // (storage class << 16 ^ built-in, variable)
   for (InstIndex e = 0; e < m.global_end() && !state.Full(); ++e) {
+    if (ir::SectionOf(m.opcode(e)) > ir::Section::kEntryPoint) break;
     if (m.opcode(e) != Op::EntryPoint || m.num_words(e) < 4) continue;
     const ir::Inst inst = m.inst(e);
     const size_t name_words = binary::DecodeString(inst.words.subspan(3)).size() / 4 + 1;
