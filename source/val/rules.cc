@@ -246,6 +246,11 @@ constexpr Rule kRules[] = {
      "variables; SpecId to scalar spec constants; NonWritable, NonReadable, Aliased, Restrict, "
      "AliasedPointer and RestrictPointer to variables and function parameters; BuiltIn to "
      "variables, constants and struct members; RelaxedPrecision to anything but a type."},
+    {"decoration.access-qualifier", kE, "decorations",
+     "SPIR-V 3.20 Decoration (NonWritable, NonReadable)",
+     "NonWritable and NonReadable mark a variable or function parameter pointing into Uniform, "
+     "StorageBuffer, PhysicalStorageBuffer or UniformConstant storage (buffers, images, "
+     "tensors); from SPIR-V 1.4 NonWritable also a Function or Private variable."},
     {"decoration.member", kE, "decorations", "SPIR-V OpMemberDecorate, OpMemberName",
      "OpMemberDecorate, OpMemberDecorateString and OpMemberName name a struct type and one of "
      "its members."},
