@@ -213,7 +213,7 @@ OpCooperativeMatrixStoreNV %p %r %uint_16 %false
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(testing::FileCheck(r.text, R"(
     CHECK: OpCapability GroupNonUniform
-    CHECK: OpEntryPoint GLCompute %1 "main" %gl_SubgroupID %43
+    CHECK: OpEntryPoint GLCompute %1 "main" %2 %gl_SubgroupID %43
     CHECK: OpDecorate %gl_SubgroupID BuiltIn SubgroupId
     CHECK: %_arr_v4uint_uint_256 = OpTypeArray %v4uint %uint_256
     CHECK: %28 = OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_16 %uint_0
