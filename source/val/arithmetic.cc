@@ -272,10 +272,17 @@ void Check(ValidationState& state, const Shapes& shapes, InstIndex i, Op op, Id 
   }
   if (shapes[type].cooperative) return;
   const ir::Module& m = state.module();
+  // A comparison of a scalar or vector result takes no cooperative matrix (none is a scalar or
+  // vector); other operands of cooperative type are the cooperative families'.
+  const bool compare = kind == Kind::kIntCompare || kind == Kind::kFloatCompare;
   for (Id a : args) {
     const InstIndex d = m.Def(a);
     if (d == kNoInst || m.opcode(d) == Op::Function || m.type_id(d) == 0) return;  // id rules.
-    if (shapes[m.type_id(d)].cooperative) return;
+    const Id t = m.type_id(d);
+    if (shapes[t].cooperative && !(compare && (state.DefOp(t) == Op::TypeCooperativeMatrixKHR ||
+                                               state.DefOp(t) == Op::TypeCooperativeMatrixNV))) {
+      return;
+    }
   }
   const size_t want_args = op == Op::SNegate || op == Op::FNegate || op == Op::Not ||
                                    op == Op::LogicalNot || kind == Kind::kFloatTest ||

@@ -215,7 +215,8 @@ constexpr Rule kRules[] = {
      "types and column / component counts fit the Result Type as each instruction states."},
     {"bitcast.operand", kE, "arithmetic", "SPIR-V 3.42.11 Conversion Instructions (OpBitcast)",
      "OpBitcast converts between pointers or numerical scalars and vectors of the same total "
-     "width; a pointer only to or from a pointer or an integer scalar (or vector from 1.5)."},
+     "width; a pointer only to or from a pointer or an integer scalar (or vector from 1.5); "
+     "under Logical addressing no logical pointer as result or operand."},
 
     // composites.cc
     {"composite.index", kE, "composites", "SPIR-V 3.42.12 Composite Instructions",

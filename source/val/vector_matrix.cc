@@ -75,6 +75,13 @@ void VectorMatrixRules::CheckBitcast(InstIndex i, Id result, Id operand) {
                     " is a logical pointer, which OpBitcast cannot produce (SPIR-V 2.16.1, Logical "
                     "addressing)");
   }
+  if (operand_pointer && logical &&
+      state_.PointerStorageClass(type) != spv::StorageClass::PhysicalStorageBuffer) {
+    return Fail("bitcast.operand", i,
+                "Operand " + state_.Name(operand) +
+                    " is a logical pointer, which OpBitcast cannot take (SPIR-V 2.16.1, Logical "
+                    "addressing)");
+  }
   if (result_pointer || operand_pointer) {
     // A pointer converts to or from a pointer, an integer scalar or (SPIR-V 1.5) an integer
     // vector.

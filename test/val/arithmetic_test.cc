@@ -101,5 +101,16 @@ TEST(Arithmetic, GlslOnACooperativeMatrix) {
       "glsl.operand", "OpExtInst", "is not a float scalar or vector");
 }
 
+// A comparison takes scalars or vectors, never a cooperative matrix.
+TEST(Arithmetic, ComparisonOfACooperativeMatrix) {
+  const std::string text = testing::ReadFile("test/val/data/tiled_matmul_khr.spvasm");
+  const std::string mul_add = "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c";
+  EXPECT_RULE_AT(
+      testing::ValidateText(
+          testing::Mutate(text, mul_add, mul_add + "\n%e = OpFOrdEqual %bool %d %float_0"),
+          "vulkan1.3"),
+      "relational.operand", "OpFOrdEqual", "is not a float scalar or vector");
+}
+
 }  // namespace
 }  // namespace coopspv::val

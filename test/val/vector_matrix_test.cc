@@ -75,7 +75,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"OpBitcast %v2 %uint_1", "vulkan1.3", "bitcast.operand"},
         Case{"OpBitcast %ushort %uint_1", "vulkan1.3", "bitcast.operand"},
         Case{"OpBitcast %m2x2 %vec2", "vulkan1.3", "bitcast.operand"},
-        Case{"OpBitcast %pf %uint_1", "vulkan1.3", "bitcast.operand"}));
+        Case{"OpBitcast %pf %uint_1", "vulkan1.3", "bitcast.operand"},
+        Case{"OpVariable %pf Function\n%y = OpBitcast %uint %x", "vulkan1.3", "bitcast.operand"}));
 
 // A cooperative Result Type with a Matrix that is not cooperative (the cooperative family checks
 // only instructions on cooperative matrices).
