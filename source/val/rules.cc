@@ -166,6 +166,9 @@ constexpr Rule kRules[] = {
     {"memory-semantics.order", kE, "scope", "SPIR-V 3.25 Memory Semantics",
      "A Memory Semantics value sets at most one of Acquire, Release, AcquireRelease and "
      "SequentiallyConsistent."},
+    {"vulkan.memory-semantics-storage", kE, "scope", "VUID-StandaloneSpirv-MemorySemantics-10870",
+     "In a Vulkan environment, Memory Semantics with Acquire, Release or AcquireRelease also set "
+     "UniformMemory, WorkgroupMemory, ImageMemory or OutputMemory."},
 
     // pointers.cc
     {"pointer.access-chain-indexes", kE, "pointer", "SPIR-V 2.17 Universal Limits",
