@@ -29,7 +29,7 @@ extern "C" {
 /* The version of this header. The major version is the SONAME's (libcoopspv.so.0): it changes
  * only when a function's signature or a struct's layout does. */
 #define COOPSPV_VERSION_MAJOR 0
-#define COOPSPV_VERSION_MINOR 1
+#define COOPSPV_VERSION_MINOR 2
 #define COOPSPV_VERSION_PATCH 0
 
 typedef struct coopspv_context coopspv_context;
@@ -69,6 +69,20 @@ int coopspv_context_suppress_rule(coopspv_context* context, const char* rule_id)
  * context, an unknown name or a profile that does not read (coopspv-val --device-profile
  * prints why). */
 int coopspv_context_set_device_profile(coopspv_context* context, const char* profile);
+
+/* Block layout rules, as coopspv-val's flags of the same names (since 0.2). */
+typedef enum coopspv_block_layout {
+  COOPSPV_BLOCK_LAYOUT_DEFAULT = 0,
+  COOPSPV_BLOCK_LAYOUT_RELAX = 1 << 0,                   /* --relax-block-layout */
+  COOPSPV_BLOCK_LAYOUT_UNIFORM_BUFFER_STANDARD = 1 << 1, /* --uniform-buffer-standard-layout */
+  COOPSPV_BLOCK_LAYOUT_SCALAR = 1 << 2,                  /* --scalar-block-layout */
+  COOPSPV_BLOCK_LAYOUT_WORKGROUP_SCALAR = 1 << 3,        /* --workgroup-scalar-block-layout */
+  COOPSPV_BLOCK_LAYOUT_SKIP = 1 << 4,                    /* --skip-block-layout */
+} coopspv_block_layout;
+/* Sets the block layout flags: an OR of coopspv_block_layout values, replacing those set before
+ * (COOPSPV_BLOCK_LAYOUT_DEFAULT: the target environment's defaults). Returns 0 on success, -1
+ * for a NULL context or a bit no value names. */
+int coopspv_context_set_block_layout(coopspv_context* context, uint32_t flags);
 
 /* Validates a module of `word_count` host-order words, read where they are (no copy is made; the
  * words need stay unchanged only during the call, the result refers to none of them). Returns

@@ -45,6 +45,21 @@ int coopspv_context_set_max_errors(coopspv_context* context, uint32_t max_errors
   return 0;
 }
 
+int coopspv_context_set_block_layout(coopspv_context* context, uint32_t flags) {
+  constexpr uint32_t kAll = COOPSPV_BLOCK_LAYOUT_RELAX |
+                            COOPSPV_BLOCK_LAYOUT_UNIFORM_BUFFER_STANDARD |
+                            COOPSPV_BLOCK_LAYOUT_SCALAR | COOPSPV_BLOCK_LAYOUT_WORKGROUP_SCALAR |
+                            COOPSPV_BLOCK_LAYOUT_SKIP;
+  if (context == nullptr || (flags & ~kAll) != 0) return -1;
+  coopspv::ValidatorOptions& o = context->options;
+  o.relax_block_layout = (flags & COOPSPV_BLOCK_LAYOUT_RELAX) != 0;
+  o.uniform_buffer_standard_layout = (flags & COOPSPV_BLOCK_LAYOUT_UNIFORM_BUFFER_STANDARD) != 0;
+  o.scalar_block_layout = (flags & COOPSPV_BLOCK_LAYOUT_SCALAR) != 0;
+  o.workgroup_scalar_block_layout = (flags & COOPSPV_BLOCK_LAYOUT_WORKGROUP_SCALAR) != 0;
+  o.skip_block_layout = (flags & COOPSPV_BLOCK_LAYOUT_SKIP) != 0;
+  return 0;
+}
+
 int coopspv_context_suppress_rule(coopspv_context* context, const char* rule_id) {
   if (context == nullptr || rule_id == nullptr) return -1;
   try {

@@ -272,10 +272,17 @@ void Check(ValidationState& state, const Shapes& shapes, InstIndex i, Op op, Id 
   }
   if (shapes[type].cooperative) return;
   const ir::Module& m = state.module();
+  // A comparison of a scalar or vector result takes no cooperative matrix (none is a scalar or
+  // vector); other operands of cooperative type are the cooperative families'.
+  const bool compare = kind == Kind::kIntCompare || kind == Kind::kFloatCompare;
   for (Id a : args) {
     const InstIndex d = m.Def(a);
     if (d == kNoInst || m.opcode(d) == Op::Function || m.type_id(d) == 0) return;  // id rules.
-    if (shapes[m.type_id(d)].cooperative) return;
+    const Id t = m.type_id(d);
+    if (shapes[t].cooperative && !(compare && (state.DefOp(t) == Op::TypeCooperativeMatrixKHR ||
+                                               state.DefOp(t) == Op::TypeCooperativeMatrixNV))) {
+      return;
+    }
   }
   const size_t want_args = op == Op::SNegate || op == Op::FNegate || op == Op::Not ||
                                    op == Op::LogicalNot || kind == Kind::kFloatTest ||
@@ -453,11 +460,17 @@ void CheckGlsl(ValidationState& state, const Shapes& shapes, InstIndex i) {
   const ir::Module& m = state.module();
   const GlslKind kind = GlslKindOf(m.word(i, 4));
   const Id type = m.word(i, 1);
-  if (kind == GlslKind::kNone || !state.IsType(type) || shapes[type].cooperative) return;
+  // Cooperative vectors are coop-vector.ext-inst's; a cooperative matrix is no scalar or vector
+  // here (no GLSL.std.450 instruction takes one).
+  const auto coop_vector = [&](Id t) {
+    return shapes[t].cooperative && state.DefOp(t) != Op::TypeCooperativeMatrixKHR &&
+           state.DefOp(t) != Op::TypeCooperativeMatrixNV;
+  };
+  if (kind == GlslKind::kNone || !state.IsType(type) || coop_vector(type)) return;
   for (uint32_t w = 5; w < m.num_words(i); ++w) {
     const InstIndex d = m.Def(m.word(i, w));
     if (d == kNoInst || m.opcode(d) == Op::Function || m.type_id(d) == 0) return;  // id rules.
-    if (shapes[m.type_id(d)].cooperative) return;  // coop-vector.ext-inst.
+    if (coop_vector(m.type_id(d))) return;  // coop-vector.ext-inst.
   }
   Checker c(state, shapes, i, "glsl.operand");
   const Shape r = shapes[type];

@@ -64,6 +64,9 @@ class BlockLayout {
   void CheckArray(Id array, Mode mode, const MatrixFacts& mf, Id block, uint32_t member,
                   const char* where, int depth);
   void CheckBlock(Id type, spv::StorageClass sc, InstIndex user);
+  // A Block / BufferBlock structure `type` holds below its top (members, array elements); 0 when
+  // none. `budget` bounds the types visited.
+  Id NestedBlock(Id type, int& budget, int depth = 0);
   std::string MemberText(Id id, uint32_t member) {
     return "member " + std::to_string(member) + " of " + state_.Name(id);
   }
@@ -371,7 +374,6 @@ void BlockLayout::CheckStruct(Id id, Mode mode, const char* where, int depth) {
 }
 
 void BlockLayout::CheckBlock(Id type, spv::StorageClass sc, InstIndex user) {
-  (void)user;
   const Options& o = state_.options();
   Id s = type;
   if (sc != spv::StorageClass::Workgroup &&
@@ -408,7 +410,37 @@ void BlockLayout::CheckBlock(Id type, spv::StorageClass sc, InstIndex user) {
       return;
   }
   if (o.scalar_block_layout) mode = Mode::kScalar;
+  if (!checked_.count(Key(s, mode))) {
+    int budget = 4096;
+    if (const Id inner = NestedBlock(s, budget)) {
+      state_.Report("block-layout.nested-block", user,
+                    state_.Describe(user) + ": " + state_.Name(s) + " contains " +
+                        state_.Name(inner) +
+                        "; a Block or BufferBlock is not nested in another Block or BufferBlock");
+      checked_.insert(Key(s, mode));
+      return;
+    }
+  }
   CheckStruct(s, mode, where);
+}
+
+Id BlockLayout::NestedBlock(Id type, int& budget, int depth) {
+  if (depth > 64 || --budget < 0) return 0;
+  switch (state_.DefOp(type)) {
+    case Op::TypeArray:
+    case Op::TypeRuntimeArray:
+      return NestedBlock(state_.DefWord(type, 2), budget, depth + 1);
+    case Op::TypeStruct: {
+      if (depth > 0 && (block_.count(type) != 0 || buffer_block_.count(type) != 0)) return type;
+      const InstIndex def = m_.Def(type);
+      for (uint32_t k = 2; k < m_.num_words(def); ++k) {
+        if (const Id inner = NestedBlock(m_.word(def, k), budget, depth + 1)) return inner;
+      }
+      return 0;
+    }
+    default:
+      return 0;
+  }
 }
 
 // True when `type` is or contains OpTypeBool (structure members, array elements, vector

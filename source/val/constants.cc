@@ -1,6 +1,7 @@
 // Constants of the right shape for their type.
 #include <string>
 
+#include "source/val/cooperative.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -169,13 +170,42 @@ bool SpecOpAllowed(const ValidationState& state, Op op) {
   }
 }
 
+// SPIR-V BuiltIn WorkgroupSize: a workgroup has at least one invocation, so no component of a
+// WorkgroupSize constant known before specialization is 0.
+void CheckWorkgroupSize(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  if (m.num_words(i) != 6) return;  // Three components; other shapes are the type rules'.
+  int64_t product = 1;
+  for (uint32_t k = 3; k < 6; ++k) {
+    const std::optional<int64_t> v = KnownValue(state, m.word(i, k));
+    if (!v) return;
+    product *= *v == 0 ? 0 : 1;
+  }
+  if (product != 0) return;
+  state.Report("constant.workgroup-size", i,
+               state.Describe(i) + ": the WorkgroupSize built-in's X, Y and Z (" +
+                   std::to_string(*KnownValue(state, m.word(i, 3))) + ", " +
+                   std::to_string(*KnownValue(state, m.word(i, 4))) + ", " +
+                   std::to_string(*KnownValue(state, m.word(i, 5))) +
+                   ") have a product of 0; a workgroup has at least one invocation");
+}
+
 }  // namespace
 
 void ValidateConstants(ValidationState& state) {
   const ir::Module& m = state.module();
+  Id workgroup_size = 0;  // The constant decorated BuiltIn WorkgroupSize, if one is.
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
+    if (op == Op::Decorate && m.num_words(i) > 3 &&
+        m.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn) &&
+        m.word(i, 3) == static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize)) {
+      workgroup_size = m.word(i, 1);
+    }
     if (!ir::IsConstant(op)) continue;
+    if (op == Op::ConstantComposite && workgroup_size != 0 && m.result_id(i) == workgroup_size) {
+      CheckWorkgroupSize(state, i);
+    }
     const ir::Inst inst = m.inst(i);
     const Id type = inst.type_id;
     if (!state.IsType(type)) continue;  // Reported by the id rules.

@@ -1,5 +1,6 @@
 // Control flow instructions' operand types (SPIR-V 3.42.17): OpBranchConditional's Condition is
-// a Boolean scalar, OpSwitch's Selector an integer scalar whose width its literals follow.
+// a Boolean scalar, OpSwitch's Selector an integer scalar whose width its literals follow;
+// OpLoopMerge's Merge Block is not its Continue Target; the structured control flow rules.
 #include <string>
 #include <vector>
 
@@ -13,7 +14,8 @@ namespace {
 // a loop header reaches without passing its merge block (its loop and continue constructs; a
 // structured exit leaves only to the merge block, or by a function termination) may have no
 // reachable predecessor outside them other than the header.
-void CheckLoopEntries(ValidationState& state) {
+// True when it reported.
+bool CheckLoopEntries(ValidationState& state) {
   const ir::Module& m = state.module();
   const ir::Cfg& cfg = m.cfg();
   const auto blocks = m.blocks();
@@ -46,15 +48,16 @@ void CheckLoopEntries(ValidationState& state) {
                          state.Name(m.result_id(blocks[b].label)) + " inside the loop of header " +
                          state.Name(m.result_id(blocks[h].label)) +
                          "; a loop is entered only through its header");
-        return;  // One report: a broken structure makes the rest noise.
+        return true;  // One report: a broken structure makes the rest noise.
       }
     }
   }
+  return false;
 }
 
 // 2.11 Structured Control Flow: a block is the merge block of at most one header; a back edge
-// goes to a loop header, and every loop header whose
-// continue target is reachable has exactly one back edge.
+// goes to a loop header, and every loop header whose continue target is reachable has exactly
+// one back edge; a header dominates its (reachable) merge block and continue target.
 void CheckStructure(ValidationState& state) {
   const ir::Module& m = state.module();
   const ir::Cfg& cfg = m.cfg();
@@ -62,8 +65,25 @@ void CheckStructure(ValidationState& state) {
   const uint32_t n = static_cast<uint32_t>(blocks.size());
   std::vector<uint32_t> merge_of(n, ~0u);  // The header whose merge block each block is.
   std::vector<uint32_t> back_edges(n, 0);
+  const ir::DominatorTree& dom = m.dominators();
+  std::pair<uint32_t, uint32_t> undominated{~0u, ~0u};  // The first (header, merge or continue).
   for (uint32_t b = 0; b < n && !state.Full(); ++b) {
     const uint32_t merge = cfg.merge_block(b);
+    if (cfg.merge_kind(b) != ir::MergeKind::kNone && undominated.first == ~0u && cfg.Reachable(b)) {
+      const uint32_t continue_target = cfg.continue_target(b);  // ~0u for a selection.
+      for (const uint32_t target : {merge, continue_target}) {
+        if (target < n && cfg.Reachable(target) && !dom.Dominates(b, target)) {
+          undominated = {b, target};
+          break;
+        }
+      }
+    }
+    if (cfg.merge_kind(b) == ir::MergeKind::kLoop && merge < n && merge == cfg.continue_target(b)) {
+      state.Report(
+          "cfg.loop-merge", blocks[b].end - 2,
+          state.Describe(blocks[b].end - 2) + ": Merge Block and Continue Target are both " +
+              state.Name(m.result_id(blocks[merge].label)) + "; they must be different blocks");
+    }
     if (cfg.merge_kind(b) != ir::MergeKind::kNone && merge < n) {
       if (merge_of[merge] != ~0u) {
         state.Report("cfg.structure", blocks[b].end - 2,
@@ -110,7 +130,16 @@ void CheckStructure(ValidationState& state) {
     }
     stack.clear();
   }
-  CheckLoopEntries(state);
+  // A header dominates its merge block and a loop header its continue target, where they are
+  // reachable; reported after the loop entries, whose report says more about the same fault.
+  if (!CheckLoopEntries(state) && undominated.first < n && !state.Full()) {
+    const uint32_t b = undominated.first, target = undominated.second;
+    state.Report("cfg.structure", blocks[b].end - 2,
+                 state.Describe(blocks[b].end - 2) + ": header " +
+                     state.Name(m.result_id(blocks[b].label)) + " does not dominate its " +
+                     (target == cfg.merge_block(b) ? "merge block " : "continue target ") +
+                     state.Name(m.result_id(blocks[target].label)));
+  }
   for (uint32_t b = 0; b < n && !state.Full(); ++b) {
     if (cfg.merge_kind(b) != ir::MergeKind::kLoop || !cfg.Reachable(b)) continue;
     const uint32_t continue_target = cfg.continue_target(b);

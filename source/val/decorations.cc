@@ -2,10 +2,12 @@
 // decorations and names of existing struct members, and decorations that take a value applied
 // at most once to the same target.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "source/val/cooperative.h"
 #include "source/val/core.h"
 
 namespace coopspv::val {
@@ -120,6 +122,35 @@ struct Applied {
   }
 };
 
+// SPIR-V 3.20 NonWritable / NonReadable: the memory object points to a buffer (Uniform,
+// StorageBuffer, PhysicalStorageBuffer) or an image or tensor (UniformConstant); from SPIR-V 1.4
+// NonWritable also marks a Function or Private variable.
+void CheckAccessQualifier(ValidationState& state, InstIndex i, Id target, Decoration d) {
+  const std::optional<spv::StorageClass> sc = state.PointerStorageClass(state.TypeOf(target));
+  if (!sc) return;  // Not a pointer: the type rules' (or an untyped pointer).
+  using spv::StorageClass;
+  switch (*sc) {
+    case StorageClass::Uniform:
+    case StorageClass::StorageBuffer:
+    case StorageClass::PhysicalStorageBuffer:
+    case StorageClass::UniformConstant:
+      return;
+    case StorageClass::Function:
+    case StorageClass::Private:
+      if (d == Decoration::NonWritable && state.version() >= SpirvVersion(1, 4)) return;
+      break;
+    default:
+      break;
+  }
+  state.Report("decoration.access-qualifier", i,
+               state.Describe(i) + ": " + DecorationName(d) + " on " + state.Name(target) +
+                   ", a pointer into " + StorageClassName(*sc) +
+                   " storage; it marks a uniform or storage buffer, an image or a tensor" +
+                   (d == Decoration::NonWritable ? " (from SPIR-V 1.4 also a Function or Private "
+                                                   "variable)"
+                                                 : ""));
+}
+
 }  // namespace
 
 void ValidateDecorations(ValidationState& state) {
@@ -138,6 +169,8 @@ void ValidateDecorations(ValidationState& state) {
         state.Report("decoration.target", i,
                      state.Describe(i) + ": " + DecorationName(d) + " applies to " +
                          TargetText(want) + ", not to " + state.Describe(m.Def(target)));
+      } else if (d == Decoration::NonWritable || d == Decoration::NonReadable) {
+        CheckAccessQualifier(state, i, target, d);
       }
       applied.push_back({target, ~0u, static_cast<uint32_t>(d), i});
     } else if ((op == Op::MemberDecorate || op == Op::MemberDecorateString ||

@@ -5,9 +5,11 @@
 // chains, atomics, calls, copies, selections and phis), so a word that only looks like an id never
 // counts.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "source/grammar/grammar.h"
 #include "source/val/core.h"
 
 namespace coopspv::val {
@@ -69,11 +71,79 @@ Words PointerWords(Op op, uint32_t n) {
   }
 }
 
+// VUID-StandaloneSpirv-OpEntryPoint-09658 / 09659: "For a given OpEntryPoint, any BuiltIn
+// decoration must not be used more than once by the Input [Output] interface": a built-in
+// variable, or a member of the structure (or array of structures) an interface variable holds.
+std::string BuiltInName(uint32_t b) {
+  const grammar::EnumerantInfo* e = grammar::LookupEnumerant(grammar::OperandKind::kBuiltIn, b);
+  return e ? e->name : std::to_string(b);
+}
+
+void CheckBuiltInsOnce(ValidationState& state) {
+  const ir::Module& m = state.module();
+  // (target, built-in) of the BuiltIn decorations: variables, and structure types (members).
+  std::vector<std::pair<Id, uint32_t>> builtins;
+  for (InstIndex i = 0; i < m.global_end(); ++i) {
+    const Op op = m.opcode(i);
+    // Decorations come before the types (layout.order reports a module where they do not).
+    if (ir::SectionOf(op) >= ir::Section::kGlobal) break;
+    const uint32_t d = op == Op::Decorate ? 2 : op == Op::MemberDecorate ? 3 : 0;
+    if (d != 0 && m.num_words(i) > d + 1 &&
+        m.word(i, d) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
+      builtins.push_back({m.word(i, 1), m.word(i, d + 1)});
+    }
+  }
+  if (builtins.size() < 2) return;
+  // Only a built-in decorated more than once can be used twice (in valid modules none is).
+  std::vector<uint32_t> values(builtins.size());
+  for (size_t k = 0; k < builtins.size(); ++k) values[k] = builtins[k].second;
+  std::sort(values.begin(), values.end());
+  if (std::adjacent_find(values.begin(), values.end()) == values.end()) return;
+  std::sort(builtins.begin(), builtins.end());
+  std::vector<std::pair<uint32_t, Id>> used;  // (storage class << 16 ^ built-in, variable)
+  for (InstIndex e = 0; e < m.global_end() && !state.Full(); ++e) {
+    if (ir::SectionOf(m.opcode(e)) > ir::Section::kEntryPoint) break;
+    if (m.opcode(e) != Op::EntryPoint || m.num_words(e) < 4) continue;
+    const ir::Inst inst = m.inst(e);
+    const size_t name_words = binary::DecodeString(inst.words.subspan(3)).size() / 4 + 1;
+    used.clear();
+    for (size_t k = 3 + name_words; k < inst.words.size(); ++k) {
+      const Id var = inst.words[k];
+      if (state.DefOp(var) != Op::Variable) continue;
+      const std::optional<spv::StorageClass> sc = state.PointerStorageClass(state.TypeOf(var));
+      if (sc != spv::StorageClass::Input && sc != spv::StorageClass::Output) continue;
+      Id type = state.PointeeType(state.TypeOf(var));
+      if (state.DefOp(type) == Op::TypeArray || state.DefOp(type) == Op::TypeRuntimeArray) {
+        type = state.DefWord(type, 2);
+      }
+      for (const Id target : {var, state.DefOp(type) == Op::TypeStruct ? type : 0}) {
+        auto it =
+            std::lower_bound(builtins.begin(), builtins.end(), std::pair<Id, uint32_t>{target, 0});
+        for (; target != 0 && it != builtins.end() && it->first == target; ++it) {
+          used.push_back({(static_cast<uint32_t>(*sc) << 16) ^ it->second, var});
+        }
+      }
+    }
+    std::sort(used.begin(), used.end());
+    for (size_t k = 1; k < used.size(); ++k) {
+      if (used[k].first != used[k - 1].first) continue;
+      const bool input = (used[k].first >> 16) == static_cast<uint32_t>(spv::StorageClass::Input);
+      state.Report("entry-point.builtin-once", e,
+                   state.Describe(e) + ": " + state.Name(used[k - 1].second) + " and " +
+                       state.Name(used[k].second) + " both use BuiltIn " +
+                       BuiltInName(used[k].first & 0xffff) + " in the " +
+                       (input ? "Input" : "Output") + " interface");
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 void ValidateEntryPointInterfaces(ValidationState& state) {
   // Another major version is layout.version's error.
   if (state.version() >= SpirvVersion(2, 0) || !state.structure_ok) return;
+  if (state.options().env.is_vulkan()) CheckBuiltInsOnce(state);
   // Before SPIR-V 1.4 the interface lists the Input and Output variables, from 1.4 all.
   const bool all = state.version() >= SpirvVersion(1, 4);
   const ir::Module& m = state.module();

@@ -211,6 +211,39 @@ void CheckAccessChain(ValidationState& state, InstIndex i) {
   }
 }
 
+// The first logical pointer type `type` is or holds (array elements, structure members) that a
+// variable may not allocate: only StorageBuffer pointers with VariablePointersStorageBuffer and
+// Workgroup pointers with VariablePointers may be; 0 when none. `budget` bounds the types visited
+// (shared member types make the walk of a hostile module exponential otherwise).
+Id DisallowedPointer(const ValidationState& state, Id type, int& budget, int depth = 0) {
+  if (depth > 64 || --budget < 0) return 0;
+  switch (state.DefOp(type)) {
+    case Op::TypePointer: {
+      const auto sc = StorageOf(state, type);
+      const bool variable_pointers = state.HasCapability(spv::Capability::VariablePointers);
+      const bool ok = sc == spv::StorageClass::PhysicalStorageBuffer ||
+                      (sc == spv::StorageClass::StorageBuffer &&
+                       (variable_pointers ||
+                        state.HasCapability(spv::Capability::VariablePointersStorageBuffer))) ||
+                      (sc == spv::StorageClass::Workgroup && variable_pointers);
+      return ok ? 0 : type;
+    }
+    case Op::TypeArray:
+    case Op::TypeRuntimeArray:
+      return DisallowedPointer(state, state.DefWord(type, 2), budget, depth + 1);
+    case Op::TypeStruct: {
+      const ir::Module& m = state.module();
+      const InstIndex def = m.Def(type);
+      for (uint32_t k = 2; k < m.num_words(def); ++k) {
+        if (const Id p = DisallowedPointer(state, m.word(def, k), budget, depth + 1)) return p;
+      }
+      return 0;
+    }
+    default:
+      return 0;
+  }
+}
+
 void CheckVariable(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   if (m.num_words(i) < 4) return;
@@ -228,23 +261,26 @@ void CheckVariable(ValidationState& state, InstIndex i) {
   }
   const Options& o = state.options();
   // Without variable pointers, Logical addressing cannot store pointers in variables
-  // (2.16.1 Universal Validation Rules, Logical addressing).
-  if (state.IsPointerType(pointee) && state.addressing_model() == spv::AddressingModel::Logical &&
-      !o.relax_logical_pointer && !o.before_hlsl_legalization) {
-    const bool variable_pointers = state.HasCapability(spv::Capability::VariablePointers);
-    const bool storage_buffer =
-        variable_pointers || state.HasCapability(spv::Capability::VariablePointersStorageBuffer);
-    const auto sc = StorageOf(state, pointee);
-    const bool ok = (sc == spv::StorageClass::StorageBuffer && storage_buffer) ||
-                    (sc == spv::StorageClass::Workgroup && variable_pointers) ||
-                    sc == spv::StorageClass::PhysicalStorageBuffer;
-    if (!ok) {
-      state.Report("memory.variable", i,
-                   state.Describe(i) + " holds a pointer into " + StorageClassName(sc) +
-                       " storage, which the Logical addressing model allows only for "
-                       "StorageBuffer (VariablePointersStorageBuffer) and Workgroup "
-                       "(VariablePointers) pointers");
-    }
+  // (2.16.1 Universal Validation Rules, Logical addressing); the same holds for the logical
+  // pointers of PhysicalStorageBuffer64 modules, and for pointers inside arrays and structures.
+  const spv::AddressingModel addressing = state.addressing_model();
+  if ((addressing != spv::AddressingModel::Logical &&
+       addressing != spv::AddressingModel::PhysicalStorageBuffer64) ||
+      o.relax_logical_pointer || o.before_hlsl_legalization) {
+    return;
+  }
+  int budget = 4096;
+  const Id held = DisallowedPointer(state, pointee, budget);
+  if (held != 0) {
+    const auto sc = StorageOf(state, held);
+    state.Report(
+        "memory.variable", i,
+        state.Describe(i) + " holds " +
+            (held == pointee ? std::string("a pointer") : "a pointer (" + state.Name(held) + ")") +
+            " into " + StorageClassName(sc) +
+            " storage, which the Logical addressing model allows only for "
+            "StorageBuffer (VariablePointersStorageBuffer) and Workgroup "
+            "(VariablePointers) pointers");
   }
 }
 

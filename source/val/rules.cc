@@ -36,6 +36,10 @@ constexpr Rule kRules[] = {
     {"entry-point.interface-complete", kE, "layout", "SPIR-V OpEntryPoint (Interface)",
      "Every Input / Output variable (before SPIR-V 1.4) or every module-scope variable (1.4 and "
      "later) the entry point's call tree references is listed in its interface."},
+    {"entry-point.builtin-once", kE, "layout",
+     "VUID-StandaloneSpirv-OpEntryPoint-09658, VUID-StandaloneSpirv-OpEntryPoint-09659",
+     "In a Vulkan environment, no BuiltIn decoration is used more than once by an entry point's "
+     "Input interface, nor more than once by its Output interface."},
     {"entry-point.duplicate", kE, "layout", "SPIR-V OpEntryPoint",
      "No two entry points share both execution model and name."},
     {"execution-mode.target", kE, "layout", "SPIR-V OpExecutionMode",
@@ -104,6 +108,9 @@ constexpr Rule kRules[] = {
     {"constant.composite", kE, "constants", "SPIR-V OpConstantComposite, OpSpecConstantComposite",
      "Composite constants have a composite type and one constituent of the matching type per "
      "member (vectors: per component; arrays: per element)."},
+    {"constant.workgroup-size", kE, "constants", "SPIR-V BuiltIn WorkgroupSize",
+     "A WorkgroupSize built-in constant whose components are known before specialization has no "
+     "component 0 (a workgroup has at least one invocation)."},
     {"constant.null", kE, "constants", "SPIR-V OpConstantNull",
      "OpConstantNull has a scalar, vector, matrix, array, struct, pointer or other type that has "
      "a null value."},
@@ -159,6 +166,9 @@ constexpr Rule kRules[] = {
     {"memory-semantics.order", kE, "scope", "SPIR-V 3.25 Memory Semantics",
      "A Memory Semantics value sets at most one of Acquire, Release, AcquireRelease and "
      "SequentiallyConsistent."},
+    {"vulkan.memory-semantics-storage", kE, "scope", "VUID-StandaloneSpirv-MemorySemantics-10870",
+     "In a Vulkan environment, Memory Semantics with Acquire, Release or AcquireRelease also set "
+     "UniformMemory, WorkgroupMemory, ImageMemory or OutputMemory."},
 
     // pointers.cc
     {"pointer.access-chain-indexes", kE, "pointer", "SPIR-V 2.17 Universal Limits",
@@ -208,7 +218,8 @@ constexpr Rule kRules[] = {
      "types and column / component counts fit the Result Type as each instruction states."},
     {"bitcast.operand", kE, "arithmetic", "SPIR-V 3.42.11 Conversion Instructions (OpBitcast)",
      "OpBitcast converts between pointers or numerical scalars and vectors of the same total "
-     "width; a pointer only to or from a pointer or an integer scalar (or vector from 1.5)."},
+     "width; a pointer only to or from a pointer or an integer scalar (or vector from 1.5); "
+     "under Logical addressing no logical pointer as result or operand."},
 
     // composites.cc
     {"composite.index", kE, "composites", "SPIR-V 3.42.12 Composite Instructions",
@@ -224,10 +235,13 @@ constexpr Rule kRules[] = {
     {"cfg.condition", kE, "control-flow", "SPIR-V OpBranchConditional, OpSwitch",
      "OpBranchConditional's Condition is a Boolean scalar; OpSwitch's Selector an integer "
      "scalar."},
+    {"cfg.loop-merge", kE, "control-flow", "SPIR-V 2.11 Structured Control Flow, OpLoopMerge",
+     "OpLoopMerge's Merge Block and Continue Target are different blocks."},
     {"cfg.structure", kE, "control-flow", "SPIR-V 2.11 Structured Control Flow",
      "A block is the merge block of at most one header; a back edge goes to a loop header; a "
-     "loop header whose continue target is reachable has exactly one back edge; a loop is "
-     "entered only through its header."},
+     "loop header whose continue target is reachable has exactly one back edge; a header "
+     "dominates its reachable merge block and continue target; a loop is entered only through "
+     "its header."},
 
     // decorations.cc
     {"decoration.target", kE, "decorations", "SPIR-V 3.20 Decoration",
@@ -236,6 +250,11 @@ constexpr Rule kRules[] = {
      "variables; SpecId to scalar spec constants; NonWritable, NonReadable, Aliased, Restrict, "
      "AliasedPointer and RestrictPointer to variables and function parameters; BuiltIn to "
      "variables, constants and struct members; RelaxedPrecision to anything but a type."},
+    {"decoration.access-qualifier", kE, "decorations",
+     "SPIR-V 3.20 Decoration (NonWritable, NonReadable)",
+     "NonWritable and NonReadable mark a variable or function parameter pointing into Uniform, "
+     "StorageBuffer, PhysicalStorageBuffer or UniformConstant storage (buffers, images, "
+     "tensors); from SPIR-V 1.4 NonWritable also a Function or Private variable."},
     {"decoration.member", kE, "decorations", "SPIR-V OpMemberDecorate, OpMemberName",
      "OpMemberDecorate, OpMemberDecorateString and OpMemberName name a struct type and one of "
      "its members."},
@@ -253,6 +272,11 @@ constexpr Rule kRules[] = {
      "Block / BufferBlock structures of the Uniform, StorageBuffer, PushConstant, "
      "PhysicalStorageBuffer and Workgroup storage classes are explicitly laid out: every member "
      "has an Offset, every array an ArrayStride, every matrix member a MatrixStride."},
+    {"block-layout.nested-block", kE, "block-layout",
+     "SPIR-V 2.16.2 Validation Rules for Shader Capabilities; Vulkan 15.6.4 Offset and Stride "
+     "Assignment",
+     "A Block / BufferBlock structure a variable holds contains no other Block / BufferBlock "
+     "structure (as a member or an array element, at any depth)."},
     {"block-layout.offset", kE, "block-layout",
      "Vulkan, Shader Interfaces: Offset and Stride Assignment",
      "A member's Offset is a multiple of its alignment (extended for Uniform Block, base "
@@ -304,9 +328,10 @@ constexpr Rule kRules[] = {
      "struct member, and never index past a non-composite type."},
     {"memory.variable", kE, "memory",
      "SPIR-V OpVariable; 2.16.1 Universal Validation Rules (Logical addressing)",
-     "An Initializer has the pointee type; under Logical addressing a variable holds a pointer "
-     "only into StorageBuffer (VariablePointersStorageBuffer), Workgroup (VariablePointers) or "
-     "PhysicalStorageBuffer storage."},
+     "An Initializer has the pointee type; under Logical (or PhysicalStorageBuffer64) addressing "
+     "a variable holds a pointer, itself or in an array or structure, only into StorageBuffer "
+     "(VariablePointersStorageBuffer), Workgroup (VariablePointers) or PhysicalStorageBuffer "
+     "storage."},
     {"memory.operands", kE, "memory", "SPIR-V 3.26 Memory Operands",
      "OpLoad has no MakePointerAvailable, OpStore no MakePointerVisible; either one comes with "
      "NonPrivatePointer; Aligned is a power of two."},

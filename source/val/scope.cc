@@ -12,6 +12,7 @@ void ValidateScopes(ValidationState& state) {
   const ir::Module& m = state.module();
   const bool shader = state.HasCapability(spv::Capability::Shader);
   const bool relaxed = state.HasCapability(spv::Capability::CooperativeMatrixKHR);
+  const bool vulkan = state.options().env.is_vulkan();
   for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
     if (!ir::TraitsOf(m.opcode(i)).has_scope_or_semantics) continue;
     const ir::Inst inst = m.inst(i);
@@ -48,6 +49,14 @@ void ValidateScopes(ValidationState& state) {
                        state.Describe(i) + ": Memory Semantics " + ValueText(state, id) +
                            " sets more than one of Acquire, Release, AcquireRelease and "
                            "SequentiallyConsistent");
+        } else if (vulkan && (order & 0xEu) != 0 && (*value & 0x1940) == 0) {
+          // VUID-StandaloneSpirv-MemorySemantics-10870: Acquire, Release or AcquireRelease
+          // with UniformMemory (0x40), WorkgroupMemory (0x100), ImageMemory (0x800) or
+          // OutputMemory (0x1000).
+          state.Report("vulkan.memory-semantics-storage", i,
+                       state.Describe(i) + ": Memory Semantics " + ValueText(state, id) +
+                           " orders memory but names no UniformMemory, WorkgroupMemory, "
+                           "ImageMemory or OutputMemory storage");
         }
         continue;
       }

@@ -68,12 +68,18 @@ void VectorMatrixRules::CheckBitcast(InstIndex i, Id result, Id operand) {
   const spv::AddressingModel model = state_.addressing_model();
   const bool logical = model == spv::AddressingModel::Logical ||
                        model == spv::AddressingModel::PhysicalStorageBuffer64;
-  if (result_pointer && logical &&
-      state_.PointerStorageClass(result) != spv::StorageClass::PhysicalStorageBuffer) {
-    return Fail("bitcast.operand", i,
-                "Result Type " + state_.Name(result) +
-                    " is a logical pointer, which OpBitcast cannot produce (SPIR-V 2.16.1, Logical "
-                    "addressing)");
+  // Neither side is a logical pointer: the result would be produced, the operand taken.
+  for (const bool side_result : {true, false}) {
+    const Id pointer_type = side_result ? result : type;
+    if (!logical || !(side_result ? result_pointer : operand_pointer) ||
+        state_.PointerStorageClass(pointer_type) == spv::StorageClass::PhysicalStorageBuffer) {
+      continue;
+    }
+    return Fail(
+        "bitcast.operand", i,
+        (side_result ? "Result Type " + state_.Name(result) : "Operand " + state_.Name(operand)) +
+            " is a logical pointer, which OpBitcast cannot " + (side_result ? "produce" : "take") +
+            " (SPIR-V 2.16.1, Logical addressing)");
   }
   if (result_pointer || operand_pointer) {
     // A pointer converts to or from a pointer, an integer scalar or (SPIR-V 1.5) an integer

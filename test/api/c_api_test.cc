@@ -105,6 +105,54 @@ TEST(CApi, ValidateIntoReplacesWhatTheResultHeld) {
   EXPECT_EQ(coopspv_validate_into(ctx.get(), good.data(), good.size(), nullptr), -1);
 }
 
+// A PushConstant Block whose vec3 member sits at offset 8: std430 needs 16, relaxed layout (the
+// default from Vulkan 1.1) rejects a vec3 across a 16-byte boundary, scalar layout needs 4.
+constexpr char kPackedPushConstant[] = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+               OpMemberDecorate %S 0 Offset 0
+               OpMemberDecorate %S 1 Offset 8
+               OpDecorate %S Block
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %float = OpTypeFloat 32
+         %v3 = OpTypeVector %float 3
+          %S = OpTypeStruct %float %v3
+          %p = OpTypePointer PushConstant %S
+          %v = OpVariable %p PushConstant
+       %main = OpFunction %void None %fn
+          %l = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+
+TEST(CApi, BlockLayoutFlags) {
+  Context ctx(coopspv_context_create("vulkan1.3"));
+  const std::vector<uint32_t> words = Assemble(kPackedPushConstant);
+  auto first_rule = [&]() -> std::string {
+    Result r(coopspv_validate(ctx.get(), words.data(), words.size()));
+    if (r == nullptr || coopspv_result_diagnostic_count(r.get()) == 0) return "";
+    return coopspv_result_diagnostic(r.get(), 0)->rule_id;
+  };
+  EXPECT_EQ(first_rule(), "block-layout.offset");
+  ASSERT_EQ(coopspv_context_set_block_layout(ctx.get(), COOPSPV_BLOCK_LAYOUT_SCALAR), 0);
+  EXPECT_EQ(first_rule(), "");
+  // Relaxed layout is already the default in Vulkan 1.3 and still rejects the straddling vec3.
+  ASSERT_EQ(coopspv_context_set_block_layout(ctx.get(), COOPSPV_BLOCK_LAYOUT_RELAX), 0);
+  EXPECT_EQ(first_rule(), "block-layout.offset");
+  ASSERT_EQ(coopspv_context_set_block_layout(ctx.get(), COOPSPV_BLOCK_LAYOUT_SKIP), 0);
+  EXPECT_EQ(first_rule(), "");
+  // Flags replace those set before; an unknown bit or a NULL context fails and changes nothing.
+  ASSERT_EQ(coopspv_context_set_block_layout(ctx.get(), COOPSPV_BLOCK_LAYOUT_DEFAULT), 0);
+  EXPECT_EQ(first_rule(), "block-layout.offset");
+  EXPECT_EQ(coopspv_context_set_block_layout(ctx.get(), COOPSPV_BLOCK_LAYOUT_SCALAR | (1u << 9)),
+            -1);
+  EXPECT_EQ(first_rule(), "block-layout.offset");
+  EXPECT_EQ(coopspv_context_set_block_layout(nullptr, COOPSPV_BLOCK_LAYOUT_SCALAR), -1);
+}
+
 // The validator's own allocations for a module (its working state and the diagnostics it
 // builds), counted on the internal entry point.
 size_t ValidatorAllocations(const std::vector<uint32_t>& words, std::string_view env) {

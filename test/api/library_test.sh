@@ -1,6 +1,6 @@
 #!/bin/sh
 # //:libcoopspv.so exports the C API of include/coopspv/coopspv.h and nothing else, under the
-# version node COOPSPV_1, with the SONAME of the header's major version.
+# version nodes COOPSPV_1 and COOPSPV_1.1 (functions added in 0.2), with the SONAME of the header's major version.
 set -eu
 root="${TEST_SRCDIR}/${TEST_WORKSPACE}"
 lib="$root/libcoopspv.so"
@@ -11,7 +11,8 @@ symbols=$(nm -D --defined-only "$lib" | awk '{print $3}')
 [ -n "$symbols" ] || fail "no exported symbol in $lib"
 for s in $symbols; do
   case "$s" in
-    COOPSPV_1) ;;                      # The version node itself.
+    COOPSPV_1 | COOPSPV_1.1) ;;        # The version nodes themselves.
+    coopspv_context_set_block_layout@@COOPSPV_1.1) ;;
     coopspv_*@@COOPSPV_1) ;;
     *) fail "exported symbol outside the C API: $s" ;;
   esac

@@ -83,5 +83,34 @@ TEST(Arithmetic, IntegerOperationOnAFloatMatrix) {
   EXPECT_RULE_AT(r, "arithmetic.operand", "OpIAdd", "components");
 }
 
+// No GLSL.std.450 instruction takes or makes a cooperative matrix.
+TEST(Arithmetic, GlslOnACooperativeMatrix) {
+  std::string text = testing::ReadFile("test/val/data/tiled_matmul_khr.spvasm");
+  text = testing::Mutate(text, "OpMemoryModel Logical Vulkan",
+                         "%glsl = OpExtInstImport \"GLSL.std.450\"\nOpMemoryModel Logical Vulkan");
+  const std::string mul_add = "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c";
+  EXPECT_RULE_AT(testing::ValidateText(testing::Mutate(text, mul_add,
+                                                       mul_add + "\n%m = OpExtInst %matC %glsl "
+                                                                 "UMax %uint_0 %uint_1"),
+                                       "vulkan1.3"),
+                 "glsl.operand", "OpExtInst", "is not an integer scalar or vector");
+  EXPECT_RULE_AT(
+      testing::ValidateText(
+          testing::Mutate(text, mul_add, mul_add + "\n%m = OpExtInst %matC %glsl FMax %d %d"),
+          "vulkan1.3"),
+      "glsl.operand", "OpExtInst", "is not a float scalar or vector");
+}
+
+// A comparison takes scalars or vectors, never a cooperative matrix.
+TEST(Arithmetic, ComparisonOfACooperativeMatrix) {
+  const std::string text = testing::ReadFile("test/val/data/tiled_matmul_khr.spvasm");
+  const std::string mul_add = "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c";
+  EXPECT_RULE_AT(
+      testing::ValidateText(
+          testing::Mutate(text, mul_add, mul_add + "\n%e = OpFOrdEqual %bool %d %float_0"),
+          "vulkan1.3"),
+      "relational.operand", "OpFOrdEqual", "is not a float scalar or vector");
+}
+
 }  // namespace
 }  // namespace coopspv::val

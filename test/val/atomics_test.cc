@@ -121,5 +121,22 @@ TEST(Atomics, StorageClasses) {
   EXPECT_FALSE(testing::HasRule(testing::ValidateText(text, "spv1.6"), "atomic.storage-class"));
 }
 
+// VUID-StandaloneSpirv-MemorySemantics-10870: an ordering names a storage class.
+TEST(Atomics, OrderingWithoutStorageClass) {
+  const auto with_release = [](const std::string& body, const char* env) {
+    return testing::ValidateText(Mutate(WithCounter(body), "%wg = OpConstant %uint 2",
+                                        "%wg = OpConstant %uint 2\n%rel = OpConstant %uint 4"),
+                                 env);
+  };
+  EXPECT_RULE_AT(with_release("OpControlBarrier %wg %wg %rel", "vulkan1.3"),
+                 "vulkan.memory-semantics-storage", "OpControlBarrier", "names no UniformMemory");
+  EXPECT_RULE(with_release("%old = OpAtomicIAdd %uint %counter %wg %rel %uint_1", "vulkan1.3"),
+              "vulkan.memory-semantics-storage");
+  // Relaxed (0) needs none; outside Vulkan the rule does not apply.
+  EXPECT_CLEAN(with_release("OpControlBarrier %wg %wg %uint_0", "vulkan1.3"));
+  EXPECT_FALSE(testing::HasRule(with_release("OpControlBarrier %wg %wg %rel", "spv1.6"),
+                                "vulkan.memory-semantics-storage"));
+}
+
 }  // namespace
 }  // namespace coopspv::val

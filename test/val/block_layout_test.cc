@@ -178,5 +178,20 @@ TEST(BlockLayout, NoBooleanInABuffer) {
   EXPECT_CLEAN(ValidateText(private_bool, "vulkan1.3"));
 }
 
+// A Block is not nested in another Block (at any depth, through arrays).
+TEST(BlockLayout, NoBlockInsideABlock) {
+  const std::string nested =
+      Mutate(Mutate(Block("StorageBuffer"), "%S = OpTypeStruct %float %v3 %arr %m2",
+                    "%In = OpTypeStruct %float\n%inarr = OpTypeArray %In %uint_4\n"
+                    "%S = OpTypeStruct %float %v3 %arr %m2 %inarr"),
+             "OpDecorate %S Block",
+             "OpDecorate %S Block\nOpDecorate %In Block\n"
+             "OpMemberDecorate %In 0 Offset 0\nOpDecorate %inarr ArrayStride 16\n"
+             "OpMemberDecorate %S 4 Offset 64");
+  EXPECT_RULE_AT(ValidateText(nested, "vulkan1.3"), "block-layout.nested-block", "OpVariable",
+                 "is not nested in another Block");
+  EXPECT_CLEAN(ValidateText(Mutate(nested, "OpDecorate %In Block", ""), "vulkan1.3"));
+}
+
 }  // namespace
 }  // namespace coopspv::val

@@ -612,5 +612,42 @@ OpFunctionEnd
   ExpectOnly(r, "constant.spec-op");
 }
 
+// A WorkgroupSize built-in constant known before specialization has no component 0.
+TEST(ConstantWorkgroupSize, ZeroComponent) {
+  const std::string text = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %wgs BuiltIn WorkgroupSize
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%v3 = OpTypeVector %uint 3
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%uint_8 = OpConstant %uint 8
+%wgs = OpConstantComposite %v3 %uint_8 %uint_0 %uint_1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  EXPECT_RULE_AT(ValidateText(text, "spv1.3"), "constant.workgroup-size", "OpConstantComposite",
+                 "(8, 0, 1)");
+  EXPECT_RULE(ValidateText(text, "vulkan1.1"), "constant.workgroup-size");
+  const std::string eight =
+      testing::Mutate(text, "%wgs = OpConstantComposite %v3 %uint_8 %uint_0 %uint_1",
+                      "%wgs = OpConstantComposite %v3 %uint_8 %uint_1 %uint_1");
+  EXPECT_CLEAN(ValidateText(eight, "spv1.3"));
+  // A spec constant component is known only after specialization.
+  const std::string spec =
+      testing::Mutate(text, "%uint_0 = OpConstant %uint 0", "%uint_0 = OpSpecConstant %uint 0");
+  EXPECT_CLEAN(
+      ValidateText(testing::Mutate(spec, "%wgs = OpConstantComposite %v3 %uint_8 %uint_0 %uint_1",
+                                   "%wgs = OpSpecConstantComposite %v3 %uint_8 %uint_0 %uint_1"),
+                   "spv1.3"));
+}
+
 }  // namespace
 }  // namespace coopspv::val

@@ -64,5 +64,27 @@ TEST(ControlFlow, BranchIntoLoopBodyIsRejected) {
       "cfg.structure", "OpBranch", "a loop is entered only through its header");
 }
 
+// 2.11 / OpLoopMerge: the Merge Block is not the Continue Target.
+TEST(ControlFlow, LoopMergeIsNotTheContinueTarget) {
+  EXPECT_RULE_AT(testing::ValidateText(testing::Mutate(kLoop, "OpLoopMerge %exit %cont None",
+                                                       "OpLoopMerge %cont %cont None"),
+                                       "spv1.5"),
+                 "cfg.loop-merge", "OpLoopMerge", "Continue Target are both");
+}
+
+// 2.11: a header dominates its merge block and a loop header its continue target.
+TEST(ControlFlow, HeaderDominatesMergeAndContinue) {
+  // A merge block reached before the header.
+  EXPECT_RULE_AT(testing::ValidateText(testing::Mutate(kLoop, "OpLoopMerge %exit %cont None",
+                                                       "OpLoopMerge %side %cont None"),
+                                       "vulkan1.3"),
+                 "cfg.structure", "OpLoopMerge", "does not dominate its merge block");
+  // A continue target outside the loop, reached before its header.
+  EXPECT_RULE_AT(testing::ValidateText(testing::Mutate(kLoop, "OpLoopMerge %exit %cont None",
+                                                       "OpLoopMerge %exit %side None"),
+                                       "vulkan1.3"),
+                 "cfg.structure", "OpLoopMerge", "does not dominate its continue target");
+}
+
 }  // namespace
 }  // namespace coopspv::val

@@ -209,8 +209,10 @@ TEST(CoopMatrixKhr, EmptyMatrixIsAWarning) {
         {"%TK = OpConstant %uint 8", "%TK = OpConstant %uint 8\n%z = OpConstantNull %uint"}}) {
     std::string text = Mutate(KnownDimsMatmul(), anchor, replacement);
     if (replacement.find("%z") != std::string::npos) {
-      text = Mutate(text, kTypeA, "%matA = OpTypeCooperativeMatrixKHR %half %uint_3 %TM %z %uint_0");
-      text = Mutate(text, kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %z %TN %uint_1");
+      text =
+          Mutate(text, kTypeA, "%matA = OpTypeCooperativeMatrixKHR %half %uint_3 %TM %z %uint_0");
+      text =
+          Mutate(text, kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %z %TN %uint_1");
     }
     const Result r = testing::ValidateText(text, "vulkan1.3");
     EXPECT_TRUE(r.valid) << testing::Dump(r);
@@ -276,8 +278,7 @@ TEST(CoopMatrixArmLayouts, StrideMustBeAConstantOneTwoOrFour) {
                  "coop-matrix.memory.arm-blocked", "OpCooperativeMatrixLoadKHR",
                  "must be a constant instruction");
   EXPECT_RULE_AT(ArmLoad("%b = OpCooperativeMatrixLoadKHR %matB %pB %colBlocked"),
-                 "coop-matrix.memory.arm-blocked", "OpCooperativeMatrixLoadKHR",
-                 "needs a Stride");
+                 "coop-matrix.memory.arm-blocked", "OpCooperativeMatrixLoadKHR", "needs a Stride");
 }
 
 TEST(CoopMatrixArmLayouts, ShapeMustFitTheBlocks) {

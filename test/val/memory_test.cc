@@ -51,5 +51,30 @@ constexpr Mutation kMutations[] = {
 INSTANTIATE_TEST_SUITE_P(Memory, CoreKernelMutation, ::testing::ValuesIn(kMutations),
                          testing::MutationName);
 
+// Logical addressing: a variable holds no pointer, even inside an array of structures, but
+// StorageBuffer pointers with VariablePointersStorageBuffer.
+TEST(Memory, VariableHoldsPointersInAggregates) {
+  std::string text = testing::Mutate(
+      testing::CoreKernel(), "%ptr_fn_ptr = OpTypePointer Function %ptr_fn_float",
+      "%ptr_fn_ptr = OpTypePointer Function %ptr_fn_float\n"
+      "%Holder = OpTypeStruct %uint %ptr_sb_float\n%arr_h = OpTypeArray %Holder %uint_5\n"
+      "%ptr_fn_h = OpTypePointer Function %arr_h");
+  text =
+      testing::Mutate(text, "%vec = OpVariable %ptr_fn_v2 Function",
+                      "%vec = OpVariable %ptr_fn_v2 Function\n%h = OpVariable %ptr_fn_h Function");
+  EXPECT_RULE_AT(testing::ValidateText(text, "vulkan1.3"), "memory.variable", "OpVariable",
+                 "(%_ptr_StorageBuffer_float) into StorageBuffer");
+  EXPECT_CLEAN(testing::ValidateText(
+      testing::Mutate(text, "OpCapability Shader",
+                      "OpCapability Shader\nOpCapability VariablePointersStorageBuffer"),
+      "vulkan1.3"));
+  // A Function pointer is never allowed.
+  EXPECT_RULE(
+      testing::ValidateText(testing::Mutate(text, "%Holder = OpTypeStruct %uint %ptr_sb_float",
+                                            "%Holder = OpTypeStruct %uint %ptr_fn_float"),
+                            "vulkan1.3"),
+      "memory.variable");
+}
+
 }  // namespace
 }  // namespace coopspv::val

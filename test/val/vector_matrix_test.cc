@@ -75,7 +75,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"OpBitcast %v2 %uint_1", "vulkan1.3", "bitcast.operand"},
         Case{"OpBitcast %ushort %uint_1", "vulkan1.3", "bitcast.operand"},
         Case{"OpBitcast %m2x2 %vec2", "vulkan1.3", "bitcast.operand"},
-        Case{"OpBitcast %pf %uint_1", "vulkan1.3", "bitcast.operand"}));
+        Case{"OpBitcast %pf %uint_1", "vulkan1.3", "bitcast.operand"},
+        Case{"OpVariable %pf Function\n%y = OpBitcast %uint %x", "vulkan1.3", "bitcast.operand"}));
 
 // A cooperative Result Type with a Matrix that is not cooperative (the cooperative family checks
 // only instructions on cooperative matrices).
@@ -153,6 +154,40 @@ TEST(EntryPointInterface, ListsEveryGlobalOfTheCallTree) {
   EXPECT_CLEAN(testing::ValidateText(testing::Mutate(input, "OpEntryPoint GLCompute %main \"main\"",
                                                      "OpEntryPoint GLCompute %main \"main\" %gid"),
                                      "vulkan1.1"));
+}
+
+// VUID-StandaloneSpirv-OpEntryPoint-09658: a BuiltIn is used once by an entry point's Input
+// interface (Vulkan environments).
+TEST(EntryPointInterface, BuiltInUsedOnce) {
+  const std::string text = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main" %gid %gid2
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %gid2 BuiltIn GlobalInvocationId
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+         %v3 = OpTypeVector %uint 3
+        %pin = OpTypePointer Input %v3
+        %gid = OpVariable %pin Input
+       %gid2 = OpVariable %pin Input
+       %main = OpFunction %void None %fn
+          %l = OpLabel
+          %x = OpLoad %v3 %gid
+          %y = OpLoad %v3 %gid2
+               OpReturn
+               OpFunctionEnd
+)";
+  EXPECT_RULE_AT(testing::ValidateText(text, "vulkan1.3"), "entry-point.builtin-once",
+                 "OpEntryPoint", "both use BuiltIn GlobalInvocationId in the Input interface");
+  // A Vulkan rule: other environments accept it; two different built-ins are fine.
+  EXPECT_CLEAN(testing::ValidateText(text, "spv1.6"));
+  EXPECT_CLEAN(
+      testing::ValidateText(testing::Mutate(text, "OpDecorate %gid2 BuiltIn GlobalInvocationId",
+                                            "OpDecorate %gid2 BuiltIn WorkgroupId"),
+                            "vulkan1.3"));
 }
 
 }  // namespace
