@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "source/common/workspace.h"
 #include "source/ir/analyses.h"
 
 namespace coopspv::ir {
@@ -104,7 +105,7 @@ Section ComputeSection(Op op, const grammar::InstructionInfo& info) {
   }
 }
 
-std::vector<OpcodeTraits> BuildTraits() {
+ws::vector<OpcodeTraits> BuildTraits() {
   auto is_scope = [](grammar::OperandKind k) {
     return k == grammar::OperandKind::kIdScope || k == grammar::OperandKind::kIdMemorySemantics;
   };
@@ -118,7 +119,7 @@ std::vector<OpcodeTraits> BuildTraits() {
         kind_has_scope[k] = kind_has_scope[k] || is_scope(p.kind);
     }
   }
-  std::vector<OpcodeTraits> table(grammar::kMaxOpcode + 1);
+  ws::vector<OpcodeTraits> table(grammar::kMaxOpcode + 1);
   for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
     const Op op = static_cast<Op>(info.opcode);
     OpcodeTraits& t = table[info.opcode];
@@ -141,7 +142,7 @@ namespace internal {
 // A dynamically initialized table: built before main() from the static grammar tables, so the
 // per-instruction lookup is one load with no guard.
 const OpcodeTraits* const kOpcodeTraits = [] {
-  static const std::vector<OpcodeTraits> table = BuildTraits();
+  static const ws::vector<OpcodeTraits> table = BuildTraits();
   return table.data();
 }();
 }  // namespace internal

@@ -5,6 +5,7 @@
 // scope rules' (scope.cc) and the Vulkan rules' (vulkan.cc).
 #include <string>
 
+#include "source/common/workspace.h"
 #include "source/val/core.h"
 
 namespace coopspv::val {
@@ -62,8 +63,7 @@ void CheckAtomic(ValidationState& state, InstIndex i) {
   const Id pointer_type = state.TypeOf(pointer);
   if (!state.IsPointerType(pointer_type)) {
     state.Report("atomic.type", i,
-                 state.Describe(i) + ": Pointer " + state.Name(pointer) +
-                     " is not a pointer");
+                 state.Describe(i) + ": Pointer " + state.Name(pointer) + " is not a pointer");
     return;
   }
   const Id pointee = state.PointeeType(pointer_type);
@@ -104,7 +104,7 @@ void CheckAtomic(ValidationState& state, InstIndex i) {
     const uint32_t width = state.ScalarWidth(type);
     if (width != 32 && !(width == 64 && state.HasCapability(spv::Capability::Int64Atomics))) {
       state.Report("vulkan.atomic-width", i,
-                   state.Describe(i) + ": an atomic on a " + std::to_string(width) +
+                   state.Describe(i) + ": an atomic on a " + ws::to_string(width) +
                        "-bit integer; Vulkan allows 32-bit integers, and 64-bit ones with "
                        "Int64Atomics");
     }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -118,8 +119,8 @@ constexpr Op kSpecialWantOps[] = {
 };
 
 bool HasSpecialWants(Op op) {
-  static const std::vector<bool> table = [] {
-    std::vector<bool> t(grammar::kMaxOpcode + 1, false);
+  static const ws::vector<bool> table = [] {
+    ws::vector<bool> t(grammar::kMaxOpcode + 1, false);
     for (Op o : kSpecialWantOps) t[static_cast<uint32_t>(o)] = true;
     return t;
   }();
@@ -137,7 +138,7 @@ Want DefaultWant(grammar::OperandKind kind, ir::Section section, bool is_type) {
 
 // Fills `wants` with what each parsed operand of instruction `i` must name (kAny for non-id
 // operands and for operands other rules check with better messages).
-void OperandWants(const ir::Module& m, InstIndex i, std::vector<Want>* wants) {
+void OperandWants(const ir::Module& m, InstIndex i, ws::vector<Want>* wants) {
   const ir::Inst inst = m.inst(i);
   const Op op = m.opcode(i);
   const size_t n = inst.operands.size();
@@ -288,12 +289,12 @@ void OperandWants(const ir::Module& m, InstIndex i, std::vector<Want>* wants) {
   }
 }
 
-std::string OperandLabel(const ir::Inst& inst, size_t k) {
+ws::string OperandLabel(const ir::Inst& inst, size_t k) {
   const grammar::OperandInfo* info = nullptr;
   const auto ops = grammar::Operands(*inst.info);
   if (k < ops.size() && ops[k].kind == inst.operands[k].kind) info = &ops[k];
-  if (info && info->name[0]) return std::string("'") + info->name + "'";
-  return std::to_string(k + 1);
+  if (info && info->name[0]) return ws::string("'") + info->name + "'";
+  return ws::to_string(k + 1);
 }
 
 }  // namespace
@@ -308,8 +309,8 @@ void ValidateIds(ValidationState& state) {
     }
   }
   // Pointer types declared ahead by OpTypeForwardPointer may be named before their definition.
-  std::vector<bool> forward_pointer(m.bound(), false);
-  std::vector<Want> wants;
+  ws::vector<bool> forward_pointer(m.bound(), false);
+  ws::vector<Want> wants;
   bool in_function = false;
   for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
     const ir::Inst inst = m.inst(i);
