@@ -258,4 +258,25 @@ TEST(ReuseCpp, WorkspaceAndResultReused) {
   }
 }
 
+// What a workspace keeps: the most one validation needed, rounded up to its size classes. Printed
+// per module (docs/c_api.md quotes the range); bounded here so that a change that makes the
+// validator keep far more memory than the module's size is noticed.
+TEST(ReuseMemory, WorkspaceHoldsAFewTimesTheModule) {
+  double most = 0;
+  for (const Module& m : Corpus()) {
+    coopspv::val::Workspace workspace;
+    coopspv::val::Options options;
+    options.env = *coopspv::ParseTargetEnv(m.env);
+    coopspv::val::Validate(m.words, options, &workspace);
+    const size_t held = workspace.pool.bytes_held();
+    coopspv::val::Validate(m.words, options, &workspace);
+    EXPECT_EQ(workspace.pool.bytes_held(), held) << m.name;  // Nothing more the second time.
+    const double ratio = static_cast<double>(held) / static_cast<double>(m.words.size() * 4);
+    std::printf("%-40s %7zu bytes, workspace %8zu bytes (%.1fx)\n", m.name.c_str(),
+                m.words.size() * 4, held, ratio);
+    most = std::max(most, ratio);
+  }
+  EXPECT_LT(most, 64.0);
+}
+
 }  // namespace
