@@ -11,7 +11,8 @@
 //
 // A pool serves one thread at a time; a block given back while another scope (or none) is open
 // still returns to the pool it came from (each block records its pool), so the pool must outlive
-// every container that took a block from it.
+// every container that took a block from it. Hence no ws container may be a static (a table built
+// on first use inside a validation would outlive the pool): those stay std containers.
 #ifndef COOPSPV_SOURCE_COMMON_WORKSPACE_H_
 #define COOPSPV_SOURCE_COMMON_WORKSPACE_H_
 

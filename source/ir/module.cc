@@ -105,7 +105,7 @@ Section ComputeSection(Op op, const grammar::InstructionInfo& info) {
   }
 }
 
-ws::vector<OpcodeTraits> BuildTraits() {
+std::vector<OpcodeTraits> BuildTraits() {
   auto is_scope = [](grammar::OperandKind k) {
     return k == grammar::OperandKind::kIdScope || k == grammar::OperandKind::kIdMemorySemantics;
   };
@@ -119,7 +119,7 @@ ws::vector<OpcodeTraits> BuildTraits() {
         kind_has_scope[k] = kind_has_scope[k] || is_scope(p.kind);
     }
   }
-  ws::vector<OpcodeTraits> table(grammar::kMaxOpcode + 1);
+  std::vector<OpcodeTraits> table(grammar::kMaxOpcode + 1);
   for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
     const Op op = static_cast<Op>(info.opcode);
     OpcodeTraits& t = table[info.opcode];
@@ -142,7 +142,7 @@ namespace internal {
 // A dynamically initialized table: built before main() from the static grammar tables, so the
 // per-instruction lookup is one load with no guard.
 const OpcodeTraits* const kOpcodeTraits = [] {
-  static const ws::vector<OpcodeTraits> table = BuildTraits();
+  static const std::vector<OpcodeTraits> table = BuildTraits();
   return table.data();
 }();
 }  // namespace internal

@@ -92,8 +92,8 @@ void CheckEnumerant(ValidationState& state, InstIndex i, const grammar::Enumeran
 // Per operand kind: whether some enumerant needs a capability, an extension or a version
 // beyond 1.0. Kinds without any are skipped without looking their values up.
 bool KindIsGated(grammar::OperandKind kind) {
-  static const ws::vector<bool> gated = [] {
-    ws::vector<bool> g(grammar::kNumOperandKinds, false);
+  static const std::vector<bool> gated = [] {
+    std::vector<bool> g(grammar::kNumOperandKinds, false);
     for (int k = 0; k < grammar::kNumOperandKinds; ++k) {
       for (const auto& e : grammar::Enumerants(static_cast<grammar::OperandKind>(k))) {
         if (e.capability_count || e.extension_count || e.version > grammar::MakeVersion(1, 0)) {

@@ -119,8 +119,8 @@ constexpr Op kSpecialWantOps[] = {
 };
 
 bool HasSpecialWants(Op op) {
-  static const ws::vector<bool> table = [] {
-    ws::vector<bool> t(grammar::kMaxOpcode + 1, false);
+  static const std::vector<bool> table = [] {
+    std::vector<bool> t(grammar::kMaxOpcode + 1, false);
     for (Op o : kSpecialWantOps) t[static_cast<uint32_t>(o)] = true;
     return t;
   }();

@@ -100,9 +100,9 @@ Level BuiltInLevel(BuiltIn b) {
 // How an opcode's result level is computed, beyond joining its operands.
 enum class OpClass : uint8_t { kJoin, kAtomic, kGroupUniform, kGroupDivergent, kGroupArithmetic };
 
-const ws::vector<OpClass>& OpClasses() {
-  static const ws::vector<OpClass> table = [] {
-    ws::vector<OpClass> t(grammar::kMaxOpcode + 1, OpClass::kJoin);
+const std::vector<OpClass>& OpClasses() {
+  static const std::vector<OpClass> table = [] {
+    std::vector<OpClass> t(grammar::kMaxOpcode + 1, OpClass::kJoin);
     for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
       const std::string_view name = info.name;
       OpClass c = OpClass::kJoin;
