@@ -22,6 +22,7 @@
 #include "include/coopspv/coopspv.hpp"
 #include "source/profile/device_profile.h"
 #include "source/val/validator.h"
+#include "test/api/describe.h"
 
 namespace {
 // Counted while `g_counting` (the test's own bookkeeping happens outside those windows).
@@ -63,6 +64,8 @@ void operator delete(void* p, size_t, std::align_val_t) noexcept { std::free(p);
 void operator delete[](void* p, size_t, std::align_val_t) noexcept { std::free(p); }
 
 namespace {
+
+using coopspv::test::Describe;
 
 struct Module {
   std::string name;
@@ -122,20 +125,7 @@ std::vector<Module> AllVariants() {
   return out;
 }
 
-// Everything a C API result says, as text.
-std::string Describe(const coopspv_result* r) {
-  std::string out = coopspv_result_valid(r) ? "valid\n" : "invalid\n";
-  for (size_t i = 0; i < coopspv_result_diagnostic_count(r); ++i) {
-    const coopspv_diagnostic* d = coopspv_result_diagnostic(r, i);
-    out += std::to_string(d->severity) + " " + d->rule_id + " " + d->message + " [" + d->clause +
-           "] " + std::to_string(d->has_instruction) + " " + std::to_string(d->word_offset) + " " +
-           std::to_string(d->result_id) + " " + std::to_string(d->opcode) + " " + d->instruction +
-           "\n";
-  }
-  return out;
-}
-
-// The same, from the validator without a workspace (the heap).
+// What Describe says of a C API result, from the validator without a workspace (the heap).
 std::string Describe(const coopspv::val::Result& r) {
   std::string out = r.valid ? "valid\n" : "invalid\n";
   for (const coopspv::val::Diagnostic& d : r.diagnostics) {
