@@ -1,6 +1,7 @@
 // Constants of the right shape for their type.
 #include <string>
 
+#include "source/common/workspace.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -211,16 +212,16 @@ void ValidateConstants(ValidationState& state) {
         size_t count = 0;
         if (Constituents(state, type, &count) && count != given) {
           state.Report("constant.composite", i,
-                       state.Describe(i) + " has " + std::to_string(given) +
+                       state.Describe(i) + " has " + ws::to_string(given) +
                            " constituents; its type " + state.Name(type) + " needs " +
-                           std::to_string(count));
+                           ws::to_string(count));
           break;
         }
         for (size_t k = 0; k < given; ++k) {
           const Id constituent = inst.words[3 + k];
           if (!IsConstantOrUndef(state, constituent, spec)) {
             state.Report("constant.composite", i,
-                         state.Describe(i) + ": constituent " + std::to_string(k) + " " +
+                         state.Describe(i) + ": constituent " + ws::to_string(k) + " " +
                              state.Name(constituent) + " is not a " +
                              (spec ? "constant" : "non-specialization constant"));
             break;
@@ -229,7 +230,7 @@ void ValidateConstants(ValidationState& state) {
           if (want != 0 && state.DefOp(constituent) != Op::Nop &&
               state.TypeOf(constituent) != want) {
             state.Report("constant.composite", i,
-                         state.Describe(i) + ": constituent " + std::to_string(k) + " " +
+                         state.Describe(i) + ": constituent " + ws::to_string(k) + " " +
                              state.Name(constituent) + " has type " +
                              state.Name(state.TypeOf(constituent)) + ", not " + state.Name(want));
             break;

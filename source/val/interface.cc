@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/val/core.h"
 
 namespace coopspv::val {
@@ -79,7 +80,7 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
   const ir::Module& m = state.module();
   // Module-scope variables. When every entry point lists all of them (the common case) no
   // call tree can miss one, and the functions are not read.
-  std::vector<Id> globals;
+  ws::vector<Id> globals;
   for (InstIndex i = 0; i < m.global_end(); ++i) {
     if (m.opcode(i) != Op::Variable || m.num_words(i) < 4) continue;
     const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
@@ -90,31 +91,31 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
   }
   std::sort(globals.begin(), globals.end());
   // The sorted interface of each entry point.
-  std::vector<std::pair<InstIndex, std::vector<Id>>> entries;
+  ws::vector<std::pair<InstIndex, ws::vector<Id>>> entries;
   bool complete = true;
   for (InstIndex e = 0; e < m.global_end(); ++e) {
     if (m.opcode(e) != Op::EntryPoint || m.num_words(e) < 4) continue;
     const ir::Inst inst = m.inst(e);
     const size_t name_words = binary::DecodeString(inst.words.subspan(3)).size() / 4 + 1;
-    std::vector<Id> listed(inst.words.begin() + std::min(3 + name_words, inst.words.size()),
-                           inst.words.end());
+    ws::vector<Id> listed(inst.words.begin() + std::min(3 + name_words, inst.words.size()),
+                          inst.words.end());
     std::sort(listed.begin(), listed.end());
     complete =
         complete && std::includes(listed.begin(), listed.end(), globals.begin(), globals.end());
     entries.emplace_back(e, std::move(listed));
   }
   if (complete) return;
-  std::vector<bool> global(m.bound(), false);
+  ws::vector<bool> global(m.bound(), false);
   for (const Id id : globals) {
     if (id < global.size()) global[id] = true;
   }
   // Per function: the variables it names (first use) and the functions it calls.
   const auto functions = m.functions();
   struct Uses {
-    std::vector<std::pair<Id, InstIndex>> variables;
-    std::vector<uint32_t> callees;
+    ws::vector<std::pair<Id, InstIndex>> variables;
+    ws::vector<uint32_t> callees;
   };
-  std::vector<Uses> uses(functions.size());
+  ws::vector<Uses> uses(functions.size());
   for (uint32_t f = 0; f < functions.size(); ++f) {
     const InstIndex end = functions[f].end == kNoInst ? m.num_instructions() : functions[f].end;
     for (InstIndex i = functions[f].def; i < end; ++i) {
@@ -136,10 +137,10 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
     const uint32_t root = m.FunctionById(m.word(e, 2));
     if (root >= functions.size()) continue;  // entry-point.function.
     const std::string_view name = binary::DecodeString(m.inst(e).words.subspan(3));
-    std::vector<bool> seen(functions.size(), false);
-    std::vector<uint32_t> stack{root};
+    ws::vector<bool> seen(functions.size(), false);
+    ws::vector<uint32_t> stack{root};
     seen[root] = true;
-    std::vector<Id> reported;
+    ws::vector<Id> reported;
     while (!stack.empty() && !state.Full()) {
       const uint32_t f = stack.back();
       stack.pop_back();
@@ -151,7 +152,7 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
         reported.push_back(id);
         state.Report("entry-point.interface-complete", at,
                      state.Describe(at) + ": " + state.Name(id) +
-                         " is used in the call tree of entry point \"" + std::string(name) +
+                         " is used in the call tree of entry point \"" + ws::string(name) +
                          "\" but not listed in its interface");
       }
       for (const uint32_t c : uses[f].callees) {

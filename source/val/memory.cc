@@ -3,6 +3,7 @@
 // types, so every instruction costs a few lookups; nothing is allocated per instruction.
 #include <string>
 
+#include "source/common/workspace.h"
 #include "source/val/cooperative.h"
 #include "source/val/core.h"
 
@@ -179,9 +180,9 @@ void CheckAccessChain(ValidationState& state, InstIndex i) {
         }
         if (*member < 0 || *member >= MemberCount(state, current)) {
           state.Report("memory.access-chain", i,
-                       state.Describe(i) + ": index " + std::to_string(*member) +
+                       state.Describe(i) + ": index " + ws::to_string(*member) +
                            " is out of range for struct " + state.Name(current) + " of " +
-                           std::to_string(MemberCount(state, current)) + " members");
+                           ws::to_string(MemberCount(state, current)) + " members");
           return;
         }
         current = state.DefWord(current, 2 + static_cast<size_t>(*member));
