@@ -93,10 +93,11 @@ coopspv_result* coopspv_validate(const coopspv_context* context, const uint32_t*
 /* An empty result (not valid, no diagnostics) for coopspv_validate_into; NULL if out of memory. */
 coopspv_result* coopspv_result_create(void);
 /* Validates like coopspv_validate into `result`, replacing what it held (the diagnostics it
- * held are invalidated). The result's storage is reused: once it has held the diagnostics of a
- * module, validating that module (or one with no more diagnostics) again grows nothing in it.
- * Returns 0 on success, -1 for a NULL context or result or when out of memory (the result then
- * holds no diagnostic and is not valid). A result is used by one thread at a time. */
+ * held are invalidated). The result holds the validator's whole working memory and reuses it:
+ * validating again a module it already validated with the same context allocates nothing
+ * (docs/c_api.md, "Reusing a result"). Returns 0 on success, -1 for a NULL context or result or
+ * when out of memory (the result then holds no diagnostic and is not valid). A result is used by
+ * one thread at a time. */
 int coopspv_validate_into(const coopspv_context* context, const uint32_t* words, size_t word_count,
                           coopspv_result* result);
 /* 1 when the module has no errors (warnings allowed), else 0. */

@@ -114,11 +114,33 @@ struct ValidationResult {
   std::vector<ValidationDiagnostic> diagnostics;
 };
 
+// Memory that one validation after another reuses: the validator's working state (the parsed
+// instructions, id tables, analyses, every rule family's containers, the diagnostics' text) takes
+// its blocks from the workspace and gives them back to it, not to the heap. Validating the same
+// module again with the same options and the same workspace, into the same result, allocates
+// nothing (docs/c_api.md says what else is guaranteed). Used by one thread at a time; it holds
+// the largest amount of memory a validation through it has needed, until destroyed.
+class ValidationWorkspace {
+ public:
+  ValidationWorkspace();
+  ~ValidationWorkspace();
+  ValidationWorkspace(const ValidationWorkspace&) = delete;
+  ValidationWorkspace& operator=(const ValidationWorkspace&) = delete;
+
+  struct Impl;  // The library's own (source/api/workspace.h).
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 // Validates a module. Fails (returns false, with `problem`) only for a bad option such as an
 // unknown target environment or rule id; an invalid module is a successful validation whose
-// result says valid = false.
+// result says valid = false. Without a workspace, the call uses a temporary one. `result`'s
+// diagnostics are assigned in place, so a result reused for a module with no more diagnostics
+// keeps their storage.
 bool Validate(std::span<const uint32_t> words, const ValidatorOptions& options,
-              ValidationResult* result, Problem* problem);
+              ValidationResult* result, Problem* problem, ValidationWorkspace* workspace = nullptr);
 
 // "error: <rule-id>: <message> [<clause>]" plus the instruction line.
 std::string FormatDiagnostic(const ValidationDiagnostic& d);
@@ -151,7 +173,7 @@ struct OptimizerOptions {
 };
 
 struct PassReport {
-  std::string pass;  // "driver/sub-pass" for the passes a driver pass ran.
+  std::string pass;    // "driver/sub-pass" for the passes a driver pass ran.
   std::string status;  // "changed", "unchanged" or "failed".
   double milliseconds = 0;
   uint64_t instructions_before = 0;

@@ -6,14 +6,18 @@
 
 #include "include/coopspv/coopspv.h"
 #include "include/coopspv/coopspv.hpp"
+#include "source/api/workspace.h"
 
 struct coopspv_context {
   coopspv::ValidatorOptions options;
 };
 
 struct coopspv_result {
-  coopspv::ValidationResult result;
-  std::vector<coopspv_diagnostic> views;  // Point into `result`.
+  // The validator's memory, reused by every validation into this result; the last validation's
+  // diagnostics live in it.
+  coopspv::ValidationWorkspace workspace;
+  bool valid = false;
+  std::vector<coopspv_diagnostic> views;  // Point into the workspace's result.
 };
 
 struct coopspv_optimized {
@@ -88,40 +92,37 @@ int coopspv_context_set_device_profile(coopspv_context* context, const char* pro
 }
 
 coopspv_result* coopspv_result_create(void) {
-  auto* result = new (std::nothrow) coopspv_result();
-  if (result != nullptr) result->result.valid = false;
-  return result;
+  try {
+    return new coopspv_result();
+  } catch (...) {
+    return nullptr;
+  }
 }
 
 int coopspv_validate_into(const coopspv_context* context, const uint32_t* words, size_t word_count,
                           coopspv_result* out) {
   if (out == nullptr) return -1;
   out->views.clear();
-  if (context == nullptr || (words == nullptr && word_count != 0)) {
-    out->result.valid = false;
-    out->result.diagnostics.clear();
-    return -1;
-  }
+  out->valid = false;
+  if (context == nullptr || (words == nullptr && word_count != 0)) return -1;
   try {
     coopspv::Problem problem;
-    if (!coopspv::Validate(std::span<const uint32_t>(words, word_count), context->options,
-                           &out->result, &problem)) {
-      out->result.valid = false;
-      out->result.diagnostics.clear();
-      return -1;
-    }
-    out->views.reserve(out->result.diagnostics.size());
-    for (const auto& d : out->result.diagnostics) {
-      out->views.push_back({d.is_error ? COOPSPV_SEVERITY_ERROR : COOPSPV_SEVERITY_WARNING,
-                            d.rule_id.c_str(), d.message.c_str(), d.clause.c_str(),
+    const coopspv::val::Result* r = coopspv::ValidateInWorkspace(
+        std::span<const uint32_t>(words, word_count), context->options, out->workspace, &problem);
+    if (r == nullptr) return -1;
+    // Capacity kept: the views grow only past the most diagnostics the result has held.
+    out->views.reserve(r->diagnostics.size());
+    for (const coopspv::val::Diagnostic& d : r->diagnostics) {
+      out->views.push_back({d.severity == coopspv::val::Severity::kError ? COOPSPV_SEVERITY_ERROR
+                                                                         : COOPSPV_SEVERITY_WARNING,
+                            d.rule->id, d.message.c_str(), d.rule->clause,
                             d.has_instruction ? 1 : 0, d.word_offset, d.result_id, d.opcode,
-                            d.instruction.c_str()});
+                            d.instruction_text.c_str()});
     }
+    out->valid = r->valid;
     return 0;
   } catch (...) {
     out->views.clear();
-    out->result.valid = false;
-    out->result.diagnostics.clear();
     return -1;
   }
 }
@@ -139,7 +140,7 @@ coopspv_result* coopspv_validate(const coopspv_context* context, const uint32_t*
 }
 
 int coopspv_result_valid(const coopspv_result* result) {
-  return result != nullptr && result->result.valid ? 1 : 0;
+  return result != nullptr && result->valid ? 1 : 0;
 }
 
 size_t coopspv_result_diagnostic_count(const coopspv_result* result) {

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "include/coopspv/coopspv.hpp"
+#include "source/api/workspace.h"
 #include "source/common/target_env.h"
 #include "source/val/validator.h"
 
@@ -51,6 +52,8 @@ bool ToInternal(const ValidatorOptions& in, val::Options* out, Problem* problem)
     // Shares the handle's ownership.
     out->device_profile = std::shared_ptr<const profile::DeviceProfile>(
         in.device_profile, &in.device_profile->profile);
+  } else {
+    out->device_profile = nullptr;
   }
   return true;
 }
@@ -90,11 +93,26 @@ bool LoadDeviceProfile(std::string_view name_or_json,
   return true;
 }
 
+ValidationWorkspace::ValidationWorkspace() : impl_(std::make_unique<Impl>()) {}
+ValidationWorkspace::~ValidationWorkspace() = default;
+
+const val::Result* ValidateInWorkspace(std::span<const uint32_t> words,
+                                       const ValidatorOptions& options,
+                                       ValidationWorkspace& workspace, Problem* problem) {
+  ValidationWorkspace::Impl& impl = workspace.impl();
+  if (!ToInternal(options, &impl.options, problem)) return nullptr;
+  return &val::Validate(words, impl.options, &impl.workspace);
+}
+
 bool Validate(std::span<const uint32_t> words, const ValidatorOptions& options,
-              ValidationResult* result, Problem* problem) {
-  val::Options internal;
-  if (!ToInternal(options, &internal, problem)) return false;
-  const val::Result r = val::Validate(words, internal);
+              ValidationResult* result, Problem* problem, ValidationWorkspace* workspace) {
+  if (workspace == nullptr) {
+    ValidationWorkspace temporary;
+    return Validate(words, options, result, problem, &temporary);
+  }
+  const val::Result* validated = ValidateInWorkspace(words, options, *workspace, problem);
+  if (validated == nullptr) return false;
+  const val::Result& r = *validated;
   result->valid = r.valid;
   result->errors = r.num_errors;
   result->warnings = r.num_warnings;

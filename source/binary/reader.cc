@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "source/common/workspace.h"
+
 namespace coopspv::binary {
 namespace {
 
@@ -37,7 +39,7 @@ class Reader {
   bool Run();
 
  private:
-  bool Fail(size_t offset, std::string message) {
+  bool Fail(size_t offset, ws::string message) {
     if (diagnostic_) {
       diagnostic_->message = std::move(message);
       diagnostic_->word_offset = offset;
@@ -97,12 +99,12 @@ class Reader {
   ReaderOptions options_;
   Header header_;
 
-  std::vector<OperandInfo> pending_;  // Expected operands, next one at the back.
+  ws::vector<OperandInfo> pending_;  // Expected operands, next one at the back.
   // Operands of the current instruction. An instruction has at most 65535 words, no more than
   // the module has, and every operand takes at least one, so a buffer of the smaller size needs
   // no capacity checks (and a small module does not pay for a 786 KB one).
-  std::unique_ptr<ParsedOperand[]> operands_{
-      new ParsedOperand[std::max<size_t>(1, std::min<size_t>(0x10000, words_.size()))]};
+  std::unique_ptr<ParsedOperand[], ws::Free> operands_{static_cast<ParsedOperand*>(ws::Allocate(
+      sizeof(ParsedOperand) * std::max<size_t>(1, std::min<size_t>(0x10000, words_.size()))))};
   size_t num_operands_ = 0;
   void AddOperand(const ParsedOperand& op) { operands_[num_operands_++] = op; }
   // Per id, grown on demand up to the bound, so memory follows the ids actually defined: a
@@ -126,8 +128,8 @@ class Reader {
     }
     return ids_[id];
   }
-  std::vector<uint32_t> ids_;
-  std::vector<AuxInfo> aux_;
+  ws::vector<uint32_t> ids_;
+  ws::vector<AuxInfo> aux_;
 
   // Per-instruction state filled while operands are read.
   uint32_t type_id_ = 0;
@@ -139,7 +141,7 @@ class Reader {
 
 bool Reader::Run() {
   if (words_.size() < kHeaderWords) {
-    return Fail(0, "truncated header: " + std::to_string(words_.size()) +
+    return Fail(0, "truncated header: " + ws::to_string(words_.size()) +
                        " words, a SPIR-V module needs at least 5");
   }
   header_.magic = words_[0];
@@ -155,8 +157,8 @@ bool Reader::Run() {
   }
   if (header_.bound == 0) return Fail(3, "id bound is 0: a module needs a bound of at least 1");
   if (header_.bound > options_.max_id_bound) {
-    return Fail(3, "id bound " + std::to_string(header_.bound) + " exceeds the limit of " +
-                       std::to_string(options_.max_id_bound));
+    return Fail(3, "id bound " + ws::to_string(header_.bound) + " exceeds the limit of " +
+                       ws::to_string(options_.max_id_bound));
   }
   if (!handler_.OnHeader(header_)) return true;
   // No module defines more ids than it has words: reserving that much (untouched) memory up front
@@ -177,41 +179,41 @@ bool Reader::Run() {
 bool Reader::CheckId(uint32_t id, size_t offset, const char* inst_name,
                      const OperandInfo& expected) {
   if (id == 0 || id >= header_.bound) {
-    std::string what = expected.name[0] ? std::string(" '") + expected.name + "'" : "";
-    return Fail(offset, std::string(inst_name) + ": id " + std::to_string(id) + " of operand" +
-                            what + " is " +
+    ws::string what = expected.name[0] ? ws::string(" '") + expected.name + "'" : "";
+    return Fail(offset, ws::string(inst_name) + ": id " + ws::to_string(id) + " of operand" + what +
+                            " is " +
                             (id == 0 ? "0, which is never a valid id"
-                                     : "not below the bound " + std::to_string(header_.bound)));
+                                     : "not below the bound " + ws::to_string(header_.bound)));
   }
   return true;
 }
 
 bool Reader::FailWordCount(size_t offset) {
   const uint32_t count = words_[offset] >> 16;
-  const std::string opcode = std::to_string(words_[offset] & 0xFFFF);
+  const ws::string opcode = ws::to_string(words_[offset] & 0xFFFF);
   if (count == 0) return Fail(offset, "instruction with opcode " + opcode + " has word count 0");
   return Fail(offset, "instruction with opcode " + opcode + " and word count " +
-                          std::to_string(count) + " runs past the end of the module (" +
-                          std::to_string(words_.size() - offset) + " words left)");
+                          ws::to_string(count) + " runs past the end of the module (" +
+                          ws::to_string(words_.size() - offset) + " words left)");
 }
 
 bool Reader::FailUnknownOpcode(size_t offset) {
-  return Fail(offset, "unknown opcode " + std::to_string(words_[offset] & 0xFFFF));
+  return Fail(offset, "unknown opcode " + ws::to_string(words_[offset] & 0xFFFF));
 }
 
 bool Reader::FailMissingOperand(size_t offset, const grammar::InstructionInfo& info,
                                 const OperandInfo& expected) {
-  const std::string what = expected.name[0] ? std::string(" '") + expected.name + "'" : "";
-  return Fail(offset, std::string(info.name) + ": missing operand" + what + " (" +
+  const ws::string what = expected.name[0] ? ws::string(" '") + expected.name + "'" : "";
+  return Fail(offset, ws::string(info.name) + ": missing operand" + what + " (" +
                           grammar::GetOperandKind(expected.kind).name + "): word count " +
-                          std::to_string(words_[offset] >> 16) + " is too small");
+                          ws::to_string(words_[offset] >> 16) + " is too small");
 }
 
 bool Reader::FailLeftOver(size_t offset, const grammar::InstructionInfo& info, size_t index) {
   const uint32_t count = words_[offset] >> 16;
-  return Fail(offset, std::string(info.name) + ": " + std::to_string(count - index) +
+  return Fail(offset, ws::string(info.name) + ": " + ws::to_string(count - index) +
                           " word(s) left over after the last operand: word count " +
-                          std::to_string(count) + " is too large");
+                          ws::to_string(count) + " is too large");
 }
 
 bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
@@ -330,7 +332,7 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
             }
           }
           if (!terminated) {
-            return Fail(offset + at, std::string(inst_name) +
+            return Fail(offset + at, ws::string(inst_name) +
                                          ": literal string has no terminating null byte "
                                          "within the instruction");
           }
@@ -340,20 +342,20 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
         case OperandKind::kLiteralContextDependentNumber: {
           const NumericType type = Aux(context_type_).numeric;
           if (type.kind == NumberKind::kNone) {
-            return Fail(offset + at, std::string(inst_name) + ": type %" +
-                                         std::to_string(context_type_) +
+            return Fail(offset + at, ws::string(inst_name) + ": type %" +
+                                         ws::to_string(context_type_) +
                                          " of the literal is not a numeric scalar type");
           }
           if (type.width == 0 || type.width > 64) {
-            return Fail(offset + at, std::string(inst_name) + ": literal of unsupported width " +
-                                         std::to_string(type.width));
+            return Fail(offset + at, ws::string(inst_name) + ": literal of unsupported width " +
+                                         ws::to_string(type.width));
           }
           op.number_kind = type.kind;
           op.number_width = static_cast<uint8_t>(type.width);
           op.fp_encoding = type.fp_encoding;
           op.num_words = type.width > 32 ? 2 : 1;
           if (at + op.num_words > inst.size()) {
-            return Fail(offset + at, std::string(inst_name) + ": " + std::to_string(type.width) +
+            return Fail(offset + at, ws::string(inst_name) + ": " + ws::to_string(type.width) +
                                          "-bit literal runs past the end of the instruction");
           }
           break;
@@ -370,8 +372,8 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
           }
           const grammar::ExtInstInfo* ext = grammar::LookupExtInst(set, word);
           if (ext == nullptr) {
-            return Fail(offset + at, std::string(inst_name) + ": unknown instruction " +
-                                         std::to_string(word) + " of extended instruction set " +
+            return Fail(offset + at, ws::string(inst_name) + ": unknown instruction " +
+                                         ws::to_string(word) + " of extended instruction set " +
                                          grammar::GetExtInstSet(set).name);
           }
           PushOperands(grammar::Operands(*ext));
@@ -380,8 +382,8 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
         case OperandKind::kLiteralSpecConstantOpInteger: {
           const grammar::InstructionInfo* target = grammar::LookupOpcode(word);
           if (target == nullptr) {
-            return Fail(offset + at, std::string(inst_name) + ": unknown opcode " +
-                                         std::to_string(word) + " as its operation");
+            return Fail(offset + at, ws::string(inst_name) + ": unknown opcode " +
+                                         ws::to_string(word) + " as its operation");
           }
           auto ops = grammar::Operands(*target);
           size_t skip = (target->has_result_type ? 1 : 0) + (target->has_result ? 1 : 0);
@@ -409,7 +411,7 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
     case OperandCategory::kValueEnum: {
       const grammar::EnumerantInfo* e = grammar::LookupEnumerant(expected.kind, word);
       if (e == nullptr) {
-        return Fail(offset + at, std::string(inst_name) + ": " + std::to_string(word) +
+        return Fail(offset + at, ws::string(inst_name) + ": " + ws::to_string(word) +
                                      " is not a valid " + kind_info.name + " value");
       }
       PushOperands(grammar::Parameters(*e));
@@ -430,7 +432,7 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
       if (unknown != 0) {
         char buffer[32];
         std::snprintf(buffer, sizeof(buffer), "0x%x", unknown);
-        return Fail(offset + at, std::string(inst_name) + ": bits " + buffer + " of the " +
+        return Fail(offset + at, ws::string(inst_name) + ": bits " + buffer + " of the " +
                                      kind_info.name + " mask are not defined");
       }
       break;
@@ -448,7 +450,7 @@ bool BytesToWords(std::span<const uint8_t> bytes, std::vector<uint32_t>* words,
   if (bytes.size() % 4 != 0) {
     if (diagnostic) {
       diagnostic->message =
-          "module size " + std::to_string(bytes.size()) + " bytes is not a multiple of 4";
+          "module size " + ws::to_string(bytes.size()) + " bytes is not a multiple of 4";
       diagnostic->word_offset = bytes.size() / 4;
     }
     return false;
@@ -461,7 +463,7 @@ bool BytesToWords(std::span<const uint8_t> bytes, std::vector<uint32_t>* words,
 bool Parse(std::span<const uint32_t> words, InstructionHandler& handler, Diagnostic* diagnostic,
            const ReaderOptions& options) {
   if (!words.empty() && words[0] == __builtin_bswap32(spv::kMagicNumber)) {
-    std::vector<uint32_t> swapped(words.size());
+    ws::vector<uint32_t> swapped(words.size());
     for (size_t i = 0; i < words.size(); ++i) swapped[i] = __builtin_bswap32(words[i]);
     // Tell the handler the module was big-endian through the header it sees.
     struct Forward : InstructionHandler {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "source/common/diagnostic.h"
+#include "source/common/workspace.h"
 #include "source/grammar/grammar.h"
 
 namespace coopspv::binary {
@@ -94,10 +95,10 @@ struct ParsedModule {
   static_assert(sizeof(Instruction) == 32);
 
   Header header;
-  std::vector<uint32_t> words;         // Host order, header included (empty for a borrowed module).
+  ws::vector<uint32_t> words;          // Host order, header included (empty for a borrowed module).
   std::span<const uint32_t> borrowed;  // The caller's words, for ParseModuleInPlace.
-  std::vector<Instruction> instructions;
-  std::vector<ParsedOperand> operands;
+  ws::vector<Instruction> instructions;
+  ws::vector<ParsedOperand> operands;
 
   // The module's words, owned or borrowed.
   std::span<const uint32_t> data() const {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "source/common/workspace.h"
+
 namespace coopspv::ir {
 
 using spv::Op;
@@ -26,7 +28,7 @@ DefUse::DefUse(const Module& module) {
     total += count;
   }
   uses_.resize(total);
-  std::vector<uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
+  ws::vector<uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
   for (InstIndex i = 0; i < module.num_instructions(); ++i) {
     const Inst inst = module.inst(i);
     for (uint16_t k = 0; k < inst.operands.size(); ++k) {
@@ -45,9 +47,9 @@ Cfg::Cfg(const Module& module) {
   const size_t n = blocks.size();
   merges_.assign(n, Merge{});
   reachable_.assign(n, false);
-  std::vector<std::pair<uint32_t, uint32_t>> edges;  // (from, to)
+  ws::vector<std::pair<uint32_t, uint32_t>> edges;  // (from, to)
   edges.reserve(n * 2);
-  std::vector<uint32_t> last_from(n, ~0u);  // The last block that got an edge to each block.
+  ws::vector<uint32_t> last_from(n, ~0u);  // The last block that got an edge to each block.
   for (uint32_t b = 0; b < n; ++b) {
     const Block& block = blocks[b];
     const InstIndex last = block.end - 1;
@@ -105,8 +107,8 @@ Cfg::Cfg(const Module& module) {
   succ_.resize(edges.size());
   pred_.resize(edges.size());
   {
-    std::vector<uint32_t> sf(succ_offsets_.begin(), succ_offsets_.end() - 1);
-    std::vector<uint32_t> pf(pred_offsets_.begin(), pred_offsets_.end() - 1);
+    ws::vector<uint32_t> sf(succ_offsets_.begin(), succ_offsets_.end() - 1);
+    ws::vector<uint32_t> pf(pred_offsets_.begin(), pred_offsets_.end() - 1);
     for (const auto& [from, to] : edges) {
       succ_[sf[from]++] = to;
       pred_[pf[to]++] = from;
@@ -116,9 +118,9 @@ Cfg::Cfg(const Module& module) {
   const auto functions = module.functions();
   rpo_offsets_.assign(functions.size() + 1, 0);
   rpo_.reserve(n);
-  std::vector<uint32_t> postorder;
-  std::vector<std::pair<uint32_t, uint32_t>> stack;  // (block, next successor index)
-  std::vector<bool> visited(n, false);
+  ws::vector<uint32_t> postorder;
+  ws::vector<std::pair<uint32_t, uint32_t>> stack;  // (block, next successor index)
+  ws::vector<bool> visited(n, false);
   for (uint32_t f = 0; f < functions.size(); ++f) {
     rpo_offsets_[f] = static_cast<uint32_t>(rpo_.size());
     if (functions[f].num_blocks != 0) {
@@ -164,11 +166,11 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
   // edges go to the roots: the entry block, or for post-dominance every reachable block without
   // successors. Number 0 means "not reached". Everything is iterative: no recursion depth
   // follows the input.
-  std::vector<uint32_t> dfn(n, 0);  // Preorder number of each block of the current function.
-  std::vector<uint32_t> vertex;     // Block of each preorder number (kNone for the root).
-  std::vector<uint32_t> parent, semi, label, ancestor, dom, bucket_head, bucket_next;
-  std::vector<uint32_t> roots, path;
-  std::vector<std::pair<uint32_t, uint32_t>> stack;  // (block, next successor index)
+  ws::vector<uint32_t> dfn(n, 0);  // Preorder number of each block of the current function.
+  ws::vector<uint32_t> vertex;     // Block of each preorder number (kNone for the root).
+  ws::vector<uint32_t> parent, semi, label, ancestor, dom, bucket_head, bucket_next;
+  ws::vector<uint32_t> roots, path;
+  ws::vector<std::pair<uint32_t, uint32_t>> stack;  // (block, next successor index)
   uint32_t counter = 0;
   // Follows the ancestor links of v to the root of its forest tree, compressing the path; returns
   // the vertex of least semi-dominator on it.
@@ -263,14 +265,14 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
     }
     // Record immediate dominators (the virtual root is not a block) and the tree's children
     // (CSR, by preorder number).
-    std::vector<uint32_t> child_offsets(last + 2, 0), children(last > 1 ? last - 1 : 0);
+    ws::vector<uint32_t> child_offsets(last + 2, 0), children(last > 1 ? last - 1 : 0);
     for (uint32_t i = 2; i <= last; ++i) {
       if (dom[i] != 1) idom_[vertex[i]] = vertex[dom[i]];
       ++child_offsets[dom[i] + 1];
     }
     for (uint32_t i = 1; i <= last; ++i) child_offsets[i + 1] += child_offsets[i];
     {
-      std::vector<uint32_t> fill(child_offsets.begin(), child_offsets.end() - 1);
+      ws::vector<uint32_t> fill(child_offsets.begin(), child_offsets.end() - 1);
       for (uint32_t i = 2; i <= last; ++i) children[fill[dom[i]]++] = i;
     }
     // Interval numbering by an explicit-stack DFS over the tree from the virtual root.
@@ -306,7 +308,7 @@ namespace {
 
 // The words identifying a type or constant: for types everything after the result id; for
 // constants the result type and everything after the result id.
-void KeyOf(const Inst& inst, std::vector<uint32_t>* key) {
+void KeyOf(const Inst& inst, ws::vector<uint32_t>* key) {
   key->clear();
   if (inst.type_id != 0) {
     key->push_back(inst.type_id);
@@ -342,7 +344,7 @@ TypeTable::TypeTable(const Module& module) : module_(module) {
   size_t size = 16;
   while (size < count * 2) size *= 2;
   slots_.assign(size, 0);
-  std::vector<uint32_t> key;
+  ws::vector<uint32_t> key;
   for (InstIndex i = 0; i < module.global_end(); ++i) {
     const Op op = module.opcode(i);
     const Id id = module.result_id(i);

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/ir/module.h"
 
 namespace coopspv::ir {
@@ -21,6 +22,7 @@ struct Use {
 // Every use of every id (result ids excluded), grouped by id.
 class DefUse {
  public:
+  COOPSPV_WS_NEW_DELETE
   explicit DefUse(const Module& module);
   std::span<const Use> Uses(Id id) const {
     if (static_cast<size_t>(id) + 1 >= offsets_.size()) return {};  // No wrap at 0xFFFFFFFF.
@@ -29,8 +31,8 @@ class DefUse {
   size_t NumUses(Id id) const { return Uses(id).size(); }
 
  private:
-  std::vector<uint32_t> offsets_;  // bound + 1 entries.
-  std::vector<Use> uses_;
+  ws::vector<uint32_t> offsets_;  // bound + 1 entries.
+  ws::vector<Use> uses_;
 };
 
 enum class MergeKind : uint8_t { kNone, kSelection, kLoop };
@@ -40,6 +42,7 @@ enum class MergeKind : uint8_t { kNone, kSelection, kLoop };
 // out and listed in bad_targets().
 class Cfg {
  public:
+  COOPSPV_WS_NEW_DELETE
   explicit Cfg(const Module& module);
 
   std::span<const uint32_t> Successors(uint32_t block) const {
@@ -58,11 +61,11 @@ class Cfg {
   uint32_t merge_block(uint32_t block) const { return merges_[block].merge; }
   uint32_t continue_target(uint32_t block) const { return merges_[block].continue_target; }
   // (instruction, operand index) of branch targets that are not labels of the same function.
-  const std::vector<std::pair<InstIndex, uint16_t>>& bad_targets() const { return bad_targets_; }
+  const ws::vector<std::pair<InstIndex, uint16_t>>& bad_targets() const { return bad_targets_; }
 
  private:
-  static std::span<const uint32_t> Slice(const std::vector<uint32_t>& offsets,
-                                         const std::vector<uint32_t>& items, uint32_t i) {
+  static std::span<const uint32_t> Slice(const ws::vector<uint32_t>& offsets,
+                                         const ws::vector<uint32_t>& items, uint32_t i) {
     return std::span<const uint32_t>(items).subspan(offsets[i], offsets[i + 1] - offsets[i]);
   }
   struct Merge {
@@ -71,12 +74,12 @@ class Cfg {
     uint32_t continue_target = ~0u;
   };
 
-  std::vector<uint32_t> succ_offsets_, succ_;
-  std::vector<uint32_t> pred_offsets_, pred_;
-  std::vector<uint32_t> rpo_offsets_, rpo_;
-  std::vector<bool> reachable_;
-  std::vector<Merge> merges_;
-  std::vector<std::pair<InstIndex, uint16_t>> bad_targets_;
+  ws::vector<uint32_t> succ_offsets_, succ_;
+  ws::vector<uint32_t> pred_offsets_, pred_;
+  ws::vector<uint32_t> rpo_offsets_, rpo_;
+  ws::vector<bool> reachable_;
+  ws::vector<Merge> merges_;
+  ws::vector<std::pair<InstIndex, uint16_t>> bad_targets_;
 };
 
 // The (post-)dominator tree of every function's blocks. Post-dominance uses a virtual exit that
@@ -84,6 +87,7 @@ class Cfg {
 // unreachable blocks have no immediate (post-)dominator.
 class DominatorTree {
  public:
+  COOPSPV_WS_NEW_DELETE
   DominatorTree(const Module& module, const Cfg& cfg, bool post);
 
   static constexpr uint32_t kNone = ~0u;
@@ -97,13 +101,14 @@ class DominatorTree {
   }
 
  private:
-  std::vector<uint32_t> idom_;
-  std::vector<uint32_t> in_, out_;  // DFS interval numbering of the tree.
+  ws::vector<uint32_t> idom_;
+  ws::vector<uint32_t> in_, out_;  // DFS interval numbering of the tree.
 };
 
 // Types and constants interned by their definition: equal declarations are found in O(1).
 class TypeTable {
  public:
+  COOPSPV_WS_NEW_DELETE
   explicit TypeTable(const Module& module);
   // The first id whose declaration (opcode and operands after the result id) equals that of
   // `id`; `id` itself when it is the first, 0 when `id` is not a type or a non-specialization
@@ -118,8 +123,8 @@ class TypeTable {
   bool Equal(Id candidate, spv::Op op, std::span<const uint32_t> words) const;
 
   const Module& module_;
-  std::vector<Id> canonical_;
-  std::vector<Id> slots_;  // Open addressing, power-of-two size.
+  ws::vector<Id> canonical_;
+  ws::vector<Id> slots_;  // Open addressing, power-of-two size.
 };
 
 }  // namespace coopspv::ir

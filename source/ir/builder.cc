@@ -107,7 +107,7 @@ std::unique_ptr<Module> Builder::Finish(Diagnostic* diagnostic) {
         w = resolve(w);
       }
     }
-    words = std::move(parsed.words);
+    words.assign(parsed.words.begin(), parsed.words.end());
   }
   return Module::Read(words, diagnostic);
 }

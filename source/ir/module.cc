@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "source/common/workspace.h"
 #include "source/ir/analyses.h"
 
 namespace coopspv::ir {

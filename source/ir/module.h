@@ -15,6 +15,7 @@
 
 #include "source/binary/reader.h"
 #include "source/common/diagnostic.h"
+#include "source/common/workspace.h"
 #include "source/grammar/grammar.h"
 
 namespace coopspv::ir {
@@ -76,6 +77,7 @@ enum Analysis : uint32_t {
 
 class Module {
  public:
+  COOPSPV_WS_NEW_DELETE
   ~Module();
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;
@@ -123,7 +125,7 @@ class Module {
     return d == kNoInst ? 0 : type_id(d);
   }
   // Ids defined more than once: (id, the later definition).
-  const std::vector<std::pair<Id, InstIndex>>& duplicate_defs() const { return duplicate_defs_; }
+  const ws::vector<std::pair<Id, InstIndex>>& duplicate_defs() const { return duplicate_defs_; }
 
   std::span<const Function> functions() const { return functions_; }
   std::span<const Block> blocks() const { return blocks_; }
@@ -159,11 +161,11 @@ class Module {
   void Index();
 
   binary::ParsedModule parsed_;
-  std::vector<InstIndex> defs_;
-  std::vector<std::pair<Id, InstIndex>> duplicate_defs_;
-  std::vector<Function> functions_;
-  std::vector<Block> blocks_;
-  std::vector<uint32_t> block_of_;  // Per instruction.
+  ws::vector<InstIndex> defs_;
+  ws::vector<std::pair<Id, InstIndex>> duplicate_defs_;
+  ws::vector<Function> functions_;
+  ws::vector<Block> blocks_;
+  ws::vector<uint32_t> block_of_;  // Per instruction.
   InstIndex global_end_ = 0;
   size_t num_instructions_ = 0;
   const uint32_t* words_ = nullptr;  // parsed_.data(), without its test for borrowed words.

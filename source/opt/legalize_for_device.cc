@@ -167,9 +167,9 @@ class LegalizeForDevicePass : public Pass {
       if (!refused.empty()) {
         const val::Diagnostic& d = *refused.front();
         std::string message =
-            "the device still cannot take the module: " + std::string(d.rule->id) + ": " +
-            d.message;
-        if (d.has_instruction) message += " (" + d.instruction_text + ")";
+            "the device still cannot take the module: " + std::string(d.rule->id) + ": ";
+        message += d.message;
+        if (d.has_instruction) (message += " (") += d.instruction_text + ")";
         if (refused.size() > 1) {
           message += "; " + std::to_string(refused.size() - 1) + " more device rule error(s)";
         }

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "source/common/float.h"
+#include "source/common/workspace.h"
 #include "source/grammar/grammar.h"
 
 namespace coopspv::text {
@@ -19,9 +20,9 @@ using spv::Op;
 
 Op OpOf(const ParsedInstruction& inst) { return static_cast<Op>(inst.opcode); }
 
-std::string Sanitize(std::string_view name) {
+ws::string Sanitize(std::string_view name) {
   if (name.empty()) return "_";
-  std::string out(name);
+  ws::string out(name);
   for (char& c : out) {
     const bool ok =
         (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -54,28 +55,28 @@ FloatFormat FormatFor(int width, uint16_t fp_encoding_plus_one) {
 }
 
 // The text of a context-dependent literal number.
-std::string NumberText(const ParsedInstruction& inst, const ParsedOperand& op) {
+ws::string NumberText(const ParsedInstruction& inst, const ParsedOperand& op) {
   uint64_t bits = inst.word(op);
   if (op.num_words == 2) bits |= static_cast<uint64_t>(inst.word(op, 1)) << 32;
   switch (op.number_kind) {
     case NumberKind::kSigned: {
       const int shift = 64 - op.number_width;
       const int64_t value = static_cast<int64_t>(bits << shift) >> shift;
-      return std::to_string(value);
+      return ws::to_string(value);
     }
     case NumberKind::kFloat: {
       const FloatFormat format = FormatFor(op.number_width, op.fp_encoding);
-      if (format.width() != op.number_width) return std::to_string(bits);  // E.g. E8M0.
-      return FormatFloat(bits, format);
+      if (format.width() != op.number_width) return ws::to_string(bits);  // E.g. E8M0.
+      return ws::string(std::string_view(FormatFloat(bits, format)));
     }
     default:
       if (op.number_width < 64) bits &= (1ull << op.number_width) - 1;
-      return std::to_string(bits);
+      return ws::to_string(bits);
   }
 }
 
-std::string QuoteString(std::string_view s) {
-  std::string out = "\"";
+ws::string QuoteString(std::string_view s) {
+  ws::string out = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
     out += c;
@@ -84,23 +85,23 @@ std::string QuoteString(std::string_view s) {
   return out;
 }
 
-std::string EnumText(OperandKind kind, uint32_t value) {
+ws::string EnumText(OperandKind kind, uint32_t value) {
   const grammar::OperandKindInfo& info = grammar::GetOperandKind(kind);
   if (info.category == OperandCategory::kValueEnum) {
     const grammar::EnumerantInfo* e = grammar::LookupEnumerant(kind, value);
-    return e ? e->name : std::to_string(value);
+    return e ? e->name : ws::to_string(value);
   }
   if (value == 0) {
     const grammar::EnumerantInfo* e = grammar::LookupEnumerant(kind, 0u);
     return e ? e->name : "0";
   }
-  std::string out;
+  ws::string out;
   for (int bit = 0; bit < 32; ++bit) {
     const uint32_t mask = 1u << bit;
     if (!(value & mask)) continue;
     if (!out.empty()) out += '|';
     const grammar::EnumerantInfo* e = grammar::LookupEnumerant(kind, mask);
-    out += e ? std::string(e->name) : std::to_string(mask);
+    out += e ? ws::string(e->name) : ws::to_string(mask);
   }
   return out;
 }
@@ -114,8 +115,8 @@ constexpr size_t kMaxDerivedName = 128;
 
 // A piece of a derived name: text, or the name of an id.
 struct NamePart {
-  NamePart(const char* t) : text(t) {}  // NOLINT: implicit on purpose.
-  NamePart(const std::string& t) : text(t) {}  // NOLINT
+  NamePart(const char* t) : text(t) {}        // NOLINT: implicit on purpose.
+  NamePart(const ws::string& t) : text(t) {}  // NOLINT
   static NamePart Of(uint32_t id) {
     NamePart p("");
     p.id = id;
@@ -135,10 +136,10 @@ class NameTable {
 
   void Save(uint32_t id, std::string_view suggested) {
     if (id >= names_.size() || Has(id)) return;
-    std::string base = Sanitize(suggested.substr(0, kMaxOpName));
+    ws::string base = Sanitize(suggested.substr(0, kMaxOpName));
     // Ids without a name print as their number: a name of digits alone would be one of those.
-    if (base.find_first_not_of("0123456789") == std::string::npos) base.insert(0, "_");
-    std::string name;
+    if (base.find_first_not_of("0123456789") == ws::string::npos) base.insert(0, "_");
+    ws::string name;
     uint32_t hash = Hash(base);
     if (!Used(base, hash)) {
       name = std::move(base);
@@ -147,7 +148,7 @@ class NameTable {
       // suffix to try (the ones before it are taken for good), so k equal names cost O(k).
       uint32_t& next = next_suffix_[base];
       do {
-        name = base + "_" + std::to_string(next++);
+        name = base + "_" + ws::to_string(next++);
         hash = Hash(name);
       } while (Used(name, hash));
     }
@@ -163,9 +164,9 @@ class NameTable {
     for (const NamePart& p : parts) {
       size += !p.is_id ? p.text.size() : Has(p.id) ? names_[p.id].size() : Digits(p.id);
     }
-    std::string name;
+    ws::string name;
     if (size > kMaxDerivedName) {
-      name = std::string(fallback) + std::to_string(id);
+      name = ws::string(fallback) + ws::to_string(id);
     } else {
       for (const NamePart& p : parts) {
         if (!p.is_id) {
@@ -173,7 +174,7 @@ class NameTable {
         } else if (Has(p.id)) {
           name += names_[p.id];
         } else {
-          name += std::to_string(p.id);
+          name += ws::to_string(p.id);
         }
       }
     }
@@ -189,9 +190,9 @@ class NameTable {
     return n;
   }
 
-  std::vector<std::string> Take(bool number_unnamed) {
+  ws::vector<ws::string> Take(bool number_unnamed) {
     for (size_t id = 0; number_unnamed && id < names_.size(); ++id) {
-      if (names_[id].empty()) names_[id] = std::to_string(id);
+      if (names_[id].empty()) names_[id] = ws::to_string(id);
     }
     return std::move(names_);
   }
@@ -219,7 +220,7 @@ class NameTable {
   }
   void MarkUsed(uint32_t id, uint32_t hash) {
     if ((num_used_ + 1) * 2 > used_.size()) {
-      std::vector<Slot> old(std::max<size_t>(64, used_.size() * 2));
+      ws::vector<Slot> old(std::max<size_t>(64, used_.size() * 2));
       old.swap(used_);
       for (const Slot& slot : old) {
         if (slot.id_plus_one != 0) Insert(slot);
@@ -235,13 +236,13 @@ class NameTable {
     used_[pos] = slot;
   }
 
-  std::vector<std::string> names_;
-  std::vector<Slot> used_;
+  ws::vector<ws::string> names_;
+  ws::vector<Slot> used_;
   size_t num_used_ = 0;
-  std::unordered_map<std::string, uint32_t> next_suffix_;
+  ws::unordered_map<ws::string, uint32_t, ws::StringHash> next_suffix_;
 };
 
-std::string IntTypeName(uint32_t width, bool is_signed) {
+ws::string IntTypeName(uint32_t width, bool is_signed) {
   switch (width) {
     case 8:
       return is_signed ? "char" : "uchar";
@@ -252,11 +253,11 @@ std::string IntTypeName(uint32_t width, bool is_signed) {
     case 64:
       return is_signed ? "long" : "ulong";
     default:
-      return (is_signed ? "i" : "u") + std::to_string(width);
+      return (is_signed ? "i" : "u") + ws::to_string(width);
   }
 }
 
-std::string FloatTypeName(const ParsedInstruction& inst) {
+ws::string FloatTypeName(const ParsedInstruction& inst) {
   const uint32_t width = inst.words[2];
   if (inst.words.size() > 3) {
     switch (static_cast<spv::FPEncoding>(inst.words[3])) {
@@ -267,7 +268,7 @@ std::string FloatTypeName(const ParsedInstruction& inst) {
       case spv::FPEncoding::Float8E5M2EXT:
         return "fp8e5m2";
       default:
-        return "fp" + std::to_string(width) + "_" + std::to_string(inst.words[3]);
+        return "fp" + ws::to_string(width) + "_" + ws::to_string(inst.words[3]);
     }
   }
   switch (width) {
@@ -278,7 +279,7 @@ std::string FloatTypeName(const ParsedInstruction& inst) {
     case 64:
       return "double";
     default:
-      return "fp" + std::to_string(width);
+      return "fp" + ws::to_string(width);
   }
 }
 
@@ -360,7 +361,7 @@ const char* GlslBuiltInName(spv::BuiltIn b) {
 
 }  // namespace
 
-std::vector<std::string> FriendlyNames(const binary::ParsedModule& module, bool number_unnamed) {
+ws::vector<ws::string> FriendlyNames(const binary::ParsedModule& module, bool number_unnamed) {
   NameTable table(module.header.bound);
   for (size_t i = 0; i < module.instructions.size(); ++i) {
     switch (static_cast<Op>(module.instructions[i].opcode)) {
@@ -411,11 +412,11 @@ std::vector<std::string> FriendlyNames(const binary::ParsedModule& module, bool 
         table.Save(id, FloatTypeName(inst));
         break;
       case Op::TypeVector:
-        table.SaveDerived(id, {"v", std::to_string(inst.words[3]), NamePart::Of(inst.words[2])},
+        table.SaveDerived(id, {"v", ws::to_string(inst.words[3]), NamePart::Of(inst.words[2])},
                           "_vector_");
         break;
       case Op::TypeMatrix:
-        table.SaveDerived(id, {"mat", std::to_string(inst.words[3]), NamePart::Of(inst.words[2])},
+        table.SaveDerived(id, {"mat", ws::to_string(inst.words[3]), NamePart::Of(inst.words[2])},
                           "_matrix_");
         break;
       case Op::TypeArray:
@@ -432,7 +433,7 @@ std::vector<std::string> FriendlyNames(const binary::ParsedModule& module, bool 
                           "_ptr_");
         break;
       case Op::TypeStruct:
-        table.Save(id, "_struct_" + std::to_string(id));
+        table.Save(id, "_struct_" + ws::to_string(id));
         break;
       case Op::ConstantTrue:
         table.Save(id, "true");
@@ -441,7 +442,7 @@ std::vector<std::string> FriendlyNames(const binary::ParsedModule& module, bool 
         table.Save(id, "false");
         break;
       case Op::Constant: {
-        std::string value = NumberText(inst, inst.operands[2]);
+        ws::string value = NumberText(inst, inst.operands[2]);
         for (char& c : value) {
           if (c == '-') c = 'n';
         }
@@ -455,11 +456,11 @@ std::vector<std::string> FriendlyNames(const binary::ParsedModule& module, bool 
   return table.Take(number_unnamed);
 }
 
-std::string InstructionText(const ParsedInstruction& inst, const std::vector<std::string>& names) {
+ws::string InstructionText(const ParsedInstruction& inst, const ws::vector<ws::string>& names) {
   auto id_text = [&](uint32_t id) {
-    return "%" + (id < names.size() && !names[id].empty() ? names[id] : std::to_string(id));
+    return "%" + (id < names.size() && !names[id].empty() ? names[id] : ws::to_string(id));
   };
-  std::string out;
+  ws::string out;
   if (inst.result_id != 0) out = id_text(inst.result_id) + " = ";
   out += inst.info->name;
   for (const ParsedOperand& op : inst.operands) {
@@ -486,19 +487,19 @@ std::string InstructionText(const ParsedInstruction& inst, const std::vector<std
             const grammar::ExtInstInfo* ext =
                 inst.ext_inst_set >= 0 ? grammar::LookupExtInst(inst.ext_inst_set, inst.word(op))
                                        : nullptr;
-            out += ext ? std::string(ext->name) : std::to_string(inst.word(op));
+            out += ext ? ws::string(ext->name) : ws::to_string(inst.word(op));
             break;
           }
           case OperandKind::kLiteralSpecConstantOpInteger: {
             const grammar::InstructionInfo* target = grammar::LookupOpcode(inst.word(op));
-            out += target ? std::string(target->name + 2) : std::to_string(inst.word(op));
+            out += target ? ws::string(target->name + 2) : ws::to_string(inst.word(op));
             break;
           }
           case OperandKind::kLiteralFloat:
             out += FormatFloat(inst.word(op), kSingle);
             break;
           default:
-            out += std::to_string(inst.word(op));
+            out += ws::to_string(inst.word(op));
             break;
         }
     }
@@ -510,29 +511,29 @@ bool Disassemble(std::span<const uint32_t> words, const DisassembleOptions& opti
                  std::string* text, Diagnostic* diagnostic) {
   binary::ParsedModule module;
   if (!binary::ParseModule(words, &module, diagnostic)) return false;
-  std::vector<std::string> names;
+  ws::vector<ws::string> names;
   if (options.friendly_names) names = FriendlyNames(module);
   std::string& out = *text;
   out.clear();
   out.reserve(words.size() * 12);
   if (options.header) {
     const binary::Header& h = module.header;
-    out += "; SPIR-V\n; Version: " + std::to_string(h.major_version()) + "." +
-           std::to_string(h.minor_version()) + "\n; Generator: ";
+    out += "; SPIR-V\n; Version: " + ws::to_string(h.major_version()) + "." +
+           ws::to_string(h.minor_version()) + "\n; Generator: ";
     const grammar::GeneratorInfo* g = grammar::LookupGenerator(h.generator >> 16);
     if (g == nullptr) {
-      out += "Unknown(" + std::to_string(h.generator >> 16) + ")";
+      out += "Unknown(" + ws::to_string(h.generator >> 16) + ")";
     } else {
       out += g->vendor;
-      if (g->tool[0] != '\0') out += std::string(" ") + g->tool;
+      if (g->tool[0] != '\0') out += ws::string(" ") + g->tool;
     }
-    out += "; " + std::to_string(h.generator & 0xFFFF) + "\n; Bound: " + std::to_string(h.bound) +
-           "\n; Schema: " + std::to_string(h.schema) + "\n";
+    out += "; " + ws::to_string(h.generator & 0xFFFF) + "\n; Bound: " + ws::to_string(h.bound) +
+           "\n; Schema: " + ws::to_string(h.schema) + "\n";
   }
   constexpr size_t kOpcodeColumn = 15;
   for (size_t i = 0; i < module.instructions.size(); ++i) {
     const ParsedInstruction inst = module.Get(i);
-    std::string line = InstructionText(inst, names);
+    ws::string line = InstructionText(inst, names);
     if (options.indent) {
       size_t prefix = 0;  // Width of "%name = ".
       if (inst.result_id != 0) prefix = line.find(" = ") + 3;

@@ -9,6 +9,7 @@
 
 #include "source/binary/reader.h"
 #include "source/common/diagnostic.h"
+#include "source/common/workspace.h"
 
 namespace coopspv::text {
 
@@ -27,13 +28,13 @@ bool Disassemble(std::span<const uint32_t> words, const DisassembleOptions& opti
 // Ids without a name are "<id>" (the '%' is printed by the caller), or "" when
 // `number_unnamed` is false (InstructionText prints those as numbers; the validator names few ids
 // and spares the strings).
-std::vector<std::string> FriendlyNames(const binary::ParsedModule& module,
-                                       bool number_unnamed = true);
+ws::vector<ws::string> FriendlyNames(const binary::ParsedModule& module,
+                                     bool number_unnamed = true);
 
 // Prints one instruction's text (without indentation), using `names` for ids (or numbers when
 // `names` is empty, or an id's name is).
-std::string InstructionText(const binary::ParsedInstruction& inst,
-                            const std::vector<std::string>& names);
+ws::string InstructionText(const binary::ParsedInstruction& inst,
+                           const ws::vector<ws::string>& names);
 
 }  // namespace coopspv::text
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/val/core.h"
 
 namespace coopspv::val {
@@ -189,7 +190,7 @@ class Shapes {
   const Shape& operator[](Id type) const { return type < shapes_.size() ? shapes_[type] : none_; }
 
  private:
-  std::vector<Shape> shapes_;
+  ws::vector<Shape> shapes_;
   Shape none_;
 };
 
@@ -220,12 +221,12 @@ class Checker {
                   " scalar or vector");
     }
     if (count != 0 && s.count != count) {
-      return Fail("operand " + state_.Name(id) + " has " + std::to_string(s.count) +
-                  " components; " + std::to_string(count) + " expected");
+      return Fail("operand " + state_.Name(id) + " has " + ws::to_string(s.count) +
+                  " components; " + ws::to_string(count) + " expected");
     }
     if (width != 0 && s.width != width) {
-      return Fail("operand " + state_.Name(id) + " is " + std::to_string(s.width) + " bits wide; " +
-                  std::to_string(width) + " expected");
+      return Fail("operand " + state_.Name(id) + " is " + ws::to_string(s.width) + " bits wide; " +
+                  ws::to_string(width) + " expected");
     }
     return true;
   }
@@ -234,7 +235,7 @@ class Checker {
     return Fail("operand " + state_.Name(id) + " has type " + state_.Name(state_.TypeOf(id)) +
                 ", not " + what + " " + state_.Name(type));
   }
-  bool Fail(const std::string& why) {
+  bool Fail(const ws::string& why) {
     state_.Report(rule_, i_, state_.Describe(i_) + ": " + why);
     return false;
   }

@@ -5,6 +5,7 @@
 // scope rules' (scope.cc) and the Vulkan rules' (vulkan.cc).
 #include <string>
 
+#include "source/common/workspace.h"
 #include "source/val/cooperative.h"
 #include "source/val/core.h"
 
@@ -145,7 +146,7 @@ void CheckAtomic(ValidationState& state, InstIndex i) {
     const uint32_t width = state.ScalarWidth(type);
     if (width != 32 && !(width == 64 && state.HasCapability(spv::Capability::Int64Atomics))) {
       state.Report("vulkan.atomic-width", i,
-                   state.Describe(i) + ": an atomic on a " + std::to_string(width) +
+                   state.Describe(i) + ": an atomic on a " + ws::to_string(width) +
                        "-bit integer; Vulkan allows 32-bit integers, and 64-bit ones with "
                        "Int64Atomics");
     }

@@ -12,6 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/val/cooperative.h"
 #include "source/val/core.h"
 
@@ -67,8 +68,8 @@ class BlockLayout {
   // A Block / BufferBlock structure `type` holds below its top (members, array elements); 0 when
   // none. `budget` bounds the types visited.
   Id NestedBlock(Id type, int& budget, int depth = 0);
-  std::string MemberText(Id id, uint32_t member) {
-    return "member " + std::to_string(member) + " of " + state_.Name(id);
+  ws::string MemberText(Id id, uint32_t member) {
+    return "member " + ws::to_string(member) + " of " + state_.Name(id);
   }
 
   ValidationState& state_;
@@ -77,11 +78,11 @@ class BlockLayout {
   // Alignment, overlap and stride rules: those of the Vulkan environment (the explicit layout
   // itself is a SPIR-V rule for every environment).
   bool aligned_ = false;
-  std::unordered_map<Id, std::vector<MemberLayout>> members_;
-  std::unordered_map<Id, uint32_t> array_stride_;
-  std::unordered_set<Id> block_, buffer_block_;
-  std::unordered_map<uint64_t, StructFacts> struct_facts_;
-  std::unordered_set<uint64_t> checked_;
+  ws::unordered_map<Id, ws::vector<MemberLayout>> members_;
+  ws::unordered_map<Id, uint32_t> array_stride_;
+  ws::unordered_set<Id> block_, buffer_block_;
+  ws::unordered_map<uint64_t, StructFacts> struct_facts_;
+  ws::unordered_set<uint64_t> checked_;
 };
 
 uint64_t Key(Id id, Mode mode) { return (uint64_t{id} << 2) | static_cast<uint64_t>(mode); }
@@ -104,7 +105,7 @@ bool BlockLayout::CollectDecorations() {
       if (def == kNoInst || m_.opcode(def) != Op::TypeStruct) continue;
       const uint32_t count = m_.num_words(def) - 2;
       if (member >= count) continue;  // decoration.member.
-      std::vector<MemberLayout>& ms = members_[target];
+      ws::vector<MemberLayout>& ms = members_[target];
       ms.resize(count);
       const auto d = static_cast<Decoration>(m_.word(i, 3));
       if (d == Decoration::Offset && n >= 5) ms[member].offset = m_.word(i, 4);
@@ -258,10 +259,10 @@ void BlockLayout::CheckArray(Id array, Mode mode, const MatrixFacts& mf, Id bloc
       state_.Report(
           "block-layout.array-stride", def,
           state_.Describe(def) + " (in " + MemberText(block, member) + ", " + where +
-              "): ArrayStride " + std::to_string(it->second) + " is " +
-              (it->second < size ? "smaller than its element's size " + std::to_string(size)
-                                 : "not a multiple of its " + std::string(ModeText(mode)) + " " +
-                                       std::to_string(alignment)));
+              "): ArrayStride " + ws::to_string(it->second) + " is " +
+              (it->second < size ? "smaller than its element's size " + ws::to_string(size)
+                                 : "not a multiple of its " + ws::string(ModeText(mode)) + " " +
+                                       ws::to_string(alignment)));
     }
   }
   const Op op = state_.DefOp(element);
@@ -284,13 +285,13 @@ void BlockLayout::CheckStruct(Id id, Mode mode, const char* where, int depth) {
   if (def == kNoInst) return;
   const uint32_t count = m_.num_words(def) - 2;
   const auto ms_it = members_.find(id);
-  std::vector<MemberLayout> ms =
-      ms_it == members_.end() ? std::vector<MemberLayout>(count) : ms_it->second;
+  ws::vector<MemberLayout> ms =
+      ms_it == members_.end() ? ws::vector<MemberLayout>(count) : ms_it->second;
   struct Placed {
     uint32_t offset;
     uint32_t member;
   };
-  std::vector<Placed> order;
+  ws::vector<Placed> order;
   for (uint32_t k = 0; k < count; ++k) {
     if (ms[k].offset == ~0u) {
       state_.Report("block-layout.explicit", def,
@@ -300,8 +301,11 @@ void BlockLayout::CheckStruct(Id id, Mode mode, const char* where, int depth) {
     }
     order.push_back({ms[k].offset, k});
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [](const Placed& a, const Placed& b) { return a.offset < b.offset; });
+  // On both keys: std::stable_sort would take a buffer from the heap (a reused workspace
+  // allocates nothing).
+  std::sort(order.begin(), order.end(), [](const Placed& a, const Placed& b) {
+    return a.offset != b.offset ? a.offset < b.offset : a.member < b.member;
+  });
   uint64_t next_valid = 0;
   for (const Placed& p : order) {
     if (state_.Full()) return;
@@ -326,8 +330,8 @@ void BlockLayout::CheckStruct(Id id, Mode mode, const char* where, int depth) {
       if (aligned_ && mf.stride % a != 0) {
         state_.Report("block-layout.matrix-stride", def,
                       state_.Describe(def) + " (" + where + "): " + MemberText(id, p.member) +
-                          " has MatrixStride " + std::to_string(mf.stride) +
-                          ", not a multiple of its " + ModeText(mode) + " " + std::to_string(a));
+                          " has MatrixStride " + ws::to_string(mf.stride) +
+                          ", not a multiple of its " + ModeText(mode) + " " + ws::to_string(a));
       }
     }
     if (op == Op::TypeStruct) CheckStruct(type, mode, where, depth + 1);
@@ -340,17 +344,17 @@ void BlockLayout::CheckStruct(Id id, Mode mode, const char* where, int depth) {
     // Built only for a report: naming ids computes the friendly names.
     const auto at = [&] {
       return state_.Describe(def) + " (" + where + "): " + MemberText(id, p.member) +
-             " at Offset " + std::to_string(p.offset);
+             " at Offset " + ws::to_string(p.offset);
     };
     if (op == Op::TypeVector && mode != Mode::kScalar && relaxed_) {
       const uint32_t component = ScalarAlignment(type);
       if (p.offset % component != 0) {
         state_.Report(
             "block-layout.offset", def,
-            at() + " is not a multiple of its component size " + std::to_string(component));
+            at() + " is not a multiple of its component size " + ws::to_string(component));
       } else if (!ProperlyStraddles(p.offset, size)) {
         state_.Report("block-layout.offset", def,
-                      at() + ": a vector of " + std::to_string(size) +
+                      at() + ": a vector of " + ws::to_string(size) +
                           " bytes must not straddle a 16-byte boundary (" +
                           (size <= 16 ? "relaxed block layout" : "it starts on a multiple of 16") +
                           ")");
@@ -358,12 +362,12 @@ void BlockLayout::CheckStruct(Id id, Mode mode, const char* where, int depth) {
     } else if (p.offset % alignment != 0) {
       state_.Report(
           "block-layout.offset", def,
-          at() + " is not a multiple of its " + ModeText(mode) + " " + std::to_string(alignment));
+          at() + " is not a multiple of its " + ModeText(mode) + " " + ws::to_string(alignment));
     }
     if (p.offset < next_valid) {
       state_.Report("block-layout.overlap", def,
                     at() + " overlaps the previous member or its padding, which end at " +
-                        std::to_string(next_valid));
+                        ws::to_string(next_valid));
     }
     next_valid = uint64_t{p.offset} + size;
     if (mode != Mode::kScalar && (op == Op::TypeStruct || op == Op::TypeArray)) {

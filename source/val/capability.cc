@@ -4,19 +4,20 @@
 #include <string>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
 namespace {
 
-std::string CapabilityName(uint32_t value) {
+ws::string CapabilityName(uint32_t value) {
   const grammar::EnumerantInfo* e =
       grammar::LookupEnumerant(grammar::OperandKind::kCapability, value);
-  return e ? e->name : std::to_string(value);
+  return e ? e->name : ws::to_string(value);
 }
 
-std::string JoinCapabilities(std::span<const uint32_t> caps) {
-  std::string out;
+ws::string JoinCapabilities(std::span<const uint32_t> caps) {
+  ws::string out;
   for (size_t i = 0; i < caps.size(); ++i) {
     if (i) out += i + 1 == caps.size() ? " or " : ", ";
     out += CapabilityName(caps[i]);
@@ -24,8 +25,8 @@ std::string JoinCapabilities(std::span<const uint32_t> caps) {
   return out;
 }
 
-std::string JoinExtensions(std::span<const char* const> exts) {
-  std::string out;
+ws::string JoinExtensions(std::span<const char* const> exts) {
+  ws::string out;
   for (size_t i = 0; i < exts.size(); ++i) {
     if (i) out += i + 1 == exts.size() ? " or " : ", ";
     out += exts[i];
@@ -53,8 +54,8 @@ bool Enabled(const ValidationState& state, std::span<const uint32_t> caps,
 }
 
 // What is missing for an entry with these requirements, or "" when it is enabled.
-std::string Missing(const ValidationState& state, std::span<const uint32_t> caps,
-                    std::span<const char* const> exts, uint32_t version, bool check_caps) {
+ws::string Missing(const ValidationState& state, std::span<const uint32_t> caps,
+                   std::span<const char* const> exts, uint32_t version, bool check_caps) {
   if (check_caps && !caps.empty()) {
     bool any = false;
     for (uint32_t c : caps) any = any || state.HasCapabilityValue(c);
@@ -69,7 +70,7 @@ std::string Missing(const ValidationState& state, std::span<const uint32_t> caps
     return "one of the extensions " + JoinExtensions(exts);
   }
   if (version == grammar::kNoVersion) return "";  // Gated by capabilities alone.
-  return "SPIR-V " + std::to_string(version >> 16) + "." + std::to_string((version >> 8) & 0xFF);
+  return "SPIR-V " + ws::to_string(version >> 16) + "." + ws::to_string((version >> 8) & 0xFF);
 }
 
 void CheckEnumerant(ValidationState& state, InstIndex i, const grammar::EnumerantInfo& e,
@@ -80,7 +81,7 @@ void CheckEnumerant(ValidationState& state, InstIndex i, const grammar::Enumeran
   if (Enabled(state, grammar::Capabilities(e), grammar::Extensions(e), e.version, !is_capability)) {
     return;
   }
-  const std::string missing =
+  const ws::string missing =
       Missing(state, grammar::Capabilities(e), grammar::Extensions(e), e.version, !is_capability);
   if (!missing.empty()) {
     state.Report("capability.operand", i,
@@ -111,7 +112,7 @@ void ValidateCapabilities(ValidationState& state) {
   const ir::Module& m = state.module();
   // Per opcode: 0 not seen yet, 1 enabled, 2 not (an instruction's requirements are its
   // opcode's).
-  std::vector<uint8_t> opcode_enabled(grammar::kMaxOpcode + 1, 0);
+  ws::vector<uint8_t> opcode_enabled(grammar::kMaxOpcode + 1, 0);
   for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
     const ir::Inst inst = m.inst(i);
     const auto opcode = static_cast<uint32_t>(m.opcode(i));
@@ -124,9 +125,8 @@ void ValidateCapabilities(ValidationState& state) {
                     : 2;
     }
     if (enabled == 2) {
-      const std::string missing =
-          Missing(state, grammar::Capabilities(*inst.info), grammar::Extensions(*inst.info),
-                  inst.info->version, true);
+      const ws::string missing = Missing(state, grammar::Capabilities(*inst.info),
+                                         grammar::Extensions(*inst.info), inst.info->version, true);
       state.Report("capability.instruction", i, state.Describe(i) + " requires " + missing);
     }
     for (const auto& op : inst.operands) {

@@ -3,6 +3,7 @@
 // component type, as in the cooperative extensions.
 #include <string>
 
+#include "source/common/workspace.h"
 #include "source/val/core.h"
 
 namespace coopspv::val {
@@ -40,15 +41,14 @@ Id Walk(ValidationState& state, InstIndex i, Id composite, std::span<const uint3
         break;
       default:
         state.Report("composite.index", i,
-                     state.Describe(i) + ": index " + std::to_string(index) + " indexes into " +
+                     state.Describe(i) + ": index " + ws::to_string(index) + " indexes into " +
                          state.Name(current) + ", which is not a composite type");
         return 0;
     }
     if (index >= size) {
       state.Report("composite.index", i,
-                   state.Describe(i) + ": index " + std::to_string(index) +
-                       " is out of range for " + state.Name(current) + " of " +
-                       std::to_string(size) + " elements");
+                   state.Describe(i) + ": index " + ws::to_string(index) + " is out of range for " +
+                       state.Name(current) + " of " + ws::to_string(size) + " elements");
       return 0;
     }
     current = next;
@@ -110,9 +110,9 @@ void CheckVectorShuffle(ValidationState& state, InstIndex i) {
   const uint32_t components = m.num_words(i) - 5;
   if (components != state.DefWord(result_type, 3)) {
     state.Report("composite.type", i,
-                 state.Describe(i) + ": " + std::to_string(components) +
+                 state.Describe(i) + ": " + ws::to_string(components) +
                      " Components select into Result Type " + state.Name(result_type) + " of " +
-                     std::to_string(state.DefWord(result_type, 3)) + " components");
+                     ws::to_string(state.DefWord(result_type, 3)) + " components");
     return;
   }
   const Id component = state.DefWord(result_type, 2);
@@ -131,8 +131,8 @@ void CheckVectorShuffle(ValidationState& state, InstIndex i) {
     const uint32_t c = m.word(i, w);
     if (c != 0xFFFFFFFFu && c >= total) {
       state.Report("composite.index", i,
-                   state.Describe(i) + ": component " + std::to_string(c) +
-                       " is out of range for the " + std::to_string(total) +
+                   state.Describe(i) + ": component " + ws::to_string(c) +
+                       " is out of range for the " + ws::to_string(total) +
                        " components of both vectors");
       return;
     }
@@ -151,7 +151,7 @@ void CheckConstruct(ValidationState& state, InstIndex i) {
   for (uint32_t w = first; w < m.num_words(i); ++w) {
     if (!IsValue(state, m.word(i, w))) return;  // The id rules.
   }
-  auto fail = [&](const std::string& why) {
+  auto fail = [&](const ws::string& why) {
     state.Report("composite.type", i, state.Describe(i) + ": " + why);
   };
   auto expect = [&](uint32_t w, Id want) {
@@ -176,8 +176,8 @@ void CheckConstruct(ValidationState& state, InstIndex i) {
         }
       }
       if (total != m.word(def, 3)) {
-        fail("the constituents have " + std::to_string(total) + " components; Result Type " +
-             state.Name(type) + " has " + std::to_string(m.word(def, 3)));
+        fail("the constituents have " + ws::to_string(total) + " components; Result Type " +
+             state.Name(type) + " has " + ws::to_string(m.word(def, 3)));
       }
       return;
     }
@@ -192,8 +192,8 @@ void CheckConstruct(ValidationState& state, InstIndex i) {
         want = static_cast<uint64_t>(*length);
       }
       if (given != want) {
-        fail(std::to_string(given) + " constituents for Result Type " + state.Name(type) +
-             ", which needs " + std::to_string(want));
+        fail(ws::to_string(given) + " constituents for Result Type " + state.Name(type) +
+             ", which needs " + ws::to_string(want));
         return;
       }
       for (uint32_t w = first; w < m.num_words(i); ++w) {

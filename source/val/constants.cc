@@ -1,6 +1,7 @@
 // Constants of the right shape for their type.
 #include <string>
 
+#include "source/common/workspace.h"
 #include "source/val/cooperative.h"
 #include "source/val/state.h"
 
@@ -184,9 +185,9 @@ void CheckWorkgroupSize(ValidationState& state, InstIndex i) {
   if (product != 0) return;
   state.Report("constant.workgroup-size", i,
                state.Describe(i) + ": the WorkgroupSize built-in's X, Y and Z (" +
-                   std::to_string(*KnownValue(state, m.word(i, 3))) + ", " +
-                   std::to_string(*KnownValue(state, m.word(i, 4))) + ", " +
-                   std::to_string(*KnownValue(state, m.word(i, 5))) +
+                   ws::to_string(*KnownValue(state, m.word(i, 3))) + ", " +
+                   ws::to_string(*KnownValue(state, m.word(i, 4))) + ", " +
+                   ws::to_string(*KnownValue(state, m.word(i, 5))) +
                    ") have a product of 0; a workgroup has at least one invocation");
 }
 
@@ -241,16 +242,16 @@ void ValidateConstants(ValidationState& state) {
         size_t count = 0;
         if (Constituents(state, type, &count) && count != given) {
           state.Report("constant.composite", i,
-                       state.Describe(i) + " has " + std::to_string(given) +
+                       state.Describe(i) + " has " + ws::to_string(given) +
                            " constituents; its type " + state.Name(type) + " needs " +
-                           std::to_string(count));
+                           ws::to_string(count));
           break;
         }
         for (size_t k = 0; k < given; ++k) {
           const Id constituent = inst.words[3 + k];
           if (!IsConstantOrUndef(state, constituent, spec)) {
             state.Report("constant.composite", i,
-                         state.Describe(i) + ": constituent " + std::to_string(k) + " " +
+                         state.Describe(i) + ": constituent " + ws::to_string(k) + " " +
                              state.Name(constituent) + " is not a " +
                              (spec ? "constant" : "non-specialization constant"));
             break;
@@ -259,7 +260,7 @@ void ValidateConstants(ValidationState& state) {
           if (want != 0 && state.DefOp(constituent) != Op::Nop &&
               state.TypeOf(constituent) != want) {
             state.Report("constant.composite", i,
-                         state.Describe(i) + ": constituent " + std::to_string(k) + " " +
+                         state.Describe(i) + ": constituent " + ws::to_string(k) + " " +
                              state.Name(constituent) + " has type " +
                              state.Name(state.TypeOf(constituent)) + ", not " + state.Name(want));
             break;

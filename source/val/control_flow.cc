@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/ir/analyses.h"
 #include "source/val/core.h"
 
@@ -20,8 +21,8 @@ bool CheckLoopEntries(ValidationState& state) {
   const ir::Cfg& cfg = m.cfg();
   const auto blocks = m.blocks();
   const uint32_t n = static_cast<uint32_t>(blocks.size());
-  std::vector<uint32_t> mark(n, ~0u);  // The loop header whose region a block was last put in.
-  std::vector<uint32_t> region, work;
+  ws::vector<uint32_t> mark(n, ~0u);  // The loop header whose region a block was last put in.
+  ws::vector<uint32_t> region, work;
   for (uint32_t h = 0; h < n && !state.Full(); ++h) {
     if (cfg.merge_kind(h) != ir::MergeKind::kLoop || !cfg.Reachable(h)) continue;
     const uint32_t merge = cfg.merge_block(h);
@@ -63,8 +64,8 @@ void CheckStructure(ValidationState& state) {
   const ir::Cfg& cfg = m.cfg();
   const auto blocks = m.blocks();
   const uint32_t n = static_cast<uint32_t>(blocks.size());
-  std::vector<uint32_t> merge_of(n, ~0u);  // The header whose merge block each block is.
-  std::vector<uint32_t> back_edges(n, 0);
+  ws::vector<uint32_t> merge_of(n, ~0u);  // The header whose merge block each block is.
+  ws::vector<uint32_t> back_edges(n, 0);
   const ir::DominatorTree& dom = m.dominators();
   std::pair<uint32_t, uint32_t> undominated{~0u, ~0u};  // The first (header, merge or continue).
   for (uint32_t b = 0; b < n && !state.Full(); ++b) {
@@ -98,8 +99,8 @@ void CheckStructure(ValidationState& state) {
   }
   // Back edges: the edges a depth-first search from each function's entry finds to a block on
   // its stack (in a reducible graph, exactly the edges to a block that dominates the source).
-  std::vector<uint8_t> color(n, 0);                  // 0 unvisited, 1 on the stack, 2 done.
-  std::vector<std::pair<uint32_t, uint32_t>> stack;  // (block, next successor to visit)
+  ws::vector<uint8_t> color(n, 0);                  // 0 unvisited, 1 on the stack, 2 done.
+  ws::vector<std::pair<uint32_t, uint32_t>> stack;  // (block, next successor to visit)
   for (const ir::Function& f : m.functions()) {
     if (f.num_blocks == 0 || f.first_block >= n) continue;
     stack.push_back({f.first_block, 0});
@@ -146,7 +147,7 @@ void CheckStructure(ValidationState& state) {
     if (back_edges[b] == 1 || continue_target >= n || !cfg.Reachable(continue_target)) continue;
     state.Report("cfg.structure", blocks[b].end - 2,
                  "loop header " + state.Name(m.result_id(blocks[b].label)) + " has " +
-                     std::to_string(back_edges[b]) + " back edges; it must have exactly one");
+                     ws::to_string(back_edges[b]) + " back edges; it must have exactly one");
   }
 }
 

@@ -3,6 +3,7 @@
 // composite access.
 #include <string>
 
+#include "source/common/workspace.h"
 #include "source/grammar/elementwise.h"
 #include "source/val/cooperative.h"
 #include "source/val/state.h"
@@ -55,7 +56,7 @@ class CoopMatrixRules {
   void CheckAccessChain(InstIndex i);
 
   // Reports a problem with `what` (a dimension, scope or use) unless a and b are provably equal.
-  bool Same(InstIndex i, const char* rule, Id a, Id b, const std::string& what);
+  bool Same(InstIndex i, const char* rule, Id a, Id b, const ws::string& what);
 
   ValidationState& state_;
   const ir::Module& m_;
@@ -126,7 +127,7 @@ void CoopMatrixRules::Run() {
   }
 }
 
-bool CoopMatrixRules::Same(InstIndex i, const char* rule, Id a, Id b, const std::string& what) {
+bool CoopMatrixRules::Same(InstIndex i, const char* rule, Id a, Id b, const ws::string& what) {
   // Validity is a property of the specialized module: a spec constant may be specialized to any
   // value, so only two known (non-spec) values that differ are an error.
   if (!ProvablyDifferent(state_, a, b)) return true;
@@ -202,7 +203,7 @@ void CoopMatrixRules::CheckStorage(InstIndex i) {
   const Id pointee = state_.PointeeType(m_.type_id(i));
   if (pointee == 0) return;
   // Only matrices here; cooperative vectors have their own rule.
-  std::vector<Id> work{pointee};
+  ws::vector<Id> work{pointee};
   for (int budget = 4096; !work.empty() && --budget > 0;) {
     const Id t = work.back();
     work.pop_back();
@@ -367,9 +368,9 @@ void CoopMatrixRules::CheckKhrLoadStore(InstIndex i, bool load) {
 // row multiple (Rows a multiple of 4 * Stride, Columns of 16 / sizeof(Component Type)).
 void CoopMatrixRules::CheckArmBlockedLayout(InstIndex i, int64_t layout, Id matrix_type,
                                             Id stride) {
-  const std::string head = state_.Describe(i) + ": MemoryLayout " +
-                           (layout == kRowBlockedArm ? "RowBlockedInterleavedARM"
-                                                     : "ColumnBlockedInterleavedARM");
+  const ws::string head =
+      state_.Describe(i) + ": MemoryLayout " +
+      (layout == kRowBlockedArm ? "RowBlockedInterleavedARM" : "ColumnBlockedInterleavedARM");
   if (stride == 0 || state_.DefOp(stride) == Op::Nop) {
     if (stride == 0) state_.Report("coop-matrix.memory.arm-blocked", i, head + " needs a Stride");
     return;
@@ -383,7 +384,7 @@ void CoopMatrixRules::CheckArmBlockedLayout(InstIndex i, int64_t layout, Id matr
   if (!s) return;  // A spec constant: its specialized value is not known.
   if (*s != 1 && *s != 2 && *s != 4) {
     state_.Report("coop-matrix.memory.arm-blocked", i,
-                  head + ": Stride is " + std::to_string(*s) + "; it must be 1, 2 or 4");
+                  head + ": Stride is " + ws::to_string(*s) + "; it must be 1, 2 or 4");
     return;
   }
   const auto type = GetCoopMatrixType(state_, matrix_type);
@@ -397,13 +398,12 @@ void CoopMatrixRules::CheckArmBlockedLayout(InstIndex i, int64_t layout, Id matr
   const auto rows = KnownValue(state_, type->rows), columns = KnownValue(state_, type->columns);
   if (rows && *rows % rows_multiple != 0) {
     state_.Report("coop-matrix.memory.arm-blocked", i,
-                  head + " with Stride " + std::to_string(*s) + " needs Rows a multiple of " +
-                      std::to_string(rows_multiple) + "; Rows is " + std::to_string(*rows));
+                  head + " with Stride " + ws::to_string(*s) + " needs Rows a multiple of " +
+                      ws::to_string(rows_multiple) + "; Rows is " + ws::to_string(*rows));
   } else if (columns && *columns % columns_multiple != 0) {
     state_.Report("coop-matrix.memory.arm-blocked", i,
-                  head + " with Stride " + std::to_string(*s) + " needs Columns a multiple of " +
-                      std::to_string(columns_multiple) + "; Columns is " +
-                      std::to_string(*columns));
+                  head + " with Stride " + ws::to_string(*s) + " needs Columns a multiple of " +
+                      ws::to_string(columns_multiple) + "; Columns is " + ws::to_string(*columns));
   }
 }
 
@@ -621,7 +621,7 @@ void CoopMatrixRules::CheckArithmetic(InstIndex i) {
   }
   const auto t = GetCoopMatrixType(state_, result_type);
   if (!t) return;
-  const std::string name = ValidationState::OpName(op);
+  const ws::string name = ValidationState::OpName(op);
   const bool float_op = name[2] == 'F';
   if (float_op ? !state_.IsFloatType(t->component) : !state_.IsIntType(t->component)) {
     state_.Report("coop-matrix.arith", i,
@@ -657,7 +657,7 @@ void CoopMatrixRules::CheckComposite(InstIndex i) {
     if (!t) return;
     if (n != 4) {
       state_.Report("coop-matrix.composite", i,
-                    state_.Describe(i) + " has " + std::to_string(n - 3) +
+                    state_.Describe(i) + " has " + ws::to_string(n - 3) +
                         " constituents; a cooperative matrix is constructed from exactly one");
     } else if (state_.DefOp(m_.word(i, 3)) != Op::Nop &&
                state_.TypeOf(m_.word(i, 3)) != t->component) {
@@ -673,7 +673,7 @@ void CoopMatrixRules::CheckComposite(InstIndex i) {
   const size_t indices = n - composite_word - 1;
   if (indices != 1) {
     state_.Report("coop-matrix.composite", i,
-                  state_.Describe(i) + " uses " + std::to_string(indices) +
+                  state_.Describe(i) + " uses " + ws::to_string(indices) +
                       " indexes into a cooperative matrix; exactly one is allowed");
     return;
   }
@@ -693,7 +693,7 @@ void CoopMatrixRules::CheckAccessChain(InstIndex i) {
     if (IsCoopMatrixType(state_, t)) {
       if (n - k != 1) {
         state_.Report("coop-matrix.composite", i,
-                      state_.Describe(i) + " uses " + std::to_string(n - k) +
+                      state_.Describe(i) + " uses " + ws::to_string(n - k) +
                           " indexes into the cooperative matrix " + state_.Name(t) +
                           "; exactly one is allowed");
       }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/val/cooperative.h"
 #include "source/val/state.h"
 
@@ -32,7 +33,7 @@ class Matrix2Rules {
   void CheckCallbacks();
   bool IsTangled(InstIndex i) const;
   // The function type's (return, parameters) of a function id, or false.
-  bool Signature(Id function, Id* returns, std::vector<Id>* params) const;
+  bool Signature(Id function, Id* returns, ws::vector<Id>* params) const;
   // a == 2 * b for dimension operands, when provable: known values, or b = a UDiv 2 /
   // ShiftRightLogical 1.
   bool ProvablyNotHalf(Id a, Id b) const;
@@ -41,7 +42,7 @@ class Matrix2Rules {
   const ir::Module& m_;
 };
 
-bool Matrix2Rules::Signature(Id function, Id* returns, std::vector<Id>* params) const {
+bool Matrix2Rules::Signature(Id function, Id* returns, ws::vector<Id>* params) const {
   const InstIndex d = m_.Def(function);
   if (d == kNoInst || m_.opcode(d) != Op::Function) return false;
   const Id type = m_.word(d, 4);
@@ -109,7 +110,7 @@ void Matrix2Rules::CheckReduce(InstIndex i) {
                       ValueText(state_, a->columns) + " vs " + ValueText(state_, r->columns));
   }
   Id returns = 0;
-  std::vector<Id> params;
+  ws::vector<Id> params;
   if (state_.DefOp(combine) == Op::Nop) return;
   if (!Signature(combine, &returns, &params) || params.size() != 2 || returns != a->component ||
       params[0] != a->component || params[1] != a->component) {
@@ -139,7 +140,7 @@ void Matrix2Rules::CheckPerElement(InstIndex i) {
                       state_.Name(state_.TypeOf(matrix)));
   }
   Id returns = 0;
-  std::vector<Id> params;
+  ws::vector<Id> params;
   if (state_.DefOp(func) == Op::Nop) return;
   if (!Signature(func, &returns, &params) || params.size() < 3 || returns != t->component ||
       !state_.IsInt32(params[0]) || !state_.IsInt32(params[1]) || params[2] != t->component) {
@@ -152,8 +153,8 @@ void Matrix2Rules::CheckPerElement(InstIndex i) {
   const size_t extra = m_.num_words(i) - 5;
   if (extra != params.size() - 3) {
     state_.Report("coop-matrix2.per-element.operands", i,
-                  state_.Describe(i) + " passes " + std::to_string(extra) +
-                      " extra operand(s); Func takes " + std::to_string(params.size() - 3));
+                  state_.Describe(i) + " passes " + ws::to_string(extra) +
+                      " extra operand(s); Func takes " + ws::to_string(params.size() - 3));
     return;
   }
   for (size_t k = 0; k < extra; ++k) {
@@ -189,7 +190,8 @@ void Matrix2Rules::CheckTranspose(InstIndex i) {
     return;
   }
   const auto ru = DefaultValue(state_, r->use), au = DefaultValue(state_, a->use);
-  if (ProvablyDifferent(state_, r->scope, a->scope) || ProvablyDifferent(state_, r->rows, a->columns) ||
+  if (ProvablyDifferent(state_, r->scope, a->scope) ||
+      ProvablyDifferent(state_, r->rows, a->columns) ||
       ProvablyDifferent(state_, r->columns, a->rows)) {
     state_.Report("coop-matrix2.transpose", i,
                   state_.Describe(i) +
@@ -227,7 +229,8 @@ void Matrix2Rules::CheckConvertUse(InstIndex i) {
                   state_.Describe(i) + ": the component types " + state_.Name(a->component) +
                       " and " + state_.Name(r->component) + " must be the same");
   }
-  if (ProvablyDifferent(state_, r->scope, a->scope) || ProvablyDifferent(state_, r->rows, a->rows) ||
+  if (ProvablyDifferent(state_, r->scope, a->scope) ||
+      ProvablyDifferent(state_, r->rows, a->rows) ||
       ProvablyDifferent(state_, r->columns, a->columns)) {
     state_.Report("coop-matrix2.convert-use", i,
                   state_.Describe(i) +
@@ -240,8 +243,8 @@ void Matrix2Rules::CheckConvertUse(InstIndex i) {
     const bool ab_to_acc = (*au == kUseA || *au == kUseB) && *ru == kUseAccumulator;
     if (!acc_to_ab && !(ext && ab_to_acc)) {
       state_.Report("coop-matrix2.convert-use", i,
-                    state_.Describe(i) + ": converts Use " + std::to_string(*au) + " to " +
-                        std::to_string(*ru) + "; an accumulator becomes an A or B matrix" +
+                    state_.Describe(i) + ": converts Use " + ws::to_string(*au) + " to " +
+                        ws::to_string(*ru) + "; an accumulator becomes an A or B matrix" +
                         (ext ? " (or, with CooperativeMatrixConversionsEXT, the reverse)" : ""));
     }
   }
@@ -278,7 +281,7 @@ void Matrix2Rules::CheckWorkgroupSize() {
     }
   }
   if (!any) return;
-  std::vector<Id> entry_points, sized;
+  ws::vector<Id> entry_points, sized;
   bool builtin_size = false;
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
@@ -342,7 +345,7 @@ void Matrix2Rules::CheckCallbacks() {
     InstIndex user;
     const char* role;
   };
-  std::vector<Callback> callbacks;
+  ws::vector<Callback> callbacks;
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
     if (op == Op::CooperativeMatrixReduceEXT) {
@@ -366,10 +369,10 @@ void Matrix2Rules::CheckCallbacks() {
   }
   // Walk each callback's static call graph with a worklist; report the first tangled
   // instruction of each function once.
-  std::vector<bool> reported(m_.functions().size(), false);
+  ws::vector<bool> reported(m_.functions().size(), false);
   for (const Callback& cb : callbacks) {
-    std::vector<uint32_t> work;
-    std::vector<bool> seen(m_.functions().size(), false);
+    ws::vector<uint32_t> work;
+    ws::vector<bool> seen(m_.functions().size(), false);
     const uint32_t root = m_.FunctionById(cb.function);
     if (root == ~0u) continue;
     work.push_back(root);

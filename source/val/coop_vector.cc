@@ -4,6 +4,7 @@
 // instructions the extension allows on cooperative vectors.
 #include <string>
 
+#include "source/common/workspace.h"
 #include "source/grammar/elementwise.h"
 #include "source/val/cooperative.h"
 #include "source/val/state.h"
@@ -143,7 +144,7 @@ void CoopVectorRules::CheckStorage(InstIndex i) {
   const auto sc = static_cast<StorageClass>(m_.word(i, 3));
   if (sc == StorageClass::Function || sc == StorageClass::Private) return;
   const Id pointee = state_.PointeeType(m_.type_id(i));
-  std::vector<Id> work{pointee};
+  ws::vector<Id> work{pointee};
   for (int budget = 4096; !work.empty() && --budget > 0;) {
     const Id t = work.back();
     work.pop_back();
@@ -187,7 +188,7 @@ void CoopVectorRules::CheckArrayPointer(InstIndex i, Id pointer, const char* wha
                       (vectors_ok ? "scalars or vectors" : "scalars"));
   }
   bool allowed = false;
-  std::string names;
+  ws::string names;
   for (StorageClass c : classes) {
     allowed = allowed || *sc == c;
     names += (names.empty() ? "" : ", ") + StorageClassName(c);
@@ -342,8 +343,8 @@ void CoopVectorRules::CheckMatrixMul(InstIndex i) {
     if (const auto count = DefaultValue(state_, CountOf(result_type));
         count && *count != *m_value) {
       state_.Report("coop-vector.matmul.result", i,
-                    state_.Describe(i) + ": the result has " + std::to_string(*count) +
-                        " components; M is " + std::to_string(*m_value));
+                    state_.Describe(i) + ": the result has " + ws::to_string(*count) +
+                        " components; M is " + ws::to_string(*m_value));
     }
   }
   // K against the input: K components, or enough packed uint32 components for K values.
@@ -363,14 +364,14 @@ void CoopVectorRules::CheckMatrixMul(InstIndex i) {
                           state_.Name(component));
       } else if (count && *count * 4 < *k_value) {
         state_.Report("coop-vector.matmul.k", i,
-                      state_.Describe(i) + ": Input's " + std::to_string(*count) +
-                          " uint32 components hold " + std::to_string(*count * 4) +
-                          " packed 8-bit values; K is " + std::to_string(*k_value));
+                      state_.Describe(i) + ": Input's " + ws::to_string(*count) +
+                          " uint32 components hold " + ws::to_string(*count * 4) +
+                          " packed 8-bit values; K is " + ws::to_string(*k_value));
       }
     } else if (count && *count != *k_value) {
       state_.Report("coop-vector.matmul.k", i,
-                    state_.Describe(i) + ": Input has " + std::to_string(*count) +
-                        " components; K is " + std::to_string(*k_value));
+                    state_.Describe(i) + ": Input has " + ws::to_string(*count) +
+                        " components; K is " + ws::to_string(*k_value));
     }
   }
   // Matrix and Bias: pointers to arrays of scalars in CrossWorkgroup, StorageBuffer or
@@ -444,7 +445,7 @@ void CoopVectorRules::CheckOuterProduct(InstIndex i) {
       v &&
       !grammar::LookupEnumerant(grammar::OperandKind::kComponentType, static_cast<uint32_t>(*v))) {
     state_.Report("coop-vector.outer-product", i,
-                  state_.Describe(i) + ": MatrixInterpretation " + std::to_string(*v) +
+                  state_.Describe(i) + ": MatrixInterpretation " + ws::to_string(*v) +
                       " is not a Component Type value");
   }
   if (m_.num_words(i) > 7) {
@@ -494,7 +495,7 @@ void CoopVectorRules::CheckElementwise(InstIndex i) {
   }
   if (!IsVectorIdType(state_, result_type)) return;
   const Id component = ComponentOf(result_type);
-  const std::string name = ValidationState::OpName(op);
+  const ws::string name = ValidationState::OpName(op);
   const bool float_op = name[2] == 'F';
   if (float_op ? !state_.IsFloatType(component) : !state_.IsIntType(component)) {
     state_.Report("coop-vector.arith", i,
@@ -573,7 +574,7 @@ void CoopVectorRules::CheckExtInst(InstIndex i) {
   for (std::string_view a : kAllowed) allowed = allowed || (glsl && name == a);
   if (!allowed) {
     state_.Report("coop-vector.ext-inst", i,
-                  state_.Describe(i) + ": " + (ext ? std::string(name) : "this instruction") +
+                  state_.Describe(i) + ": " + (ext ? ws::string(name) : "this instruction") +
                       " is not one of the GLSL.std.450 instructions allowed on cooperative "
                       "vectors");
     return;
@@ -594,7 +595,7 @@ void CoopVectorRules::CheckExtInst(InstIndex i) {
   if (component != 0 &&
       (float_op ? !state_.IsFloatType(component) : !state_.IsIntType(component))) {
     state_.Report("coop-vector.ext-inst", i,
-                  state_.Describe(i) + ": " + std::string(name) + " needs " +
+                  state_.Describe(i) + ": " + ws::string(name) + " needs " +
                       (float_op ? "floating-point" : "integer") + " components, not " +
                       state_.Name(component));
   }
@@ -630,8 +631,8 @@ void CoopVectorRules::CheckComposite(InstIndex i) {
     }
     if (count && static_cast<int64_t>(n - 3) != *count) {
       state_.Report("coop-vector.composite", i,
-                    state_.Describe(i) + " has " + std::to_string(n - 3) +
-                        " constituents for a vector of " + std::to_string(*count));
+                    state_.Describe(i) + " has " + ws::to_string(n - 3) +
+                        " constituents for a vector of " + ws::to_string(*count));
     }
     return;
   }
@@ -641,7 +642,7 @@ void CoopVectorRules::CheckComposite(InstIndex i) {
   const size_t indices = n - composite_word - 1;
   if (indices != 1) {
     state_.Report("coop-vector.composite", i,
-                  state_.Describe(i) + " uses " + std::to_string(indices) +
+                  state_.Describe(i) + " uses " + ws::to_string(indices) +
                       " indexes into a cooperative vector; exactly one is allowed");
   }
 }

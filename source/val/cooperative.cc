@@ -4,6 +4,7 @@
 #include <span>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/ir/scalar_eval.h"
 
 namespace coopspv::val {
@@ -98,7 +99,7 @@ std::optional<int64_t> DefaultValue(const ValidationState& state, Id id) {
 
 bool SameValue(const ValidationState& state, Id a, Id b) {
   // Iterative structural comparison of spec-constant expressions.
-  std::vector<std::pair<Id, Id>> work{{a, b}};
+  ws::vector<std::pair<Id, Id>> work{{a, b}};
   int budget = 256;  // Expressions are small; this bounds hostile nesting.
   while (!work.empty()) {
     const auto [x, y] = work.back();
@@ -136,10 +137,10 @@ bool ProvablyDifferent(const ValidationState& state, Id a, Id b) {
   return va && vb && *va != *vb;
 }
 
-std::string ValueText(ValidationState& state, Id id) {
-  if (const auto v = KnownValue(state, id)) return std::to_string(*v);
-  std::string out = state.Name(id);
-  if (const auto d = DefaultValue(state, id)) out += " (default " + std::to_string(*d) + ")";
+ws::string ValueText(ValidationState& state, Id id) {
+  if (const auto v = KnownValue(state, id)) return ws::to_string(*v);
+  ws::string out = state.Name(id);
+  if (const auto d = DefaultValue(state, id)) out += " (default " + ws::to_string(*d) + ")";
   return out;
 }
 
@@ -149,7 +150,7 @@ bool IsCooperativeVectorStorageRestricted(const ValidationState& state) {
 }
 
 bool ContainsCooperativeType(const ValidationState& state, Id type) {
-  std::vector<Id> work{type};
+  ws::vector<Id> work{type};
   int budget = 4096;
   while (!work.empty() && --budget > 0) {
     const Id t = work.back();
@@ -242,23 +243,23 @@ void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask, 
     if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
       state.Report(
           rule, i,
-          state.Describe(i) + ": Aligned " + std::to_string(alignment) + " is not a power of two");
+          state.Describe(i) + ": Aligned " + ws::to_string(alignment) + " is not a power of two");
     }
   }
 }
 
-std::string StorageClassName(spv::StorageClass sc) {
+ws::string StorageClassName(spv::StorageClass sc) {
   const grammar::EnumerantInfo* e =
       grammar::LookupEnumerant(grammar::OperandKind::kStorageClass, static_cast<uint32_t>(sc));
-  return e ? e->name : std::to_string(static_cast<uint32_t>(sc));
+  return e ? e->name : ws::to_string(static_cast<uint32_t>(sc));
 }
 
-std::string ScopeName(int64_t scope) {
+ws::string ScopeName(int64_t scope) {
   const grammar::EnumerantInfo* e =
       scope >= 0 && scope <= 0xFFFFFFFF
           ? grammar::LookupEnumerant(grammar::OperandKind::kScope, static_cast<uint32_t>(scope))
           : nullptr;
-  return e ? e->name : std::to_string(scope);
+  return e ? e->name : ws::to_string(scope);
 }
 
 }  // namespace coopspv::val

@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "source/common/workspace.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -40,7 +41,7 @@ bool SameValue(const ValidationState& state, Id a, Id b);
 bool ProvablyDifferent(const ValidationState& state, Id a, Id b);
 
 // "16", "%BM" or "%BM (default 64)": how messages show a dimension or scope operand.
-std::string ValueText(ValidationState& state, Id id);
+ws::string ValueText(ValidationState& state, Id id);
 
 // Opcode 5288 declares both cooperative vectors (CooperativeVectorNV) and long vectors
 // (LongVectorEXT). Cooperative-vector-only restrictions (storage classes) apply when the module
@@ -63,8 +64,8 @@ void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask, 
                             const char* rule);
 
 // The storage class name, e.g. "StorageBuffer".
-std::string StorageClassName(spv::StorageClass sc);
-std::string ScopeName(int64_t scope);
+ws::string StorageClassName(spv::StorageClass sc);
+ws::string ScopeName(int64_t scope);
 
 }  // namespace coopspv::val
 

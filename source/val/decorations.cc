@@ -7,6 +7,7 @@
 #include <tuple>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/val/cooperative.h"
 #include "source/val/core.h"
 
@@ -105,10 +106,10 @@ const char* TargetText(Target want) {
   return "anything";
 }
 
-std::string DecorationName(Decoration d) {
+ws::string DecorationName(Decoration d) {
   const grammar::EnumerantInfo* e =
       grammar::LookupEnumerant(grammar::OperandKind::kDecoration, static_cast<uint32_t>(d));
-  return e ? e->name : std::to_string(static_cast<uint32_t>(d));
+  return e ? e->name : ws::to_string(static_cast<uint32_t>(d));
 }
 
 struct Applied {
@@ -155,7 +156,7 @@ void CheckAccessQualifier(ValidationState& state, InstIndex i, Id target, Decora
 
 void ValidateDecorations(ValidationState& state) {
   const ir::Module& m = state.module();
-  std::vector<Applied> applied;
+  ws::vector<Applied> applied;
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     const uint32_t n = m.num_words(i);
@@ -189,8 +190,8 @@ void ValidateDecorations(ValidationState& state) {
       const uint32_t members = m.num_words(def) - 2;
       if (member >= members) {
         state.Report("decoration.member", i,
-                     state.Describe(i) + ": member " + std::to_string(member) + " of " +
-                         state.Name(type) + ", which has " + std::to_string(members) + " members");
+                     state.Describe(i) + ": member " + ws::to_string(member) + " of " +
+                         state.Name(type) + ", which has " + ws::to_string(members) + " members");
         continue;
       }
       if (op == Op::MemberDecorate && n >= 4) {
@@ -205,9 +206,8 @@ void ValidateDecorations(ValidationState& state) {
     const Applied& a = applied[k - 1];
     const Applied& b = applied[k];
     if (a.target != b.target || a.member != b.member || a.decoration != b.decoration) continue;
-    const std::string what =
-        state.Name(b.target) +
-        (b.member == ~0u ? std::string() : " member " + std::to_string(b.member));
+    const ws::string what = state.Name(b.target) +
+                            (b.member == ~0u ? ws::string() : " member " + ws::to_string(b.member));
     state.Report("decoration.duplicate", b.inst,
                  state.Describe(b.inst) + ": " + what + " is already decorated with " +
                      DecorationName(static_cast<Decoration>(b.decoration)));

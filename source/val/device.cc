@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "source/binary/reader.h"
+#include "source/common/workspace.h"
 #include "source/profile/device_profile.h"
 #include "source/val/cooperative.h"
 #include "source/val/state.h"
@@ -46,7 +47,7 @@ bool FitsMultiple(const std::optional<int64_t>& v, uint32_t granularity) {
 bool Same(const std::optional<int64_t>& a, const std::optional<int64_t>& b) {
   return !a || !b || *a == *b;
 }
-std::string DimText(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "?"; }
+ws::string DimText(const std::optional<int64_t>& v) { return v ? ws::to_string(*v) : "?"; }
 
 // The Vulkan feature (or, where Vulkan has no feature, the extension) a capability needs:
 // VUID-VkShaderModuleCreateInfo-pCode-08740 and the SPIR-V environment appendix.
@@ -126,7 +127,7 @@ constexpr ExtensionNeed kExtensionNeeds[] = {
 };
 
 // The Vulkan minor version of "1.3.230"; 0 when it does not say.
-uint32_t ApiMinor(const std::string& version) {
+uint32_t ApiMinor(std::string_view version) {
   if (version.size() < 3 || version[0] != '1' || version[1] != '.') return 0;
   uint32_t minor = 0;
   for (size_t k = 2; k < version.size() && version[k] >= '0' && version[k] <= '9'; ++k) {
@@ -174,17 +175,17 @@ uint32_t StageBit(uint32_t model) {
   }
 }
 
-std::string StagesText(uint32_t mask) {
-  std::string s;
+ws::string StagesText(uint32_t mask) {
+  ws::string s;
   for (const profile::StageBit& b : profile::StageBits()) {
-    if (mask & b.bit) s += (s.empty() ? "" : ", ") + std::string(b.name);
+    if (mask & b.bit) s += (s.empty() ? "" : ", ") + ws::string(b.name);
   }
   return s.empty() ? "none" : s;
 }
 
-std::string TypeName(ComponentType t) {
+ws::string TypeName(ComponentType t) {
   const char* name = profile::ComponentTypeName(t);
-  return name ? name : std::to_string(static_cast<uint32_t>(t));
+  return name ? name : ws::to_string(static_cast<uint32_t>(t));
 }
 
 class DeviceRules {
@@ -221,14 +222,14 @@ class DeviceRules {
 
   // The component types a scalar type can stand for: an integer type either signedness (the
   // instruction's operands decide it), a float type its encoding.
-  std::vector<ComponentType> ComponentTypes(Id type) const;
+  ws::vector<ComponentType> ComponentTypes(Id type) const;
   std::optional<ComponentType> SignedAs(Id type, bool is_signed) const;
   bool Matches(Id type, ComponentType t) const;
   std::optional<MatrixShape> Shape(Id type) const;
   // The invocations of the one compute entry point's workgroup; nullopt when there is not
   // exactly one, or its size is not a plain constant.
   std::optional<int64_t> WorkgroupInvocations() const;
-  std::string ShapeText(const MatrixShape& s);
+  ws::string ShapeText(const MatrixShape& s);
 
   ValidationState& state_;
   const ir::Module& m_;
@@ -239,9 +240,9 @@ class DeviceRules {
     uint32_t model;
     std::optional<int64_t> invocations;
   };
-  std::vector<EntryPoint> entry_points_;
-  std::unordered_map<Id, int64_t> array_strides_;
-  std::unordered_map<uint64_t, int64_t> member_offsets_;  // (struct << 32) | member.
+  ws::vector<EntryPoint> entry_points_;
+  ws::unordered_map<Id, int64_t> array_strides_;
+  ws::unordered_map<uint64_t, int64_t> member_offsets_;  // (struct << 32) | member.
 };
 
 void DeviceRules::Run() {
@@ -313,11 +314,11 @@ void DeviceRules::CheckCapabilities() {
           need.member ? device_.features.*need.member : device_.HasExtension(need.extension);
       if (ok) continue;
       const auto* e = grammar::LookupEnumerant(grammar::OperandKind::kCapability, m_.word(i, 1));
-      const std::string cap = e ? e->name : std::to_string(m_.word(i, 1));
+      const ws::string cap = e ? e->name : ws::to_string(m_.word(i, 1));
       state_.Report("device.capability", i,
                     "the capability " + cap + " needs " +
-                        (need.member ? std::string("the feature ") + need.feature
-                                     : std::string("the extension ") + need.extension) +
+                        (need.member ? ws::string("the feature ") + need.feature
+                                     : ws::string("the extension ") + need.extension) +
                         ", which the device profile does not have");
     }
   }
@@ -328,17 +329,17 @@ void DeviceRules::CheckExtensions() {
   for (InstIndex i = 0; i < m_.global_end(); ++i) {
     const Op op = m_.opcode(i);
     if (op != Op::Extension) continue;
-    const std::string name(binary::DecodeString(m_.inst(i).words.subspan(1)));
+    const ws::string name(binary::DecodeString(m_.inst(i).words.subspan(1)));
     for (const ExtensionNeed& need : kExtensionNeeds) {
       if (name != need.spirv) continue;
       if (device_.HasExtension(need.vulkan) || (need.core_minor && minor >= need.core_minor)) {
         continue;
       }
-      state_.Report("device.extension", i,
-                    "the SPIR-V extension " + name + " needs the device extension " + need.vulkan +
-                        (need.core_minor ? " or Vulkan 1." + std::to_string(need.core_minor)
-                                         : std::string()) +
-                        ", which the device profile does not have");
+      state_.Report(
+          "device.extension", i,
+          "the SPIR-V extension " + name + " needs the device extension " + need.vulkan +
+              (need.core_minor ? " or Vulkan 1." + ws::to_string(need.core_minor) : ws::string()) +
+              ", which the device profile does not have");
     }
   }
 }
@@ -405,7 +406,7 @@ void DeviceRules::CheckStages(bool matrices, bool nv_matrices, bool vectors) {
       if (bit == 0 || (use.supported & bit)) continue;
       const auto* model = grammar::LookupEnumerant(grammar::OperandKind::kExecutionModel, e.model);
       state_.Report(use.rule, e.inst,
-                    std::string("the module uses ") + use.what + " but entry point " +
+                    ws::string("the module uses ") + use.what + " but entry point " +
                         state_.Name(e.function) + " is a " + (model ? model->name : "?") +
                         " shader; the device's " + use.property + " are " +
                         StagesText(use.supported));
@@ -430,9 +431,9 @@ std::optional<ComponentType> DeviceRules::SignedAs(Id type, bool is_signed) cons
   }
 }
 
-std::vector<ComponentType> DeviceRules::ComponentTypes(Id type) const {
+ws::vector<ComponentType> DeviceRules::ComponentTypes(Id type) const {
   if (state_.IsIntType(type)) {
-    std::vector<ComponentType> out;
+    ws::vector<ComponentType> out;
     for (bool s : {true, false}) {
       if (auto t = SignedAs(type, s)) out.push_back(*t);
     }
@@ -475,9 +476,9 @@ std::optional<MatrixShape> DeviceRules::Shape(Id type) const {
                      state_.DefWord(type, 2)};
 }
 
-std::string DeviceRules::ShapeText(const MatrixShape& s) {
+ws::string DeviceRules::ShapeText(const MatrixShape& s) {
   const auto types = ComponentTypes(s.component);
-  std::string type = state_.Name(s.component);
+  ws::string type = state_.Name(s.component);
   if (types.size() == 1) type = TypeName(types[0]);
   const char* use = s.use == kUseA ? "MatrixA" : s.use == kUseB ? "MatrixB" : "MatrixAccumulator";
   return DimText(s.rows) + "x" + DimText(s.columns) + " " + type + " " + use + " " +
@@ -519,7 +520,7 @@ void DeviceRules::CheckMatrixType(InstIndex i) {
                     state_.Describe(i) + " (" + ShapeText(s) +
                         ") has a dimension above the device's "
                         "cooperativeMatrixFlexibleDimensionsMaxDimension " +
-                        std::to_string(max));
+                        ws::to_string(max));
       return;
     }
     for (const auto& e : device_.cooperativeMatrixFlexibleDimensionsProperties) {
@@ -558,10 +559,10 @@ void DeviceRules::CheckWorkgroupSize(InstIndex first) {
     }
     state_.Report("device.coop-matrix.workgroup-size", first,
                   state_.Describe(first) + " has Workgroup scope and entry point " +
-                      state_.Name(e.function) + " has " + std::to_string(*e.invocations) +
+                      state_.Name(e.function) + " has " + ws::to_string(*e.invocations) +
                       " invocations per workgroup, above the device's "
                       "cooperativeMatrixWorkgroupScopeMaxWorkgroupSize " +
-                      std::to_string(max));
+                      ws::to_string(max));
   }
 }
 
@@ -821,16 +822,16 @@ void DeviceRules::CheckLoadStoreAlignment(InstIndex i) {
   if (!line || *line <= 0) return;
   const int64_t need = std::min<int64_t>(16, *line * *component);
   const char* vuid_layout = *column_major ? "column" : "row";
-  auto report = [&](const std::string& what) {
+  auto report = [&](const ws::string& what) {
     state_.Report("device.coop-matrix.load-store-alignment", i,
-                  state_.Describe(i) + ": " + what + " is not aligned to " + std::to_string(need) +
+                  state_.Describe(i) + ": " + what + " is not aligned to " + ws::to_string(need) +
                       " bytes (the lesser of 16 and a " + vuid_layout + " of the matrix, " +
-                      std::to_string(*line * *component) + " bytes)");
+                      ws::to_string(*line * *component) + " bytes)");
   };
   if (stride != 0) {
     if (const auto s = KnownValue(state_, stride);
         s && *s >= 0 && *s < (int64_t{1} << 32) && (*s * *element) % need != 0) {
-      report("the Stride, " + std::to_string(*s) + " elements of " + std::to_string(*element) +
+      report("the Stride, " + ws::to_string(*s) + " elements of " + ws::to_string(*element) +
              " bytes,");
     }
   }
@@ -838,15 +839,15 @@ void DeviceRules::CheckLoadStoreAlignment(InstIndex i) {
   if (!offset) return;
   const auto [c, g] = *offset;
   if ((g == 0 || g % need == 0) && ((c % need) + need) % need != 0) {
-    report("the Pointer, at byte offset " + std::to_string(c) +
-           (g ? " plus a multiple of " + std::to_string(g) : std::string()) + " in its variable,");
+    report("the Pointer, at byte offset " + ws::to_string(c) +
+           (g ? " plus a multiple of " + ws::to_string(g) : ws::string()) + " in its variable,");
   }
 }
 
 void DeviceRules::CheckSharedMemory(bool workgroup_matrices) {
   const auto& p = device_.properties;
   if (p.maxComputeSharedMemorySize == 0) return;  // The profile does not say.
-  std::vector<InstIndex> variables;
+  ws::vector<InstIndex> variables;
   for (InstIndex i = 0; i < m_.global_end(); ++i) {
     if (m_.opcode(i) == Op::Variable && m_.num_words(i) >= 4 &&
         m_.word(i, 3) == static_cast<uint32_t>(spv::StorageClass::Workgroup)) {
@@ -883,10 +884,10 @@ void DeviceRules::CheckSharedMemory(bool workgroup_matrices) {
     // VUID-RuntimeSpirv-Workgroup-06530.
     if (total > static_cast<int64_t>(p.maxComputeSharedMemorySize)) {
       state_.Report("device.shared-memory", at,
-                    "entry point " + state_.Name(e.function) + " has " + std::to_string(total) +
+                    "entry point " + state_.Name(e.function) + " has " + ws::to_string(total) +
                         " bytes of Workgroup variables, above the device's "
                         "maxComputeSharedMemorySize " +
-                        std::to_string(p.maxComputeSharedMemorySize));
+                        ws::to_string(p.maxComputeSharedMemorySize));
       continue;
     }
     // VUID-RuntimeSpirv-maxComputeSharedMemorySize-10168.
@@ -895,11 +896,11 @@ void DeviceRules::CheckSharedMemory(bool workgroup_matrices) {
         static_cast<int64_t>(p.cooperativeMatrixWorkgroupScopeReservedSharedMemory);
     if (workgroup_matrices && total > left) {
       state_.Report("device.coop-matrix.workgroup-shared-memory", at,
-                    "entry point " + state_.Name(e.function) + " has " + std::to_string(total) +
+                    "entry point " + state_.Name(e.function) + " has " + ws::to_string(total) +
                         " bytes of Workgroup variables in a module with Workgroup-scope "
                         "matrices, above maxComputeSharedMemorySize " +
-                        std::to_string(p.maxComputeSharedMemorySize) + " minus the " +
-                        std::to_string(p.cooperativeMatrixWorkgroupScopeReservedSharedMemory) +
+                        ws::to_string(p.maxComputeSharedMemorySize) + " minus the " +
+                        ws::to_string(p.cooperativeMatrixWorkgroupScopeReservedSharedMemory) +
                         " bytes of cooperativeMatrixWorkgroupScopeReservedSharedMemory");
     }
   }
@@ -911,9 +912,9 @@ void DeviceRules::CheckVectorType(InstIndex i) {
   if (const auto count = KnownValue(state_, m_.word(i, 3));
       count && *count > static_cast<int64_t>(device_.properties.maxCooperativeVectorComponents)) {
     state_.Report("device.coop-vector.components", i,
-                  state_.Describe(i) + " has " + std::to_string(*count) +
+                  state_.Describe(i) + " has " + ws::to_string(*count) +
                       " components, above the device's maxCooperativeVectorComponents " +
-                      std::to_string(device_.properties.maxCooperativeVectorComponents));
+                      ws::to_string(device_.properties.maxCooperativeVectorComponents));
   }
   // VUID-RuntimeSpirv-OpTypeCooperativeVector-10095: an inputType or resultType of an entry.
   for (const auto& e : device_.cooperativeVectorProperties) {
@@ -954,12 +955,12 @@ void DeviceRules::CheckVectorMatrixMul(InstIndex i) {
   auto interp = [](int64_t v) {
     return profile::IsKnownComponentType(static_cast<uint32_t>(v))
                ? TypeName(static_cast<ComponentType>(v))
-               : std::to_string(v);
+               : ws::to_string(v);
   };
   state_.Report("device.coop-vector.matmul", i,
                 state_.Describe(i) + ": input " + state_.Name(input_component) + " as " +
                     interp(*input_interp) + ", matrix as " + interp(*matrix_interp) +
-                    (add ? ", bias as " + interp(*bias_interp) : std::string()) + ", result " +
+                    (add ? ", bias as " + interp(*bias_interp) : ws::string()) + ", result " +
                     state_.Name(result_component) + (*transpose ? ", transposed" : "") +
                     " matches no entry of the device's cooperative vector properties");
 }

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/ir/analyses.h"
 #include "source/val/state.h"
 
@@ -16,7 +17,7 @@ void CheckStructure(ValidationState& state) {
   enum class Where { kOutside, kParams, kInBlock, kBetweenBlocks } where = Where::kOutside;
   InstIndex function_start = kNoInst;
   bool has_blocks = false;
-  auto fail = [&](InstIndex i, std::string message) {
+  auto fail = [&](InstIndex i, ws::string message) {
     state.structure_ok = false;
     return state.Report("function.structure", i, std::move(message));
   };
@@ -117,16 +118,16 @@ void CheckFunctionTypes(ValidationState& state) {
     const size_t want = type.words.size() - 3;
     if (f.num_params != want) {
       state.Report("function.type", def,
-                   state.Describe(def) + " has " + std::to_string(f.num_params) +
+                   state.Describe(def) + " has " + ws::to_string(f.num_params) +
                        " OpFunctionParameter(s); its type " + state.Name(fn_type) + " has " +
-                       std::to_string(want));
+                       ws::to_string(want));
       continue;
     }
     for (uint32_t p = 0; p < f.num_params; ++p) {
       const InstIndex param = f.first_param + p;
       if (m.type_id(param) != type.words[3 + p]) {
         state.Report("function.type", param,
-                     state.Describe(param) + ": parameter " + std::to_string(p) + " has type " +
+                     state.Describe(param) + ": parameter " + ws::to_string(p) + " has type " +
                          state.Name(m.type_id(param)) + " but " + state.Name(fn_type) + " says " +
                          state.Name(type.words[3 + p]));
       }
@@ -160,21 +161,21 @@ void CheckBodies(ValidationState& state) {
         const size_t args = inst.words.size() - 4, params = type.words.size() - 3;
         if (args > state.options().max_function_args) {
           state.Report("function.call", i,
-                       state.Describe(i) + " passes " + std::to_string(args) +
+                       state.Describe(i) + " passes " + ws::to_string(args) +
                            " arguments; the limit is " +
-                           std::to_string(state.options().max_function_args));
+                           ws::to_string(state.options().max_function_args));
         }
         if (args != params) {
           state.Report("function.call", i,
-                       state.Describe(i) + " passes " + std::to_string(args) + " argument(s) to " +
-                           state.Name(callee) + ", which takes " + std::to_string(params));
+                       state.Describe(i) + " passes " + ws::to_string(args) + " argument(s) to " +
+                           state.Name(callee) + ", which takes " + ws::to_string(params));
           break;
         }
         for (size_t a = 0; a < args; ++a) {
           const Id arg = inst.words[4 + a];
           if (state.DefOp(arg) != Op::Nop && state.TypeOf(arg) != type.words[3 + a]) {
             state.Report("function.call", i,
-                         state.Describe(i) + ": argument " + std::to_string(a) + " " +
+                         state.Describe(i) + ": argument " + ws::to_string(a) + " " +
                              state.Name(arg) + " has type " + state.Name(state.TypeOf(arg)) +
                              ", the parameter " + state.Name(type.words[3 + a]));
           }
@@ -284,7 +285,7 @@ namespace {
 void CheckNestingDepth(ValidationState& state) {
   const ir::Module& m = state.module();
   const uint32_t limit = state.options().max_control_flow_nesting_depth;
-  std::vector<Id> open;
+  ws::vector<Id> open;
   for (const ir::Function& fn : m.functions()) {
     open.clear();
     for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) {
@@ -299,8 +300,8 @@ void CheckNestingDepth(ValidationState& state) {
       if (open.size() > limit) {
         state.Report("function.nesting-depth", merge,
                      state.Describe(merge) + " opens a construct nested " +
-                         std::to_string(open.size()) + " deep, more than the limit of " +
-                         std::to_string(limit));
+                         ws::to_string(open.size()) + " deep, more than the limit of " +
+                         ws::to_string(limit));
         break;  // Once per function.
       }
     }

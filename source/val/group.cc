@@ -4,6 +4,7 @@
 // vulkan.cc reports it).
 #include <string>
 
+#include "source/common/workspace.h"
 #include "source/val/cooperative.h"
 #include "source/val/core.h"
 
@@ -201,7 +202,7 @@ void GroupRules::Check(InstIndex i, const Shape& s) {
     const bool partitioned = group_operation >= 6 && group_operation <= 8 && s.cluster;
     if (!scan && !clustered && !partitioned) {
       state_.Report("group.operation", i,
-                    state_.Describe(i) + ": Group Operation " + std::to_string(group_operation) +
+                    state_.Describe(i) + ": Group Operation " + ws::to_string(group_operation) +
                         " is not " +
                         (s.cluster ? "Reduce, InclusiveScan, ExclusiveScan, ClusteredReduce or a "
                                      "Partitioned one"
@@ -255,7 +256,7 @@ void GroupRules::Check(InstIndex i, const Shape& s) {
   const std::optional<int64_t> size = KnownValue(state_, cluster);
   if (size && (*size < 1 || (*size & (*size - 1)) != 0)) {
     state_.Report("group.cluster-size-value", i,
-                  state_.Describe(i) + ": ClusterSize " + std::to_string(*size) +
+                  state_.Describe(i) + ": ClusterSize " + ws::to_string(*size) +
                       " is not a power of 2; behavior is undefined");
   }
 }

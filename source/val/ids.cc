@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -139,7 +140,7 @@ Want DefaultWant(grammar::OperandKind kind, ir::Section section, bool is_type) {
 
 // Fills `wants` with what each parsed operand of instruction `i` must name (kAny for non-id
 // operands and for operands other rules check with better messages).
-void OperandWants(const ir::Module& m, InstIndex i, std::vector<Want>* wants) {
+void OperandWants(const ir::Module& m, InstIndex i, ws::vector<Want>* wants) {
   const ir::Inst inst = m.inst(i);
   const Op op = m.opcode(i);
   const size_t n = inst.operands.size();
@@ -290,12 +291,12 @@ void OperandWants(const ir::Module& m, InstIndex i, std::vector<Want>* wants) {
   }
 }
 
-std::string OperandLabel(const ir::Inst& inst, size_t k) {
+ws::string OperandLabel(const ir::Inst& inst, size_t k) {
   const grammar::OperandInfo* info = nullptr;
   const auto ops = grammar::Operands(*inst.info);
   if (k < ops.size() && ops[k].kind == inst.operands[k].kind) info = &ops[k];
-  if (info && info->name[0]) return std::string("'") + info->name + "'";
-  return std::to_string(k + 1);
+  if (info && info->name[0]) return ws::string("'") + info->name + "'";
+  return ws::to_string(k + 1);
 }
 
 }  // namespace
@@ -310,8 +311,8 @@ void ValidateIds(ValidationState& state) {
     }
   }
   // Pointer types declared ahead by OpTypeForwardPointer may be named before their definition.
-  std::vector<bool> forward_pointer(m.bound(), false);
-  std::vector<Want> wants;
+  ws::vector<bool> forward_pointer(m.bound(), false);
+  ws::vector<Want> wants;
   bool in_function = false;
   // The parsed records are read directly: this loop visits every operand of the module.
   const binary::ParsedModule& parsed = m.parsed();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/grammar/grammar.h"
 #include "source/val/core.h"
 
@@ -74,15 +75,15 @@ Words PointerWords(Op op, uint32_t n) {
 // VUID-StandaloneSpirv-OpEntryPoint-09658 / 09659: "For a given OpEntryPoint, any BuiltIn
 // decoration must not be used more than once by the Input [Output] interface": a built-in
 // variable, or a member of the structure (or array of structures) an interface variable holds.
-std::string BuiltInName(uint32_t b) {
+ws::string BuiltInName(uint32_t b) {
   const grammar::EnumerantInfo* e = grammar::LookupEnumerant(grammar::OperandKind::kBuiltIn, b);
-  return e ? e->name : std::to_string(b);
+  return e ? e->name : ws::to_string(b);
 }
 
 void CheckBuiltInsOnce(ValidationState& state) {
   const ir::Module& m = state.module();
   // (target, built-in) of the BuiltIn decorations: variables, and structure types (members).
-  std::vector<std::pair<Id, uint32_t>> builtins;
+  ws::vector<std::pair<Id, uint32_t>> builtins;
   for (InstIndex i = 0; i < m.global_end(); ++i) {
     const Op op = m.opcode(i);
     // Decorations come before the types (layout.order reports a module where they do not).
@@ -95,12 +96,12 @@ void CheckBuiltInsOnce(ValidationState& state) {
   }
   if (builtins.size() < 2) return;
   // Only a built-in decorated more than once can be used twice (in valid modules none is).
-  std::vector<uint32_t> values(builtins.size());
+  ws::vector<uint32_t> values(builtins.size());
   for (size_t k = 0; k < builtins.size(); ++k) values[k] = builtins[k].second;
   std::sort(values.begin(), values.end());
   if (std::adjacent_find(values.begin(), values.end()) == values.end()) return;
   std::sort(builtins.begin(), builtins.end());
-  std::vector<std::pair<uint32_t, Id>> used;  // (storage class << 16 ^ built-in, variable)
+  ws::vector<std::pair<uint32_t, Id>> used;  // (storage class << 16 ^ built-in, variable)
   for (InstIndex e = 0; e < m.global_end() && !state.Full(); ++e) {
     if (ir::SectionOf(m.opcode(e)) > ir::Section::kEntryPoint) break;
     if (m.opcode(e) != Op::EntryPoint || m.num_words(e) < 4) continue;
@@ -149,7 +150,7 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
   const ir::Module& m = state.module();
   // Module-scope variables. When every entry point lists all of them (the common case) no
   // call tree can miss one, and the functions are not read.
-  std::vector<Id> globals;
+  ws::vector<Id> globals;
   for (InstIndex i = 0; i < m.global_end(); ++i) {
     if (m.opcode(i) != Op::Variable || m.num_words(i) < 4) continue;
     const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
@@ -160,31 +161,31 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
   }
   std::sort(globals.begin(), globals.end());
   // The sorted interface of each entry point.
-  std::vector<std::pair<InstIndex, std::vector<Id>>> entries;
+  ws::vector<std::pair<InstIndex, ws::vector<Id>>> entries;
   bool complete = true;
   for (InstIndex e = 0; e < m.global_end(); ++e) {
     if (m.opcode(e) != Op::EntryPoint || m.num_words(e) < 4) continue;
     const ir::Inst inst = m.inst(e);
     const size_t name_words = binary::DecodeString(inst.words.subspan(3)).size() / 4 + 1;
-    std::vector<Id> listed(inst.words.begin() + std::min(3 + name_words, inst.words.size()),
-                           inst.words.end());
+    ws::vector<Id> listed(inst.words.begin() + std::min(3 + name_words, inst.words.size()),
+                          inst.words.end());
     std::sort(listed.begin(), listed.end());
     complete =
         complete && std::includes(listed.begin(), listed.end(), globals.begin(), globals.end());
     entries.emplace_back(e, std::move(listed));
   }
   if (complete) return;
-  std::vector<bool> global(m.bound(), false);
+  ws::vector<bool> global(m.bound(), false);
   for (const Id id : globals) {
     if (id < global.size()) global[id] = true;
   }
   // Per function: the variables it names (first use) and the functions it calls.
   const auto functions = m.functions();
   struct Uses {
-    std::vector<std::pair<Id, InstIndex>> variables;
-    std::vector<uint32_t> callees;
+    ws::vector<std::pair<Id, InstIndex>> variables;
+    ws::vector<uint32_t> callees;
   };
-  std::vector<Uses> uses(functions.size());
+  ws::vector<Uses> uses(functions.size());
   for (uint32_t f = 0; f < functions.size(); ++f) {
     const InstIndex end = functions[f].end == kNoInst ? m.num_instructions() : functions[f].end;
     for (InstIndex i = functions[f].def; i < end; ++i) {
@@ -206,10 +207,10 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
     const uint32_t root = m.FunctionById(m.word(e, 2));
     if (root >= functions.size()) continue;  // entry-point.function.
     const std::string_view name = binary::DecodeString(m.inst(e).words.subspan(3));
-    std::vector<bool> seen(functions.size(), false);
-    std::vector<uint32_t> stack{root};
+    ws::vector<bool> seen(functions.size(), false);
+    ws::vector<uint32_t> stack{root};
     seen[root] = true;
-    std::vector<Id> reported;
+    ws::vector<Id> reported;
     while (!stack.empty() && !state.Full()) {
       const uint32_t f = stack.back();
       stack.pop_back();
@@ -221,7 +222,7 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
         reported.push_back(id);
         state.Report("entry-point.interface-complete", at,
                      state.Describe(at) + ": " + state.Name(id) +
-                         " is used in the call tree of entry point \"" + std::string(name) +
+                         " is used in the call tree of entry point \"" + ws::string(name) +
                          "\" but not listed in its interface");
       }
       for (const uint32_t c : uses[f].callees) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "source/common/workspace.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -13,8 +14,8 @@ namespace {
 
 using ir::Section;
 
-std::string VersionText(uint32_t v) {
-  return std::to_string((v >> 16) & 0xFF) + "." + std::to_string((v >> 8) & 0xFF);
+ws::string VersionText(uint32_t v) {
+  return ws::to_string((v >> 16) & 0xFF) + "." + ws::to_string((v >> 8) & 0xFF);
 }
 
 const char* SectionName(Section s) {
@@ -64,7 +65,7 @@ void CheckVersion(ValidationState& state) {
         "layout.version", kNoInst, "header version word 0x" + [&] {
           char b[16];
           std::snprintf(b, sizeof(b), "%08x", v);
-          return std::string(b);
+          return ws::string(b);
         }() + " is not a SPIR-V version (1.0 to 1.6)");
     return;
   }
@@ -129,15 +130,15 @@ void CheckOrder(ValidationState& state) {
   if (memory_models != 1) {
     state.Report("layout.memory-model", kNoInst,
                  memory_models == 0 ? "the module has no OpMemoryModel"
-                                    : "the module has " + std::to_string(memory_models) +
+                                    : "the module has " + ws::to_string(memory_models) +
                                           " OpMemoryModel instructions; exactly one is required");
   }
 }
 
 void CheckEntryPoints(ValidationState& state) {
   const ir::Module& m = state.module();
-  std::set<std::pair<uint32_t, std::string>> seen;
-  std::set<Id> entry_functions;
+  ws::set<std::pair<uint32_t, ws::string>> seen;
+  ws::set<Id> entry_functions;
   bool any = false;
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
@@ -152,7 +153,7 @@ void CheckEntryPoints(ValidationState& state) {
           std::find(std::begin(kNonGating), std::end(kNonGating), name) != std::end(kNonGating);
       if (!non_gating && !grammar::IsKnownExtension(name)) {
         state.Report("layout.extension-unknown", i,
-                     "OpExtension \"" + std::string(name) +
+                     "OpExtension \"" + ws::string(name) +
                          "\" is not an extension known to "
                          "this validator; its rules are not "
                          "checked");
@@ -164,7 +165,7 @@ void CheckEntryPoints(ValidationState& state) {
     const ir::Inst inst = m.inst(i);
     const uint32_t model = inst.words[1];
     const Id function = inst.words[2];
-    const std::string name(binary::DecodeString(inst.words.subspan(3)));
+    const ws::string name(binary::DecodeString(inst.words.subspan(3)));
     if (!seen.emplace(model, name).second) {
       state.Report("entry-point.duplicate", i,
                    "a second entry point named \"" + name + "\" with the same execution model");
@@ -196,7 +197,7 @@ void CheckEntryPoints(ValidationState& state) {
       }
     }
     // Interface: global variables, listed once.
-    std::set<Id> listed;
+    ws::set<Id> listed;
     const size_t name_words = name.size() / 4 + 1;
     for (size_t w = 3 + name_words; w < inst.words.size(); ++w) {
       const Id id = inst.words[w];

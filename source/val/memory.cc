@@ -3,6 +3,7 @@
 // types, so every instruction costs a few lookups; nothing is allocated per instruction.
 #include <string>
 
+#include "source/common/workspace.h"
 #include "source/val/cooperative.h"
 #include "source/val/core.h"
 
@@ -179,9 +180,9 @@ void CheckAccessChain(ValidationState& state, InstIndex i) {
         }
         if (*member < 0 || *member >= MemberCount(state, current)) {
           state.Report("memory.access-chain", i,
-                       state.Describe(i) + ": index " + std::to_string(*member) +
+                       state.Describe(i) + ": index " + ws::to_string(*member) +
                            " is out of range for struct " + state.Name(current) + " of " +
-                           std::to_string(MemberCount(state, current)) + " members");
+                           ws::to_string(MemberCount(state, current)) + " members");
           return;
         }
         current = state.DefWord(current, 2 + static_cast<size_t>(*member));
@@ -276,7 +277,7 @@ void CheckVariable(ValidationState& state, InstIndex i) {
     state.Report(
         "memory.variable", i,
         state.Describe(i) + " holds " +
-            (held == pointee ? std::string("a pointer") : "a pointer (" + state.Name(held) + ")") +
+            (held == pointee ? ws::string("a pointer") : "a pointer (" + state.Name(held) + ")") +
             " into " + StorageClassName(sc) +
             " storage, which the Logical addressing model allows only for "
             "StorageBuffer (VariablePointersStorageBuffer) and Workgroup "

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -65,9 +66,9 @@ void ValidatePointers(ValidationState& state) {
     const size_t indexes = module.num_words(i) - first_index;
     if (indexes > o.max_access_chain_indexes) {
       state.Report("pointer.access-chain-indexes", i,
-                   state.Describe(i) + " has " + std::to_string(indexes) +
+                   state.Describe(i) + " has " + ws::to_string(indexes) +
                        " indexes, more than the limit of " +
-                       std::to_string(o.max_access_chain_indexes));
+                       ws::to_string(o.max_access_chain_indexes));
     }
   }
   if (o.relax_logical_pointer || o.before_hlsl_legalization) return;
@@ -78,7 +79,7 @@ void ValidatePointers(ValidationState& state) {
   }
   const ir::Module& m = state.module();
   // Which ids are pointer values, in one pass, so each operand costs one lookup.
-  std::vector<bool> pointer_value(m.bound(), false);
+  ws::vector<bool> pointer_value(m.bound(), false);
   bool any = false;
   for (InstIndex i = 0; i < m.num_instructions(); ++i) {
     const Id result = m.result_id(i), type = m.type_id(i);

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/ir/analyses.h"
 #include "source/val/state.h"
 
@@ -44,12 +45,12 @@ void CheckPhi(ValidationState& state, InstIndex i, uint32_t block) {
     (void)reachable_preds;
     if (pairs != preds.size()) {
       state.Report("ssa.phi", i,
-                   state.Describe(i) + " has " + std::to_string(pairs) +
-                       " (value, parent) pairs; its block has " + std::to_string(preds.size()) +
+                   state.Describe(i) + " has " + ws::to_string(pairs) +
+                       " (value, parent) pairs; its block has " + ws::to_string(preds.size()) +
                        " predecessor(s)");
     }
   }
-  std::vector<uint32_t> seen_parents;
+  ws::vector<uint32_t> seen_parents;
   for (size_t p = 0; p < pairs; ++p) {
     const Id value = inst.words[3 + 2 * p];
     const Id parent = inst.words[4 + 2 * p];

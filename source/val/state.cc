@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "source/common/workspace.h"
 #include "source/text/disassembler.h"
 
 namespace coopspv::val {
@@ -23,7 +24,7 @@ void ValidationState::CollectCapabilities() {
   const auto all = grammar::Enumerants(grammar::OperandKind::kCapability);
   const uint32_t size = all.empty() ? 1 : all.back().value + 1;
   capabilities_.assign(size, false);
-  std::vector<uint32_t> worklist;
+  ws::vector<uint32_t> worklist;
   for (InstIndex i = 0; i < module_.global_end(); ++i) {
     const Op op = module_.opcode(i);
     if (op == Op::Capability) {
@@ -53,11 +54,11 @@ void ValidationState::CollectCapabilities() {
 
 bool ValidationState::HasExtension(std::string_view name) const {
   const auto it = std::lower_bound(extensions_.begin(), extensions_.end(), name,
-                                   [](const std::string& e, std::string_view n) { return e < n; });
+                                   [](const ws::string& e, std::string_view n) { return e < n; });
   return it != extensions_.end() && *it == name;
 }
 
-bool ValidationState::Report(const char* rule_id, InstIndex inst, std::string message) {
+bool ValidationState::Report(const char* rule_id, InstIndex inst, ws::string message) {
   if (full_) return false;
   const Rule* rule = FindRule(rule_id);
   if (rule == nullptr) std::abort();  // A rule id missing from the registry is a coding error.
@@ -93,23 +94,23 @@ bool ValidationState::Report(const char* rule_id, InstIndex inst, std::string me
   return true;
 }
 
-std::string ValidationState::Name(Id id) {
+ws::string ValidationState::Name(Id id) {
   if (!names_ready_) {
     names_ = text::FriendlyNames(module_.parsed(), /*number_unnamed=*/false);
     names_ready_ = true;
   }
   if (id < names_.size() && !names_[id].empty()) return "%" + names_[id];
-  return "%" + std::to_string(id);
+  return "%" + ws::to_string(id);
 }
 
-std::string ValidationState::OpName(Op op) {
+ws::string ValidationState::OpName(Op op) {
   const grammar::InstructionInfo* info = grammar::LookupOpcode(static_cast<uint32_t>(op));
-  return info ? info->name : "Op<" + std::to_string(static_cast<uint32_t>(op)) + ">";
+  return info ? info->name : "Op<" + ws::to_string(static_cast<uint32_t>(op)) + ">";
 }
 
-std::string ValidationState::Describe(InstIndex inst) {
+ws::string ValidationState::Describe(InstIndex inst) {
   const Id result = module_.result_id(inst);
-  std::string out = result ? Name(result) + " = " : "";
+  ws::string out = result ? Name(result) + " = " : "";
   return out + OpName(module_.opcode(inst));
 }
 

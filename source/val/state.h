@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/ir/analyses.h"
 #include "source/ir/module.h"
 #include "source/val/validator.h"
@@ -42,16 +43,16 @@ class ValidationState {
   // Reports a diagnostic for rule `rule_id` (which must be in the registry) about instruction
   // `inst` (kNoInst for the module as a whole). Returns false once max_errors is reached, so
   // loops can stop early.
-  bool Report(const char* rule_id, InstIndex inst, std::string message);
+  bool Report(const char* rule_id, InstIndex inst, ws::string message);
   bool Full() const { return full_; }
   uint32_t num_errors() const { return result_->num_errors; }
 
   // "%name" for an id, with the disassembler's friendly names (computed on first use).
-  std::string Name(Id id);
+  ws::string Name(Id id);
   // "%12 = OpIAdd" or "OpStore": how messages name an instruction.
-  std::string Describe(InstIndex inst);
+  ws::string Describe(InstIndex inst);
   // The opcode's name, e.g. "OpIAdd".
-  static std::string OpName(Op op);
+  static ws::string OpName(Op op);
 
   // ---- Types and constants. All return false / 0 / nullopt for undefined ids.
   Op DefOp(Id id) const { return module_.DefOpcode(id); }
@@ -94,17 +95,17 @@ class ValidationState {
   const ir::Module& module_;
   const Options& options_;
   Result* result_;
-  std::vector<bool> capabilities_;
-  std::vector<std::string> extensions_;  // Declared ones, sorted.
+  ws::vector<bool> capabilities_;
+  ws::vector<ws::string> extensions_;  // Declared ones, sorted.
   spv::AddressingModel addressing_model_ = spv::AddressingModel::Logical;
   spv::MemoryModel memory_model_ = spv::MemoryModel::Simple;
   bool has_memory_model_ = false;
   bool full_ = false;
-  std::vector<std::string> names_;  // Friendly names ("" for unnamed ids), filled on first use.
+  ws::vector<ws::string> names_;  // Friendly names ("" for unnamed ids), filled on first use.
   bool names_ready_ = false;
-  std::unordered_set<std::string> suppressed_;
+  ws::unordered_set<std::string_view> suppressed_;  // Views of the options' rule ids.
   bool all_warnings_as_errors_ = false;
-  std::unordered_set<std::string> warnings_as_errors_;
+  ws::unordered_set<std::string_view> warnings_as_errors_;
 };
 
 // The rule families, in the order Validate() runs them.

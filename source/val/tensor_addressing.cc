@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/ir/analyses.h"
 #include "source/val/cooperative.h"
 #include "source/val/state.h"
@@ -91,17 +92,17 @@ void TensorRules::CheckViewType(InstIndex i) {
   const auto d = DefaultValue(state_, dim);
   if (d && *d >= 1 && *d <= 5 && static_cast<int64_t>(count) != *d) {
     state_.Report("tensor.type.permutation", i,
-                  state_.Describe(i) + " has " + std::to_string(count) +
-                      " permutation operands; Dim is " + std::to_string(*d));
+                  state_.Describe(i) + " has " + ws::to_string(count) +
+                      " permutation operands; Dim is " + ws::to_string(*d));
     return;
   }
-  std::vector<bool> seen(count, false);
+  ws::vector<bool> seen(count, false);
   for (size_t k = 0; k < count; ++k) {
     const Id p = m_.word(i, 4 + k);
     if (state_.DefOp(p) == Op::Nop) continue;
     if (!ConstantInt32(p)) {
       state_.Report("tensor.type.permutation", i,
-                    state_.Describe(i) + ": p" + std::to_string(k) + " " + state_.Name(p) +
+                    state_.Describe(i) + ": p" + ws::to_string(k) + " " + state_.Name(p) +
                         " must be a constant instruction of 32-bit integer type");
       return;
     }
@@ -109,8 +110,8 @@ void TensorRules::CheckViewType(InstIndex i) {
     if (!v) continue;
     if (*v < 0 || *v >= static_cast<int64_t>(count) || seen[*v]) {
       state_.Report("tensor.type.permutation", i,
-                    state_.Describe(i) + ": p0 ... p" + std::to_string(count - 1) +
-                        " are not a permutation of 0 .. " + std::to_string(count - 1));
+                    state_.Describe(i) + ": p0 ... p" + ws::to_string(count - 1) +
+                        " are not a permutation of 0 .. " + ws::to_string(count - 1));
       return;
     }
     seen[*v] = true;
@@ -161,9 +162,8 @@ void TensorRules::CheckSet(InstIndex i) {
   const int64_t want_count = op == Op::TensorLayoutSliceNV ? 2 * *dim : *dim;
   if (static_cast<int64_t>(values) != want_count) {
     state_.Report("tensor.instruction.operand-count", i,
-                  state_.Describe(i) + " has " + std::to_string(values) + " operand(s); its " +
-                      std::to_string(*dim) + "-dimensional type needs " +
-                      std::to_string(want_count));
+                  state_.Describe(i) + " has " + ws::to_string(values) + " operand(s); its " +
+                      ws::to_string(*dim) + "-dimensional type needs " + ws::to_string(want_count));
   }
 }
 
@@ -253,9 +253,9 @@ void TensorRules::CheckDecodeFunction(InstIndex i, Id function, Id component,
   // Parameters: a PhysicalStorageBuffer pointer, then two arrays of 32-bit integers with one
   // element per tensor dimension.
   const size_t params = m_.num_words(t) - 3;
-  std::string problem;
+  ws::string problem;
   if (params != 3) {
-    problem = "has " + std::to_string(params) + " parameters, not 3";
+    problem = "has " + ws::to_string(params) + " parameters, not 3";
   } else {
     const Id pointer = m_.word(t, 3);
     const auto sc = state_.PointerStorageClass(pointer);
@@ -269,11 +269,11 @@ void TensorRules::CheckDecodeFunction(InstIndex i, Id function, Id component,
           state_.DefOp(array) == Op::TypeArray && state_.IsInt32(state_.ComponentType(array));
       const auto length = ok ? KnownValue(state_, state_.DefWord(array, 3)) : std::nullopt;
       if (!ok) {
-        problem = "parameter " + std::to_string(2 + k) + " " + state_.Name(array) +
+        problem = "parameter " + ws::to_string(2 + k) + " " + state_.Name(array) +
                   " is not an array of 32-bit integers";
       } else if (length && dim && *length != *dim) {
-        problem = "parameter " + std::to_string(2 + k) + " has " + std::to_string(*length) +
-                  " elements but the tensor layout has " + std::to_string(*dim) + " dimensions";
+        problem = "parameter " + ws::to_string(2 + k) + " has " + ws::to_string(*length) +
+                  " elements but the tensor layout has " + ws::to_string(*dim) + " dimensions";
       }
     }
   }
@@ -316,7 +316,7 @@ void TensorRules::CheckLoadStore(InstIndex i, bool load) {
   const auto layout_dim = DimOf(layout_type);
   // Memory Operand (always present) and Tensor Addressing Operands with their parameters.
   uint32_t memory = 0, addressing = 0;
-  std::vector<Id> addressing_params;
+  ws::vector<Id> addressing_params;
   for (size_t k = 0; k < inst.operands.size(); ++k) {
     const auto& operand = inst.operands[k];
     if (operand.kind == grammar::OperandKind::kMemoryAccess) memory = inst.word(operand);
@@ -346,8 +346,8 @@ void TensorRules::CheckLoadStore(InstIndex i, bool load) {
     } else if (const auto view_dim = DimOf(view_type);
                view_dim && layout_dim && *view_dim != *layout_dim) {
       state_.Report("tensor.memory.view", i,
-                    state_.Describe(i) + ": the tensor view has " + std::to_string(*view_dim) +
-                        " dimensions but the tensor layout has " + std::to_string(*layout_dim));
+                    state_.Describe(i) + ": the tensor view has " + ws::to_string(*view_dim) +
+                        " dimensions but the tensor layout has " + ws::to_string(*layout_dim));
     }
   }
   if (!load) {
@@ -365,7 +365,7 @@ void TensorRules::CheckLoadStore(InstIndex i, bool load) {
         if (v && *v > 1) {
           state_.Report("tensor.memory.block-size", i,
                         state_.Describe(i) + ": the tensor layout's block size is " +
-                            std::to_string(*v) + " (set by " + state_.Describe(block) +
+                            ws::to_string(*v) + " (set by " + state_.Describe(block) +
                             "); stores need block size 1");
           break;
         }
@@ -403,7 +403,7 @@ void TensorRules::CheckLoadStore(InstIndex i, bool load) {
       if (v != 0 && last && *last % v != 0) {
         state_.Report("tensor.decode-vector.block-size", i,
                       state_.Describe(i) + ": the layout's block size in its last dimension is " +
-                          std::to_string(*last) + ", not a multiple of the " + std::to_string(v) +
+                          ws::to_string(*last) + ", not a multiple of the " + ws::to_string(v) +
                           " components DecodeVectorFunc returns");
       }
     }

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -26,7 +27,7 @@ void CheckInt(ValidationState& state, InstIndex i) {
   if (signedness > 1) {
     state.Report(
         "type.int", i,
-        state.Describe(i) + ": Signedness must be 0 or 1, not " + std::to_string(signedness));
+        state.Describe(i) + ": Signedness must be 0 or 1, not " + ws::to_string(signedness));
   } else if (signedness == 1 && state.HasCapability(Capability::Kernel) &&
              !state.HasCapability(Capability::Shader)) {
     state.Report("type.int", i, state.Describe(i) + ": kernels use Signedness 0 only");
@@ -54,15 +55,14 @@ void CheckInt(ValidationState& state, InstIndex i) {
       break;
     default:
       state.Report("type.int", i,
-                   state.Describe(i) + ": Width " + std::to_string(width) +
+                   state.Describe(i) + ": Width " + ws::to_string(width) +
                        " is not a supported integer width (8, 16, 32 or 64)");
       return;
   }
   if (!ok) {
     state.Report("type.int", i,
-                 state.Describe(i) + ": " + std::to_string(width) + "-bit integers need the Int" +
-                     std::to_string(width) +
-                     " capability (or a storage capability for that width)");
+                 state.Describe(i) + ": " + ws::to_string(width) + "-bit integers need the Int" +
+                     ws::to_string(width) + " capability (or a storage capability for that width)");
   }
 }
 
@@ -86,8 +86,8 @@ void CheckFloat(ValidationState& state, InstIndex i) {
     }
     if (expected != 0 && width != expected) {
       state.Report("type.float", i,
-                   state.Describe(i) + ": the encoding requires Width " + std::to_string(expected) +
-                       ", not " + std::to_string(width));
+                   state.Describe(i) + ": the encoding requires Width " + ws::to_string(expected) +
+                       ", not " + ws::to_string(width));
     }
     return;  // The encoding's capability is checked as an operand.
   }
@@ -107,15 +107,14 @@ void CheckFloat(ValidationState& state, InstIndex i) {
       break;
     default:
       state.Report("type.float", i,
-                   state.Describe(i) + ": Width " + std::to_string(width) +
+                   state.Describe(i) + ": Width " + ws::to_string(width) +
                        " is not a supported float width (16, 32 or 64) without an encoding");
       return;
   }
   if (!ok) {
     state.Report("type.float", i,
-                 state.Describe(i) + ": " + std::to_string(width) + "-bit floats need the Float" +
-                     std::to_string(width) +
-                     " capability (or a storage capability for that width)");
+                 state.Describe(i) + ": " + ws::to_string(width) + "-bit floats need the Float" +
+                     ws::to_string(width) + " capability (or a storage capability for that width)");
   }
 }
 
@@ -123,7 +122,7 @@ void CheckFloat(ValidationState& state, InstIndex i) {
 
 void ValidateTypes(ValidationState& state) {
   const ir::Module& m = state.module();
-  std::vector<uint16_t> depth(m.bound(), 0);
+  ws::vector<uint16_t> depth(m.bound(), 0);
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     if (!ir::IsTypeDeclaration(op) && op != Op::TypeForwardPointer) continue;
@@ -148,7 +147,7 @@ void ValidateTypes(ValidationState& state) {
                         ((count == 8 || count == 16) && state.HasCapability(Capability::Vector16));
         if (!ok) {
           state.Report("type.vector", i,
-                       state.Describe(i) + ": Component Count " + std::to_string(count) +
+                       state.Describe(i) + ": Component Count " + ws::to_string(count) +
                            " is not 2, 3 or 4" +
                            ((count == 8 || count == 16) ? " (8 and 16 need Vector16)" : ""));
         }
@@ -166,7 +165,7 @@ void ValidateTypes(ValidationState& state) {
         if (count < 2 || count > 4) {
           state.Report(
               "type.matrix", i,
-              state.Describe(i) + ": Column Count " + std::to_string(count) + " is not 2, 3 or 4");
+              state.Describe(i) + ": Column Count " + ws::to_string(count) + " is not 2, 3 or 4");
         }
         break;
       }
@@ -186,7 +185,7 @@ void ValidateTypes(ValidationState& state) {
         } else if (auto value = state.IntConstant(length); value && *value < 1) {
           state.Report("type.array", i,
                        state.Describe(i) + ": Length " + state.Name(length) + " is " +
-                           std::to_string(*value) + "; an array has at least one element");
+                           ws::to_string(*value) + "; an array has at least one element");
         }
         depth[id] = static_cast<uint16_t>(std::min<int>(depth[element] + 1, 0xFFFF));
         break;
@@ -203,21 +202,21 @@ void ValidateTypes(ValidationState& state) {
         const size_t members = inst.words.size() - 2;
         if (members > state.options().max_struct_members) {
           state.Report("type.struct", i,
-                       state.Describe(i) + " has " + std::to_string(members) +
+                       state.Describe(i) + " has " + ws::to_string(members) +
                            " members; the limit is " +
-                           std::to_string(state.options().max_struct_members));
+                           ws::to_string(state.options().max_struct_members));
         }
         uint16_t d = 0;
         for (size_t k = 2; k < inst.words.size(); ++k) {
           const Id member = inst.words[k];
           if (IsVoid(state, member)) {
             state.Report("type.struct", i,
-                         state.Describe(i) + ": member " + std::to_string(k - 2) + " is void");
+                         state.Describe(i) + ": member " + ws::to_string(k - 2) + " is void");
           }
           if (state.DefOp(member) == Op::TypeRuntimeArray && k + 1 != inst.words.size() &&
               state.HasCapability(Capability::Shader)) {
             state.Report("type.struct", i,
-                         state.Describe(i) + ": member " + std::to_string(k - 2) +
+                         state.Describe(i) + ": member " + ws::to_string(k - 2) +
                              " is a runtime array but not the last member");
           }
           if (member < depth.size()) d = std::max(d, depth[member]);
@@ -244,14 +243,14 @@ void ValidateTypes(ValidationState& state) {
         const size_t params = inst.words.size() - 3;
         if (params > state.options().max_function_args) {
           state.Report("type.function", i,
-                       state.Describe(i) + " has " + std::to_string(params) +
+                       state.Describe(i) + " has " + ws::to_string(params) +
                            " parameters; the limit is " +
-                           std::to_string(state.options().max_function_args));
+                           ws::to_string(state.options().max_function_args));
         }
         for (size_t k = 3; k < inst.words.size(); ++k) {
           if (IsVoid(state, inst.words[k])) {
             state.Report("type.function", i,
-                         state.Describe(i) + ": parameter " + std::to_string(k - 3) + " is void");
+                         state.Describe(i) + ": parameter " + ws::to_string(k - 3) + " is void");
           }
         }
         break;
@@ -261,9 +260,9 @@ void ValidateTypes(ValidationState& state) {
     }
     if (id != 0 && depth[id] > state.options().max_type_nesting_depth) {
       state.Report("type.nesting", i,
-                   state.Describe(i) + " nests " + std::to_string(depth[id]) +
+                   state.Describe(i) + " nests " + ws::to_string(depth[id]) +
                        " levels deep; the limit is " +
-                       std::to_string(state.options().max_type_nesting_depth));
+                       ws::to_string(state.options().max_type_nesting_depth));
       depth[id] = 0;  // Report once per chain.
     }
     // Uniqueness of non-aggregate types.

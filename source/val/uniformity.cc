@@ -39,6 +39,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "source/common/workspace.h"
 #include "source/ir/analyses.h"
 #include "source/val/cooperative.h"
 #include "source/val/state.h"
@@ -166,7 +167,7 @@ class Uniformity {
   void PrepareReplicated();
   void PrepareDependents();
   // Marks what reads table[index] for evaluation again (Solve).
-  void Raised(const std::vector<Source>& table, size_t index);
+  void Raised(const ws::vector<Source>& table, size_t index);
   void MarkUsers(Id id) {
     for (uint32_t b : users_.Of(id)) dirty_[b] = 1;
     if (is_condition_[id]) levels_dirty_ = true;
@@ -176,7 +177,7 @@ class Uniformity {
   }
   void BlockRaised(uint32_t b);
   void Solve();
-  bool Raise(std::vector<Source>& table, size_t index, Source s) {
+  bool Raise(ws::vector<Source>& table, size_t index, Source s) {
     Source& t = table[index];
     const bool higher = s.level > t.level;
     if (!higher && (s.deps & ~t.deps) == 0) return false;
@@ -188,7 +189,7 @@ class Uniformity {
     Raised(table, index);
     return true;
   }
-  bool Raise(std::vector<Source>& table, size_t index, Level level, InstIndex reason) {
+  bool Raise(ws::vector<Source>& table, size_t index, Level level, InstIndex reason) {
     return Raise(table, index, Source(level, reason));
   }
   static Source Join(Source a, Source b) {
@@ -237,7 +238,7 @@ class Uniformity {
   // Records a use that depends on `s`, not proven either way; Check() reports each cause once.
   void Unproven(const Source& s, InstIndex i, Id operand, const char* scope_name);
   void CheckCooperative(InstIndex i, uint32_t block);
-  std::string Why(const Source& s);
+  ws::string Why(const Source& s);
 
   ValidationState& state_;
   const ir::Module& m_;
@@ -257,32 +258,32 @@ class Uniformity {
     return {operands_.data() + operand_begin_[k], operands_.data() + operand_begin_[k + 1]};
   }
   InstIndex body_begin_ = 0;
-  std::vector<uint32_t> operand_begin_;  // Per instruction from body_begin_, and one past.
-  std::vector<ValueOperand> operands_;
+  ws::vector<uint32_t> operand_begin_;  // Per instruction from body_begin_, and one past.
+  ws::vector<ValueOperand> operands_;
 
-  std::vector<Source> values_;    // Per id.
-  std::vector<Source> contents_;  // Per root variable / pointer parameter id: stored values.
-  std::vector<Source> contents_control_;  // Per root: control level of the stores.
-  std::vector<Source> blocks_;            // Control level per block.
-  std::vector<Source> merges_;   // Per block: level of divergent branches reconverging here.
-  std::vector<Source> walked_;   // Per branch block: the condition its region was last raised to
-                                 // (reason_bits 1 once set), so that unchanged ones are skipped.
-  std::vector<Source> entries_;  // Per function: control level of its call sites.
-  std::vector<Source> returns_;  // Per function: join of returned values.
+  ws::vector<Source> values_;            // Per id.
+  ws::vector<Source> contents_;          // Per root variable / pointer parameter id: stored values.
+  ws::vector<Source> contents_control_;  // Per root: control level of the stores.
+  ws::vector<Source> blocks_;            // Control level per block.
+  ws::vector<Source> merges_;   // Per block: level of divergent branches reconverging here.
+  ws::vector<Source> walked_;   // Per branch block: the condition its region was last raised to
+                                // (reason_bits 1 once set), so that unchanged ones are skipped.
+  ws::vector<Source> entries_;  // Per function: control level of its call sites.
+  ws::vector<Source> returns_;  // Per function: join of returned values.
   // Functions called from several places are summarized: their first kMaxSummarizedParams
   // parameters are uniform inside, with a dependence bit each, and param_effective_ (from
   // param_base_[f]) holds the join over the call sites of what each call passes.
-  std::vector<bool> summarized_;
-  std::vector<uint32_t> param_base_;
-  std::vector<Source> param_effective_;
-  std::vector<uint32_t> region_of_;  // Per block: the branch block whose divergent region it is
-                                     // in (innermost seen), ~0u if none.
-  std::vector<bool> is_entry_point_;
+  ws::vector<bool> summarized_;
+  ws::vector<uint32_t> param_base_;
+  ws::vector<Source> param_effective_;
+  ws::vector<uint32_t> region_of_;  // Per block: the branch block whose divergent region it is
+                                    // in (innermost seen), ~0u if none.
+  ws::vector<bool> is_entry_point_;
   // Function variables used only by whole-variable OpLoad / OpStore are tracked flow-sensitively:
   // a load sees the stores that reach it along the CFG, not every store to the variable.
-  std::vector<InstIndex> store_insts_;  // Stores to tracked variables (slot = index).
-  std::vector<Source> stored_;          // Per slot: level of the value stored there.
-  std::vector<Source> stored_control_;  // Per slot: control level of the store.
+  ws::vector<InstIndex> store_insts_;  // Stores to tracked variables (slot = index).
+  ws::vector<Source> stored_;          // Per slot: level of the value stored there.
+  ws::vector<Source> stored_control_;  // Per slot: control level of the store.
   // Loads of tracked variables, by instruction: [begin, end) in reaching_ are the slots of the
   // stores that reach it. A load whose walk ran over budget is absent and sees every store
   // (contents_). Sweeps visit instructions in order, so cursors find both without hashing.
@@ -290,18 +291,18 @@ class Uniformity {
     InstIndex inst;
     uint32_t begin, end;
   };
-  std::vector<TrackedLoad> loads_;
+  ws::vector<TrackedLoad> loads_;
   size_t next_load_ = 0, next_store_ = 0;
-  std::vector<uint32_t> reaching_;
-  std::vector<uint32_t> call_sites_;  // Per function: how many OpFunctionCall name it.
+  ws::vector<uint32_t> reaching_;
+  ws::vector<uint32_t> call_sites_;  // Per function: how many OpFunctionCall name it.
   // Per id: a cooperative matrix value, or a Function variable holding one, whose elements all
   // hold the same value.
-  std::vector<uint8_t> replicated_;
-  std::vector<uint8_t> builtin_;  // Per id: BuiltIn value + 1 of a decorated variable.
+  ws::vector<uint8_t> replicated_;
+  ws::vector<uint8_t> builtin_;  // Per id: BuiltIn value + 1 of a decorated variable.
   // The solver's worklist: blocks whose instructions read something raised since they were last
   // evaluated, and whether the block levels need computing again. What reads what, by block:
   struct Csr {  // Key -> blocks, in one array.
-    std::vector<uint32_t> begin, items;
+    ws::vector<uint32_t> begin, items;
     std::span<const uint32_t> Of(size_t key) const {
       return key + 1 < begin.size()
                  ? std::span<const uint32_t>(items.data() + begin[key], begin[key + 1] - begin[key])
@@ -312,9 +313,9 @@ class Uniformity {
   Csr root_users_;   // Per root: blocks of the loads and calls that read its contents.
   Csr slot_users_;   // Per tracked store slot: blocks of the loads it reaches.
   Csr call_blocks_;  // Per function: blocks of its call sites.
-  std::vector<uint32_t> param_owner_;  // Per param_effective_ entry: its function.
-  std::vector<uint8_t> is_condition_;  // Per id: a branch or switch condition.
-  std::vector<uint8_t> dirty_;         // Per block.
+  ws::vector<uint32_t> param_owner_;  // Per param_effective_ entry: its function.
+  ws::vector<uint8_t> is_condition_;  // Per id: a branch or switch condition.
+  ws::vector<uint8_t> dirty_;         // Per block.
   bool levels_dirty_ = true;
   struct UnprovenCause {
     InstIndex reason;
@@ -324,8 +325,8 @@ class Uniformity {
     const char* scope_name;
     uint32_t uses;
   };
-  std::vector<UnprovenCause> unproven_;  // One per root cause, in order of first use.
-  std::unordered_map<uint64_t, size_t> unproven_index_;  // Root cause -> index in unproven_.
+  ws::vector<UnprovenCause> unproven_;  // One per root cause, in order of first use.
+  ws::unordered_map<uint64_t, size_t> unproven_index_;  // Root cause -> index in unproven_.
   uint64_t workgroup_invocations_ = 0;  // The largest LocalSize of the module's entry points.
 };
 
@@ -353,7 +354,7 @@ void Uniformity::Prepare() {
   // Per id: the block defining it (~0u for a global), kNotValue for labels, functions, types
   // and undefined ids.
   constexpr uint32_t kNotValue = ~0u - 1;
-  std::vector<uint32_t> value_block(bound, kNotValue);
+  ws::vector<uint32_t> value_block(bound, kNotValue);
   for (Id id = 1; id < bound; ++id) {
     const InstIndex def = m_.Def(id);
     if (def == kNoInst) continue;
@@ -379,7 +380,7 @@ void Uniformity::Prepare() {
     }
   }
   operand_begin_[n - body_begin_] = static_cast<uint32_t>(operands_.size());
-  std::vector<InstIndex> inputs;  // Input variables, read once the built-ins are known.
+  ws::vector<InstIndex> inputs;  // Input variables, read once the built-ins are known.
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
     if (op == Op::Variable) {
@@ -501,8 +502,8 @@ bool Uniformity::ComputeBlockLevels() {
       changed = Raise(blocks_, b, entry) || changed;
     }
     // Divergent branches make their regions divergent, up to the reconvergence point.
-    std::vector<uint32_t> work;
-    std::vector<uint32_t> seen_stamp(fn.num_blocks, ~0u);
+    ws::vector<uint32_t> work;
+    ws::vector<uint32_t> seen_stamp(fn.num_blocks, ~0u);
     for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) {
       const InstIndex last = m_.blocks()[b].end - 1;
       const Op op = m_.opcode(last);
@@ -749,7 +750,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   return Raise(values_, result, s);
 }
 
-void Uniformity::Raised(const std::vector<Source>& table, size_t index) {
+void Uniformity::Raised(const ws::vector<Source>& table, size_t index) {
   if (&table == &values_) {
     MarkUsers(static_cast<Id>(index));
   } else if (&table == &contents_ || &table == &contents_control_) {
@@ -788,18 +789,18 @@ void Uniformity::PrepareDependents() {
   struct Pair {
     uint32_t key, block;
   };
-  std::vector<Pair> pairs;
+  ws::vector<Pair> pairs;
   auto build = [&](Csr& csr, size_t keys) {
     csr.begin.assign(keys + 1, 0);
     for (const Pair& p : pairs) ++csr.begin[p.key + 1];
     for (size_t k = 0; k < keys; ++k) csr.begin[k + 1] += csr.begin[k];
     csr.items.resize(pairs.size());
-    std::vector<uint32_t> fill(csr.begin.begin(), csr.begin.end() - 1);
+    ws::vector<uint32_t> fill(csr.begin.begin(), csr.begin.end() - 1);
     for (const Pair& p : pairs) csr.items[fill[p.key]++] = p.block;
     pairs.clear();
   };
   const uint32_t bound = m_.bound();
-  std::vector<uint32_t> last(bound, ~0u);  // Per id: the last block recorded, to skip repeats.
+  ws::vector<uint32_t> last(bound, ~0u);  // Per id: the last block recorded, to skip repeats.
   for (uint32_t b = 0; b < blocks.size(); ++b) {
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
       for (const ValueOperand& operand : OperandsOf(i)) {
@@ -867,7 +868,7 @@ void Uniformity::Solve() {
   }
 }
 
-std::string Uniformity::Why(const Source& s) {
+ws::string Uniformity::Why(const Source& s) {
   if (s.reason() == kNoInst) return "";
   const InstIndex r = s.reason();
   const Op op = m_.opcode(r);
@@ -876,7 +877,7 @@ std::string Uniformity::Why(const Source& s) {
     if (builtin_[var]) {
       const grammar::EnumerantInfo* e = grammar::LookupEnumerant(
           grammar::OperandKind::kBuiltIn, static_cast<uint32_t>(builtin_[var] - 1));
-      return std::string(" (it depends on the ") + (e ? e->name : "?") + " built-in " +
+      return ws::string(" (it depends on the ") + (e ? e->name : "?") + " built-in " +
              state_.Name(var) + ")";
     }
     return " (it depends on memory of " + state_.Name(var) + ")";
@@ -975,7 +976,7 @@ void Uniformity::Check() {
   // What cannot be proven either way is reported once per root cause, at its first use.
   for (const UnprovenCause& cause : unproven_) {
     const Source s(cause.level, cause.reason);
-    std::string message = state_.Describe(cause.first);
+    ws::string message = state_.Describe(cause.first);
     if (cause.operand == 0) {
       message += " runs in control flow not proven uniform" + Why(s) + "; all invocations of its " +
                  cause.scope_name + " must execute it together";
@@ -984,7 +985,7 @@ void Uniformity::Check() {
                  "; it must be dynamically uniform within the " + cause.scope_name;
     }
     if (cause.uses > 1) {
-      message += " (" + std::to_string(cause.uses - 1) +
+      message += " (" + ws::to_string(cause.uses - 1) +
                  " more cooperative operands or instructions depend on the same source)";
     }
     if (!state_.Report("uniformity.unproven", cause.first, std::move(message))) return;
@@ -995,7 +996,7 @@ void Uniformity::PrepareReachingStores() {
   const auto blocks = m_.blocks();
   // 1: a Function variable (they open their function's first block), 2: one used otherwise
   // than as the pointer of a whole OpLoad / OpStore.
-  std::vector<uint8_t> state(m_.bound(), 0);
+  ws::vector<uint8_t> state(m_.bound(), 0);
   for (const ir::Function& fn : m_.functions()) {
     if (fn.num_blocks == 0) continue;
     const ir::Block& first = blocks[fn.first_block];
@@ -1011,7 +1012,7 @@ void Uniformity::PrepareReachingStores() {
     uint32_t block;
     InstIndex inst;
   };
-  std::vector<Access> loads;
+  ws::vector<Access> loads;
   for (uint32_t b = 0; b < blocks.size(); ++b) {
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
       const Op op = m_.opcode(i);
@@ -1026,7 +1027,7 @@ void Uniformity::PrepareReachingStores() {
     }
   }
   // Stores to the variables still tracked, in program order (their slots).
-  std::vector<Access> stores;
+  ws::vector<Access> stores;
   for (uint32_t b = 0; b < blocks.size(); ++b) {
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
       if (m_.opcode(i) == Op::Store && state[m_.word(i, 1)] == 1) {
@@ -1041,16 +1042,19 @@ void Uniformity::PrepareReachingStores() {
     return static_cast<uint32_t>(std::lower_bound(store_insts_.begin(), store_insts_.end(), store) -
                                  store_insts_.begin());
   };
-  // Loads and stores grouped by variable, program order within each.
-  auto by_var = [](const Access& x, const Access& y) { return x.var < y.var; };
-  std::stable_sort(stores.begin(), stores.end(), by_var);
-  std::stable_sort(loads.begin(), loads.end(), by_var);
+  // Loads and stores grouped by variable, program order within each (std::sort on both keys:
+  // std::stable_sort would take a buffer from the heap).
+  auto by_var = [](const Access& x, const Access& y) {
+    return x.var != y.var ? x.var < y.var : x.inst < y.inst;
+  };
+  std::sort(stores.begin(), stores.end(), by_var);
+  std::sort(loads.begin(), loads.end(), by_var);
   // Per block, for the variable at hand: the slot of its last store there (valid where
   // owner[b] is that variable).
-  std::vector<Id> owner(blocks.size(), 0);
-  std::vector<uint32_t> last_slot(blocks.size(), 0);
-  std::vector<uint32_t> stamp(blocks.size(), ~0u);
-  std::vector<uint32_t> work;
+  ws::vector<Id> owner(blocks.size(), 0);
+  ws::vector<uint32_t> last_slot(blocks.size(), 0);
+  ws::vector<uint32_t> stamp(blocks.size(), ~0u);
+  ws::vector<uint32_t> work;
   uint32_t walk = 0;
   size_t next_store = 0;
   uint32_t var_stores = 0;  // How many stores the variable at hand has.
@@ -1131,10 +1135,10 @@ void Uniformity::PrepareReachingStores() {
 void Uniformity::PrepareReplicated() {
   // One pass over the module: the matrix results, the Function variables holding a matrix, the
   // whole stores into them and the access chains that may point into them.
-  std::vector<InstIndex> matrices;  // Instructions with a matrix result.
-  std::vector<InstIndex> stores;    // Whole stores of a matrix into a variable.
-  std::vector<InstIndex> chains;  // Access chains (their base is checked once variables are known).
-  std::vector<InstIndex> variables;
+  ws::vector<InstIndex> matrices;  // Instructions with a matrix result.
+  ws::vector<InstIndex> stores;    // Whole stores of a matrix into a variable.
+  ws::vector<InstIndex> chains;  // Access chains (their base is checked once variables are known).
+  ws::vector<InstIndex> variables;
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
     switch (op) {
@@ -1162,12 +1166,12 @@ void Uniformity::PrepareReplicated() {
   replicated_.assign(m_.bound(), 0);
   if (matrices.empty()) return;
   if (!variables.empty()) {
-    std::vector<uint8_t> variable(m_.bound(), 0);
+    ws::vector<uint8_t> variable(m_.bound(), 0);
     for (const InstIndex i : variables) variable[m_.result_id(i)] = 1;
     std::erase_if(stores, [&](InstIndex st) { return !variable[m_.word(st, 1)]; });
     // A variable used otherwise than by whole loads and stores, and access chains into it used
     // otherwise than by loads, may be written element by element: not tracked.
-    std::vector<Id> chain_base(m_.bound(), 0);
+    ws::vector<Id> chain_base(m_.bound(), 0);
     for (const InstIndex i : chains) {
       if (variable[m_.word(i, 3)]) chain_base[m_.result_id(i)] = m_.word(i, 3);
     }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "source/common/target_env.h"
+#include "source/common/workspace.h"
 #include "source/ir/module.h"
 #include "source/profile/device_profile.h"
 #include "source/val/rules.h"
@@ -54,24 +55,36 @@ struct Options {
 struct Diagnostic {
   Severity severity = Severity::kError;
   const Rule* rule = nullptr;
-  std::string message;
+  ws::string message;
   // The offending instruction, when there is one.
   bool has_instruction = false;
   uint32_t word_offset = 0;
   uint32_t result_id = 0;
   uint32_t opcode = 0;
-  std::string instruction_text;  // As the disassembler prints it, friendly names included.
+  ws::string instruction_text;  // As the disassembler prints it, friendly names included.
 };
 
 struct Result {
   bool valid = true;  // No errors (warnings allowed).
-  std::vector<Diagnostic> diagnostics;
+  ws::vector<Diagnostic> diagnostics;
   uint32_t num_errors = 0;
   uint32_t num_warnings = 0;
   bool truncated = false;  // max_errors was reached.
 };
 
 Result Validate(std::span<const uint32_t> words, const Options& options);
+
+// What one validation after another reuses (source/common/workspace.h): the pool that every
+// container of a validation takes its blocks from, so that validating a module again allocates
+// nothing, and the last result. Used by one thread at a time.
+struct Workspace {
+  ws::Pool pool;               // First: it outlives the containers below, which hold its blocks.
+  coopspv::Diagnostic reader;  // The reader's complaint; its text keeps its capacity.
+  Result result;
+};
+// Validates with the workspace's pool open; the result is workspace->result, until the next call.
+const Result& Validate(std::span<const uint32_t> words, const Options& options,
+                       Workspace* workspace);
 // Validates a module already read.
 Result Validate(const ir::Module& module, const Options& options);
 

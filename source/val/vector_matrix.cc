@@ -6,6 +6,7 @@
 // OpMatrixTimesScalar whose Result Type is a cooperative matrix and whose Matrix is not.
 #include <string>
 
+#include "source/common/workspace.h"
 #include "source/val/cooperative.h"
 #include "source/val/core.h"
 
@@ -39,7 +40,7 @@ class VectorMatrixRules {
     }
     return 0;
   }
-  void Fail(const char* rule, InstIndex i, const std::string& what) {
+  void Fail(const char* rule, InstIndex i, const ws::string& what) {
     state_.Report(rule, i, state_.Describe(i) + ": " + what);
   }
   void CheckBitcast(InstIndex i, Id result, Id operand);
@@ -99,8 +100,8 @@ void VectorMatrixRules::CheckBitcast(InstIndex i, Id result, Id operand) {
   }
   if (Bits(result) != Bits(type)) {
     Fail("bitcast.operand", i,
-         "Operand " + state_.Name(operand) + " has " + std::to_string(Bits(type)) +
-             " bits, Result Type " + state_.Name(result) + " " + std::to_string(Bits(result)) +
+         "Operand " + state_.Name(operand) + " has " + ws::to_string(Bits(type)) +
+             " bits, Result Type " + state_.Name(result) + " " + ws::to_string(Bits(result)) +
              "; a bitcast keeps the total width");
   }
 }
@@ -139,7 +140,7 @@ void VectorMatrixRules::Check(InstIndex i) {
       }
       if (a != result) {
         return Fail(rule, i,
-                    std::string(matrix ? "Matrix" : "Vector") + " has type " + state_.Name(a) +
+                    ws::string(matrix ? "Matrix" : "Vector") + " has type " + state_.Name(a) +
                         ", not the Result Type " + state_.Name(result));
       }
       Id component = state_.ComponentType(result);
@@ -171,7 +172,7 @@ void VectorMatrixRules::Check(InstIndex i) {
       const uint32_t rows = Count(column), columns = Count(matrix);
       if (Count(vector) != (vm ? rows : columns) || Count(result) != (vm ? columns : rows)) {
         return Fail(rule, i,
-                    "a " + std::to_string(rows) + "x" + std::to_string(columns) +
+                    "a " + ws::to_string(rows) + "x" + ws::to_string(columns) +
                         " matrix does not fit Vector " + state_.Name(vector) + " and Result Type " +
                         state_.Name(result));
       }

@@ -163,7 +163,8 @@ size_t ValidatorAllocations(const std::vector<uint32_t>& words, std::string_view
   return g_allocations - before;
 }
 
-TEST(CApi, ReusedResultAllocatesNothingBeyondTheValidator) {
+// test/api:reuse_test checks the whole corpus; this is the short story on one module each way.
+TEST(CApi, ReusedResultAllocatesNothingTheSecondTime) {
   Context ctx(coopspv_context_create("vulkan1.3"));
   for (const bool invalid : {false, true}) {
     SCOPED_TRACE(invalid ? "invalid module" : "valid module");
@@ -176,27 +177,25 @@ TEST(CApi, ReusedResultAllocatesNothingBeyondTheValidator) {
     size_t before = g_allocations;
     ASSERT_EQ(coopspv_validate_into(ctx.get(), words.data(), words.size(), r.get()), 0);
     const size_t first = g_allocations - before;
-    const char* message = invalid ? coopspv_result_diagnostic(r.get(), 0)->message : nullptr;
-    const coopspv_diagnostic* view = coopspv_result_diagnostic(r.get(), 0);
+    const std::string message = invalid ? coopspv_result_diagnostic(r.get(), 0)->message : "";
 
     before = g_allocations;
     ASSERT_EQ(coopspv_validate_into(ctx.get(), words.data(), words.size(), r.get()), 0);
     const size_t second = g_allocations - before;
-    // The second call adds no allocation of the C API's to the validator's, and the result's
-    // storage is the same.
-    EXPECT_EQ(second, validator) << "first call: " << first;
-    std::printf("%s: %zu allocations by the validator, %zu by a first call, %zu by a second\n",
-                invalid ? "invalid" : "valid", validator, first, second);
+    EXPECT_EQ(second, 0u) << "first call: " << first;
+    std::printf(
+        "%s: %zu allocations by the validator without a workspace, %zu by a first call, "
+        "%zu by a second\n",
+        invalid ? "invalid" : "valid", validator, first, second);
+    EXPECT_GT(first, 0u);
     if (invalid) {
-      EXPECT_GT(first, second);  // The first call did fill the result.
-      EXPECT_EQ(coopspv_result_diagnostic(r.get(), 0), view);
+      ASSERT_EQ(coopspv_result_diagnostic_count(r.get()), 2u);
       EXPECT_EQ(coopspv_result_diagnostic(r.get(), 0)->message, message);
-      EXPECT_EQ(coopspv_result_diagnostic_count(r.get()), 2u);
     }
-    // A fresh result each time allocates more.
+    // A fresh result each time allocates again.
     before = g_allocations;
     Result fresh(coopspv_validate(ctx.get(), words.data(), words.size()));
-    EXPECT_GT(g_allocations - before, second);
+    EXPECT_GT(g_allocations - before, 0u);
   }
 }
 

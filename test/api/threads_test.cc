@@ -14,8 +14,11 @@
 #include "gtest/gtest.h"
 #include "include/coopspv/coopspv.h"
 #include "include/coopspv/coopspv.hpp"
+#include "test/api/describe.h"
 
 namespace {
+
+using coopspv::test::Describe;
 
 constexpr int kThreads = 8;
 constexpr int kRounds = 1;
@@ -55,19 +58,6 @@ std::vector<Job> CorpusJobs() {
     jobs.push_back({file + " (damaged)", damaged, 0});
   }
   return jobs;
-}
-
-// Everything a result says, as text: equal texts, equal results.
-std::string Describe(const coopspv_result* r) {
-  std::string out = coopspv_result_valid(r) ? "valid\n" : "invalid\n";
-  for (size_t i = 0; i < coopspv_result_diagnostic_count(r); ++i) {
-    const coopspv_diagnostic* d = coopspv_result_diagnostic(r, i);
-    out += std::to_string(d->severity) + " " + d->rule_id + " " + d->message + " [" + d->clause +
-           "] " + std::to_string(d->has_instruction) + " " + std::to_string(d->word_offset) + " " +
-           std::to_string(d->result_id) + " " + std::to_string(d->opcode) + " " + d->instruction +
-           "\n";
-  }
-  return out;
 }
 
 using Contexts = std::vector<coopspv_context*>;

@@ -117,7 +117,7 @@ TEST(ReaderTest, HeaderAndInstructionIndex) {
   EXPECT_EQ(m.header.bound, kBound);
   EXPECT_EQ(m.header.schema, 0u);
   EXPECT_EQ(m.header.endianness, Endianness::kLittle);
-  EXPECT_EQ(m.words, b.words);
+  EXPECT_EQ(std::vector<uint32_t>(m.words.begin(), m.words.end()), b.words);
   ASSERT_EQ(m.instructions.size(), kPrologueInstructions);
 
   // Offsets chain through the word counts; result and type ids are picked out.
@@ -158,7 +158,7 @@ TEST(ReaderTest, ReparsingResetsTheIndex) {
   ASSERT_TRUE(ParseValid(small, &m));
   ASSERT_EQ(m.instructions.size(), 1u);
   EXPECT_EQ(m.operands.size(), 1u);
-  EXPECT_EQ(m.words, small.words);
+  EXPECT_EQ(std::vector<uint32_t>(m.words.begin(), m.words.end()), small.words);
 }
 
 TEST(ReaderTest, Capability) {
@@ -615,7 +615,8 @@ TEST(ReaderTest, BigEndianModule) {
   EXPECT_EQ(big.header.version, 0x00010300u);
   EXPECT_EQ(big.header.generator, 0x00080001u);
   EXPECT_EQ(big.header.bound, kBound);
-  EXPECT_EQ(big.words, b.words);  // Kept in host order.
+  EXPECT_EQ(std::vector<uint32_t>(big.words.begin(), big.words.end()),
+            b.words);  // Kept in host order.
   ASSERT_EQ(big.instructions.size(), little.instructions.size());
   for (size_t i = 0; i < big.instructions.size(); ++i) {
     SCOPED_TRACE(i);
@@ -688,7 +689,7 @@ TEST(ReaderTest, BigEndianBytesParse) {
   ParsedModule m;
   ASSERT_TRUE(ParseModule(words, &m, &d)) << d.ToString();
   EXPECT_EQ(m.header.endianness, Endianness::kBig);
-  EXPECT_EQ(m.words, b.words);
+  EXPECT_EQ(std::vector<uint32_t>(m.words.begin(), m.words.end()), b.words);
   EXPECT_EQ(m.instructions.size(), kPrologueInstructions);
 }
 
@@ -956,7 +957,9 @@ std::vector<BadCase> BadCases() {
          ModuleBuilder b = WithPrologue();
          b.Add(Op::ExtInstImport, {20, "NonSemantic.Foo"});
          const size_t at = b.Add(Op::ExtInst, {kVoid, 21, 20, 3, kF32One, 70});
-         return Bad(b, at + 6, "OpExtInst: id 70 of operand 'Operand 1, Operand 2, ...' is not below the bound 64");
+         return Bad(
+             b, at + 6,
+             "OpExtInst: id 70 of operand 'Operand 1, Operand 2, ...' is not below the bound 64");
        }},
       // Context-dependent literals.
       {"ConstantOfBoolType",

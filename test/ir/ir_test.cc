@@ -501,7 +501,7 @@ OpMemoryModel Logical GLSL450
   EXPECT_EQ(m->Def(s.id("c1")), s.def("c1"));
   EXPECT_EQ(m->Def(s.id("d1")), s.def("d1"));
   EXPECT_EQ(m->duplicate_defs(),
-            (std::vector<std::pair<Id, InstIndex>>{
+            (ws::vector<std::pair<Id, InstIndex>>{
                 {s.id("c1"), s.def("c2")}, {s.id("d1"), s.def("d2")}, {s.id("d1"), s.def("d3")}}));
   // The ids no longer defined.
   EXPECT_EQ(m->Def(s.id("c2")), kNoInst);
@@ -907,7 +907,8 @@ OpFunctionEnd
   ASSERT_EQ(m.opcode(br1), Op::Branch);
   ASSERT_EQ(m.opcode(merge1b), Op::SelectionMerge);
   ASSERT_EQ(m.opcode(loop2), Op::LoopMerge);
-  std::vector<std::pair<InstIndex, uint16_t>> bad = cfg.bad_targets();
+  std::vector<std::pair<InstIndex, uint16_t>> bad(cfg.bad_targets().begin(),
+                                                  cfg.bad_targets().end());
   std::sort(bad.begin(), bad.end());
   // %l2 and %l2b (other function), %true (not a label), %l1c and %l1 (other function).
   std::vector<std::pair<InstIndex, uint16_t>> expected = {

@@ -159,7 +159,7 @@ TEST(DisassemblerNames, NamesTable) {
   binary::ParsedModule module;
   Diagnostic diagnostic;
   ASSERT_TRUE(binary::ParseModule(words, &module, &diagnostic)) << diagnostic.ToString();
-  const std::vector<std::string> names = FriendlyNames(module);
+  const auto names = FriendlyNames(module);
   ASSERT_EQ(names.size(), module.header.bound);
   EXPECT_EQ(names[1], "main");
   EXPECT_EQ(names[2], "foo_i1_");
@@ -398,7 +398,7 @@ TEST(DisassemblerInstructionText, NumbersWithoutNames) {
   EXPECT_EQ(InstructionText(module.Get(2), {}), "%3 = OpConstant %2 1.5");
   EXPECT_EQ(InstructionText(module.Get(3), {}), "%4 = OpExtInst %2 %1 FMax %3 %3");
   EXPECT_EQ(InstructionText(module.Get(4), {}), "%5 = OpString \"a \\\"q\\\" \\\\\"");
-  const std::vector<std::string> names = FriendlyNames(module);
+  const auto names = FriendlyNames(module);
   EXPECT_EQ(InstructionText(module.Get(3), names),
             "%4 = OpExtInst %float %1 FMax %float_1_5 "
             "%float_1_5");

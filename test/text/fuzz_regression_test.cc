@@ -95,7 +95,7 @@ TEST(TextFuzzRegression, OpNamesOfDigitsDoNotCollideWithNumberedIds) {
   const Assembled a = Asm(text);
   binary::ParsedModule module;
   ASSERT_TRUE(binary::ParseModule(a.words, &module, nullptr));
-  const std::vector<std::string> names = FriendlyNames(module);
+  const auto names = FriendlyNames(module);
   EXPECT_EQ(names[3], "3");
   EXPECT_NE(names[1], "3");
 }
@@ -124,9 +124,9 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-size_t LongestName(const std::vector<std::string>& names) {
+size_t LongestName(const ws::vector<ws::string>& names) {
   size_t longest = 0;
-  for (const std::string& n : names) longest = std::max(longest, n.size());
+  for (const ws::string& n : names) longest = std::max(longest, n.size());
   return longest;
 }
 
@@ -145,14 +145,14 @@ TEST(TextHostileInput, ManyEqualOpNamesAreNamedInLinearTime) {
   Diagnostic d;
   ASSERT_TRUE(binary::ParseModule(w, &module, &d)) << d.ToString();
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<std::string> names = FriendlyNames(module);
+  const auto names = FriendlyNames(module);
   EXPECT_LT(SecondsSince(start), 10.0);
   EXPECT_EQ(names[kIds - 1], "x_0");
   EXPECT_EQ(names[kIds], "x_2");
   EXPECT_EQ(names[1], "x");
   EXPECT_EQ(names[2], "x_1");
   EXPECT_EQ(names[3], "x_3");
-  EXPECT_EQ(names[kIds - 2], "x_" + std::to_string(kIds - 2));
+  EXPECT_EQ(std::string_view(names[kIds - 2]), "x_" + std::to_string(kIds - 2));
   std::string text;
   ASSERT_TRUE(Disassemble(w, {}, &text, &d)) << d.ToString();
 }
@@ -175,7 +175,7 @@ TEST(TextHostileInput, NamesOfDeeplyNestedTypesStayShort) {
   binary::ParsedModule module;
   Diagnostic d;
   ASSERT_TRUE(binary::ParseModule(w, &module, &d)) << d.ToString();
-  const std::vector<std::string> names = FriendlyNames(module);
+  const auto names = FriendlyNames(module);
   EXPECT_EQ(names[3], "_arr_uint_uint_1");
   EXPECT_EQ(names[4], "_arr__arr_uint_uint_1_uint_1");
   EXPECT_LE(LongestName(names), 160u);
@@ -204,7 +204,7 @@ TEST(TextHostileInput, LongOpNameUsedManyTimesIsCapped) {
   binary::ParsedModule module;
   Diagnostic d;
   ASSERT_TRUE(binary::ParseModule(w, &module, &d)) << d.ToString();
-  const std::vector<std::string> names = FriendlyNames(module);
+  const auto names = FriendlyNames(module);
   EXPECT_LE(names[1].size(), 1024u);
   EXPECT_EQ(names[1].substr(0, 8), "aaaaaaaa");
   std::string text;
