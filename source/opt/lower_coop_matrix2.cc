@@ -322,7 +322,7 @@ class Lowering {
     return *variable;
   }
   Id Scratch(Id component, uint32_t elements) {
-    auto [it, fresh] = scratch_.emplace(component, ScratchArray{});
+    auto [it, fresh] = (shared_ ? shared_scratch_ : scratch_).emplace(component, ScratchArray{});
     if (fresh) it->second.variable = next_id_++;
     it->second.elements = std::max(it->second.elements, elements);
     return it->second.variable;
@@ -332,8 +332,8 @@ class Lowering {
     if (vulkan_memory_model_) {
       semantics |= kMakeAvailable | kMakeVisible;
     }
-    const Id subgroup = Const(U(spv::Scope::Subgroup));
-    EmitVoid(Op::ControlBarrier, {subgroup, subgroup, Const(semantics)});
+    const Id scope = Const(U(shared_ ? spv::Scope::Workgroup : spv::Scope::Subgroup));
+    EmitVoid(Op::ControlBarrier, {scope, scope, Const(semantics)});
   }
   // g * T, with T patched in once every region size is known (region_uses_).
   Id RegionStart(Id group, Id component) {
@@ -397,7 +397,7 @@ class Lowering {
   // Element j * S + lane: the one slot j of each invocation stands for.
   Id Element(const Region& r, const SlotLoop& loop) {
     if (!loop.j) return r.lane;
-    return Emit(Op::IAdd, U32(), {r.lane, Emit(Op::IMul, U32(), {loop.j, Const(s_)})});
+    return Emit(Op::IAdd, U32(), {r.lane, Emit(Op::IMul, U32(), {loop.j, Const(Lanes())})});
   }
   Id Slot(const Region& r, Id index);
   Id LoadSlot(const Region& r, Id index);
@@ -467,12 +467,22 @@ class Lowering {
   std::vector<uint32_t> clone_code_;
   std::map<std::vector<uint32_t>, Id> declared_;
   std::vector<uint32_t> decorations_, scalar_types_, constants_, derived_, body_;
-  Id lane_variable_ = 0, subgroup_variable_ = 0;
+  Id lane_variable_ = 0, subgroup_variable_ = 0, index_variable_ = 0;
+  // The workgroup size when every entry point has the same one (else 0: nothing is shared).
+  uint32_t workgroup_size_ = 0;
+  // The instruction being lowered works on Workgroup-scope matrices whose element loops divide
+  // among the workgroup's invocations: its region is the workgroup's one, its element loops run
+  // over LocalInvocationIndex and its barriers have Workgroup scope (head comment).
+  bool shared_ = false;
+  // Invocations that divide an element loop among themselves.
+  uint32_t Lanes() const { return shared_ ? workgroup_size_ : s_; }
+  bool SharesWork(InstIndex i) const;
   struct ScratchArray {
     Id variable = 0;
     uint32_t elements = 0;
   };
   std::map<Id, ScratchArray> scratch_;
+  std::map<Id, ScratchArray> shared_scratch_;  // One region for the workgroup (shared_).
   // Words of body_ that wait for a region size, by component type.
   std::vector<std::pair<size_t, Id>> region_uses_;
   // Per function: blocks split by a store, by their last piece.
@@ -486,7 +496,11 @@ class Lowering {
 
 bool Lowering::ReadEnvironment() {
   uint32_t largest = 0;
-  bool any_entry = false;
+  bool any_entry = false, all_equal = true;
+  auto size = [&](uint32_t n) {
+    if (largest && n != largest) all_equal = false;
+    largest = std::max(largest, n);
+  };
   for (InstIndex i = 0; i < m_.global_end(); ++i) {
     const Op op = m_.opcode(i);
     if (op == Op::MemoryModel && m_.word(i, 2) == U(spv::MemoryModel::Vulkan)) {
@@ -495,7 +509,7 @@ bool Lowering::ReadEnvironment() {
     if (op == Op::EntryPoint) any_entry = true;
     if (op == Op::ExecutionMode && m_.word(i, 2) == U(spv::ExecutionMode::LocalSize) &&
         m_.num_words(i) == 6) {
-      largest = std::max(largest, m_.word(i, 3) * m_.word(i, 4) * m_.word(i, 5));
+      size(m_.word(i, 3) * m_.word(i, 4) * m_.word(i, 5));
     }
     if (op == Op::ExecutionModeId && m_.word(i, 2) == U(spv::ExecutionMode::LocalSizeId)) {
       Fail(i,
@@ -519,7 +533,7 @@ bool Lowering::ReadEnvironment() {
              "--freeze-spec-const --fold-spec-const first)");
         return false;
       }
-      largest = std::max(largest, *x * *y * *z);
+      size(*x * *y * *z);
     }
   }
   if (any_entry && largest == 0) {
@@ -527,6 +541,7 @@ bool Lowering::ReadEnvironment() {
     return false;
   }
   num_subgroups_ = std::max(1u, (largest + s_ - 1) / s_);
+  workgroup_size_ = all_equal ? largest : 0;
   return true;
 }
 
@@ -817,13 +832,12 @@ Lowering::Region Lowering::RegionOf(Id component, uint32_t elements) {
   Region r;
   r.component = component;
   r.lane = Emit(Op::Load, U32(),
-                {InputBuiltin(&lane_variable_, spv::BuiltIn::SubgroupLocalInvocationId)});
-  const Id group =
-      Emit(Op::Load, U32(), {InputBuiltin(&subgroup_variable_, spv::BuiltIn::SubgroupId)});
+                {shared_ ? InputBuiltin(&index_variable_, spv::BuiltIn::LocalInvocationIndex)
+                         : InputBuiltin(&lane_variable_, spv::BuiltIn::SubgroupLocalInvocationId)});
+  r.group = Emit(Op::Load, U32(), {InputBuiltin(&subgroup_variable_, spv::BuiltIn::SubgroupId)});
   r.scratch = Scratch(component, elements);
   r.pointer = Pointer(spv::StorageClass::Workgroup, component);
-  r.start = RegionStart(group, component);
-  r.group = group;
+  r.start = shared_ ? Const(0) : RegionStart(r.group, component);
   return r;
 }
 
@@ -849,7 +863,22 @@ void Lowering::StoreMatrix(const Region& r, Id matrix, bool column_major, uint32
   const Id base = Emit(Op::AccessChain, r.pointer, {r.scratch, start});
   std::vector<uint32_t> store = {base, matrix, Const(column_major ? 1 : 0), Const(stride)};
   for (uint32_t w : ScratchAccess()) store.push_back(w);
+  if (!shared_) {
+    Put(body_, Op::CooperativeMatrixStoreKHR, store);
+    Barrier();
+    return;
+  }
+  // Every subgroup holds the same matrix: subgroup 0 writes the workgroup's region.
+  const Id first = Emit(Op::IEqual, Bool(), {r.group, Const(0)});
+  const Id write = next_id_++;
+  const Id merge = next_id_++;
+  EmitVoid(Op::SelectionMerge, {merge, 0u});
+  EmitVoid(Op::BranchConditional, {first, write, merge});
+  Put(body_, Op::Label, {write});
   Put(body_, Op::CooperativeMatrixStoreKHR, store);
+  EmitVoid(Op::Branch, {merge});
+  Put(body_, Op::Label, {merge});
+  current_label_ = merge;
   Barrier();
 }
 
@@ -1234,7 +1263,7 @@ void Lowering::LowerLoadTensor(InstIndex i) {
   const Id clamp = constant ? ClampValueAs(a) : 0;
   // With a view, the elements outside its clip rectangle are Object's.
   if (a.view) StoreMatrix(region, a.object, false, a.cols);
-  const SlotLoop loop = BeginSlotLoop(elements / s_);
+  const SlotLoop loop = BeginSlotLoop(elements / Lanes());
   const Id e = Element(region, loop);
   const auto [in_clip, index] = Clip(a, e);
   Id value = 0, in_bounds = 0;
@@ -1263,13 +1292,13 @@ void Lowering::LowerStoreTensor(InstIndex i) {
   const uint32_t elements = a.rows * a.cols;
   const Region region = RegionOf(a.component, elements);
   StoreMatrix(region, a.object, false, a.cols);
-  const SlotLoop loop = BeginSlotLoop(elements / s_);
+  const SlotLoop loop = BeginSlotLoop(elements / Lanes());
   const Id e = Element(region, loop);
   const Id value = LoadSlot(region, e);
   const auto [in_clip, index] = Clip(a, e);
   auto [address, in_bounds] = ElementAddress(a, index, false);
   if (in_clip) in_bounds = Emit(Op::LogicalAnd, Bool(), {in_bounds, in_clip});
-  if (workgroup_matrices_.count(a.matrix_type)) {
+  if (workgroup_matrices_.count(a.matrix_type) && !shared_) {
     const Id first = Emit(Op::IEqual, Bool(), {region.group, Const(0)});
     in_bounds = Emit(Op::LogicalAnd, Bool(), {in_bounds, first});
   }
@@ -1391,7 +1420,7 @@ void Lowering::LowerPerElementOp(InstIndex i) {
     StoreMatrix(r, m_.word(i, w), false, in.cols, offset);
     matrix_operands[w] = {r, offset};
   }
-  const SlotLoop loop = BeginSlotLoop(elements / s_);
+  const SlotLoop loop = BeginSlotLoop(elements / Lanes());
   const Id e = Element(from, loop);
   const Id row = Emit(Op::UDiv, U32(), {e, Const(in.cols)});
   const Id col = Emit(Op::UMod, U32(), {e, Const(in.cols)});
@@ -1437,7 +1466,7 @@ void Lowering::LowerReduce(InstIndex i) {
   };
   Id total = 0;  // Row|Column: one value for every element, computed before the loop.
   if (by_row && by_column) total = Fold(region, combine, inputs, [](Id k) { return k; });
-  const SlotLoop loop = BeginSlotLoop(out.rows * out.cols / s_);
+  const SlotLoop loop = BeginSlotLoop(out.rows * out.cols / Lanes());
   const Id e = Element(region, loop);
   Id value = total;
   if (!value) {
@@ -1464,6 +1493,40 @@ void Lowering::LowerReduce(InstIndex i) {
   LoadMatrix(region, out.type, m_.result_id(i), false, out.cols, inputs);
 }
 
+// An instruction on Workgroup-scope matrices shares its element loops among the workgroup's
+// invocations when the workgroup size is known and divides every loop's element count (the
+// matrix's and the result's; a 2x2 reduction's result has a quarter of the elements).
+bool Lowering::SharesWork(InstIndex i) const {
+  if (!workgroup_size_) return false;
+  const Op op = m_.opcode(i);
+  std::vector<Id> types;
+  switch (op) {
+    case Op::CooperativeMatrixLoadTensorNV:
+      types = {m_.type_id(i)};
+      break;
+    case Op::CooperativeMatrixStoreTensorNV:
+      types = {m_.TypeOf(m_.word(i, 2))};
+      break;
+    case Op::CooperativeMatrixTransposeNV:
+    case Op::CooperativeMatrixConvertUseEXT:
+    case Op::CooperativeMatrixPerElementOpEXT:
+    case Op::CooperativeMatrixReduceEXT:
+      types = {m_.type_id(i), m_.TypeOf(m_.word(i, 3))};
+      break;
+    default:
+      if (!ConvertsUse(i)) return false;
+      types = {m_.type_id(i), m_.TypeOf(m_.word(i, 3))};
+      break;
+  }
+  for (Id type : types) {
+    if (!workgroup_matrices_.count(type)) return false;
+    const InstIndex d = m_.Def(type);
+    const auto rows = ConstantValue(m_.word(d, 4)), cols = ConstantValue(m_.word(d, 5));
+    if (!rows || !cols || (*rows * *cols) % workgroup_size_ != 0) return false;
+  }
+  return true;
+}
+
 bool Lowering::LowerFunction(const ir::Function& f) {
   body_.clear();
   split_blocks_.clear();
@@ -1472,6 +1535,7 @@ bool Lowering::LowerFunction(const ir::Function& f) {
     const Op op = m_.opcode(i);
     const bool converts_use = ConvertsUse(i);
     const bool splits = Splits(op) || IsWorkgroupStore(i) || converts_use;
+    shared_ = SharesWork(i);
     if (splits) {
       // The lowering splits the block; a loop header must stay one block.
       const ir::Block& block = m_.blocks()[m_.BlockOf(i)];
@@ -1519,6 +1583,7 @@ bool Lowering::LowerFunction(const ir::Function& f) {
         }
         break;
     }
+    shared_ = false;
     if (splits) {
       if (current_label_ != block_label_) split_blocks_[block_label_] = current_label_;
       continue;
@@ -1611,13 +1676,17 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   std::vector<Id> interface;
   if (lane_variable_) interface.push_back(lane_variable_);
   if (subgroup_variable_) interface.push_back(subgroup_variable_);
-  for (const auto& [component, s] : scratch_) {
-    const Id array =
-        Declare(derived_, Op::TypeArray, {component, Const(s.elements * num_subgroups_)}, false);
-    Put(derived_, Op::Variable,
-        {Pointer(spv::StorageClass::Workgroup, array), s.variable,
-         U(spv::StorageClass::Workgroup)});
-    if (version >= grammar::MakeVersion(1, 4)) interface.push_back(s.variable);
+  if (index_variable_) interface.push_back(index_variable_);
+  for (const auto* arrays : {&scratch_, &shared_scratch_}) {
+    for (const auto& [component, s] : *arrays) {
+      const uint32_t regions = arrays == &scratch_ ? num_subgroups_ : 1;
+      const Id array =
+          Declare(derived_, Op::TypeArray, {component, Const(s.elements * regions)}, false);
+      Put(derived_, Op::Variable,
+          {Pointer(spv::StorageClass::Workgroup, array), s.variable,
+           U(spv::StorageClass::Workgroup)});
+      if (version >= grammar::MakeVersion(1, 4)) interface.push_back(s.variable);
+    }
   }
 
   std::vector<uint32_t> out(m_.words().begin(), m_.words().begin() + binary::kHeaderWords);
