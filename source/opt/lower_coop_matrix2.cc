@@ -81,30 +81,45 @@
 // - A conversion between component types (OpFConvert, OpSConvert, OpUConvert, OpConvert*To*)
 //   whose result has another Use than its operand (CooperativeMatrixConversionsNV): the same
 //   conversion to the result's component type at the operand's Use, then a Use conversion.
-// - Workgroup-scope matrices are replicated: an R x C Workgroup-scope matrix type becomes the
-//   R x C Subgroup-scope type (same component type and Use), and every subgroup of the workgroup
-//   holds the whole matrix and runs every instruction on it (loads, OpCooperativeMatrixMulAddKHR,
-//   arithmetic, OpPhi, the lowerings above) by itself, in its own region. That is correct because
-//   a Workgroup-scope matrix has one value for the whole workgroup and its instructions run in
-//   workgroup-uniform control flow, so each subgroup computes that value; nothing moves between
-//   subgroups and no Workgroup-scope barrier is added (the module's own barriers still order its
-//   memory accesses). Only the stores write once: OpCooperativeMatrixStoreKHR of such a matrix,
-//   and the element writes of OpCooperativeMatrixStoreTensorNV, run in subgroup 0 only
-//   (SubgroupId == 0, a structured selection), so no two invocations write the same element. The
-//   cost: each subgroup does the whole workgroup's multiply-add (num_subgroups times the work)
-//   and needs a region of the whole matrix (the corpus's 64 x 64 and 128 x 128 tiles in 16 or 32
-//   subgroups of 8 need 320 KiB to 2.3 MiB of Workgroup memory, more than devices give; a 32 x 32
-//   tile in four subgroups, 16 KiB); and the Subgroup-scope shape is the Workgroup one, so
-//   the output runs where the driver supports that shape at Subgroup scope, or anywhere after
-//   --lower-coop-matrix=S. Splitting into tiles of the shapes every KHR driver reports, with each
-//   subgroup owning a share of the tiles, is not done yet (every instruction on such a matrix,
-//   OpPhi and function parameters included, would become one per tile).
+// - Workgroup-scope matrices: the matrix VALUES are replicated, the per-element WORK is shared.
+//   An R x C Workgroup-scope matrix type becomes the R x C Subgroup-scope type (same component
+//   type and Use), and every subgroup holds the whole matrix: OpCooperativeMatrixLoadKHR,
+//   OpCooperativeMatrixMulAddKHR, arithmetic and OpPhi on it run in every subgroup as they are.
+//   That is correct because a Workgroup-scope matrix has one value for the whole workgroup and
+//   its instructions run in workgroup-uniform control flow, so each subgroup computes that value.
+//   OpCooperativeMatrixStoreKHR of such a matrix runs in subgroup 0 only (SubgroupId == 0, a
+//   structured selection), so no two invocations write the same element. The instructions this
+//   pass lowers element by element (tensor loads and stores, DecodeFunc, per-element operations,
+//   reductions, transposes, Use conversions) share their work among the workgroup when every
+//   entry point has the same workgroup size N and N divides the element count of each matrix
+//   the instruction reads or writes: they use ONE region of a separate Workgroup array per
+//   component type (not one per subgroup), subgroup 0 stores the matrix there (KHR, in a
+//   selection), invocation LocalInvocationIndex handles elements e = index + j * N (R * C / N
+//   of them, a 2x2 reduction's result a quarter), every subgroup loads the result matrix whole
+//   from the region (KHR), and the barriers between these steps (below) have Workgroup scope.
+//   The tensor store's element writes then need no subgroup test: each element has one owner.
+//   Otherwise (several workgroup sizes, or N not dividing R * C) the instruction runs in every
+//   subgroup in its own region, as for a Subgroup-scope matrix, and only subgroup 0's tensor
+//   store writes (its element writes are ANDed with SubgroupId == 0).
+//   The cost left: each subgroup still does the whole multiply-add (num_subgroups times the
+//   work) and holds the whole matrix (after --lower-coop-matrix=S, R * C / S elements an
+//   invocation), and the Subgroup-scope shape is the Workgroup one, so the output runs where
+//   the driver supports that shape at Subgroup scope, or anywhere after --lower-coop-matrix=S.
+//   Workgroup memory is R * C elements (times the matrices an instruction stores at once) per
+//   component type, no longer times the subgroups: cm2_softmax_reduce's 64 x 64 tiles in 16
+//   subgroups of 8 need 42 KiB instead of 640 KiB. Not done yet: splitting the matrices
+//   themselves into tiles of the shapes every KHR driver reports, each subgroup owning a share
+//   (the accumulator and A by rows, B replicated or staged; column reductions, transposes and
+//   Use conversions through the shared region), which would divide the multiply-add as well.
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
 //   elements of the result: CombineFunc folded left to right over the element's row (Row), its
 //   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes
 //   them after the matrix in the region, where the result is loaded from.
 //
-// Data layout. Each subgroup owns a private region of a Workgroup array per component type:
+// Data layout (a shared Workgroup-scope instruction, above, uses the workgroup's one region,
+// LocalInvocationIndex and Workgroup-scope barriers instead of the subgroup's region,
+// SubgroupLocalInvocationId and Subgroup-scope barriers). Each subgroup owns a private region of
+// a Workgroup array per component type:
 // region g (g = SubgroupId) starts at g * T, where T is the most elements any lowered
 // instruction of that component type needs (R * C; a reduction needs its input's and its
 // result's), and the array holds ceil(workgroup size / S) regions. Invocation `lane`
