@@ -443,6 +443,7 @@ class Lowering {
            workgroup_matrices_.count(m_.TypeOf(m_.word(i, 2)));
   }
   void LowerWorkgroupStore(InstIndex i);
+  void LowerWorkgroupMulAdd(InstIndex i);
   // A conversion between component types whose result has another Use than its operand.
   bool ConvertsUse(InstIndex i) const {
     switch (m_.opcode(i)) {
@@ -1350,6 +1351,51 @@ void Lowering::LowerWorkgroupStore(InstIndex i) {
   current_label_ = merge;
 }
 
+// A Workgroup-scope multiply-add split by rows (shared_): subgroup 0 stores A and C into the
+// workgroup's regions, subgroup g loads rows [g * R / W, (g + 1) * R / W) of each as a Subgroup
+// matrix, multiplies them by the whole B and stores those rows of the result where its C rows
+// were; every subgroup then loads the whole result.
+void Lowering::LowerWorkgroupMulAdd(InstIndex i) {
+  MatrixInfo a, c, d;
+  if (!ReadMatrix(i, m_.TypeOf(m_.word(i, 3)), &a) ||
+      !ReadMatrix(i, m_.TypeOf(m_.word(i, 5)), &c) || !ReadMatrix(i, m_.type_id(i), &d)) {
+    return;
+  }
+  const uint32_t rows = a.rows / (workgroup_size_ / s_);
+  auto part = [&](const MatrixInfo& m, uint32_t use) {
+    return Declare(
+        derived_, Op::TypeCooperativeMatrixKHR,
+        {m.component, Const(U(spv::Scope::Subgroup)), Const(rows), Const(m.cols), Const(use)},
+        false);
+  };
+  const uint32_t c_offset = a.component == c.component ? a.rows * a.cols : 0;
+  const Region ra = RegionOf(a.component, a.rows * a.cols);
+  const Region rc = RegionOf(c.component, c_offset + c.rows * c.cols);
+  StoreMatrix(ra, m_.word(i, 3), false, a.cols);
+  StoreMatrix(rc, m_.word(i, 5), false, c.cols, c_offset);
+  auto block = [&](const Region& r, uint32_t offset, uint32_t cols) {
+    const Id start = Emit(Op::IMul, U32(), {r.group, Const(rows * cols)});
+    return Emit(Op::AccessChain, r.pointer,
+                {r.scratch, offset ? Emit(Op::IAdd, U32(), {start, Const(offset)}) : start});
+  };
+  std::vector<uint32_t> access = ScratchAccess();
+  auto load = [&](Id type, Id base, uint32_t cols) {
+    std::vector<uint32_t> words = {base, Const(0), Const(cols)};
+    words.insert(words.end(), access.begin(), access.end());
+    return Emit(Op::CooperativeMatrixLoadKHR, type, words);
+  };
+  const Id a_rows = load(part(a, 0), block(ra, 0, a.cols), a.cols);
+  const Id c_block = block(rc, c_offset, c.cols);
+  const Id c_rows = load(part(c, 2), c_block, c.cols);
+  std::vector<uint32_t> mul_add = {a_rows, m_.word(i, 4), c_rows};
+  for (uint32_t w = 6; w < m_.num_words(i); ++w) mul_add.push_back(m_.word(i, w));
+  const Id d_rows = Emit(Op::CooperativeMatrixMulAddKHR, part(d, 2), mul_add);
+  std::vector<uint32_t> store = {c_block, d_rows, Const(0), Const(c.cols)};
+  store.insert(store.end(), access.begin(), access.end());
+  Put(body_, Op::CooperativeMatrixStoreKHR, store);
+  LoadMatrix(rc, d.type, m_.result_id(i), false, d.cols, c_offset);
+}
+
 // A conversion that changes the Use too: the conversion to the result's component type at the
 // operand's Use (a type of the module when it has one), then a Use conversion through the region.
 void Lowering::LowerConversionWithUse(InstIndex i) {
@@ -1528,6 +1574,26 @@ bool Lowering::SharesWork(InstIndex i) const {
     case Op::CooperativeMatrixReduceEXT:
       types = {m_.type_id(i), m_.TypeOf(m_.word(i, 3))};
       break;
+    case Op::CooperativeMatrixMulAddKHR: {
+      // Split by rows among the subgroups (head comment); not in a loop header block, whose
+      // split this pass does not do (the multiply-add then stays replicated).
+      const ir::Block& block = m_.blocks()[m_.BlockOf(i)];
+      if (block.end >= 2 && m_.opcode(block.end - 2) == Op::LoopMerge) return false;
+      if (workgroup_size_ % s_ != 0) return false;
+      const uint32_t groups = workgroup_size_ / s_;
+      // The result, A (word 3), B (word 4: stays whole) and C (word 5).
+      for (uint32_t w : {2u, 3u, 4u, 5u}) {
+        const Id type = w == 2 ? m_.type_id(i) : m_.TypeOf(m_.word(i, w));
+        if (!workgroup_matrices_.count(type)) return false;
+        const InstIndex d = m_.Def(type);
+        const auto rows = ConstantValue(m_.word(d, 4)), cols = ConstantValue(m_.word(d, 5));
+        if (w != 4 &&
+            (!rows || !cols || *rows % groups != 0 || (*rows / groups * *cols) % s_ != 0)) {
+          return false;
+        }
+      }
+      return true;
+    }
     default:
       if (!ConvertsUse(i)) return false;
       types = {m_.type_id(i), m_.TypeOf(m_.word(i, 3))};
@@ -1549,8 +1615,9 @@ bool Lowering::LowerFunction(const ir::Function& f) {
   for (InstIndex i = f.def; i <= f.end && !failed(); ++i) {
     const Op op = m_.opcode(i);
     const bool converts_use = ConvertsUse(i);
-    const bool splits = Splits(op) || IsWorkgroupStore(i) || converts_use;
     shared_ = SharesWork(i);
+    const bool split_mul_add = shared_ && op == Op::CooperativeMatrixMulAddKHR;
+    const bool splits = Splits(op) || IsWorkgroupStore(i) || converts_use || split_mul_add;
     if (splits) {
       // The lowering splits the block; a loop header must stay one block.
       const ir::Block& block = m_.blocks()[m_.BlockOf(i)];
@@ -1591,7 +1658,9 @@ bool Lowering::LowerFunction(const ir::Function& f) {
         LowerReduce(i);
         break;
       default:
-        if (converts_use) {
+        if (split_mul_add) {
+          LowerWorkgroupMulAdd(i);
+        } else if (converts_use) {
           LowerConversionWithUse(i);
         } else if (splits) {
           LowerWorkgroupStore(i);

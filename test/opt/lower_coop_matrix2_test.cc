@@ -659,9 +659,34 @@ TEST(LowerCoopMatrix2, WorkgroupMatricesAreReplicatedPerSubgroupAndSubgroupZeroS
 TEST(LowerCoopMatrix2, WorkgroupMatricesShareTheRegionAndTheElementLoopsOfTheWorkgroup) {
   const PassRun r = Lower(Text(WorkgroupKernel()));
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_TRUE(Contains(r.text, "OpVariable %_ptr_Workgroup__arr_float_uint_256 Workgroup"))
+  // One region of the workgroup: the multiply-add's A (16 x 8) and C (16 x 16), 384 floats, not
+  // four times as many.
+  EXPECT_TRUE(Contains(r.text, "OpVariable %_ptr_Workgroup__arr_float_uint_384 Workgroup"))
       << r.text;
-  EXPECT_FALSE(Contains(r.text, "_arr_float_uint_1024")) << r.text;
+  EXPECT_FALSE(Contains(r.text, "_arr_float_uint_1536")) << r.text;
+  // The multiply-add is split by rows among the four subgroups: subgroup g loads rows 4g .. 4g+3
+  // of A (at g * 32) and of C (at 128 + g * 64), multiplies them by the whole B and stores them
+  // back where its C rows were; every subgroup then loads the whole result.
+  EXPECT_TRUE(std::regex_search(
+      r.text,
+      std::regex(
+          "(%[0-9]+) = OpTypeCooperativeMatrixKHR %float %uint_3 %uint_4 %uint_8 %uint_0\n")))
+      << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text,
+      std::regex(
+          "(%[0-9]+) = OpIMul %uint %[0-9]+ %uint_32\n%[0-9]+ = OpAccessChain "
+          "%_ptr_Workgroup_float %[0-9]+ \\1\n(%[0-9]+) = OpCooperativeMatrixLoadKHR "
+          "%[0-9]+ %[0-9]+ %uint_0 %uint_8 NonPrivatePointer\n(%[0-9]+) = OpIMul %uint %[0-9]+ "
+          "%uint_64\n(%[0-9]+) = OpIAdd %uint \\3 %uint_128\n(%[0-9]+) = OpAccessChain "
+          "%_ptr_Workgroup_float %[0-9]+ \\4\n(%[0-9]+) = OpCooperativeMatrixLoadKHR "
+          "%[0-9]+ \\5 %uint_0 %uint_16 NonPrivatePointer\n(%[0-9]+) = "
+          "OpCooperativeMatrixMulAddKHR %[0-9]+ \\2 %b \\6\nOpCooperativeMatrixStoreKHR \\5 "
+          "\\7 %uint_0 %uint_16 NonPrivatePointer\nOpControlBarrier %uint_2 %uint_2 ")))
+      << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("%d = OpCooperativeMatrixLoadKHR %mat %[0-9]+ %uint_0 %uint_16 ")))
+      << r.text;
   EXPECT_TRUE(Contains(r.text, "BuiltIn LocalInvocationIndex")) << r.text;
   EXPECT_FALSE(Contains(r.text, "BuiltIn SubgroupLocalInvocationId")) << r.text;
   // Element e = index + j * 32, j below 8.
