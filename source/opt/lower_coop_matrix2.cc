@@ -81,36 +81,44 @@
 // - A conversion between component types (OpFConvert, OpSConvert, OpUConvert, OpConvert*To*)
 //   whose result has another Use than its operand (CooperativeMatrixConversionsNV): the same
 //   conversion to the result's component type at the operand's Use, then a Use conversion.
-// - Workgroup-scope matrices: the matrix VALUES are replicated, the per-element WORK is shared.
-//   An R x C Workgroup-scope matrix type becomes the R x C Subgroup-scope type (same component
-//   type and Use), and every subgroup holds the whole matrix: OpCooperativeMatrixLoadKHR,
-//   OpCooperativeMatrixMulAddKHR, arithmetic and OpPhi on it run in every subgroup as they are.
-//   That is correct because a Workgroup-scope matrix has one value for the whole workgroup and
-//   its instructions run in workgroup-uniform control flow, so each subgroup computes that value.
-//   OpCooperativeMatrixStoreKHR of such a matrix runs in subgroup 0 only (SubgroupId == 0, a
-//   structured selection), so no two invocations write the same element. The instructions this
-//   pass lowers element by element (tensor loads and stores, DecodeFunc, per-element operations,
-//   reductions, transposes, Use conversions) share their work among the workgroup when every
-//   entry point has the same workgroup size N and N divides the element count of each matrix
-//   the instruction reads or writes: they use ONE region of a separate Workgroup array per
-//   component type (not one per subgroup), subgroup 0 stores the matrix there (KHR, in a
-//   selection), invocation LocalInvocationIndex handles elements e = index + j * N (R * C / N
-//   of them, a 2x2 reduction's result a quarter), every subgroup loads the result matrix whole
-//   from the region (KHR), and the barriers between these steps (below) have Workgroup scope.
-//   The tensor store's element writes then need no subgroup test: each element has one owner.
-//   Otherwise (several workgroup sizes, or N not dividing R * C) the instruction runs in every
-//   subgroup in its own region, as for a Subgroup-scope matrix, and only subgroup 0's tensor
-//   store writes (its element writes are ANDed with SubgroupId == 0).
-//   The cost left: each subgroup still does the whole multiply-add (num_subgroups times the
-//   work) and holds the whole matrix (after --lower-coop-matrix=S, R * C / S elements an
-//   invocation), and the Subgroup-scope shape is the Workgroup one, so the output runs where
-//   the driver supports that shape at Subgroup scope, or anywhere after --lower-coop-matrix=S.
-//   Workgroup memory is R * C elements (times the matrices an instruction stores at once) per
-//   component type, no longer times the subgroups: cm2_softmax_reduce's 64 x 64 tiles in 16
-//   subgroups of 8 need 42 KiB instead of 640 KiB. Not done yet: splitting the matrices
-//   themselves into tiles of the shapes every KHR driver reports, each subgroup owning a share
-//   (the accumulator and A by rows, B replicated or staged; column reductions, transposes and
-//   Use conversions through the shared region), which would divide the multiply-add as well.
+// - Workgroup-scope matrices: the matrix VALUES are replicated, the WORK is shared. An R x C
+//   Workgroup-scope matrix type becomes the R x C Subgroup-scope type (same component type and
+//   Use), and every subgroup holds the whole matrix: OpCooperativeMatrixLoadKHR, arithmetic and
+//   OpPhi on it run in every subgroup as they are. That is correct because a Workgroup-scope
+//   matrix has one value for the whole workgroup and its instructions run in workgroup-uniform
+//   control flow, so each subgroup computes that value. OpCooperativeMatrixStoreKHR of such a
+//   matrix runs in subgroup 0 only (SubgroupId == 0, a structured selection), so no two
+//   invocations write the same element. The work is shared when every entry point has the same
+//   workgroup size N (W = N / S subgroups); the shared instructions use ONE region of a separate
+//   Workgroup array per component type (not one per subgroup) and Workgroup-scope barriers:
+//   - OpCooperativeMatrixMulAddKHR (R x K times K x C), split by rows when W divides R and
+//     (R / W) * K and (R / W) * C are multiples of S: subgroup 0 stores A and C into the region
+//     (A at 0, C after it when they have one component type), barrier, subgroup g loads rows
+//     [g * R / W, (g + 1) * R / W) of A and of C as Subgroup-scope (R / W) x K (Use A) and
+//     (R / W) x C (Use Accumulator) matrices, multiplies them by the whole B (which every
+//     subgroup holds) and stores its result rows where its C rows were, barrier, and every
+//     subgroup loads the whole result. Each subgroup does 1 / W of the multiply-adds, in the
+//     shape (R / W) x K x C. Not in a loop header block (that one stays replicated).
+//   - The instructions this pass lowers element by element (tensor loads and stores, DecodeFunc,
+//     per-element operations, reductions, transposes, Use conversions), when N divides the
+//     element count of each matrix the instruction reads or writes: subgroup 0 stores the matrix
+//     into the region (KHR, in a selection), invocation LocalInvocationIndex handles elements
+//     e = index + j * N (R * C / N of them; a 2x2 reduction's result has a quarter), and every
+//     subgroup loads the result whole (KHR). A tensor store's element writes then need no
+//     subgroup test: each element has one owner.
+//   Otherwise (several workgroup sizes, or sizes that do not divide) the instruction runs in
+//   every subgroup by itself, in its own region, as for a Subgroup-scope matrix, and only
+//   subgroup 0's tensor store writes (its element writes are ANDed with SubgroupId == 0).
+//   Workgroup memory is then what one instruction stores at once (R * C elements per matrix),
+//   no longer times the subgroups: cm2_softmax_reduce's 64 x 64 tiles in 16 subgroups of 8 need
+//   42 KiB instead of 672 KiB, cm2_decode_q4's 128 x 128 ones 72 KiB. The cost left: every
+//   subgroup holds every matrix whole (after --lower-coop-matrix=S, R * C / S elements an
+//   invocation), the shared steps move whole matrices through Workgroup memory, and outside the
+//   multiply-add the shapes are the Workgroup ones, so the output runs where the driver supports
+//   them at Subgroup scope, or anywhere after --lower-coop-matrix=S. Not done yet: tiles of the
+//   shapes every KHR driver reports (or a device profile's), each subgroup OWNING its rows
+//   between operations (the accumulator and A by rows, B replicated or staged; only column
+//   reductions, transposes and Use conversions would then go through the region).
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
 //   elements of the result: CombineFunc folded left to right over the element's row (Row), its
 //   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes
