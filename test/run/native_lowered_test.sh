@@ -17,11 +17,13 @@
 # - nv_coopmat1_legacy, khr_gemm_specdims, khr_int8_saturating: one subgroup of 32 per
 #   workgroup computes a whole matrix; with subgroups of 8 the workgroup holds four subgroups
 #   that each compute it into the same memory (a different program, whatever the lowering does).
-# - cm2_transpose_convert runs through --lower (--lower-coop-matrix2=8 --lower-coop-matrix=8);
-#   the other cm2_* scripts lower and validate (test/opt/corpus_test) but are too big for
-#   lavapipe as lowered: --lower-coop-matrix2 replicates a Workgroup-scope matrix in every
-#   subgroup, so their 64 x 64 and 128 x 128 tiles in 16 or 32 subgroups of 8 need 320 KiB to
-#   2.3 MiB of Workgroup memory and 16 or 32 times the work (see the pass's head comment).
+# - cm2_transpose_convert and cm2_decode_q4 run through --lower (--lower-coop-matrix2=8
+#   --lower-coop-matrix=8; cm2_decode_q4's output must also equal what the H100 wrote, its
+#   128 x 128 multiply-add split by rows among the 32 subgroups, about 40 s). The other cm2_*
+#   scripts lower and validate (test/opt/corpus_test) but are too slow for this test on
+#   lavapipe as lowered: every subgroup holds each Workgroup-scope 64 x 64 tile whole (512
+#   elements an invocation after --lower-coop-matrix=8; see the pass's head comment);
+#   cm2_softmax_reduce passes, all 320 EXPECTs, in about 3 minutes on 2 shared cores.
 set -u
 RUN=tools/coopspv-run
 DIR=test/run/native
@@ -67,6 +69,20 @@ if ! timeout 300 "$RUN" --timeout-ms 120000 --passes-only "${legalize[@]}" \
   sed 's/^/    /' "$TMP/bf16.out" | head -20 >&2
 elif ! grep -q "4 of 4 EXPECT passed .* with the passes alone" "$TMP/bf16.out"; then
   fail "khr_bf16 legalized for lavapipe: $(cat "$TMP/bf16.out")"
+fi
+
+# cm2_decode_q4 lowered (its Workgroup-scope multiply-add split by rows), against the H100's output.
+{
+  sed "s#FILE ../../data/corpus/#FILE $PWD/test/data/corpus/#" "$DIR/cm2_decode_q4.amber"
+  cat test/run/golden/h100/native_cm2_decode_q4.amber
+  echo "EXPECT d EQ_BUFFER d_result"
+} >"$TMP/q4_golden.amber"
+if ! timeout 300 "$RUN" --timeout-ms 240000 --passes-only --lower "$TMP/q4_golden.amber" \
+    >"$TMP/q4.out" 2>&1; then
+  fail "cm2_decode_q4: lowered on lavapipe"
+  sed 's/^/    /' "$TMP/q4.out" | head -20 >&2
+elif ! grep -q "2 of 2 EXPECT passed .* with the passes alone" "$TMP/q4.out"; then
+  fail "cm2_decode_q4 lowered: $(cat "$TMP/q4.out")"
 fi
 
 # As written, the native scripts need the cooperative extensions lavapipe lacks: exit 2, named.
