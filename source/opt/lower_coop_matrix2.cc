@@ -81,30 +81,53 @@
 // - A conversion between component types (OpFConvert, OpSConvert, OpUConvert, OpConvert*To*)
 //   whose result has another Use than its operand (CooperativeMatrixConversionsNV): the same
 //   conversion to the result's component type at the operand's Use, then a Use conversion.
-// - Workgroup-scope matrices are replicated: an R x C Workgroup-scope matrix type becomes the
-//   R x C Subgroup-scope type (same component type and Use), and every subgroup of the workgroup
-//   holds the whole matrix and runs every instruction on it (loads, OpCooperativeMatrixMulAddKHR,
-//   arithmetic, OpPhi, the lowerings above) by itself, in its own region. That is correct because
-//   a Workgroup-scope matrix has one value for the whole workgroup and its instructions run in
-//   workgroup-uniform control flow, so each subgroup computes that value; nothing moves between
-//   subgroups and no Workgroup-scope barrier is added (the module's own barriers still order its
-//   memory accesses). Only the stores write once: OpCooperativeMatrixStoreKHR of such a matrix,
-//   and the element writes of OpCooperativeMatrixStoreTensorNV, run in subgroup 0 only
-//   (SubgroupId == 0, a structured selection), so no two invocations write the same element. The
-//   cost: each subgroup does the whole workgroup's multiply-add (num_subgroups times the work)
-//   and needs a region of the whole matrix (the corpus's 64 x 64 and 128 x 128 tiles in 16 or 32
-//   subgroups of 8 need 320 KiB to 2.3 MiB of Workgroup memory, more than devices give; a 32 x 32
-//   tile in four subgroups, 16 KiB); and the Subgroup-scope shape is the Workgroup one, so
-//   the output runs where the driver supports that shape at Subgroup scope, or anywhere after
-//   --lower-coop-matrix=S. Splitting into tiles of the shapes every KHR driver reports, with each
-//   subgroup owning a share of the tiles, is not done yet (every instruction on such a matrix,
-//   OpPhi and function parameters included, would become one per tile).
+// - Workgroup-scope matrices: the matrix VALUES are replicated, the WORK is shared. An R x C
+//   Workgroup-scope matrix type becomes the R x C Subgroup-scope type (same component type and
+//   Use), and every subgroup holds the whole matrix: OpCooperativeMatrixLoadKHR, arithmetic and
+//   OpPhi on it run in every subgroup as they are. That is correct because a Workgroup-scope
+//   matrix has one value for the whole workgroup and its instructions run in workgroup-uniform
+//   control flow, so each subgroup computes that value. OpCooperativeMatrixStoreKHR of such a
+//   matrix runs in subgroup 0 only (SubgroupId == 0, a structured selection), so no two
+//   invocations write the same element. The work is shared when every entry point has the same
+//   workgroup size N (W = N / S subgroups); the shared instructions use ONE region of a separate
+//   Workgroup array per component type (not one per subgroup) and Workgroup-scope barriers:
+//   - OpCooperativeMatrixMulAddKHR (R x K times K x C), split by rows when W divides R and
+//     (R / W) * K and (R / W) * C are multiples of S: subgroup 0 stores A and C into the region
+//     (A at 0, C after it when they have one component type), barrier, subgroup g loads rows
+//     [g * R / W, (g + 1) * R / W) of A and of C as Subgroup-scope (R / W) x K (Use A) and
+//     (R / W) x C (Use Accumulator) matrices, multiplies them by the whole B (which every
+//     subgroup holds) and stores its result rows where its C rows were, barrier, and every
+//     subgroup loads the whole result. Each subgroup does 1 / W of the multiply-adds, in the
+//     shape (R / W) x K x C. Not in a loop header block (that one stays replicated).
+//   - The instructions this pass lowers element by element (tensor loads and stores, DecodeFunc,
+//     per-element operations, reductions, transposes, Use conversions), when N divides the
+//     element count of each matrix the instruction reads or writes: subgroup 0 stores the matrix
+//     into the region (KHR, in a selection), invocation LocalInvocationIndex handles elements
+//     e = index + j * N (R * C / N of them; a 2x2 reduction's result has a quarter), and every
+//     subgroup loads the result whole (KHR). A tensor store's element writes then need no
+//     subgroup test: each element has one owner.
+//   Otherwise (several workgroup sizes, or sizes that do not divide) the instruction runs in
+//   every subgroup by itself, in its own region, as for a Subgroup-scope matrix, and only
+//   subgroup 0's tensor store writes (its element writes are ANDed with SubgroupId == 0).
+//   Workgroup memory is then what one instruction stores at once (R * C elements per matrix),
+//   no longer times the subgroups: cm2_softmax_reduce's 64 x 64 tiles in 16 subgroups of 8 need
+//   42 KiB instead of 672 KiB, cm2_decode_q4's 128 x 128 ones 72 KiB. The cost left: every
+//   subgroup holds every matrix whole (after --lower-coop-matrix=S, R * C / S elements an
+//   invocation), the shared steps move whole matrices through Workgroup memory, and outside the
+//   multiply-add the shapes are the Workgroup ones, so the output runs where the driver supports
+//   them at Subgroup scope, or anywhere after --lower-coop-matrix=S. Not done yet: tiles of the
+//   shapes every KHR driver reports (or a device profile's), each subgroup OWNING its rows
+//   between operations (the accumulator and A by rows, B replicated or staged; only column
+//   reductions, transposes and Use conversions would then go through the region).
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
 //   elements of the result: CombineFunc folded left to right over the element's row (Row), its
 //   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes
 //   them after the matrix in the region, where the result is loaded from.
 //
-// Data layout. Each subgroup owns a private region of a Workgroup array per component type:
+// Data layout (a shared Workgroup-scope instruction, above, uses the workgroup's one region,
+// LocalInvocationIndex and Workgroup-scope barriers instead of the subgroup's region,
+// SubgroupLocalInvocationId and Subgroup-scope barriers). Each subgroup owns a private region of
+// a Workgroup array per component type:
 // region g (g = SubgroupId) starts at g * T, where T is the most elements any lowered
 // instruction of that component type needs (R * C; a reduction needs its input's and its
 // result's), and the array holds ceil(workgroup size / S) regions. Invocation `lane`
@@ -322,7 +345,7 @@ class Lowering {
     return *variable;
   }
   Id Scratch(Id component, uint32_t elements) {
-    auto [it, fresh] = scratch_.emplace(component, ScratchArray{});
+    auto [it, fresh] = (shared_ ? shared_scratch_ : scratch_).emplace(component, ScratchArray{});
     if (fresh) it->second.variable = next_id_++;
     it->second.elements = std::max(it->second.elements, elements);
     return it->second.variable;
@@ -332,8 +355,8 @@ class Lowering {
     if (vulkan_memory_model_) {
       semantics |= kMakeAvailable | kMakeVisible;
     }
-    const Id subgroup = Const(U(spv::Scope::Subgroup));
-    EmitVoid(Op::ControlBarrier, {subgroup, subgroup, Const(semantics)});
+    const Id scope = Const(U(shared_ ? spv::Scope::Workgroup : spv::Scope::Subgroup));
+    EmitVoid(Op::ControlBarrier, {scope, scope, Const(semantics)});
   }
   // g * T, with T patched in once every region size is known (region_uses_).
   Id RegionStart(Id group, Id component) {
@@ -401,7 +424,7 @@ class Lowering {
   // Element j * S + lane: the one slot j of each invocation stands for.
   Id Element(const Region& r, const SlotLoop& loop) {
     if (!loop.j) return r.lane;
-    return Emit(Op::IAdd, U32(), {r.lane, Emit(Op::IMul, U32(), {loop.j, Const(s_)})});
+    return Emit(Op::IAdd, U32(), {r.lane, Emit(Op::IMul, U32(), {loop.j, Const(Lanes())})});
   }
   Id Slot(const Region& r, Id index);
   Id LoadSlot(const Region& r, Id index);
@@ -432,6 +455,7 @@ class Lowering {
            workgroup_matrices_.count(m_.TypeOf(m_.word(i, 2)));
   }
   void LowerWorkgroupStore(InstIndex i);
+  void LowerWorkgroupMulAdd(InstIndex i);
   // A conversion between component types whose result has another Use than its operand.
   bool ConvertsUse(InstIndex i) const {
     switch (m_.opcode(i)) {
@@ -471,12 +495,22 @@ class Lowering {
   std::vector<uint32_t> clone_code_;
   std::map<std::vector<uint32_t>, Id> declared_;
   std::vector<uint32_t> decorations_, scalar_types_, constants_, derived_, body_;
-  Id lane_variable_ = 0, subgroup_variable_ = 0;
+  Id lane_variable_ = 0, subgroup_variable_ = 0, index_variable_ = 0;
+  // The workgroup size when every entry point has the same one (else 0: nothing is shared).
+  uint32_t workgroup_size_ = 0;
+  // The instruction being lowered works on Workgroup-scope matrices whose element loops divide
+  // among the workgroup's invocations: its region is the workgroup's one, its element loops run
+  // over LocalInvocationIndex and its barriers have Workgroup scope (head comment).
+  bool shared_ = false;
+  // Invocations that divide an element loop among themselves.
+  uint32_t Lanes() const { return shared_ ? workgroup_size_ : s_; }
+  bool SharesWork(InstIndex i) const;
   struct ScratchArray {
     Id variable = 0;
     uint32_t elements = 0;
   };
   std::map<Id, ScratchArray> scratch_;
+  std::map<Id, ScratchArray> shared_scratch_;  // One region for the workgroup (shared_).
   // Words of body_ that wait for a region size, by component type.
   std::vector<std::pair<size_t, Id>> region_uses_;
   // Per function: blocks split by a store, by their last piece.
@@ -490,7 +524,11 @@ class Lowering {
 
 bool Lowering::ReadEnvironment() {
   uint32_t largest = 0;
-  bool any_entry = false;
+  bool any_entry = false, all_equal = true;
+  auto size = [&](uint32_t n) {
+    if (largest && n != largest) all_equal = false;
+    largest = std::max(largest, n);
+  };
   for (InstIndex i = 0; i < m_.global_end(); ++i) {
     const Op op = m_.opcode(i);
     if (op == Op::MemoryModel && m_.word(i, 2) == U(spv::MemoryModel::Vulkan)) {
@@ -499,7 +537,7 @@ bool Lowering::ReadEnvironment() {
     if (op == Op::EntryPoint) any_entry = true;
     if (op == Op::ExecutionMode && m_.word(i, 2) == U(spv::ExecutionMode::LocalSize) &&
         m_.num_words(i) == 6) {
-      largest = std::max(largest, m_.word(i, 3) * m_.word(i, 4) * m_.word(i, 5));
+      size(m_.word(i, 3) * m_.word(i, 4) * m_.word(i, 5));
     }
     if (op == Op::ExecutionModeId && m_.word(i, 2) == U(spv::ExecutionMode::LocalSizeId)) {
       Fail(i,
@@ -523,7 +561,7 @@ bool Lowering::ReadEnvironment() {
              "--freeze-spec-const --fold-spec-const first)");
         return false;
       }
-      largest = std::max(largest, *x * *y * *z);
+      size(*x * *y * *z);
     }
   }
   if (any_entry && largest == 0) {
@@ -531,6 +569,7 @@ bool Lowering::ReadEnvironment() {
     return false;
   }
   num_subgroups_ = std::max(1u, (largest + s_ - 1) / s_);
+  workgroup_size_ = all_equal ? largest : 0;
   return true;
 }
 
@@ -821,13 +860,12 @@ Lowering::Region Lowering::RegionOf(Id component, uint32_t elements) {
   Region r;
   r.component = component;
   r.lane = Emit(Op::Load, U32(),
-                {InputBuiltin(&lane_variable_, spv::BuiltIn::SubgroupLocalInvocationId)});
-  const Id group =
-      Emit(Op::Load, U32(), {InputBuiltin(&subgroup_variable_, spv::BuiltIn::SubgroupId)});
+                {shared_ ? InputBuiltin(&index_variable_, spv::BuiltIn::LocalInvocationIndex)
+                         : InputBuiltin(&lane_variable_, spv::BuiltIn::SubgroupLocalInvocationId)});
+  r.group = Emit(Op::Load, U32(), {InputBuiltin(&subgroup_variable_, spv::BuiltIn::SubgroupId)});
   r.scratch = Scratch(component, elements);
   r.pointer = Pointer(spv::StorageClass::Workgroup, component);
-  r.start = RegionStart(group, component);
-  r.group = group;
+  r.start = shared_ ? Const(0) : RegionStart(r.group, component);
   return r;
 }
 
@@ -853,7 +891,22 @@ void Lowering::StoreMatrix(const Region& r, Id matrix, bool column_major, uint32
   const Id base = Emit(Op::AccessChain, r.pointer, {r.scratch, start});
   std::vector<uint32_t> store = {base, matrix, Const(column_major ? 1 : 0), Const(stride)};
   for (uint32_t w : ScratchAccess()) store.push_back(w);
+  if (!shared_) {
+    Put(body_, Op::CooperativeMatrixStoreKHR, store);
+    Barrier();
+    return;
+  }
+  // Every subgroup holds the same matrix: subgroup 0 writes the workgroup's region.
+  const Id first = Emit(Op::IEqual, Bool(), {r.group, Const(0)});
+  const Id write = next_id_++;
+  const Id merge = next_id_++;
+  EmitVoid(Op::SelectionMerge, {merge, 0u});
+  EmitVoid(Op::BranchConditional, {first, write, merge});
+  Put(body_, Op::Label, {write});
   Put(body_, Op::CooperativeMatrixStoreKHR, store);
+  EmitVoid(Op::Branch, {merge});
+  Put(body_, Op::Label, {merge});
+  current_label_ = merge;
   Barrier();
 }
 
@@ -1242,7 +1295,7 @@ void Lowering::LowerLoadTensor(InstIndex i) {
   const Id clamp = constant ? ClampValueAs(a) : 0;
   // With a view, the elements outside its clip rectangle are Object's.
   if (a.view) StoreMatrix(region, a.object, false, a.cols);
-  const SlotLoop loop = BeginSlotLoop(elements / s_);
+  const SlotLoop loop = BeginSlotLoop(elements / Lanes());
   const Id e = Element(region, loop);
   const auto [in_clip, index] = Clip(a, e);
   Id value = 0, in_bounds = 0;
@@ -1271,13 +1324,13 @@ void Lowering::LowerStoreTensor(InstIndex i) {
   const uint32_t elements = a.rows * a.cols;
   const Region region = RegionOf(a.component, elements);
   StoreMatrix(region, a.object, false, a.cols);
-  const SlotLoop loop = BeginSlotLoop(elements / s_);
+  const SlotLoop loop = BeginSlotLoop(elements / Lanes());
   const Id e = Element(region, loop);
   const Id value = LoadSlot(region, e);
   const auto [in_clip, index] = Clip(a, e);
   auto [address, in_bounds] = ElementAddress(a, index, false);
   if (in_clip) in_bounds = Emit(Op::LogicalAnd, Bool(), {in_bounds, in_clip});
-  if (workgroup_matrices_.count(a.matrix_type)) {
+  if (workgroup_matrices_.count(a.matrix_type) && !shared_) {
     const Id first = Emit(Op::IEqual, Bool(), {region.group, Const(0)});
     in_bounds = Emit(Op::LogicalAnd, Bool(), {in_bounds, first});
   }
@@ -1312,6 +1365,51 @@ void Lowering::LowerWorkgroupStore(InstIndex i) {
   EmitVoid(Op::Branch, {merge});
   Put(body_, Op::Label, {merge});
   current_label_ = merge;
+}
+
+// A Workgroup-scope multiply-add split by rows (shared_): subgroup 0 stores A and C into the
+// workgroup's regions, subgroup g loads rows [g * R / W, (g + 1) * R / W) of each as a Subgroup
+// matrix, multiplies them by the whole B and stores those rows of the result where its C rows
+// were; every subgroup then loads the whole result.
+void Lowering::LowerWorkgroupMulAdd(InstIndex i) {
+  MatrixInfo a, c, d;
+  if (!ReadMatrix(i, m_.TypeOf(m_.word(i, 3)), &a) ||
+      !ReadMatrix(i, m_.TypeOf(m_.word(i, 5)), &c) || !ReadMatrix(i, m_.type_id(i), &d)) {
+    return;
+  }
+  const uint32_t rows = a.rows / (workgroup_size_ / s_);
+  auto part = [&](const MatrixInfo& m, uint32_t use) {
+    return Declare(
+        derived_, Op::TypeCooperativeMatrixKHR,
+        {m.component, Const(U(spv::Scope::Subgroup)), Const(rows), Const(m.cols), Const(use)},
+        false);
+  };
+  const uint32_t c_offset = a.component == c.component ? a.rows * a.cols : 0;
+  const Region ra = RegionOf(a.component, a.rows * a.cols);
+  const Region rc = RegionOf(c.component, c_offset + c.rows * c.cols);
+  StoreMatrix(ra, m_.word(i, 3), false, a.cols);
+  StoreMatrix(rc, m_.word(i, 5), false, c.cols, c_offset);
+  auto block = [&](const Region& r, uint32_t offset, uint32_t cols) {
+    const Id start = Emit(Op::IMul, U32(), {r.group, Const(rows * cols)});
+    return Emit(Op::AccessChain, r.pointer,
+                {r.scratch, offset ? Emit(Op::IAdd, U32(), {start, Const(offset)}) : start});
+  };
+  std::vector<uint32_t> access = ScratchAccess();
+  auto load = [&](Id type, Id base, uint32_t cols) {
+    std::vector<uint32_t> words = {base, Const(0), Const(cols)};
+    words.insert(words.end(), access.begin(), access.end());
+    return Emit(Op::CooperativeMatrixLoadKHR, type, words);
+  };
+  const Id a_rows = load(part(a, 0), block(ra, 0, a.cols), a.cols);
+  const Id c_block = block(rc, c_offset, c.cols);
+  const Id c_rows = load(part(c, 2), c_block, c.cols);
+  std::vector<uint32_t> mul_add = {a_rows, m_.word(i, 4), c_rows};
+  for (uint32_t w = 6; w < m_.num_words(i); ++w) mul_add.push_back(m_.word(i, w));
+  const Id d_rows = Emit(Op::CooperativeMatrixMulAddKHR, part(d, 2), mul_add);
+  std::vector<uint32_t> store = {c_block, d_rows, Const(0), Const(c.cols)};
+  store.insert(store.end(), access.begin(), access.end());
+  Put(body_, Op::CooperativeMatrixStoreKHR, store);
+  LoadMatrix(rc, d.type, m_.result_id(i), false, d.cols, c_offset);
 }
 
 // A conversion that changes the Use too: the conversion to the result's component type at the
@@ -1399,7 +1497,7 @@ void Lowering::LowerPerElementOp(InstIndex i) {
     StoreMatrix(r, m_.word(i, w), false, in.cols, offset);
     matrix_operands[w] = {r, offset};
   }
-  const SlotLoop loop = BeginSlotLoop(elements / s_);
+  const SlotLoop loop = BeginSlotLoop(elements / Lanes());
   const Id e = Element(from, loop);
   const Id row = Emit(Op::UDiv, U32(), {e, Const(in.cols)});
   const Id col = Emit(Op::UMod, U32(), {e, Const(in.cols)});
@@ -1445,7 +1543,7 @@ void Lowering::LowerReduce(InstIndex i) {
   };
   Id total = 0;  // Row|Column: one value for every element, computed before the loop.
   if (by_row && by_column) total = Fold(region, combine, inputs, [](Id k) { return k; });
-  const SlotLoop loop = BeginSlotLoop(out.rows * out.cols / s_);
+  const SlotLoop loop = BeginSlotLoop(out.rows * out.cols / Lanes());
   const Id e = Element(region, loop);
   Id value = total;
   if (!value) {
@@ -1472,6 +1570,60 @@ void Lowering::LowerReduce(InstIndex i) {
   LoadMatrix(region, out.type, m_.result_id(i), false, out.cols, inputs);
 }
 
+// An instruction on Workgroup-scope matrices shares its element loops among the workgroup's
+// invocations when the workgroup size is known and divides every loop's element count (the
+// matrix's and the result's; a 2x2 reduction's result has a quarter of the elements).
+bool Lowering::SharesWork(InstIndex i) const {
+  if (!workgroup_size_) return false;
+  const Op op = m_.opcode(i);
+  std::vector<Id> types;
+  switch (op) {
+    case Op::CooperativeMatrixLoadTensorNV:
+      types = {m_.type_id(i)};
+      break;
+    case Op::CooperativeMatrixStoreTensorNV:
+      types = {m_.TypeOf(m_.word(i, 2))};
+      break;
+    case Op::CooperativeMatrixTransposeNV:
+    case Op::CooperativeMatrixConvertUseEXT:
+    case Op::CooperativeMatrixPerElementOpEXT:
+    case Op::CooperativeMatrixReduceEXT:
+      types = {m_.type_id(i), m_.TypeOf(m_.word(i, 3))};
+      break;
+    case Op::CooperativeMatrixMulAddKHR: {
+      // Split by rows among the subgroups (head comment); not in a loop header block, whose
+      // split this pass does not do (the multiply-add then stays replicated).
+      const ir::Block& block = m_.blocks()[m_.BlockOf(i)];
+      if (block.end >= 2 && m_.opcode(block.end - 2) == Op::LoopMerge) return false;
+      if (workgroup_size_ % s_ != 0) return false;
+      const uint32_t groups = workgroup_size_ / s_;
+      // The result, A (word 3), B (word 4: stays whole) and C (word 5).
+      for (uint32_t w : {2u, 3u, 4u, 5u}) {
+        const Id type = w == 2 ? m_.type_id(i) : m_.TypeOf(m_.word(i, w));
+        if (!workgroup_matrices_.count(type)) return false;
+        const InstIndex d = m_.Def(type);
+        const auto rows = ConstantValue(m_.word(d, 4)), cols = ConstantValue(m_.word(d, 5));
+        if (w != 4 &&
+            (!rows || !cols || *rows % groups != 0 || (*rows / groups * *cols) % s_ != 0)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    default:
+      if (!ConvertsUse(i)) return false;
+      types = {m_.type_id(i), m_.TypeOf(m_.word(i, 3))};
+      break;
+  }
+  for (Id type : types) {
+    if (!workgroup_matrices_.count(type)) return false;
+    const InstIndex d = m_.Def(type);
+    const auto rows = ConstantValue(m_.word(d, 4)), cols = ConstantValue(m_.word(d, 5));
+    if (!rows || !cols || (*rows * *cols) % workgroup_size_ != 0) return false;
+  }
+  return true;
+}
+
 bool Lowering::LowerFunction(const ir::Function& f) {
   body_.clear();
   split_blocks_.clear();
@@ -1479,7 +1631,9 @@ bool Lowering::LowerFunction(const ir::Function& f) {
   for (InstIndex i = f.def; i <= f.end && !failed(); ++i) {
     const Op op = m_.opcode(i);
     const bool converts_use = ConvertsUse(i);
-    const bool splits = Splits(op) || IsWorkgroupStore(i) || converts_use;
+    shared_ = SharesWork(i);
+    const bool split_mul_add = shared_ && op == Op::CooperativeMatrixMulAddKHR;
+    const bool splits = Splits(op) || IsWorkgroupStore(i) || converts_use || split_mul_add;
     if (splits) {
       // The lowering splits the block; a loop header must stay one block.
       const ir::Block& block = m_.blocks()[m_.BlockOf(i)];
@@ -1520,13 +1674,16 @@ bool Lowering::LowerFunction(const ir::Function& f) {
         LowerReduce(i);
         break;
       default:
-        if (converts_use) {
+        if (split_mul_add) {
+          LowerWorkgroupMulAdd(i);
+        } else if (converts_use) {
           LowerConversionWithUse(i);
         } else if (splits) {
           LowerWorkgroupStore(i);
         }
         break;
     }
+    shared_ = false;
     if (splits) {
       if (current_label_ != block_label_) split_blocks_[block_label_] = current_label_;
       continue;
@@ -1619,13 +1776,17 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   std::vector<Id> interface;
   if (lane_variable_) interface.push_back(lane_variable_);
   if (subgroup_variable_) interface.push_back(subgroup_variable_);
-  for (const auto& [component, s] : scratch_) {
-    const Id array =
-        Declare(derived_, Op::TypeArray, {component, Const(s.elements * num_subgroups_)}, false);
-    Put(derived_, Op::Variable,
-        {Pointer(spv::StorageClass::Workgroup, array), s.variable,
-         U(spv::StorageClass::Workgroup)});
-    if (version >= grammar::MakeVersion(1, 4)) interface.push_back(s.variable);
+  if (index_variable_) interface.push_back(index_variable_);
+  for (const auto* arrays : {&scratch_, &shared_scratch_}) {
+    for (const auto& [component, s] : *arrays) {
+      const uint32_t regions = arrays == &scratch_ ? num_subgroups_ : 1;
+      const Id array =
+          Declare(derived_, Op::TypeArray, {component, Const(s.elements * regions)}, false);
+      Put(derived_, Op::Variable,
+          {Pointer(spv::StorageClass::Workgroup, array), s.variable,
+           U(spv::StorageClass::Workgroup)});
+      if (version >= grammar::MakeVersion(1, 4)) interface.push_back(s.variable);
+    }
   }
 
   std::vector<uint32_t> out(m_.words().begin(), m_.words().begin() + binary::kHeaderWords);

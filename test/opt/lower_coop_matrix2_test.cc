@@ -621,8 +621,12 @@ Kernel WorkgroupKernel() {
   return k;
 }
 
+// A workgroup of 24 does not divide the 256 elements: every subgroup lowers the tensor store by
+// itself, in its own region, and subgroup 0 writes.
 TEST(LowerCoopMatrix2, WorkgroupMatricesAreReplicatedPerSubgroupAndSubgroupZeroStores) {
-  const PassRun r = Lower(Text(WorkgroupKernel()));
+  Kernel k = WorkgroupKernel();
+  k.local_size = 24;
+  const PassRun r = Lower(Text(k));
   ASSERT_TRUE(r.ok) << r.error;
   // Same shapes and Uses at Subgroup scope (3); no Workgroup-scope matrix left.
   for (const char* type : {"%wa = OpTypeCooperativeMatrixKHR %float %uint_3(_[0-9]+)? %uint_16 "
@@ -651,6 +655,80 @@ TEST(LowerCoopMatrix2, WorkgroupMatricesAreReplicatedPerSubgroupAndSubgroupZeroS
                          "\\2 ")))
       << r.text;
   EXPECT_TRUE(Contains(r.text, "OpDecorate %") && Contains(r.text, "BuiltIn SubgroupId")) << r.text;
+}
+
+// A workgroup of 32 divides the 256 elements: the tensor load and store share one region of the
+// workgroup (256 floats, not 4 x 256) and their element loops (8 elements an invocation, by
+// LocalInvocationIndex), with Workgroup-scope barriers; subgroup 0 writes the matrix there, and
+// every invocation writes its in-bounds elements to the tensor.
+TEST(LowerCoopMatrix2, WorkgroupMatricesShareTheRegionAndTheElementLoopsOfTheWorkgroup) {
+  const PassRun r = Lower(Text(WorkgroupKernel()));
+  ASSERT_TRUE(r.ok) << r.error;
+  // One region of the workgroup: the multiply-add's A (16 x 8) and C (16 x 16), 384 floats, not
+  // four times as many.
+  EXPECT_TRUE(Contains(r.text, "OpVariable %_ptr_Workgroup__arr_float_uint_384 Workgroup"))
+      << r.text;
+  EXPECT_FALSE(Contains(r.text, "_arr_float_uint_1536")) << r.text;
+  // The multiply-add is split by rows among the four subgroups: subgroup g loads rows 4g .. 4g+3
+  // of A (at g * 32) and of C (at 128 + g * 64), multiplies them by the whole B and stores them
+  // back where its C rows were; every subgroup then loads the whole result.
+  EXPECT_TRUE(std::regex_search(
+      r.text,
+      std::regex(
+          "(%[0-9]+) = OpTypeCooperativeMatrixKHR %float %uint_3 %uint_4 %uint_8 %uint_0\n")))
+      << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text,
+      std::regex(
+          "(%[0-9]+) = OpIMul %uint %[0-9]+ %uint_32\n%[0-9]+ = OpAccessChain "
+          "%_ptr_Workgroup_float %[0-9]+ \\1\n(%[0-9]+) = OpCooperativeMatrixLoadKHR "
+          "%[0-9]+ %[0-9]+ %uint_0 %uint_8 NonPrivatePointer\n(%[0-9]+) = OpIMul %uint %[0-9]+ "
+          "%uint_64\n(%[0-9]+) = OpIAdd %uint \\3 %uint_128\n(%[0-9]+) = OpAccessChain "
+          "%_ptr_Workgroup_float %[0-9]+ \\4\n(%[0-9]+) = OpCooperativeMatrixLoadKHR "
+          "%[0-9]+ \\5 %uint_0 %uint_16 NonPrivatePointer\n(%[0-9]+) = "
+          "OpCooperativeMatrixMulAddKHR %[0-9]+ \\2 %b \\6\nOpCooperativeMatrixStoreKHR \\5 "
+          "\\7 %uint_0 %uint_16 NonPrivatePointer\nOpControlBarrier %uint_2 %uint_2 ")))
+      << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("%d = OpCooperativeMatrixLoadKHR %mat %[0-9]+ %uint_0 %uint_16 ")))
+      << r.text;
+  EXPECT_TRUE(Contains(r.text, "BuiltIn LocalInvocationIndex")) << r.text;
+  EXPECT_FALSE(Contains(r.text, "BuiltIn SubgroupLocalInvocationId")) << r.text;
+  // Element e = index + j * 32, j below 8.
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("OpIMul %uint %[0-9]+ %uint_32\n"))) << r.text;
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("OpULessThan %bool %[0-9]+ %uint_8\n")))
+      << r.text;
+  // Barriers at Workgroup scope (2) only.
+  EXPECT_TRUE(Contains(r.text, "OpControlBarrier %uint_2 %uint_2 ")) << r.text;
+  EXPECT_FALSE(std::regex_search(r.text, std::regex("OpControlBarrier %uint_3(_[0-9]+)? ")))
+      << r.text;
+  // The tensor store's matrix goes to the region from subgroup 0 only; the element writes are not
+  // restricted to a subgroup.
+  EXPECT_TRUE(std::regex_search(
+      r.text,
+      std::regex("(%[0-9]+) = OpIEqual %bool %[0-9]+ %uint_0\nOpSelectionMerge (%[0-9]+) None\n"
+                 "OpBranchConditional \\1 (%[0-9]+) \\2\n\\3 = OpLabel\n"
+                 "OpCooperativeMatrixStoreKHR %[0-9]+ %d %uint_0 %uint_16 NonPrivatePointer\n")))
+      << r.text;
+  EXPECT_FALSE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpIEqual %bool %[0-9]+ %uint_0\n%[0-9]+ = OpLogicalAnd "
+                         "%bool %[0-9]+ \\1\n")))
+      << r.text;
+}
+
+// Another entry point with another workgroup size: nothing is shared (a region per subgroup,
+// for the 64 invocations of the larger workgroup: 8 x 256 floats).
+TEST(LowerCoopMatrix2, WorkgroupsOfSeveralSizesKeepPerSubgroupRegions) {
+  std::string text = Text(WorkgroupKernel());
+  const std::string mode = "OpExecutionMode %main LocalSize 32 1 1\n";
+  text.insert(text.find(mode) + mode.size(), "OpExecutionMode %other LocalSize 64 1 1\n");
+  text.insert(text.find(mode), "OpEntryPoint GLCompute %other \"other\"\n");
+  text += "%other = OpFunction %void None %fn\n%oe = OpLabel\nOpReturn\nOpFunctionEnd\n";
+  const PassRun r = Lower(text);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "LocalInvocationIndex")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "OpVariable %_ptr_Workgroup__arr_float_uint_2048 Workgroup"))
+      << r.text;
 }
 
 TEST(LowerCoopMatrix2, WorkgroupMatricesLowerFurtherWithoutCooperativeMatrices) {

@@ -18,11 +18,12 @@
 # - nv_coopmat1_legacy, khr_gemm_specdims, khr_int8_saturating: one subgroup of 32 per
 #   workgroup computes a whole matrix; with subgroups of 8 the workgroup holds four subgroups
 #   that each compute it into the same memory (a different program, whatever the lowering does).
-# - cm2_transpose_convert runs through --lower (--lower-coop-matrix2=8 --lower-coop-matrix=8);
-#   the other cm2_* scripts lower and validate (test/opt/corpus_test) but are too big for
-#   lavapipe as lowered: --lower-coop-matrix2 replicates a Workgroup-scope matrix in every
-#   subgroup, so their 64 x 64 and 128 x 128 tiles in 16 or 32 subgroups of 8 need 320 KiB to
-#   2.3 MiB of Workgroup memory and 16 or 32 times the work (see the pass's head comment).
+# - cm2_tensor_layouts: it lowers and validates (test/opt/corpus_test), not run here.
+# cm2_transpose_convert, cm2_decode_q4 and cm2_softmax_reduce run through --lower
+# (--lower-coop-matrix2=8 --lower-coop-matrix=8); the last two must also match what the H100
+# wrote. Each of those two takes about 50 s of CPU with a cold Mesa shader cache (LLVM compiling
+# the lowered shader: every subgroup holds each Workgroup-scope 64 x 64 or 128 x 128 tile whole,
+# 512 or 2048 elements an invocation), 2 to 4 s with a warm one.
 set -u
 RUN=tools/coopspv-run
 DIR=test/run/native
@@ -69,6 +70,26 @@ if ! timeout 300 "$RUN" --timeout-ms 120000 --passes-only "${legalize[@]}" \
 elif ! grep -q "4 of 4 EXPECT passed .* with the passes alone" "$TMP/bf16.out"; then
   fail "khr_bf16 legalized for lavapipe: $(cat "$TMP/bf16.out")"
 fi
+
+# Matrix2 kernels lowered (Workgroup-scope multiply-adds split by rows, the element-by-element
+# work shared by the workgroup) against the H100's output: <name> <EXPECT line> <EXPECT count>.
+golden_lowered() {
+  local name=$1 expect=$2 count=$3
+  {
+    sed "s#FILE ../../data/corpus/#FILE $PWD/test/data/corpus/#" "$DIR/$name.amber"
+    cat "test/run/golden/h100/native_$name.amber"
+    echo "$expect"
+  } >"$TMP/${name}_golden.amber"
+  if ! timeout 300 "$RUN" --timeout-ms 240000 --passes-only --lower "$TMP/${name}_golden.amber" \
+      >"$TMP/$name.golden.out" 2>&1; then
+    fail "$name: lowered on lavapipe"
+    sed 's/^/    /' "$TMP/$name.golden.out" | head -20 >&2
+  elif ! grep -q "$count of $count EXPECT passed .* with the passes alone" "$TMP/$name.golden.out"; then
+    fail "$name lowered: $(cat "$TMP/$name.golden.out")"
+  fi
+}
+golden_lowered cm2_decode_q4 "EXPECT d EQ_BUFFER d_result" 2
+golden_lowered cm2_softmax_reduce "EXPECT o RMSE_BUFFER o_result TOLERANCE 0.0001" 321
 
 # As written, the native scripts need the cooperative extensions lavapipe lacks: exit 2, named.
 "$RUN" "$DIR/khr_arith_funcs.amber" >"$TMP/native.out" 2>&1

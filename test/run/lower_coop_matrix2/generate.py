@@ -26,8 +26,9 @@ Cases:
 - workgroup_matmul: a Workgroup-scope tiled matmul (four subgroups): D (32 x 32 float) = A (32 x 48
   float16) * B (48 x 32 float16), in a loop over three 16-wide K tiles with the accumulator in an
   OpPhi, loaded with OpCooperativeMatrixLoadKHR; D is stored through a tensor layout and, column
-  major, with OpCooperativeMatrixStoreKHR (the lowering replicates the matrices in every subgroup
-  and stores from subgroup 0 only).
+  major, with OpCooperativeMatrixStoreKHR (the lowering replicates the matrices in every subgroup;
+  the KHR store runs in subgroup 0, the tensor store's element writes are shared among the 32
+  invocations through one Workgroup region).
 - decode_q4: a 16 x 32 float16 matrix (one subgroup) loaded through DecodeFunc from q4_0-style
   blocks (a float16 scale d and 16 bytes of 4-bit codes q: element i of a block is
   ((q[i % 16] >> (i & 16 ? 4 : 0)) & 15) - 8) * d) in a descriptor buffer; the layout has block
