@@ -118,13 +118,10 @@ fi
 # --legalize-for-device with the built-in profiles: what each device lacks is rewritten and the
 # output passes the device's rules (coopspv-val --device-profile). For the H100 the decode-vector
 # functions go (its driver lacks VK_NV_cooperative_matrix_decode_vector) and NV matrices stay;
-# for lavapipe every cooperative matrix is lowered.
+# for lavapipe every cooperative matrix is lowered (matrix2 through --lower-coop-matrix2).
 for f in khr_arith_funcs khr_gemm_specdims nv_coopmat1_legacy cm2_decode_vector; do
   "$AS" "$CORPUS/$f.spvasm" -o "$TMP/$f.in.spv" || { fail "$f: does not assemble"; continue; }
   for profile in h100 lavapipe; do
-    # Lowered by --lower-coop-matrix2, then refused by lavapipe's shared-memory limit (the
-    # Workgroup-scope tiles; test/opt/legalize_test checks the reason).
-    [ $f = cm2_decode_vector ] && [ $profile = lavapipe ] && continue
     if "$OPT" --target-env vulkan1.3 --freeze-spec-const --fold-spec-const \
         --legalize-for-device=$profile "$TMP/$f.in.spv" -o "$TMP/$f.$profile.spv" 2>"$TMP/err"; then
       "$VAL" --target-env vulkan1.3 --device-profile=$profile "$TMP/$f.$profile.spv" \
