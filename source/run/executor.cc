@@ -527,22 +527,8 @@ class Executor {
     }
     // Float types convert by value (round to nearest even); a value out of the destination's
     // range is an error, not saturated. Integers convert only to themselves.
-    auto float_format = [](uint32_t type) -> std::optional<FloatFormat> {
-      switch (type) {
-        case 0:
-          return kHalf;
-        case 1:
-          return kSingle;
-        case 1000491002:
-          return kFloat8E4M3;
-        case 1000491003:
-          return kFloat8E5M2;
-        default:
-          return std::nullopt;
-      }
-    };
-    const auto src_format = float_format(m.source_type);
-    const auto dst_format = float_format(m.destination_type);
+    const auto src_format = SoftwareFloatFormat(m.source_type);
+    const auto dst_format = SoftwareFloatFormat(m.destination_type);
     if (m.source_type != m.destination_type && !(src_format && dst_format)) {
       *error = what + ": without VK_NV_cooperative_vector coopspv-run converts component types " +
                "only between float16, float32, float_e4m3 and float_e5m2";

@@ -6,10 +6,12 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "include/coopspv/coopspv.hpp"
+#include "source/common/float.h"
 #include "source/common/literal.h"
 #include "source/run/script.h"
 
@@ -911,12 +913,14 @@ struct ComponentTypeEntry {
   const char* name;
   uint32_t type;  // VkComponentTypeKHR.
   uint32_t bytes;
+  // The format coopspv-run converts it by in software (CONVERT_MATRIX without the driver).
+  std::optional<FloatFormat> software_float = std::nullopt;
 };
 // VkComponentTypeKHR values (VK_KHR_cooperative_matrix; the float8 ones
 // VK_NV_cooperative_vector's).
 constexpr ComponentTypeEntry kComponentTypes[] = {
-    {"float16", 0, 2},
-    {"float32", 1, 4},
+    {"float16", 0, 2, kHalf},
+    {"float32", 1, 4, kSingle},
     {"float64", 2, 8},
     {"int8", 3, 1},
     {"int16", 4, 2},
@@ -926,8 +930,8 @@ constexpr ComponentTypeEntry kComponentTypes[] = {
     {"uint16", 8, 2},
     {"uint32", 9, 4},
     {"uint64", 10, 8},
-    {"float_e4m3", 1000491002, 1},
-    {"float_e5m2", 1000491003, 1},
+    {"float_e4m3", 1000491002, 1, kFloat8E4M3},
+    {"float_e5m2", 1000491003, 1, kFloat8E5M2},
 };
 }  // namespace
 
@@ -940,6 +944,13 @@ bool ParseComponentType(std::string_view text, uint32_t* type, uint32_t* bytes) 
     }
   }
   return false;
+}
+
+std::optional<FloatFormat> SoftwareFloatFormat(uint32_t type) {
+  for (const auto& t : kComponentTypes) {
+    if (t.type == type) return t.software_float;
+  }
+  return std::nullopt;
 }
 
 std::string ComponentTypeName(uint32_t type) {

@@ -5,9 +5,12 @@
 #define COOPSPV_SOURCE_RUN_SCRIPT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "source/common/float.h"
 
 namespace coopspv::run {
 
@@ -117,6 +120,9 @@ struct MatrixConversion {
 // size in bytes; false for anything else.
 bool ParseComponentType(std::string_view text, uint32_t* type, uint32_t* bytes);
 std::string ComponentTypeName(uint32_t type);
+// The float format CONVERT_MATRIX converts a component type by in software (float16, float32,
+// float_e4m3, float_e5m2); nullopt for the others.
+std::optional<FloatFormat> SoftwareFloatFormat(uint32_t type);
 std::string MatrixLayoutName(MatrixConversion::Layout layout);
 
 struct Command {
