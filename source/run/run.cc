@@ -356,7 +356,7 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
       report.error = "with the passes: " + error;
       return report;
     }
-    const bool relaid = OptimalLayoutAs(options.passes) >= 0;
+    const bool relaid = exec.optimal_layout_as >= 0;
     for (size_t i = 0; i < script.buffers.size(); ++i) {
       if (!IsWritten(script, i) || (relaid && HoldsOptimalMatrix(script, i))) continue;
       BufferComparison c;
