@@ -12,6 +12,7 @@
 
 #include "source/common/workspace.h"
 #include "source/grammar/grammar.h"
+#include "source/val/cooperative.h"
 #include "source/val/core.h"
 
 namespace coopspv::val {
@@ -82,11 +83,6 @@ std::span<const uint32_t> InterfaceOf(const ir::Inst& inst) {
 // VUID-StandaloneSpirv-OpEntryPoint-09658 / 09659: "For a given OpEntryPoint, any BuiltIn
 // decoration must not be used more than once by the Input [Output] interface": a built-in
 // variable, or a member of the structure (or array of structures) an interface variable holds.
-ws::string BuiltInName(uint32_t b) {
-  const grammar::EnumerantInfo* e = grammar::LookupEnumerant(grammar::OperandKind::kBuiltIn, b);
-  return e ? e->name : ws::to_string(b);
-}
-
 void CheckBuiltInsOnce(ValidationState& state) {
   const ir::Module& m = state.module();
   // (target, built-in) of the BuiltIn decorations: variables, and structure types (members).
@@ -136,8 +132,8 @@ void CheckBuiltInsOnce(ValidationState& state) {
       state.Report("entry-point.builtin-once", e,
                    state.Describe(e) + ": " + state.Name(used[k - 1].second) + " and " +
                        state.Name(used[k].second) + " both use BuiltIn " +
-                       BuiltInName(used[k].first & 0xffff) + " in the " +
-                       (input ? "Input" : "Output") + " interface");
+                       EnumerantName(grammar::OperandKind::kBuiltIn, used[k].first & 0xffff) +
+                       " in the " + (input ? "Input" : "Output") + " interface");
       break;
     }
   }
