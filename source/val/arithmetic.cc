@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "source/common/workspace.h"
+#include "source/val/cooperative.h"
 #include "source/val/core.h"
 
 namespace coopspv::val {
@@ -280,10 +281,7 @@ void Check(ValidationState& state, const Shapes& shapes, InstIndex i, Op op, Id 
     const InstIndex d = m.Def(a);
     if (d == kNoInst || m.opcode(d) == Op::Function || m.type_id(d) == 0) return;  // id rules.
     const Id t = m.type_id(d);
-    if (shapes[t].cooperative && !(compare && (state.DefOp(t) == Op::TypeCooperativeMatrixKHR ||
-                                               state.DefOp(t) == Op::TypeCooperativeMatrixNV))) {
-      return;
-    }
+    if (shapes[t].cooperative && !(compare && IsCoopMatrixType(state, t))) return;
   }
   const size_t want_args = op == Op::SNegate || op == Op::FNegate || op == Op::Not ||
                                    op == Op::LogicalNot || kind == Kind::kFloatTest ||
@@ -464,8 +462,7 @@ void CheckGlsl(ValidationState& state, const Shapes& shapes, InstIndex i) {
   // Cooperative vectors are coop-vector.ext-inst's; a cooperative matrix is no scalar or vector
   // here (no GLSL.std.450 instruction takes one).
   const auto coop_vector = [&](Id t) {
-    return shapes[t].cooperative && state.DefOp(t) != Op::TypeCooperativeMatrixKHR &&
-           state.DefOp(t) != Op::TypeCooperativeMatrixNV;
+    return shapes[t].cooperative && !IsCoopMatrixType(state, t);
   };
   if (kind == GlslKind::kNone || !state.IsType(type) || coop_vector(type)) return;
   for (uint32_t w = 5; w < m.num_words(i); ++w) {

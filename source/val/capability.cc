@@ -5,15 +5,14 @@
 #include <vector>
 
 #include "source/common/workspace.h"
+#include "source/val/cooperative.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
 namespace {
 
 ws::string CapabilityName(uint32_t value) {
-  const grammar::EnumerantInfo* e =
-      grammar::LookupEnumerant(grammar::OperandKind::kCapability, value);
-  return e ? e->name : ws::to_string(value);
+  return EnumerantName(grammar::OperandKind::kCapability, value);
 }
 
 ws::string JoinCapabilities(std::span<const uint32_t> caps) {

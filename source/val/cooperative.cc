@@ -248,18 +248,19 @@ void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask, 
   }
 }
 
+ws::string EnumerantName(grammar::OperandKind kind, uint32_t value) {
+  const grammar::EnumerantInfo* e = grammar::LookupEnumerant(kind, value);
+  return e ? e->name : ws::to_string(value);
+}
+
 ws::string StorageClassName(spv::StorageClass sc) {
-  const grammar::EnumerantInfo* e =
-      grammar::LookupEnumerant(grammar::OperandKind::kStorageClass, static_cast<uint32_t>(sc));
-  return e ? e->name : ws::to_string(static_cast<uint32_t>(sc));
+  return EnumerantName(grammar::OperandKind::kStorageClass, static_cast<uint32_t>(sc));
 }
 
 ws::string ScopeName(int64_t scope) {
-  const grammar::EnumerantInfo* e =
-      scope >= 0 && scope <= 0xFFFFFFFF
-          ? grammar::LookupEnumerant(grammar::OperandKind::kScope, static_cast<uint32_t>(scope))
-          : nullptr;
-  return e ? e->name : ws::to_string(scope);
+  return scope >= 0 && scope <= 0xFFFFFFFF
+             ? EnumerantName(grammar::OperandKind::kScope, static_cast<uint32_t>(scope))
+             : ws::to_string(scope);
 }
 
 }  // namespace coopspv::val

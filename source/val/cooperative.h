@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "source/common/workspace.h"
+#include "source/grammar/grammar.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -63,6 +64,8 @@ bool IsCooperativeMatrixOperation(const ValidationState& state, InstIndex i);
 void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask, bool load,
                             const char* rule);
 
+// The grammar's name of enumerant `value` of `kind`, e.g. "Subgroup"; its number when unknown.
+ws::string EnumerantName(grammar::OperandKind kind, uint32_t value);
 // The storage class name, e.g. "StorageBuffer".
 ws::string StorageClassName(spv::StorageClass sc);
 ws::string ScopeName(int64_t scope);

@@ -792,10 +792,7 @@ void DeviceRules::CheckLoadStoreAlignment(InstIndex i) {
   const size_t first = load ? 3 : 1;  // The Pointer operand.
   const Id pointer = m_.word(i, first);
   const Id matrix = load ? m_.type_id(i) : state_.TypeOf(m_.word(i, 2));
-  const Op matrix_op = state_.DefOp(matrix);
-  if (matrix_op != Op::TypeCooperativeMatrixKHR && matrix_op != Op::TypeCooperativeMatrixNV) {
-    return;
-  }
+  if (!IsCoopMatrixType(state_, matrix)) return;
   // KHR: Pointer, MemoryLayout, [Stride]; NV: Pointer, Stride, ColumnMajor.
   const size_t after = load ? 4 : 3;
   if (m_.num_words(i) <= after) return;

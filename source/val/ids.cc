@@ -130,12 +130,18 @@ bool HasSpecialWants(Op op) {
   return v < kHasSpecialWants.size() && kHasSpecialWants[v];
 }
 
+// What an id operand other than Result Type and Result must name when its instruction (of
+// `section`, a type declaration or not) has no special case.
+Want IdOperandWant(ir::Section section, bool is_type) {
+  if (section < ir::Section::kGlobal) return Want::kAny;  // Debug, annotation, entry points.
+  return is_type ? Want::kType : Want::kValue;
+}
+
 // What an operand of this kind must name when its instruction has no special case.
 Want DefaultWant(grammar::OperandKind kind, ir::Section section, bool is_type) {
   if (kind == grammar::OperandKind::kIdResultType) return Want::kDataType;
   if (kind == grammar::OperandKind::kIdResult || !grammar::IsIdKind(kind)) return Want::kAny;
-  if (section < ir::Section::kGlobal) return Want::kAny;  // Debug, annotation, entry points.
-  return is_type ? Want::kType : Want::kValue;
+  return IdOperandWant(section, is_type);
 }
 
 // Fills `wants` with what each parsed operand of instruction `i` must name (kAny for non-id
@@ -329,10 +335,8 @@ void ValidateIds(ValidationState& state) {
     if (op == Op::TypeForwardPointer) forward_pointer[inst_words[1]] = true;
     const bool special = HasSpecialWants(op);
     if (special) OperandWants(m, i, &wants);
-    // DefaultWant for the id operands other than the Result Type, once per instruction.
-    const Want id_want = section < ir::Section::kGlobal ? Want::kAny
-                         : ir::IsTypeDeclaration(op)    ? Want::kType
-                                                        : Want::kValue;
+    // What the id operands other than the Result Type must name, once per instruction.
+    const Want id_want = IdOperandWant(section, ir::IsTypeDeclaration(op));
     const binary::ParsedOperand* const operands = parsed.operands.data() + rec.operand_begin;
     for (uint32_t k = 0; k < rec.operand_count; ++k) {
       const binary::ParsedOperand& operand = operands[k];

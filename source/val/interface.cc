@@ -6,11 +6,13 @@
 // counts.
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "source/common/workspace.h"
 #include "source/grammar/grammar.h"
+#include "source/val/cooperative.h"
 #include "source/val/core.h"
 
 namespace coopspv::val {
@@ -72,14 +74,15 @@ Words PointerWords(Op op, uint32_t n) {
   }
 }
 
+// The Interface ids of the OpEntryPoint `inst`: the words after its Name.
+std::span<const uint32_t> InterfaceOf(const ir::Inst& inst) {
+  const size_t name_words = binary::DecodeString(inst.words.subspan(3)).size() / 4 + 1;
+  return inst.words.subspan(std::min(3 + name_words, inst.words.size()));
+}
+
 // VUID-StandaloneSpirv-OpEntryPoint-09658 / 09659: "For a given OpEntryPoint, any BuiltIn
 // decoration must not be used more than once by the Input [Output] interface": a built-in
 // variable, or a member of the structure (or array of structures) an interface variable holds.
-ws::string BuiltInName(uint32_t b) {
-  const grammar::EnumerantInfo* e = grammar::LookupEnumerant(grammar::OperandKind::kBuiltIn, b);
-  return e ? e->name : ws::to_string(b);
-}
-
 void CheckBuiltInsOnce(ValidationState& state) {
   const ir::Module& m = state.module();
   // (target, built-in) of the BuiltIn decorations: variables, and structure types (members).
@@ -105,11 +108,8 @@ void CheckBuiltInsOnce(ValidationState& state) {
   for (InstIndex e = 0; e < m.global_end() && !state.Full(); ++e) {
     if (ir::SectionOf(m.opcode(e)) > ir::Section::kEntryPoint) break;
     if (m.opcode(e) != Op::EntryPoint || m.num_words(e) < 4) continue;
-    const ir::Inst inst = m.inst(e);
-    const size_t name_words = binary::DecodeString(inst.words.subspan(3)).size() / 4 + 1;
     used.clear();
-    for (size_t k = 3 + name_words; k < inst.words.size(); ++k) {
-      const Id var = inst.words[k];
+    for (const Id var : InterfaceOf(m.inst(e))) {
       if (state.DefOp(var) != Op::Variable) continue;
       const std::optional<spv::StorageClass> sc = state.PointerStorageClass(state.TypeOf(var));
       if (sc != spv::StorageClass::Input && sc != spv::StorageClass::Output) continue;
@@ -132,8 +132,8 @@ void CheckBuiltInsOnce(ValidationState& state) {
       state.Report("entry-point.builtin-once", e,
                    state.Describe(e) + ": " + state.Name(used[k - 1].second) + " and " +
                        state.Name(used[k].second) + " both use BuiltIn " +
-                       BuiltInName(used[k].first & 0xffff) + " in the " +
-                       (input ? "Input" : "Output") + " interface");
+                       EnumerantName(grammar::OperandKind::kBuiltIn, used[k].first & 0xffff) +
+                       " in the " + (input ? "Input" : "Output") + " interface");
       break;
     }
   }
@@ -165,10 +165,8 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
   bool complete = true;
   for (InstIndex e = 0; e < m.global_end(); ++e) {
     if (m.opcode(e) != Op::EntryPoint || m.num_words(e) < 4) continue;
-    const ir::Inst inst = m.inst(e);
-    const size_t name_words = binary::DecodeString(inst.words.subspan(3)).size() / 4 + 1;
-    ws::vector<Id> listed(inst.words.begin() + std::min(3 + name_words, inst.words.size()),
-                          inst.words.end());
+    const std::span<const uint32_t> interface = InterfaceOf(m.inst(e));
+    ws::vector<Id> listed(interface.begin(), interface.end());
     std::sort(listed.begin(), listed.end());
     complete =
         complete && std::includes(listed.begin(), listed.end(), globals.begin(), globals.end());

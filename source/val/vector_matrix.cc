@@ -14,9 +14,7 @@ namespace coopspv::val {
 namespace {
 
 bool IsCooperative(const ValidationState& state, Id type) {
-  const Op op = state.DefOp(type);
-  return op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV ||
-         op == Op::TypeVectorIdEXT;
+  return IsCoopMatrixType(state, type) || state.DefOp(type) == Op::TypeVectorIdEXT;
 }
 
 class VectorMatrixRules {

@@ -53,11 +53,7 @@ class GroupCase : public ::testing::TestWithParam<Case> {};
 TEST_P(GroupCase, IsReportedWithItsRule) {
   const Case& c = GetParam();
   const Result r = testing::ValidateText(Kernel(c.instruction), c.env);
-  if (c.rule[0] == '\0') {
-    EXPECT_CLEAN(r);
-  } else {
-    EXPECT_RULE_AT(r, c.rule, "OpGroupNonUniform");
-  }
+  testing::ExpectCase(r, c.rule, "OpGroupNonUniform");
 }
 
 INSTANTIATE_TEST_SUITE_P(

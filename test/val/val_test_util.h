@@ -172,9 +172,13 @@ struct InstructionCase {
   const char* rule;
 };
 
-inline void ExpectCase(const Result& r, const char* rule) {
+// Checks an InstructionCase's result: clean when `rule` is "", otherwise `rule` is reported (on
+// the instruction whose text contains `at`, when given).
+inline void ExpectCase(const Result& r, const char* rule, const char* at = nullptr) {
   if (rule[0] == '\0') {
     EXPECT_CLEAN(r);
+  } else if (at != nullptr) {
+    EXPECT_RULE_AT(r, rule, at);
   } else {
     EXPECT_RULE(r, rule);
   }
