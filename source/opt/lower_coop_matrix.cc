@@ -1314,10 +1314,8 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
       const std::string_view name = binary::DecodeString(inst.words.subspan(1));
       if (name == "SPV_KHR_cooperative_matrix" || name == "SPV_NV_cooperative_matrix") continue;
     }
-    if (op == Op::EntryPoint && lane_variable_ && !InterfaceLists(m_, i, lane_variable_)) {
-      out.push_back(((inst.words.size() + 1) << 16) | U(op));
-      out.insert(out.end(), inst.words.begin() + 1, inst.words.end());
-      out.push_back(lane_variable_);
+    if (op == Op::EntryPoint && lane_variable_) {
+      PutEntryPointWithInterface(m_, i, std::span<const Id>(&lane_variable_, 1), &out);
       continue;
     }
     out.insert(out.end(), inst.words.begin(), inst.words.end());

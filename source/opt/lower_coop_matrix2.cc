@@ -1823,11 +1823,7 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
       }
     }
     if (op == Op::EntryPoint) {
-      std::vector<uint32_t> words(inst.words.begin() + 1, inst.words.end());
-      for (Id id : interface) {
-        if (!InterfaceLists(m_, i, id)) words.push_back(id);
-      }
-      Put(out, op, words);
+      PutEntryPointWithInterface(m_, i, interface, &out);
       continue;
     }
     out.insert(out.end(), inst.words.begin(), inst.words.end());

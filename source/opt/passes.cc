@@ -128,6 +128,17 @@ bool InterfaceLists(const ir::Module& m, ir::InstIndex entry, ir::Id id) {
   return false;
 }
 
+void PutEntryPointWithInterface(const ir::Module& m, ir::InstIndex entry,
+                                std::span<const ir::Id> ids, std::vector<uint32_t>* out) {
+  const ir::Inst inst = m.inst(entry);
+  const size_t start = out->size();
+  out->insert(out->end(), inst.words.begin(), inst.words.end());
+  for (ir::Id id : ids) {
+    if (!InterfaceLists(m, entry, id)) out->push_back(id);
+  }
+  (*out)[start] = (static_cast<uint32_t>(out->size() - start) << 16) | (inst.words[0] & 0xffffu);
+}
+
 bool ParseSubgroupSize(std::string_view argument, uint32_t* size, std::string* error) {
   bool negative = false;
   uint64_t value = 0;

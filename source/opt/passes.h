@@ -56,6 +56,10 @@ std::string DescribeInstruction(const ir::Module& module, ir::InstIndex i);
 ir::Id FindInputBuiltin(const ir::Module& module, spv::BuiltIn builtin);
 // Whether the OpEntryPoint `entry` lists `id` in its interface.
 bool InterfaceLists(const ir::Module& module, ir::InstIndex entry, ir::Id id);
+// Appends to `out` the OpEntryPoint `entry` with those of `ids` its interface does not list yet
+// added at the end (for a pass that declares new Input variables).
+void PutEntryPointWithInterface(const ir::Module& module, ir::InstIndex entry,
+                                std::span<const ir::Id> ids, std::vector<uint32_t>* out);
 
 // The argument of a lowering pass that runs with a fixed subgroup size: a power of two from 1
 // to 128. Sets *error (and returns false) otherwise.
