@@ -264,13 +264,6 @@ class Lowering {
   Id LaneVariable();
 
   // ---- Function bodies
-  static void Put(std::vector<uint32_t>& out, Op op, std::span<const uint32_t> words) {
-    out.push_back(((uint32_t(words.size()) + 1) << 16) | U(op));
-    out.insert(out.end(), words.begin(), words.end());
-  }
-  static void Put(std::vector<uint32_t>& out, Op op, std::initializer_list<uint32_t> words) {
-    Put(out, op, std::span<const uint32_t>(words.begin(), words.size()));
-  }
   Id EmitV(Op op, Id type, std::span<const uint32_t> operands, Id result = 0) {
     if (!result) result = next_id_++;
     body_.push_back(((uint32_t(operands.size()) + 3) << 16) | U(op));

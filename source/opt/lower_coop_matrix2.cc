@@ -303,13 +303,6 @@ class Lowering {
   }
 
   // ---- Output
-  static void Put(std::vector<uint32_t>& out, Op op, std::span<const uint32_t> words) {
-    out.push_back((static_cast<uint32_t>(words.size() + 1) << 16) | U(op));
-    out.insert(out.end(), words.begin(), words.end());
-  }
-  static void Put(std::vector<uint32_t>& out, Op op, std::initializer_list<uint32_t> words) {
-    Put(out, op, std::span<const uint32_t>(words.begin(), words.size()));
-  }
   // A type (result first) or constant (type, then result) declared once per distinct operands.
   Id Declare(std::vector<uint32_t>& section, Op op, std::vector<uint32_t> words, bool constant) {
     std::vector<uint32_t> key = words;

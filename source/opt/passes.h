@@ -56,6 +56,14 @@ std::string DescribeInstruction(const ir::Module& module, ir::InstIndex i);
 ir::Id FindInputBuiltin(const ir::Module& module, spv::BuiltIn builtin);
 // Whether the OpEntryPoint `entry` lists `id` in its interface.
 bool InterfaceLists(const ir::Module& module, ir::InstIndex entry, ir::Id id);
+// Appends to `out` the instruction `op` with `words` (its words after the first).
+inline void Put(std::vector<uint32_t>& out, spv::Op op, std::span<const uint32_t> words) {
+  out.push_back((static_cast<uint32_t>(words.size() + 1) << 16) | static_cast<uint32_t>(op));
+  out.insert(out.end(), words.begin(), words.end());
+}
+inline void Put(std::vector<uint32_t>& out, spv::Op op, std::initializer_list<uint32_t> words) {
+  Put(out, op, std::span<const uint32_t>(words.begin(), words.size()));
+}
 // Appends to `out` the OpEntryPoint `entry` with those of `ids` its interface does not list yet
 // added at the end (for a pass that declares new Input variables).
 void PutEntryPointWithInterface(const ir::Module& module, ir::InstIndex entry,
