@@ -166,6 +166,7 @@
 
 #include "source/binary/reader.h"
 #include "source/common/literal.h"
+#include "source/grammar/elementwise.h"
 #include "source/grammar/grammar.h"
 #include "source/ir/analyses.h"
 #include "source/opt/passes.h"
@@ -451,18 +452,8 @@ class Lowering {
   void LowerWorkgroupMulAdd(InstIndex i);
   // A conversion between component types whose result has another Use than its operand.
   bool ConvertsUse(InstIndex i) const {
-    switch (m_.opcode(i)) {
-      case Op::FConvert:
-      case Op::SConvert:
-      case Op::UConvert:
-      case Op::ConvertFToS:
-      case Op::ConvertFToU:
-      case Op::ConvertSToF:
-      case Op::ConvertUToF:
-        break;
-      default:
-        return false;
-    }
+    const Op op = m_.opcode(i);
+    if (op == Op::Bitcast || !grammar::IsCoopConversion(op)) return false;
     const InstIndex to = m_.Def(m_.type_id(i));
     const InstIndex from = m_.Def(m_.TypeOf(m_.word(i, 3)));
     return to != ir::kNoInst && from != ir::kNoInst &&
