@@ -1773,45 +1773,22 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     }
   }
 
-  std::vector<uint32_t> out(m_.words().begin(), m_.words().begin() + binary::kHeaderWords);
-  bool capabilities_done = false;
-  bool has_group_non_uniform = false;
   bool has_get_coordinate = false;
   for (InstIndex i = 0; i < global_begin; ++i) {
     if (m_.opcode(i) == Op::Capability && m_.word(i, 1) == kGetCoordinateCapability) {
       has_get_coordinate = true;
     }
   }
-  for (InstIndex i = 0; i < global_begin; ++i) {
-    const Op op = m_.opcode(i);
-    const ir::Inst inst = m_.inst(i);
-    if (op == Op::Capability) {
-      if (m_.word(i, 1) == U(spv::Capability::GroupNonUniform)) has_group_non_uniform = true;
-      if (!IsMatrix2Capability(m_.word(i, 1))) {
-        out.insert(out.end(), inst.words.begin(), inst.words.end());
-      }
-      continue;
-    }
-    if (!capabilities_done) {
-      capabilities_done = true;
-      if ((lane_variable_ || subgroup_variable_) && !has_group_non_uniform) {
-        Put(out, Op::Capability, {U(spv::Capability::GroupNonUniform)});
-      }
-    }
-    if (op == Op::Extension) {
-      const std::string_view name = binary::DecodeString(inst.words.subspan(1));
-      if (std::find(std::begin(kMatrix2Extensions), std::end(kMatrix2Extensions), name) !=
-              std::end(kMatrix2Extensions) ||
-          (name == "SPV_EXT_cooperative_matrix_maintenance1" && !has_get_coordinate)) {
-        continue;
-      }
-    }
-    if (op == Op::EntryPoint) {
-      PutEntryPointWithInterface(m_, i, interface, &out);
-      continue;
-    }
-    out.insert(out.end(), inst.words.begin(), inst.words.end());
-  }
+  std::vector<uint32_t> added;
+  if (lane_variable_ || subgroup_variable_) added.push_back(U(spv::Capability::GroupNonUniform));
+  std::vector<uint32_t> out = RewritePreamble(
+      m_, global_begin, IsMatrix2Capability, added,
+      [&](std::string_view name) {
+        return std::find(std::begin(kMatrix2Extensions), std::end(kMatrix2Extensions), name) !=
+                   std::end(kMatrix2Extensions) ||
+               (name == "SPV_EXT_cooperative_matrix_maintenance1" && !has_get_coordinate);
+      },
+      interface);
   return JoinAndRead(
       {&out, &decorations_, &hoisted, &scalar_types_, &constants_, &globals, &derived_, &functions},
       next_id_, error);
