@@ -744,13 +744,8 @@ class CoopMatrixNvToKhrPass : public Pass {
     NvToKhr conversion(m, min_subgroup_size_);
     std::string error;
     auto converted = conversion.Run(&error);
-    if (!error.empty()) return PassResult::Failed(error);
-    if (!converted) return PassResult::Unchanged();
-    Diagnostic d;
-    // The Use and layout constants may repeat existing ones.
-    if (auto merged = MergeDuplicateDeclarations(*converted, &d))
-      return PassResult::Rebuilt(std::move(merged));
-    return PassResult::Rebuilt(std::move(converted));
+    // The Use and layout constants may repeat existing ones: RebuiltResult merges them.
+    return RebuiltResult(std::move(converted), error);
   }
 
  private:

@@ -83,13 +83,8 @@ class FoldCoopLengthPass : public Pass {
       changed = true;
     }
     if (!changed) return PassResult::Unchanged();
-    Diagnostic d;
-    auto rebuilt = b.Finish(&d);
-    if (!rebuilt) return PassResult::Failed("could not rebuild the module: " + d.ToString());
     // Constants we added may duplicate existing ones.
-    if (auto merged = MergeDuplicateDeclarations(*rebuilt, &d))
-      return PassResult::Rebuilt(std::move(merged));
-    return PassResult::Rebuilt(std::move(rebuilt));
+    return FinishMergingDeclarations(b);
   }
 
  private:

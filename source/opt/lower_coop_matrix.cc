@@ -264,13 +264,6 @@ class Lowering {
   Id LaneVariable();
 
   // ---- Function bodies
-  static void Put(std::vector<uint32_t>& out, Op op, std::span<const uint32_t> words) {
-    out.push_back(((uint32_t(words.size()) + 1) << 16) | U(op));
-    out.insert(out.end(), words.begin(), words.end());
-  }
-  static void Put(std::vector<uint32_t>& out, Op op, std::initializer_list<uint32_t> words) {
-    Put(out, op, std::span<const uint32_t>(words.begin(), words.size()));
-  }
   Id EmitV(Op op, Id type, std::span<const uint32_t> operands, Id result = 0) {
     if (!result) result = next_id_++;
     body_.push_back(((uint32_t(operands.size()) + 3) << 16) | U(op));
@@ -1289,39 +1282,14 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     }
     return false;
   };
-  std::vector<uint32_t> out(m_.words().begin(), m_.words().begin() + binary::kHeaderWords);
-  std::vector<uint32_t> present;
-  bool capabilities_done = false;
-  for (InstIndex i = 0; i < global_begin; ++i) {
-    const Op op = m_.opcode(i);
-    const ir::Inst inst = m_.inst(i);
-    if (op == Op::Capability) {
-      if (!needs_matrix(m_.word(i, 1))) {
-        present.push_back(m_.word(i, 1));
-        out.insert(out.end(), inst.words.begin(), inst.words.end());
-      }
-      continue;
-    }
-    if (!capabilities_done) {
-      capabilities_done = true;
-      for (uint32_t c : capabilities_) {
-        if (std::find(present.begin(), present.end(), c) != present.end()) continue;
-        present.push_back(c);
-        Put(out, Op::Capability, {c});
-      }
-    }
-    if (op == Op::Extension) {
-      const std::string_view name = binary::DecodeString(inst.words.subspan(1));
-      if (name == "SPV_KHR_cooperative_matrix" || name == "SPV_NV_cooperative_matrix") continue;
-    }
-    if (op == Op::EntryPoint && lane_variable_ && !InterfaceLists(m_, i, lane_variable_)) {
-      out.push_back(((inst.words.size() + 1) << 16) | U(op));
-      out.insert(out.end(), inst.words.begin() + 1, inst.words.end());
-      out.push_back(lane_variable_);
-      continue;
-    }
-    out.insert(out.end(), inst.words.begin(), inst.words.end());
-  }
+  std::vector<Id> interface;
+  if (lane_variable_) interface.push_back(lane_variable_);
+  std::vector<uint32_t> out = RewritePreamble(
+      m_, global_begin, needs_matrix, capabilities_,
+      [](std::string_view name) {
+        return name == "SPV_KHR_cooperative_matrix" || name == "SPV_NV_cooperative_matrix";
+      },
+      interface);
   return JoinAndRead(
       {&out, &decorations_, &hoisted, &scalar_types_, &constants_, &globals, &derived_, &functions},
       next_id_, error);

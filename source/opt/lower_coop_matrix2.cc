@@ -166,6 +166,7 @@
 
 #include "source/binary/reader.h"
 #include "source/common/literal.h"
+#include "source/grammar/elementwise.h"
 #include "source/grammar/grammar.h"
 #include "source/ir/analyses.h"
 #include "source/opt/passes.h"
@@ -303,13 +304,6 @@ class Lowering {
   }
 
   // ---- Output
-  static void Put(std::vector<uint32_t>& out, Op op, std::span<const uint32_t> words) {
-    out.push_back((static_cast<uint32_t>(words.size() + 1) << 16) | U(op));
-    out.insert(out.end(), words.begin(), words.end());
-  }
-  static void Put(std::vector<uint32_t>& out, Op op, std::initializer_list<uint32_t> words) {
-    Put(out, op, std::span<const uint32_t>(words.begin(), words.size()));
-  }
   // A type (result first) or constant (type, then result) declared once per distinct operands.
   Id Declare(std::vector<uint32_t>& section, Op op, std::vector<uint32_t> words, bool constant) {
     std::vector<uint32_t> key = words;
@@ -458,18 +452,8 @@ class Lowering {
   void LowerWorkgroupMulAdd(InstIndex i);
   // A conversion between component types whose result has another Use than its operand.
   bool ConvertsUse(InstIndex i) const {
-    switch (m_.opcode(i)) {
-      case Op::FConvert:
-      case Op::SConvert:
-      case Op::UConvert:
-      case Op::ConvertFToS:
-      case Op::ConvertFToU:
-      case Op::ConvertSToF:
-      case Op::ConvertUToF:
-        break;
-      default:
-        return false;
-    }
+    const Op op = m_.opcode(i);
+    if (op == Op::Bitcast || !grammar::IsCoopConversion(op)) return false;
     const InstIndex to = m_.Def(m_.type_id(i));
     const InstIndex from = m_.Def(m_.TypeOf(m_.word(i, 3)));
     return to != ir::kNoInst && from != ir::kNoInst &&
@@ -1789,49 +1773,22 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     }
   }
 
-  std::vector<uint32_t> out(m_.words().begin(), m_.words().begin() + binary::kHeaderWords);
-  bool capabilities_done = false;
-  bool has_group_non_uniform = false;
   bool has_get_coordinate = false;
   for (InstIndex i = 0; i < global_begin; ++i) {
     if (m_.opcode(i) == Op::Capability && m_.word(i, 1) == kGetCoordinateCapability) {
       has_get_coordinate = true;
     }
   }
-  for (InstIndex i = 0; i < global_begin; ++i) {
-    const Op op = m_.opcode(i);
-    const ir::Inst inst = m_.inst(i);
-    if (op == Op::Capability) {
-      if (m_.word(i, 1) == U(spv::Capability::GroupNonUniform)) has_group_non_uniform = true;
-      if (!IsMatrix2Capability(m_.word(i, 1))) {
-        out.insert(out.end(), inst.words.begin(), inst.words.end());
-      }
-      continue;
-    }
-    if (!capabilities_done) {
-      capabilities_done = true;
-      if ((lane_variable_ || subgroup_variable_) && !has_group_non_uniform) {
-        Put(out, Op::Capability, {U(spv::Capability::GroupNonUniform)});
-      }
-    }
-    if (op == Op::Extension) {
-      const std::string_view name = binary::DecodeString(inst.words.subspan(1));
-      if (std::find(std::begin(kMatrix2Extensions), std::end(kMatrix2Extensions), name) !=
-              std::end(kMatrix2Extensions) ||
-          (name == "SPV_EXT_cooperative_matrix_maintenance1" && !has_get_coordinate)) {
-        continue;
-      }
-    }
-    if (op == Op::EntryPoint) {
-      std::vector<uint32_t> words(inst.words.begin() + 1, inst.words.end());
-      for (Id id : interface) {
-        if (!InterfaceLists(m_, i, id)) words.push_back(id);
-      }
-      Put(out, op, words);
-      continue;
-    }
-    out.insert(out.end(), inst.words.begin(), inst.words.end());
-  }
+  std::vector<uint32_t> added;
+  if (lane_variable_ || subgroup_variable_) added.push_back(U(spv::Capability::GroupNonUniform));
+  std::vector<uint32_t> out = RewritePreamble(
+      m_, global_begin, IsMatrix2Capability, added,
+      [&](std::string_view name) {
+        return std::find(std::begin(kMatrix2Extensions), std::end(kMatrix2Extensions), name) !=
+                   std::end(kMatrix2Extensions) ||
+               (name == "SPV_EXT_cooperative_matrix_maintenance1" && !has_get_coordinate);
+      },
+      interface);
   return JoinAndRead(
       {&out, &decorations_, &hoisted, &scalar_types_, &constants_, &globals, &derived_, &functions},
       next_id_, error);

@@ -1,5 +1,7 @@
 #include "source/opt/passes.h"
 
+#include <algorithm>
+
 #include "source/binary/reader.h"
 #include "source/common/literal.h"
 
@@ -126,6 +128,57 @@ bool InterfaceLists(const ir::Module& m, ir::InstIndex entry, ir::Id id) {
     if (inst.words[w] == id) return true;
   }
   return false;
+}
+
+// Appends to `out` the OpEntryPoint `entry` with those of `ids` its interface does not list yet
+// added at the end.
+static void PutEntryPointWithInterface(const ir::Module& m, ir::InstIndex entry,
+                                       std::span<const ir::Id> ids, std::vector<uint32_t>* out) {
+  const ir::Inst inst = m.inst(entry);
+  const size_t start = out->size();
+  out->insert(out->end(), inst.words.begin(), inst.words.end());
+  for (ir::Id id : ids) {
+    if (!InterfaceLists(m, entry, id)) out->push_back(id);
+  }
+  (*out)[start] = (static_cast<uint32_t>(out->size() - start) << 16) | (inst.words[0] & 0xffffu);
+}
+
+std::vector<uint32_t> RewritePreamble(const ir::Module& m, ir::InstIndex end,
+                                      const std::function<bool(uint32_t)>& drop_capability,
+                                      std::span<const uint32_t> add_capabilities,
+                                      const std::function<bool(std::string_view)>& drop_extension,
+                                      std::span<const ir::Id> interface) {
+  std::vector<uint32_t> out(m.words().begin(), m.words().begin() + binary::kHeaderWords);
+  std::vector<uint32_t> present;
+  bool capabilities_done = false;
+  for (ir::InstIndex i = 0; i < end; ++i) {
+    const spv::Op op = m.opcode(i);
+    const ir::Inst inst = m.inst(i);
+    if (op == spv::Op::Capability) {
+      if (!drop_capability(m.word(i, 1))) {
+        present.push_back(m.word(i, 1));
+        out.insert(out.end(), inst.words.begin(), inst.words.end());
+      }
+      continue;
+    }
+    if (!capabilities_done) {
+      capabilities_done = true;
+      for (uint32_t c : add_capabilities) {
+        if (std::find(present.begin(), present.end(), c) != present.end()) continue;
+        present.push_back(c);
+        Put(out, spv::Op::Capability, {c});
+      }
+    }
+    if (op == spv::Op::Extension && drop_extension(binary::DecodeString(inst.words.subspan(1)))) {
+      continue;
+    }
+    if (op == spv::Op::EntryPoint) {
+      PutEntryPointWithInterface(m, i, interface, &out);
+      continue;
+    }
+    out.insert(out.end(), inst.words.begin(), inst.words.end());
+  }
+  return out;
 }
 
 bool ParseSubgroupSize(std::string_view argument, uint32_t* size, std::string* error) {

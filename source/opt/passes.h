@@ -2,6 +2,7 @@
 #ifndef COOPSPV_SOURCE_OPT_PASSES_H_
 #define COOPSPV_SOURCE_OPT_PASSES_H_
 
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <span>
@@ -56,6 +57,24 @@ std::string DescribeInstruction(const ir::Module& module, ir::InstIndex i);
 ir::Id FindInputBuiltin(const ir::Module& module, spv::BuiltIn builtin);
 // Whether the OpEntryPoint `entry` lists `id` in its interface.
 bool InterfaceLists(const ir::Module& module, ir::InstIndex entry, ir::Id id);
+// Appends to `out` the instruction `op` with `words` (its words after the first).
+inline void Put(std::vector<uint32_t>& out, spv::Op op, std::span<const uint32_t> words) {
+  out.push_back((static_cast<uint32_t>(words.size() + 1) << 16) | static_cast<uint32_t>(op));
+  out.insert(out.end(), words.begin(), words.end());
+}
+inline void Put(std::vector<uint32_t>& out, spv::Op op, std::initializer_list<uint32_t> words) {
+  Put(out, op, std::span<const uint32_t>(words.begin(), words.size()));
+}
+
+// The header and the module's instructions before `end` (its preamble), for a pass that rebuilds
+// the module from word vectors: without the capabilities `drop_capability` and the extensions
+// `drop_extension` names, with those of `add_capabilities` not declared yet after the others,
+// and `interface` added to every OpEntryPoint that does not list them yet.
+std::vector<uint32_t> RewritePreamble(const ir::Module& module, ir::InstIndex end,
+                                      const std::function<bool(uint32_t)>& drop_capability,
+                                      std::span<const uint32_t> add_capabilities,
+                                      const std::function<bool(std::string_view)>& drop_extension,
+                                      std::span<const ir::Id> interface);
 
 // The argument of a lowering pass that runs with a fixed subgroup size: a power of two from 1
 // to 128. Sets *error (and returns false) otherwise.
