@@ -8,6 +8,7 @@
 #ifndef COOPSPV_SOURCE_IR_MODULE_H_
 #define COOPSPV_SOURCE_IR_MODULE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -24,6 +25,13 @@ using Id = uint32_t;
 using InstIndex = uint32_t;
 inline constexpr InstIndex kNoInst = ~0u;
 using Inst = binary::ParsedInstruction;
+
+// The Interface ids of an OpEntryPoint: its words after the Name's literal string (opcode,
+// execution model and function come first). Empty when the string runs to the end.
+inline std::span<const uint32_t> EntryPointInterface(const Inst& entry_point) {
+  const size_t name_words = binary::DecodeString(entry_point.words.subspan(3)).size() / 4 + 1;
+  return entry_point.words.subspan(std::min(3 + name_words, entry_point.words.size()));
+}
 
 // The sections of the logical layout, in order (SPIR-V 2.4).
 enum class Section : uint8_t {

@@ -121,13 +121,8 @@ ir::Id FindInputBuiltin(const ir::Module& m, spv::BuiltIn builtin) {
 }
 
 bool InterfaceLists(const ir::Module& m, ir::InstIndex entry, ir::Id id) {
-  const ir::Inst inst = m.inst(entry);
-  // Opcode, execution model, function, then the name's words.
-  const size_t name_words = binary::DecodeString(inst.words.subspan(3)).size() / 4 + 1;
-  for (size_t w = 3 + name_words; w < inst.words.size(); ++w) {
-    if (inst.words[w] == id) return true;
-  }
-  return false;
+  const std::span<const uint32_t> interface = ir::EntryPointInterface(m.inst(entry));
+  return std::find(interface.begin(), interface.end(), id) != interface.end();
 }
 
 // Appends to `out` the OpEntryPoint `entry` with those of `ids` its interface does not list yet

@@ -860,12 +860,8 @@ void DeviceRules::CheckSharedMemory(bool workgroup_matrices) {
     for (InstIndex v : variables) {
       if (listed) {
         bool in_interface = false;
-        const InstIndex ep = e.inst;
-        // OpEntryPoint: model, function, name (string words), interface ids.
-        const size_t name_words =
-            (binary::DecodeString(m_.inst(ep).words.subspan(3)).size() + 4) / 4;
-        for (size_t k = 3 + name_words; k < m_.num_words(ep); ++k) {
-          in_interface |= m_.word(ep, k) == m_.result_id(v);
+        for (const Id id : ir::EntryPointInterface(m_.inst(e.inst))) {
+          in_interface |= id == m_.result_id(v);
         }
         if (!in_interface) continue;
       }

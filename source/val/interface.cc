@@ -74,12 +74,6 @@ Words PointerWords(Op op, uint32_t n) {
   }
 }
 
-// The Interface ids of the OpEntryPoint `inst`: the words after its Name.
-std::span<const uint32_t> InterfaceOf(const ir::Inst& inst) {
-  const size_t name_words = binary::DecodeString(inst.words.subspan(3)).size() / 4 + 1;
-  return inst.words.subspan(std::min(3 + name_words, inst.words.size()));
-}
-
 // VUID-StandaloneSpirv-OpEntryPoint-09658 / 09659: "For a given OpEntryPoint, any BuiltIn
 // decoration must not be used more than once by the Input [Output] interface": a built-in
 // variable, or a member of the structure (or array of structures) an interface variable holds.
@@ -109,7 +103,7 @@ void CheckBuiltInsOnce(ValidationState& state) {
     if (ir::SectionOf(m.opcode(e)) > ir::Section::kEntryPoint) break;
     if (m.opcode(e) != Op::EntryPoint || m.num_words(e) < 4) continue;
     used.clear();
-    for (const Id var : InterfaceOf(m.inst(e))) {
+    for (const Id var : ir::EntryPointInterface(m.inst(e))) {
       if (state.DefOp(var) != Op::Variable) continue;
       const std::optional<spv::StorageClass> sc = state.PointerStorageClass(state.TypeOf(var));
       if (sc != spv::StorageClass::Input && sc != spv::StorageClass::Output) continue;
@@ -165,7 +159,7 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
   bool complete = true;
   for (InstIndex e = 0; e < m.global_end(); ++e) {
     if (m.opcode(e) != Op::EntryPoint || m.num_words(e) < 4) continue;
-    const std::span<const uint32_t> interface = InterfaceOf(m.inst(e));
+    const std::span<const uint32_t> interface = ir::EntryPointInterface(m.inst(e));
     ws::vector<Id> listed(interface.begin(), interface.end());
     std::sort(listed.begin(), listed.end());
     complete =

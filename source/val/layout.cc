@@ -198,9 +198,7 @@ void CheckEntryPoints(ValidationState& state) {
     }
     // Interface: global variables, listed once.
     ws::set<Id> listed;
-    const size_t name_words = name.size() / 4 + 1;
-    for (size_t w = 3 + name_words; w < inst.words.size(); ++w) {
-      const Id id = inst.words[w];
+    for (const Id id : ir::EntryPointInterface(inst)) {
       if (!listed.insert(id).second) {
         state.Report(
             "entry-point.interface", i,
