@@ -6,6 +6,12 @@ namespace coopspv::ir {
 
 using spv::Op;
 
+std::optional<uint32_t> ConstantValue(const Module& m, Id id) {
+  const InstIndex d = m.Def(id);
+  if (d == kNoInst || m.opcode(d) != Op::Constant || m.num_words(d) != 4) return std::nullopt;
+  return m.word(d, 3);
+}
+
 std::optional<Scalar> ScalarShape(const Module& m, Id type) {
   const InstIndex d = m.Def(type);
   if (d == kNoInst) return std::nullopt;

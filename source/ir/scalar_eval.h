@@ -1,5 +1,6 @@
 // Evaluation of the scalar integer and Boolean operations that OpSpecConstantOp may name, shared
-// by the validator (default values of spec-constant expressions) and --fold-spec-const.
+// by the validator (default values of spec-constant expressions) and --fold-spec-const, and the
+// value of a 32-bit OpConstant, which the passes read for sizes, scopes and layouts.
 #ifndef COOPSPV_SOURCE_IR_SCALAR_EVAL_H_
 #define COOPSPV_SOURCE_IR_SCALAR_EVAL_H_
 
@@ -29,6 +30,10 @@ struct Scalar {
 inline uint64_t MaskTo(uint64_t v, uint32_t width) {
   return width >= 64 ? v : v & ((1ull << width) - 1);
 }
+
+// The value word of an OpConstant of a 32-bit scalar; nullopt for any other id (undefined,
+// another opcode, a 64-bit constant).
+std::optional<uint32_t> ConstantValue(const Module& m, Id id);
 
 // The shape (bits 0) of an OpTypeInt of 1 to 64 bits or of OpTypeBool; nullopt for other ids.
 std::optional<Scalar> ScalarShape(const Module& m, Id type);

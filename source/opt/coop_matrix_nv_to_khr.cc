@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "source/ir/builder.h"
+#include "source/ir/scalar_eval.h"
 #include "source/opt/passes.h"
 
 namespace coopspv::opt {
@@ -470,15 +471,6 @@ class NvToKhr {
     return true;
   }
 
-  // The value of an OpConstant, or nullopt.
-  std::optional<uint32_t> ConstantValue(Id id) const {
-    const InstIndex d = m_.Def(id);
-    if (d == ir::kNoInst || m_.opcode(d) != Op::Constant || m_.num_words(d) < 4) {
-      return std::nullopt;
-    }
-    return m_.word(d, 3);
-  }
-
   // The first type, constant or variable: annotations go before it.
   InstIndex FirstDeclaration() const {
     for (InstIndex i = 0; i < m_.global_end(); ++i) {
@@ -519,7 +511,8 @@ class NvToKhr {
     uint32_t slice_bytes = 0, row_gcd = 0;
     for (Id t : copied_types_) {
       const InstIndex def = types_[t].def;
-      const auto rows = ConstantValue(m_.word(def, 4)), columns = ConstantValue(m_.word(def, 5));
+      const auto rows = ir::ConstantValue(m_, m_.word(def, 4)),
+                 columns = ir::ConstantValue(m_, m_.word(def, 5));
       const InstIndex component = m_.Def(m_.word(def, 2));
       if (!rows || !columns || component == ir::kNoInst) {
         return Fail(def,
@@ -613,7 +606,8 @@ class NvToKhr {
     const Id matrix = MatrixOfType(m_.TypeOf(value));
     const InstIndex def = types_[matrix].def;
     const Id component = m_.word(def, 2);
-    const uint32_t row = *ConstantValue(m_.word(def, 5)) * (m_.word(m_.Def(component), 2) / 8);
+    const uint32_t row =
+        *ir::ConstantValue(m_, m_.word(def, 5)) * (m_.word(m_.Def(component), 2) / 8);
     const Id stride = Uint(row / unit_bytes_);
     const Id row_major = Uint(0);
     b_.SetInsertBefore(i);

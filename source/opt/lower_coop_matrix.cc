@@ -65,6 +65,7 @@
 #include "source/common/literal.h"
 #include "source/grammar/elementwise.h"
 #include "source/ir/analyses.h"
+#include "source/ir/scalar_eval.h"
 #include "source/opt/passes.h"
 
 namespace coopspv::opt {
@@ -190,12 +191,6 @@ class Lowering {
   bool failed() const { return !error_.empty(); }
 
   // ---- Facts about the input
-  std::optional<uint32_t> ConstantValue(Id id) const {
-    const InstIndex d = m_.Def(id);
-    if (d == ir::kNoInst || m_.opcode(d) != Op::Constant || m_.num_words(d) != 4)
-      return std::nullopt;
-    return m_.word(d, 3);
-  }
   std::optional<Scalar> ScalarOf(Id type) const {
     const InstIndex d = m_.Def(type);
     if (d == ir::kNoInst) return std::nullopt;
@@ -447,9 +442,9 @@ bool Lowering::ScanMatrixTypes() {
     Matrix mat;
     mat.type = m_.result_id(i);
     const auto component = ScalarOf(m_.word(i, 2));
-    const auto scope = ConstantValue(m_.word(i, 3));
-    const auto rows = ConstantValue(m_.word(i, 4));
-    const auto cols = ConstantValue(m_.word(i, 5));
+    const auto scope = ir::ConstantValue(m_, m_.word(i, 3));
+    const auto rows = ir::ConstantValue(m_, m_.word(i, 4));
+    const auto cols = ir::ConstantValue(m_, m_.word(i, 5));
     if (!scope || !rows || !cols) {
       Fail(i,
            "Scope, Rows and Columns must be constants; run --freeze-spec-const "
@@ -837,7 +832,7 @@ void Lowering::LowerLoadStore(InstIndex i) {
     mem.column_major = flag == Op::ConstantTrue;
     memory_at = rest + 2;
   } else {
-    const auto layout = ConstantValue(m_.word(i, rest));
+    const auto layout = ir::ConstantValue(m_, m_.word(i, rest));
     if (!layout || *layout > 1) {
       return Fail(i, "only the RowMajorKHR and ColumnMajorKHR layouts are lowered");
     }

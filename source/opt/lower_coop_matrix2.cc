@@ -169,6 +169,7 @@
 #include "source/grammar/elementwise.h"
 #include "source/grammar/grammar.h"
 #include "source/ir/analyses.h"
+#include "source/ir/scalar_eval.h"
 #include "source/opt/passes.h"
 
 namespace coopspv::opt {
@@ -296,12 +297,7 @@ class Lowering {
   }
   bool failed() const { return !error_.empty(); }
 
-  std::optional<uint32_t> ConstantValue(Id id) const {
-    const InstIndex d = m_.Def(id);
-    if (d == ir::kNoInst || m_.opcode(d) != Op::Constant || m_.num_words(d) != 4)
-      return std::nullopt;
-    return m_.word(d, 3);
-  }
+  std::optional<uint32_t> ConstantValue(Id id) const { return ir::ConstantValue(m_, id); }
 
   // ---- Output
   // A type (result first) or constant (type, then result) declared once per distinct operands.
