@@ -35,6 +35,10 @@ constexpr uint32_t QuietNaN(FloatFormat f) {
                        : Infinity(f) | (1u << (f.mantissa_bits - 1));
 }
 
+// True when the decode (or encode) of format `f` below calls FindUMsb: only a decode of a format
+// with a narrower exponent than float32 has subnormals that are normal float32 values.
+constexpr bool UsesFindUMsb(FloatFormat f, bool encode) { return !encode && f.exponent_bits != 8; }
+
 // Bits of format `f` (in the low bits of x) -> the bits of the float32 of the same value
 // (exact: every value of these formats is a float32). NaNs become a quiet NaN of the same sign.
 template <class O>
@@ -50,7 +54,7 @@ typename O::Value DecodeToFloat32Bits(O& o, typename O::Value x, FloatFormat f) 
   // Subnormal: m * 2^(1 - bias - M) = 1.f * 2^(p + 1 - bias - M) with p the top bit of m.
   // A format with float32's exponent range (bfloat16): its subnormals are float32 subnormals.
   typename O::Value subnormal;
-  if (e_bits == 8) {
+  if (!UsesFindUMsb(f, /*encode=*/false)) {
     subnormal = o.Shl(m, o.Const(23 - m_bits));
   } else {
     auto p = o.FindUMsb(m);
@@ -118,7 +122,7 @@ typename O::Value EncodeFromFloat32Bits(O& o, typename O::Value x, FloatFormat f
 
 // The operation set that emits SPIR-V, for a pass whose emitter `E` provides
 // Emit(spv::Op, type, {operands}) -> result id, U32(value) (a uint32 constant), UInt(32), Bool()
-// and Glsl() (the GLSL.std.450 import).
+// and Glsl() (the GLSL.std.450 import, asked for only by the helpers that call FindUMsb).
 template <class E>
 struct SpirvOps {
   using Value = uint32_t;
@@ -154,7 +158,8 @@ class Helpers {
     const std::array<uint32_t, 4> key = {static_cast<uint32_t>(f.exponent_bits),
                                          static_cast<uint32_t>(f.mantissa_bits), encode, saturate};
     if (auto it = ids_.find(key); it != ids_.end()) return it->second;
-    e.Glsl();
+    // The import, if this helper needs it, is declared before the function's ids.
+    if (UsesFindUMsb(f, encode)) e.Glsl();
     const bool was_at_end = at_end;
     at_end = true;
     const uint32_t u32 = e.UInt(32);

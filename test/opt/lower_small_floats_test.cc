@@ -302,6 +302,37 @@ TEST(LowerSmallFloats, RefusesWhatItCannotRewrite) {
   EXPECT_NE(r.error.find("OpExtInst"), std::string::npos) << r.error;
 }
 
+// The GLSL.std.450 import is added only for a helper that calls FindUMsb (a float8 decode), and
+// never left unused.
+TEST(LowerSmallFloats, ImportsGlslOnlyForTheHelpersThatUseIt) {
+  const std::string import = "%glsl = OpExtInstImport \"GLSL.std.450\"\n";
+  auto without_import = [&](const std::string& body) {
+    std::string text = Module(body);
+    text.erase(text.find(import), import.size());
+    return text;
+  };
+  // Encodes, and a bfloat16 decode: integer operations only.
+  PassRun r = Lower(without_import(R"(
+%xf = OpFConvert %float %x
+OpStore %a3 %xf
+%fb = OpFConvert %bf %f
+OpStore %a0 %fb
+%fe = OpFConvert %e4 %f
+OpStore %a1 %fe
+)"));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_NE(r.text.find("OpFunctionCall"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("OpExtInstImport"), std::string::npos) << r.text;
+  // An E4M3 decode: FindUMsb for its subnormals, through one new import.
+  r = Lower(without_import("%yf = OpFConvert %float %y\nOpStore %a3 %yf\n"));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(FileCheck(r.text, R"(
+    CHECK: OpExtInstImport "GLSL.std.450"
+    CHECK-NOT: OpExtInstImport
+    CHECK: FindUMsb
+  )")) << r.text;
+}
+
 TEST(LowerSmallFloats, ModulesWithoutSmallFloatsStayUnchanged) {
   const std::string plain = R"(
 OpCapability Shader

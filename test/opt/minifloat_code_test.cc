@@ -153,5 +153,31 @@ TEST(MinifloatCode, KnownValues) {
       0x3Au);
 }
 
+// The helpers ask for the GLSL.std.450 import only where UsesFindUMsb says FindUMsb is called.
+struct CountingOps : EvalOps {
+  int find_umsb = 0;
+  Value FindUMsb(Value a) {
+    ++find_umsb;
+    return EvalOps::FindUMsb(a);
+  }
+};
+
+TEST(MinifloatCode, UsesFindUMsbSaysWhichCodeCallsIt) {
+  const FloatFormat formats[] = {kFloat8E4M3, kFloat8E5M2, kHalf, kBFloat16};
+  for (const FloatFormat f : formats) {
+    CountingOps decode;
+    minifloat::DecodeToFloat32Bits(decode, 1, f);
+    EXPECT_EQ(decode.find_umsb > 0, minifloat::UsesFindUMsb(f, false)) << f.exponent_bits;
+    for (const bool saturate : {false, true}) {
+      CountingOps encode;
+      minifloat::EncodeFromFloat32Bits(encode, 0x3F800000, f, saturate);
+      EXPECT_EQ(encode.find_umsb > 0, minifloat::UsesFindUMsb(f, true)) << f.exponent_bits;
+    }
+  }
+  // bfloat16 shares float32's exponent range; the narrower formats decode subnormals with it.
+  EXPECT_FALSE(minifloat::UsesFindUMsb(kBFloat16, false));
+  EXPECT_TRUE(minifloat::UsesFindUMsb(kFloat8E4M3, false));
+}
+
 }  // namespace
 }  // namespace coopspv::opt
