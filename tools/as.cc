@@ -46,13 +46,8 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (arg == "-h" || arg == "--help") {
-      PrintHelp(argv[0]);
-      return kExitOk;
-    } else if (arg == "--version") {
-      std::printf("%s\n", coopspv::Version());
-      return kExitOk;
-    } else if (arg == "-o") {
+    if (TakeHelpOrVersion(arg, PrintHelp, argv[0])) return kExitOk;
+    if (arg == "-o") {
       const char* v = value("-o");
       if (!v) return kExitUsage;
       output = v;

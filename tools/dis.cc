@@ -35,13 +35,8 @@ int main(int argc, char** argv) {
   coopspv::DisassembleOptions options;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      PrintHelp(argv[0]);
-      return kExitOk;
-    } else if (arg == "--version") {
-      std::printf("%s\n", coopspv::Version());
-      return kExitOk;
-    } else if (arg == "-o") {
+    if (TakeHelpOrVersion(arg, PrintHelp, argv[0])) return kExitOk;
+    if (arg == "-o") {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "error: -o needs a value\n");
         return kExitUsage;

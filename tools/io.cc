@@ -8,6 +8,18 @@
 
 namespace coopspv::tools {
 
+bool TakeHelpOrVersion(const std::string& arg, void (*print_help)(const char*), const char* argv0) {
+  if (arg == "-h" || arg == "--help") {
+    print_help(argv0);
+    return true;
+  }
+  if (arg == "--version") {
+    std::printf("%s\n", coopspv::Version());
+    return true;
+  }
+  return false;
+}
+
 bool ReadFile(const std::string& path, std::string* contents) {
   FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (f == nullptr) {

@@ -28,6 +28,10 @@ bool ReadWordsOfRegularFile(const std::string& path, std::unique_ptr<uint32_t[]>
 // error and returns false.
 bool WriteFile(const std::string& path, const void* data, size_t size);
 
+// Takes "-h" / "--help" (prints the tool's help: print_help(argv0)) and "--version" (prints the
+// library's version). True when `arg` was one of them: the tool then exits with kExitOk.
+bool TakeHelpOrVersion(const std::string& arg, void (*print_help)(const char*), const char* argv0);
+
 // Takes a command-line argument that none of the tool's flags matched: an option ("-x", not a
 // lone "-") is an error, anything else names the one input file. Prints the error and returns
 // false for an unknown option or a second input.

@@ -95,13 +95,8 @@ int main(int argc, char** argv) {
   coopspv::OptimizerOptions options;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string arg = args[i];
-    if (arg == "-h" || arg == "--help") {
-      PrintHelp(argv[0]);
-      return kExitOk;
-    } else if (arg == "--version") {
-      std::printf("%s\n", coopspv::Version());
-      return kExitOk;
-    } else if (arg == "-o") {
+    if (TakeHelpOrVersion(arg, PrintHelp, argv[0])) return kExitOk;
+    if (arg == "-o") {
       if (i + 1 >= args.size()) {
         std::fprintf(stderr, "error: -o needs a file name\n");
         return kExitFailure;

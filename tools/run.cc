@@ -230,13 +230,8 @@ int main(int argc, char** argv) {
     };
     std::string v;
     int got;
-    if (arg == "-h" || arg == "--help") {
-      PrintHelp(argv[0]);
-      return kExitOk;
-    } else if (arg == "--version") {
-      std::printf("%s\n", coopspv::Version());
-      return kExitOk;
-    } else if (arg == "--json") {
+    if (TakeHelpOrVersion(arg, PrintHelp, argv[0])) return kExitOk;
+    if (arg == "--json") {
       json = true;
     } else if (arg == "--list-devices") {
       list = true;

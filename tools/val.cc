@@ -108,13 +108,8 @@ int main(int argc, char** argv) {
     };
     std::string value;
     int counted = 0;
-    if (arg == "-h" || arg == "--help") {
-      PrintHelp(argv[0]);
-      return kExitOk;
-    } else if (arg == "--version") {
-      std::printf("%s\n", coopspv::Version());
-      return kExitOk;
-    } else if (arg == "--list-rules") {
+    if (TakeHelpOrVersion(arg, PrintHelp, argv[0])) return kExitOk;
+    if (arg == "--list-rules") {
       for (const auto& rule : coopspv::ValidationRules()) {
         std::printf("%-36s %-8s %s\n", rule.id.c_str(), rule.severity.c_str(), rule.clause.c_str());
       }
