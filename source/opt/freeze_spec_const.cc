@@ -64,10 +64,7 @@ class FreezeSpecConstPass : public Pass {
         b.Remove(i);
       }
     }
-    Diagnostic d;
-    auto rebuilt = b.Finish(&d);
-    if (!rebuilt) return PassResult::Failed("could not rebuild the module: " + d.ToString());
-    return PassResult::Rebuilt(std::move(rebuilt));
+    return FinishRebuilt(b);
   }
 };
 

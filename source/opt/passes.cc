@@ -211,14 +211,21 @@ std::unique_ptr<ir::Module> JoinAndRead(std::initializer_list<const std::vector<
   return module;
 }
 
-PassResult FinishMergingDeclarations(ir::Builder& builder) {
+PassResult FinishRebuilt(ir::Builder& builder) {
   Diagnostic d;
   auto rebuilt = builder.Finish(&d);
   if (!rebuilt) return PassResult::Failed("could not rebuild the module: " + d.ToString());
-  if (auto merged = MergeDuplicateDeclarations(*rebuilt, &d)) {
-    return PassResult::Rebuilt(std::move(merged));
-  }
   return PassResult::Rebuilt(std::move(rebuilt));
+}
+
+PassResult FinishMergingDeclarations(ir::Builder& builder) {
+  PassResult result = FinishRebuilt(builder);
+  if (!result.rebuilt) return result;
+  Diagnostic d;
+  if (auto merged = MergeDuplicateDeclarations(*result.rebuilt, &d)) {
+    result.rebuilt = std::move(merged);
+  }
+  return result;
 }
 
 const PassInfo* FindPass(std::string_view flag) {

@@ -124,6 +124,10 @@ std::unique_ptr<Pass> CreateSubgroupLoweringPass(const char* name, std::string_v
 std::unique_ptr<ir::Module> MergeDuplicateDeclarations(const ir::Module& module,
                                                        Diagnostic* diagnostic);
 
+// The end of a rebuilding pass: the builder's module (the result of Rebuilt), or Failed when the
+// builder cannot write it.
+PassResult FinishRebuilt(ir::Builder& builder);
+
 // The end of a rebuilding pass: the builder's module with MergeDuplicateDeclarations applied
 // (the result of Rebuilt), or Failed when the builder cannot write it.
 PassResult FinishMergingDeclarations(ir::Builder& builder);

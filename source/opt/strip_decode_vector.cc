@@ -100,10 +100,7 @@ class StripDecodeVectorPass : public Pass {
         }
       }
     }
-    Diagnostic d;
-    auto rebuilt = b.Finish(&d);
-    if (!rebuilt) return PassResult::Failed("could not rebuild the module: " + d.ToString());
-    return PassResult::Rebuilt(std::move(rebuilt));
+    return FinishRebuilt(b);
   }
 };
 
