@@ -23,6 +23,7 @@
 #include "source/ir/analyses.h"
 #include "source/ir/builder.h"
 #include "source/ir/module.h"
+#include "source/ir/scalar_eval.h"
 #include "source/text/assembler.h"
 #include "source/text/disassembler.h"
 
@@ -507,6 +508,58 @@ OpMemoryModel Logical GLSL450
   EXPECT_EQ(m->Def(s.id("c2")), kNoInst);
   EXPECT_EQ(m->Def(s.id("d3")), kNoInst);
   EXPECT_EQ(m->DefOpcode(s.id("d2")), Op::Nop);
+}
+
+// EntryPointInterface skips the Name whatever its length (a null word of its own for a multiple
+// of four bytes); ConstantValue reads only 32-bit OpConstants.
+TEST(IrModule, EntryPointInterfaceAndConstantValue) {
+  Asm s(R"(
+OpCapability Shader
+OpCapability Int64
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "" %in %out
+OpEntryPoint GLCompute %main "abc" %out
+OpEntryPoint GLCompute %main "abcd" %in
+OpEntryPoint GLCompute %main "abcdefgh"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%float = OpTypeFloat 32
+%ptr = OpTypePointer Input %uint
+%optr = OpTypePointer Output %uint
+%in = OpVariable %ptr Input
+%out = OpVariable %optr Output
+%uint_7 = OpConstant %uint 7
+%ulong_7 = OpConstant %ulong 7
+%float_1 = OpConstant %float 1
+%spec = OpSpecConstant %uint 7
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  ASSERT_NE(s.module, nullptr);
+  const Module& m = *s.module;
+  using Ids = std::vector<uint32_t>;
+  auto interface = [&](InstIndex i) {
+    EXPECT_EQ(m.opcode(i), Op::EntryPoint);
+    const auto span = EntryPointInterface(m.inst(i));
+    return Ids(span.begin(), span.end());
+  };
+  EXPECT_EQ(interface(3), (Ids{s.id("in"), s.id("out")}));
+  EXPECT_EQ(interface(4), (Ids{s.id("out")}));
+  EXPECT_EQ(interface(5), (Ids{s.id("in")}));
+  EXPECT_EQ(interface(6), Ids{});
+
+  EXPECT_EQ(ConstantValue(m, s.id("uint_7")), 7u);
+  EXPECT_EQ(ConstantValue(m, s.id("float_1")), 0x3F800000u);
+  EXPECT_EQ(ConstantValue(m, s.id("ulong_7")), std::nullopt);
+  EXPECT_EQ(ConstantValue(m, s.id("spec")), std::nullopt);
+  EXPECT_EQ(ConstantValue(m, s.id("uint")), std::nullopt);
+  EXPECT_EQ(ConstantValue(m, 0), std::nullopt);
+  EXPECT_EQ(ConstantValue(m, m.bound() + 3), std::nullopt);
 }
 
 TEST(IrModule, ReadWriteIdentityAndBorrowing) {
