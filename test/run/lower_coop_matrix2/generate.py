@@ -516,12 +516,170 @@ def tensor_mirrored():
     return lines, {"b": ("uint32", b)}, {"d": d}
 
 
+def decode_q8(vector):
+    """D (16 x 16 float) = A (16 x 64, q8_0 blocks decoded to float16) * B (64 x 16 float16), in
+    four 16-wide K steps (a step starts in the middle of a block every other time)."""
+    rows, k, n, qk = 16, 64, 16, 32
+    nblocks = rows * k // qk
+    scales = {0: (0.5, 0x3800), 1: (1.0, 0x3C00), 2: (2.0, 0x4000), 3: (0.25, 0x3400)}
+    blocks, a = [], [[0.0] * k for _ in range(rows)]
+    for j in range(nblocks):
+        d, bits = scales[j % 4]
+        q = [(j * 7 + i * 13) % 256 - 128 for i in range(qk)]
+        blocks += [bits & 0xFF, bits >> 8] + [v & 0xFF for v in q]
+        r, c0 = j // (k // qk), (j % (k // qk)) * qk
+        for i in range(qk):
+            a[r][c0 + i] = q[i] * d
+    b = [float((i * 5) % 7 - 3) for i in range(k * n)]
+    caps = ["VulkanMemoryModel", "CooperativeMatrixBlockLoadsNV", "Float16", "Int8",
+            "StorageBuffer16BitAccess", "StorageBuffer8BitAccess",
+            "PhysicalStorageBufferAddresses"]
+    if vector:
+        caps += ["Int16", "CooperativeMatrixDecodeVectorNV"]
+    lines = header("Vulkan", caps)
+    lines[lines.index("OpMemoryModel Logical Vulkan")] = "OpMemoryModel PhysicalStorageBuffer64 Vulkan"
+    if vector:
+        lines.insert(lines.index('OpExtension "SPV_NV_tensor_addressing"') + 1,
+                     'OpExtension "SPV_NV_cooperative_matrix_decode_vector"')
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_q %buf_b %buf_d',
+              "OpExecutionMode %main LocalSize 8 1 1",
+              # ggml's block_q8_0 { float16_t d; int8_t qs[32]; } (34 bytes), as a buffer
+              # reference struct (%ref wraps the block) and in the descriptor buffer.
+              "OpDecorate %arrq ArrayStride 1",
+              "OpMemberDecorate %blockq 0 Offset 0", "OpMemberDecorate %blockq 1 Offset 2",
+              "OpMemberDecorate %ref 0 Offset 0", "OpDecorate %ref Block",
+              "OpDecorate %rtq ArrayStride 34", "OpMemberDecorate %blkq 0 Offset 0",
+              "OpDecorate %blkq Block", "OpDecorate %rth ArrayStride 2",
+              "OpMemberDecorate %blkh 0 Offset 0", "OpDecorate %blkh Block",
+              "OpDecorate %rt ArrayStride 4",
+              "OpMemberDecorate %blk 0 Offset 0", "OpDecorate %blk Block",
+              "OpDecorate %buf_q DescriptorSet 0", "OpDecorate %buf_q Binding 0",
+              "OpDecorate %buf_b DescriptorSet 0", "OpDecorate %buf_b Binding 1",
+              "OpDecorate %buf_d DescriptorSet 0", "OpDecorate %buf_d Binding 2"]
+    if vector:
+        # The same block seen as { float16_t d; int16_t qs[16]; } for the vector decode.
+        lines += ["OpDecorate %arrw ArrayStride 2",
+                  "OpMemberDecorate %blockw 0 Offset 0", "OpMemberDecorate %blockw 1 Offset 2",
+                  "OpMemberDecorate %refw 0 Offset 0", "OpDecorate %refw Block"]
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%half = OpTypeFloat 16", "%uint = OpTypeInt 32 0", "%int = OpTypeInt 32 1",
+              "%char = OpTypeInt 8 1"]
+    lines += constants({0, 1, 2, 3, 8, 16, 24, 32, 48, 64})
+    lines += ["%f_0 = OpConstant %float 0", "%h_0 = OpConstant %half 0",
+              "%arrq = OpTypeArray %char %u_32",
+              "%blockq = OpTypeStruct %half %arrq", "%ref = OpTypeStruct %blockq",
+              "%psb = OpTypePointer PhysicalStorageBuffer %ref",
+              "%psb_half = OpTypePointer PhysicalStorageBuffer %half",
+              "%psb_char = OpTypePointer PhysicalStorageBuffer %char",
+              "%arr2 = OpTypeArray %uint %u_2",
+              "%decfn = OpTypeFunction %half %psb %arr2 %arr2",
+              "%rtq = OpTypeRuntimeArray %blockq", "%blkq = OpTypeStruct %rtq",
+              "%pblkq = OpTypePointer StorageBuffer %blkq",
+              "%pq = OpTypePointer StorageBuffer %blockq",
+              "%buf_q = OpVariable %pblkq StorageBuffer",
+              "%rth = OpTypeRuntimeArray %half", "%blkh = OpTypeStruct %rth",
+              "%pblkh = OpTypePointer StorageBuffer %blkh",
+              "%pelh = OpTypePointer StorageBuffer %half",
+              "%buf_b = OpVariable %pblkh StorageBuffer",
+              "%rt = OpTypeRuntimeArray %float", "%blk = OpTypeStruct %rt",
+              "%pblk = OpTypePointer StorageBuffer %blk",
+              "%pel = OpTypePointer StorageBuffer %float",
+              "%buf_d = OpVariable %pblk StorageBuffer",
+              "%ma = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_0",
+              "%mb = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_1",
+              "%mc = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_2",
+              "%za = OpConstantComposite %ma %h_0", "%zb = OpConstantComposite %mb %h_0",
+              "%zc = OpConstantComposite %mc %f_0",
+              "%ltq = OpTypeTensorLayoutNV %u_2 %u_1",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_0"]
+    if vector:
+        lines += ["%short = OpTypeInt 16 1", "%v2half = OpTypeVector %half 2",
+                  "%arrw = OpTypeArray %short %u_16",
+                  "%blockw = OpTypeStruct %half %arrw", "%refw = OpTypeStruct %blockw",
+                  "%psbw = OpTypePointer PhysicalStorageBuffer %refw",
+                  "%psbw_half = OpTypePointer PhysicalStorageBuffer %half",
+                  "%psbw_short = OpTypePointer PhysicalStorageBuffer %short",
+                  "%decvfn = OpTypeFunction %v2half %psbw %arr2 %arr2"]
+    # dec(block, blockCoord, coordInBlock) = float16(qs[coordInBlock[1]]) * d
+    lines += ["%dec = OpFunction %half None %decfn",
+              "%bp = OpFunctionParameter %psb", "%bc = OpFunctionParameter %arr2",
+              "%ib = OpFunctionParameter %arr2", "%dl = OpLabel",
+              "%dp = OpAccessChain %psb_half %bp %u_0 %u_0", "%d = OpLoad %half %dp Aligned 2",
+              "%i = OpCompositeExtract %uint %ib 1",
+              "%qp = OpAccessChain %psb_char %bp %u_0 %u_1 %i",
+              "%q8 = OpLoad %char %qp Aligned 1", "%q = OpSConvert %int %q8",
+              "%qf = OpConvertSToF %half %q", "%v = OpFMul %half %qf %d",
+              "OpReturnValue %v", "OpFunctionEnd"]
+    if vector:
+        # decv(block, blockCoord, coordInBlock): the two quants of the int16 at
+        # coordInBlock[1] / 2 (coordInBlock[1] is even), low byte first, times d.
+        lines += ["%decv = OpFunction %v2half None %decvfn",
+                  "%wp = OpFunctionParameter %psbw", "%wc = OpFunctionParameter %arr2",
+                  "%wi = OpFunctionParameter %arr2", "%wl = OpLabel",
+                  "%wdp = OpAccessChain %psbw_half %wp %u_0 %u_0",
+                  "%wd = OpLoad %half %wdp Aligned 2",
+                  "%wx = OpCompositeExtract %uint %wi 1",
+                  "%wh = OpShiftRightLogical %uint %wx %u_1",
+                  "%wqp = OpAccessChain %psbw_short %wp %u_0 %u_1 %wh",
+                  "%wq16 = OpLoad %short %wqp Aligned 2", "%wq = OpSConvert %int %wq16",
+                  "%wlo24 = OpShiftLeftLogical %int %wq %u_24",
+                  "%wlo = OpShiftRightArithmetic %int %wlo24 %u_24",
+                  "%whi = OpShiftRightArithmetic %int %wq %u_8",
+                  "%wlof = OpConvertSToF %half %wlo", "%whif = OpConvertSToF %half %whi",
+                  "%wv = OpCompositeConstruct %v2half %wlof %whif",
+                  "%wr = OpVectorTimesScalar %v2half %wv %wd",
+                  "OpReturnValue %wr", "OpFunctionEnd"]
+    decode = "DecodeFunc|DecodeVectorFunc %dec %decv" if vector else "DecodeFunc %dec"
+    lines += ["%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pq0 = OpAccessChain %pq %buf_q %u_0 %u_0",
+              "%pb = OpAccessChain %pelh %buf_b %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%a0 = OpCreateTensorLayoutNV %ltq",
+              "%a1 = OpTensorLayoutSetBlockSizeNV %ltq %a0 %u_1 %u_32",
+              "%a2 = OpTensorLayoutSetDimensionNV %ltq %a1 %u_16 %u_64",
+              "%b0 = OpCreateTensorLayoutNV %lt",
+              "%b1 = OpTensorLayoutSetDimensionNV %lt %b0 %u_64 %u_16"]
+    acc = "%zc"
+    for step in range(k // 16):
+        kk = "%%u_%d" % (16 * step)
+        lines += ["%%as%d = OpTensorLayoutSliceNV %%ltq %%a2 %%u_0 %%u_16 %s %%u_16" % (step, kk),
+                  "%%ta%d = OpCooperativeMatrixLoadTensorNV %%ma %%pq0 %%za %%as%d None %s"
+                  % (step, step, decode),
+                  "%%bs%d = OpTensorLayoutSliceNV %%lt %%b1 %s %%u_16 %%u_0 %%u_16" % (step, kk),
+                  "%%tb%d = OpCooperativeMatrixLoadTensorNV %%mb %%pb %%zb %%bs%d None None"
+                  % (step, step),
+                  "%%c%d = OpCooperativeMatrixMulAddKHR %%mc %%ta%d %%tb%d %s"
+                  % (step, step, step, acc)]
+        acc = "%%c%d" % step
+    lines += ["%d0 = OpCreateTensorLayoutNV %lt",
+              "%d1 = OpTensorLayoutSetDimensionNV %lt %d0 %u_16 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %%pd %s %%d1 None None" % acc,
+              "OpReturn", "OpFunctionEnd"]
+    d = [sum(a[r][x] * b[x * n + c] for x in range(k)) for r in range(rows) for c in range(n)]
+    return lines, {"q": ("uint8", blocks), "b": ("float16", b)}, {"d": d}
+
+
 CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
          "tensor_view": tensor_view, "matrix2_ops": matrix2_ops,
          "workgroup_matmul": workgroup_matmul, "decode_q4": decode_q4,
-         "tensor_mirrored": tensor_mirrored}
+         "tensor_mirrored": tensor_mirrored,
+         "decode_q8_matmul": lambda: decode_q8(False),
+         "decode_q8_vector": lambda: decode_q8(True)}
 # The outputs' type where it is not the first input's.
-OUTPUT_TYPE = {"workgroup_matmul": "float", "decode_q4": "float"}
+OUTPUT_TYPE = {"workgroup_matmul": "float", "decode_q4": "float", "decode_q8_matmul": "float",
+               "decode_q8_vector": "float"}
+
+# Cases with no native script, and why.
+LAVAPIPE_ONLY = {
+    "decode_q8_vector": "DecodeVectorFunc needs VK_NV_cooperative_matrix_decode_vector, which the "
+                        "H200 (NVIDIA 580.159.04) lacks; the lowering drops DecodeVectorFunc and "
+                        "lavapipe checks the result (decode_q8_matmul is the same load without it)",
+}
+NATIVE_README = """Generated by test/run/lower_coop_matrix2/generate.py; do not edit.
+The kernels of ../ as written, for a GPU with VK_NV_cooperative_matrix2 and subgroups of 32
+(utils/gpu_check_matrix2.sh runs them and compares with the lowered ones). Cases without a script
+here:
+"""
 
 
 def number(v):
@@ -621,8 +779,12 @@ def main():
         with open(os.path.join(folder, name + ".amber"), "w") as f:
             f.write(script)
         os.makedirs(os.path.join(folder, "native"), exist_ok=True)
+        if name in LAVAPIPE_ONLY:
+            continue
         with open(os.path.join(folder, "native", name + ".amber"), "w") as f:
             f.write(native_amber(name, lines, script))
+    with open(os.path.join(folder, "native", "README"), "w") as f:
+        f.write(NATIVE_README + "".join("- %s: %s\n" % kv for kv in LAVAPIPE_ONLY.items()))
     with open(os.path.join(folder, "CASES"), "w") as f:
         f.write("\n".join(CASES) + "\n")
 
