@@ -659,15 +659,84 @@ def decode_q8(vector):
     return lines, {"q": ("uint8", blocks), "b": ("float16", b)}, {"d": d}
 
 
+def half_buffers(names, first_binding=0):
+    """Descriptor buffers of float16 (%buf_<name>, bindings from first_binding)."""
+    ann = ["OpDecorate %rth ArrayStride 2", "OpMemberDecorate %blkh 0 Offset 0",
+           "OpDecorate %blkh Block"]
+    decl = ["%rth = OpTypeRuntimeArray %half", "%blkh = OpTypeStruct %rth",
+            "%pblkh = OpTypePointer StorageBuffer %blkh",
+            "%pelh = OpTypePointer StorageBuffer %half"]
+    for i, n in enumerate(names):
+        ann += ["OpDecorate %%buf_%s DescriptorSet 0" % n,
+                "OpDecorate %%buf_%s Binding %d" % (n, first_binding + i)]
+        decl.append("%%buf_%s = OpVariable %%pblkh StorageBuffer" % n)
+    return ann, decl
+
+
+def transpose_wide():
+    """OpCooperativeMatrixTransposeNV at a non-square shape: K (16 x 32 float16 accumulator)
+    becomes K^T (32 x 16, Use B), stored (float16), and multiplies Q (16 x 32, Use A) into
+    S = Q * K^T (16 x 16 float), as attention does."""
+    m, k = 16, 32
+    q = [float((i * 5) % 9 - 4) for i in range(m * k)]
+    kk = [float((i * 7) % 11 - 5) for i in range(m * k)]
+    ann, decl = half_buffers(["q", "k", "t"])
+    lines = header("Vulkan", ["VulkanMemoryModel", "Float16", "StorageBuffer16BitAccess",
+                              "CooperativeMatrixConversionsNV"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_q %buf_k %buf_t %buf_s',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann + ["OpDecorate %rt ArrayStride 4", "OpMemberDecorate %blk 0 Offset 0",
+                    "OpDecorate %blk Block", "OpDecorate %buf_s DescriptorSet 0",
+                    "OpDecorate %buf_s Binding 3"]
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%half = OpTypeFloat 16", "%uint = OpTypeInt 32 0"]
+    lines += constants({0, 1, 2, 3, 16, 32})
+    lines += ["%f_0 = OpConstant %float 0", "%h_0 = OpConstant %half 0"] + decl
+    lines += ["%rt = OpTypeRuntimeArray %float", "%blk = OpTypeStruct %rt",
+              "%pblk = OpTypePointer StorageBuffer %blk",
+              "%pel = OpTypePointer StorageBuffer %float",
+              "%buf_s = OpVariable %pblk StorageBuffer",
+              "%mq = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_32 %u_0",
+              "%mk = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_32 %u_2",
+              "%mkt = OpTypeCooperativeMatrixKHR %half %u_3 %u_32 %u_16 %u_1",
+              "%ms = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_2",
+              "%zq = OpConstantComposite %mq %h_0", "%zk = OpConstantComposite %mk %h_0",
+              "%zs = OpConstantComposite %ms %f_0",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_0",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pq = OpAccessChain %pelh %buf_q %u_0 %u_0",
+              "%pk = OpAccessChain %pelh %buf_k %u_0 %u_0",
+              "%pt = OpAccessChain %pelh %buf_t %u_0 %u_0",
+              "%ps = OpAccessChain %pel %buf_s %u_0 %u_0",
+              "%l0 = OpCreateTensorLayoutNV %lt",
+              "%l1632 = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_32",
+              "%l3216 = OpTensorLayoutSetDimensionNV %lt %l0 %u_32 %u_16",
+              "%l1616 = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_16",
+              "%q = OpCooperativeMatrixLoadTensorNV %mq %pq %zq %l1632 None None",
+              "%k = OpCooperativeMatrixLoadTensorNV %mk %pk %zk %l1632 None None",
+              "%kt = OpCooperativeMatrixTransposeNV %mkt %k",
+              "OpCooperativeMatrixStoreTensorNV %pt %kt %l3216 None None",
+              "%s = OpCooperativeMatrixMulAddKHR %ms %q %kt %zs",
+              "OpCooperativeMatrixStoreTensorNV %ps %s %l1616 None None",
+              "OpReturn", "OpFunctionEnd"]
+    t = [kk[c * k + r] for r in range(k) for c in range(m)]
+    s = [sum(q[r * k + x] * kk[c * k + x] for x in range(k)) for r in range(m) for c in range(m)]
+    return lines, {"q": ("float16", q), "k": ("float16", kk)}, {"t": t, "s": s}
+
+
 CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
          "tensor_view": tensor_view, "matrix2_ops": matrix2_ops,
          "workgroup_matmul": workgroup_matmul, "decode_q4": decode_q4,
          "tensor_mirrored": tensor_mirrored,
          "decode_q8_matmul": lambda: decode_q8(False),
-         "decode_q8_vector": lambda: decode_q8(True)}
+         "decode_q8_vector": lambda: decode_q8(True),
+         "transpose_wide": transpose_wide}
 # The outputs' type where it is not the first input's.
 OUTPUT_TYPE = {"workgroup_matmul": "float", "decode_q4": "float", "decode_q8_matmul": "float",
-               "decode_q8_vector": "float"}
+               "decode_q8_vector": "float", "transpose_wide": {"t": "float16", None: "float"}}
+# The absolute tolerance of the EXPECTs of a case with rounded float results (the others are
+# exact: small integers and powers of two).
+TOLERANCE = {}
 
 # Cases with no native script, and why.
 LAVAPIPE_ONLY = {
@@ -704,8 +773,9 @@ def amber(name, inputs, output, expected, vulkan_memory_model):
         out.append("BUFFER %s DATA_TYPE %s DATA" % (buf, dtype))
         out += data_lines(values)
         out.append("END")
-    otype, fill = output
     for oname, values in expected.items():
+        otype = output.get(oname, output.get(None))
+        fill = -1 if otype.startswith("float") else 0
         out.append("BUFFER %s DATA_TYPE %s SIZE %d FILL %s" % (oname, otype, len(values),
                                                                 number(fill)))
     out += ["", "PIPELINE compute pipeline", "  ATTACH kernel"]
@@ -713,13 +783,18 @@ def amber(name, inputs, output, expected, vulkan_memory_model):
         out.append("  BIND BUFFER %s AS storage DESCRIPTOR_SET 0 BINDING %d" % (buf, i))
     out += ["END", "", "RUN pipeline 1 1 1"]
     for oname, values in expected.items():
-        out.append("EXPECT %s IDX 0 EQ %s" % (oname, " ".join(number(v) for v in values)))
+        tolerance = " TOLERANCE %s" % TOLERANCE[name] if name in TOLERANCE else ""
+        out.append("EXPECT %s IDX 0%s EQ %s" % (oname, tolerance,
+                                                 " ".join(number(v) for v in values)))
     return "\n".join(out) + "\n"
 
 
 # The workgroup size of each kernel as written (subgroups of 8: lavapipe after the lowering) and
 # for native runs (subgroups of 32: the H100 / H200), with the same number of subgroups.
 NATIVE_LOCAL_SIZE = {32: 128, 16: 64, 8: 32}
+# Cases with Subgroup-scope shapes outside the H100 / H200 KHR list (multiples of 16 from the
+# flexible-dimension list instead).
+FLEXIBLE_SHAPES = {"transpose_wide"}
 
 
 def native_amber(name, lines, lowered_script):
@@ -737,6 +812,9 @@ def native_amber(name, lines, lowered_script):
     if "OpTypeCooperativeMatrixKHR %half %u_2 " in text:  # Workgroup scope.
         features += ["DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope",
                      "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions"]
+    elif name in FLEXIBLE_SHAPES:
+        features.append(
+            "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions")
     if "OpCapability CooperativeMatrixBlockLoadsNV" in text:
         features.append("DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixBlockLoads")
     for cap, feature in [("Float16", "Vulkan12Features.shaderFloat16"),
@@ -770,7 +848,8 @@ def main():
     for name, make in CASES.items():
         lines, inputs, expected = make()
         otype = OUTPUT_TYPE.get(name, next(iter(inputs.values()))[0])
-        output = (otype, -1 if otype == "float" else 0)  # Type and fill of the outputs.
+        # The outputs' types ({output: type}, None for the others).
+        output = otype if isinstance(otype, dict) else {None: otype}
         with open(os.path.join(folder, name + ".spvasm"), "w") as f:
             f.write("; Generated by test/run/lower_coop_matrix2/generate.py; do not edit.\n")
             f.write("\n".join(lines) + "\n")
