@@ -45,8 +45,10 @@ Cases:
 
 Usage: generate.py [output folder, default: this script's folder]
 """
+import math
 import os
 import re
+import struct
 import sys
 
 FLOAT_CLAMP = 1.5
@@ -724,19 +726,185 @@ def transpose_wide():
     return lines, {"q": ("float16", q), "k": ("float16", kk)}, {"t": t, "s": s}
 
 
+def f16(x):
+    """x rounded to float16 (to nearest even)."""
+    return struct.unpack("<e", struct.pack("<e", x))[0]
+
+
+def flash_attn():
+    """One Br x HSV output tile of attention, the way ggml's flash_attn_cm2 computes it: Q
+    (Br x HSK float16, Use A) times K^T (HSK x Bc, Use B, loaded through a transposing tensor
+    view from K's rows) for each of the KV tiles, in a loop with O, the row maximum M and the row
+    sum L in OpPhi; S is scaled (OpMatrixTimesScalar), masked per element (causal: query position
+    q0 + row sees key positions up to it; later ones become -inf, through
+    OpCooperativeMatrixPerElementOpNV with the tile's first key position as an operand), its row
+    maximum taken (OpCooperativeMatrixReduceNV Row with a max CombineFunc) into M, P = exp(S - M)
+    (a per-element op with M as a matrix operand), L = exp(M_old - M) * L + the row sums of P
+    (ReduceNV Row, add), O rescaled by exp(M_old - M) smeared to Br x HSV (ReduceNV Row of a
+    Br x Bc matrix into Br x HSV), O += P (converted to float16, Use A) * V. At the end O / L
+    (L smeared the same way) is stored through a tensor layout with a padded row stride."""
+    br, bc, hsk, hsv, tiles, q0, scale = 16, 16, 32, 32, 3, 24, 0.25
+    kv = bc * tiles
+    out_stride = 40
+    q = [((i * 5) % 17 - 8) / 4.0 for i in range(br * hsk)]
+    # Later key tiles score higher, so the row maximum grows and O and L are rescaled.
+    k = [((i * 7) % 13 - 6) / 4.0 * (1 + i // (bc * hsk)) for i in range(kv * hsk)]
+    v = [((i * 3) % 11 - 5) / 2.0 + (i // hsv) % 5 for i in range(kv * hsv)]
+    ann, decl = half_buffers(["q", "k", "v"])
+    lines = header("Vulkan", ["VulkanMemoryModel", "Float16", "StorageBuffer16BitAccess",
+                              "CooperativeMatrixConversionsNV",
+                              "CooperativeMatrixPerElementOperationsNV",
+                              "CooperativeMatrixReductionsNV"])
+    lines.insert(lines.index("OpMemoryModel Logical Vulkan"),
+                 '%glsl = OpExtInstImport "GLSL.std.450"')
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_q %buf_k %buf_v %buf_o',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann + ["OpDecorate %rt ArrayStride 4", "OpMemberDecorate %blk 0 Offset 0",
+                    "OpDecorate %blk Block", "OpDecorate %buf_o DescriptorSet 0",
+                    "OpDecorate %buf_o Binding 3"]
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%half = OpTypeFloat 16", "%uint = OpTypeInt 32 0", "%bool = OpTypeBool",
+              "%false = OpConstantFalse %bool"]
+    lines += constants({0, 1, 2, 3, 16, 24, 32, 40, 48})
+    lines += ["%f_0 = OpConstant %float 0", "%h_0 = OpConstant %half 0",
+              "%%scale = OpConstant %%float %s" % scale,
+              "%f_ninf = OpConstant %float -0x1p+128"] + decl
+    lines += ["%rt = OpTypeRuntimeArray %float", "%blk = OpTypeStruct %rt",
+              "%pblk = OpTypePointer StorageBuffer %blk",
+              "%pel = OpTypePointer StorageBuffer %float",
+              "%buf_o = OpVariable %pblk StorageBuffer",
+              "%mq = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_32 %u_0",
+              "%mkt = OpTypeCooperativeMatrixKHR %half %u_3 %u_32 %u_16 %u_1",
+              "%mv = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_32 %u_1",
+              "%ms = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_2",
+              "%mp = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_0",
+              "%mo = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_32 %u_2",
+              "%zq = OpConstantComposite %mq %h_0", "%zkt = OpConstantComposite %mkt %h_0",
+              "%zv = OpConstantComposite %mv %h_0", "%zs = OpConstantComposite %ms %f_0",
+              "%zo = OpConstantComposite %mo %f_0", "%minf = OpConstantComposite %ms %f_ninf",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_1",
+              "%vt = OpTypeTensorViewNV %u_2 %false %u_1 %u_0",
+              "%maskfn = OpTypeFunction %float %uint %uint %float %uint",
+              "%elemfn = OpTypeFunction %float %uint %uint %float %float",
+              "%combinefn = OpTypeFunction %float %float %float",
+              # mask(row, col, s, kv0) = kv0 + col > q0 + row ? -inf : s
+              "%mask = OpFunction %float None %maskfn",
+              "%mk_r = OpFunctionParameter %uint", "%mk_c = OpFunctionParameter %uint",
+              "%mk_s = OpFunctionParameter %float", "%mk_kv = OpFunctionParameter %uint",
+              "%mk_l = OpLabel", "%mk_key = OpIAdd %uint %mk_kv %mk_c",
+              "%mk_qpos = OpIAdd %uint %u_24 %mk_r",
+              "%mk_late = OpUGreaterThan %bool %mk_key %mk_qpos",
+              "%mk_v = OpSelect %float %mk_late %f_ninf %mk_s",
+              "OpReturnValue %mk_v", "OpFunctionEnd",
+              # expdiff(row, col, a, b) = exp(a - b)
+              "%expdiff = OpFunction %float None %elemfn",
+              "%ex_r = OpFunctionParameter %uint", "%ex_c = OpFunctionParameter %uint",
+              "%ex_a = OpFunctionParameter %float", "%ex_b = OpFunctionParameter %float",
+              "%ex_l = OpLabel", "%ex_d = OpFSub %float %ex_a %ex_b",
+              "%ex_v = OpExtInst %float %glsl Exp %ex_d", "OpReturnValue %ex_v", "OpFunctionEnd",
+              # emax(row, col, a, b) = max(a, b)
+              "%emax = OpFunction %float None %elemfn",
+              "%em_r = OpFunctionParameter %uint", "%em_c = OpFunctionParameter %uint",
+              "%em_a = OpFunctionParameter %float", "%em_b = OpFunctionParameter %float",
+              "%em_l = OpLabel", "%em_v = OpExtInst %float %glsl FMax %em_a %em_b",
+              "OpReturnValue %em_v", "OpFunctionEnd",
+              "%maxc = OpFunction %float None %combinefn",
+              "%mc_a = OpFunctionParameter %float", "%mc_b = OpFunctionParameter %float",
+              "%mc_l = OpLabel", "%mc_v = OpExtInst %float %glsl FMax %mc_a %mc_b",
+              "OpReturnValue %mc_v", "OpFunctionEnd",
+              "%addc = OpFunction %float None %combinefn",
+              "%ac_a = OpFunctionParameter %float", "%ac_b = OpFunctionParameter %float",
+              "%ac_l = OpLabel", "%ac_v = OpFAdd %float %ac_a %ac_b",
+              "OpReturnValue %ac_v", "OpFunctionEnd",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pq = OpAccessChain %pelh %buf_q %u_0 %u_0",
+              "%pk = OpAccessChain %pelh %buf_k %u_0 %u_0",
+              "%pv = OpAccessChain %pelh %buf_v %u_0 %u_0",
+              "%po = OpAccessChain %pel %buf_o %u_0 %u_0",
+              "%l0 = OpCreateTensorLayoutNV %lt",
+              "%lq = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_32",
+              "%lkv = OpTensorLayoutSetDimensionNV %lt %l0 %u_48 %u_32",
+              "%tr = OpCreateTensorViewNV %vt",
+              "%Q = OpCooperativeMatrixLoadTensorNV %mq %pq %zq %lq None None",
+              "OpBranch %head",
+              "%head = OpLabel",
+              "%j = OpPhi %uint %u_0 %entry %j_next %cont",
+              "%O = OpPhi %mo %zo %entry %O_next %cont",
+              "%M = OpPhi %ms %minf %entry %M_next %cont",
+              "%L = OpPhi %ms %zs %entry %L_next %cont",
+              "%more = OpULessThan %bool %j %u_3",
+              "OpLoopMerge %exit %cont None",
+              "OpBranchConditional %more %body %exit",
+              "%body = OpLabel",
+              "%kv0 = OpIMul %uint %j %u_16",
+              "%lks = OpTensorLayoutSliceNV %lt %lkv %kv0 %u_16 %u_0 %u_32",
+              "%KT = OpCooperativeMatrixLoadTensorNV %mkt %pk %zkt %lks None TensorView %tr",
+              "%V = OpCooperativeMatrixLoadTensorNV %mv %pv %zv %lks None None",
+              "%S0 = OpCooperativeMatrixMulAddKHR %ms %Q %KT %zs",
+              "%S1 = OpMatrixTimesScalar %ms %S0 %scale",
+              "%S = OpCooperativeMatrixPerElementOpNV %ms %S1 %mask %kv0",
+              "%rowmax = OpCooperativeMatrixReduceNV %ms %S Row %maxc",
+              "%M_next = OpCooperativeMatrixPerElementOpNV %ms %M %emax %rowmax",
+              "%P = OpCooperativeMatrixPerElementOpNV %ms %S %expdiff %M_next",
+              "%eM = OpCooperativeMatrixPerElementOpNV %ms %M %expdiff %M_next",
+              "%rowsum = OpCooperativeMatrixReduceNV %ms %P Row %addc",
+              "%Ls = OpFMul %ms %eM %L",
+              "%L_next = OpFAdd %ms %Ls %rowsum",
+              "%eMdiag = OpCooperativeMatrixReduceNV %mo %eM Row %maxc",
+              "%Os = OpFMul %mo %eMdiag %O",
+              "%PA = OpFConvert %mp %P",
+              "%O_next = OpCooperativeMatrixMulAddKHR %mo %PA %V %Os",
+              "OpBranch %cont",
+              "%cont = OpLabel",
+              "%j_next = OpIAdd %uint %j %u_1",
+              "OpBranch %head",
+              "%exit = OpLabel",
+              "%Ldiag = OpCooperativeMatrixReduceNV %mo %L Row %maxc",
+              "%Of = OpFDiv %mo %O %Ldiag",
+              "%lo0 = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_32",
+              "%lo1 = OpTensorLayoutSetStrideNV %lt %lo0 %u_40 %u_1",
+              "OpCooperativeMatrixStoreTensorNV %po %Of %lo1 None None",
+              "OpReturn", "OpFunctionEnd"]
+    # The reference: float64 except where the kernel rounds to float16 (P before P * V).
+    inf = float("inf")
+    o = [[0.0] * hsv for _ in range(br)]
+    m = [-inf] * br
+    l_sum = [0.0] * br
+    for t in range(tiles):
+        for r in range(br):
+            s = []
+            for c in range(bc):
+                key = t * bc + c
+                dot = sum(q[r * hsk + x] * k[key * hsk + x] for x in range(hsk)) * scale
+                s.append(-inf if key > q0 + r else dot)
+            m_new = max(m[r], max(s))
+            p = [math.exp(x - m_new) for x in s]
+            em = math.exp(m[r] - m_new)
+            l_sum[r] = em * l_sum[r] + sum(p)
+            for x in range(hsv):
+                o[r][x] = em * o[r][x] + sum(f16(p[c]) * v[(t * bc + c) * hsv + x]
+                                             for c in range(bc))
+            m[r] = m_new
+    out = [-1.0] * (br * out_stride)
+    for r in range(br):
+        for x in range(hsv):
+            out[r * out_stride + x] = round(o[r][x] / l_sum[r], 6)
+    return lines, {"q": ("float16", q), "k": ("float16", k), "v": ("float16", v)}, {"o": out}
+
+
 CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
          "tensor_view": tensor_view, "matrix2_ops": matrix2_ops,
          "workgroup_matmul": workgroup_matmul, "decode_q4": decode_q4,
          "tensor_mirrored": tensor_mirrored,
          "decode_q8_matmul": lambda: decode_q8(False),
          "decode_q8_vector": lambda: decode_q8(True),
-         "transpose_wide": transpose_wide}
+         "transpose_wide": transpose_wide, "flash_attn": flash_attn}
 # The outputs' type where it is not the first input's.
 OUTPUT_TYPE = {"workgroup_matmul": "float", "decode_q4": "float", "decode_q8_matmul": "float",
-               "decode_q8_vector": "float", "transpose_wide": {"t": "float16", None: "float"}}
+               "decode_q8_vector": "float", "flash_attn": "float", "transpose_wide": {"t": "float16", None: "float"}}
 # The absolute tolerance of the EXPECTs of a case with rounded float results (the others are
 # exact: small integers and powers of two).
-TOLERANCE = {}
+TOLERANCE = {"flash_attn": 0.01}
 
 # Cases with no native script, and why.
 LAVAPIPE_ONLY = {
@@ -794,7 +962,7 @@ def amber(name, inputs, output, expected, vulkan_memory_model):
 NATIVE_LOCAL_SIZE = {32: 128, 16: 64, 8: 32}
 # Cases with Subgroup-scope shapes outside the H100 / H200 KHR list (multiples of 16 from the
 # flexible-dimension list instead).
-FLEXIBLE_SHAPES = {"transpose_wide"}
+FLEXIBLE_SHAPES = {"transpose_wide", "flash_attn"}
 
 
 def native_amber(name, lines, lowered_script):
