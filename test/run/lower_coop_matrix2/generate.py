@@ -892,13 +892,95 @@ def flash_attn():
     return lines, {"q": ("float16", q), "k": ("float16", k), "v": ("float16", v)}, {"o": out}
 
 
+def tensor_view_dims():
+    """Loads through tensor views WITH dimensions (HasDimensions true) from a 4 x 6 x 10 uint
+    tensor sliced to 2 x 4 x 8 at (1, 1, 2), with a Constant clamp value 77. The rule: the
+    matrix element's index in the clip rectangle enumerates the view's dimensions row-major (the
+    last fastest); those view coordinates times the view's strides give the index into the
+    slice, which is enumerated row-major over the layout's spans in the view's order (view
+    dimension k is layout dimension p[k]; p = (1, 0, 2) here). OpTensorViewSetDimensionNV also
+    makes the strides packed. Load 1: view dimensions (8, 2, 8), strides (8, 0, 1) (the middle
+    dimension broadcast, as a stride of 0 does); load 2: view dimensions (8, 2, 8) with packed
+    strides, reading past the slice (out of bounds gives the clamp value); the second load also
+    has a clip rectangle (rows 1.., 7 of them; columns 2.., 12 of them; Object 5 elsewhere)."""
+    rows, cols = 8, 16
+    dims, offsets, spans, perm = (4, 6, 10), (1, 1, 2), (2, 4, 8), (1, 0, 2)
+    a = [(i * 7 + 3) % 1000 for i in range(dims[0] * dims[1] * dims[2])]
+    ann, decl = buffers(["a", "d"], "uint")
+    lines = header("Vulkan", ["VulkanMemoryModel"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_a %buf_d',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%uint = OpTypeInt 32 0",
+              "%bool = OpTypeBool", "%true = OpConstantTrue %bool"]
+    lines += constants({0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 77})
+    lines += decl
+    lines += ["%mat = OpTypeCooperativeMatrixKHR %uint %u_3 %u_8 %u_16 %u_2",
+              "%zero = OpConstantComposite %mat %u_0",
+              "%fives = OpConstantComposite %mat %u_5",
+              "%lt = OpTypeTensorLayoutNV %u_3 %u_1",
+              "%lt_d = OpTypeTensorLayoutNV %u_2 %u_0",
+              "%vt = OpTypeTensorViewNV %u_3 %true %u_1 %u_0 %u_2",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pa = OpAccessChain %pel %buf_a %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%a0 = OpCreateTensorLayoutNV %lt",
+              "%a1 = OpTensorLayoutSetDimensionNV %lt %a0 %u_4 %u_6 %u_10",
+              "%a2 = OpTensorLayoutSetClampValueNV %lt %a1 %u_77",
+              "%as = OpTensorLayoutSliceNV %lt %a2 %u_1 %u_2 %u_1 %u_4 %u_2 %u_8",
+              "%v0 = OpCreateTensorViewNV %vt",
+              "%v1 = OpTensorViewSetDimensionNV %vt %v0 %u_8 %u_2 %u_8",
+              "%v2 = OpTensorViewSetStrideNV %vt %v1 %u_8 %u_0 %u_1",
+              "%m1 = OpCooperativeMatrixLoadTensorNV %mat %pa %zero %as None TensorView %v2",
+              "%w1 = OpTensorViewSetClipNV %vt %v1 %u_1 %u_7 %u_2 %u_12",
+              "%m2 = OpCooperativeMatrixLoadTensorNV %mat %pa %fives %as None TensorView %w1",
+              "%d0 = OpCreateTensorLayoutNV %lt_d",
+              "%d1 = OpTensorLayoutSetDimensionNV %lt_d %d0 %u_16 %u_16",
+              "%ds0 = OpTensorLayoutSliceNV %lt_d %d1 %u_0 %u_8 %u_0 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %pd %m1 %ds0 None None",
+              "%ds1 = OpTensorLayoutSliceNV %lt_d %d1 %u_8 %u_8 %u_0 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %pd %m2 %ds1 None None",
+              "OpReturn", "OpFunctionEnd"]
+
+    def element(linear):
+        # The slice index, enumerated row-major over the spans in view order, to the tensor.
+        coord = [0] * 3
+        for k in reversed(range(3)):
+            # The first view dimension takes what is left (past the slice: out of it).
+            local = linear % spans[perm[k]] if k > 0 else linear
+            coord[perm[k]] = offsets[perm[k]] + local
+            linear //= spans[perm[k]]
+        if any(not 0 <= c < n for c, n in zip(coord, dims)):
+            return 77
+        return a[(coord[0] * dims[1] + coord[1]) * dims[2] + coord[2]]
+
+    def view_index(index, vdims, strides):
+        linear = 0
+        for k in reversed(range(3)):
+            linear += (index % vdims[k]) * strides[k]
+            index //= vdims[k]
+        return linear
+
+    vdims = (8, 2, 8)
+    packed = (16, 8, 1)
+    d = [element(view_index(e, vdims, (8, 0, 1))) for e in range(rows * cols)]
+    for r in range(rows):
+        for c in range(cols):
+            if 1 <= r < 8 and 2 <= c < 14:
+                d.append(element(view_index((r - 1) * 12 + (c - 2), vdims, packed)))
+            else:
+                d.append(5)
+    return lines, {"a": ("uint32", a)}, {"d": d}
+
+
 CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
          "tensor_view": tensor_view, "matrix2_ops": matrix2_ops,
          "workgroup_matmul": workgroup_matmul, "decode_q4": decode_q4,
          "tensor_mirrored": tensor_mirrored,
          "decode_q8_matmul": lambda: decode_q8(False),
          "decode_q8_vector": lambda: decode_q8(True),
-         "transpose_wide": transpose_wide, "flash_attn": flash_attn}
+         "transpose_wide": transpose_wide, "flash_attn": flash_attn,
+         "tensor_view_dims": tensor_view_dims}
 # The outputs' type where it is not the first input's.
 OUTPUT_TYPE = {"workgroup_matmul": "float", "decode_q4": "float", "decode_q8_matmul": "float",
                "decode_q8_vector": "float", "flash_attn": "float", "transpose_wide": {"t": "float16", None: "float"}}
