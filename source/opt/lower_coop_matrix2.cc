@@ -69,13 +69,14 @@
 //   clip as above, then the dimensions (OpTensorViewSetDimensionNV, which also makes the strides
 //   packed: stride[Dim - 1] = 1, stride[k] = stride[k + 1] * dimension[k + 1]) and the strides
 //   (OpTensorViewSetStrideNV), all 0 when created. Through such a view, the element's index in
-//   the clip rectangle (above) enumerates the view's dimensions row-major (the last fastest),
-//   and the sum of those view coordinates times the view's strides is the index into the slice,
-//   which is then enumerated as without dimensions (row-major over the spans in the view's
-//   order; what goes past the slice moves the first view dimension's coordinate, out of the
-//   slice). With packed strides that is the view without dimensions; a stride of 0 broadcasts.
-//   This reading of the spec has not been checked on NVIDIA's driver yet (the native script of
-//   test/run/lower_coop_matrix2/tensor_view_dims does).
+//   the clip rectangle (above) enumerates the view's dimensions row-major in the permutation's
+//   order (dimension p[0] outermost, p[Dim - 1] fastest), the sum of those coordinates times
+//   the view's strides is the index into the slice, and the slice is enumerated row-major over
+//   its spans in the layout's own order, modulo its element count (an index past the slice
+//   wraps). Measured on an H200 (NVIDIA 580.159.04) with the native script of
+//   test/run/lower_coop_matrix2/tensor_view_dims (p = (1, 0, 2), strides (8, 0, 1) and packed):
+//   every element as NVIDIA's driver gives it. A view without dimensions is the same with
+//   dimensions = the spans and packed strides.
 // - OpCooperativeMatrixTransposeNV: the matrix is stored row-major into the region and loaded
 //   column-major with the same stride. OpCooperativeMatrixConvertUseEXT / ConvertNV: stored and
 //   loaded row-major as the other Use.
@@ -982,9 +983,10 @@ std::pair<Id, Id> Lowering::Clip(const TensorAccess& a, Id e) {
     // coordinates times the view's strides give the index into the slice.
     const uint32_t dim = static_cast<uint32_t>(a.view_type->permutation.size());
     Id rest = index, linear = 0;
-    for (uint32_t k = dim; k-- > 0;) {
+    for (uint32_t v = dim; v-- > 0;) {
+      const uint32_t k = a.view_type->permutation[v];
       Id coordinate = rest;
-      if (k > 0) {
+      if (v > 0) {
         const Id extent = Emit(Op::CompositeExtract, u32, {a.view, 4 + k});
         coordinate = Emit(Op::UMod, u32, {rest, extent});
         rest = Emit(Op::UDiv, u32, {rest, extent});
@@ -1080,10 +1082,14 @@ std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool loa
   // Coordinates of element e, row-major over the spans in the view's order of dimensions.
   std::vector<Id> coordinate(t.dim);
   Id rest = e;
+  // Through a view with dimensions the index is the slice's own (row-major in the layout's
+  // order), taken modulo the slice's elements.
+  const bool permuted = a.view_type && !a.view_type->has_dimensions;
+  const bool wrapped = a.view_type && a.view_type->has_dimensions;
   for (uint32_t v = t.dim; v-- > 0;) {
-    const uint32_t k = a.view_type ? a.view_type->permutation[v] : v;
+    const uint32_t k = permuted ? a.view_type->permutation[v] : v;
     Id local = rest;
-    if (v > 0) {
+    if (v > 0 || wrapped) {
       const Id span = member(t.Span(k));
       local = Emit(Op::UMod, u32, {rest, span});
       rest = Emit(Op::UDiv, u32, {rest, span});

@@ -894,15 +894,15 @@ def flash_attn():
 
 def tensor_view_dims():
     """Loads through tensor views WITH dimensions (HasDimensions true) from a 4 x 6 x 10 uint
-    tensor sliced to 2 x 4 x 8 at (1, 1, 2), with a Constant clamp value 77. The rule: the
-    matrix element's index in the clip rectangle enumerates the view's dimensions row-major (the
-    last fastest); those view coordinates times the view's strides give the index into the
-    slice, which is enumerated row-major over the layout's spans in the view's order (view
-    dimension k is layout dimension p[k]; p = (1, 0, 2) here). OpTensorViewSetDimensionNV also
-    makes the strides packed. Load 1: view dimensions (8, 2, 8), strides (8, 0, 1) (the middle
-    dimension broadcast, as a stride of 0 does); load 2: view dimensions (8, 2, 8) with packed
-    strides, reading past the slice (out of bounds gives the clamp value); the second load also
-    has a clip rectangle (rows 1.., 7 of them; columns 2.., 12 of them; Object 5 elsewhere)."""
+    tensor sliced to 2 x 4 x 8 at (1, 1, 2). The rule, measured on an H200 (NVIDIA 580.159.04)
+    with this kernel: the matrix element's index in the clip rectangle enumerates the view's
+    dimensions row-major in the permutation's order (view dimension p[0] outermost, p[D - 1]
+    fastest; p = (1, 0, 2) here); those coordinates times the view's strides give the index into
+    the slice, enumerated row-major over the spans in the layout's order, modulo the slice's
+    elements. OpTensorViewSetDimensionNV also makes the strides packed (16, 8, 1 here). Load 1:
+    view dimensions (8, 2, 8), strides (8, 0, 1) (the matrix's 128 elements wrap around the
+    slice's 64); load 2: the packed strides and a clip rectangle (rows 1.., 7 of them; columns
+    2.., 12 of them; Object 5 elsewhere)."""
     rows, cols = 8, 16
     dims, offsets, spans, perm = (4, 6, 10), (1, 1, 2), (2, 4, 8), (1, 0, 2)
     a = [(i * 7 + 3) % 1000 for i in range(dims[0] * dims[1] * dims[2])]
@@ -943,22 +943,22 @@ def tensor_view_dims():
               "OpReturn", "OpFunctionEnd"]
 
     def element(linear):
-        # The slice index, enumerated row-major over the spans in view order, to the tensor.
+        # The slice index, row-major over the spans in the layout's order, modulo the slice.
         coord = [0] * 3
         for k in reversed(range(3)):
-            # The first view dimension takes what is left (past the slice: out of it).
-            local = linear % spans[perm[k]] if k > 0 else linear
-            coord[perm[k]] = offsets[perm[k]] + local
-            linear //= spans[perm[k]]
+            coord[k] = offsets[k] + linear % spans[k]
+            linear //= spans[k]
         if any(not 0 <= c < n for c, n in zip(coord, dims)):
             return 77
         return a[(coord[0] * dims[1] + coord[1]) * dims[2] + coord[2]]
 
     def view_index(index, vdims, strides):
+        # The clip index enumerates the view's dimensions in the permutation's order (view
+        # dimension perm[0] outermost); coordinates times strides give the slice index.
         linear = 0
         for k in reversed(range(3)):
-            linear += (index % vdims[k]) * strides[k]
-            index //= vdims[k]
+            linear += (index % vdims[perm[k]]) * strides[perm[k]]
+            index //= vdims[perm[k]]
         return linear
 
     vdims = (8, 2, 8)
