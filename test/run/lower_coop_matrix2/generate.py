@@ -42,6 +42,23 @@ Cases:
 - tensor_uint_clamp: 8 x 16 uint accumulators, one subgroup: a 3-D
   ClampToEdge layout with a negative slice offset, a 2-D Repeat layout with a padded stride, an
   Aligned memory operand, and two stores through one Undefined-mode layout.
+- decode_q8_matmul: D (16 x 16 float) = A (16 x 64 float16, decoded through DecodeFunc from ggml's
+  block_q8_0 { float16_t d; int8_t qs[32]; } as a buffer reference struct, block size 1 x 32)
+  * B (64 x 16 float16), four 16-wide K steps (every other one starts mid-block).
+- decode_q8_vector: the same with a DecodeVectorFunc (two quants from one int16, V = 2) too
+  (SPV_NV_cooperative_matrix_decode_vector); lavapipe only (the H200 lacks the extension); the
+  lowering drops DecodeVectorFunc and the result must still be exact.
+- transpose_wide: OpCooperativeMatrixTransposeNV of a 16 x 32 float16 accumulator into a 32 x 16
+  Use B matrix, stored and multiplied (S = Q * K^T).
+- flash_attn: one 16 x 32 output tile of causal attention over three 16-key tiles, as ggml's
+  flash_attn_cm2 computes it (see flash_attn below); tolerance 0.01 (the native H200 and the
+  lowered lavapipe results were within 1e-6 of the reference).
+- tensor_view_dims: loads through 3-D tensor views with dimensions and strides (permutation
+  (1, 0, 2), a stride of 0, packed strides, a clip), the rule measured on an H200.
+
+The native scripts of decode_q8_matmul, transpose_wide, flash_attn and tensor_view_dims gave,
+as written, the values expected here on an H200 (NVIDIA 580.159.04; tensor_view_dims is how the
+view rule was found).
 
 Usage: generate.py [output folder, default: this script's folder]
 """
