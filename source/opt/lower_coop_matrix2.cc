@@ -979,8 +979,8 @@ std::pair<Id, Id> Lowering::Clip(const TensorAccess& a, Id e) {
   }
   Id index = Emit(Op::IAdd, u32, {Emit(Op::IMul, u32, {local[0], span[1]}), local[1]});
   if (a.view_type->has_dimensions) {
-    // The clip index enumerates the view's dimensions row-major (the last fastest); its
-    // coordinates times the view's strides give the index into the slice.
+    // The clip index enumerates the view's dimensions row-major in the permutation's order
+    // (p[0] outermost); its coordinates times the view's strides give the index into the slice.
     const uint32_t dim = static_cast<uint32_t>(a.view_type->permutation.size());
     Id rest = index, linear = 0;
     for (uint32_t v = dim; v-- > 0;) {
