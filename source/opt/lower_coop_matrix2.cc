@@ -66,9 +66,17 @@
 //   slice. A load through a view starts from Object (stored into the region) and replaces only
 //   the elements in the clip rectangle; a store writes only those (and only in bounds).
 // - Tensor views with dimensions (HasDimensions true) become a struct of 4 + 2 * Dim uint32: the
-//   clip as above, then the dimensions (OpTensorViewSetDimensionNV) and the strides
-//   (OpTensorViewSetStrideNV), all 0 when created. A load or store through such a view fails
-//   (not lowered yet); the values themselves lower (cm2_tensor_layouts sets one up unused).
+//   clip as above, then the dimensions (OpTensorViewSetDimensionNV, which also makes the strides
+//   packed: stride[Dim - 1] = 1, stride[k] = stride[k + 1] * dimension[k + 1]) and the strides
+//   (OpTensorViewSetStrideNV), all 0 when created. Through such a view, the element's index in
+//   the clip rectangle (above) enumerates the view's dimensions row-major in the permutation's
+//   order (dimension p[0] outermost, p[Dim - 1] fastest), the sum of those coordinates times
+//   the view's strides is the index into the slice, and the slice is enumerated row-major over
+//   its spans in the layout's own order, modulo its element count (an index past the slice
+//   wraps). Measured on an H200 (NVIDIA 580.159.04) with the native script of
+//   test/run/lower_coop_matrix2/tensor_view_dims (p = (1, 0, 2), strides (8, 0, 1) and packed):
+//   every element as NVIDIA's driver gives it. A view without dimensions is the same with
+//   dimensions = the spans and packed strides.
 // - OpCooperativeMatrixTransposeNV: the matrix is stored row-major into the region and loaded
 //   column-major with the same stride. OpCooperativeMatrixConvertUseEXT / ConvertNV: stored and
 //   loaded row-major as the other Use.
@@ -149,9 +157,8 @@
 // instruction in a loop header block (which must stay one block) is not lowered yet.
 //
 // Everything else of the two extensions fails, naming the instruction and saying it is not
-// lowered yet: loads and stores through tensor views with dimensions, clamp modes given by spec
-// constants, transposes and Use conversions between component
-// types. Afterwards none of the matrix2 / tensor-addressing capabilities and extensions
+// lowered yet: clamp modes given by spec constants, transposes and Use conversions between
+// component types. Afterwards none of the matrix2 / tensor-addressing capabilities and extensions
 // remain, nor SPV_EXT_cooperative_matrix_maintenance1 (whose Use conversions, reductions and
 // per-element operations this pass lowers under their EXT names too) unless the module declares
 // CooperativeMatrixGetCoordinateEXT, which is left alone.
@@ -765,12 +772,6 @@ bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
       return false;
     }
     a->view_type = &view->second;
-    if (a->view_type->has_dimensions) {
-      Fail(i,
-           "a load or store through a tensor view with dimensions is not lowered yet by "
-           "--lower-coop-matrix2 (the view's values are)");
-      return false;
-    }
   }
   auto layout = layouts_.find(m_.TypeOf(a->layout));
   if (layout == layouts_.end()) {
@@ -972,7 +973,26 @@ std::pair<Id, Id> Lowering::Clip(const TensorAccess& a, Id e) {
       span[1] = Emit(Op::Select, u32, {narrower, span[1], rest});
     }
   }
-  const Id index = Emit(Op::IAdd, u32, {Emit(Op::IMul, u32, {local[0], span[1]}), local[1]});
+  Id index = Emit(Op::IAdd, u32, {Emit(Op::IMul, u32, {local[0], span[1]}), local[1]});
+  if (a.view_type->has_dimensions) {
+    // The clip index enumerates the view's dimensions row-major in the permutation's order
+    // (p[0] outermost); its coordinates times the view's strides give the index into the slice.
+    const uint32_t dim = static_cast<uint32_t>(a.view_type->permutation.size());
+    Id rest = index, linear = 0;
+    for (uint32_t v = dim; v-- > 0;) {
+      const uint32_t k = a.view_type->permutation[v];
+      Id coordinate = rest;
+      if (v > 0) {
+        const Id extent = Emit(Op::CompositeExtract, u32, {a.view, 4 + k});
+        coordinate = Emit(Op::UMod, u32, {rest, extent});
+        rest = Emit(Op::UDiv, u32, {rest, extent});
+      }
+      const Id stride = Emit(Op::CompositeExtract, u32, {a.view, 4 + dim + k});
+      const Id term = Emit(Op::IMul, u32, {coordinate, stride});
+      linear = linear ? Emit(Op::IAdd, u32, {linear, term}) : term;
+    }
+    index = linear;
+  }
   return {inside, index};
 }
 
@@ -1007,6 +1027,8 @@ void Lowering::LowerViewOp(InstIndex i) {
     Fail(i, "expected " + std::to_string(count) + " operands after the tensor view");
     return;
   }
+  const bool packed_strides = m_.opcode(i) == Op::TensorViewSetDimensionNV;
+  std::vector<Id> values;
   Id view = m_.word(i, 3);
   for (uint32_t k = 0; k < count; ++k) {
     const Id arg = m_.word(i, 4 + k);
@@ -1015,9 +1037,19 @@ void Lowering::LowerViewOp(InstIndex i) {
       Fail(i, "an operand is not a 32-bit integer");
       return;
     }
-    const Id value = m_.word(td, 3) ? Emit(Op::Bitcast, U32(), {arg}) : arg;
-    view = Emit(Op::CompositeInsert, type, {value, view, first + k},
-                k + 1 == count ? m_.result_id(i) : 0);
+    values.push_back(m_.word(td, 3) ? Emit(Op::Bitcast, U32(), {arg}) : arg);
+    view = Emit(Op::CompositeInsert, type, {values.back(), view, first + k},
+                k + 1 == count && !packed_strides ? m_.result_id(i) : 0);
+  }
+  if (packed_strides) {
+    // As OpTensorLayoutSetDimensionNV does: stride[Dim - 1] = 1, stride[k] = stride[k + 1] *
+    // dimension[k + 1].
+    Id stride = Const(1);
+    for (uint32_t k = dim; k-- > 0;) {
+      view = Emit(Op::CompositeInsert, type, {stride, view, 4 + dim + k},
+                  k == 0 ? m_.result_id(i) : 0);
+      if (k > 0) stride = Emit(Op::IMul, U32(), {stride, values[k]});
+    }
   }
 }
 
@@ -1046,10 +1078,14 @@ std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool loa
   // Coordinates of element e, row-major over the spans in the view's order of dimensions.
   std::vector<Id> coordinate(t.dim);
   Id rest = e;
+  // Through a view with dimensions the index is the slice's own (row-major in the layout's
+  // order), taken modulo the slice's elements.
+  const bool permuted = a.view_type && !a.view_type->has_dimensions;
+  const bool wrapped = a.view_type && a.view_type->has_dimensions;
   for (uint32_t v = t.dim; v-- > 0;) {
-    const uint32_t k = a.view_type ? a.view_type->permutation[v] : v;
+    const uint32_t k = permuted ? a.view_type->permutation[v] : v;
     Id local = rest;
-    if (v > 0) {
+    if (v > 0 || wrapped) {
       const Id span = member(t.Span(k));
       local = Emit(Op::UMod, u32, {rest, span});
       rest = Emit(Op::UDiv, u32, {rest, span});

@@ -521,8 +521,14 @@ TEST(LowerCoopMatrix2, ViewDimensionsAndStridesFollowTheClipInTheViewStruct) {
   ASSERT_TRUE(r.ok) << r.error;
   // Clip (4), dimensions (3), strides (3): 10 members.
   EXPECT_TRUE(std::regex_search(r.text, std::regex("%vt = OpTypeStruct( %uint){10}\n"))) << r.text;
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("OpCompositeInsert %vt %uint_8 %[0-9]+ 6\n")))
+      << r.text;
+  // Setting the dimensions makes the strides packed: 1, 8, 16 * 8 (members 9, 8, 7).
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("OpCompositeInsert %vt %uint_1 %[0-9]+ 9\n")))
+      << r.text;
+  EXPECT_TRUE(Contains(r.text, "OpIMul %uint %uint_1 %uint_8")) << r.text;
   EXPECT_TRUE(
-      std::regex_search(r.text, std::regex("%v1 = OpCompositeInsert %vt %uint_8 %[0-9]+ 6\n")))
+      std::regex_search(r.text, std::regex("%v1 = OpCompositeInsert %vt %[0-9]+ %[0-9]+ 7\n")))
       << r.text;
   EXPECT_TRUE(
       std::regex_search(r.text, std::regex("%v2 = OpCompositeInsert %vt %uint_1 %[0-9]+ 9\n")))
@@ -954,18 +960,6 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
     edit(k);
     cases.push_back({what, k, expected});
   };
-  add("load through a view with dimensions",
-      "OpCooperativeMatrixLoadTensorNV: a load or store through a tensor view with dimensions is "
-      "not lowered yet",
-      [](Kernel& k) {
-        k.globals =
-            "%true = OpConstantTrue %bool\n"
-            "%vt = OpTypeTensorViewNV %u_2 %true %u_0 %u_1\n";
-        k.body =
-            "%v0 = OpCreateTensorViewNV %vt\n"
-            "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %l1 None TensorView %v0\n"
-            "OpReturn\n";
-      });
   add("view dimensions without HasDimensions",
       "OpTensorViewSetDimensionNV: the tensor view type has no dimensions", [](Kernel& k) {
         k.globals =

@@ -42,11 +42,30 @@ Cases:
 - tensor_uint_clamp: 8 x 16 uint accumulators, one subgroup: a 3-D
   ClampToEdge layout with a negative slice offset, a 2-D Repeat layout with a padded stride, an
   Aligned memory operand, and two stores through one Undefined-mode layout.
+- decode_q8_matmul: D (16 x 16 float) = A (16 x 64 float16, decoded through DecodeFunc from ggml's
+  block_q8_0 { float16_t d; int8_t qs[32]; } as a buffer reference struct, block size 1 x 32)
+  * B (64 x 16 float16), four 16-wide K steps (every other one starts mid-block).
+- decode_q8_vector: the same with a DecodeVectorFunc (two quants from one int16, V = 2) too
+  (SPV_NV_cooperative_matrix_decode_vector); lavapipe only (the H200 lacks the extension); the
+  lowering drops DecodeVectorFunc and the result must still be exact.
+- transpose_wide: OpCooperativeMatrixTransposeNV of a 16 x 32 float16 accumulator into a 32 x 16
+  Use B matrix, stored and multiplied (S = Q * K^T).
+- flash_attn: one 16 x 32 output tile of causal attention over three 16-key tiles, as ggml's
+  flash_attn_cm2 computes it (see flash_attn below); tolerance 0.01 (the native H200 and the
+  lowered lavapipe results were within 1e-6 of the reference).
+- tensor_view_dims: loads through 3-D tensor views with dimensions and strides (permutation
+  (1, 0, 2), a stride of 0, packed strides, a clip), the rule measured on an H200.
+
+The native scripts of decode_q8_matmul, transpose_wide, flash_attn and tensor_view_dims gave,
+as written, the values expected here on an H200 (NVIDIA 580.159.04; tensor_view_dims is how the
+view rule was found).
 
 Usage: generate.py [output folder, default: this script's folder]
 """
+import math
 import os
 import re
+import struct
 import sys
 
 FLOAT_CLAMP = 1.5
@@ -516,12 +535,487 @@ def tensor_mirrored():
     return lines, {"b": ("uint32", b)}, {"d": d}
 
 
+def decode_q8(vector):
+    """D (16 x 16 float) = A (16 x 64, q8_0 blocks decoded to float16) * B (64 x 16 float16), in
+    four 16-wide K steps (a step starts in the middle of a block every other time)."""
+    rows, k, n, qk = 16, 64, 16, 32
+    nblocks = rows * k // qk
+    scales = {0: (0.5, 0x3800), 1: (1.0, 0x3C00), 2: (2.0, 0x4000), 3: (0.25, 0x3400)}
+    blocks, a = [], [[0.0] * k for _ in range(rows)]
+    for j in range(nblocks):
+        d, bits = scales[j % 4]
+        q = [(j * 7 + i * 13) % 256 - 128 for i in range(qk)]
+        blocks += [bits & 0xFF, bits >> 8] + [v & 0xFF for v in q]
+        r, c0 = j // (k // qk), (j % (k // qk)) * qk
+        for i in range(qk):
+            a[r][c0 + i] = q[i] * d
+    b = [float((i * 5) % 7 - 3) for i in range(k * n)]
+    caps = ["VulkanMemoryModel", "CooperativeMatrixBlockLoadsNV", "Float16", "Int8",
+            "StorageBuffer16BitAccess", "StorageBuffer8BitAccess",
+            "PhysicalStorageBufferAddresses"]
+    if vector:
+        caps += ["Int16", "CooperativeMatrixDecodeVectorNV"]
+    lines = header("Vulkan", caps)
+    lines[lines.index("OpMemoryModel Logical Vulkan")] = "OpMemoryModel PhysicalStorageBuffer64 Vulkan"
+    if vector:
+        lines.insert(lines.index('OpExtension "SPV_NV_tensor_addressing"') + 1,
+                     'OpExtension "SPV_NV_cooperative_matrix_decode_vector"')
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_q %buf_b %buf_d',
+              "OpExecutionMode %main LocalSize 8 1 1",
+              # ggml's block_q8_0 { float16_t d; int8_t qs[32]; } (34 bytes), as a buffer
+              # reference struct (%ref wraps the block) and in the descriptor buffer.
+              "OpDecorate %arrq ArrayStride 1",
+              "OpMemberDecorate %blockq 0 Offset 0", "OpMemberDecorate %blockq 1 Offset 2",
+              "OpMemberDecorate %ref 0 Offset 0", "OpDecorate %ref Block",
+              "OpDecorate %rtq ArrayStride 34", "OpMemberDecorate %blkq 0 Offset 0",
+              "OpDecorate %blkq Block", "OpDecorate %rth ArrayStride 2",
+              "OpMemberDecorate %blkh 0 Offset 0", "OpDecorate %blkh Block",
+              "OpDecorate %rt ArrayStride 4",
+              "OpMemberDecorate %blk 0 Offset 0", "OpDecorate %blk Block",
+              "OpDecorate %buf_q DescriptorSet 0", "OpDecorate %buf_q Binding 0",
+              "OpDecorate %buf_b DescriptorSet 0", "OpDecorate %buf_b Binding 1",
+              "OpDecorate %buf_d DescriptorSet 0", "OpDecorate %buf_d Binding 2"]
+    if vector:
+        # The same block seen as { float16_t d; int16_t qs[16]; } for the vector decode.
+        lines += ["OpDecorate %arrw ArrayStride 2",
+                  "OpMemberDecorate %blockw 0 Offset 0", "OpMemberDecorate %blockw 1 Offset 2",
+                  "OpMemberDecorate %refw 0 Offset 0", "OpDecorate %refw Block"]
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%half = OpTypeFloat 16", "%uint = OpTypeInt 32 0", "%int = OpTypeInt 32 1",
+              "%char = OpTypeInt 8 1"]
+    lines += constants({0, 1, 2, 3, 8, 16, 24, 32, 48, 64})
+    lines += ["%f_0 = OpConstant %float 0", "%h_0 = OpConstant %half 0",
+              "%arrq = OpTypeArray %char %u_32",
+              "%blockq = OpTypeStruct %half %arrq", "%ref = OpTypeStruct %blockq",
+              "%psb = OpTypePointer PhysicalStorageBuffer %ref",
+              "%psb_half = OpTypePointer PhysicalStorageBuffer %half",
+              "%psb_char = OpTypePointer PhysicalStorageBuffer %char",
+              "%arr2 = OpTypeArray %uint %u_2",
+              "%decfn = OpTypeFunction %half %psb %arr2 %arr2",
+              "%rtq = OpTypeRuntimeArray %blockq", "%blkq = OpTypeStruct %rtq",
+              "%pblkq = OpTypePointer StorageBuffer %blkq",
+              "%pq = OpTypePointer StorageBuffer %blockq",
+              "%buf_q = OpVariable %pblkq StorageBuffer",
+              "%rth = OpTypeRuntimeArray %half", "%blkh = OpTypeStruct %rth",
+              "%pblkh = OpTypePointer StorageBuffer %blkh",
+              "%pelh = OpTypePointer StorageBuffer %half",
+              "%buf_b = OpVariable %pblkh StorageBuffer",
+              "%rt = OpTypeRuntimeArray %float", "%blk = OpTypeStruct %rt",
+              "%pblk = OpTypePointer StorageBuffer %blk",
+              "%pel = OpTypePointer StorageBuffer %float",
+              "%buf_d = OpVariable %pblk StorageBuffer",
+              "%ma = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_0",
+              "%mb = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_1",
+              "%mc = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_2",
+              "%za = OpConstantComposite %ma %h_0", "%zb = OpConstantComposite %mb %h_0",
+              "%zc = OpConstantComposite %mc %f_0",
+              "%ltq = OpTypeTensorLayoutNV %u_2 %u_1",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_0"]
+    if vector:
+        lines += ["%short = OpTypeInt 16 1", "%v2half = OpTypeVector %half 2",
+                  "%arrw = OpTypeArray %short %u_16",
+                  "%blockw = OpTypeStruct %half %arrw", "%refw = OpTypeStruct %blockw",
+                  "%psbw = OpTypePointer PhysicalStorageBuffer %refw",
+                  "%psbw_half = OpTypePointer PhysicalStorageBuffer %half",
+                  "%psbw_short = OpTypePointer PhysicalStorageBuffer %short",
+                  "%decvfn = OpTypeFunction %v2half %psbw %arr2 %arr2"]
+    # dec(block, blockCoord, coordInBlock) = float16(qs[coordInBlock[1]]) * d
+    lines += ["%dec = OpFunction %half None %decfn",
+              "%bp = OpFunctionParameter %psb", "%bc = OpFunctionParameter %arr2",
+              "%ib = OpFunctionParameter %arr2", "%dl = OpLabel",
+              "%dp = OpAccessChain %psb_half %bp %u_0 %u_0", "%d = OpLoad %half %dp Aligned 2",
+              "%i = OpCompositeExtract %uint %ib 1",
+              "%qp = OpAccessChain %psb_char %bp %u_0 %u_1 %i",
+              "%q8 = OpLoad %char %qp Aligned 1", "%q = OpSConvert %int %q8",
+              "%qf = OpConvertSToF %half %q", "%v = OpFMul %half %qf %d",
+              "OpReturnValue %v", "OpFunctionEnd"]
+    if vector:
+        # decv(block, blockCoord, coordInBlock): the two quants of the int16 at
+        # coordInBlock[1] / 2 (coordInBlock[1] is even), low byte first, times d.
+        lines += ["%decv = OpFunction %v2half None %decvfn",
+                  "%wp = OpFunctionParameter %psbw", "%wc = OpFunctionParameter %arr2",
+                  "%wi = OpFunctionParameter %arr2", "%wl = OpLabel",
+                  "%wdp = OpAccessChain %psbw_half %wp %u_0 %u_0",
+                  "%wd = OpLoad %half %wdp Aligned 2",
+                  "%wx = OpCompositeExtract %uint %wi 1",
+                  "%wh = OpShiftRightLogical %uint %wx %u_1",
+                  "%wqp = OpAccessChain %psbw_short %wp %u_0 %u_1 %wh",
+                  "%wq16 = OpLoad %short %wqp Aligned 2", "%wq = OpSConvert %int %wq16",
+                  "%wlo24 = OpShiftLeftLogical %int %wq %u_24",
+                  "%wlo = OpShiftRightArithmetic %int %wlo24 %u_24",
+                  "%whi = OpShiftRightArithmetic %int %wq %u_8",
+                  "%wlof = OpConvertSToF %half %wlo", "%whif = OpConvertSToF %half %whi",
+                  "%wv = OpCompositeConstruct %v2half %wlof %whif",
+                  "%wr = OpVectorTimesScalar %v2half %wv %wd",
+                  "OpReturnValue %wr", "OpFunctionEnd"]
+    decode = "DecodeFunc|DecodeVectorFunc %dec %decv" if vector else "DecodeFunc %dec"
+    lines += ["%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pq0 = OpAccessChain %pq %buf_q %u_0 %u_0",
+              "%pb = OpAccessChain %pelh %buf_b %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%a0 = OpCreateTensorLayoutNV %ltq",
+              "%a1 = OpTensorLayoutSetBlockSizeNV %ltq %a0 %u_1 %u_32",
+              "%a2 = OpTensorLayoutSetDimensionNV %ltq %a1 %u_16 %u_64",
+              "%b0 = OpCreateTensorLayoutNV %lt",
+              "%b1 = OpTensorLayoutSetDimensionNV %lt %b0 %u_64 %u_16"]
+    acc = "%zc"
+    for step in range(k // 16):
+        kk = "%%u_%d" % (16 * step)
+        lines += ["%%as%d = OpTensorLayoutSliceNV %%ltq %%a2 %%u_0 %%u_16 %s %%u_16" % (step, kk),
+                  "%%ta%d = OpCooperativeMatrixLoadTensorNV %%ma %%pq0 %%za %%as%d None %s"
+                  % (step, step, decode),
+                  "%%bs%d = OpTensorLayoutSliceNV %%lt %%b1 %s %%u_16 %%u_0 %%u_16" % (step, kk),
+                  "%%tb%d = OpCooperativeMatrixLoadTensorNV %%mb %%pb %%zb %%bs%d None None"
+                  % (step, step),
+                  "%%c%d = OpCooperativeMatrixMulAddKHR %%mc %%ta%d %%tb%d %s"
+                  % (step, step, step, acc)]
+        acc = "%%c%d" % step
+    lines += ["%d0 = OpCreateTensorLayoutNV %lt",
+              "%d1 = OpTensorLayoutSetDimensionNV %lt %d0 %u_16 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %%pd %s %%d1 None None" % acc,
+              "OpReturn", "OpFunctionEnd"]
+    d = [sum(a[r][x] * b[x * n + c] for x in range(k)) for r in range(rows) for c in range(n)]
+    return lines, {"q": ("uint8", blocks), "b": ("float16", b)}, {"d": d}
+
+
+def half_buffers(names, first_binding=0):
+    """Descriptor buffers of float16 (%buf_<name>, bindings from first_binding)."""
+    ann = ["OpDecorate %rth ArrayStride 2", "OpMemberDecorate %blkh 0 Offset 0",
+           "OpDecorate %blkh Block"]
+    decl = ["%rth = OpTypeRuntimeArray %half", "%blkh = OpTypeStruct %rth",
+            "%pblkh = OpTypePointer StorageBuffer %blkh",
+            "%pelh = OpTypePointer StorageBuffer %half"]
+    for i, n in enumerate(names):
+        ann += ["OpDecorate %%buf_%s DescriptorSet 0" % n,
+                "OpDecorate %%buf_%s Binding %d" % (n, first_binding + i)]
+        decl.append("%%buf_%s = OpVariable %%pblkh StorageBuffer" % n)
+    return ann, decl
+
+
+def transpose_wide():
+    """OpCooperativeMatrixTransposeNV at a non-square shape: K (16 x 32 float16 accumulator)
+    becomes K^T (32 x 16, Use B), stored (float16), and multiplies Q (16 x 32, Use A) into
+    S = Q * K^T (16 x 16 float), as attention does."""
+    m, k = 16, 32
+    q = [float((i * 5) % 9 - 4) for i in range(m * k)]
+    kk = [float((i * 7) % 11 - 5) for i in range(m * k)]
+    ann, decl = half_buffers(["q", "k", "t"])
+    lines = header("Vulkan", ["VulkanMemoryModel", "Float16", "StorageBuffer16BitAccess",
+                              "CooperativeMatrixConversionsNV"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_q %buf_k %buf_t %buf_s',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann + ["OpDecorate %rt ArrayStride 4", "OpMemberDecorate %blk 0 Offset 0",
+                    "OpDecorate %blk Block", "OpDecorate %buf_s DescriptorSet 0",
+                    "OpDecorate %buf_s Binding 3"]
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%half = OpTypeFloat 16", "%uint = OpTypeInt 32 0"]
+    lines += constants({0, 1, 2, 3, 16, 32})
+    lines += ["%f_0 = OpConstant %float 0", "%h_0 = OpConstant %half 0"] + decl
+    lines += ["%rt = OpTypeRuntimeArray %float", "%blk = OpTypeStruct %rt",
+              "%pblk = OpTypePointer StorageBuffer %blk",
+              "%pel = OpTypePointer StorageBuffer %float",
+              "%buf_s = OpVariable %pblk StorageBuffer",
+              "%mq = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_32 %u_0",
+              "%mk = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_32 %u_2",
+              "%mkt = OpTypeCooperativeMatrixKHR %half %u_3 %u_32 %u_16 %u_1",
+              "%ms = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_2",
+              "%zq = OpConstantComposite %mq %h_0", "%zk = OpConstantComposite %mk %h_0",
+              "%zs = OpConstantComposite %ms %f_0",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_0",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pq = OpAccessChain %pelh %buf_q %u_0 %u_0",
+              "%pk = OpAccessChain %pelh %buf_k %u_0 %u_0",
+              "%pt = OpAccessChain %pelh %buf_t %u_0 %u_0",
+              "%ps = OpAccessChain %pel %buf_s %u_0 %u_0",
+              "%l0 = OpCreateTensorLayoutNV %lt",
+              "%l1632 = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_32",
+              "%l3216 = OpTensorLayoutSetDimensionNV %lt %l0 %u_32 %u_16",
+              "%l1616 = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_16",
+              "%q = OpCooperativeMatrixLoadTensorNV %mq %pq %zq %l1632 None None",
+              "%k = OpCooperativeMatrixLoadTensorNV %mk %pk %zk %l1632 None None",
+              "%kt = OpCooperativeMatrixTransposeNV %mkt %k",
+              "OpCooperativeMatrixStoreTensorNV %pt %kt %l3216 None None",
+              "%s = OpCooperativeMatrixMulAddKHR %ms %q %kt %zs",
+              "OpCooperativeMatrixStoreTensorNV %ps %s %l1616 None None",
+              "OpReturn", "OpFunctionEnd"]
+    t = [kk[c * k + r] for r in range(k) for c in range(m)]
+    s = [sum(q[r * k + x] * kk[c * k + x] for x in range(k)) for r in range(m) for c in range(m)]
+    return lines, {"q": ("float16", q), "k": ("float16", kk)}, {"t": t, "s": s}
+
+
+def f16(x):
+    """x rounded to float16 (to nearest even)."""
+    return struct.unpack("<e", struct.pack("<e", x))[0]
+
+
+def flash_attn():
+    """One Br x HSV output tile of attention, the way ggml's flash_attn_cm2 computes it: Q
+    (Br x HSK float16, Use A) times K^T (HSK x Bc, Use B, loaded through a transposing tensor
+    view from K's rows) for each of the KV tiles, in a loop with O, the row maximum M and the row
+    sum L in OpPhi; S is scaled (OpMatrixTimesScalar), masked per element (causal: query position
+    q0 + row sees key positions up to it; later ones become -inf, through
+    OpCooperativeMatrixPerElementOpNV with the tile's first key position as an operand), its row
+    maximum taken (OpCooperativeMatrixReduceNV Row with a max CombineFunc) into M, P = exp(S - M)
+    (a per-element op with M as a matrix operand), L = exp(M_old - M) * L + the row sums of P
+    (ReduceNV Row, add), O rescaled by exp(M_old - M) smeared to Br x HSV (ReduceNV Row of a
+    Br x Bc matrix into Br x HSV), O += P (converted to float16, Use A) * V. At the end O / L
+    (L smeared the same way) is stored through a tensor layout with a padded row stride."""
+    br, bc, hsk, hsv, tiles, q0, scale = 16, 16, 32, 32, 3, 24, 0.25
+    kv = bc * tiles
+    out_stride = 40
+    q = [((i * 5) % 17 - 8) / 4.0 for i in range(br * hsk)]
+    # Later key tiles score higher, so the row maximum grows and O and L are rescaled.
+    k = [((i * 7) % 13 - 6) / 4.0 * (1 + i // (bc * hsk)) for i in range(kv * hsk)]
+    v = [((i * 3) % 11 - 5) / 2.0 + (i // hsv) % 5 for i in range(kv * hsv)]
+    ann, decl = half_buffers(["q", "k", "v"])
+    lines = header("Vulkan", ["VulkanMemoryModel", "Float16", "StorageBuffer16BitAccess",
+                              "CooperativeMatrixConversionsNV",
+                              "CooperativeMatrixPerElementOperationsNV",
+                              "CooperativeMatrixReductionsNV"])
+    lines.insert(lines.index("OpMemoryModel Logical Vulkan"),
+                 '%glsl = OpExtInstImport "GLSL.std.450"')
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_q %buf_k %buf_v %buf_o',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann + ["OpDecorate %rt ArrayStride 4", "OpMemberDecorate %blk 0 Offset 0",
+                    "OpDecorate %blk Block", "OpDecorate %buf_o DescriptorSet 0",
+                    "OpDecorate %buf_o Binding 3"]
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%float = OpTypeFloat 32",
+              "%half = OpTypeFloat 16", "%uint = OpTypeInt 32 0", "%bool = OpTypeBool",
+              "%false = OpConstantFalse %bool"]
+    lines += constants({0, 1, 2, 3, 16, 24, 32, 40, 48})
+    lines += ["%f_0 = OpConstant %float 0", "%h_0 = OpConstant %half 0",
+              "%%scale = OpConstant %%float %s" % scale,
+              "%f_ninf = OpConstant %float -0x1p+128"] + decl
+    lines += ["%rt = OpTypeRuntimeArray %float", "%blk = OpTypeStruct %rt",
+              "%pblk = OpTypePointer StorageBuffer %blk",
+              "%pel = OpTypePointer StorageBuffer %float",
+              "%buf_o = OpVariable %pblk StorageBuffer",
+              "%mq = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_32 %u_0",
+              "%mkt = OpTypeCooperativeMatrixKHR %half %u_3 %u_32 %u_16 %u_1",
+              "%mv = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_32 %u_1",
+              "%ms = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_2",
+              "%mp = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_0",
+              "%mo = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_32 %u_2",
+              "%zq = OpConstantComposite %mq %h_0", "%zkt = OpConstantComposite %mkt %h_0",
+              "%zv = OpConstantComposite %mv %h_0", "%zs = OpConstantComposite %ms %f_0",
+              "%zo = OpConstantComposite %mo %f_0", "%minf = OpConstantComposite %ms %f_ninf",
+              "%lt = OpTypeTensorLayoutNV %u_2 %u_1",
+              "%vt = OpTypeTensorViewNV %u_2 %false %u_1 %u_0",
+              "%maskfn = OpTypeFunction %float %uint %uint %float %uint",
+              "%elemfn = OpTypeFunction %float %uint %uint %float %float",
+              "%combinefn = OpTypeFunction %float %float %float",
+              # mask(row, col, s, kv0) = kv0 + col > q0 + row ? -inf : s
+              "%mask = OpFunction %float None %maskfn",
+              "%mk_r = OpFunctionParameter %uint", "%mk_c = OpFunctionParameter %uint",
+              "%mk_s = OpFunctionParameter %float", "%mk_kv = OpFunctionParameter %uint",
+              "%mk_l = OpLabel", "%mk_key = OpIAdd %uint %mk_kv %mk_c",
+              "%mk_qpos = OpIAdd %uint %u_24 %mk_r",
+              "%mk_late = OpUGreaterThan %bool %mk_key %mk_qpos",
+              "%mk_v = OpSelect %float %mk_late %f_ninf %mk_s",
+              "OpReturnValue %mk_v", "OpFunctionEnd",
+              # expdiff(row, col, a, b) = exp(a - b)
+              "%expdiff = OpFunction %float None %elemfn",
+              "%ex_r = OpFunctionParameter %uint", "%ex_c = OpFunctionParameter %uint",
+              "%ex_a = OpFunctionParameter %float", "%ex_b = OpFunctionParameter %float",
+              "%ex_l = OpLabel", "%ex_d = OpFSub %float %ex_a %ex_b",
+              "%ex_v = OpExtInst %float %glsl Exp %ex_d", "OpReturnValue %ex_v", "OpFunctionEnd",
+              # emax(row, col, a, b) = max(a, b)
+              "%emax = OpFunction %float None %elemfn",
+              "%em_r = OpFunctionParameter %uint", "%em_c = OpFunctionParameter %uint",
+              "%em_a = OpFunctionParameter %float", "%em_b = OpFunctionParameter %float",
+              "%em_l = OpLabel", "%em_v = OpExtInst %float %glsl FMax %em_a %em_b",
+              "OpReturnValue %em_v", "OpFunctionEnd",
+              "%maxc = OpFunction %float None %combinefn",
+              "%mc_a = OpFunctionParameter %float", "%mc_b = OpFunctionParameter %float",
+              "%mc_l = OpLabel", "%mc_v = OpExtInst %float %glsl FMax %mc_a %mc_b",
+              "OpReturnValue %mc_v", "OpFunctionEnd",
+              "%addc = OpFunction %float None %combinefn",
+              "%ac_a = OpFunctionParameter %float", "%ac_b = OpFunctionParameter %float",
+              "%ac_l = OpLabel", "%ac_v = OpFAdd %float %ac_a %ac_b",
+              "OpReturnValue %ac_v", "OpFunctionEnd",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pq = OpAccessChain %pelh %buf_q %u_0 %u_0",
+              "%pk = OpAccessChain %pelh %buf_k %u_0 %u_0",
+              "%pv = OpAccessChain %pelh %buf_v %u_0 %u_0",
+              "%po = OpAccessChain %pel %buf_o %u_0 %u_0",
+              "%l0 = OpCreateTensorLayoutNV %lt",
+              "%lq = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_32",
+              "%lkv = OpTensorLayoutSetDimensionNV %lt %l0 %u_48 %u_32",
+              "%tr = OpCreateTensorViewNV %vt",
+              "%Q = OpCooperativeMatrixLoadTensorNV %mq %pq %zq %lq None None",
+              "OpBranch %head",
+              "%head = OpLabel",
+              "%j = OpPhi %uint %u_0 %entry %j_next %cont",
+              "%O = OpPhi %mo %zo %entry %O_next %cont",
+              "%M = OpPhi %ms %minf %entry %M_next %cont",
+              "%L = OpPhi %ms %zs %entry %L_next %cont",
+              "%more = OpULessThan %bool %j %u_3",
+              "OpLoopMerge %exit %cont None",
+              "OpBranchConditional %more %body %exit",
+              "%body = OpLabel",
+              "%kv0 = OpIMul %uint %j %u_16",
+              "%lks = OpTensorLayoutSliceNV %lt %lkv %kv0 %u_16 %u_0 %u_32",
+              "%KT = OpCooperativeMatrixLoadTensorNV %mkt %pk %zkt %lks None TensorView %tr",
+              "%V = OpCooperativeMatrixLoadTensorNV %mv %pv %zv %lks None None",
+              "%S0 = OpCooperativeMatrixMulAddKHR %ms %Q %KT %zs",
+              "%S1 = OpMatrixTimesScalar %ms %S0 %scale",
+              "%S = OpCooperativeMatrixPerElementOpNV %ms %S1 %mask %kv0",
+              "%rowmax = OpCooperativeMatrixReduceNV %ms %S Row %maxc",
+              "%M_next = OpCooperativeMatrixPerElementOpNV %ms %M %emax %rowmax",
+              "%P = OpCooperativeMatrixPerElementOpNV %ms %S %expdiff %M_next",
+              "%eM = OpCooperativeMatrixPerElementOpNV %ms %M %expdiff %M_next",
+              "%rowsum = OpCooperativeMatrixReduceNV %ms %P Row %addc",
+              "%Ls = OpFMul %ms %eM %L",
+              "%L_next = OpFAdd %ms %Ls %rowsum",
+              "%eMdiag = OpCooperativeMatrixReduceNV %mo %eM Row %maxc",
+              "%Os = OpFMul %mo %eMdiag %O",
+              "%PA = OpFConvert %mp %P",
+              "%O_next = OpCooperativeMatrixMulAddKHR %mo %PA %V %Os",
+              "OpBranch %cont",
+              "%cont = OpLabel",
+              "%j_next = OpIAdd %uint %j %u_1",
+              "OpBranch %head",
+              "%exit = OpLabel",
+              "%Ldiag = OpCooperativeMatrixReduceNV %mo %L Row %maxc",
+              "%Of = OpFDiv %mo %O %Ldiag",
+              "%lo0 = OpTensorLayoutSetDimensionNV %lt %l0 %u_16 %u_32",
+              "%lo1 = OpTensorLayoutSetStrideNV %lt %lo0 %u_40 %u_1",
+              "OpCooperativeMatrixStoreTensorNV %po %Of %lo1 None None",
+              "OpReturn", "OpFunctionEnd"]
+    # The reference: float64 except where the kernel rounds to float16 (P before P * V).
+    inf = float("inf")
+    o = [[0.0] * hsv for _ in range(br)]
+    m = [-inf] * br
+    l_sum = [0.0] * br
+    for t in range(tiles):
+        for r in range(br):
+            s = []
+            for c in range(bc):
+                key = t * bc + c
+                dot = sum(q[r * hsk + x] * k[key * hsk + x] for x in range(hsk)) * scale
+                s.append(-inf if key > q0 + r else dot)
+            m_new = max(m[r], max(s))
+            p = [math.exp(x - m_new) for x in s]
+            em = math.exp(m[r] - m_new)
+            l_sum[r] = em * l_sum[r] + sum(p)
+            for x in range(hsv):
+                o[r][x] = em * o[r][x] + sum(f16(p[c]) * v[(t * bc + c) * hsv + x]
+                                             for c in range(bc))
+            m[r] = m_new
+    out = [-1.0] * (br * out_stride)
+    for r in range(br):
+        for x in range(hsv):
+            out[r * out_stride + x] = round(o[r][x] / l_sum[r], 6)
+    return lines, {"q": ("float16", q), "k": ("float16", k), "v": ("float16", v)}, {"o": out}
+
+
+def tensor_view_dims():
+    """Loads through tensor views WITH dimensions (HasDimensions true) from a 4 x 6 x 10 uint
+    tensor sliced to 2 x 4 x 8 at (1, 1, 2). The rule, measured on an H200 (NVIDIA 580.159.04)
+    with this kernel: the matrix element's index in the clip rectangle enumerates the view's
+    dimensions row-major in the permutation's order (view dimension p[0] outermost, p[D - 1]
+    fastest; p = (1, 0, 2) here); those coordinates times the view's strides give the index into
+    the slice, enumerated row-major over the spans in the layout's order, modulo the slice's
+    elements. OpTensorViewSetDimensionNV also makes the strides packed (16, 8, 1 here). Load 1:
+    view dimensions (8, 2, 8), strides (8, 0, 1) (the matrix's 128 elements wrap around the
+    slice's 64); load 2: the packed strides and a clip rectangle (rows 1.., 7 of them; columns
+    2.., 12 of them; Object 5 elsewhere)."""
+    rows, cols = 8, 16
+    dims, offsets, spans, perm = (4, 6, 10), (1, 1, 2), (2, 4, 8), (1, 0, 2)
+    a = [(i * 7 + 3) % 1000 for i in range(dims[0] * dims[1] * dims[2])]
+    ann, decl = buffers(["a", "d"], "uint")
+    lines = header("Vulkan", ["VulkanMemoryModel"])
+    lines += ['OpEntryPoint GLCompute %main "main" %buf_a %buf_d',
+              "OpExecutionMode %main LocalSize 8 1 1"]
+    lines += ann
+    lines += ["%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%uint = OpTypeInt 32 0",
+              "%bool = OpTypeBool", "%true = OpConstantTrue %bool"]
+    lines += constants({0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 77})
+    lines += decl
+    lines += ["%mat = OpTypeCooperativeMatrixKHR %uint %u_3 %u_8 %u_16 %u_2",
+              "%zero = OpConstantComposite %mat %u_0",
+              "%fives = OpConstantComposite %mat %u_5",
+              "%lt = OpTypeTensorLayoutNV %u_3 %u_1",
+              "%lt_d = OpTypeTensorLayoutNV %u_2 %u_0",
+              "%vt = OpTypeTensorViewNV %u_3 %true %u_1 %u_0 %u_2",
+              "%main = OpFunction %void None %fn", "%entry = OpLabel",
+              "%pa = OpAccessChain %pel %buf_a %u_0 %u_0",
+              "%pd = OpAccessChain %pel %buf_d %u_0 %u_0",
+              "%a0 = OpCreateTensorLayoutNV %lt",
+              "%a1 = OpTensorLayoutSetDimensionNV %lt %a0 %u_4 %u_6 %u_10",
+              "%a2 = OpTensorLayoutSetClampValueNV %lt %a1 %u_77",
+              "%as = OpTensorLayoutSliceNV %lt %a2 %u_1 %u_2 %u_1 %u_4 %u_2 %u_8",
+              "%v0 = OpCreateTensorViewNV %vt",
+              "%v1 = OpTensorViewSetDimensionNV %vt %v0 %u_8 %u_2 %u_8",
+              "%v2 = OpTensorViewSetStrideNV %vt %v1 %u_8 %u_0 %u_1",
+              "%m1 = OpCooperativeMatrixLoadTensorNV %mat %pa %zero %as None TensorView %v2",
+              "%w1 = OpTensorViewSetClipNV %vt %v1 %u_1 %u_7 %u_2 %u_12",
+              "%m2 = OpCooperativeMatrixLoadTensorNV %mat %pa %fives %as None TensorView %w1",
+              "%d0 = OpCreateTensorLayoutNV %lt_d",
+              "%d1 = OpTensorLayoutSetDimensionNV %lt_d %d0 %u_16 %u_16",
+              "%ds0 = OpTensorLayoutSliceNV %lt_d %d1 %u_0 %u_8 %u_0 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %pd %m1 %ds0 None None",
+              "%ds1 = OpTensorLayoutSliceNV %lt_d %d1 %u_8 %u_8 %u_0 %u_16",
+              "OpCooperativeMatrixStoreTensorNV %pd %m2 %ds1 None None",
+              "OpReturn", "OpFunctionEnd"]
+
+    def element(linear):
+        # The slice index, row-major over the spans in the layout's order, modulo the slice.
+        coord = [0] * 3
+        for k in reversed(range(3)):
+            coord[k] = offsets[k] + linear % spans[k]
+            linear //= spans[k]
+        if any(not 0 <= c < n for c, n in zip(coord, dims)):
+            return 77
+        return a[(coord[0] * dims[1] + coord[1]) * dims[2] + coord[2]]
+
+    def view_index(index, vdims, strides):
+        # The clip index enumerates the view's dimensions in the permutation's order (view
+        # dimension perm[0] outermost); coordinates times strides give the slice index.
+        linear = 0
+        for k in reversed(range(3)):
+            linear += (index % vdims[perm[k]]) * strides[perm[k]]
+            index //= vdims[perm[k]]
+        return linear
+
+    vdims = (8, 2, 8)
+    packed = (16, 8, 1)
+    d = [element(view_index(e, vdims, (8, 0, 1))) for e in range(rows * cols)]
+    for r in range(rows):
+        for c in range(cols):
+            if 1 <= r < 8 and 2 <= c < 14:
+                d.append(element(view_index((r - 1) * 12 + (c - 2), vdims, packed)))
+            else:
+                d.append(5)
+    return lines, {"a": ("uint32", a)}, {"d": d}
+
+
 CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
          "tensor_view": tensor_view, "matrix2_ops": matrix2_ops,
          "workgroup_matmul": workgroup_matmul, "decode_q4": decode_q4,
-         "tensor_mirrored": tensor_mirrored}
+         "tensor_mirrored": tensor_mirrored,
+         "decode_q8_matmul": lambda: decode_q8(False),
+         "decode_q8_vector": lambda: decode_q8(True),
+         "transpose_wide": transpose_wide, "flash_attn": flash_attn,
+         "tensor_view_dims": tensor_view_dims}
 # The outputs' type where it is not the first input's.
-OUTPUT_TYPE = {"workgroup_matmul": "float", "decode_q4": "float"}
+OUTPUT_TYPE = {"workgroup_matmul": "float", "decode_q4": "float", "decode_q8_matmul": "float",
+               "decode_q8_vector": "float", "flash_attn": "float", "transpose_wide": {"t": "float16", None: "float"}}
+# The absolute tolerance of the EXPECTs of a case with rounded float results (the others are
+# exact: small integers and powers of two).
+TOLERANCE = {"flash_attn": 0.01}
+
+# Cases with no native script, and why.
+LAVAPIPE_ONLY = {
+    "decode_q8_vector": "DecodeVectorFunc needs VK_NV_cooperative_matrix_decode_vector, which the "
+                        "H200 (NVIDIA 580.159.04) lacks; the lowering drops DecodeVectorFunc and "
+                        "lavapipe checks the result (decode_q8_matmul is the same load without it)",
+}
+NATIVE_README = """Generated by test/run/lower_coop_matrix2/generate.py; do not edit.
+The kernels of ../ as written, for a GPU with VK_NV_cooperative_matrix2 and subgroups of 32
+(utils/gpu_check_matrix2.sh runs them and compares with the lowered ones). Cases without a script
+here:
+"""
 
 
 def number(v):
@@ -546,8 +1040,9 @@ def amber(name, inputs, output, expected, vulkan_memory_model):
         out.append("BUFFER %s DATA_TYPE %s DATA" % (buf, dtype))
         out += data_lines(values)
         out.append("END")
-    otype, fill = output
     for oname, values in expected.items():
+        otype = output.get(oname, output.get(None))
+        fill = -1 if otype.startswith("float") else 0
         out.append("BUFFER %s DATA_TYPE %s SIZE %d FILL %s" % (oname, otype, len(values),
                                                                 number(fill)))
     out += ["", "PIPELINE compute pipeline", "  ATTACH kernel"]
@@ -555,13 +1050,18 @@ def amber(name, inputs, output, expected, vulkan_memory_model):
         out.append("  BIND BUFFER %s AS storage DESCRIPTOR_SET 0 BINDING %d" % (buf, i))
     out += ["END", "", "RUN pipeline 1 1 1"]
     for oname, values in expected.items():
-        out.append("EXPECT %s IDX 0 EQ %s" % (oname, " ".join(number(v) for v in values)))
+        tolerance = " TOLERANCE %s" % TOLERANCE[name] if name in TOLERANCE else ""
+        out.append("EXPECT %s IDX 0%s EQ %s" % (oname, tolerance,
+                                                 " ".join(number(v) for v in values)))
     return "\n".join(out) + "\n"
 
 
 # The workgroup size of each kernel as written (subgroups of 8: lavapipe after the lowering) and
 # for native runs (subgroups of 32: the H100 / H200), with the same number of subgroups.
 NATIVE_LOCAL_SIZE = {32: 128, 16: 64, 8: 32}
+# Cases with Subgroup-scope shapes outside the H100 / H200 KHR list (multiples of 16 from the
+# flexible-dimension list instead).
+FLEXIBLE_SHAPES = {"transpose_wide", "flash_attn"}
 
 
 def native_amber(name, lines, lowered_script):
@@ -579,6 +1079,9 @@ def native_amber(name, lines, lowered_script):
     if "OpTypeCooperativeMatrixKHR %half %u_2 " in text:  # Workgroup scope.
         features += ["DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope",
                      "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions"]
+    elif name in FLEXIBLE_SHAPES:
+        features.append(
+            "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions")
     if "OpCapability CooperativeMatrixBlockLoadsNV" in text:
         features.append("DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixBlockLoads")
     for cap, feature in [("Float16", "Vulkan12Features.shaderFloat16"),
@@ -612,7 +1115,8 @@ def main():
     for name, make in CASES.items():
         lines, inputs, expected = make()
         otype = OUTPUT_TYPE.get(name, next(iter(inputs.values()))[0])
-        output = (otype, -1 if otype == "float" else 0)  # Type and fill of the outputs.
+        # The outputs' types ({output: type}, None for the others).
+        output = otype if isinstance(otype, dict) else {None: otype}
         with open(os.path.join(folder, name + ".spvasm"), "w") as f:
             f.write("; Generated by test/run/lower_coop_matrix2/generate.py; do not edit.\n")
             f.write("\n".join(lines) + "\n")
@@ -621,8 +1125,12 @@ def main():
         with open(os.path.join(folder, name + ".amber"), "w") as f:
             f.write(script)
         os.makedirs(os.path.join(folder, "native"), exist_ok=True)
+        if name in LAVAPIPE_ONLY:
+            continue
         with open(os.path.join(folder, "native", name + ".amber"), "w") as f:
             f.write(native_amber(name, lines, script))
+    with open(os.path.join(folder, "native", "README"), "w") as f:
+        f.write(NATIVE_README + "".join("- %s: %s\n" % kv for kv in LAVAPIPE_ONLY.items()))
     with open(os.path.join(folder, "CASES"), "w") as f:
         f.write("\n".join(CASES) + "\n")
 
