@@ -1843,7 +1843,12 @@ std::unique_ptr<Pass> CreateLowerCoopMatrix2Pass(std::string_view argument, std:
       !TileShapesFromArgument(argument.substr(comma + 1), &shapes, error)) {
     return nullptr;
   }
-  return std::make_unique<LowerAndTilePass>(size, std::move(shapes));
+  return CreateLowerCoopMatrix2TilingPass(size, std::move(shapes));
+}
+
+std::unique_ptr<Pass> CreateLowerCoopMatrix2TilingPass(uint32_t subgroup_size,
+                                                       std::vector<TileShape> shapes) {
+  return std::make_unique<LowerAndTilePass>(subgroup_size, std::move(shapes));
 }
 
 }  // namespace coopspv::opt

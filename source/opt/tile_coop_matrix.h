@@ -32,6 +32,11 @@ bool TileShapesFromArgument(std::string_view argument, std::vector<TileShape>* s
 // Runs the tiling on `module` (as the pass does): Unchanged, Rebuilt or Failed.
 PassResult TileCoopMatrices(ir::Module& module, std::vector<TileShape> shapes);
 std::unique_ptr<Pass> CreateTileCoopMatrixPass(std::vector<TileShape> shapes);
+// --lower-coop-matrix2=<subgroup size>,<profile> with the profile's shapes given: a multiply-add
+// is split by rows only into pieces a shape's M divides, and the result is tiled
+// (lower_coop_matrix2.cc).
+std::unique_ptr<Pass> CreateLowerCoopMatrix2TilingPass(uint32_t subgroup_size,
+                                                       std::vector<TileShape> shapes);
 
 }  // namespace coopspv::opt
 

@@ -4,10 +4,11 @@
 // are checked by running on lavapipe in test/run/tile_coop_matrix/.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <regex>
-#include <sstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -103,12 +104,13 @@ OpDecorate %buf_i Binding 3
 )" + globals +
          R"(%main = OpFunction %void None %fn
 %entry = OpLabel
-)" + variables + R"(%p_h = OpAccessChain %pe_h %buf_h %u_0 %u_0
+)" + variables +
+         R"(%p_h = OpAccessChain %pe_h %buf_h %u_0 %u_0
 %p_f = OpAccessChain %pe_f %buf_f %u_0 %u_0
 %p_c = OpAccessChain %pe_c %buf_c %u_0 %u_0
 %p_i = OpAccessChain %pe_i %buf_i %u_0 %u_0
-)" + body + "OpReturn\nOpFunctionEnd\n" +
-         functions;
+)" + body +
+         "OpReturn\nOpFunctionEnd\n" + functions;
 }
 
 // The float multiply-add body: %d = A * B + C, 32 x 32 x 32, A row-major, B column-major.
@@ -118,19 +120,26 @@ const char kMulAdd[] =
     "%c = OpCooperativeMatrixLoadKHR %c32 %p_f %u_0 %u_32\n"
     "%d = OpCooperativeMatrixMulAddKHR %c32 %a %b %c\n";
 
+std::string Replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+std::string H100Json() {
+  std::ifstream in("test/data/profiles/h100.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 // The h100 profile without cooperativeMatrixFlexibleDimensions: only its fixed
 // VkCooperativeMatrixPropertiesKHR list, what a driver with VK_KHR_cooperative_matrix alone
 // accepts (with flexible dimensions, the profile would also take any multiple of 16).
 std::shared_ptr<const DeviceProfileHandle> FixedShapesOnly() {
-  std::ifstream in("test/data/profiles/h100.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string json = text.str();
-  const std::string flexible = "\"cooperativeMatrixFlexibleDimensions\": true";
-  const size_t at = json.find(flexible);
-  EXPECT_NE(at, std::string::npos);
-  if (at == std::string::npos) return nullptr;
-  json.replace(at, flexible.size(), "\"cooperativeMatrixFlexibleDimensions\": false");
+  const std::string json = Replaced(H100Json(), "\"cooperativeMatrixFlexibleDimensions\": true",
+                                    "\"cooperativeMatrixFlexibleDimensions\": false");
   std::shared_ptr<const DeviceProfileHandle> profile;
   Problem problem;
   EXPECT_TRUE(LoadDeviceProfile(json, &profile, &problem)) << problem.message;
@@ -168,8 +177,8 @@ size_t Count(const std::string& text, const std::string& what) {
 std::set<std::string> Shapes(const std::string& text) {
   std::set<std::string> out;
   const std::regex type("OpTypeCooperativeMatrixKHR %\\w+ %\\w+ %uint_(\\d+) %uint_(\\d+)");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), type);
-       it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), type); it != std::sregex_iterator();
+       ++it) {
     out.insert((*it)[1].str() + "x" + (*it)[2].str());
   }
   return out;
@@ -186,9 +195,9 @@ PassRun Tile(const std::string& assembly, const std::string& argument = "h100") 
 
 TEST(TileCoopMatrix, TheUntiledModuleFailsTheDeviceRules) {
   // What the pass is for: 32 x 32 matrices are not in the fixed list.
-  PassRun run = testing::RunPasses(Module(std::string(kMulAdd) +
-                                          "OpCooperativeMatrixStoreKHR %p_f %d %u_0 %u_32\n"),
-                                   {{"compact-ids", ""}});
+  PassRun run = testing::RunPasses(
+      Module(std::string(kMulAdd) + "OpCooperativeMatrixStoreKHR %p_f %d %u_0 %u_32\n"),
+      {{"compact-ids", ""}});
   ASSERT_TRUE(run.ok) << run.error;
   const std::string errors = DeviceErrors(run.text);
   EXPECT_NE(errors.find("device.coop-matrix.type"), std::string::npos) << errors;
@@ -211,23 +220,23 @@ TEST(TileCoopMatrix, MulAddBecomesATileProduct) {
 }
 
 TEST(TileCoopMatrix, DefaultShapesAreTheH100Ones) {
-  PassRun run = Tile(
-      Module(std::string(kMulAdd) + "OpCooperativeMatrixStoreKHR %p_f %d %u_0 %u_32\n"), "");
+  PassRun run =
+      Tile(Module(std::string(kMulAdd) + "OpCooperativeMatrixStoreKHR %p_f %d %u_0 %u_32\n"), "");
   ASSERT_TRUE(run.ok) << run.error;
   EXPECT_EQ(Shapes(run.text), kTiled);
 }
 
 TEST(TileCoopMatrix, NonSquareTakesTheLargestEntryThatDivides) {
   // 16 x 64 times 64 x 8: only 16x8x16 and 16x8x8 divide N = 8; 16x8x16 is larger.
-  PassRun run = Tile(Module(
-      "%a = OpCooperativeMatrixLoadKHR %a2 %p_h %u_0 %u_64\n"
-      "%b = OpCooperativeMatrixLoadKHR %b2 %p_h %u_0 %u_8\n"
-      "%c = OpCooperativeMatrixLoadKHR %c2 %p_f %u_0 %u_8\n"
-      "%d = OpCooperativeMatrixMulAddKHR %c2 %a %b %c\n"
-      "OpCooperativeMatrixStoreKHR %p_f %d %u_1 %u_16\n",
-      "%a2 = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_64 %u_0\n"
-      "%b2 = OpTypeCooperativeMatrixKHR %half %u_3 %u_64 %u_8 %u_1\n"
-      "%c2 = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_8 %u_2\n"));
+  PassRun run =
+      Tile(Module("%a = OpCooperativeMatrixLoadKHR %a2 %p_h %u_0 %u_64\n"
+                  "%b = OpCooperativeMatrixLoadKHR %b2 %p_h %u_0 %u_8\n"
+                  "%c = OpCooperativeMatrixLoadKHR %c2 %p_f %u_0 %u_8\n"
+                  "%d = OpCooperativeMatrixMulAddKHR %c2 %a %b %c\n"
+                  "OpCooperativeMatrixStoreKHR %p_f %d %u_1 %u_16\n",
+                  "%a2 = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_64 %u_0\n"
+                  "%b2 = OpTypeCooperativeMatrixKHR %half %u_3 %u_64 %u_8 %u_1\n"
+                  "%c2 = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_8 %u_2\n"));
   ASSERT_TRUE(run.ok) << run.error;
   EXPECT_EQ(Shapes(run.text), (std::set<std::string>{"16x16", "16x32", "16x8", "32x16"}));
   EXPECT_EQ(Count(run.text, "OpCooperativeMatrixMulAddKHR"), 4u) << run.text;
@@ -236,25 +245,25 @@ TEST(TileCoopMatrix, NonSquareTakesTheLargestEntryThatDivides) {
 }
 
 TEST(TileCoopMatrix, FloatArithmeticTileByTile) {
-  PassRun run = Tile(Module(std::string(kMulAdd) +
-                            "%e = OpFAdd %c32 %d %c\n"
-                            "%f = OpFSub %c32 %e %d\n"
-                            "%g = OpFMul %c32 %f %e\n"
-                            "%h = OpFDiv %c32 %g %f\n"
-                            "%i = OpFNegate %c32 %h\n"
-                            "%j = OpMatrixTimesScalar %c32 %i %f_2\n"
-                            "OpCooperativeMatrixStoreKHR %p_f %j %u_1 %u_32\n"));
+  PassRun run =
+      Tile(Module(std::string(kMulAdd) + "%e = OpFAdd %c32 %d %c\n"
+                                         "%f = OpFSub %c32 %e %d\n"
+                                         "%g = OpFMul %c32 %f %e\n"
+                                         "%h = OpFDiv %c32 %g %f\n"
+                                         "%i = OpFNegate %c32 %h\n"
+                                         "%j = OpMatrixTimesScalar %c32 %i %f_2\n"
+                                         "OpCooperativeMatrixStoreKHR %p_f %j %u_1 %u_32\n"));
   ASSERT_TRUE(run.ok) << run.error;
-  for (const char* op : {"OpFAdd", "OpFSub", "OpFMul", "OpFDiv", "OpFNegate",
-                         "OpMatrixTimesScalar"}) {
+  for (const char* op :
+       {"OpFAdd", "OpFSub", "OpFMul", "OpFDiv", "OpFNegate", "OpMatrixTimesScalar"}) {
     EXPECT_EQ(Count(run.text, op), 4u) << op << "\n" << run.text;
   }
 }
 
 TEST(TileCoopMatrix, ConversionsGiveBothTypesTheSameTiles) {
-  PassRun run = Tile(Module(std::string(kMulAdd) +
-                            "%e = OpFConvert %h32 %d\n"
-                            "OpCooperativeMatrixStoreKHR %p_h %e %u_0 %u_32\n"));
+  PassRun run =
+      Tile(Module(std::string(kMulAdd) + "%e = OpFConvert %h32 %d\n"
+                                         "OpCooperativeMatrixStoreKHR %p_h %e %u_0 %u_32\n"));
   ASSERT_TRUE(run.ok) << run.error;
   EXPECT_EQ(Count(run.text, "OpFConvert"), 4u) << run.text;
   EXPECT_EQ(Shapes(run.text), kTiled);
@@ -287,34 +296,34 @@ TEST(TileCoopMatrix, IntegerMulAddAndArithmetic) {
 TEST(TileCoopMatrix, SplatsConstantsAndValuesThatKeepTheirInstructions) {
   // A splat construct and constant, a null constant, OpUndef, OpSelect, OpCopyObject, OpPhi, a
   // Function variable, and a function taking and returning the type.
-  PassRun run = Tile(Module(
-      "%a = OpCooperativeMatrixLoadKHR %a32 %p_h %u_0 %u_32\n"
-      "%b = OpCooperativeMatrixLoadKHR %b32 %p_h %u_1 %u_32\n"
-      "%two = OpCompositeConstruct %c32 %f_2\n"
-      "%d = OpCooperativeMatrixMulAddKHR %c32 %a %b %two\n"
-      "%s = OpSelect %c32 %true %d %k\n"
-      "%u = OpSelect %c32 %true %s %n\n"
-      "%w = OpSelect %c32 %true %u %x\n"
-      "%y = OpCopyObject %c32 %w\n"
-      "OpStore %v %y\n"
-      "%z = OpLoad %c32 %v\n"
-      "%r = OpFunctionCall %c32 %twice %z\n"
-      "OpBranch %next\n"
-      "%next = OpLabel\n"
-      "%q = OpPhi %c32 %r %entry\n"
-      "OpCooperativeMatrixStoreKHR %p_f %q %u_0 %u_32\n",
-      "%pf_c32 = OpTypePointer Function %c32\n"
-      "%fc = OpTypeFunction %c32 %c32\n"
-      "%k = OpConstantComposite %c32 %f_2\n"
-      "%n = OpConstantNull %c32\n"
-      "%x = OpUndef %c32\n",
-      "%twice = OpFunction %c32 None %fc\n"
-      "%m = OpFunctionParameter %c32\n"
-      "%l = OpLabel\n"
-      "%t = OpFAdd %c32 %m %m\n"
-      "OpReturnValue %t\n"
-      "OpFunctionEnd\n",
-      "%v = OpVariable %pf_c32 Function\n"));
+  PassRun run =
+      Tile(Module("%a = OpCooperativeMatrixLoadKHR %a32 %p_h %u_0 %u_32\n"
+                  "%b = OpCooperativeMatrixLoadKHR %b32 %p_h %u_1 %u_32\n"
+                  "%two = OpCompositeConstruct %c32 %f_2\n"
+                  "%d = OpCooperativeMatrixMulAddKHR %c32 %a %b %two\n"
+                  "%s = OpSelect %c32 %true %d %k\n"
+                  "%u = OpSelect %c32 %true %s %n\n"
+                  "%w = OpSelect %c32 %true %u %x\n"
+                  "%y = OpCopyObject %c32 %w\n"
+                  "OpStore %v %y\n"
+                  "%z = OpLoad %c32 %v\n"
+                  "%r = OpFunctionCall %c32 %twice %z\n"
+                  "OpBranch %next\n"
+                  "%next = OpLabel\n"
+                  "%q = OpPhi %c32 %r %entry\n"
+                  "OpCooperativeMatrixStoreKHR %p_f %q %u_0 %u_32\n",
+                  "%pf_c32 = OpTypePointer Function %c32\n"
+                  "%fc = OpTypeFunction %c32 %c32\n"
+                  "%k = OpConstantComposite %c32 %f_2\n"
+                  "%n = OpConstantNull %c32\n"
+                  "%x = OpUndef %c32\n",
+                  "%twice = OpFunction %c32 None %fc\n"
+                  "%m = OpFunctionParameter %c32\n"
+                  "%l = OpLabel\n"
+                  "%t = OpFAdd %c32 %m %m\n"
+                  "OpReturnValue %t\n"
+                  "OpFunctionEnd\n",
+                  "%v = OpVariable %pf_c32 Function\n"));
   ASSERT_TRUE(run.ok) << run.error;
   EXPECT_EQ(Shapes(run.text), kTiled);
   // The splat construct: one tile construct, then the array of 4.
@@ -325,24 +334,24 @@ TEST(TileCoopMatrix, SplatsConstantsAndValuesThatKeepTheirInstructions) {
 }
 
 TEST(TileCoopMatrix, LengthIsTheTileLengthTimesTheTiles) {
-  PassRun run = Tile(Module(
-      "%len = OpCooperativeMatrixLengthKHR %uint %c32\n"
-      "%pl = OpAccessChain %pe_i %buf_i %u_0 %len\n"
-      "%li = OpBitcast %int %len\n"
-      "OpStore %pl %li\n"));
+  PassRun run =
+      Tile(Module("%len = OpCooperativeMatrixLengthKHR %uint %c32\n"
+                  "%pl = OpAccessChain %pe_i %buf_i %u_0 %len\n"
+                  "%li = OpBitcast %int %len\n"
+                  "OpStore %pl %li\n"));
   ASSERT_TRUE(run.ok) << run.error;
-  EXPECT_TRUE(std::regex_search(run.text,
-                                std::regex("(%\\w+) = OpCooperativeMatrixLengthKHR %uint %\\w+\n"
-                                           "%\\w+ = OpIMul %uint \\1 %uint_4")))
+  EXPECT_TRUE(
+      std::regex_search(run.text, std::regex("(%\\w+) = OpCooperativeMatrixLengthKHR %uint %\\w+\n"
+                                             "%\\w+ = OpIMul %uint \\1 %uint_4")))
       << run.text;
 }
 
 TEST(TileCoopMatrix, ListedShapesAreLeftAlone) {
-  PassRun run = testing::RunPasses(
-      Module("%a = OpCooperativeMatrixLoadKHR %a16 %p_h %u_0 %u_16\n"
-             "OpCooperativeMatrixStoreKHR %p_h %a %u_0 %u_16\n",
-             "%a16 = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_0\n"),
-      {{"tile-coop-matrix", "h100"}});
+  PassRun run =
+      testing::RunPasses(Module("%a = OpCooperativeMatrixLoadKHR %a16 %p_h %u_0 %u_16\n"
+                                "OpCooperativeMatrixStoreKHR %p_h %a %u_0 %u_16\n",
+                                "%a16 = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_0\n"),
+                         {{"tile-coop-matrix", "h100"}});
   ASSERT_TRUE(run.ok) << run.error;
   EXPECT_EQ(Count(run.text, "OpCooperativeMatrixLoadKHR"), 1u) << run.text;
   EXPECT_EQ(Count(run.text, "OpCooperativeMatrixStoreKHR"), 1u) << run.text;
@@ -350,11 +359,11 @@ TEST(TileCoopMatrix, ListedShapesAreLeftAlone) {
 
 TEST(TileCoopMatrix, AShapeNoEntryDividesStays) {
   // 8 rows: every H100 entry has M = 16. The type stays (the device rules report it).
-  PassRun run = testing::RunPasses(
-      Module("%a = OpCooperativeMatrixLoadKHR %a8 %p_h %u_0 %u_32\n"
-             "OpCooperativeMatrixStoreKHR %p_h %a %u_0 %u_32\n",
-             "%a8 = OpTypeCooperativeMatrixKHR %half %u_3 %u_8 %u_32 %u_0\n"),
-      {{"tile-coop-matrix", "h100"}});
+  PassRun run =
+      testing::RunPasses(Module("%a = OpCooperativeMatrixLoadKHR %a8 %p_h %u_0 %u_32\n"
+                                "OpCooperativeMatrixStoreKHR %p_h %a %u_0 %u_32\n",
+                                "%a8 = OpTypeCooperativeMatrixKHR %half %u_3 %u_8 %u_32 %u_0\n"),
+                         {{"tile-coop-matrix", "h100"}});
   ASSERT_TRUE(run.ok) << run.error;
   EXPECT_EQ(Shapes(run.text), (std::set<std::string>{"16x16", "16x32", "32x16", "8x32"}));
   EXPECT_EQ(Count(run.text, "OpCooperativeMatrixLoadKHR"), 1u) << run.text;
@@ -362,24 +371,42 @@ TEST(TileCoopMatrix, AShapeNoEntryDividesStays) {
 }
 
 TEST(TileCoopMatrix, ElementAccessFailsNamingTheInstruction) {
-  PassRun run = testing::RunPasses(
-      Module(std::string(kMulAdd) +
-             "%e = OpCompositeExtract %float %d 3\n"
-             "OpStore %p_f %e\n"),
-      {{"tile-coop-matrix", "h100"}});
+  PassRun run =
+      testing::RunPasses(Module(std::string(kMulAdd) + "%e = OpCompositeExtract %float %d 3\n"
+                                                       "OpStore %p_f %e\n"),
+                         {{"tile-coop-matrix", "h100"}});
   ASSERT_FALSE(run.ok);
   EXPECT_NE(run.error.find("OpCompositeExtract"), std::string::npos) << run.error;
   EXPECT_NE(run.error.find("not tiled yet"), std::string::npos) << run.error;
 }
 
 TEST(TileCoopMatrix, APointerThatIsNoAccessChainFails) {
-  PassRun run = testing::RunPasses(
-      Module("%vp = OpCopyObject %pe_h %p_h\n"
-             "%a = OpCooperativeMatrixLoadKHR %a32 %vp %u_0 %u_32\n"
-             "OpCooperativeMatrixStoreKHR %p_h %a %u_0 %u_32\n"),
-      {{"tile-coop-matrix", "h100"}});
+  PassRun run = testing::RunPasses(Module("%vp = OpCopyObject %pe_h %p_h\n"
+                                          "%a = OpCooperativeMatrixLoadKHR %a32 %vp %u_0 %u_32\n"
+                                          "OpCooperativeMatrixStoreKHR %p_h %a %u_0 %u_32\n"),
+                                   {{"tile-coop-matrix", "h100"}});
   ASSERT_FALSE(run.ok);
   EXPECT_NE(run.error.find("not an access chain"), std::string::npos) << run.error;
+}
+
+TEST(TileCoopMatrix, LegalizeForAKhrOnlyDeviceTilesWhatItDoesNotList) {
+  // The H100 without VK_NV_cooperative_matrix2: --legalize-for-device tiles the 32 x 32
+  // matrices (and checks the result against the profile's device rules).
+  const char* dir = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(dir ? dir : "/tmp") + "/khr_only.json";
+  {
+    std::ofstream out(path);
+    out << Replaced(Replaced(H100Json(), "\"VK_NV_cooperative_matrix2\",", ""),
+                    "\"cooperativeMatrixFlexibleDimensions\": true",
+                    "\"cooperativeMatrixFlexibleDimensions\": false");
+  }
+  PassRun run = testing::RunPasses(
+      Module(std::string(kMulAdd) + "OpCooperativeMatrixStoreKHR %p_f %d %u_0 %u_32\n"),
+      {{"legalize-for-device", path}});
+  ASSERT_TRUE(run.ok) << run.error;
+  EXPECT_EQ(Shapes(run.text), kTiled);
+  EXPECT_EQ(Count(run.text, "OpCooperativeMatrixMulAddKHR"), 8u) << run.text;
+  EXPECT_EQ(DeviceErrors(run.text), "");
 }
 
 TEST(TileCoopMatrix, BadProfileIsAnError) {

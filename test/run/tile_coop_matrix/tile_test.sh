@@ -92,6 +92,19 @@ passes "$TMP/tc.32.spv" h100 && fail "cm2_transpose_convert --lower-coop-matrix2
 grep -q "8x64 float16 MatrixA" "$TMP/err" || fail "cm2_transpose_convert: no 8x64 error: $(head -3 "$TMP/err")"
 passes "$TMP/wm.8.spv" h100 && fail "workgroup_matmul --lower-coop-matrix2=8 passes h100"
 
+# A device with VK_KHR_cooperative_matrix only (the H100 without VK_NV_cooperative_matrix2):
+# --legalize-for-device lowers the matrix2 kernels onto KHR tiles it lists.
+grep -v '"VK_NV_cooperative_matrix2",' "$TMP/fixed.json" >"$TMP/khr_only.json"
+for kernel in wm tc; do
+  if "$OPT" --target-env vulkan1.3 --legalize-for-device="$TMP/khr_only.json" "$TMP/$kernel.spv" \
+      -o "$TMP/$kernel.legal.spv" 2>"$TMP/err"; then
+    passes "$TMP/$kernel.legal.spv" "$TMP/khr_only.json" ||
+      fail "$kernel legalized for a KHR-only H100: $(head -3 "$TMP/err")"
+  else
+    fail "$kernel --legalize-for-device=<KHR-only H100>: $(cat "$TMP/err")"
+  fi
+done
+
 "$OPT" --target-env vulkan1.3 --lower-coop-matrix=8 "$TMP/wm.8.tiled.spv" \
   -o "$TMP/workgroup_matmul.spv" || fail "workgroup_matmul: --lower-coop-matrix=8 after tiling"
 cp test/run/lower_coop_matrix2/workgroup_matmul.amber "$TMP/"
