@@ -1,4 +1,4 @@
-// --lower-coop-matrix2=<subgroup size>: rewrites SPV_NV_cooperative_matrix2 and
+// --lower-coop-matrix2=<subgroup size>[,<device profile>]: rewrites SPV_NV_cooperative_matrix2 and
 // SPV_NV_tensor_addressing onto plain SPV_KHR_cooperative_matrix at Subgroup scope, Workgroup
 // memory and ordinary code, so that a driver with only VK_KHR_cooperative_matrix runs the module
 // (and, after --lower-coop-matrix=S, a driver with no cooperative support). The module must then
@@ -115,8 +115,13 @@
 //   subgroup holds every matrix whole (after --lower-coop-matrix=S, R * C / S elements an
 //   invocation), the shared steps move whole matrices through Workgroup memory, and outside the
 //   multiply-add the shapes are the Workgroup ones, so the output runs where the driver supports
-//   them at Subgroup scope, or anywhere after --lower-coop-matrix=S. Not done yet: tiles of the
-//   shapes every KHR driver reports (or a device profile's), each subgroup OWNING its rows
+//   them at Subgroup scope, or anywhere after --lower-coop-matrix=S. With a device profile
+//   (--lower-coop-matrix2=S,<profile>; --legalize-for-device gives its own for a device with KHR
+//   matrices), a multiply-add is split by rows only when each subgroup's rows are a multiple of
+//   the smallest M the profile lists, and the output then goes through --tile-coop-matrix
+//   (tile_coop_matrix.cc): every Subgroup-scope type the device does not list becomes an array
+//   of listed tiles in each subgroup (same memory, same barriers), so only listed shapes
+//   remain. Not done yet: each subgroup OWNING its rows
 //   between operations (the accumulator and A by rows, B replicated or staged; only column
 //   reductions, transposes and Use conversions would then go through the region).
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its

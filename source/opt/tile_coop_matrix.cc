@@ -32,6 +32,16 @@
 // n) + j holding rows [i * m, (i + 1) * m) and columns [j * n, (j + 1) * n). The tiles live where
 // the matrix lived (values, Function variables); every invocation of the subgroup holds its part
 // of every tile, as for any KHR matrix, and nothing goes through memory, so no barrier is added.
+//
+// From a Workgroup-scope matrix (--lower-coop-matrix2=S,<profile>): the lowering makes an R x C
+// Workgroup-scope matrix an R x C Subgroup-scope one that every subgroup holds whole, its shared
+// steps going through the workgroup's one Workgroup region between Workgroup-scope barriers
+// (lower_coop_matrix2.cc); a split multiply-add gives each subgroup R / W rows, which the
+// lowering then keeps a multiple of the profile's smallest M. This pass makes each of those
+// values an array of listed tiles, in every subgroup, where the value was; the region copies
+// become one KHR load or store per tile at the tile's offset in the region (stride C, as
+// before), between the same barriers. The tiling itself adds no memory and no barrier: a tile
+// is an ordinary Subgroup-scope matrix, and the tiles of one matrix are independent values.
 // Values of the type (OpPhi, OpSelect, OpUndef, OpConstantNull, OpCopyObject, variables, loads,
 // stores, function parameters, calls and returns) keep their instructions. Rewritten:
 // - OpCooperativeMatrixLoadKHR / StoreKHR: one per tile, the Pointer (an access chain) advanced
@@ -78,6 +88,7 @@ constexpr uint32_t kUseA = 0, kUseB = 1;
 // Cooperative matrix operand bits.
 constexpr uint32_t kASigned = 0x1, kBSigned = 0x2, kCSigned = 0x4, kResultSigned = 0x8,
                    kSaturating = 0x10;
+constexpr uint32_t kAlignedMask = 0x2;  // MemoryAccess Aligned.
 
 // The entries of test/data/profiles/h100.json (see the head comment).
 std::vector<TileShape> DefaultShapes() {
@@ -451,6 +462,29 @@ class Tiler {
     return b_.Add(m_.opcode(chain), m_.type_id(chain), words);
   }
 
+  // A tile after the first starts where the instruction's Aligned operand (the literal after the
+  // memory operand mask at word `mask` of instruction i) need not hold any more: it becomes the
+  // size of the pointee, which every element's address has. `words` are the new instruction's
+  // operands, word w of i being words[w - first].
+  void LowerAlignment(InstIndex i, uint32_t mask, bool moved, std::vector<uint32_t>* words,
+                      uint32_t first) {
+    if (!moved || m_.num_words(i) <= mask + 1 ||
+        (m_.word(i, mask) & kAlignedMask) == 0) {
+      return;
+    }
+    const Id pointer = m_.word(i, mask == 6 ? 3 : 1);
+    const Id pointee = m_.word(m_.Def(m_.TypeOf(pointer)), 3);
+    uint32_t bytes = 0;
+    if (m_.DefOpcode(pointee) == Op::TypeVector) {
+      const InstIndex v = m_.Def(pointee);
+      bytes = Width(m_.word(v, 2)) / 8 * m_.word(v, 3);
+    } else {
+      bytes = Width(pointee) / 8;
+    }
+    uint32_t& alignment = (*words)[mask + 1 - first];
+    if (bytes && bytes < alignment) alignment = bytes;
+  }
+
   // The element offsets (rows of Stride, columns) of tile t under this layout.
   std::optional<std::pair<uint32_t, uint32_t>> TileOffset(InstIndex i, const MatrixType& t,
                                                           Id layout, uint32_t tile) {
@@ -513,6 +547,7 @@ class Tiler {
         if (!pointer) return;
         std::vector<uint32_t> words = {pointer};
         for (uint32_t w = 4; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
+        LowerAlignment(i, 6, pointer != m_.word(i, 3), &words, 3);
         tiles.push_back(b_.Add(op, rt->tile, words));
       }
       b_.Add(Op::CompositeConstruct, type, tiles, result);
@@ -531,6 +566,7 @@ class Tiler {
         if (!pointer) return;
         std::vector<uint32_t> words = {pointer, TileValue(m_.word(i, 2), t)};
         for (uint32_t w = 3; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
+        LowerAlignment(i, 5, pointer != m_.word(i, 1), &words, 1);
         b_.Add(op, 0, words);
       }
       b_.Remove(i);

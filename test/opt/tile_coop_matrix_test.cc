@@ -219,6 +219,18 @@ TEST(TileCoopMatrix, MulAddBecomesATileProduct) {
   EXPECT_NE(run.text.find("OpIMul %uint %uint_32 %uint_16"), std::string::npos) << run.text;
 }
 
+TEST(TileCoopMatrix, MemoryOperandsStayAndAlignmentDropsToTheElement) {
+  PassRun run = Tile(Module(
+      "%c = OpCooperativeMatrixLoadKHR %c32 %p_f %u_0 %u_32 Aligned|Nontemporal 16\n"
+      "OpCooperativeMatrixStoreKHR %p_f %c %u_1 %u_32 Aligned 16\n"));
+  ASSERT_TRUE(run.ok) << run.error;
+  // The first tile starts at the pointer (16 holds), the three others anywhere a float is.
+  EXPECT_EQ(Count(run.text, "Aligned|Nontemporal 16"), 1u) << run.text;
+  EXPECT_EQ(Count(run.text, "Aligned|Nontemporal 4"), 3u) << run.text;
+  EXPECT_EQ(Count(run.text, "Aligned 16"), 1u) << run.text;
+  EXPECT_EQ(Count(run.text, "Aligned 4"), 3u) << run.text;
+}
+
 TEST(TileCoopMatrix, DefaultShapesAreTheH100Ones) {
   PassRun run =
       Tile(Module(std::string(kMulAdd) + "OpCooperativeMatrixStoreKHR %p_f %d %u_0 %u_32\n"), "");
