@@ -11,7 +11,7 @@
 #   passes coopspv-val --device-profile=h100 and the fixed shapes' rules;
 # - workgroup_matmul --lower-coop-matrix2=8,h100 --lower-coop-matrix=8 still gives generate.py's
 #   results on lavapipe. (cm2_transpose_convert tiled and lowered also does, but Mesa compiles
-#   its 48 tile products for about a minute: run by hand, see docs/tile_coop_matrix.md.)
+#   its 48 tile products for about a minute: run by hand, see README.md.)
 set -u
 AS=tools/coopspv-as
 OPT=tools/coopspv-opt
