@@ -60,9 +60,15 @@
 // - OpCooperativeMatrixLengthKHR of T: G times the length of a tile. Element e of the big matrix
 //   (which invocation owns it is implementation-defined anyway) would be element e % L of tile
 //   e / L, L a tile's length.
-// Everything else that reads or writes a tiled type fails, naming the instruction (element
-// access through OpCompositeExtract / OpCompositeInsert / OpAccessChain, specialization constant
-// composites, OpCooperativeMatrixTransposeNV ...): no wrong code is written silently.
+// - OpCompositeExtract / OpCompositeInsert of element e (one index into the matrix itself): the
+//   matrix is stored to a Function variable of the type, and element e % L of tile e / L is read
+//   or written there through OpAccessChain (L = OpCooperativeMatrixLengthKHR of the tile: which
+//   invocation owns which element is implementation-defined anyway, so this is as good a
+//   numbering as the untiled one). OpAccessChain / OpInBoundsAccessChain through a variable of
+//   the type: the element index becomes the two indices (e / L, e % L).
+// Everything else that reads or writes a tiled type fails, naming the instruction (indices
+// through a tiled matrix inside an aggregate, specialization constant composites,
+// OpCooperativeMatrixTransposeNV ...): no wrong code is written silently.
 #include "source/opt/tile_coop_matrix.h"
 
 #include <algorithm>
@@ -468,8 +474,7 @@ class Tiler {
   // operands, word w of i being words[w - first].
   void LowerAlignment(InstIndex i, uint32_t mask, bool moved, std::vector<uint32_t>* words,
                       uint32_t first) {
-    if (!moved || m_.num_words(i) <= mask + 1 ||
-        (m_.word(i, mask) & kAlignedMask) == 0) {
+    if (!moved || m_.num_words(i) <= mask + 1 || (m_.word(i, mask) & kAlignedMask) == 0) {
       return;
     }
     const Id pointer = m_.word(i, mask == 6 ? 3 : 1);
@@ -483,6 +488,137 @@ class Tiler {
     }
     uint32_t& alignment = (*words)[mask + 1 - first];
     if (bytes && bytes < alignment) alignment = bytes;
+  }
+
+  // The type one index into `type` reaches (a struct's member by the constant `index`); 0 when
+  // there is none.
+  Id Walk(Id type, Id index, bool literal) const {
+    const InstIndex d = m_.Def(type);
+    if (d == ir::kNoInst) return 0;
+    switch (m_.opcode(d)) {
+      case Op::TypeStruct: {
+        const auto member = literal ? std::optional<uint32_t>(index) : ConstantValue(index);
+        return member && *member + 2 < m_.num_words(d) ? m_.word(d, 2 + *member) : 0;
+      }
+      case Op::TypeArray:
+      case Op::TypeRuntimeArray:
+      case Op::TypeVector:
+      case Op::TypeMatrix:
+      case Op::TypeCooperativeMatrixKHR:
+        return m_.word(d, 2);
+      default:
+        return 0;
+    }
+  }
+
+  // An OpTypePointer (storage class, pointee): the module's, else one added before the functions.
+  Id PointerTo(spv::StorageClass storage, Id pointee) {
+    const auto key = std::pair{U(storage), pointee};
+    if (auto it = pointers_.find(key); it != pointers_.end()) return it->second;
+    Id id = 0;
+    for (InstIndex g = 0; g < m_.global_end() && !id; ++g) {
+      if (m_.opcode(g) == Op::TypePointer && m_.word(g, 2) == U(storage) &&
+          m_.word(g, 3) == pointee) {
+        id = m_.result_id(g);
+      }
+    }
+    if (!id) {
+      b_.SetInsertBeforeFunctions();
+      id = b_.Add(Op::TypePointer, 0, {U(storage), pointee});
+      b_.SetInsertBefore(current_);
+    }
+    pointers_[key] = id;
+    return id;
+  }
+
+  // A Function variable of the tiled type `type` in the function of instruction i, after the
+  // function's own variables (one per function and type).
+  Id ScratchVariable(InstIndex i, Id type) {
+    const uint32_t f = m_.FunctionOf(i);
+    const auto key = std::pair{f, type};
+    if (auto it = scratch_.find(key); it != scratch_.end()) return it->second;
+    const Id pointer = PointerTo(spv::StorageClass::Function, type);
+    InstIndex at = m_.blocks()[m_.functions()[f].first_block].label;
+    while (at + 1 < m_.num_instructions() && m_.opcode(at + 1) == Op::Variable) ++at;
+    b_.SetInsertAfter(at);
+    const Id variable = b_.Add(Op::Variable, pointer, {U(spv::StorageClass::Function)});
+    b_.SetInsertBefore(current_);
+    scratch_[key] = variable;
+    return variable;
+  }
+
+  // (tile, element in the tile) of element `index` (an id of a 32-bit integer type) of the tiled
+  // type `t`: index / L and index % L, L the tile's OpCooperativeMatrixLengthKHR.
+  std::pair<Id, Id> SplitIndex(const MatrixType& t, Id index, Id type) {
+    const Id length = b_.Add(Op::CooperativeMatrixLengthKHR, type, {t.tile});
+    return {b_.Add(Op::UDiv, type, {index, length}), b_.Add(Op::UMod, type, {index, length})};
+  }
+
+  // OpAccessChain / OpInBoundsAccessChain through a tiled type: its element index becomes the
+  // tile and the element in the tile. False (unchanged) when no index goes through one.
+  bool RewriteAccessChain(InstIndex i) {
+    if (m_.num_words(i) < 5) return false;
+    const InstIndex base_type = m_.Def(m_.TypeOf(m_.word(i, 3)));
+    if (base_type == ir::kNoInst || m_.opcode(base_type) != Op::TypePointer) return false;
+    Id type = m_.word(base_type, 3);
+    bool through = false;
+    for (uint32_t w = 4; w < m_.num_words(i) && type; ++w) {
+      const MatrixType* t = Find(type);
+      if (t && t->tiled()) through = true;
+      type = Walk(type, m_.word(i, w), false);
+    }
+    if (!through) return false;
+    b_.SetInsertBefore(i);
+    std::vector<uint32_t> words = {m_.word(i, 3)};
+    type = m_.word(base_type, 3);
+    for (uint32_t w = 4; w < m_.num_words(i); ++w) {
+      const MatrixType* t = Find(type);
+      const Id index = m_.word(i, w);
+      if (t && t->tiled()) {
+        const Id index_type = m_.TypeOf(index);
+        if (!IsInt(index_type) || Width(index_type) != 32) {
+          Fail(i, "an index into a tiled matrix is not a 32-bit integer");
+          return true;
+        }
+        const auto [tile, element] = SplitIndex(*t, index, index_type);
+        words.push_back(tile);
+        words.push_back(element);
+      } else {
+        words.push_back(index);
+      }
+      type = Walk(type, index, false);
+    }
+    b_.Add(m_.opcode(i), m_.type_id(i), words, m_.result_id(i));
+    b_.Remove(i);
+    return true;
+  }
+
+  // OpCompositeExtract / OpCompositeInsert of element e of a tiled matrix (one index): through a
+  // Function variable of the type, the access chain (tile e / L, element e % L).
+  void RewriteElementAccess(InstIndex i, const MatrixType& t) {
+    const bool insert = m_.opcode(i) == Op::CompositeInsert;
+    const uint32_t composite_word = insert ? 4 : 3;
+    if (m_.num_words(i) != composite_word + 2) {
+      Fail(i, "only one index into a tiled matrix is lowered");
+      return;
+    }
+    const Id type = m_.TypeOf(m_.word(i, composite_word));
+    b_.SetInsertBefore(i);
+    const Id variable = ScratchVariable(i, type);
+    b_.Add(Op::Store, 0, {variable, m_.word(i, composite_word)});
+    const auto [tile, element] =
+        SplitIndex(t, Const(t.size_type, m_.word(i, composite_word + 1)), t.size_type);
+    const Id component = m_.TypeOf(m_.word(i, 3));
+    const Id pointer = b_.Add(
+        Op::AccessChain, PointerTo(spv::StorageClass::Function, insert ? component : m_.type_id(i)),
+        {variable, tile, element});
+    if (insert) {
+      b_.Add(Op::Store, 0, {pointer, m_.word(i, 3)});
+      b_.Add(Op::Load, m_.type_id(i), {variable}, m_.result_id(i));
+    } else {
+      b_.Add(Op::Load, m_.type_id(i), {pointer}, m_.result_id(i));
+    }
+    b_.Remove(i);
   }
 
   // The element offsets (rows of Stride, columns) of tile t under this layout.
@@ -651,6 +787,26 @@ class Tiler {
       b_.Remove(i);
       return;
     }
+    if ((op == Op::AccessChain || op == Op::InBoundsAccessChain) && RewriteAccessChain(i)) return;
+    if (op == Op::CompositeExtract || op == Op::CompositeInsert) {
+      const uint32_t composite = op == Op::CompositeInsert ? 4 : 3;
+      const MatrixType* t =
+          m_.num_words(i) > composite ? Find(m_.TypeOf(m_.word(i, composite))) : nullptr;
+      if (t && t->tiled()) return RewriteElementAccess(i, *t);
+      // An index through a tiled matrix inside an aggregate is not lowered.
+      Id walked = m_.num_words(i) > composite ? m_.TypeOf(m_.word(i, composite)) : 0;
+      for (uint32_t w = composite + 1; w < m_.num_words(i) && walked; ++w) {
+        const MatrixType* inner = Find(walked);
+        if (inner && inner->tiled()) {
+          Fail(i, "an index goes through the tiled matrix type " + Text(walked) +
+                      " inside an aggregate, which is not tiled yet");
+          return;
+        }
+        walked = Walk(walked, m_.word(i, w), true);
+      }
+    }
+    // An aggregate of matrices: its constituents are tiled the same way wherever they go.
+    if (op == Op::CompositeConstruct && !result_tiled) return;
     if (result_tiled) {
       Fail(i, "its result has the tiled matrix type " + Text(type) +
                   ", and this instruction is not tiled yet");
@@ -666,6 +822,8 @@ class Tiler {
   ir::Builder b_;
   std::map<Id, MatrixType> types_;
   std::map<std::pair<Id, uint32_t>, Id> constants_;
+  std::map<std::pair<uint32_t, Id>, Id> pointers_;  // (storage class, pointee).
+  std::map<std::pair<uint32_t, Id>, Id> scratch_;   // (function, type): variable.
   InstIndex first_tiled_ = ir::kNoInst;
   InstIndex current_ = ir::kNoInst;  // The instruction being rewritten (new code goes before).
   std::string error_;

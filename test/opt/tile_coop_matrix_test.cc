@@ -220,9 +220,9 @@ TEST(TileCoopMatrix, MulAddBecomesATileProduct) {
 }
 
 TEST(TileCoopMatrix, MemoryOperandsStayAndAlignmentDropsToTheElement) {
-  PassRun run = Tile(Module(
-      "%c = OpCooperativeMatrixLoadKHR %c32 %p_f %u_0 %u_32 Aligned|Nontemporal 16\n"
-      "OpCooperativeMatrixStoreKHR %p_f %c %u_1 %u_32 Aligned 16\n"));
+  PassRun run =
+      Tile(Module("%c = OpCooperativeMatrixLoadKHR %c32 %p_f %u_0 %u_32 Aligned|Nontemporal 16\n"
+                  "OpCooperativeMatrixStoreKHR %p_f %c %u_1 %u_32 Aligned 16\n"));
   ASSERT_TRUE(run.ok) << run.error;
   // The first tile starts at the pointer (16 holds), the three others anywhere a float is.
   EXPECT_EQ(Count(run.text, "Aligned|Nontemporal 16"), 1u) << run.text;
@@ -382,14 +382,39 @@ TEST(TileCoopMatrix, AShapeNoEntryDividesStays) {
   EXPECT_NE(DeviceErrors(run.text).find("8x32 float16 MatrixA"), std::string::npos);
 }
 
-TEST(TileCoopMatrix, ElementAccessFailsNamingTheInstruction) {
+TEST(TileCoopMatrix, ElementAccessGoesThroughAVariable) {
+  // Element 3 of the 32 x 32 matrix: element 3 % L of tile 3 / L, L the tile's length, read and
+  // written through a Function variable of the array of tiles; an access chain into a variable
+  // of the type gets the same two indices.
+  PassRun run = Tile(Module(std::string(kMulAdd) + "%e = OpCompositeExtract %float %d 3\n"
+                                                   "%g = OpCompositeInsert %c32 %e %d 5\n"
+                                                   "OpStore %v %g\n"
+                                                   "%pv = OpAccessChain %pf_float %v %u_8\n"
+                                                   "%x = OpLoad %float %pv\n"
+                                                   "OpStore %p_f %x\n",
+                            "%pf_c32 = OpTypePointer Function %c32\n"
+                            "%pf_float = OpTypePointer Function %float\n",
+                            "", "%v = OpVariable %pf_c32 Function\n"));
+  ASSERT_TRUE(run.ok) << run.error;
+  EXPECT_EQ(Count(run.text, "OpCompositeExtract %float"), 0u) << run.text;
+  EXPECT_EQ(Count(run.text, "OpCompositeInsert"), 0u) << run.text;
+  EXPECT_EQ(Count(run.text, "OpUDiv"), 3u) << run.text;
+  EXPECT_EQ(Count(run.text, "OpUMod"), 3u) << run.text;
+  EXPECT_TRUE(std::regex_search(
+      run.text, std::regex("OpAccessChain %_ptr_Function_float %\\w+ %\\w+ %\\w+\n")))
+      << run.text;
+}
+
+TEST(TileCoopMatrix, AnIndexThroughATiledMatrixInAStructFails) {
   PassRun run =
-      testing::RunPasses(Module(std::string(kMulAdd) + "%e = OpCompositeExtract %float %d 3\n"
-                                                       "OpStore %p_f %e\n"),
+      testing::RunPasses(Module(std::string(kMulAdd) + "%s = OpCompositeConstruct %st %d\n"
+                                                       "%e = OpCompositeExtract %float %s 0 3\n"
+                                                       "OpStore %p_f %e\n",
+                                "%st = OpTypeStruct %c32\n"),
                          {{"tile-coop-matrix", "h100"}});
   ASSERT_FALSE(run.ok);
   EXPECT_NE(run.error.find("OpCompositeExtract"), std::string::npos) << run.error;
-  EXPECT_NE(run.error.find("not tiled yet"), std::string::npos) << run.error;
+  EXPECT_NE(run.error.find("inside an aggregate"), std::string::npos) << run.error;
 }
 
 TEST(TileCoopMatrix, APointerThatIsNoAccessChainFails) {
