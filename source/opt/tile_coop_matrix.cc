@@ -275,6 +275,7 @@ class Tiler {
       if (!Supported(t)) unsupported.insert(id);
     }
     std::map<Id, std::pair<uint32_t, uint32_t>> chosen;
+    std::set<Id> pinned;
     // Multiply-adds first.
     for (InstIndex i = m_.global_end(); i < m_.num_instructions(); ++i) {
       if (m_.opcode(i) != Op::CooperativeMatrixMulAddKHR) continue;
@@ -308,7 +309,12 @@ class Tiler {
         if (!agrees) continue;
         if (!best || s.m * s.n * s.k > best->m * best->n * best->k) best = &s;
       }
-      if (!best) continue;  // The validator reports what stays unsupported.
+      if (!best) {
+        // No listed shape fits: its types stay as they are (unless another instruction tiles
+        // them, and then the rewrite fails naming this one); the validator reports them.
+        for (Id id : ids) pinned.insert(id);
+        continue;
+      }
       const std::pair<uint32_t, uint32_t> want[4] = {
           {best->m, best->k}, {best->k, best->n}, {best->m, best->n}, {best->m, best->n}};
       for (int k = 0; k < 4; ++k) chosen[ids[k]] = want[k];
@@ -335,7 +341,7 @@ class Tiler {
     }
     // The rest: the largest listed shape of their Use that divides them.
     for (Id id : unsupported) {
-      if (chosen.count(id)) continue;
+      if (chosen.count(id) || pinned.count(id)) continue;
       const MatrixType& t = types_[id];
       std::optional<std::pair<uint32_t, uint32_t>> best;
       for (const TileShape& s : shapes_) {
@@ -363,11 +369,16 @@ class Tiler {
     }
   }
 
-  // Constants of `type` (an integer type), added before the first tiled type.
+  // Constants of `type` (an integer type): the tiles' sizes before the first tiled type, those
+  // the functions use before the functions (their type may be declared after the matrices).
   Id Const(Id type, uint32_t value) {
     auto key = std::pair{type, value};
     if (auto it = constants_.find(key); it != constants_.end()) return it->second;
-    b_.SetInsertBefore(first_tiled_);
+    if (current_ == ir::kNoInst) {
+      b_.SetInsertBefore(first_tiled_);
+    } else {
+      b_.SetInsertBeforeFunctions();
+    }
     const Id id = b_.Add(Op::Constant, type, {value});
     if (current_ != ir::kNoInst) b_.SetInsertBefore(current_);
     constants_[key] = id;

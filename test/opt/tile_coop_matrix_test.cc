@@ -382,6 +382,24 @@ TEST(TileCoopMatrix, AShapeNoEntryDividesStays) {
   EXPECT_NE(DeviceErrors(run.text).find("8x32 float16 MatrixA"), std::string::npos);
 }
 
+TEST(TileCoopMatrix, AMulAddNoShapeFitsKeepsItsTypes) {
+  // 8 x 32 times 32 x 32: no listed M divides 8, so the multiply-add and its B stay whole
+  // (B alone would take 16 x 16 tiles); the device rules then name them.
+  PassRun run =
+      testing::RunPasses(Module("%a = OpCooperativeMatrixLoadKHR %a8 %p_h %u_0 %u_32\n"
+                                "%b = OpCooperativeMatrixLoadKHR %b32 %p_h %u_1 %u_32\n"
+                                "%c = OpCooperativeMatrixLoadKHR %c8 %p_f %u_0 %u_32\n"
+                                "%d = OpCooperativeMatrixMulAddKHR %c8 %a %b %c\n"
+                                "OpCooperativeMatrixStoreKHR %p_f %d %u_0 %u_32\n",
+                                "%a8 = OpTypeCooperativeMatrixKHR %half %u_3 %u_8 %u_32 %u_0\n"
+                                "%c8 = OpTypeCooperativeMatrixKHR %float %u_3 %u_8 %u_32 %u_2\n"),
+                         {{"tile-coop-matrix", "h100"}});
+  ASSERT_TRUE(run.ok) << run.error;
+  EXPECT_EQ(Count(run.text, "OpCooperativeMatrixMulAddKHR"), 1u) << run.text;
+  EXPECT_EQ(Count(run.text, "OpCooperativeMatrixLoadKHR"), 3u) << run.text;
+  EXPECT_NE(DeviceErrors(run.text).find("device.coop-matrix.muladd"), std::string::npos);
+}
+
 TEST(TileCoopMatrix, ElementAccessGoesThroughAVariable) {
   // Element 3 of the 32 x 32 matrix: element 3 % L of tile 3 / L, L the tile's length, read and
   // written through a Function variable of the array of tiles; an access chain into a variable
