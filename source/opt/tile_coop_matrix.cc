@@ -177,7 +177,10 @@ class Tiler {
   }
 
   bool IsInt(Id type) const { return m_.DefOpcode(type) == Op::TypeInt; }
-  uint32_t Width(Id type) const { return m_.word(m_.Def(type), 2); }
+  uint32_t Width(Id type) const {
+    const InstIndex d = m_.Def(type);
+    return d == ir::kNoInst || m_.num_words(d) < 3 ? 0 : m_.word(d, 2);
+  }
 
   // Whether the scalar type `type` is component type `c` (an integer either signedness unless
   // `sign` says which).
@@ -278,7 +281,7 @@ class Tiler {
     std::set<Id> pinned;
     // Multiply-adds first.
     for (InstIndex i = m_.global_end(); i < m_.num_instructions(); ++i) {
-      if (m_.opcode(i) != Op::CooperativeMatrixMulAddKHR) continue;
+      if (m_.opcode(i) != Op::CooperativeMatrixMulAddKHR || m_.num_words(i) < 6) continue;
       const Id ids[4] = {m_.TypeOf(m_.word(i, 3)), m_.TypeOf(m_.word(i, 4)),
                          m_.TypeOf(m_.word(i, 5)), m_.type_id(i)};
       MatrixType* t[4];
@@ -437,6 +440,10 @@ class Tiler {
     }
     // The pointee: a vector counts its components.
     const InstIndex pointer_type = m_.Def(m_.type_id(chain));
+    if (pointer_type == ir::kNoInst || m_.opcode(pointer_type) != Op::TypePointer) {
+      Fail(i, "the Pointer's type is not a pointer type");
+      return 0;
+    }
     const Id pointee = m_.word(pointer_type, 3);
     uint32_t vector = 1;
     if (m_.DefOpcode(pointee) == Op::TypeVector) vector = m_.word(m_.Def(pointee), 3);
@@ -489,7 +496,9 @@ class Tiler {
       return;
     }
     const Id pointer = m_.word(i, mask == 6 ? 3 : 1);
-    const Id pointee = m_.word(m_.Def(m_.TypeOf(pointer)), 3);
+    const InstIndex pointer_type = m_.Def(m_.TypeOf(pointer));
+    if (pointer_type == ir::kNoInst || m_.opcode(pointer_type) != Op::TypePointer) return;
+    const Id pointee = m_.word(pointer_type, 3);
     uint32_t bytes = 0;
     if (m_.DefOpcode(pointee) == Op::TypeVector) {
       const InstIndex v = m_.Def(pointee);
@@ -682,6 +691,16 @@ class Tiler {
         return;
       default:
         break;
+    }
+    // Too short for their operands (the validator reports them): left alone.
+    const uint32_t shortest = op == Op::CooperativeMatrixLoadKHR     ? 5
+                              : op == Op::CooperativeMatrixStoreKHR  ? 4
+                              : op == Op::CooperativeMatrixMulAddKHR ? 6
+                              : op == Op::CooperativeMatrixLengthKHR ? 4
+                                                                     : 0;
+    if (m_.num_words(i) < shortest) {
+      Fail(i, "it has too few operands");
+      return;
     }
     if (op == Op::CooperativeMatrixLoadKHR && result_tiled) {
       b_.SetInsertBefore(i);
