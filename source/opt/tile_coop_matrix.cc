@@ -31,7 +31,8 @@
 // (R / m) * (C / n) Subgroup-scope m x n tiles (same component type and Use), tile t = i * (C /
 // n) + j holding rows [i * m, (i + 1) * m) and columns [j * n, (j + 1) * n). The tiles live where
 // the matrix lived (values, Function variables); every invocation of the subgroup holds its part
-// of every tile, as for any KHR matrix, and nothing goes through memory, so no barrier is added.
+// of every tile, as for any KHR matrix; apart from element access (a Function variable, below)
+// nothing goes through memory, and no barrier is added.
 //
 // From a Workgroup-scope matrix (--lower-coop-matrix2=S,<profile>): the lowering makes an R x C
 // Workgroup-scope matrix an R x C Subgroup-scope one that every subgroup holds whole, its shared
@@ -42,12 +43,14 @@
 // become one KHR load or store per tile at the tile's offset in the region (stride C, as
 // before), between the same barriers. The tiling itself adds no memory and no barrier: a tile
 // is an ordinary Subgroup-scope matrix, and the tiles of one matrix are independent values.
+//
 // Values of the type (OpPhi, OpSelect, OpUndef, OpConstantNull, OpCopyObject, variables, loads,
 // stores, function parameters, calls and returns) keep their instructions. Rewritten:
 // - OpCooperativeMatrixLoadKHR / StoreKHR: one per tile, the Pointer (an access chain) advanced
 //   by the tile's first element: RowMajor i * m * Stride + j * n, ColumnMajor j * n * Stride +
 //   i * m (in units of the pointee; a vector pointee needs the column offset to be a multiple of
-//   its size); the access chain's last index moves; Layout, Stride and the memory operands stay.
+//   its size); the access chain's last index moves; Layout, Stride and the memory operands stay
+//   (an Aligned alignment drops to the pointee's size for the tiles after the first).
 // - OpCooperativeMatrixMulAddKHR: the tile product C[i][j] = sum over k of A[i][k] B[k][j],
 //   a chain of multiply-adds with the instruction's operands (signedness, saturation) for each
 //   result tile.
@@ -57,9 +60,7 @@
 //   result must have the same tiles.
 // - OpCompositeConstruct and OpConstantComposite of one scalar (a splat): a splat tile, then the
 //   array of G of it.
-// - OpCooperativeMatrixLengthKHR of T: G times the length of a tile. Element e of the big matrix
-//   (which invocation owns it is implementation-defined anyway) would be element e % L of tile
-//   e / L, L a tile's length.
+// - OpCooperativeMatrixLengthKHR of T: G times L, the length of a tile.
 // - OpCompositeExtract / OpCompositeInsert of element e (one index into the matrix itself): the
 //   matrix is stored to a Function variable of the type, and element e % L of tile e / L is read
 //   or written there through OpAccessChain (L = OpCooperativeMatrixLengthKHR of the tile: which
