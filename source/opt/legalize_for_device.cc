@@ -13,6 +13,7 @@
 #include "source/common/target_env.h"
 #include "source/opt/pass_manager.h"
 #include "source/opt/passes.h"
+#include "source/opt/tile_coop_matrix.h"
 #include "source/profile/device_profile.h"
 #include "source/val/rules.h"
 #include "source/val/validator.h"
@@ -112,7 +113,12 @@ class LegalizeForDevicePass : public Pass {
             "the device lacks VK_NV_cooperative_matrix2, and --lower-coop-matrix2 needs the "
             "device's subgroup size, which the target does not give");
       }
-      auto pass = CreateLowerCoopMatrix2Pass(std::to_string(target_.subgroup_size), &error);
+      // On a device with KHR matrices, only shapes it lists (the lowering tiles its output).
+      std::unique_ptr<Pass> pass =
+          target_.has_khr_coop_matrix && target_.profile
+              ? CreateLowerCoopMatrix2TilingPass(target_.subgroup_size,
+                                                 TileShapesOf(*target_.profile))
+              : CreateLowerCoopMatrix2Pass(std::to_string(target_.subgroup_size), &error);
       if (!pass) return PassResult::Failed("--lower-coop-matrix2: " + error);
       if (!step(std::move(pass))) return PassResult::Failed(error);
     }
@@ -123,6 +129,13 @@ class LegalizeForDevicePass : public Pass {
       auto pass = CreateCoopMatrixNvToKhrPass(smallest ? std::to_string(smallest) : "", &error);
       if (!pass) return PassResult::Failed("--coop-matrix-nv-to-khr: " + error);
       if (!step(std::move(pass))) return PassResult::Failed(error);
+    }
+    // KHR matrices of shapes the device does not list become grids of listed tiles.
+    if (target_.has_khr_coop_matrix && target_.profile &&
+        Declares(now(), Capability::CooperativeMatrixKHR)) {
+      if (!step(CreateTileCoopMatrixPass(TileShapesOf(*target_.profile)))) {
+        return PassResult::Failed(error);
+      }
     }
     const bool lower_matrix =
         (!target_.has_nv_coop_matrix && Declares(now(), Capability::CooperativeMatrixNV)) ||

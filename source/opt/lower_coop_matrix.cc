@@ -166,6 +166,7 @@ bool KeepsMeaning(Op op) {
     case Op::Undef:
     case Op::CompositeExtract:
     case Op::CompositeInsert:
+    case Op::CompositeConstruct:  // Of an aggregate of matrices (a matrix's is lowered above).
     case Op::AccessChain:
     case Op::InBoundsAccessChain:
     case Op::ExtInst:

@@ -1,4 +1,4 @@
-// --lower-coop-matrix2=<subgroup size>: rewrites SPV_NV_cooperative_matrix2 and
+// --lower-coop-matrix2=<subgroup size>[,<device profile>]: rewrites SPV_NV_cooperative_matrix2 and
 // SPV_NV_tensor_addressing onto plain SPV_KHR_cooperative_matrix at Subgroup scope, Workgroup
 // memory and ordinary code, so that a driver with only VK_KHR_cooperative_matrix runs the module
 // (and, after --lower-coop-matrix=S, a driver with no cooperative support). The module must then
@@ -123,8 +123,13 @@
 //   subgroup holds every matrix whole (after --lower-coop-matrix=S, R * C / S elements an
 //   invocation), the shared steps move whole matrices through Workgroup memory, and outside the
 //   multiply-add the shapes are the Workgroup ones, so the output runs where the driver supports
-//   them at Subgroup scope, or anywhere after --lower-coop-matrix=S. Not done yet: tiles of the
-//   shapes every KHR driver reports (or a device profile's), each subgroup OWNING its rows
+//   them at Subgroup scope, or anywhere after --lower-coop-matrix=S. With a device profile
+//   (--lower-coop-matrix2=S,<profile>; --legalize-for-device gives its own for a device with KHR
+//   matrices), a multiply-add is split by rows only when each subgroup's rows are a multiple of
+//   the smallest M the profile lists, and the output then goes through --tile-coop-matrix
+//   (tile_coop_matrix.cc): every Subgroup-scope type the device does not list becomes an array
+//   of listed tiles in each subgroup (same memory, same barriers), so only listed shapes
+//   remain. Not done yet: each subgroup OWNING its rows
 //   between operations (the accumulator and A by rows, B replicated or staged; only column
 //   reductions, transposes and Use conversions would then go through the region).
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
@@ -178,6 +183,7 @@
 #include "source/ir/analyses.h"
 #include "source/ir/scalar_eval.h"
 #include "source/opt/passes.h"
+#include "source/opt/tile_coop_matrix.h"
 
 namespace coopspv::opt {
 namespace {
@@ -297,8 +303,12 @@ class Lowering {
       : m_(m), s_(subgroup_size), next_id_(m.bound()) {}
 
   std::unique_ptr<ir::Module> Run(std::string* error, bool* changed);
+  // A multiply-add is split by rows only when each subgroup's rows are a multiple of this (the
+  // smallest tile height of the device, so that --tile-coop-matrix can tile the pieces).
+  void set_split_rows_multiple(uint32_t rows) { split_rows_multiple_ = rows; }
 
  private:
+  uint32_t split_rows_multiple_ = 1;
   void Fail(InstIndex i, const std::string& what) {
     if (error_.empty()) error_ = DescribeInstruction(m_, i) + ": " + what;
   }
@@ -1620,7 +1630,8 @@ bool Lowering::SharesWork(InstIndex i) const {
         const InstIndex d = m_.Def(type);
         const auto rows = ConstantValue(m_.word(d, 4)), cols = ConstantValue(m_.word(d, 5));
         if (w != 4 &&
-            (!rows || !cols || *rows % groups != 0 || (*rows / groups * *cols) % s_ != 0)) {
+            (!rows || !cols || *rows % groups != 0 || (*rows / groups * *cols) % s_ != 0 ||
+             (*rows / groups) % split_rows_multiple_ != 0)) {
           return false;
         }
       }
@@ -1826,10 +1837,55 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
       next_id_, error);
 }
 
+// With a device profile (",<profile>" after the subgroup size), the result goes through
+// --tile-coop-matrix for it, so that only shapes the device lists remain (tile_coop_matrix.cc),
+// and a multiply-add is split by rows only into pieces whose height a listed shape divides.
+class LowerAndTilePass : public Pass {
+ public:
+  LowerAndTilePass(uint32_t subgroup_size, std::vector<TileShape> shapes)
+      : subgroup_size_(subgroup_size), shapes_(std::move(shapes)) {}
+  const char* name() const override { return "lower-coop-matrix2"; }
+  PassResult Run(ir::Module& m) override {
+    Lowering lowering(m, subgroup_size_);
+    uint32_t rows = 0;
+    for (const TileShape& s : shapes_) rows = rows ? std::min(rows, s.m) : s.m;
+    lowering.set_split_rows_multiple(std::max(rows, 1u));
+    std::string error;
+    bool changed = false;
+    auto lowered = lowering.Run(&error, &changed);
+    if (!error.empty()) return PassResult::Failed(error);
+    PassResult tiled = TileCoopMatrices(changed ? *lowered : m, shapes_);
+    if (tiled.status == PassStatus::kFailed) {
+      return PassResult::Failed("tiling the lowered matrices: " + tiled.error);
+    }
+    if (tiled.status != PassStatus::kUnchanged) return tiled;
+    return RebuiltResult(changed ? std::move(lowered) : nullptr, "");
+  }
+
+ private:
+  uint32_t subgroup_size_;
+  std::vector<TileShape> shapes_;
+};
+
 }  // namespace
 
 std::unique_ptr<Pass> CreateLowerCoopMatrix2Pass(std::string_view argument, std::string* error) {
-  return CreateSubgroupLoweringPass<Lowering>("lower-coop-matrix2", argument, error);
+  const size_t comma = argument.find(',');
+  if (comma == std::string_view::npos) {
+    return CreateSubgroupLoweringPass<Lowering>("lower-coop-matrix2", argument, error);
+  }
+  uint32_t size = 0;
+  std::vector<TileShape> shapes;
+  if (!ParseSubgroupSize(argument.substr(0, comma), &size, error) ||
+      !TileShapesFromArgument(argument.substr(comma + 1), &shapes, error)) {
+    return nullptr;
+  }
+  return CreateLowerCoopMatrix2TilingPass(size, std::move(shapes));
+}
+
+std::unique_ptr<Pass> CreateLowerCoopMatrix2TilingPass(uint32_t subgroup_size,
+                                                       std::vector<TileShape> shapes) {
+  return std::make_unique<LowerAndTilePass>(subgroup_size, std::move(shapes));
 }
 
 }  // namespace coopspv::opt

@@ -23,11 +23,11 @@ constexpr PassInfo kPasses[] = {
      "Replace OpCooperativeMatrixLength{KHR,NV} with ceil(rows * columns / invocations in "
      "scope).",
      CreateFoldCoopLengthPass},
-    {"lower-coop-matrix2", "=<subgroup size>",
+    {"lower-coop-matrix2", "=<subgroup size>[,<device profile>]",
      "Rewrite SPV_NV_cooperative_matrix2 / SPV_NV_tensor_addressing onto Subgroup-scope KHR "
      "matrices, Workgroup memory and plain code (first slice: tensor layouts and tensor "
      "loads / stores; fails naming any other instruction); the module must then run with this "
-     "subgroup size.",
+     "subgroup size. With a device profile, --tile-coop-matrix for it follows.",
      CreateLowerCoopMatrix2Pass},
     {"lower-coop-matrix", "=<subgroup size>",
      "Rewrite Subgroup-scope KHR / NV cooperative matrices into arrays, scalar arithmetic and "
@@ -63,6 +63,11 @@ constexpr PassInfo kPasses[] = {
      "holding their bits, each conversion or arithmetic operation done in float32 and rounded "
      "back to nearest even, for devices without shaderBFloat16Type / shaderFloat8.",
      CreateLowerSmallFloatsPass},
+    {"tile-coop-matrix", "=[<device profile: JSON file or built-in name>]",
+     "Split every Subgroup-scope KHR cooperative matrix type whose shape the device does not "
+     "list into a grid of tiles it lists (without a profile: the H100's shapes); fails naming "
+     "an instruction on such a type that it cannot split.",
+     CreateTileCoopMatrixPass},
     {"legalize-for-device", "=<device profile: JSON file or built-in name>",
      "Rewrite the module so that the profile's device accepts it: strip decode vectors, NV "
      "matrices onto KHR, lower matrices / vectors the device lacks; fail naming what cannot be "

@@ -40,6 +40,8 @@ std::unique_ptr<Pass> CreateLowerCoopVectorPass(std::string_view argument, std::
 std::unique_ptr<Pass> CreateStripDecodeVectorPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateCoopMatrixNvToKhrPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerSmallFloatsPass(std::string_view argument, std::string* error);
+// --tile-coop-matrix[=<device profile>] (tile_coop_matrix.h).
+std::unique_ptr<Pass> CreateTileCoopMatrixPass(std::string_view argument, std::string* error);
 // --legalize-for-device=<profile>: reads the profile with LegalizeTargetFromProfile
 // (legalize_for_device.h).
 std::unique_ptr<Pass> CreateLegalizeForDeviceFromProfile(std::string_view argument,

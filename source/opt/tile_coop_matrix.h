@@ -1,0 +1,43 @@
+// --tile-coop-matrix: splits the Subgroup-scope KHR cooperative matrix types a device does not
+// list into grids of tiles it lists (tile_coop_matrix.cc's head comment has the details).
+#ifndef COOPSPV_SOURCE_OPT_TILE_COOP_MATRIX_H_
+#define COOPSPV_SOURCE_OPT_TILE_COOP_MATRIX_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "source/opt/legalize_for_device.h"
+#include "source/opt/pass.h"
+#include "source/profile/device_profile.h"
+
+namespace coopspv::opt {
+
+// One VkCooperativeMatrixPropertiesKHR entry of Subgroup scope.
+struct TileShape {
+  uint32_t m, n, k;
+  profile::ComponentType a, b, c, result;
+  bool saturating;
+};
+
+// The profile's Subgroup-scope entries.
+std::vector<TileShape> TileShapesOf(const profile::DeviceProfile& profile);
+// The argument of --tile-coop-matrix: empty gives the default shapes (the H100's list), else a
+// device profile (a built-in name or a JSON file). Sets *error and returns false when the
+// profile cannot be read.
+bool TileShapesFromArgument(std::string_view argument, std::vector<TileShape>* shapes,
+                            std::string* error);
+// Runs the tiling on `module` (as the pass does): Unchanged, Rebuilt or Failed.
+PassResult TileCoopMatrices(ir::Module& module, std::vector<TileShape> shapes);
+std::unique_ptr<Pass> CreateTileCoopMatrixPass(std::vector<TileShape> shapes);
+// --lower-coop-matrix2=<subgroup size>,<profile> with the profile's shapes given: a multiply-add
+// is split by rows only into pieces a shape's M divides, and the result is tiled
+// (lower_coop_matrix2.cc).
+std::unique_ptr<Pass> CreateLowerCoopMatrix2TilingPass(uint32_t subgroup_size,
+                                                       std::vector<TileShape> shapes);
+
+}  // namespace coopspv::opt
+
+#endif  // COOPSPV_SOURCE_OPT_TILE_COOP_MATRIX_H_
