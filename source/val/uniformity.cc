@@ -100,11 +100,25 @@ Level BuiltInLevel(BuiltIn b) {
 // How an opcode's result level is computed, beyond joining its operands.
 enum class OpClass : uint8_t { kJoin, kAtomic, kGroupUniform, kGroupDivergent, kGroupArithmetic };
 
-const std::vector<OpClass>& OpClasses() {
-  static const std::vector<OpClass> table = [] {
-    std::vector<OpClass> t(grammar::kMaxOpcode + 1, OpClass::kJoin);
+// Per opcode: its OpClass, and whether IsCooperativeMatrixOperation can hold for it (a
+// cooperative matrix instruction, or a conversion, arithmetic or composite construction that may
+// take or make a matrix), so that Check asks only about those.
+struct OpFacts {
+  OpClass op_class = OpClass::kJoin;
+  bool maybe_cooperative = false;
+};
+
+const std::vector<OpFacts>& OpFactsTable() {
+  static const std::vector<OpFacts> table = [] {
+    std::vector<OpFacts> t(grammar::kMaxOpcode + 1);
     for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
       const std::string_view name = info.name;
+      const auto op = static_cast<Op>(info.opcode);
+      t[info.opcode].maybe_cooperative = name.starts_with("OpCooperativeMatrix") ||
+                                         info.klass == grammar::InstructionClass::kConversion ||
+                                         info.klass == grammar::InstructionClass::kArithmetic ||
+                                         op == Op::CompositeConstruct ||
+                                         op == Op::CompositeConstructReplicateEXT;
       OpClass c = OpClass::kJoin;
       if (name.starts_with("OpAtomic")) {
         c = OpClass::kAtomic;
@@ -130,7 +144,7 @@ const std::vector<OpClass>& OpClasses() {
             break;
         }
       }
-      t[info.opcode] = c;
+      t[info.opcode].op_class = c;
     }
     return t;
   }();
@@ -139,8 +153,7 @@ const std::vector<OpClass>& OpClasses() {
 
 class Uniformity {
  public:
-  explicit Uniformity(ValidationState& state)
-      : state_(state), m_(state.module()), cfg_(m_.cfg()), pdom_(m_.post_dominators()) {}
+  explicit Uniformity(ValidationState& state) : state_(state), m_(state.module()), cfg_(m_.cfg()) {}
 
   void Run();
 
@@ -243,7 +256,7 @@ class Uniformity {
   ValidationState& state_;
   const ir::Module& m_;
   const ir::Cfg& cfg_;
-  const ir::DominatorTree& pdom_;
+  const ir::DominatorTree* pdom_ = nullptr;  // Built when a branch first needs it.
 
   // The value operands of every instruction of the function bodies (ids defined by anything but
   // a label, a function or a type), gathered once: the sweeps and the checks read them many
@@ -518,7 +531,8 @@ bool Uniformity::ComputeBlockLevels() {
       }
       walked = cond;
       walked.reason_bits = 1;  // Marks the entry as set.
-      const uint32_t stop = pdom_.Idom(b);
+      if (pdom_ == nullptr) pdom_ = &m_.post_dominators();
+      const uint32_t stop = pdom_->Idom(b);
       if (stop != ir::DominatorTree::kNone) {
         changed = Raise(merges_, stop, cond) || changed;
       }
@@ -726,7 +740,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   if (result == 0) return false;
   // Atomics differ per invocation; subgroup reductions and broadcasts are subgroup-uniform,
   // scans, shuffles and elections differ per invocation.
-  switch (OpClasses()[static_cast<uint32_t>(op)]) {
+  switch (OpFactsTable()[static_cast<uint32_t>(op)].op_class) {
     case OpClass::kAtomic:
     case OpClass::kGroupDivergent:
       return Raise(values_, result, kDivergent, i);
@@ -967,10 +981,15 @@ void Uniformity::Unproven(const Source& s, InstIndex i, Id operand, const char* 
 
 void Uniformity::Check() {
   const auto blocks = m_.blocks();
+  const std::vector<OpFacts>& facts = OpFactsTable();
   for (uint32_t b = 0; b < blocks.size() && !state_.Full(); ++b) {
     if (!cfg_.Reachable(b)) continue;
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end && !state_.Full(); ++i) {
-      if (IsCooperativeMatrixOperation(state_, i)) CheckCooperative(i, b);
+      const auto op = static_cast<uint32_t>(m_.opcode(i));
+      if (op < facts.size() && facts[op].maybe_cooperative &&
+          IsCooperativeMatrixOperation(state_, i)) {
+        CheckCooperative(i, b);
+      }
     }
   }
   // What cannot be proven either way is reported once per root cause, at its first use.
@@ -1011,13 +1030,14 @@ void Uniformity::PrepareReachingStores() {
     Id var;
     uint32_t block;
     InstIndex inst;
+    uint32_t pos;  // Index in program order among the loads, or among the stores (the slot).
   };
   ws::vector<Access> loads;
   for (uint32_t b = 0; b < blocks.size(); ++b) {
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
       const Op op = m_.opcode(i);
       if (op == Op::Load && m_.num_words(i) >= 4 && state[m_.word(i, 3)]) {
-        loads.push_back({m_.word(i, 3), b, i});
+        loads.push_back({m_.word(i, 3), b, i, static_cast<uint32_t>(loads.size())});
         continue;
       }
       for (const ValueOperand& operand : OperandsOf(i)) {
@@ -1031,24 +1051,29 @@ void Uniformity::PrepareReachingStores() {
   for (uint32_t b = 0; b < blocks.size(); ++b) {
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
       if (m_.opcode(i) == Op::Store && state[m_.word(i, 1)] == 1) {
-        stores.push_back({m_.word(i, 1), b, i});
+        stores.push_back({m_.word(i, 1), b, i, static_cast<uint32_t>(stores.size())});
         store_insts_.push_back(i);
       }
     }
   }
   stored_.assign(stores.size(), Source{});
   stored_control_.assign(stores.size(), Source{});
-  auto slot_of = [&](InstIndex store) {
-    return static_cast<uint32_t>(std::lower_bound(store_insts_.begin(), store_insts_.end(), store) -
-                                 store_insts_.begin());
+  // Loads and stores grouped by variable, program order within each: a counting sort on the
+  // variable of lists gathered in program order, linear in their length and the id bound.
+  ws::vector<uint32_t> bucket(m_.bound() + 1, 0);
+  ws::vector<Access> sorted;
+  auto group_by_var = [&](ws::vector<Access>& accesses) {
+    std::fill(bucket.begin(), bucket.end(), 0);
+    for (const Access& a : accesses) ++bucket[a.var + 1];
+    for (size_t k = 1; k < bucket.size(); ++k) bucket[k] += bucket[k - 1];
+    sorted.resize(accesses.size());
+    for (const Access& a : accesses) sorted[bucket[a.var]++] = a;
+    accesses.swap(sorted);
   };
-  // Loads and stores grouped by variable, program order within each (std::sort on both keys:
-  // std::stable_sort would take a buffer from the heap).
-  auto by_var = [](const Access& x, const Access& y) {
-    return x.var != y.var ? x.var < y.var : x.inst < y.inst;
-  };
-  std::sort(stores.begin(), stores.end(), by_var);
-  std::sort(loads.begin(), loads.end(), by_var);
+  group_by_var(stores);
+  group_by_var(loads);
+  // Per load in program order: what it sees, kNoInst where it sees every store.
+  loads_.assign(loads.size(), TrackedLoad{kNoInst, 0, 0});
   // Per block, for the variable at hand: the slot of its last store there (valid where
   // owner[b] is that variable).
   ws::vector<Id> owner(blocks.size(), 0);
@@ -1068,15 +1093,15 @@ void Uniformity::PrepareReachingStores() {
         const Access& st = stores[next_store];
         if (st.var != load.var) continue;
         owner[st.block] = st.var;
-        last_slot[st.block] = slot_of(st.inst);
+        last_slot[st.block] = st.pos;
         ++var_stores;
       }
     }
     const uint32_t begin = static_cast<uint32_t>(reaching_.size());
     if (var_stores <= 1) {
       // Stored once (or never): whichever path reaches the load, that store is all there is.
-      if (var_stores == 1) reaching_.push_back(slot_of(stores[next_store - 1].inst));
-      loads_.push_back({load.inst, begin, static_cast<uint32_t>(reaching_.size())});
+      if (var_stores == 1) reaching_.push_back(stores[next_store - 1].pos);
+      loads_[load.pos] = {load.inst, begin, static_cast<uint32_t>(reaching_.size())};
       continue;
     }
     // The nearest store before the load in its block, else the last store on each path
@@ -1091,7 +1116,9 @@ void Uniformity::PrepareReachingStores() {
     }
     bool complete = true;
     if (nearest != kNoInst) {
-      reaching_.push_back(slot_of(nearest));
+      reaching_.push_back(static_cast<uint32_t>(
+          std::lower_bound(store_insts_.begin(), store_insts_.end(), nearest) -
+          store_insts_.begin()));
     } else {
       ++walk;
       const auto preds = cfg_.Predecessors(load.block);
@@ -1117,13 +1144,12 @@ void Uniformity::PrepareReachingStores() {
       }
     }
     if (complete) {
-      loads_.push_back({load.inst, begin, static_cast<uint32_t>(reaching_.size())});
+      loads_[load.pos] = {load.inst, begin, static_cast<uint32_t>(reaching_.size())};
     } else {
       reaching_.resize(begin);
     }
   }
-  std::sort(loads_.begin(), loads_.end(),
-            [](const TrackedLoad& x, const TrackedLoad& y) { return x.inst < y.inst; });
+  std::erase_if(loads_, [](const TrackedLoad& load) { return load.inst == kNoInst; });
 }
 
 // Which matrices hold one value in every element: whole-matrix reductions (Row|Column), matrices
