@@ -100,25 +100,23 @@ Level BuiltInLevel(BuiltIn b) {
 // How an opcode's result level is computed, beyond joining its operands.
 enum class OpClass : uint8_t { kJoin, kAtomic, kGroupUniform, kGroupDivergent, kGroupArithmetic };
 
-// Per opcode: its OpClass, and whether IsCooperativeMatrixOperation can hold for it (a
-// cooperative matrix instruction, or a conversion, arithmetic or composite construction that may
-// take or make a matrix), so that Check asks only about those.
-struct OpFacts {
-  OpClass op_class = OpClass::kJoin;
-  bool maybe_cooperative = false;
-};
+// Per opcode: its OpClass (low bits), and kMaybeCooperative where IsCooperativeMatrixOperation
+// can hold for it (a cooperative matrix instruction, or a conversion, arithmetic or composite
+// construction that may take or make a matrix), so that Check asks only about those. Bytes, so
+// that the table starts zeroed (kJoin) in one memset.
+constexpr uint8_t kMaybeCooperative = 0x80;
 
-const std::vector<OpFacts>& OpFactsTable() {
-  static const std::vector<OpFacts> table = [] {
-    std::vector<OpFacts> t(grammar::kMaxOpcode + 1);
+const std::vector<uint8_t>& OpFactsTable() {
+  static const std::vector<uint8_t> table = [] {
+    std::vector<uint8_t> t(grammar::kMaxOpcode + 1, 0);
     for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
       const std::string_view name = info.name;
       const auto op = static_cast<Op>(info.opcode);
-      t[info.opcode].maybe_cooperative = name.starts_with("OpCooperativeMatrix") ||
-                                         info.klass == grammar::InstructionClass::kConversion ||
-                                         info.klass == grammar::InstructionClass::kArithmetic ||
-                                         op == Op::CompositeConstruct ||
-                                         op == Op::CompositeConstructReplicateEXT;
+      const bool maybe_cooperative = name.starts_with("OpCooperativeMatrix") ||
+                                     info.klass == grammar::InstructionClass::kConversion ||
+                                     info.klass == grammar::InstructionClass::kArithmetic ||
+                                     op == Op::CompositeConstruct ||
+                                     op == Op::CompositeConstructReplicateEXT;
       OpClass c = OpClass::kJoin;
       if (name.starts_with("OpAtomic")) {
         c = OpClass::kAtomic;
@@ -129,7 +127,7 @@ const std::vector<OpFacts>& OpFactsTable() {
         for (const auto& operand : grammar::Operands(info)) {
           if (operand.kind == grammar::OperandKind::kGroupOperation) c = OpClass::kGroupArithmetic;
         }
-        switch (static_cast<Op>(info.opcode)) {
+        switch (op) {
           case Op::GroupNonUniformAll:
           case Op::GroupNonUniformAny:
           case Op::GroupNonUniformAllEqual:
@@ -144,7 +142,8 @@ const std::vector<OpFacts>& OpFactsTable() {
             break;
         }
       }
-      t[info.opcode].op_class = c;
+      t[info.opcode] = static_cast<uint8_t>(static_cast<uint8_t>(c) |
+                                            (maybe_cooperative ? kMaybeCooperative : 0));
     }
     return t;
   }();
@@ -257,6 +256,7 @@ class Uniformity {
   const ir::Module& m_;
   const ir::Cfg& cfg_;
   const ir::DominatorTree* pdom_ = nullptr;  // Built when a branch first needs it.
+  const std::vector<uint8_t>& facts_ = OpFactsTable();
 
   // The value operands of every instruction of the function bodies (ids defined by anything but
   // a label, a function or a type), gathered once: the sweeps and the checks read them many
@@ -740,7 +740,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   if (result == 0) return false;
   // Atomics differ per invocation; subgroup reductions and broadcasts are subgroup-uniform,
   // scans, shuffles and elections differ per invocation.
-  switch (OpFactsTable()[static_cast<uint32_t>(op)].op_class) {
+  switch (static_cast<OpClass>(facts_[static_cast<uint32_t>(op)] & ~kMaybeCooperative)) {
     case OpClass::kAtomic:
     case OpClass::kGroupDivergent:
       return Raise(values_, result, kDivergent, i);
@@ -981,12 +981,11 @@ void Uniformity::Unproven(const Source& s, InstIndex i, Id operand, const char* 
 
 void Uniformity::Check() {
   const auto blocks = m_.blocks();
-  const std::vector<OpFacts>& facts = OpFactsTable();
   for (uint32_t b = 0; b < blocks.size() && !state_.Full(); ++b) {
     if (!cfg_.Reachable(b)) continue;
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end && !state_.Full(); ++i) {
       const auto op = static_cast<uint32_t>(m_.opcode(i));
-      if (op < facts.size() && facts[op].maybe_cooperative &&
+      if (op < facts_.size() && (facts_[op] & kMaybeCooperative) &&
           IsCooperativeMatrixOperation(state_, i)) {
         CheckCooperative(i, b);
       }
