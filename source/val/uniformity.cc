@@ -270,6 +270,12 @@ class Uniformity {
     const size_t k = i - body_begin_;
     return {operands_.data() + operand_begin_[k], operands_.data() + operand_begin_[k + 1]};
   }
+  // The value operands of the instructions of block b after its label, in order.
+  std::span<const ValueOperand> BlockOperands(uint32_t b) const {
+    const ir::Block& block = m_.blocks()[b];
+    return {operands_.data() + operand_begin_[block.label + 1 - body_begin_],
+            operands_.data() + operand_begin_[block.end - body_begin_]};
+  }
   InstIndex body_begin_ = 0;
   ws::vector<uint32_t> operand_begin_;  // Per instruction from body_begin_, and one past.
   ws::vector<ValueOperand> operands_;
@@ -814,17 +820,29 @@ void Uniformity::PrepareDependents() {
     pairs.clear();
   };
   const uint32_t bound = m_.bound();
+  // users_ straight from the operands of the blocks, counted then filled (each block once per id).
   ws::vector<uint32_t> last(bound, ~0u);  // Per id: the last block recorded, to skip repeats.
+  users_.begin.assign(bound + 1, 0);
   for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
-      for (const ValueOperand& operand : OperandsOf(i)) {
-        if (last[operand.id] == b) continue;
-        last[operand.id] = b;
-        pairs.push_back({operand.id, b});
-      }
+    for (const ValueOperand& operand : BlockOperands(b)) {
+      if (last[operand.id] == b) continue;
+      last[operand.id] = b;
+      ++users_.begin[operand.id + 1];
     }
   }
-  build(users_, bound);
+  for (size_t k = 0; k < bound; ++k) users_.begin[k + 1] += users_.begin[k];
+  users_.items.resize(users_.begin[bound]);
+  std::fill(last.begin(), last.end(), ~0u);
+  for (uint32_t b = 0; b < blocks.size(); ++b) {
+    for (const ValueOperand& operand : BlockOperands(b)) {
+      if (last[operand.id] == b) continue;
+      last[operand.id] = b;
+      users_.items[users_.begin[operand.id]++] = b;
+    }
+  }
+  // Each begin[id] moved to the end of its list, where begin[id + 1] was: shift back.
+  for (size_t k = bound; k > 0; --k) users_.begin[k] = users_.begin[k - 1];
+  users_.begin[0] = 0;
   for (uint32_t b = 0; b < blocks.size(); ++b) {
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
       const Op op = m_.opcode(i);
