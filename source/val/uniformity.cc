@@ -181,12 +181,17 @@ class Uniformity {
   // Marks what reads table[index] for evaluation again (Solve).
   void Raised(const ws::vector<Source>& table, size_t index);
   void MarkUsers(Id id) {
-    for (uint32_t b : users_.Of(id)) dirty_[b] = 1;
+    MarkInstructions(users_.Of(id));
     if (is_condition_[id]) levels_dirty_ = true;
   }
-  void MarkBlocks(std::span<const uint32_t> blocks) {
-    for (uint32_t b : blocks) dirty_[b] = 1;
+  void MarkInstructions(std::span<const uint32_t> insts) {
+    for (const InstIndex i : insts) {
+      inst_dirty_[i - body_begin_] = 1;
+      dirty_[m_.BlockOf(i)] = 1;
+    }
   }
+  // Every instruction of block b reads what was raised (its control level, its merges).
+  void MarkBlock(uint32_t b) { dirty_[b] = all_dirty_[b] = 1; }
   void BlockRaised(uint32_t b);
   void Solve();
   bool Raise(ws::vector<Source>& table, size_t index, Source s) {
@@ -328,13 +333,15 @@ class Uniformity {
                  : std::span<const uint32_t>();
     }
   };
-  Csr users_;        // Per id: blocks of the instructions using it as a value operand.
-  Csr root_users_;   // Per root: blocks of the loads and calls that read its contents.
-  Csr slot_users_;   // Per tracked store slot: blocks of the loads it reaches.
-  Csr call_blocks_;  // Per function: blocks of its call sites.
+  Csr users_;                         // Per id: the instructions using it as a value operand.
+  Csr root_users_;                    // Per root: the loads and calls that read its contents.
+  Csr slot_users_;                    // Per tracked store slot: the loads it reaches.
+  Csr call_blocks_;                   // Per function: its call sites.
   ws::vector<uint32_t> param_owner_;  // Per param_effective_ entry: its function.
   ws::vector<uint8_t> is_condition_;  // Per id: a branch or switch condition.
-  ws::vector<uint8_t> dirty_;         // Per block.
+  ws::vector<uint8_t> dirty_;         // Per block: something in it to evaluate.
+  ws::vector<uint8_t> all_dirty_;     // Per block: all of its instructions to evaluate.
+  ws::vector<uint8_t> inst_dirty_;    // Per instruction from body_begin_.
   bool levels_dirty_ = true;
   struct UnprovenCause {
     InstIndex reason;
@@ -774,19 +781,19 @@ void Uniformity::Raised(const ws::vector<Source>& table, size_t index) {
   if (&table == &values_) {
     MarkUsers(static_cast<Id>(index));
   } else if (&table == &contents_ || &table == &contents_control_) {
-    MarkBlocks(root_users_.Of(index));
+    MarkInstructions(root_users_.Of(index));
   } else if (&table == &stored_ || &table == &stored_control_) {
-    MarkBlocks(slot_users_.Of(index));
+    MarkInstructions(slot_users_.Of(index));
   } else if (&table == &blocks_) {
     BlockRaised(static_cast<uint32_t>(index));
   } else if (&table == &merges_) {
-    dirty_[index] = 1;
+    MarkBlock(static_cast<uint32_t>(index));
   } else if (&table == &returns_) {
-    MarkBlocks(call_blocks_.Of(index));
+    MarkInstructions(call_blocks_.Of(index));
   } else if (&table == &entries_ || &table == &param_effective_) {
     // Read through Effective() by the whole function, and by its block levels.
     const ir::Function& fn = m_.functions()[&table == &entries_ ? index : param_owner_[index]];
-    for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) dirty_[b] = 1;
+    for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) MarkBlock(b);
     levels_dirty_ = true;
   }
 }
@@ -794,7 +801,7 @@ void Uniformity::Raised(const ws::vector<Source>& table, size_t index) {
 // A block's control level (or region) changed: its instructions, the branches that join it into
 // their condition, and the uses of its values outside a divergent region read it.
 void Uniformity::BlockRaised(uint32_t b) {
-  dirty_[b] = 1;
+  MarkBlock(b);
   levels_dirty_ = true;
   const ir::Block& block = m_.blocks()[b];
   for (InstIndex i = block.label + 1; i < block.end; ++i) {
@@ -802,12 +809,13 @@ void Uniformity::BlockRaised(uint32_t b) {
   }
 }
 
-// Who reads what, by block, for the worklist: the uses of each id, the loads and calls reading
-// each root's contents, the loads each tracked store reaches, the call sites of each function.
+// Who reads what, by instruction, for the worklist: the uses of each id, the loads and calls
+// reading each root's contents, the loads each tracked store reaches, the call sites of each
+// function.
 void Uniformity::PrepareDependents() {
   const auto blocks = m_.blocks();
   struct Pair {
-    uint32_t key, block;
+    uint32_t key, inst;
   };
   ws::vector<Pair> pairs;
   auto build = [&](Csr& csr, size_t keys) {
@@ -815,62 +823,58 @@ void Uniformity::PrepareDependents() {
     for (const Pair& p : pairs) ++csr.begin[p.key + 1];
     for (size_t k = 0; k < keys; ++k) csr.begin[k + 1] += csr.begin[k];
     csr.items.resize(pairs.size());
-    ws::vector<uint32_t> fill(csr.begin.begin(), csr.begin.end() - 1);
-    for (const Pair& p : pairs) csr.items[fill[p.key]++] = p.block;
+    for (const Pair& p : pairs) csr.items[csr.begin[p.key]++] = p.inst;
+    // Each begin[key] moved to the end of its list, where begin[key + 1] was: shift back.
+    for (size_t k = keys; k > 0; --k) csr.begin[k] = csr.begin[k - 1];
+    csr.begin[0] = 0;
     pairs.clear();
   };
   const uint32_t bound = m_.bound();
-  // users_ straight from the operands of the blocks, counted then filled (each block once per id).
-  ws::vector<uint32_t> last(bound, ~0u);  // Per id: the last block recorded, to skip repeats.
+  // users_ straight from the operands, counted then filled (each instruction once per id).
+  ws::vector<InstIndex> last(bound, kNoInst);  // Per id: the last instruction recorded.
   users_.begin.assign(bound + 1, 0);
   for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (const ValueOperand& operand : BlockOperands(b)) {
-      if (last[operand.id] == b) continue;
-      last[operand.id] = b;
-      ++users_.begin[operand.id + 1];
+    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
+      for (const ValueOperand& operand : OperandsOf(i)) {
+        if (last[operand.id] == i) continue;
+        last[operand.id] = i;
+        ++users_.begin[operand.id + 1];
+      }
     }
   }
   for (size_t k = 0; k < bound; ++k) users_.begin[k + 1] += users_.begin[k];
   users_.items.resize(users_.begin[bound]);
-  std::fill(last.begin(), last.end(), ~0u);
-  for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (const ValueOperand& operand : BlockOperands(b)) {
-      if (last[operand.id] == b) continue;
-      last[operand.id] = b;
-      users_.items[users_.begin[operand.id]++] = b;
-    }
-  }
-  // Each begin[id] moved to the end of its list, where begin[id + 1] was: shift back.
-  for (size_t k = bound; k > 0; --k) users_.begin[k] = users_.begin[k - 1];
-  users_.begin[0] = 0;
+  std::fill(last.begin(), last.end(), kNoInst);
+  ws::vector<Pair> calls;
   for (uint32_t b = 0; b < blocks.size(); ++b) {
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
+      for (const ValueOperand& operand : OperandsOf(i)) {
+        if (last[operand.id] == i) continue;
+        last[operand.id] = i;
+        users_.items[users_.begin[operand.id]++] = i;
+      }
       const Op op = m_.opcode(i);
       if ((op == Op::Load || op == Op::CooperativeVectorLoadNV) && m_.num_words(i) > 3) {
         const Id root = RootOf(m_.word(i, 3));
-        if (root != 0 && root < bound) pairs.push_back({root, b});
+        if (root != 0 && root < bound) pairs.push_back({root, i});
       } else if (op == Op::FunctionCall) {
         for (size_t w = 4; w < m_.num_words(i); ++w) {
           const Id root = RootOf(m_.word(i, w));
-          if (root != 0 && root < bound) pairs.push_back({root, b});
+          if (root != 0 && root < bound) pairs.push_back({root, i});
         }
+        const uint32_t f = m_.FunctionById(m_.word(i, 3));
+        if (f != ~0u) calls.push_back({f, i});
       }
     }
   }
+  for (size_t k = bound; k > 0; --k) users_.begin[k] = users_.begin[k - 1];
+  users_.begin[0] = 0;
   build(root_users_, bound);
   for (const TrackedLoad& load : loads_) {
-    for (uint32_t k = load.begin; k < load.end; ++k) {
-      pairs.push_back({reaching_[k], m_.BlockOf(load.inst)});
-    }
+    for (uint32_t k = load.begin; k < load.end; ++k) pairs.push_back({reaching_[k], load.inst});
   }
   build(slot_users_, stored_.size());
-  for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
-      if (m_.opcode(i) != Op::FunctionCall) continue;
-      const uint32_t f = m_.FunctionById(m_.word(i, 3));
-      if (f != ~0u) pairs.push_back({f, b});
-    }
-  }
+  pairs.swap(calls);
   build(call_blocks_, m_.functions().size());
 }
 
@@ -882,6 +886,8 @@ void Uniformity::PrepareDependents() {
 void Uniformity::Solve() {
   const auto blocks = m_.blocks();
   dirty_.assign(blocks.size(), 1);
+  all_dirty_.assign(blocks.size(), 1);
+  inst_dirty_.assign(m_.num_instructions() - body_begin_, 0);
   levels_dirty_ = true;
   for (;;) {
     if (levels_dirty_) {
@@ -894,7 +900,15 @@ void Uniformity::Solve() {
       if (!dirty_[b]) continue;
       dirty_[b] = 0;
       any = true;
-      for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) EvaluateInstruction(i, b);
+      // Only what read something raised since it was evaluated: the others would raise nothing.
+      const bool all = all_dirty_[b];
+      all_dirty_[b] = 0;
+      for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
+        uint8_t& dirty = inst_dirty_[i - body_begin_];
+        if (!all && !dirty) continue;
+        dirty = 0;
+        EvaluateInstruction(i, b);
+      }
     }
     if (!any && !levels_dirty_) return;
   }
