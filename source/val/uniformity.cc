@@ -803,6 +803,9 @@ void Uniformity::Raised(const ws::vector<Source>& table, size_t index) {
 void Uniformity::BlockRaised(uint32_t b) {
   MarkBlock(b);
   levels_dirty_ = true;
+  // Uses read the level of the block defining a value only when it is in a divergent region;
+  // it enters one through BlockRaised too.
+  if (region_of_[b] == ~0u) return;
   const ir::Block& block = m_.blocks()[b];
   for (InstIndex i = block.label + 1; i < block.end; ++i) {
     if (const Id r = m_.result_id(i)) MarkUsers(r);
