@@ -105,6 +105,10 @@ enum class OpClass : uint8_t { kJoin, kAtomic, kGroupUniform, kGroupDivergent, k
 // construction that may take or make a matrix), so that Check asks only about those. Bytes, so
 // that the table starts zeroed (kJoin) in one memset.
 constexpr uint8_t kMaybeCooperative = 0x80;
+// Opcodes whose result is only the join of their operands (kJoin and none of the cases
+// EvaluateInstruction treats apart): Solve evaluates them in line.
+constexpr uint8_t kPlainJoin = 0x40;
+constexpr uint8_t kOpClassMask = 0x3f;
 
 const std::vector<uint8_t>& OpFactsTable() {
   static const std::vector<uint8_t> table = [] {
@@ -142,8 +146,33 @@ const std::vector<uint8_t>& OpFactsTable() {
             break;
         }
       }
+      bool plain = c == OpClass::kJoin;
+      switch (op) {
+        case Op::CompositeExtract:
+        case Op::CompositeInsert:
+        case Op::Load:
+        case Op::CooperativeVectorLoadNV:
+        case Op::CooperativeMatrixLoadKHR:
+        case Op::CooperativeMatrixLoadNV:
+        case Op::CooperativeMatrixLoadTensorNV:
+        case Op::Store:
+        case Op::CooperativeMatrixStoreKHR:
+        case Op::CooperativeMatrixStoreNV:
+        case Op::CooperativeMatrixStoreTensorNV:
+        case Op::CooperativeVectorStoreNV:
+        case Op::Phi:
+        case Op::FunctionCall:
+        case Op::ReturnValue:
+        case Op::Variable:
+        case Op::FunctionParameter:
+          plain = false;
+          break;
+        default:
+          break;
+      }
       t[info.opcode] = static_cast<uint8_t>(static_cast<uint8_t>(c) |
-                                            (maybe_cooperative ? kMaybeCooperative : 0));
+                                            (maybe_cooperative ? kMaybeCooperative : 0) |
+                                            (plain ? kPlainJoin : 0));
     }
     return t;
   }();
@@ -280,6 +309,23 @@ class Uniformity {
     const ir::Block& block = m_.blocks()[b];
     return {operands_.data() + operand_begin_[block.label + 1 - body_begin_],
             operands_.data() + operand_begin_[block.end - body_begin_]};
+  }
+  // The join of the operands from word `from_word` on, used in `block`.
+  Source JoinOperands(std::span<const ValueOperand> operands, uint32_t block,
+                      size_t from_word) const {
+    Source s;
+    for (const ValueOperand& operand : operands) {
+      if (operand.offset < from_word) continue;
+      s = Join(s, values_[operand.id]);
+      // A value defined in a divergent region (e.g. a loop with a divergent exit) and used
+      // outside it differs per invocation at the use.
+      const uint32_t def_block = operand.def_block;
+      if (def_block != ~0u && region_of_[def_block] != ~0u &&
+          region_of_[def_block] != region_of_[block]) {
+        s = Join(s, blocks_[def_block]);
+      }
+    }
+    return s;
   }
   InstIndex body_begin_ = 0;
   ws::vector<uint32_t> operand_begin_;  // Per instruction from body_begin_, and one past.
@@ -573,22 +619,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   const Id result = m_.result_id(i);
   const Source control = blocks_[block];
   const std::span<const ValueOperand> operands = OperandsOf(i);
-  auto join_operands = [&](size_t from_word) {
-    Source s;
-    for (const ValueOperand& operand : operands) {
-      if (operand.offset < from_word) continue;
-      const Id id = operand.id;
-      s = Join(s, values_[id]);
-      // A value defined in a divergent region (e.g. a loop with a divergent exit) and used
-      // outside it differs per invocation at the use.
-      const uint32_t def_block = operand.def_block;
-      if (def_block != ~0u && region_of_[def_block] != ~0u &&
-          region_of_[def_block] != region_of_[block]) {
-        s = Join(s, blocks_[def_block]);
-      }
-    }
-    return s;
-  };
+  auto join_operands = [&](size_t from_word) { return JoinOperands(operands, block, from_word); };
   // The elements of a cooperative matrix are spread over the invocations: reading one (by
   // OpCompositeExtract, or a load through an access chain into the matrix) gives each
   // invocation its own value, unless every element holds the same value (a replicated matrix):
@@ -753,7 +784,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   if (result == 0) return false;
   // Atomics differ per invocation; subgroup reductions and broadcasts are subgroup-uniform,
   // scans, shuffles and elections differ per invocation.
-  switch (static_cast<OpClass>(facts_[static_cast<uint32_t>(op)] & ~kMaybeCooperative)) {
+  switch (static_cast<OpClass>(facts_[static_cast<uint32_t>(op)] & kOpClassMask)) {
     case OpClass::kAtomic:
     case OpClass::kGroupDivergent:
       return Raise(values_, result, kDivergent, i);
@@ -910,6 +941,12 @@ void Uniformity::Solve() {
         uint8_t& dirty = inst_dirty_[i - body_begin_];
         if (!all && !dirty) continue;
         dirty = 0;
+        if (facts_[static_cast<uint32_t>(m_.opcode(i))] & kPlainJoin) {
+          if (const Id result = m_.result_id(i)) {
+            Raise(values_, result, JoinOperands(OperandsOf(i), b, 1));
+          }
+          continue;
+        }
         EvaluateInstruction(i, b);
       }
     }
