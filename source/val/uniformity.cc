@@ -421,8 +421,6 @@ void Uniformity::Prepare() {
   const InstIndex n = m_.num_instructions();
   body_begin_ = m_.functions().empty() ? n : m_.functions()[0].def;
   operand_begin_.assign(n - body_begin_ + 1, 0);
-  operands_.clear();
-  operands_.reserve(static_cast<size_t>(n - body_begin_) * 3);
   // Per id: the block defining it (~0u for a global), kNotValue for labels, functions, types
   // and undefined ids.
   constexpr uint32_t kNotValue = ~0u - 1;
@@ -436,8 +434,12 @@ void Uniformity::Prepare() {
   }
   const binary::ParsedModule& parsed = m_.parsed();
   const std::span<const uint32_t> words = parsed.data();
+  // Written in place, at most one per parsed operand, then cut to size.
+  operands_.resize(parsed.operands.size());
+  ValueOperand* const first = operands_.data();
+  ValueOperand* out = first;
   for (InstIndex i = body_begin_; i < n; ++i) {
-    operand_begin_[i - body_begin_] = static_cast<uint32_t>(operands_.size());
+    operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
     const auto& raw = parsed.instructions[i];
     const binary::ParsedOperand* ops = parsed.operands.data() + raw.operand_begin;
     for (uint32_t k = 0; k < raw.operand_count; ++k) {
@@ -448,10 +450,11 @@ void Uniformity::Prepare() {
       }
       const Id id = words[raw.offset + operand.offset];
       if (id >= bound || value_block[id] == kNotValue) continue;
-      operands_.push_back({id, operand.offset, value_block[id]});
+      *out++ = {id, operand.offset, value_block[id]};
     }
   }
-  operand_begin_[n - body_begin_] = static_cast<uint32_t>(operands_.size());
+  operand_begin_[n - body_begin_] = static_cast<uint32_t>(out - first);
+  operands_.resize(out - first);
   ws::vector<InstIndex> inputs;  // Input variables, read once the built-ins are known.
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
