@@ -108,7 +108,9 @@ constexpr uint8_t kMaybeCooperative = 0x80;
 // Opcodes whose result is only the join of their operands (kJoin and none of the cases
 // EvaluateInstruction treats apart): Solve evaluates them in line.
 constexpr uint8_t kPlainJoin = 0x40;
-constexpr uint8_t kOpClassMask = 0x3f;
+// An OpCooperativeMatrix* opcode: Check asks IsCooperativeMatrixOperation whatever its types.
+constexpr uint8_t kCoopMatrixName = 0x20;
+constexpr uint8_t kOpClassMask = 0x1f;
 
 const std::vector<uint8_t>& OpFactsTable() {
   static const std::vector<uint8_t> table = [] {
@@ -116,11 +118,11 @@ const std::vector<uint8_t>& OpFactsTable() {
     for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
       const std::string_view name = info.name;
       const auto op = static_cast<Op>(info.opcode);
-      const bool maybe_cooperative = name.starts_with("OpCooperativeMatrix") ||
-                                     info.klass == grammar::InstructionClass::kConversion ||
-                                     info.klass == grammar::InstructionClass::kArithmetic ||
-                                     op == Op::CompositeConstruct ||
-                                     op == Op::CompositeConstructReplicateEXT;
+      const bool coop_matrix_name = name.starts_with("OpCooperativeMatrix");
+      const bool maybe_cooperative =
+          coop_matrix_name || info.klass == grammar::InstructionClass::kConversion ||
+          info.klass == grammar::InstructionClass::kArithmetic || op == Op::CompositeConstruct ||
+          op == Op::CompositeConstructReplicateEXT;
       OpClass c = OpClass::kJoin;
       if (name.starts_with("OpAtomic")) {
         c = OpClass::kAtomic;
@@ -170,9 +172,9 @@ const std::vector<uint8_t>& OpFactsTable() {
         default:
           break;
       }
-      t[info.opcode] = static_cast<uint8_t>(static_cast<uint8_t>(c) |
-                                            (maybe_cooperative ? kMaybeCooperative : 0) |
-                                            (plain ? kPlainJoin : 0));
+      t[info.opcode] = static_cast<uint8_t>(
+          static_cast<uint8_t>(c) | (maybe_cooperative ? kMaybeCooperative : 0) |
+          (coop_matrix_name ? kCoopMatrixName : 0) | (plain ? kPlainJoin : 0));
     }
     return t;
   }();
@@ -368,6 +370,20 @@ class Uniformity {
   // Per id: a cooperative matrix value, or a Function variable holding one, whose elements all
   // hold the same value.
   ws::vector<uint8_t> replicated_;
+  // Per id: defined with a cooperative matrix type (by any of its definitions).
+  ws::vector<uint8_t> matrix_value_;
+  // Whether IsCooperativeMatrixOperation may hold for `i`, cheaply: an OpCooperativeMatrix*
+  // instruction, or a candidate (kMaybeCooperative) whose result type or operand is a matrix.
+  bool MaybeCooperativeOperation(InstIndex i) const {
+    const uint8_t facts = facts_[static_cast<uint32_t>(m_.opcode(i))];
+    if (!(facts & kMaybeCooperative)) return false;
+    if ((facts & kCoopMatrixName) || IsCoopMatrixType(state_, m_.type_id(i))) return true;
+    for (size_t w = 3; w < m_.num_words(i); ++w) {
+      const uint32_t word = m_.word(i, w);
+      if (word < matrix_value_.size() && matrix_value_[word]) return true;
+    }
+    return false;
+  }
   ws::vector<uint8_t> builtin_;  // Per id: BuiltIn value + 1 of a decorated variable.
   // The solver's worklist: blocks whose instructions read something raised since they were last
   // evaluated, and whether the block levels need computing again. What reads what, by block:
@@ -1060,7 +1076,7 @@ void Uniformity::Check() {
     if (!cfg_.Reachable(b)) continue;
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end && !state_.Full(); ++i) {
       const auto op = static_cast<uint32_t>(m_.opcode(i));
-      if (op < facts_.size() && (facts_[op] & kMaybeCooperative) &&
+      if (op < facts_.size() && MaybeCooperativeOperation(i) &&
           IsCooperativeMatrixOperation(state_, i)) {
         CheckCooperative(i, b);
       }
@@ -1264,6 +1280,8 @@ void Uniformity::PrepareReplicated() {
     }
   }
   replicated_.assign(m_.bound(), 0);
+  matrix_value_.assign(m_.bound(), 0);
+  for (const InstIndex i : matrices) matrix_value_[m_.result_id(i)] = 1;
   if (matrices.empty()) return;
   if (!variables.empty()) {
     ws::vector<uint8_t> variable(m_.bound(), 0);
