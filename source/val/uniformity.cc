@@ -28,8 +28,8 @@
 // Values defined in a divergent region and used outside it (a loop with a divergent trip count) are
 // divergent at the use.
 //
-// The analysis is a worklist solver over blocks (Solve): each block is evaluated once, then again
-// only when a level it reads (an operand's, its control's, a memory root's, a call's) was raised.
+// The analysis is a worklist solver (Solve): each instruction is evaluated once, then again only
+// when a level it reads (an operand's, its control's, a memory root's, a call's) was raised.
 // Levels only grow, so it terminates; the work is linear in the module's size times the few
 // raises each value can take.
 #include <algorithm>
@@ -634,6 +634,8 @@ bool Uniformity::ComputeBlockLevels() {
 }
 
 bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
+  // Every opcode treated apart here is left out of kPlainJoin (OpFactsTable), which Solve
+  // evaluates in line without calling this.
   const Op op = m_.opcode(i);
   const Id result = m_.result_id(i);
   const Source control = blocks_[block];
@@ -932,7 +934,8 @@ void Uniformity::PrepareDependents() {
 }
 
 // A worklist over blocks: every block is evaluated once, in order, then again only when
-// something it reads was raised (Raised). A raise reaches later blocks in the same pass and
+// something it reads was raised (Raised), and then only its instructions that read it (a raised
+// control level or merge reaches all of them). A raise reaches later blocks in the same pass and
 // earlier ones (loops, calls, memory) in the next; levels only grow, so it terminates.
 // Global instructions (types, constants, spec constants, variables) are uniform and stay so:
 // only the bodies of functions are evaluated.
