@@ -963,7 +963,8 @@ void Uniformity::Solve() {
         uint8_t& dirty = inst_dirty_[i - body_begin_];
         if (!all && !dirty) continue;
         dirty = 0;
-        if (facts_[static_cast<uint32_t>(m_.opcode(i))] & kPlainJoin) {
+        const auto op = static_cast<uint32_t>(m_.opcode(i));
+        if (op < facts_.size() && (facts_[op] & kPlainJoin)) {
           if (const Id result = m_.result_id(i)) {
             Raise(values_, result, JoinOperands(OperandsOf(i), b, 1));
           }
