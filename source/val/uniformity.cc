@@ -100,85 +100,80 @@ Level BuiltInLevel(BuiltIn b) {
 // How an opcode's result level is computed, beyond joining its operands.
 enum class OpClass : uint8_t { kJoin, kAtomic, kGroupUniform, kGroupDivergent, kGroupArithmetic };
 
-// Per opcode: its OpClass (low bits), and kMaybeCooperative where IsCooperativeMatrixOperation
-// can hold for it (a cooperative matrix instruction, or a conversion, arithmetic or composite
-// construction that may take or make a matrix), so that Check asks only about those. Bytes, so
-// that the table starts zeroed (kJoin) in one memset.
+// The facts of an opcode, in a byte: its OpClass (low bits), and kMaybeCooperative where
+// IsCooperativeMatrixOperation can hold for it (a cooperative matrix instruction, or a
+// conversion, arithmetic or composite construction that may take or make a matrix), so that
+// Check asks only about those. Computed for the opcodes a module uses, on first use (Facts).
 constexpr uint8_t kMaybeCooperative = 0x80;
 // Opcodes whose result is only the join of their operands (kJoin and none of the cases
 // EvaluateInstruction treats apart): Solve evaluates them in line.
 constexpr uint8_t kPlainJoin = 0x40;
 // An OpCooperativeMatrix* opcode: Check asks IsCooperativeMatrixOperation whatever its types.
 constexpr uint8_t kCoopMatrixName = 0x20;
-constexpr uint8_t kOpClassMask = 0x1f;
+// Set once the facts of the opcode are computed.
+constexpr uint8_t kKnown = 0x10;
+constexpr uint8_t kOpClassMask = 0x0f;
 
-const std::vector<uint8_t>& OpFactsTable() {
-  static const std::vector<uint8_t> table = [] {
-    std::vector<uint8_t> t(grammar::kMaxOpcode + 1, 0);
-    for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
-      const std::string_view name = info.name;
-      const auto op = static_cast<Op>(info.opcode);
-      const bool coop_matrix_name = name.starts_with("OpCooperativeMatrix");
-      const bool maybe_cooperative =
-          coop_matrix_name || info.klass == grammar::InstructionClass::kConversion ||
-          info.klass == grammar::InstructionClass::kArithmetic || op == Op::CompositeConstruct ||
-          op == Op::CompositeConstructReplicateEXT;
-      OpClass c = OpClass::kJoin;
-      if (name.starts_with("OpAtomic")) {
-        c = OpClass::kAtomic;
-      } else if (name.starts_with("OpGroupNonUniform")) {
-        // Arithmetic with a GroupOperation: Reduce is uniform, scans are not. Of the rest, only
-        // the votes, broadcasts and ballot queries give every invocation the same value.
-        c = OpClass::kGroupDivergent;
-        for (const auto& operand : grammar::Operands(info)) {
-          if (operand.kind == grammar::OperandKind::kGroupOperation) c = OpClass::kGroupArithmetic;
-        }
-        switch (op) {
-          case Op::GroupNonUniformAll:
-          case Op::GroupNonUniformAny:
-          case Op::GroupNonUniformAllEqual:
-          case Op::GroupNonUniformBroadcast:
-          case Op::GroupNonUniformBroadcastFirst:
-          case Op::GroupNonUniformBallot:
-          case Op::GroupNonUniformBallotFindLSB:
-          case Op::GroupNonUniformBallotFindMSB:
-            c = OpClass::kGroupUniform;
-            break;
-          default:
-            break;
-        }
-      }
-      bool plain = c == OpClass::kJoin;
-      switch (op) {
-        case Op::CompositeExtract:
-        case Op::CompositeInsert:
-        case Op::Load:
-        case Op::CooperativeVectorLoadNV:
-        case Op::CooperativeMatrixLoadKHR:
-        case Op::CooperativeMatrixLoadNV:
-        case Op::CooperativeMatrixLoadTensorNV:
-        case Op::Store:
-        case Op::CooperativeMatrixStoreKHR:
-        case Op::CooperativeMatrixStoreNV:
-        case Op::CooperativeMatrixStoreTensorNV:
-        case Op::CooperativeVectorStoreNV:
-        case Op::Phi:
-        case Op::FunctionCall:
-        case Op::ReturnValue:
-        case Op::Variable:
-        case Op::FunctionParameter:
-          plain = false;
-          break;
-        default:
-          break;
-      }
-      t[info.opcode] = static_cast<uint8_t>(
-          static_cast<uint8_t>(c) | (maybe_cooperative ? kMaybeCooperative : 0) |
-          (coop_matrix_name ? kCoopMatrixName : 0) | (plain ? kPlainJoin : 0));
+uint8_t OpFacts(const grammar::InstructionInfo& info) {
+  const std::string_view name = info.name;
+  const auto op = static_cast<Op>(info.opcode);
+  const bool coop_matrix_name = name.starts_with("OpCooperativeMatrix");
+  const bool maybe_cooperative =
+      coop_matrix_name || info.klass == grammar::InstructionClass::kConversion ||
+      info.klass == grammar::InstructionClass::kArithmetic || op == Op::CompositeConstruct ||
+      op == Op::CompositeConstructReplicateEXT;
+  OpClass c = OpClass::kJoin;
+  if (name.starts_with("OpAtomic")) {
+    c = OpClass::kAtomic;
+  } else if (name.starts_with("OpGroupNonUniform")) {
+    // Arithmetic with a GroupOperation: Reduce is uniform, scans are not. Of the rest, only
+    // the votes, broadcasts and ballot queries give every invocation the same value.
+    c = OpClass::kGroupDivergent;
+    for (const auto& operand : grammar::Operands(info)) {
+      if (operand.kind == grammar::OperandKind::kGroupOperation) c = OpClass::kGroupArithmetic;
     }
-    return t;
-  }();
-  return table;
+    switch (op) {
+      case Op::GroupNonUniformAll:
+      case Op::GroupNonUniformAny:
+      case Op::GroupNonUniformAllEqual:
+      case Op::GroupNonUniformBroadcast:
+      case Op::GroupNonUniformBroadcastFirst:
+      case Op::GroupNonUniformBallot:
+      case Op::GroupNonUniformBallotFindLSB:
+      case Op::GroupNonUniformBallotFindMSB:
+        c = OpClass::kGroupUniform;
+        break;
+      default:
+        break;
+    }
+  }
+  bool plain = c == OpClass::kJoin;
+  switch (op) {
+    case Op::CompositeExtract:
+    case Op::CompositeInsert:
+    case Op::Load:
+    case Op::CooperativeVectorLoadNV:
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::Store:
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixStoreNV:
+    case Op::CooperativeMatrixStoreTensorNV:
+    case Op::CooperativeVectorStoreNV:
+    case Op::Phi:
+    case Op::FunctionCall:
+    case Op::ReturnValue:
+    case Op::Variable:
+    case Op::FunctionParameter:
+      plain = false;
+      break;
+    default:
+      break;
+  }
+  return static_cast<uint8_t>(static_cast<uint8_t>(c) |
+                              (maybe_cooperative ? kMaybeCooperative : 0) |
+                              (coop_matrix_name ? kCoopMatrixName : 0) | (plain ? kPlainJoin : 0));
 }
 
 class Uniformity {
@@ -292,7 +287,18 @@ class Uniformity {
   const ir::Module& m_;
   const ir::Cfg& cfg_;
   const ir::DominatorTree* pdom_ = nullptr;  // Built when a branch first needs it.
-  const std::vector<uint8_t>& facts_ = OpFactsTable();
+  // Per opcode: its facts (OpFacts) with kKnown, 0 until first asked.
+  ws::vector<uint8_t> facts_;
+  uint8_t Facts(Op op) {
+    const auto v = static_cast<uint32_t>(op);
+    if (v >= facts_.size()) return kKnown;
+    uint8_t& f = facts_[v];
+    if (f == 0) {
+      const grammar::InstructionInfo* info = grammar::LookupOpcode(v);
+      f = static_cast<uint8_t>(kKnown | (info ? OpFacts(*info) : 0));
+    }
+    return f;
+  }
 
   // The value operands of every instruction of the function bodies (ids defined by anything but
   // a label, a function or a type), gathered once: the sweeps and the checks read them many
@@ -374,8 +380,8 @@ class Uniformity {
   ws::vector<uint8_t> matrix_value_;
   // Whether IsCooperativeMatrixOperation may hold for `i`, cheaply: an OpCooperativeMatrix*
   // instruction, or a candidate (kMaybeCooperative) whose result type or operand is a matrix.
-  bool MaybeCooperativeOperation(InstIndex i) const {
-    const uint8_t facts = facts_[static_cast<uint32_t>(m_.opcode(i))];
+  bool MaybeCooperativeOperation(InstIndex i) {
+    const uint8_t facts = Facts(m_.opcode(i));
     if (!(facts & kMaybeCooperative)) return false;
     if ((facts & kCoopMatrixName) || IsCoopMatrixType(state_, m_.type_id(i))) return true;
     for (size_t w = 3; w < m_.num_words(i); ++w) {
@@ -420,6 +426,7 @@ class Uniformity {
 
 void Uniformity::Prepare() {
   const uint32_t bound = m_.bound();
+  facts_.assign(grammar::kMaxOpcode + 1, 0);
   values_.assign(bound, Source{});
   is_condition_.assign(bound, 0);
   contents_.assign(bound, Source{});
@@ -805,7 +812,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   if (result == 0) return false;
   // Atomics differ per invocation; subgroup reductions and broadcasts are subgroup-uniform,
   // scans, shuffles and elections differ per invocation.
-  switch (static_cast<OpClass>(facts_[static_cast<uint32_t>(op)] & kOpClassMask)) {
+  switch (static_cast<OpClass>(Facts(op) & kOpClassMask)) {
     case OpClass::kAtomic:
     case OpClass::kGroupDivergent:
       return Raise(values_, result, kDivergent, i);
@@ -963,8 +970,7 @@ void Uniformity::Solve() {
         uint8_t& dirty = inst_dirty_[i - body_begin_];
         if (!all && !dirty) continue;
         dirty = 0;
-        const auto op = static_cast<uint32_t>(m_.opcode(i));
-        if (op < facts_.size() && (facts_[op] & kPlainJoin)) {
+        if (Facts(m_.opcode(i)) & kPlainJoin) {
           if (const Id result = m_.result_id(i)) {
             Raise(values_, result, JoinOperands(OperandsOf(i), b, 1));
           }
@@ -1079,9 +1085,7 @@ void Uniformity::Check() {
   for (uint32_t b = 0; b < blocks.size() && !state_.Full(); ++b) {
     if (!cfg_.Reachable(b)) continue;
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end && !state_.Full(); ++i) {
-      const auto op = static_cast<uint32_t>(m_.opcode(i));
-      if (op < facts_.size() && MaybeCooperativeOperation(i) &&
-          IsCooperativeMatrixOperation(state_, i)) {
+      if (MaybeCooperativeOperation(i) && IsCooperativeMatrixOperation(state_, i)) {
         CheckCooperative(i, b);
       }
     }
