@@ -291,13 +291,18 @@ class Uniformity {
   ws::vector<uint8_t> facts_;
   uint8_t Facts(Op op) {
     const auto v = static_cast<uint32_t>(op);
-    if (v >= facts_.size()) return kKnown;
-    uint8_t& f = facts_[v];
-    if (f == 0) {
-      const grammar::InstructionInfo* info = grammar::LookupOpcode(v);
-      f = static_cast<uint8_t>(kKnown | (info ? OpFacts(*info) : 0));
+    if (v >= facts_.size()) [[unlikely]] {
+      return kKnown;
+    }
+    const uint8_t f = facts_[v];
+    if (f == 0) [[unlikely]] {
+      return FirstFacts(v);
     }
     return f;
+  }
+  [[gnu::noinline]] uint8_t FirstFacts(uint32_t opcode) {
+    const grammar::InstructionInfo* info = grammar::LookupOpcode(opcode);
+    return facts_[opcode] = static_cast<uint8_t>(kKnown | (info ? OpFacts(*info) : 0));
   }
 
   // The value operands of every instruction of the function bodies (ids defined by anything but
