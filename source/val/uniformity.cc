@@ -28,8 +28,8 @@
 // Values defined in a divergent region and used outside it (a loop with a divergent trip count) are
 // divergent at the use.
 //
-// The analysis is a worklist solver over blocks (Solve): each block is evaluated once, then again
-// only when a level it reads (an operand's, its control's, a memory root's, a call's) was raised.
+// The analysis is a worklist solver (Solve): each instruction is evaluated once, then again only
+// when a level it reads (an operand's, its control's, a memory root's, a call's) was raised.
 // Levels only grow, so it terminates; the work is linear in the module's size times the few
 // raises each value can take.
 #include <algorithm>
@@ -100,47 +100,85 @@ Level BuiltInLevel(BuiltIn b) {
 // How an opcode's result level is computed, beyond joining its operands.
 enum class OpClass : uint8_t { kJoin, kAtomic, kGroupUniform, kGroupDivergent, kGroupArithmetic };
 
-const std::vector<OpClass>& OpClasses() {
-  static const std::vector<OpClass> table = [] {
-    std::vector<OpClass> t(grammar::kMaxOpcode + 1, OpClass::kJoin);
-    for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
-      const std::string_view name = info.name;
-      OpClass c = OpClass::kJoin;
-      if (name.starts_with("OpAtomic")) {
-        c = OpClass::kAtomic;
-      } else if (name.starts_with("OpGroupNonUniform")) {
-        // Arithmetic with a GroupOperation: Reduce is uniform, scans are not. Of the rest, only
-        // the votes, broadcasts and ballot queries give every invocation the same value.
-        c = OpClass::kGroupDivergent;
-        for (const auto& operand : grammar::Operands(info)) {
-          if (operand.kind == grammar::OperandKind::kGroupOperation) c = OpClass::kGroupArithmetic;
-        }
-        switch (static_cast<Op>(info.opcode)) {
-          case Op::GroupNonUniformAll:
-          case Op::GroupNonUniformAny:
-          case Op::GroupNonUniformAllEqual:
-          case Op::GroupNonUniformBroadcast:
-          case Op::GroupNonUniformBroadcastFirst:
-          case Op::GroupNonUniformBallot:
-          case Op::GroupNonUniformBallotFindLSB:
-          case Op::GroupNonUniformBallotFindMSB:
-            c = OpClass::kGroupUniform;
-            break;
-          default:
-            break;
-        }
-      }
-      t[info.opcode] = c;
+// The facts of an opcode, in a byte: its OpClass (low bits), and kMaybeCooperative where
+// IsCooperativeMatrixOperation can hold for it (a cooperative matrix instruction, or a
+// conversion, arithmetic or composite construction that may take or make a matrix), so that
+// Check asks only about those. Computed for the opcodes a module uses, on first use (Facts).
+constexpr uint8_t kMaybeCooperative = 0x80;
+// Opcodes whose result is only the join of their operands (kJoin and none of the cases
+// EvaluateInstruction treats apart): Solve evaluates them in line.
+constexpr uint8_t kPlainJoin = 0x40;
+// An OpCooperativeMatrix* opcode: Check asks IsCooperativeMatrixOperation whatever its types.
+constexpr uint8_t kCoopMatrixName = 0x20;
+// Set once the facts of the opcode are computed.
+constexpr uint8_t kKnown = 0x10;
+constexpr uint8_t kOpClassMask = 0x0f;
+
+uint8_t OpFacts(const grammar::InstructionInfo& info) {
+  const std::string_view name = info.name;
+  const auto op = static_cast<Op>(info.opcode);
+  const bool coop_matrix_name = name.starts_with("OpCooperativeMatrix");
+  const bool maybe_cooperative =
+      coop_matrix_name || info.klass == grammar::InstructionClass::kConversion ||
+      info.klass == grammar::InstructionClass::kArithmetic || op == Op::CompositeConstruct ||
+      op == Op::CompositeConstructReplicateEXT;
+  OpClass c = OpClass::kJoin;
+  if (name.starts_with("OpAtomic")) {
+    c = OpClass::kAtomic;
+  } else if (name.starts_with("OpGroupNonUniform")) {
+    // Arithmetic with a GroupOperation: Reduce is uniform, scans are not. Of the rest, only
+    // the votes, broadcasts and ballot queries give every invocation the same value.
+    c = OpClass::kGroupDivergent;
+    for (const auto& operand : grammar::Operands(info)) {
+      if (operand.kind == grammar::OperandKind::kGroupOperation) c = OpClass::kGroupArithmetic;
     }
-    return t;
-  }();
-  return table;
+    switch (op) {
+      case Op::GroupNonUniformAll:
+      case Op::GroupNonUniformAny:
+      case Op::GroupNonUniformAllEqual:
+      case Op::GroupNonUniformBroadcast:
+      case Op::GroupNonUniformBroadcastFirst:
+      case Op::GroupNonUniformBallot:
+      case Op::GroupNonUniformBallotFindLSB:
+      case Op::GroupNonUniformBallotFindMSB:
+        c = OpClass::kGroupUniform;
+        break;
+      default:
+        break;
+    }
+  }
+  bool plain = c == OpClass::kJoin;
+  switch (op) {
+    case Op::CompositeExtract:
+    case Op::CompositeInsert:
+    case Op::Load:
+    case Op::CooperativeVectorLoadNV:
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::Store:
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixStoreNV:
+    case Op::CooperativeMatrixStoreTensorNV:
+    case Op::CooperativeVectorStoreNV:
+    case Op::Phi:
+    case Op::FunctionCall:
+    case Op::ReturnValue:
+    case Op::Variable:
+    case Op::FunctionParameter:
+      plain = false;
+      break;
+    default:
+      break;
+  }
+  return static_cast<uint8_t>(static_cast<uint8_t>(c) |
+                              (maybe_cooperative ? kMaybeCooperative : 0) |
+                              (coop_matrix_name ? kCoopMatrixName : 0) | (plain ? kPlainJoin : 0));
 }
 
 class Uniformity {
  public:
-  explicit Uniformity(ValidationState& state)
-      : state_(state), m_(state.module()), cfg_(m_.cfg()), pdom_(m_.post_dominators()) {}
+  explicit Uniformity(ValidationState& state) : state_(state), m_(state.module()), cfg_(m_.cfg()) {}
 
   void Run();
 
@@ -169,12 +207,17 @@ class Uniformity {
   // Marks what reads table[index] for evaluation again (Solve).
   void Raised(const ws::vector<Source>& table, size_t index);
   void MarkUsers(Id id) {
-    for (uint32_t b : users_.Of(id)) dirty_[b] = 1;
+    MarkInstructions(users_.Of(id));
     if (is_condition_[id]) levels_dirty_ = true;
   }
-  void MarkBlocks(std::span<const uint32_t> blocks) {
-    for (uint32_t b : blocks) dirty_[b] = 1;
+  void MarkInstructions(std::span<const uint32_t> insts) {
+    for (const InstIndex i : insts) {
+      inst_dirty_[i - body_begin_] = 1;
+      dirty_[m_.BlockOf(i)] = 1;
+    }
   }
+  // Every instruction of block b reads what was raised (its control level, its merges).
+  void MarkBlock(uint32_t b) { dirty_[b] = all_dirty_[b] = 1; }
   void BlockRaised(uint32_t b);
   void Solve();
   bool Raise(ws::vector<Source>& table, size_t index, Source s) {
@@ -243,7 +286,24 @@ class Uniformity {
   ValidationState& state_;
   const ir::Module& m_;
   const ir::Cfg& cfg_;
-  const ir::DominatorTree& pdom_;
+  const ir::DominatorTree* pdom_ = nullptr;  // Built when a branch first needs it.
+  // Per opcode: its facts (OpFacts) with kKnown, 0 until first asked.
+  ws::vector<uint8_t> facts_;
+  uint8_t Facts(Op op) {
+    const auto v = static_cast<uint32_t>(op);
+    if (v >= facts_.size()) [[unlikely]] {
+      return kKnown;
+    }
+    const uint8_t f = facts_[v];
+    if (f == 0) [[unlikely]] {
+      return FirstFacts(v);
+    }
+    return f;
+  }
+  [[gnu::noinline]] uint8_t FirstFacts(uint32_t opcode) {
+    const grammar::InstructionInfo* info = grammar::LookupOpcode(opcode);
+    return facts_[opcode] = static_cast<uint8_t>(kKnown | (info ? OpFacts(*info) : 0));
+  }
 
   // The value operands of every instruction of the function bodies (ids defined by anything but
   // a label, a function or a type), gathered once: the sweeps and the checks read them many
@@ -256,6 +316,29 @@ class Uniformity {
   std::span<const ValueOperand> OperandsOf(InstIndex i) const {
     const size_t k = i - body_begin_;
     return {operands_.data() + operand_begin_[k], operands_.data() + operand_begin_[k + 1]};
+  }
+  // The value operands of the instructions of block b after its label, in order.
+  std::span<const ValueOperand> BlockOperands(uint32_t b) const {
+    const ir::Block& block = m_.blocks()[b];
+    return {operands_.data() + operand_begin_[block.label + 1 - body_begin_],
+            operands_.data() + operand_begin_[block.end - body_begin_]};
+  }
+  // The join of the operands from word `from_word` on, used in `block`.
+  Source JoinOperands(std::span<const ValueOperand> operands, uint32_t block,
+                      size_t from_word) const {
+    Source s;
+    for (const ValueOperand& operand : operands) {
+      if (operand.offset < from_word) continue;
+      s = Join(s, values_[operand.id]);
+      // A value defined in a divergent region (e.g. a loop with a divergent exit) and used
+      // outside it differs per invocation at the use.
+      const uint32_t def_block = operand.def_block;
+      if (def_block != ~0u && region_of_[def_block] != ~0u &&
+          region_of_[def_block] != region_of_[block]) {
+        s = Join(s, blocks_[def_block]);
+      }
+    }
+    return s;
   }
   InstIndex body_begin_ = 0;
   ws::vector<uint32_t> operand_begin_;  // Per instruction from body_begin_, and one past.
@@ -298,6 +381,20 @@ class Uniformity {
   // Per id: a cooperative matrix value, or a Function variable holding one, whose elements all
   // hold the same value.
   ws::vector<uint8_t> replicated_;
+  // Per id: defined with a cooperative matrix type (by any of its definitions).
+  ws::vector<uint8_t> matrix_value_;
+  // Whether IsCooperativeMatrixOperation may hold for `i`, cheaply: an OpCooperativeMatrix*
+  // instruction, or a candidate (kMaybeCooperative) whose result type or operand is a matrix.
+  bool MaybeCooperativeOperation(InstIndex i) {
+    const uint8_t facts = Facts(m_.opcode(i));
+    if (!(facts & kMaybeCooperative)) return false;
+    if ((facts & kCoopMatrixName) || IsCoopMatrixType(state_, m_.type_id(i))) return true;
+    for (size_t w = 3; w < m_.num_words(i); ++w) {
+      const uint32_t word = m_.word(i, w);
+      if (word < matrix_value_.size() && matrix_value_[word]) return true;
+    }
+    return false;
+  }
   ws::vector<uint8_t> builtin_;  // Per id: BuiltIn value + 1 of a decorated variable.
   // The solver's worklist: blocks whose instructions read something raised since they were last
   // evaluated, and whether the block levels need computing again. What reads what, by block:
@@ -309,13 +406,15 @@ class Uniformity {
                  : std::span<const uint32_t>();
     }
   };
-  Csr users_;        // Per id: blocks of the instructions using it as a value operand.
-  Csr root_users_;   // Per root: blocks of the loads and calls that read its contents.
-  Csr slot_users_;   // Per tracked store slot: blocks of the loads it reaches.
-  Csr call_blocks_;  // Per function: blocks of its call sites.
+  Csr users_;                         // Per id: the instructions using it as a value operand.
+  Csr root_users_;                    // Per root: the loads and calls that read its contents.
+  Csr slot_users_;                    // Per tracked store slot: the loads it reaches.
+  Csr call_blocks_;                   // Per function: its call sites.
   ws::vector<uint32_t> param_owner_;  // Per param_effective_ entry: its function.
   ws::vector<uint8_t> is_condition_;  // Per id: a branch or switch condition.
-  ws::vector<uint8_t> dirty_;         // Per block.
+  ws::vector<uint8_t> dirty_;         // Per block: something in it to evaluate.
+  ws::vector<uint8_t> all_dirty_;     // Per block: all of its instructions to evaluate.
+  ws::vector<uint8_t> inst_dirty_;    // Per instruction from body_begin_.
   bool levels_dirty_ = true;
   struct UnprovenCause {
     InstIndex reason;
@@ -332,6 +431,7 @@ class Uniformity {
 
 void Uniformity::Prepare() {
   const uint32_t bound = m_.bound();
+  facts_.assign(grammar::kMaxOpcode + 1, 0);
   values_.assign(bound, Source{});
   is_condition_.assign(bound, 0);
   contents_.assign(bound, Source{});
@@ -349,8 +449,6 @@ void Uniformity::Prepare() {
   const InstIndex n = m_.num_instructions();
   body_begin_ = m_.functions().empty() ? n : m_.functions()[0].def;
   operand_begin_.assign(n - body_begin_ + 1, 0);
-  operands_.clear();
-  operands_.reserve(static_cast<size_t>(n - body_begin_) * 3);
   // Per id: the block defining it (~0u for a global), kNotValue for labels, functions, types
   // and undefined ids.
   constexpr uint32_t kNotValue = ~0u - 1;
@@ -364,8 +462,12 @@ void Uniformity::Prepare() {
   }
   const binary::ParsedModule& parsed = m_.parsed();
   const std::span<const uint32_t> words = parsed.data();
+  // Written in place, at most one per parsed operand, then cut to size.
+  operands_.resize(parsed.operands.size());
+  ValueOperand* const first = operands_.data();
+  ValueOperand* out = first;
   for (InstIndex i = body_begin_; i < n; ++i) {
-    operand_begin_[i - body_begin_] = static_cast<uint32_t>(operands_.size());
+    operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
     const auto& raw = parsed.instructions[i];
     const binary::ParsedOperand* ops = parsed.operands.data() + raw.operand_begin;
     for (uint32_t k = 0; k < raw.operand_count; ++k) {
@@ -376,10 +478,11 @@ void Uniformity::Prepare() {
       }
       const Id id = words[raw.offset + operand.offset];
       if (id >= bound || value_block[id] == kNotValue) continue;
-      operands_.push_back({id, operand.offset, value_block[id]});
+      *out++ = {id, operand.offset, value_block[id]};
     }
   }
-  operand_begin_[n - body_begin_] = static_cast<uint32_t>(operands_.size());
+  operand_begin_[n - body_begin_] = static_cast<uint32_t>(out - first);
+  operands_.resize(out - first);
   ws::vector<InstIndex> inputs;  // Input variables, read once the built-ins are known.
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
@@ -518,7 +621,8 @@ bool Uniformity::ComputeBlockLevels() {
       }
       walked = cond;
       walked.reason_bits = 1;  // Marks the entry as set.
-      const uint32_t stop = pdom_.Idom(b);
+      if (pdom_ == nullptr) pdom_ = &m_.post_dominators();
+      const uint32_t stop = pdom_->Idom(b);
       if (stop != ir::DominatorTree::kNone) {
         changed = Raise(merges_, stop, cond) || changed;
       }
@@ -542,26 +646,13 @@ bool Uniformity::ComputeBlockLevels() {
 }
 
 bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
+  // Every opcode treated apart here is left out of kPlainJoin (OpFactsTable), which Solve
+  // evaluates in line without calling this.
   const Op op = m_.opcode(i);
   const Id result = m_.result_id(i);
   const Source control = blocks_[block];
   const std::span<const ValueOperand> operands = OperandsOf(i);
-  auto join_operands = [&](size_t from_word) {
-    Source s;
-    for (const ValueOperand& operand : operands) {
-      if (operand.offset < from_word) continue;
-      const Id id = operand.id;
-      s = Join(s, values_[id]);
-      // A value defined in a divergent region (e.g. a loop with a divergent exit) and used
-      // outside it differs per invocation at the use.
-      const uint32_t def_block = operand.def_block;
-      if (def_block != ~0u && region_of_[def_block] != ~0u &&
-          region_of_[def_block] != region_of_[block]) {
-        s = Join(s, blocks_[def_block]);
-      }
-    }
-    return s;
-  };
+  auto join_operands = [&](size_t from_word) { return JoinOperands(operands, block, from_word); };
   // The elements of a cooperative matrix are spread over the invocations: reading one (by
   // OpCompositeExtract, or a load through an access chain into the matrix) gives each
   // invocation its own value, unless every element holds the same value (a replicated matrix):
@@ -726,7 +817,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
   if (result == 0) return false;
   // Atomics differ per invocation; subgroup reductions and broadcasts are subgroup-uniform,
   // scans, shuffles and elections differ per invocation.
-  switch (OpClasses()[static_cast<uint32_t>(op)]) {
+  switch (static_cast<OpClass>(Facts(op) & kOpClassMask)) {
     case OpClass::kAtomic:
     case OpClass::kGroupDivergent:
       return Raise(values_, result, kDivergent, i);
@@ -754,19 +845,19 @@ void Uniformity::Raised(const ws::vector<Source>& table, size_t index) {
   if (&table == &values_) {
     MarkUsers(static_cast<Id>(index));
   } else if (&table == &contents_ || &table == &contents_control_) {
-    MarkBlocks(root_users_.Of(index));
+    MarkInstructions(root_users_.Of(index));
   } else if (&table == &stored_ || &table == &stored_control_) {
-    MarkBlocks(slot_users_.Of(index));
+    MarkInstructions(slot_users_.Of(index));
   } else if (&table == &blocks_) {
     BlockRaised(static_cast<uint32_t>(index));
   } else if (&table == &merges_) {
-    dirty_[index] = 1;
+    MarkBlock(static_cast<uint32_t>(index));
   } else if (&table == &returns_) {
-    MarkBlocks(call_blocks_.Of(index));
+    MarkInstructions(call_blocks_.Of(index));
   } else if (&table == &entries_ || &table == &param_effective_) {
     // Read through Effective() by the whole function, and by its block levels.
     const ir::Function& fn = m_.functions()[&table == &entries_ ? index : param_owner_[index]];
-    for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) dirty_[b] = 1;
+    for (uint32_t b = fn.first_block; b < fn.first_block + fn.num_blocks; ++b) MarkBlock(b);
     levels_dirty_ = true;
   }
 }
@@ -774,20 +865,24 @@ void Uniformity::Raised(const ws::vector<Source>& table, size_t index) {
 // A block's control level (or region) changed: its instructions, the branches that join it into
 // their condition, and the uses of its values outside a divergent region read it.
 void Uniformity::BlockRaised(uint32_t b) {
-  dirty_[b] = 1;
+  MarkBlock(b);
   levels_dirty_ = true;
+  // Uses read the level of the block defining a value only when it is in a divergent region;
+  // it enters one through BlockRaised too.
+  if (region_of_[b] == ~0u) return;
   const ir::Block& block = m_.blocks()[b];
   for (InstIndex i = block.label + 1; i < block.end; ++i) {
     if (const Id r = m_.result_id(i)) MarkUsers(r);
   }
 }
 
-// Who reads what, by block, for the worklist: the uses of each id, the loads and calls reading
-// each root's contents, the loads each tracked store reaches, the call sites of each function.
+// Who reads what, by instruction, for the worklist: the uses of each id, the loads and calls
+// reading each root's contents, the loads each tracked store reaches, the call sites of each
+// function.
 void Uniformity::PrepareDependents() {
   const auto blocks = m_.blocks();
   struct Pair {
-    uint32_t key, block;
+    uint32_t key, inst;
   };
   ws::vector<Pair> pairs;
   auto build = [&](Csr& csr, size_t keys) {
@@ -795,61 +890,72 @@ void Uniformity::PrepareDependents() {
     for (const Pair& p : pairs) ++csr.begin[p.key + 1];
     for (size_t k = 0; k < keys; ++k) csr.begin[k + 1] += csr.begin[k];
     csr.items.resize(pairs.size());
-    ws::vector<uint32_t> fill(csr.begin.begin(), csr.begin.end() - 1);
-    for (const Pair& p : pairs) csr.items[fill[p.key]++] = p.block;
+    for (const Pair& p : pairs) csr.items[csr.begin[p.key]++] = p.inst;
+    // Each begin[key] moved to the end of its list, where begin[key + 1] was: shift back.
+    for (size_t k = keys; k > 0; --k) csr.begin[k] = csr.begin[k - 1];
+    csr.begin[0] = 0;
     pairs.clear();
   };
   const uint32_t bound = m_.bound();
-  ws::vector<uint32_t> last(bound, ~0u);  // Per id: the last block recorded, to skip repeats.
+  // users_ straight from the operands, counted then filled (each instruction once per id).
+  ws::vector<InstIndex> last(bound, kNoInst);  // Per id: the last instruction recorded.
+  users_.begin.assign(bound + 1, 0);
   for (uint32_t b = 0; b < blocks.size(); ++b) {
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
       for (const ValueOperand& operand : OperandsOf(i)) {
-        if (last[operand.id] == b) continue;
-        last[operand.id] = b;
-        pairs.push_back({operand.id, b});
+        if (last[operand.id] == i) continue;
+        last[operand.id] = i;
+        ++users_.begin[operand.id + 1];
       }
     }
   }
-  build(users_, bound);
+  for (size_t k = 0; k < bound; ++k) users_.begin[k + 1] += users_.begin[k];
+  users_.items.resize(users_.begin[bound]);
+  std::fill(last.begin(), last.end(), kNoInst);
+  ws::vector<Pair> calls;
   for (uint32_t b = 0; b < blocks.size(); ++b) {
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
+      for (const ValueOperand& operand : OperandsOf(i)) {
+        if (last[operand.id] == i) continue;
+        last[operand.id] = i;
+        users_.items[users_.begin[operand.id]++] = i;
+      }
       const Op op = m_.opcode(i);
       if ((op == Op::Load || op == Op::CooperativeVectorLoadNV) && m_.num_words(i) > 3) {
         const Id root = RootOf(m_.word(i, 3));
-        if (root != 0 && root < bound) pairs.push_back({root, b});
+        if (root != 0 && root < bound) pairs.push_back({root, i});
       } else if (op == Op::FunctionCall) {
         for (size_t w = 4; w < m_.num_words(i); ++w) {
           const Id root = RootOf(m_.word(i, w));
-          if (root != 0 && root < bound) pairs.push_back({root, b});
+          if (root != 0 && root < bound) pairs.push_back({root, i});
         }
+        const uint32_t f = m_.FunctionById(m_.word(i, 3));
+        if (f != ~0u) calls.push_back({f, i});
       }
     }
   }
+  for (size_t k = bound; k > 0; --k) users_.begin[k] = users_.begin[k - 1];
+  users_.begin[0] = 0;
   build(root_users_, bound);
   for (const TrackedLoad& load : loads_) {
-    for (uint32_t k = load.begin; k < load.end; ++k) {
-      pairs.push_back({reaching_[k], m_.BlockOf(load.inst)});
-    }
+    for (uint32_t k = load.begin; k < load.end; ++k) pairs.push_back({reaching_[k], load.inst});
   }
   build(slot_users_, stored_.size());
-  for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
-      if (m_.opcode(i) != Op::FunctionCall) continue;
-      const uint32_t f = m_.FunctionById(m_.word(i, 3));
-      if (f != ~0u) pairs.push_back({f, b});
-    }
-  }
+  pairs.swap(calls);
   build(call_blocks_, m_.functions().size());
 }
 
 // A worklist over blocks: every block is evaluated once, in order, then again only when
-// something it reads was raised (Raised). A raise reaches later blocks in the same pass and
+// something it reads was raised (Raised), and then only its instructions that read it (a raised
+// control level or merge reaches all of them). A raise reaches later blocks in the same pass and
 // earlier ones (loops, calls, memory) in the next; levels only grow, so it terminates.
 // Global instructions (types, constants, spec constants, variables) are uniform and stay so:
 // only the bodies of functions are evaluated.
 void Uniformity::Solve() {
   const auto blocks = m_.blocks();
   dirty_.assign(blocks.size(), 1);
+  all_dirty_.assign(blocks.size(), 1);
+  inst_dirty_.assign(m_.num_instructions() - body_begin_, 0);
   levels_dirty_ = true;
   for (;;) {
     if (levels_dirty_) {
@@ -862,7 +968,21 @@ void Uniformity::Solve() {
       if (!dirty_[b]) continue;
       dirty_[b] = 0;
       any = true;
-      for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) EvaluateInstruction(i, b);
+      // Only what read something raised since it was evaluated: the others would raise nothing.
+      const bool all = all_dirty_[b];
+      all_dirty_[b] = 0;
+      for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
+        uint8_t& dirty = inst_dirty_[i - body_begin_];
+        if (!all && !dirty) continue;
+        dirty = 0;
+        if (Facts(m_.opcode(i)) & kPlainJoin) {
+          if (const Id result = m_.result_id(i)) {
+            Raise(values_, result, JoinOperands(OperandsOf(i), b, 1));
+          }
+          continue;
+        }
+        EvaluateInstruction(i, b);
+      }
     }
     if (!any && !levels_dirty_) return;
   }
@@ -970,7 +1090,9 @@ void Uniformity::Check() {
   for (uint32_t b = 0; b < blocks.size() && !state_.Full(); ++b) {
     if (!cfg_.Reachable(b)) continue;
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end && !state_.Full(); ++i) {
-      if (IsCooperativeMatrixOperation(state_, i)) CheckCooperative(i, b);
+      if (MaybeCooperativeOperation(i) && IsCooperativeMatrixOperation(state_, i)) {
+        CheckCooperative(i, b);
+      }
     }
   }
   // What cannot be proven either way is reported once per root cause, at its first use.
@@ -1011,13 +1133,14 @@ void Uniformity::PrepareReachingStores() {
     Id var;
     uint32_t block;
     InstIndex inst;
+    uint32_t pos;  // Index in program order among the loads, or among the stores (the slot).
   };
   ws::vector<Access> loads;
   for (uint32_t b = 0; b < blocks.size(); ++b) {
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
       const Op op = m_.opcode(i);
       if (op == Op::Load && m_.num_words(i) >= 4 && state[m_.word(i, 3)]) {
-        loads.push_back({m_.word(i, 3), b, i});
+        loads.push_back({m_.word(i, 3), b, i, static_cast<uint32_t>(loads.size())});
         continue;
       }
       for (const ValueOperand& operand : OperandsOf(i)) {
@@ -1031,24 +1154,29 @@ void Uniformity::PrepareReachingStores() {
   for (uint32_t b = 0; b < blocks.size(); ++b) {
     for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
       if (m_.opcode(i) == Op::Store && state[m_.word(i, 1)] == 1) {
-        stores.push_back({m_.word(i, 1), b, i});
+        stores.push_back({m_.word(i, 1), b, i, static_cast<uint32_t>(stores.size())});
         store_insts_.push_back(i);
       }
     }
   }
   stored_.assign(stores.size(), Source{});
   stored_control_.assign(stores.size(), Source{});
-  auto slot_of = [&](InstIndex store) {
-    return static_cast<uint32_t>(std::lower_bound(store_insts_.begin(), store_insts_.end(), store) -
-                                 store_insts_.begin());
+  // Loads and stores grouped by variable, program order within each: a counting sort on the
+  // variable of lists gathered in program order, linear in their length and the id bound.
+  ws::vector<uint32_t> bucket(m_.bound() + 1, 0);
+  ws::vector<Access> sorted;
+  auto group_by_var = [&](ws::vector<Access>& accesses) {
+    std::fill(bucket.begin(), bucket.end(), 0);
+    for (const Access& a : accesses) ++bucket[a.var + 1];
+    for (size_t k = 1; k < bucket.size(); ++k) bucket[k] += bucket[k - 1];
+    sorted.resize(accesses.size());
+    for (const Access& a : accesses) sorted[bucket[a.var]++] = a;
+    accesses.swap(sorted);
   };
-  // Loads and stores grouped by variable, program order within each (std::sort on both keys:
-  // std::stable_sort would take a buffer from the heap).
-  auto by_var = [](const Access& x, const Access& y) {
-    return x.var != y.var ? x.var < y.var : x.inst < y.inst;
-  };
-  std::sort(stores.begin(), stores.end(), by_var);
-  std::sort(loads.begin(), loads.end(), by_var);
+  group_by_var(stores);
+  group_by_var(loads);
+  // Per load in program order: what it sees, kNoInst where it sees every store.
+  loads_.assign(loads.size(), TrackedLoad{kNoInst, 0, 0});
   // Per block, for the variable at hand: the slot of its last store there (valid where
   // owner[b] is that variable).
   ws::vector<Id> owner(blocks.size(), 0);
@@ -1068,15 +1196,15 @@ void Uniformity::PrepareReachingStores() {
         const Access& st = stores[next_store];
         if (st.var != load.var) continue;
         owner[st.block] = st.var;
-        last_slot[st.block] = slot_of(st.inst);
+        last_slot[st.block] = st.pos;
         ++var_stores;
       }
     }
     const uint32_t begin = static_cast<uint32_t>(reaching_.size());
     if (var_stores <= 1) {
       // Stored once (or never): whichever path reaches the load, that store is all there is.
-      if (var_stores == 1) reaching_.push_back(slot_of(stores[next_store - 1].inst));
-      loads_.push_back({load.inst, begin, static_cast<uint32_t>(reaching_.size())});
+      if (var_stores == 1) reaching_.push_back(stores[next_store - 1].pos);
+      loads_[load.pos] = {load.inst, begin, static_cast<uint32_t>(reaching_.size())};
       continue;
     }
     // The nearest store before the load in its block, else the last store on each path
@@ -1091,7 +1219,9 @@ void Uniformity::PrepareReachingStores() {
     }
     bool complete = true;
     if (nearest != kNoInst) {
-      reaching_.push_back(slot_of(nearest));
+      reaching_.push_back(static_cast<uint32_t>(
+          std::lower_bound(store_insts_.begin(), store_insts_.end(), nearest) -
+          store_insts_.begin()));
     } else {
       ++walk;
       const auto preds = cfg_.Predecessors(load.block);
@@ -1117,13 +1247,12 @@ void Uniformity::PrepareReachingStores() {
       }
     }
     if (complete) {
-      loads_.push_back({load.inst, begin, static_cast<uint32_t>(reaching_.size())});
+      loads_[load.pos] = {load.inst, begin, static_cast<uint32_t>(reaching_.size())};
     } else {
       reaching_.resize(begin);
     }
   }
-  std::sort(loads_.begin(), loads_.end(),
-            [](const TrackedLoad& x, const TrackedLoad& y) { return x.inst < y.inst; });
+  std::erase_if(loads_, [](const TrackedLoad& load) { return load.inst == kNoInst; });
 }
 
 // Which matrices hold one value in every element: whole-matrix reductions (Row|Column), matrices
@@ -1164,6 +1293,8 @@ void Uniformity::PrepareReplicated() {
     }
   }
   replicated_.assign(m_.bound(), 0);
+  matrix_value_.assign(m_.bound(), 0);
+  for (const InstIndex i : matrices) matrix_value_[m_.result_id(i)] = 1;
   if (matrices.empty()) return;
   if (!variables.empty()) {
     ws::vector<uint8_t> variable(m_.bound(), 0);
