@@ -487,6 +487,10 @@ void CheckGlsl(ValidationState& state, const Shapes& shapes, InstIndex i) {
 
 }  // namespace
 
+bool ArithmeticVisits(Op op) {
+  return op == Op::SpecConstantOp || op == Op::ExtInst || KindOf(op) != Kind::kNone;
+}
+
 void ValidateArithmetic(ValidationState& state) {
   const ir::Module& m = state.module();
   const Shapes shapes(m);
@@ -499,7 +503,8 @@ void ValidateArithmetic(ValidationState& state) {
       glsl = m.result_id(i);
     }
   }
-  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+  for (const InstIndex i : state.Walked(Walk::kArithmetic)) {
+    if (state.Full()) break;
     const Op op = m.opcode(i);
     const uint32_t n = m.num_words(i);
     if (op == Op::SpecConstantOp) {

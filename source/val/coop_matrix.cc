@@ -78,7 +78,8 @@ void CoopMatrixRules::Run() {
   const bool any = state_.HasCapability(Capability::CooperativeMatrixKHR) ||
                    state_.HasCapability(Capability::CooperativeMatrixNV);
   if (!any) return;
-  for (InstIndex i = 0; i < m_.num_instructions() && !state_.Full(); ++i) {
+  for (const InstIndex i : state_.Walked(Walk::kCoopMatrix)) {
+    if (state_.Full()) break;
     switch (m_.opcode(i)) {
       case Op::TypeCooperativeMatrixKHR:
       case Op::TypeCooperativeMatrixNV:
@@ -709,6 +710,31 @@ void CoopMatrixRules::CheckAccessChain(InstIndex i) {
 }
 
 }  // namespace
+
+bool CoopMatrixVisits(Op op) {
+  switch (op) {
+    case Op::TypeCooperativeMatrixKHR:
+    case Op::TypeCooperativeMatrixNV:
+    case Op::Variable:
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixStoreNV:
+    case Op::CooperativeMatrixMulAddKHR:
+    case Op::CooperativeMatrixMulAddNV:
+    case Op::CooperativeMatrixLengthKHR:
+    case Op::CooperativeMatrixLengthNV:
+    case Op::MatrixTimesScalar:
+    case Op::CompositeConstruct:
+    case Op::CompositeExtract:
+    case Op::CompositeInsert:
+    case Op::AccessChain:
+    case Op::InBoundsAccessChain:
+      return true;
+    default:
+      return grammar::IsCoopConversion(op) || grammar::IsCoopMatrixArithmetic(op);
+  }
+}
 
 void ValidateCoopMatrix(ValidationState& state) { CoopMatrixRules(state).Run(); }
 

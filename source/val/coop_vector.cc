@@ -76,7 +76,8 @@ void CoopVectorRules::Run() {
       }
     }
   }
-  for (InstIndex i = 0; i < m_.num_instructions() && !state_.Full(); ++i) {
+  for (const InstIndex i : state_.Walked(Walk::kCoopVector)) {
+    if (state_.Full()) break;
     switch (m_.opcode(i)) {
       case Op::TypeVectorIdEXT:
         CheckType(i);
@@ -648,6 +649,28 @@ void CoopVectorRules::CheckComposite(InstIndex i) {
 }
 
 }  // namespace
+
+bool CoopVectorVisits(Op op) {
+  switch (op) {
+    case Op::TypeVectorIdEXT:
+    case Op::Variable:
+    case Op::CooperativeVectorLoadNV:
+    case Op::CooperativeVectorStoreNV:
+    case Op::CooperativeVectorMatrixMulNV:
+    case Op::CooperativeVectorMatrixMulAddNV:
+    case Op::CooperativeVectorOuterProductAccumulateNV:
+    case Op::CooperativeVectorReduceSumAccumulateNV:
+    case Op::VectorTimesScalar:
+    case Op::ExtInst:
+    case Op::VectorShuffle:
+    case Op::CompositeExtract:
+    case Op::CompositeInsert:
+    case Op::CompositeConstruct:
+      return true;
+    default:
+      return grammar::IsCoopVectorElementwise(op) || grammar::IsCoopConversion(op);
+  }
+}
 
 void ValidateCoopVector(ValidationState& state) { CoopVectorRules(state).Run(); }
 

@@ -53,11 +53,17 @@ bool TakesPointers(Op op) {
 
 }  // namespace
 
+bool AccessChainsVisits(Op op) {
+  return op == Op::AccessChain || op == Op::InBoundsAccessChain || op == Op::PtrAccessChain ||
+         op == Op::InBoundsPtrAccessChain;
+}
+
 void ValidatePointers(ValidationState& state) {
   const Options& o = state.options();
   // 2.17 Universal Limits: an access chain has at most max_access_chain_indexes indexes.
   const ir::Module& module = state.module();
-  for (InstIndex i = module.global_end(); i < module.num_instructions() && !state.Full(); ++i) {
+  for (const InstIndex i : state.Walked(Walk::kAccessChains, module.global_end())) {
+    if (state.Full()) break;
     const Op op = module.opcode(i);
     const size_t first_index = op == Op::AccessChain || op == Op::InBoundsAccessChain         ? 4
                                : op == Op::PtrAccessChain || op == Op::InBoundsPtrAccessChain ? 5

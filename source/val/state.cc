@@ -1,6 +1,7 @@
 #include "source/val/state.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "source/common/workspace.h"
 #include "source/text/disassembler.h"
@@ -18,6 +19,52 @@ ValidationState::ValidationState(const ir::Module& module, const Options& option
     }
   }
   CollectCapabilities();
+}
+
+namespace {
+
+// The walks (bit w for Walk w) that visit instructions of `op`.
+uint32_t WalksOf(Op op) {
+  bool (*const visits[kNumWalks])(Op) = {
+      MemoryVisits,     CompositesVisits, VectorMatrixVisits, ControlFlowVisits,
+      VulkanVisits,     ScopesVisits,     GroupsVisits,       AccessChainsVisits,
+      ArithmeticVisits, CoopMatrixVisits, CoopVectorVisits,   TensorVisits,
+  };
+  uint32_t mask = 0;
+  for (size_t w = 0; w < kNumWalks; ++w) {
+    if (visits[w](op)) mask |= 1u << w;
+  }
+  return mask;
+}
+
+}  // namespace
+
+void ValidationState::FileWalks() {
+  walks_ready_ = true;
+  // The walks of each opcode, computed on its first instruction: a module uses few opcodes.
+  constexpr uint16_t kUnknown = 0xFFFF;
+  static_assert(kNumWalks < 16);
+  ws::vector<uint16_t> walks_of(grammar::kMaxOpcode + 1, kUnknown);
+  const auto& instructions = module_.parsed().instructions;
+  for (InstIndex i = 0; i < module_.num_instructions(); ++i) {
+    const uint32_t op = instructions[i].opcode;
+    uint32_t mask;
+    if (op > grammar::kMaxOpcode) {
+      mask = WalksOf(static_cast<Op>(op));
+    } else {
+      if (walks_of[op] == kUnknown)
+        walks_of[op] = static_cast<uint16_t>(WalksOf(static_cast<Op>(op)));
+      mask = walks_of[op];
+    }
+    for (; mask != 0; mask &= mask - 1) walks_[std::countr_zero(mask)].push_back(i);
+  }
+}
+
+std::span<const InstIndex> ValidationState::Walked(Walk w, InstIndex begin) {
+  if (!walks_ready_) FileWalks();
+  const ws::vector<InstIndex>& all = walks_[static_cast<size_t>(w)];
+  const auto first = begin == 0 ? all.begin() : std::lower_bound(all.begin(), all.end(), begin);
+  return std::span<const InstIndex>(first, all.end());
 }
 
 void ValidationState::CollectCapabilities() {

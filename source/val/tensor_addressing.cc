@@ -411,7 +411,8 @@ void TensorRules::CheckLoadStore(InstIndex i, bool load) {
 }
 
 void TensorRules::Run() {
-  for (InstIndex i = 0; i < m_.num_instructions() && !state_.Full(); ++i) {
+  for (const InstIndex i : state_.Walked(Walk::kTensor)) {
+    if (state_.Full()) break;
     switch (m_.opcode(i)) {
       case Op::TypeTensorLayoutNV:
         CheckLayoutType(i);
@@ -448,6 +449,28 @@ void TensorRules::Run() {
 }
 
 }  // namespace
+
+bool TensorVisits(Op op) {
+  switch (op) {
+    case Op::TypeTensorLayoutNV:
+    case Op::TypeTensorViewNV:
+    case Op::CreateTensorLayoutNV:
+    case Op::CreateTensorViewNV:
+    case Op::TensorLayoutSetDimensionNV:
+    case Op::TensorLayoutSetStrideNV:
+    case Op::TensorLayoutSliceNV:
+    case Op::TensorLayoutSetClampValueNV:
+    case Op::TensorLayoutSetBlockSizeNV:
+    case Op::TensorViewSetDimensionNV:
+    case Op::TensorViewSetStrideNV:
+    case Op::TensorViewSetClipNV:
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::CooperativeMatrixStoreTensorNV:
+      return true;
+    default:
+      return false;
+  }
+}
 
 void ValidateTensorAddressing(ValidationState& state) {
   if (!state.HasCapability(Capability::TensorAddressingNV) &&

@@ -221,10 +221,27 @@ void VectorMatrixRules::Check(InstIndex i) {
 
 }  // namespace
 
+bool VectorMatrixVisits(Op op) {
+  switch (op) {
+    case Op::Bitcast:
+    case Op::VectorTimesScalar:
+    case Op::MatrixTimesScalar:
+    case Op::VectorTimesMatrix:
+    case Op::MatrixTimesVector:
+    case Op::MatrixTimesMatrix:
+    case Op::OuterProduct:
+    case Op::Dot:
+      return true;
+    default:
+      return false;
+  }
+}
+
 void ValidateVectorMatrix(ValidationState& state) {
   const ir::Module& m = state.module();
   VectorMatrixRules rules(state);
-  for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
+  for (const InstIndex i : state.Walked(Walk::kVectorMatrix, m.global_end())) {
+    if (state.Full()) break;
     switch (m.opcode(i)) {
       case Op::Bitcast:
       case Op::VectorTimesScalar:

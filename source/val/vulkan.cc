@@ -170,6 +170,13 @@ void CheckPhysicalAligned(ValidationState& state, InstIndex i, Op op) {
   }
 }
 
+bool VulkanVisits(Op op) {
+  const ScopeWords words = ScopeWordsOf(op);
+  return words.execution != 0 || words.memory != 0 || op == Op::Load || op == Op::Store ||
+         op == Op::CooperativeVectorLoadNV || op == Op::CooperativeVectorStoreNV ||
+         op == Op::CooperativeMatrixLoadTensorNV || op == Op::CooperativeMatrixStoreTensorNV;
+}
+
 void ValidateVulkan(ValidationState& state) {
   if (!state.options().env.is_vulkan()) return;
   CheckDecorations(state);
@@ -179,7 +186,8 @@ void ValidateVulkan(ValidationState& state) {
   // (the KHR ones: coop-matrix.memory.storage-class).
   // Only PhysicalStorageBuffer64 modules have PhysicalStorageBuffer pointers.
   const bool physical = state.addressing_model() == spv::AddressingModel::PhysicalStorageBuffer64;
-  for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
+  for (const InstIndex i : state.Walked(Walk::kVulkan, m.global_end())) {
+    if (state.Full()) break;
     const Op op = m.opcode(i);
     CheckScopes(state, i, op);
     if (physical && (op == Op::Load || op == Op::Store || op == Op::CooperativeVectorLoadNV ||
