@@ -41,30 +41,49 @@ uint32_t WalksOf(Op op) {
 
 void ValidationState::FileWalks() {
   walks_ready_ = true;
-  // The walks of each opcode, computed on its first instruction: a module uses few opcodes.
-  constexpr uint16_t kUnknown = 0xFFFF;
-  static_assert(kNumWalks < 16);
-  ws::vector<uint16_t> walks_of(grammar::kMaxOpcode + 1, kUnknown);
   const auto& instructions = module_.parsed().instructions;
-  for (InstIndex i = 0; i < module_.num_instructions(); ++i) {
+  const InstIndex n = static_cast<InstIndex>(module_.num_instructions());
+  // How many instructions of each opcode there are, so that the walks of an opcode are worked
+  // out once, on the opcodes the module uses (few).
+  ws::vector<uint32_t> count_of(grammar::kMaxOpcode + 1, 0);
+  ws::vector<uint16_t> used;
+  uint32_t count[kNumWalks] = {};
+  for (InstIndex i = 0; i < n; ++i) {
     const uint32_t op = instructions[i].opcode;
-    uint32_t mask;
     if (op > grammar::kMaxOpcode) {
-      mask = WalksOf(static_cast<Op>(op));
-    } else {
-      if (walks_of[op] == kUnknown)
-        walks_of[op] = static_cast<uint16_t>(WalksOf(static_cast<Op>(op)));
-      mask = walks_of[op];
+      for (uint32_t mask = WalksOf(static_cast<Op>(op)); mask != 0; mask &= mask - 1) {
+        ++count[std::countr_zero(mask)];
+      }
+    } else if (count_of[op]++ == 0) {
+      used.push_back(static_cast<uint16_t>(op));
     }
-    for (; mask != 0; mask &= mask - 1) walks_[std::countr_zero(mask)].push_back(i);
+  }
+  // The walks of each used opcode (reusing count_of: the counts are summed first).
+  static_assert(kNumWalks < 32);
+  for (const uint16_t op : used) {
+    const uint32_t mask = WalksOf(static_cast<Op>(op));
+    for (uint32_t m = mask; m != 0; m &= m - 1) count[std::countr_zero(m)] += count_of[op];
+    count_of[op] = mask;
+  }
+  for (size_t w = 0; w < kNumWalks; ++w) walk_begin_[w + 1] = walk_begin_[w] + count[w];
+  // File the instructions, in module order.
+  walked_.resize(walk_begin_[kNumWalks]);
+  uint32_t next[kNumWalks];
+  std::copy(walk_begin_, walk_begin_ + kNumWalks, next);
+  for (InstIndex i = 0; i < n; ++i) {
+    const uint32_t op = instructions[i].opcode;
+    uint32_t mask = op > grammar::kMaxOpcode ? WalksOf(static_cast<Op>(op)) : count_of[op];
+    for (; mask != 0; mask &= mask - 1) walked_[next[std::countr_zero(mask)]++] = i;
   }
 }
 
 std::span<const InstIndex> ValidationState::Walked(Walk w, InstIndex begin) {
   if (!walks_ready_) FileWalks();
-  const ws::vector<InstIndex>& all = walks_[static_cast<size_t>(w)];
-  const auto first = begin == 0 ? all.begin() : std::lower_bound(all.begin(), all.end(), begin);
-  return std::span<const InstIndex>(first, all.end());
+  const size_t k = static_cast<size_t>(w);
+  const InstIndex* const first = walked_.data() + walk_begin_[k];
+  const InstIndex* const last = walked_.data() + walk_begin_[k + 1];
+  return std::span<const InstIndex>(begin == 0 ? first : std::lower_bound(first, last, begin),
+                                    last);
 }
 
 void ValidationState::CollectCapabilities() {

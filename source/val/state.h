@@ -143,7 +143,10 @@ class ValidationState {
   bool full_ = false;
   ws::vector<ws::string> names_;  // Friendly names ("" for unnamed ids), filled on first use.
   bool names_ready_ = false;
-  ws::vector<InstIndex> walks_[kNumWalks];  // Filled by FileWalks on the first Walked() call.
+  // Filled by FileWalks on the first Walked() call: walk w's instructions are
+  // walked_[walk_begin_[w], walk_begin_[w + 1]).
+  ws::vector<InstIndex> walked_;
+  uint32_t walk_begin_[kNumWalks + 1] = {};
   bool walks_ready_ = false;
   ws::unordered_set<std::string_view> suppressed_;  // Views of the options' rule ids.
   bool all_warnings_as_errors_ = false;
