@@ -487,7 +487,7 @@ void CheckGlsl(ValidationState& state, const Shapes& shapes, InstIndex i) {
 
 }  // namespace
 
-bool ArithmeticVisits(Op op) {
+bool ArithmeticVisits(const ValidationState& state, Op op) {
   return op == Op::SpecConstantOp || op == Op::ExtInst || KindOf(op) != Kind::kNone;
 }
 

@@ -209,7 +209,7 @@ void CheckConstruct(ValidationState& state, InstIndex i) {
 
 }  // namespace
 
-bool CompositesVisits(Op op) {
+bool CompositesVisits(const ValidationState& state, Op op) {
   return op == Op::CompositeExtract || op == Op::CompositeInsert || op == Op::VectorShuffle ||
          op == Op::CompositeConstruct;
 }

@@ -153,7 +153,9 @@ void CheckStructure(ValidationState& state) {
 
 }  // namespace
 
-bool ControlFlowVisits(Op op) { return op == Op::BranchConditional || op == Op::Switch; }
+bool ControlFlowVisits(const ValidationState& state, Op op) {
+  return op == Op::BranchConditional || op == Op::Switch;
+}
 
 void ValidateControlFlow(ValidationState& state) {
   const ir::Module& m = state.module();

@@ -12,6 +12,13 @@ namespace coopspv::val {
 namespace {
 
 using spv::Capability;
+
+// Whether the module declares a cooperative matrix capability: the matrix rules apply.
+bool AnyCoopMatrix(const ValidationState& state) {
+  return state.HasCapability(Capability::CooperativeMatrixKHR) ||
+         state.HasCapability(Capability::CooperativeMatrixNV);
+}
+
 using spv::StorageClass;
 
 constexpr int64_t kUseMatrixA = 0;
@@ -75,9 +82,7 @@ void CoopMatrixRules::Run() {
       }
     }
   }
-  const bool any = state_.HasCapability(Capability::CooperativeMatrixKHR) ||
-                   state_.HasCapability(Capability::CooperativeMatrixNV);
-  if (!any) return;
+  if (!AnyCoopMatrix(state_)) return;
   for (const InstIndex i : state_.Walked(Walk::kCoopMatrix)) {
     if (state_.Full()) break;
     switch (m_.opcode(i)) {
@@ -711,7 +716,8 @@ void CoopMatrixRules::CheckAccessChain(InstIndex i) {
 
 }  // namespace
 
-bool CoopMatrixVisits(Op op) {
+bool CoopMatrixVisits(const ValidationState& state, Op op) {
+  if (!AnyCoopMatrix(state)) return false;
   switch (op) {
     case Op::TypeCooperativeMatrixKHR:
     case Op::TypeCooperativeMatrixNV:

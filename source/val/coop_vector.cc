@@ -650,7 +650,12 @@ void CoopVectorRules::CheckComposite(InstIndex i) {
 
 }  // namespace
 
-bool CoopVectorVisits(Op op) {
+bool CoopVectorVisits(const ValidationState& state, Op op) {
+  // CoopVectorRules::Run checks nothing without these.
+  if (!state.HasCapability(Capability::CooperativeVectorNV) &&
+      !state.HasCapability(Capability::LongVectorEXT)) {
+    return false;
+  }
   switch (op) {
     case Op::TypeVectorIdEXT:
     case Op::Variable:

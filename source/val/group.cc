@@ -263,7 +263,8 @@ void GroupRules::Check(InstIndex i, const Shape& s) {
 
 }  // namespace
 
-bool GroupsVisits(Op op) {
+bool GroupsVisits(const ValidationState& state, Op op) {
+  if (!state.HasCapability(spv::Capability::GroupNonUniform)) return false;  // As ValidateGroups.
   Shape s;
   return ShapeOf(op, &s);
 }

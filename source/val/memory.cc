@@ -287,7 +287,7 @@ void CheckVariable(ValidationState& state, InstIndex i) {
 
 }  // namespace
 
-bool MemoryVisits(Op op) {
+bool MemoryVisits(const ValidationState& state, Op op) {
   switch (op) {
     case Op::Load:
     case Op::Store:

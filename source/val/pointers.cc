@@ -53,7 +53,7 @@ bool TakesPointers(Op op) {
 
 }  // namespace
 
-bool AccessChainsVisits(Op op) {
+bool AccessChainsVisits(const ValidationState& state, Op op) {
   return op == Op::AccessChain || op == Op::InBoundsAccessChain || op == Op::PtrAccessChain ||
          op == Op::InBoundsPtrAccessChain;
 }

@@ -8,7 +8,9 @@
 
 namespace coopspv::val {
 
-bool ScopesVisits(Op op) { return ir::TraitsOf(op).has_scope_or_semantics; }
+bool ScopesVisits(const ValidationState& state, Op op) {
+  return ir::TraitsOf(op).has_scope_or_semantics;
+}
 
 void ValidateScopes(ValidationState& state) {
   const ir::Module& m = state.module();

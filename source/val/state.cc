@@ -24,15 +24,15 @@ ValidationState::ValidationState(const ir::Module& module, const Options& option
 namespace {
 
 // The walks (bit w for Walk w) that visit instructions of `op`.
-uint32_t WalksOf(Op op) {
-  bool (*const visits[kNumWalks])(Op) = {
+uint32_t WalksOf(const ValidationState& state, Op op) {
+  bool (*const visits[kNumWalks])(const ValidationState&, Op) = {
       MemoryVisits,     CompositesVisits, VectorMatrixVisits, ControlFlowVisits,
       VulkanVisits,     ScopesVisits,     GroupsVisits,       AccessChainsVisits,
       ArithmeticVisits, CoopMatrixVisits, CoopVectorVisits,   TensorVisits,
   };
   uint32_t mask = 0;
   for (size_t w = 0; w < kNumWalks; ++w) {
-    if (visits[w](op)) mask |= 1u << w;
+    if (visits[w](state, op)) mask |= 1u << w;
   }
   return mask;
 }
@@ -51,7 +51,7 @@ void ValidationState::FileWalks() {
   for (InstIndex i = 0; i < n; ++i) {
     const uint32_t op = instructions[i].opcode;
     if (op > grammar::kMaxOpcode) {
-      for (uint32_t mask = WalksOf(static_cast<Op>(op)); mask != 0; mask &= mask - 1) {
+      for (uint32_t mask = WalksOf(*this, static_cast<Op>(op)); mask != 0; mask &= mask - 1) {
         ++count[std::countr_zero(mask)];
       }
     } else if (count_of[op]++ == 0) {
@@ -61,7 +61,7 @@ void ValidationState::FileWalks() {
   // The walks of each used opcode (reusing count_of: the counts are summed first).
   static_assert(kNumWalks < 32);
   for (const uint16_t op : used) {
-    const uint32_t mask = WalksOf(static_cast<Op>(op));
+    const uint32_t mask = WalksOf(*this, static_cast<Op>(op));
     for (uint32_t m = mask; m != 0; m &= m - 1) count[std::countr_zero(m)] += count_of[op];
     count_of[op] = mask;
   }
@@ -72,7 +72,7 @@ void ValidationState::FileWalks() {
   std::copy(walk_begin_, walk_begin_ + kNumWalks, next);
   for (InstIndex i = 0; i < n; ++i) {
     const uint32_t op = instructions[i].opcode;
-    uint32_t mask = op > grammar::kMaxOpcode ? WalksOf(static_cast<Op>(op)) : count_of[op];
+    uint32_t mask = op > grammar::kMaxOpcode ? WalksOf(*this, static_cast<Op>(op)) : count_of[op];
     for (; mask != 0; mask &= mask - 1) walked_[next[std::countr_zero(mask)]++] = i;
   }
 }

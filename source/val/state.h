@@ -42,20 +42,23 @@ enum class Walk : uint8_t {
 };
 inline constexpr size_t kNumWalks = static_cast<size_t>(Walk::kTensor) + 1;
 
+class ValidationState;
+
 // Whether a walk visits instructions of `op`: each is defined beside its family (memory.cc,
-// composites.cc, ...) from the same opcodes its switch checks.
-bool MemoryVisits(Op op);
-bool CompositesVisits(Op op);
-bool VectorMatrixVisits(Op op);
-bool ControlFlowVisits(Op op);
-bool VulkanVisits(Op op);
-bool ScopesVisits(Op op);
-bool GroupsVisits(Op op);
-bool AccessChainsVisits(Op op);
-bool ArithmeticVisits(Op op);
-bool CoopMatrixVisits(Op op);
-bool CoopVectorVisits(Op op);
-bool TensorVisits(Op op);
+// composites.cc, ...) from the same opcodes its switch checks; false for every opcode where
+// the module or the options make the family skip its walk (a capability not declared, ...).
+bool MemoryVisits(const ValidationState& state, Op op);
+bool CompositesVisits(const ValidationState& state, Op op);
+bool VectorMatrixVisits(const ValidationState& state, Op op);
+bool ControlFlowVisits(const ValidationState& state, Op op);
+bool VulkanVisits(const ValidationState& state, Op op);
+bool ScopesVisits(const ValidationState& state, Op op);
+bool GroupsVisits(const ValidationState& state, Op op);
+bool AccessChainsVisits(const ValidationState& state, Op op);
+bool ArithmeticVisits(const ValidationState& state, Op op);
+bool CoopMatrixVisits(const ValidationState& state, Op op);
+bool CoopVectorVisits(const ValidationState& state, Op op);
+bool TensorVisits(const ValidationState& state, Op op);
 
 class ValidationState {
  public:

@@ -448,9 +448,16 @@ void TensorRules::Run() {
   }
 }
 
+// Whether the module declares a tensor addressing capability: the tensor rules apply.
+bool TensorRulesApply(const ValidationState& state) {
+  return state.HasCapability(Capability::TensorAddressingNV) ||
+         state.HasCapability(Capability::CooperativeMatrixTensorAddressingNV);
+}
+
 }  // namespace
 
-bool TensorVisits(Op op) {
+bool TensorVisits(const ValidationState& state, Op op) {
+  if (!TensorRulesApply(state)) return false;
   switch (op) {
     case Op::TypeTensorLayoutNV:
     case Op::TypeTensorViewNV:
@@ -473,10 +480,7 @@ bool TensorVisits(Op op) {
 }
 
 void ValidateTensorAddressing(ValidationState& state) {
-  if (!state.HasCapability(Capability::TensorAddressingNV) &&
-      !state.HasCapability(Capability::CooperativeMatrixTensorAddressingNV)) {
-    return;
-  }
+  if (!TensorRulesApply(state)) return;
   TensorRules(state).Run();
 }
 

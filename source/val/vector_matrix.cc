@@ -221,7 +221,7 @@ void VectorMatrixRules::Check(InstIndex i) {
 
 }  // namespace
 
-bool VectorMatrixVisits(Op op) {
+bool VectorMatrixVisits(const ValidationState& state, Op op) {
   switch (op) {
     case Op::Bitcast:
     case Op::VectorTimesScalar:
