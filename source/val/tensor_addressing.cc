@@ -431,39 +431,72 @@ void TensorRules::CheckLoadStore(InstIndex i, bool load) {
   }
 }
 
+// What TensorRules::Run checks on an instruction of each opcode.
+enum class TensorCheck : uint8_t {
+  kNone,
+  kLayoutType,
+  kViewType,
+  kCreateLayout,
+  kCreateView,
+  kSet,
+  kLoad,
+  kStore
+};
+
+TensorCheck TensorCheckOf(Op op) {
+  switch (op) {
+    case Op::TypeTensorLayoutNV:
+      return TensorCheck::kLayoutType;
+    case Op::TypeTensorViewNV:
+      return TensorCheck::kViewType;
+    case Op::CreateTensorLayoutNV:
+      return TensorCheck::kCreateLayout;
+    case Op::CreateTensorViewNV:
+      return TensorCheck::kCreateView;
+    case Op::TensorLayoutSetDimensionNV:
+    case Op::TensorLayoutSetStrideNV:
+    case Op::TensorLayoutSliceNV:
+    case Op::TensorLayoutSetClampValueNV:
+    case Op::TensorLayoutSetBlockSizeNV:
+    case Op::TensorViewSetDimensionNV:
+    case Op::TensorViewSetStrideNV:
+    case Op::TensorViewSetClipNV:
+      return TensorCheck::kSet;
+    case Op::CooperativeMatrixLoadTensorNV:
+      return TensorCheck::kLoad;
+    case Op::CooperativeMatrixStoreTensorNV:
+      return TensorCheck::kStore;
+    default:
+      return TensorCheck::kNone;
+  }
+}
+
 void TensorRules::Run() {
   for (const InstIndex i : state_.Walked(Walk::kTensor)) {
     if (state_.Full()) break;
-    switch (m_.opcode(i)) {
-      case Op::TypeTensorLayoutNV:
+    switch (TensorCheckOf(m_.opcode(i))) {
+      case TensorCheck::kLayoutType:
         CheckLayoutType(i);
         break;
-      case Op::TypeTensorViewNV:
+      case TensorCheck::kViewType:
         CheckViewType(i);
         break;
-      case Op::CreateTensorLayoutNV:
+      case TensorCheck::kCreateLayout:
         CheckCreate(i, Op::TypeTensorLayoutNV);
         break;
-      case Op::CreateTensorViewNV:
+      case TensorCheck::kCreateView:
         CheckCreate(i, Op::TypeTensorViewNV);
         break;
-      case Op::TensorLayoutSetDimensionNV:
-      case Op::TensorLayoutSetStrideNV:
-      case Op::TensorLayoutSliceNV:
-      case Op::TensorLayoutSetClampValueNV:
-      case Op::TensorLayoutSetBlockSizeNV:
-      case Op::TensorViewSetDimensionNV:
-      case Op::TensorViewSetStrideNV:
-      case Op::TensorViewSetClipNV:
+      case TensorCheck::kSet:
         CheckSet(i);
         break;
-      case Op::CooperativeMatrixLoadTensorNV:
+      case TensorCheck::kLoad:
         CheckLoadStore(i, true);
         break;
-      case Op::CooperativeMatrixStoreTensorNV:
+      case TensorCheck::kStore:
         CheckLoadStore(i, false);
         break;
-      default:
+      case TensorCheck::kNone:
         break;
     }
   }
@@ -478,26 +511,7 @@ bool TensorRulesApply(const ValidationState& state) {
 }  // namespace
 
 bool TensorVisits(const ValidationState& state, Op op) {
-  if (!TensorRulesApply(state)) return false;
-  switch (op) {
-    case Op::TypeTensorLayoutNV:
-    case Op::TypeTensorViewNV:
-    case Op::CreateTensorLayoutNV:
-    case Op::CreateTensorViewNV:
-    case Op::TensorLayoutSetDimensionNV:
-    case Op::TensorLayoutSetStrideNV:
-    case Op::TensorLayoutSliceNV:
-    case Op::TensorLayoutSetClampValueNV:
-    case Op::TensorLayoutSetBlockSizeNV:
-    case Op::TensorViewSetDimensionNV:
-    case Op::TensorViewSetStrideNV:
-    case Op::TensorViewSetClipNV:
-    case Op::CooperativeMatrixLoadTensorNV:
-    case Op::CooperativeMatrixStoreTensorNV:
-      return true;
-    default:
-      return false;
-  }
+  return TensorRulesApply(state) && TensorCheckOf(op) != TensorCheck::kNone;
 }
 
 void ValidateTensorAddressing(ValidationState& state) {

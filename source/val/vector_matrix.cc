@@ -240,22 +240,10 @@ bool VectorMatrixVisits(const ValidationState& state, Op op) {
 void ValidateVectorMatrix(ValidationState& state) {
   const ir::Module& m = state.module();
   VectorMatrixRules rules(state);
+  // The walk has exactly the opcodes VectorMatrixVisits names.
   for (const InstIndex i : state.Walked(Walk::kVectorMatrix, m.global_end())) {
     if (state.Full()) break;
-    switch (m.opcode(i)) {
-      case Op::Bitcast:
-      case Op::VectorTimesScalar:
-      case Op::MatrixTimesScalar:
-      case Op::VectorTimesMatrix:
-      case Op::MatrixTimesVector:
-      case Op::MatrixTimesMatrix:
-      case Op::OuterProduct:
-      case Op::Dot:
-        rules.Check(i);
-        break;
-      default:
-        break;
-    }
+    rules.Check(i);
   }
 }
 
