@@ -206,16 +206,32 @@ class Checker {
   Checker(ValidationState& state, const Shapes& shapes, InstIndex i, const char* rule)
       : state_(state), shapes_(shapes), i_(i), rule_(rule) {}
 
-  // Result Type must be a scalar or vector of `scalar`; false after a report.
+  // Result Type must be a scalar or vector of `scalar`; false after a report. The checks are
+  // inline; the reports (which build text) are not.
   bool Result(Id type, Op scalar, bool is_unsigned = false) {
-    const Shape s = shapes_[type];
+    const Shape& s = shapes_[type];
     if (s.scalar == scalar && !(is_unsigned && s.is_signed)) return true;
-    return Fail("Result Type " + state_.Name(type) + " is not " + ScalarText(scalar) +
-                (is_unsigned ? " (unsigned)" : "") + " scalar or vector");
+    return ResultFails(type, scalar, is_unsigned);
   }
   // Operand `id` must be a scalar or vector of `scalar` with `count` components (0: any) and
   // `width` bits (0: any).
   bool Operand(Id id, Op scalar, uint32_t count, uint32_t width) {
+    const Shape& s = shapes_[state_.TypeOf(id)];
+    if (s.scalar == scalar && (count == 0 || s.count == count) &&
+        (width == 0 || s.width == width)) {
+      return true;
+    }
+    return OperandFails(id, scalar, count, width);
+  }
+  bool SameType(Id id, Id type, const char* what) {
+    if (state_.TypeOf(id) == type) return true;
+    return SameTypeFails(id, type, what);
+  }
+  [[gnu::noinline]] bool ResultFails(Id type, Op scalar, bool is_unsigned) {
+    return Fail("Result Type " + state_.Name(type) + " is not " + ScalarText(scalar) +
+                (is_unsigned ? " (unsigned)" : "") + " scalar or vector");
+  }
+  [[gnu::noinline]] bool OperandFails(Id id, Op scalar, uint32_t count, uint32_t width) {
     const Shape s = shapes_[state_.TypeOf(id)];
     if (s.scalar != scalar) {
       return Fail("operand " + state_.Name(id) + " is not " + ScalarText(scalar) +
@@ -231,8 +247,7 @@ class Checker {
     }
     return true;
   }
-  bool SameType(Id id, Id type, const char* what) {
-    if (state_.TypeOf(id) == type) return true;
+  [[gnu::noinline]] bool SameTypeFails(Id id, Id type, const char* what) {
     return Fail("operand " + state_.Name(id) + " has type " + state_.Name(state_.TypeOf(id)) +
                 ", not " + what + " " + state_.Name(type));
   }
@@ -487,6 +502,10 @@ void CheckGlsl(ValidationState& state, const Shapes& shapes, InstIndex i) {
 
 }  // namespace
 
+bool ArithmeticVisits(const ValidationState& state, Op op) {
+  return op == Op::SpecConstantOp || op == Op::ExtInst || KindOf(op) != Kind::kNone;
+}
+
 void ValidateArithmetic(ValidationState& state) {
   const ir::Module& m = state.module();
   const Shapes shapes(m);
@@ -499,7 +518,8 @@ void ValidateArithmetic(ValidationState& state) {
       glsl = m.result_id(i);
     }
   }
-  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+  for (const InstIndex i : state.Walked(Walk::kArithmetic)) {
+    if (state.Full()) break;
     const Op op = m.opcode(i);
     const uint32_t n = m.num_words(i);
     if (op == Op::SpecConstantOp) {

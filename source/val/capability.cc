@@ -105,30 +105,56 @@ bool KindIsGated(grammar::OperandKind kind) {
   return gated[static_cast<size_t>(kind)];
 }
 
+// Whether an instruction of this opcode can have an enumerant operand: one its grammar lists, or
+// one of an extended instruction or of the operation OpSpecConstantOp names.
+bool MayHaveEnumerants(const grammar::InstructionInfo& info) {
+  for (const grammar::OperandInfo& o : grammar::Operands(info)) {
+    const grammar::OperandCategory category = grammar::GetOperandKind(o.kind).category;
+    if (category == grammar::OperandCategory::kValueEnum ||
+        category == grammar::OperandCategory::kBitEnum ||
+        o.kind == grammar::OperandKind::kLiteralExtInstInteger ||
+        o.kind == grammar::OperandKind::kLiteralSpecConstantOpInteger) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void ValidateCapabilities(ValidationState& state) {
   const ir::Module& m = state.module();
-  // Per opcode: 0 not seen yet, 1 enabled, 2 not (an instruction's requirements are its
-  // opcode's).
-  ws::vector<uint8_t> opcode_enabled(grammar::kMaxOpcode + 1, 0);
+  // Per opcode, worked out on its first instruction (an instruction's requirements are its
+  // opcode's): 0 not seen yet, else kEnabled or kDisabled, with kScan when its instructions
+  // can have enumerant operands.
+  constexpr uint8_t kEnabled = 1, kDisabled = 2, kScan = 4;
+  ws::vector<uint8_t> opcode_facts(grammar::kMaxOpcode + 1, 0);
+  // The parsed records are read directly: this loop visits every instruction of the module.
+  const binary::ParsedModule& parsed = m.parsed();
+  const uint32_t* const words = m.words().data();
   for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
-    const ir::Inst inst = m.inst(i);
-    const auto opcode = static_cast<uint32_t>(m.opcode(i));
+    const binary::ParsedModule::Instruction& rec = parsed.instructions[i];
+    const uint32_t opcode = rec.opcode;
     uint8_t unlisted = 0;
-    uint8_t& enabled = opcode <= grammar::kMaxOpcode ? opcode_enabled[opcode] : unlisted;
-    if (enabled == 0) {
-      enabled = Enabled(state, grammar::Capabilities(*inst.info), grammar::Extensions(*inst.info),
-                        inst.info->version, true)
-                    ? 1
-                    : 2;
+    uint8_t& facts = opcode <= grammar::kMaxOpcode ? opcode_facts[opcode] : unlisted;
+    if (facts == 0) {
+      const grammar::InstructionInfo& info = *grammar::LookupOpcode(opcode);
+      facts =
+          Enabled(state, grammar::Capabilities(info), grammar::Extensions(info), info.version, true)
+              ? kEnabled
+              : kDisabled;
+      if (MayHaveEnumerants(info)) facts |= kScan;
     }
-    if (enabled == 2) {
-      const ws::string missing = Missing(state, grammar::Capabilities(*inst.info),
-                                         grammar::Extensions(*inst.info), inst.info->version, true);
+    if (facts & kDisabled) {
+      const grammar::InstructionInfo& info = *grammar::LookupOpcode(opcode);
+      const ws::string missing = Missing(state, grammar::Capabilities(info),
+                                         grammar::Extensions(info), info.version, true);
       state.Report("capability.instruction", i, state.Describe(i) + " requires " + missing);
     }
-    for (const auto& op : inst.operands) {
+    if (!(facts & kScan)) continue;
+    const binary::ParsedOperand* const operands = parsed.operands.data() + rec.operand_begin;
+    for (uint32_t k = 0; k < rec.operand_count; ++k) {
+      const binary::ParsedOperand& op = operands[k];
       if (grammar::IsIdKind(op.kind)) continue;  // Most operands; no table lookup for them.
       const grammar::OperandKindInfo& kind = grammar::GetOperandKind(op.kind);
       if (kind.category != grammar::OperandCategory::kValueEnum &&
@@ -136,7 +162,7 @@ void ValidateCapabilities(ValidationState& state) {
         continue;
       }
       if (!KindIsGated(op.kind)) continue;
-      const uint32_t value = inst.word(op);
+      const uint32_t value = words[rec.offset + op.offset];
       if (kind.category == grammar::OperandCategory::kValueEnum) {
         if (const grammar::EnumerantInfo* e = grammar::LookupEnumerant(op.kind, value)) {
           CheckEnumerant(state, i, *e, kind);

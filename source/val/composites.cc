@@ -209,9 +209,15 @@ void CheckConstruct(ValidationState& state, InstIndex i) {
 
 }  // namespace
 
+bool CompositesVisits(const ValidationState& state, Op op) {
+  return op == Op::CompositeExtract || op == Op::CompositeInsert || op == Op::VectorShuffle ||
+         op == Op::CompositeConstruct;
+}
+
 void ValidateComposites(ValidationState& state) {
   const ir::Module& m = state.module();
-  for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
+  for (const InstIndex i : state.Walked(Walk::kComposites, m.global_end())) {
+    if (state.Full()) break;
     switch (m.opcode(i)) {
       case Op::CompositeExtract:
       case Op::CompositeInsert:

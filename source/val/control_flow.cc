@@ -153,9 +153,14 @@ void CheckStructure(ValidationState& state) {
 
 }  // namespace
 
+bool ControlFlowVisits(const ValidationState& state, Op op) {
+  return op == Op::BranchConditional || op == Op::Switch;
+}
+
 void ValidateControlFlow(ValidationState& state) {
   const ir::Module& m = state.module();
-  for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
+  for (const InstIndex i : state.Walked(Walk::kControlFlow, m.global_end())) {
+    if (state.Full()) break;
     const Op op = m.opcode(i);
     if ((op != Op::BranchConditional && op != Op::Switch) || m.num_words(i) < 2) continue;
     const Id value = m.word(i, 1);

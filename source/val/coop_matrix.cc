@@ -12,6 +12,13 @@ namespace coopspv::val {
 namespace {
 
 using spv::Capability;
+
+// Whether the module declares a cooperative matrix capability: the matrix rules apply.
+bool AnyCoopMatrix(const ValidationState& state) {
+  return state.HasCapability(Capability::CooperativeMatrixKHR) ||
+         state.HasCapability(Capability::CooperativeMatrixNV);
+}
+
 using spv::StorageClass;
 
 constexpr int64_t kUseMatrixA = 0;
@@ -75,10 +82,9 @@ void CoopMatrixRules::Run() {
       }
     }
   }
-  const bool any = state_.HasCapability(Capability::CooperativeMatrixKHR) ||
-                   state_.HasCapability(Capability::CooperativeMatrixNV);
-  if (!any) return;
-  for (InstIndex i = 0; i < m_.num_instructions() && !state_.Full(); ++i) {
+  if (!AnyCoopMatrix(state_)) return;
+  for (const InstIndex i : state_.Walked(Walk::kCoopMatrix)) {
+    if (state_.Full()) break;
     switch (m_.opcode(i)) {
       case Op::TypeCooperativeMatrixKHR:
       case Op::TypeCooperativeMatrixNV:
@@ -709,6 +715,32 @@ void CoopMatrixRules::CheckAccessChain(InstIndex i) {
 }
 
 }  // namespace
+
+bool CoopMatrixVisits(const ValidationState& state, Op op) {
+  if (!AnyCoopMatrix(state)) return false;
+  switch (op) {
+    case Op::TypeCooperativeMatrixKHR:
+    case Op::TypeCooperativeMatrixNV:
+    case Op::Variable:
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixStoreNV:
+    case Op::CooperativeMatrixMulAddKHR:
+    case Op::CooperativeMatrixMulAddNV:
+    case Op::CooperativeMatrixLengthKHR:
+    case Op::CooperativeMatrixLengthNV:
+    case Op::MatrixTimesScalar:
+    case Op::CompositeConstruct:
+    case Op::CompositeExtract:
+    case Op::CompositeInsert:
+    case Op::AccessChain:
+    case Op::InBoundsAccessChain:
+      return true;
+    default:
+      return grammar::IsCoopConversion(op) || grammar::IsCoopMatrixArithmetic(op);
+  }
+}
 
 void ValidateCoopMatrix(ValidationState& state) { CoopMatrixRules(state).Run(); }
 

@@ -61,6 +61,55 @@ class CoopVectorRules {
   bool long_vectors_ = false;  // LongVectorEXT declared.
 };
 
+// What CoopVectorRules::Run checks on an instruction of each opcode.
+enum class VectorCheck : uint8_t {
+  kNone,
+  kType,
+  kStorage,
+  kLoad,
+  kStore,
+  kMatrixMul,
+  kOuterProduct,
+  kReduceSum,
+  kVectorTimesScalar,
+  kExtInst,
+  kComposite,
+  kElementwiseOrConversion,
+};
+
+VectorCheck VectorCheckOf(Op op) {
+  switch (op) {
+    case Op::TypeVectorIdEXT:
+      return VectorCheck::kType;
+    case Op::Variable:
+      return VectorCheck::kStorage;
+    case Op::CooperativeVectorLoadNV:
+      return VectorCheck::kLoad;
+    case Op::CooperativeVectorStoreNV:
+      return VectorCheck::kStore;
+    case Op::CooperativeVectorMatrixMulNV:
+    case Op::CooperativeVectorMatrixMulAddNV:
+      return VectorCheck::kMatrixMul;
+    case Op::CooperativeVectorOuterProductAccumulateNV:
+      return VectorCheck::kOuterProduct;
+    case Op::CooperativeVectorReduceSumAccumulateNV:
+      return VectorCheck::kReduceSum;
+    case Op::VectorTimesScalar:
+      return VectorCheck::kVectorTimesScalar;
+    case Op::ExtInst:
+      return VectorCheck::kExtInst;
+    case Op::VectorShuffle:
+    case Op::CompositeExtract:
+    case Op::CompositeInsert:
+    case Op::CompositeConstruct:
+      return VectorCheck::kComposite;
+    default:
+      return grammar::IsCoopVectorElementwise(op) || grammar::IsCoopConversion(op)
+                 ? VectorCheck::kElementwiseOrConversion
+                 : VectorCheck::kNone;
+  }
+}
+
 void CoopVectorRules::Run() {
   cooperative_ = state_.HasCapability(Capability::CooperativeVectorNV);
   long_vectors_ = state_.HasCapability(Capability::LongVectorEXT);
@@ -76,45 +125,45 @@ void CoopVectorRules::Run() {
       }
     }
   }
-  for (InstIndex i = 0; i < m_.num_instructions() && !state_.Full(); ++i) {
-    switch (m_.opcode(i)) {
-      case Op::TypeVectorIdEXT:
+  for (const InstIndex i : state_.Walked(Walk::kCoopVector)) {
+    if (state_.Full()) break;
+    const Op op = m_.opcode(i);
+    switch (VectorCheckOf(op)) {
+      case VectorCheck::kType:
         CheckType(i);
         break;
-      case Op::Variable:
+      case VectorCheck::kStorage:
         if (IsCooperativeVectorStorageRestricted(state_)) CheckStorage(i);
         break;
-      case Op::CooperativeVectorLoadNV:
+      case VectorCheck::kLoad:
         CheckLoadStore(i, true);
         break;
-      case Op::CooperativeVectorStoreNV:
+      case VectorCheck::kStore:
         CheckLoadStore(i, false);
         break;
-      case Op::CooperativeVectorMatrixMulNV:
-      case Op::CooperativeVectorMatrixMulAddNV:
+      case VectorCheck::kMatrixMul:
         CheckMatrixMul(i);
         break;
-      case Op::CooperativeVectorOuterProductAccumulateNV:
+      case VectorCheck::kOuterProduct:
         CheckOuterProduct(i);
         break;
-      case Op::CooperativeVectorReduceSumAccumulateNV:
+      case VectorCheck::kReduceSum:
         CheckReduceSum(i);
         break;
-      case Op::VectorTimesScalar:
+      case VectorCheck::kVectorTimesScalar:
         CheckVectorTimesScalar(i);
         break;
-      case Op::ExtInst:
+      case VectorCheck::kExtInst:
         CheckExtInst(i);
         break;
-      case Op::VectorShuffle:
-      case Op::CompositeExtract:
-      case Op::CompositeInsert:
-      case Op::CompositeConstruct:
+      case VectorCheck::kComposite:
         CheckComposite(i);
         break;
-      default:
-        if (grammar::IsCoopVectorElementwise(m_.opcode(i))) CheckElementwise(i);
-        if (grammar::IsCoopConversion(m_.opcode(i))) CheckConversion(i);
+      case VectorCheck::kElementwiseOrConversion:
+        if (grammar::IsCoopVectorElementwise(op)) CheckElementwise(i);
+        if (grammar::IsCoopConversion(op)) CheckConversion(i);
+        break;
+      case VectorCheck::kNone:
         break;
     }
   }
@@ -648,6 +697,13 @@ void CoopVectorRules::CheckComposite(InstIndex i) {
 }
 
 }  // namespace
+
+bool CoopVectorVisits(const ValidationState& state, Op op) {
+  // CoopVectorRules::Run checks nothing without these.
+  return (state.HasCapability(Capability::CooperativeVectorNV) ||
+          state.HasCapability(Capability::LongVectorEXT)) &&
+         VectorCheckOf(op) != VectorCheck::kNone;
+}
 
 void ValidateCoopVector(ValidationState& state) { CoopVectorRules(state).Run(); }
 

@@ -263,11 +263,18 @@ void GroupRules::Check(InstIndex i, const Shape& s) {
 
 }  // namespace
 
+bool GroupsVisits(const ValidationState& state, Op op) {
+  if (!state.HasCapability(spv::Capability::GroupNonUniform)) return false;  // As ValidateGroups.
+  Shape s;
+  return ShapeOf(op, &s);
+}
+
 void ValidateGroups(ValidationState& state) {
   if (!state.HasCapability(spv::Capability::GroupNonUniform)) return;
   const ir::Module& m = state.module();
   GroupRules rules(state);
-  for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
+  for (const InstIndex i : state.Walked(Walk::kGroups, m.global_end())) {
+    if (state.Full()) break;
     Shape s;
     if (ShapeOf(m.opcode(i), &s)) rules.Check(i, s);
   }

@@ -322,12 +322,17 @@ void ValidateIds(ValidationState& state) {
   bool in_function = false;
   // The parsed records are read directly: this loop visits every operand of the module.
   const binary::ParsedModule& parsed = m.parsed();
+  const binary::ParsedModule::Instruction* const records = parsed.instructions.data();
+  const binary::ParsedOperand* const all_operands = parsed.operands.data();
   const uint32_t* const words = m.words().data();
-  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
-    const binary::ParsedModule::Instruction& rec = parsed.instructions[i];
+  const InstIndex num_instructions = static_cast<InstIndex>(m.num_instructions());
+  for (InstIndex i = 0; i < num_instructions; ++i) {
+    if (state.Full()) break;
+    const binary::ParsedModule::Instruction& rec = records[i];
     const Op op = static_cast<Op>(rec.opcode);
     if (op == Op::Function) in_function = true;
-    const ir::Section section = ir::SectionOf(op);
+    const ir::OpcodeTraits& traits = ir::TraitsOf(op);
+    const ir::Section section = traits.section;
     const bool global = section >= ir::Section::kGlobal && !in_function;
     if (op == Op::FunctionEnd) in_function = false;
     const bool check_forward = global && op != Op::ExtInst && op != Op::Line;
@@ -336,13 +341,13 @@ void ValidateIds(ValidationState& state) {
     const bool special = HasSpecialWants(op);
     if (special) OperandWants(m, i, &wants);
     // What the id operands other than the Result Type must name, once per instruction.
-    const Want id_want = IdOperandWant(section, ir::IsTypeDeclaration(op));
-    const binary::ParsedOperand* const operands = parsed.operands.data() + rec.operand_begin;
-    for (uint32_t k = 0; k < rec.operand_count; ++k) {
+    const Want id_want = IdOperandWant(section, traits.is_type_declaration);
+    const binary::ParsedOperand* const operands = all_operands + rec.operand_begin;
+    const uint32_t num_operands = rec.operand_count;
+    for (uint32_t k = 0; k < num_operands; ++k) {
       const binary::ParsedOperand& operand = operands[k];
-      if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult) {
-        continue;
-      }
+      const grammar::OperandKind kind = operand.kind;
+      if (!grammar::IsIdKind(kind) || kind == grammar::OperandKind::kIdResult) continue;
       const Id id = inst_words[operand.offset];
       const InstIndex def = m.Def(id);
       if (def == kNoInst) {
@@ -362,11 +367,22 @@ void ValidateIds(ValidationState& state) {
         }
         continue;
       }
-      const Want want = special                                               ? wants[k]
-                        : operand.kind == grammar::OperandKind::kIdResultType ? Want::kDataType
-                                                                              : id_want;
+      const Want want = special                                       ? wants[k]
+                        : kind == grammar::OperandKind::kIdResultType ? Want::kDataType
+                                                                      : id_want;
       if (want == Want::kAny) continue;
-      if (!Satisfies(m, def, want)) {
+      // The common wants first, from the definition's record.
+      const binary::ParsedModule::Instruction& def_rec = records[def];
+      const Op def_op = static_cast<Op>(def_rec.opcode);
+      bool ok;
+      if (want == Want::kValue) {
+        ok = def_rec.type_id != 0 && def_op != Op::Function;
+      } else if (want == Want::kDataType) {
+        ok = ir::IsTypeDeclaration(def_op) && def_op != Op::TypeFunction;
+      } else {
+        ok = Satisfies(m, def, want);
+      }
+      if (!ok) {
         if (!state.Report("id.kind", i,
                           state.Describe(i) + ": operand " + OperandLabel(m.inst(i), k) + " " +
                               state.Name(id) + " must be " + WantText(want) + ", not " +

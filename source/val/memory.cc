@@ -287,9 +287,27 @@ void CheckVariable(ValidationState& state, InstIndex i) {
 
 }  // namespace
 
+bool MemoryVisits(const ValidationState& state, Op op) {
+  switch (op) {
+    case Op::Load:
+    case Op::Store:
+    case Op::CopyObject:
+    case Op::CopyMemory:
+    case Op::AccessChain:
+    case Op::InBoundsAccessChain:
+    case Op::PtrAccessChain:
+    case Op::InBoundsPtrAccessChain:
+    case Op::Variable:
+      return true;
+    default:
+      return op >= Op::AtomicLoad && op <= Op::AtomicXor;
+  }
+}
+
 void ValidateMemory(ValidationState& state) {
   const ir::Module& m = state.module();
-  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+  for (const InstIndex i : state.Walked(Walk::kMemory)) {
+    if (state.Full()) break;
     switch (m.opcode(i)) {
       case Op::Load:
         CheckLoad(state, i);

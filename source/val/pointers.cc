@@ -53,11 +53,17 @@ bool TakesPointers(Op op) {
 
 }  // namespace
 
+bool AccessChainsVisits(const ValidationState& state, Op op) {
+  return op == Op::AccessChain || op == Op::InBoundsAccessChain || op == Op::PtrAccessChain ||
+         op == Op::InBoundsPtrAccessChain;
+}
+
 void ValidatePointers(ValidationState& state) {
   const Options& o = state.options();
   // 2.17 Universal Limits: an access chain has at most max_access_chain_indexes indexes.
   const ir::Module& module = state.module();
-  for (InstIndex i = module.global_end(); i < module.num_instructions() && !state.Full(); ++i) {
+  for (const InstIndex i : state.Walked(Walk::kAccessChains, module.global_end())) {
+    if (state.Full()) break;
     const Op op = module.opcode(i);
     const size_t first_index = op == Op::AccessChain || op == Op::InBoundsAccessChain         ? 4
                                : op == Op::PtrAccessChain || op == Op::InBoundsPtrAccessChain ? 5
@@ -78,24 +84,40 @@ void ValidatePointers(ValidationState& state) {
     return;
   }
   const ir::Module& m = state.module();
-  // Which ids are pointer values, in one pass, so each operand costs one lookup.
-  ws::vector<bool> pointer_value(m.bound(), false);
+  // Which ids are pointer values, in one pass, so each operand costs one lookup. The parsed
+  // records are read directly: both loops visit every instruction.
+  const binary::ParsedModule& parsed = m.parsed();
+  const binary::ParsedModule::Instruction* const records = parsed.instructions.data();
+  const InstIndex n = static_cast<InstIndex>(m.num_instructions());
+  ws::vector<uint8_t> pointer_value(m.bound(), 0);
   bool any = false;
-  for (InstIndex i = 0; i < m.num_instructions(); ++i) {
-    const Id result = m.result_id(i), type = m.type_id(i);
-    if (result != 0 && type != 0 && m.opcode(i) != Op::Function && state.IsPointerType(type)) {
-      pointer_value[result] = true;
+  Id type = 0;  // The type last looked at, and whether it is a pointer type.
+  bool pointer_type = false;
+  for (InstIndex i = 0; i < n; ++i) {
+    const binary::ParsedModule::Instruction& rec = records[i];
+    if (rec.result_id == 0 || rec.type_id == 0 ||
+        rec.opcode == static_cast<uint16_t>(Op::Function)) {
+      continue;
+    }
+    if (rec.type_id != type) {
+      type = rec.type_id;
+      pointer_type = state.IsPointerType(type);
+    }
+    if (pointer_type) {
+      pointer_value[rec.result_id] = 1;
       any = true;
     }
   }
   if (!any) return;
-  for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
-    const Op op = m.opcode(i);
-    if (TakesPointers(op)) continue;
-    const ir::Inst inst = m.inst(i);
-    for (const auto& operand : inst.operands) {
-      if (operand.kind != grammar::OperandKind::kIdRef) continue;
-      const Id id = inst.word(operand);
+  const uint32_t* const words = m.words().data();
+  for (InstIndex i = m.global_end(); i < n; ++i) {
+    if (state.Full()) break;
+    const binary::ParsedModule::Instruction& rec = records[i];
+    if (TakesPointers(static_cast<Op>(rec.opcode))) continue;
+    const binary::ParsedOperand* const operands = parsed.operands.data() + rec.operand_begin;
+    for (uint32_t k = 0; k < rec.operand_count; ++k) {
+      if (operands[k].kind != grammar::OperandKind::kIdRef) continue;
+      const Id id = words[rec.offset + operands[k].offset];
       if (!pointer_value[id]) continue;
       state.Report("pointer.logical-operand", i,
                    state.Describe(i) + " takes the pointer " + state.Name(id) +

@@ -8,13 +8,17 @@
 
 namespace coopspv::val {
 
+bool ScopesVisits(const ValidationState& state, Op op) {
+  return ir::TraitsOf(op).has_scope_or_semantics;
+}
+
 void ValidateScopes(ValidationState& state) {
   const ir::Module& m = state.module();
   const bool shader = state.HasCapability(spv::Capability::Shader);
   const bool relaxed = state.HasCapability(spv::Capability::CooperativeMatrixKHR);
   const bool vulkan = state.options().env.is_vulkan();
-  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
-    if (!ir::TraitsOf(m.opcode(i)).has_scope_or_semantics) continue;
+  for (const InstIndex i : state.Walked(Walk::kScopes)) {
+    if (state.Full()) break;
     const ir::Inst inst = m.inst(i);
     for (const auto& operand : inst.operands) {
       const bool scope = operand.kind == grammar::OperandKind::kIdScope;

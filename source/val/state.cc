@@ -1,6 +1,7 @@
 #include "source/val/state.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "source/common/workspace.h"
 #include "source/text/disassembler.h"
@@ -18,6 +19,71 @@ ValidationState::ValidationState(const ir::Module& module, const Options& option
     }
   }
   CollectCapabilities();
+}
+
+namespace {
+
+// The walks (bit w for Walk w) that visit instructions of `op`.
+uint32_t WalksOf(const ValidationState& state, Op op) {
+  bool (*const visits[kNumWalks])(const ValidationState&, Op) = {
+      MemoryVisits,     CompositesVisits, VectorMatrixVisits, ControlFlowVisits,
+      VulkanVisits,     ScopesVisits,     GroupsVisits,       AccessChainsVisits,
+      ArithmeticVisits, CoopMatrixVisits, CoopVectorVisits,   TensorVisits,
+  };
+  uint32_t mask = 0;
+  for (size_t w = 0; w < kNumWalks; ++w) {
+    if (visits[w](state, op)) mask |= 1u << w;
+  }
+  return mask;
+}
+
+}  // namespace
+
+void ValidationState::FileWalks() {
+  walks_ready_ = true;
+  const auto& instructions = module_.parsed().instructions;
+  const InstIndex n = static_cast<InstIndex>(module_.num_instructions());
+  // How many instructions of each opcode there are, so that the walks of an opcode are worked
+  // out once, on the opcodes the module uses (few).
+  ws::vector<uint32_t> count_of(grammar::kMaxOpcode + 1, 0);
+  ws::vector<uint16_t> used;
+  uint32_t count[kNumWalks] = {};
+  for (InstIndex i = 0; i < n; ++i) {
+    const uint32_t op = instructions[i].opcode;
+    if (op > grammar::kMaxOpcode) {
+      for (uint32_t mask = WalksOf(*this, static_cast<Op>(op)); mask != 0; mask &= mask - 1) {
+        ++count[std::countr_zero(mask)];
+      }
+    } else if (count_of[op]++ == 0) {
+      used.push_back(static_cast<uint16_t>(op));
+    }
+  }
+  // The walks of each used opcode (reusing count_of: the counts are summed first).
+  static_assert(kNumWalks < 32);
+  for (const uint16_t op : used) {
+    const uint32_t mask = WalksOf(*this, static_cast<Op>(op));
+    for (uint32_t m = mask; m != 0; m &= m - 1) count[std::countr_zero(m)] += count_of[op];
+    count_of[op] = mask;
+  }
+  for (size_t w = 0; w < kNumWalks; ++w) walk_begin_[w + 1] = walk_begin_[w] + count[w];
+  // File the instructions, in module order.
+  walked_.resize(walk_begin_[kNumWalks]);
+  uint32_t next[kNumWalks];
+  std::copy(walk_begin_, walk_begin_ + kNumWalks, next);
+  for (InstIndex i = 0; i < n; ++i) {
+    const uint32_t op = instructions[i].opcode;
+    uint32_t mask = op > grammar::kMaxOpcode ? WalksOf(*this, static_cast<Op>(op)) : count_of[op];
+    for (; mask != 0; mask &= mask - 1) walked_[next[std::countr_zero(mask)]++] = i;
+  }
+}
+
+std::span<const InstIndex> ValidationState::Walked(Walk w, InstIndex begin) {
+  if (!walks_ready_) FileWalks();
+  const size_t k = static_cast<size_t>(w);
+  const InstIndex* const first = walked_.data() + walk_begin_[k];
+  const InstIndex* const last = walked_.data() + walk_begin_[k + 1];
+  return std::span<const InstIndex>(begin == 0 ? first : std::lower_bound(first, last, begin),
+                                    last);
 }
 
 void ValidationState::CollectCapabilities() {

@@ -4,6 +4,7 @@
 #define COOPSPV_SOURCE_VAL_STATE_H_
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -20,6 +21,44 @@ using ir::Id;
 using ir::InstIndex;
 using ir::kNoInst;
 using spv::Op;
+
+// The walks of the rule families that check instructions of a few opcodes. The first
+// ValidationState::Walked() call files every instruction, in one pass over the module, under
+// the walks whose families check its opcode; a family then visits only those, in module order,
+// instead of walking the whole module.
+enum class Walk : uint8_t {
+  kMemory,
+  kComposites,
+  kVectorMatrix,
+  kControlFlow,
+  kVulkan,
+  kScopes,
+  kGroups,
+  kAccessChains,
+  kArithmetic,
+  kCoopMatrix,
+  kCoopVector,
+  kTensor,
+};
+inline constexpr size_t kNumWalks = static_cast<size_t>(Walk::kTensor) + 1;
+
+class ValidationState;
+
+// Whether a walk visits instructions of `op`: each is defined beside its family (memory.cc,
+// composites.cc, ...) from the same opcodes its switch checks; false for every opcode where
+// the module or the options make the family skip its walk (a capability not declared, ...).
+bool MemoryVisits(const ValidationState& state, Op op);
+bool CompositesVisits(const ValidationState& state, Op op);
+bool VectorMatrixVisits(const ValidationState& state, Op op);
+bool ControlFlowVisits(const ValidationState& state, Op op);
+bool VulkanVisits(const ValidationState& state, Op op);
+bool ScopesVisits(const ValidationState& state, Op op);
+bool GroupsVisits(const ValidationState& state, Op op);
+bool AccessChainsVisits(const ValidationState& state, Op op);
+bool ArithmeticVisits(const ValidationState& state, Op op);
+bool CoopMatrixVisits(const ValidationState& state, Op op);
+bool CoopVectorVisits(const ValidationState& state, Op op);
+bool TensorVisits(const ValidationState& state, Op op);
 
 class ValidationState {
  public:
@@ -85,12 +124,16 @@ class ValidationState {
   // The value of OpConstant or OpSpecConstant (its default) of integer type.
   std::optional<int64_t> IntConstantOrSpecDefault(Id id) const;
 
+  // The instructions walk `w` visits, in module order, from instruction `begin` on.
+  std::span<const InstIndex> Walked(Walk w, InstIndex begin = 0);
+
   // The ids a rule family found fatal for later families (e.g. broken function structure
   // makes dominance meaningless).
   bool structure_ok = true;
 
  private:
   void CollectCapabilities();
+  void FileWalks();
 
   const ir::Module& module_;
   const Options& options_;
@@ -103,6 +146,11 @@ class ValidationState {
   bool full_ = false;
   ws::vector<ws::string> names_;  // Friendly names ("" for unnamed ids), filled on first use.
   bool names_ready_ = false;
+  // Filled by FileWalks on the first Walked() call: walk w's instructions are
+  // walked_[walk_begin_[w], walk_begin_[w + 1]).
+  ws::vector<InstIndex> walked_;
+  uint32_t walk_begin_[kNumWalks + 1] = {};
+  bool walks_ready_ = false;
   ws::unordered_set<std::string_view> suppressed_;  // Views of the options' rule ids.
   bool all_warnings_as_errors_ = false;
   ws::unordered_set<std::string_view> warnings_as_errors_;

@@ -1,7 +1,10 @@
 // SPV_NV_tensor_addressing and the tensor loads and stores of SPV_NV_cooperative_matrix2, with
 // SPV_NV_cooperative_matrix_decode_vector: tensor layout and view types, the instructions that
 // build them, OpCooperativeMatrixLoadTensorNV / StoreTensorNV and their decode functions.
+#include <algorithm>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "source/common/workspace.h"
@@ -41,9 +44,14 @@ class TensorRules {
   // Follows a tensor layout value back through Set / Slice instructions (and a Function variable
   // stored once) to its last OpTensorLayoutSetBlockSizeNV, if any.
   InstIndex BlockSizeOf(Id layout) const;
+  // The OpStores through pointer `var`, found on first use: (pointer, store) for every OpStore
+  // of the module, sorted, instead of the def-use analysis of the whole module.
+  std::span<const std::pair<Id, InstIndex>> StoresTo(Id var) const;
 
   ValidationState& state_;
   const ir::Module& m_;
+  mutable ws::vector<std::pair<Id, InstIndex>> stores_;
+  mutable bool stores_ready_ = false;
 };
 
 void TensorRules::CheckDim(InstIndex i, Id dim, const char* rule) {
@@ -167,6 +175,20 @@ void TensorRules::CheckSet(InstIndex i) {
   }
 }
 
+std::span<const std::pair<Id, InstIndex>> TensorRules::StoresTo(Id var) const {
+  if (!stores_ready_) {
+    stores_ready_ = true;
+    for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+      if (m_.opcode(i) == Op::Store && m_.num_words(i) > 1) stores_.emplace_back(m_.word(i, 1), i);
+    }
+    std::sort(stores_.begin(), stores_.end());
+  }
+  const auto first =
+      std::lower_bound(stores_.begin(), stores_.end(), std::pair<Id, InstIndex>(var, 0));
+  const auto last = std::upper_bound(first, stores_.end(), std::pair<Id, InstIndex>(var, kNoInst));
+  return std::span<const std::pair<Id, InstIndex>>(first, last);
+}
+
 InstIndex TensorRules::BlockSizeOf(Id layout) const {
   for (int depth = 0; depth < 64; ++depth) {
     const InstIndex d = m_.Def(layout);
@@ -190,10 +212,9 @@ InstIndex TensorRules::BlockSizeOf(Id layout) const {
         if (load_block == ~0u) return kNoInst;
         const ir::DominatorTree& dom = m_.dominators();
         InstIndex last = kNoInst;
-        for (const ir::Use& use : m_.def_use().Uses(var)) {
-          if (m_.opcode(use.inst) != Op::Store || use.operand != 0) continue;
-          const uint32_t store_block = m_.BlockOf(use.inst);
-          if (store_block == load_block && use.inst > d) {
+        for (const auto& [pointer, store] : StoresTo(var)) {
+          const uint32_t store_block = m_.BlockOf(store);
+          if (store_block == load_block && store > d) {
             // A later store in the same block reaches the load only around a loop, and the
             // entry block is in none.
             const ir::Function& fn = m_.functions()[m_.blocks()[load_block].function];
@@ -203,7 +224,7 @@ InstIndex TensorRules::BlockSizeOf(Id layout) const {
           const bool before = store_block == load_block || dom.Dominates(store_block, load_block);
           if (!before) return kNoInst;
           // The nearest store: the latest of those before the load.
-          if (last == kNoInst || use.inst > last) last = use.inst;
+          if (last == kNoInst || store > last) last = store;
         }
         if (last == kNoInst) return kNoInst;
         layout = m_.word(last, 2);
@@ -410,50 +431,91 @@ void TensorRules::CheckLoadStore(InstIndex i, bool load) {
   }
 }
 
+// What TensorRules::Run checks on an instruction of each opcode.
+enum class TensorCheck : uint8_t {
+  kNone,
+  kLayoutType,
+  kViewType,
+  kCreateLayout,
+  kCreateView,
+  kSet,
+  kLoad,
+  kStore
+};
+
+TensorCheck TensorCheckOf(Op op) {
+  switch (op) {
+    case Op::TypeTensorLayoutNV:
+      return TensorCheck::kLayoutType;
+    case Op::TypeTensorViewNV:
+      return TensorCheck::kViewType;
+    case Op::CreateTensorLayoutNV:
+      return TensorCheck::kCreateLayout;
+    case Op::CreateTensorViewNV:
+      return TensorCheck::kCreateView;
+    case Op::TensorLayoutSetDimensionNV:
+    case Op::TensorLayoutSetStrideNV:
+    case Op::TensorLayoutSliceNV:
+    case Op::TensorLayoutSetClampValueNV:
+    case Op::TensorLayoutSetBlockSizeNV:
+    case Op::TensorViewSetDimensionNV:
+    case Op::TensorViewSetStrideNV:
+    case Op::TensorViewSetClipNV:
+      return TensorCheck::kSet;
+    case Op::CooperativeMatrixLoadTensorNV:
+      return TensorCheck::kLoad;
+    case Op::CooperativeMatrixStoreTensorNV:
+      return TensorCheck::kStore;
+    default:
+      return TensorCheck::kNone;
+  }
+}
+
 void TensorRules::Run() {
-  for (InstIndex i = 0; i < m_.num_instructions() && !state_.Full(); ++i) {
-    switch (m_.opcode(i)) {
-      case Op::TypeTensorLayoutNV:
+  for (const InstIndex i : state_.Walked(Walk::kTensor)) {
+    if (state_.Full()) break;
+    switch (TensorCheckOf(m_.opcode(i))) {
+      case TensorCheck::kLayoutType:
         CheckLayoutType(i);
         break;
-      case Op::TypeTensorViewNV:
+      case TensorCheck::kViewType:
         CheckViewType(i);
         break;
-      case Op::CreateTensorLayoutNV:
+      case TensorCheck::kCreateLayout:
         CheckCreate(i, Op::TypeTensorLayoutNV);
         break;
-      case Op::CreateTensorViewNV:
+      case TensorCheck::kCreateView:
         CheckCreate(i, Op::TypeTensorViewNV);
         break;
-      case Op::TensorLayoutSetDimensionNV:
-      case Op::TensorLayoutSetStrideNV:
-      case Op::TensorLayoutSliceNV:
-      case Op::TensorLayoutSetClampValueNV:
-      case Op::TensorLayoutSetBlockSizeNV:
-      case Op::TensorViewSetDimensionNV:
-      case Op::TensorViewSetStrideNV:
-      case Op::TensorViewSetClipNV:
+      case TensorCheck::kSet:
         CheckSet(i);
         break;
-      case Op::CooperativeMatrixLoadTensorNV:
+      case TensorCheck::kLoad:
         CheckLoadStore(i, true);
         break;
-      case Op::CooperativeMatrixStoreTensorNV:
+      case TensorCheck::kStore:
         CheckLoadStore(i, false);
         break;
-      default:
+      case TensorCheck::kNone:
         break;
     }
   }
 }
 
+// Whether the module declares a tensor addressing capability: the tensor rules apply.
+bool TensorRulesApply(const ValidationState& state) {
+  return state.HasCapability(Capability::TensorAddressingNV) ||
+         state.HasCapability(Capability::CooperativeMatrixTensorAddressingNV);
+}
+
 }  // namespace
 
+bool TensorVisits(const ValidationState& state, Op op) {
+  return TensorRulesApply(state) && TensorCheckOf(op) != TensorCheck::kNone;
+}
+
 void ValidateTensorAddressing(ValidationState& state) {
-  if (!state.HasCapability(Capability::TensorAddressingNV) &&
-      !state.HasCapability(Capability::CooperativeMatrixTensorAddressingNV)) {
-    return;
-  }
+  if (!TensorRulesApply(state)) return;
   TensorRules(state).Run();
 }
 

@@ -221,24 +221,29 @@ void VectorMatrixRules::Check(InstIndex i) {
 
 }  // namespace
 
+bool VectorMatrixVisits(const ValidationState& state, Op op) {
+  switch (op) {
+    case Op::Bitcast:
+    case Op::VectorTimesScalar:
+    case Op::MatrixTimesScalar:
+    case Op::VectorTimesMatrix:
+    case Op::MatrixTimesVector:
+    case Op::MatrixTimesMatrix:
+    case Op::OuterProduct:
+    case Op::Dot:
+      return true;
+    default:
+      return false;
+  }
+}
+
 void ValidateVectorMatrix(ValidationState& state) {
   const ir::Module& m = state.module();
   VectorMatrixRules rules(state);
-  for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
-    switch (m.opcode(i)) {
-      case Op::Bitcast:
-      case Op::VectorTimesScalar:
-      case Op::MatrixTimesScalar:
-      case Op::VectorTimesMatrix:
-      case Op::MatrixTimesVector:
-      case Op::MatrixTimesMatrix:
-      case Op::OuterProduct:
-      case Op::Dot:
-        rules.Check(i);
-        break;
-      default:
-        break;
-    }
+  // The walk has exactly the opcodes VectorMatrixVisits names.
+  for (const InstIndex i : state.Walked(Walk::kVectorMatrix, m.global_end())) {
+    if (state.Full()) break;
+    rules.Check(i);
   }
 }
 

@@ -170,6 +170,25 @@ void CheckPhysicalAligned(ValidationState& state, InstIndex i, Op op) {
   }
 }
 
+namespace {
+
+// Only PhysicalStorageBuffer64 modules have PhysicalStorageBuffer pointers.
+bool Physical(const ValidationState& state) {
+  return state.addressing_model() == spv::AddressingModel::PhysicalStorageBuffer64;
+}
+
+}  // namespace
+
+bool VulkanVisits(const ValidationState& state, Op op) {
+  if (!state.options().env.is_vulkan()) return false;
+  const ScopeWords words = ScopeWordsOf(op);
+  return words.execution != 0 || words.memory != 0 ||
+         (Physical(state) &&
+          (op == Op::Load || op == Op::Store || op == Op::CooperativeVectorLoadNV ||
+           op == Op::CooperativeVectorStoreNV)) ||
+         op == Op::CooperativeMatrixLoadTensorNV || op == Op::CooperativeMatrixStoreTensorNV;
+}
+
 void ValidateVulkan(ValidationState& state) {
   if (!state.options().env.is_vulkan()) return;
   CheckDecorations(state);
@@ -177,9 +196,9 @@ void ValidateVulkan(ValidationState& state) {
   // VUID-StandaloneSpirv-Pointer-08973: cooperative matrices are loaded from and stored to
   // Workgroup, StorageBuffer or PhysicalStorageBuffer memory; the tensor loads and stores too
   // (the KHR ones: coop-matrix.memory.storage-class).
-  // Only PhysicalStorageBuffer64 modules have PhysicalStorageBuffer pointers.
-  const bool physical = state.addressing_model() == spv::AddressingModel::PhysicalStorageBuffer64;
-  for (InstIndex i = m.global_end(); i < m.num_instructions() && !state.Full(); ++i) {
+  const bool physical = Physical(state);
+  for (const InstIndex i : state.Walked(Walk::kVulkan, m.global_end())) {
+    if (state.Full()) break;
     const Op op = m.opcode(i);
     CheckScopes(state, i, op);
     if (physical && (op == Op::Load || op == Op::Store || op == Op::CooperativeVectorLoadNV ||
