@@ -36,14 +36,14 @@ class Reader {
          const ReaderOptions& options)
       : words_(words), handler_(handler), diagnostic_(diagnostic), options_(options) {}
   // Reads straight into `module` (no handler): the instruction records as they come, the
-  // operands of all instructions into one buffer copied to the module at the end.
+  // operands in place into module->operands, which must have room for one per word.
   Reader(std::span<const uint32_t> words, ParsedModule* module, Diagnostic* diagnostic,
          const ReaderOptions& options)
-      : words_(words), module_(module), diagnostic_(diagnostic), options_(options) {}
-  // The operands read (direct reading).
-  std::span<const ParsedOperand> module_operands() const {
-    return {own_operands_.get(), module_operands_};
+      : words_(words), module_(module), diagnostic_(diagnostic), options_(options) {
+    operands_ = module->operands.data();
   }
+  // The number of operands read (direct reading).
+  size_t module_operands() const { return module_operands_; }
 
   bool Run();
 
@@ -112,12 +112,13 @@ class Reader {
   ws::vector<OperandInfo> pending_;  // Expected operands, next one at the back.
   // Operands of the current instruction. An instruction has at most 65535 words, no more than
   // the module has, and every operand takes at least one, so a buffer of the smaller size needs
-  // no capacity checks (and a small module does not pay for a 786 KB one). Direct reading keeps
-  // the operands of every instruction: one per word of the module at most.
-  std::unique_ptr<ParsedOperand[], ws::Free> own_operands_{static_cast<ParsedOperand*>(ws::Allocate(
-      sizeof(ParsedOperand) *
-      std::max<size_t>(
-          1, module_ != nullptr ? words_.size() : std::min<size_t>(0x10000, words_.size()))))};
+  // no capacity checks (and a small module does not pay for a 786 KB one). Direct reading writes
+  // into the module's operand array instead.
+  std::unique_ptr<ParsedOperand[], ws::Free> own_operands_{
+      module_ != nullptr ? nullptr
+                         : static_cast<ParsedOperand*>(ws::Allocate(
+                               sizeof(ParsedOperand) *
+                               std::max<size_t>(1, std::min<size_t>(0x10000, words_.size()))))};
   ParsedOperand* operands_ = own_operands_.get();  // The current instruction's first operand.
   size_t num_operands_ = 0;
   void AddOperand(const ParsedOperand& op) { operands_[num_operands_++] = op; }
@@ -536,9 +537,13 @@ bool ParseInto(std::span<const uint32_t> words, ParsedModule* module, Diagnostic
       for (uint32_t& w : module->words) w = __builtin_bswap32(w);
     }
   }
+  // Never more operands than words. Sizing the array costs no more than its allocation
+  // (ParsedOperand's default constructor leaves it as it is); what is not read is cut off.
+  module->operands.resize(std::max<size_t>(1, module->data().size()));
   Reader reader(module->data(), module, diagnostic, options);
-  if (!reader.Run()) return false;
-  module->operands.assign(reader.module_operands().begin(), reader.module_operands().end());
+  const bool ok = reader.Run();
+  module->operands.resize(reader.module_operands());
+  if (!ok) return false;
   if (swapped) module->header.endianness = Endianness::kBig;
   return true;
 }
