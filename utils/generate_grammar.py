@@ -439,6 +439,20 @@ class Emitter:
                 inst_alias_rows.append((len(inst_rows), n))
             inst_rows.append((e.names[0], op, e.klass or "", ops, caps, exts, e.version, has_type,
                               has_result, alias_begin, len(e.names) - 1))
+        # Per instruction, for tables built at compile time (grammar_generated.h): its class and
+        # whether an operand is a scope or memory-semantics id, directly or as a parameter of an
+        # enumerant of its kind.
+        scope_kinds = ("IdScope", "IdMemorySemantics")
+        kind_has_scope = {}
+        for cxx, cat, ens, display in kinds:
+            kind_has_scope[cxx] = cxx in scope_kinds or bool(ens) and any(
+                o["kind"] in scope_kinds for en in ens.values() for o in en.operands)
+        self.opcode_facts = []
+        for op in sorted(core.instructions):
+            e = core.instructions[op]
+            self.opcode_facts.append((op, class_ident(e.klass or "Reserved"),
+                                      any(kind_has_scope.get(o["kind"], False)
+                                          for o in e.operands)))
         # Extended instruction sets.
         ext_set_rows = []
         ext_inst_rows = []
@@ -595,6 +609,19 @@ class Emitter:
         w("// The id kinds come first, so IsIdKind is one comparison.")
         w("inline constexpr int kNumIdKinds = %d;" % len(ID_KINDS))
         w("inline constexpr uint32_t kMaxOpcode = %d;" % max(core.instructions))
+        w("")
+        w("// Per instruction, by opcode: its class, and whether an operand is an IdScope or")
+        w("// IdMemorySemantics, directly or as a parameter of an enumerant of its kind. For tables")
+        w("// computed at compile time (the instruction tables themselves are out of line).")
+        w("struct OpcodeFact {")
+        w("  uint16_t opcode;")
+        w("  InstructionClass klass;")
+        w("  bool has_scope_or_semantics;")
+        w("};")
+        w("inline constexpr OpcodeFact kOpcodeFacts[] = {")
+        for op, klass, scope in self.opcode_facts:
+            w("    {%d, InstructionClass::%s, %s}," % (op, klass, "true" if scope else "false"))
+        w("};")
         w("")
         w("}  // namespace coopspv::grammar")
         w("// NOLINTEND")

@@ -32,9 +32,18 @@ struct NumericType {
 
 class Reader {
  public:
-  Reader(std::span<const uint32_t> words, InstructionHandler& handler, Diagnostic* diagnostic,
+  Reader(std::span<const uint32_t> words, InstructionHandler* handler, Diagnostic* diagnostic,
          const ReaderOptions& options)
       : words_(words), handler_(handler), diagnostic_(diagnostic), options_(options) {}
+  // Reads straight into `module` (no handler): the instruction records as they come, the
+  // operands in place into module->operands, which must have room for one per word.
+  Reader(std::span<const uint32_t> words, ParsedModule* module, Diagnostic* diagnostic,
+         const ReaderOptions& options)
+      : words_(words), module_(module), diagnostic_(diagnostic), options_(options) {
+    operands_ = module->operands.data();
+  }
+  // The number of operands read (direct reading).
+  size_t module_operands() const { return module_operands_; }
 
   bool Run();
 
@@ -74,7 +83,6 @@ class Reader {
     } else if (expected.kind == OperandKind::kIdResult) {
       result_id_ = word;
     }
-    last_id_ = word;
     // OpSwitch case literals are as wide as the selector's type.
     if (opcode == OpcodeOf(spv::Op::Switch) && at == 1) context_type_ = TypeOf(word);
     return true;
@@ -94,7 +102,9 @@ class Reader {
   }
 
   std::span<const uint32_t> words_;
-  InstructionHandler& handler_;
+  InstructionHandler* handler_ = nullptr;
+  ParsedModule* module_ = nullptr;  // Direct reading: the module the instructions go to.
+  size_t module_operands_ = 0;      // Operands written into module_ before this instruction.
   Diagnostic* diagnostic_;
   ReaderOptions options_;
   Header header_;
@@ -102,9 +112,14 @@ class Reader {
   ws::vector<OperandInfo> pending_;  // Expected operands, next one at the back.
   // Operands of the current instruction. An instruction has at most 65535 words, no more than
   // the module has, and every operand takes at least one, so a buffer of the smaller size needs
-  // no capacity checks (and a small module does not pay for a 786 KB one).
-  std::unique_ptr<ParsedOperand[], ws::Free> operands_{static_cast<ParsedOperand*>(ws::Allocate(
-      sizeof(ParsedOperand) * std::max<size_t>(1, std::min<size_t>(0x10000, words_.size()))))};
+  // no capacity checks (and a small module does not pay for a 786 KB one). Direct reading writes
+  // into the module's operand array instead.
+  std::unique_ptr<ParsedOperand[], ws::Free> own_operands_{
+      module_ != nullptr ? nullptr
+                         : static_cast<ParsedOperand*>(ws::Allocate(
+                               sizeof(ParsedOperand) *
+                               std::max<size_t>(1, std::min<size_t>(0x10000, words_.size()))))};
+  ParsedOperand* operands_ = own_operands_.get();  // The current instruction's first operand.
   size_t num_operands_ = 0;
   void AddOperand(const ParsedOperand& op) { operands_[num_operands_++] = op; }
   // Per id, grown on demand up to the bound, so memory follows the ids actually defined: a
@@ -136,7 +151,6 @@ class Reader {
   uint32_t result_id_ = 0;
   uint32_t context_type_ = 0;  // Type that sizes LiteralContextDependentNumber operands.
   int32_t ext_set_ = -1;
-  uint32_t last_id_ = 0;
 };
 
 bool Reader::Run() {
@@ -160,7 +174,11 @@ bool Reader::Run() {
     return Fail(3, "id bound " + ws::to_string(header_.bound) + " exceeds the limit of " +
                        ws::to_string(options_.max_id_bound));
   }
-  if (!handler_.OnHeader(header_)) return true;
+  if (module_ != nullptr) {
+    module_->header = header_;
+  } else if (!handler_->OnHeader(header_)) {
+    return true;
+  }
   // No module defines more ids than it has words: reserving that much (untouched) memory up front
   // saves the copies of growing one id at a time.
   ids_.reserve(std::min<size_t>(header_.bound, words_.size()));
@@ -229,7 +247,6 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
   result_id_ = 0;
   context_type_ = 0;
   ext_set_ = -1;
-  last_id_ = 0;
   num_operands_ = 0;
   pending_.clear();
   const std::span<const OperandInfo> ops = grammar::Operands(*info);
@@ -249,9 +266,21 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
       ++index;
       continue;
     }
+    if (is_id && (expected.kind <= OperandKind::kIdResult || opcode == OpcodeOf(spv::Op::Switch))) {
+      // Ids with something to remember (result type, result, a selector).
+      do {
+        if (!NoteId(expected, inst[index], index, offset, opcode, info->name)) return false;
+        AddOperand({static_cast<uint16_t>(index), 1, expected.kind, NumberKind::kNone, 0, 0});
+        ++index;
+      } while (expected.quantifier == Quantifier::kVariadic && index < count);
+      continue;
+    }
+    // Plain uses and literal words: an id only needs to be within the bound (0 < id < bound).
     do {
       const uint32_t word = inst[index];
-      if (is_id && !NoteId(expected, word, index, offset, opcode, info->name)) return false;
+      if (is_id && word - 1u >= header_.bound - 1u) {
+        return CheckId(word, offset + index, info->name, expected);
+      }
       AddOperand({static_cast<uint16_t>(index), 1, expected.kind, NumberKind::kNone, 0, 0});
       ++index;
     } while (expected.quantifier == Quantifier::kVariadic && index < count);
@@ -298,12 +327,19 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
     }
   }
 
-  ParsedInstruction parsed{
-      inst,       static_cast<uint32_t>(offset),
-      opcode,     type_id_,
-      result_id_, ext_set_,
-      info,       std::span<const ParsedOperand>(operands_.get(), num_operands_)};
-  *keep_going = handler_.OnInstruction(parsed);
+  if (module_ != nullptr) {
+    module_->instructions.push_back(
+        {static_cast<uint32_t>(offset), static_cast<uint16_t>(count), opcode, type_id_, result_id_,
+         ext_set_, static_cast<uint32_t>(module_operands_), static_cast<uint32_t>(num_operands_)});
+    module_operands_ += num_operands_;
+    operands_ += num_operands_;
+    return true;
+  }
+  ParsedInstruction parsed{inst,       static_cast<uint32_t>(offset),
+                           opcode,     type_id_,
+                           result_id_, ext_set_,
+                           info,       std::span<const ParsedOperand>(operands_, num_operands_)};
+  *keep_going = handler_->OnInstruction(parsed);
   return true;
 }
 
@@ -361,7 +397,8 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
           break;
         }
         case OperandKind::kLiteralExtInstInteger: {
-          const int32_t set = Aux(last_id_).ext_inst_set - 1;
+          // The set's id is the operand just before (OpExtInst: Set, then Instruction).
+          const int32_t set = Aux(inst[at - 1]).ext_inst_set - 1;
           ext_set_ = set;
           // An unknown set (e.g. a non-semantic one) keeps OpExtInst's own "IdRef*" operands; a
           // known one replaces them with the extended instruction's operands.
@@ -476,38 +513,21 @@ bool Parse(std::span<const uint32_t> words, InstructionHandler& handler, Diagnos
       }
       bool OnInstruction(const ParsedInstruction& i) override { return inner.OnInstruction(i); }
     } forward(handler);
-    return Reader(swapped, forward, diagnostic, options).Run();
+    return Reader(swapped, &forward, diagnostic, options).Run();
   }
-  return Reader(words, handler, diagnostic, options).Run();
+  return Reader(words, &handler, diagnostic, options).Run();
 }
 
 namespace {
 
 bool ParseInto(std::span<const uint32_t> words, ParsedModule* module, Diagnostic* diagnostic,
                const ReaderOptions& options, bool borrow) {
-  struct Collector : InstructionHandler {
-    ParsedModule* m;
-    bool OnHeader(const Header& h) override {
-      m->header = h;
-      return true;
-    }
-    bool OnInstruction(const ParsedInstruction& inst) override {
-      m->instructions.push_back({inst.offset, static_cast<uint16_t>(inst.words.size()), inst.opcode,
-                                 inst.type_id, inst.result_id, inst.ext_inst_set,
-                                 static_cast<uint32_t>(m->operands.size()),
-                                 static_cast<uint32_t>(inst.operands.size())});
-      m->operands.insert(m->operands.end(), inst.operands.begin(), inst.operands.end());
-      return true;
-    }
-  } collector;
-  collector.m = module;
   module->instructions.clear();
   module->operands.clear();
   module->words.clear();
   module->borrowed = {};
-  // Rough reservations: real modules average about four words an instruction.
+  // Rough reservation: real modules average about four words an instruction.
   module->instructions.reserve(words.size() / 4 + 1);
-  module->operands.reserve(words.size());  // Never more operands than words.
   const bool swapped = !words.empty() && words[0] == __builtin_bswap32(spv::kMagicNumber);
   if (borrow && !swapped && !words.empty()) {
     module->borrowed = words;
@@ -517,7 +537,13 @@ bool ParseInto(std::span<const uint32_t> words, ParsedModule* module, Diagnostic
       for (uint32_t& w : module->words) w = __builtin_bswap32(w);
     }
   }
-  if (!Parse(module->data(), collector, diagnostic, options)) return false;
+  // Never more operands than words. Sizing the array costs no more than its allocation
+  // (ParsedOperand's default constructor leaves it as it is); what is not read is cut off.
+  module->operands.resize(std::max<size_t>(1, module->data().size()));
+  Reader reader(module->data(), module, diagnostic, options);
+  const bool ok = reader.Run();
+  module->operands.resize(reader.module_operands());
+  if (!ok) return false;
   if (swapped) module->header.endianness = Endianness::kBig;
   return true;
 }

@@ -38,6 +38,18 @@ struct Header {
 enum class NumberKind : uint8_t { kNone, kUnsigned, kSigned, kFloat };
 
 struct ParsedOperand {
+  // Left uninitialized: the reader sizes a module's operand array before it writes every entry,
+  // which costs nothing this way.
+  ParsedOperand() {}  // NOLINT(modernize-use-equals-default): `= default` would zero on resize.
+  constexpr ParsedOperand(uint16_t offset, uint16_t num_words, grammar::OperandKind kind,
+                          NumberKind number_kind, uint8_t number_width, uint16_t fp_encoding)
+      : offset(offset),
+        num_words(num_words),
+        kind(kind),
+        number_kind(number_kind),
+        number_width(number_width),
+        fp_encoding(fp_encoding) {}
+
   uint16_t offset;     // First word, counted from the instruction's first word.
   uint16_t num_words;  // 1 except for strings and 64-bit numbers.
   grammar::OperandKind kind;

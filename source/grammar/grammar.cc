@@ -4,7 +4,6 @@
 #include <array>
 #include <cstring>
 #include <iterator>
-#include <vector>
 
 // The generated tables open namespace coopspv::grammar::generated themselves.
 #include "source/grammar/grammar_tables.inc"
@@ -82,29 +81,28 @@ std::span<const EnumerantInfo> Enumerants(OperandKind kind) {
 namespace {
 
 // Enumerants whose value is below kDirectValues (most of those operands in real modules) are
-// found by index, without hashing: per kind and value, the enumerant's index, -1 for none.
+// found by index, without hashing: per kind and value, the enumerant's index, -1 for none. The
+// table is computed at compile time (no start-up cost).
 constexpr uint32_t kDirectValues = 64;
-const int16_t* DirectEnumerants() {
-  static_assert(std::size(kEnumerants) < 0x7FFF);
-  static const std::vector<int16_t> table = [] {
-    std::vector<int16_t> t(kNumOperandKinds * kDirectValues, -1);
-    for (size_t i = std::size(kEnumerants); i-- > 0;) {
-      const EnumerantInfo& e = kEnumerants[i];
-      if (e.value < kDirectValues && static_cast<int>(e.kind) < kNumOperandKinds) {
-        t[static_cast<size_t>(e.kind) * kDirectValues + e.value] = static_cast<int16_t>(i);
-      }
+static_assert(std::size(kEnumerants) < 0x7FFF);
+constexpr auto kDirectEnumerants = [] {
+  std::array<int16_t, kNumOperandKinds * kDirectValues> t{};
+  for (int16_t& x : t) x = -1;
+  // The first enumerant of a value wins (later ones are filled first and overwritten).
+  for (size_t i = std::size(kEnumerants); i-- > 0;) {
+    const EnumerantInfo& e = kEnumerants[i];
+    if (e.value < kDirectValues && static_cast<int>(e.kind) < kNumOperandKinds) {
+      t[static_cast<size_t>(e.kind) * kDirectValues + e.value] = static_cast<int16_t>(i);
     }
-    return t;
-  }();
-  return table.data();
-}
+  }
+  return t;
+}();
 
 }  // namespace
 
 const EnumerantInfo* LookupEnumerant(OperandKind kind, uint32_t value) {
   if (value < kDirectValues) {
-    static const int16_t* const direct = DirectEnumerants();
-    const int16_t index = direct[static_cast<size_t>(kind) * kDirectValues + value];
+    const int16_t index = kDirectEnumerants[static_cast<size_t>(kind) * kDirectValues + value];
     return index < 0 ? nullptr : &kEnumerants[index];
   }
   const uint32_t seed = static_cast<uint32_t>(kind) + 1;

@@ -9,32 +9,42 @@ namespace coopspv::ir {
 using spv::Op;
 
 // ---------------------------------------------------------------------------------------------
-// DefUse: count uses per id, prefix-sum into offsets, then fill: two linear passes.
+// DefUse: count uses per id, prefix-sum into offsets, then fill: two linear passes over the flat
+// instruction and operand records.
 
 DefUse::DefUse(const Module& module) {
+  const binary::ParsedModule& parsed = module.parsed();
+  const uint32_t* const words = parsed.data().data();
+  const binary::ParsedOperand* const operands = parsed.operands.data();
+  const size_t n = module.num_instructions();
+  auto is_use = [](grammar::OperandKind kind) {
+    return grammar::IsIdKind(kind) && kind != grammar::OperandKind::kIdResult;
+  };
   const uint32_t bound = module.bound();
   offsets_.assign(bound + 1, 0);
-  for (InstIndex i = 0; i < module.num_instructions(); ++i) {
-    const Inst inst = module.inst(i);
-    for (const auto& op : inst.operands) {
-      if (!grammar::IsIdKind(op.kind) || op.kind == grammar::OperandKind::kIdResult) continue;
-      ++offsets_[inst.word(op)];
+  for (InstIndex i = 0; i < n; ++i) {
+    const auto& rec = parsed.instructions[i];
+    const uint32_t* const inst_words = words + rec.offset;
+    const binary::ParsedOperand* op = operands + rec.operand_begin;
+    for (const binary::ParsedOperand* const end = op + rec.operand_count; op != end; ++op) {
+      if (is_use(op->kind)) ++offsets_[inst_words[op->offset]];
     }
   }
+  // Each id's offset becomes the end of its uses; the fill, walking instructions last to first,
+  // counts it down to the start and keeps every id's uses in instruction order.
   uint32_t total = 0;
   for (uint32_t id = 0; id <= bound; ++id) {
-    const uint32_t count = offsets_[id];
+    total += offsets_[id];
     offsets_[id] = total;
-    total += count;
   }
   uses_.resize(total);
-  ws::vector<uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
-  for (InstIndex i = 0; i < module.num_instructions(); ++i) {
-    const Inst inst = module.inst(i);
-    for (uint16_t k = 0; k < inst.operands.size(); ++k) {
-      const auto& op = inst.operands[k];
-      if (!grammar::IsIdKind(op.kind) || op.kind == grammar::OperandKind::kIdResult) continue;
-      uses_[fill[inst.word(op)]++] = {i, k};
+  for (InstIndex i = static_cast<InstIndex>(n); i-- > 0;) {
+    const auto& rec = parsed.instructions[i];
+    const uint32_t* const inst_words = words + rec.offset;
+    const binary::ParsedOperand* const first = operands + rec.operand_begin;
+    for (uint32_t k = rec.operand_count; k-- > 0;) {
+      const binary::ParsedOperand& op = first[k];
+      if (is_use(op.kind)) uses_[--offsets_[inst_words[op.offset]]] = {i, static_cast<uint16_t>(k)};
     }
   }
 }

@@ -12,7 +12,7 @@ using spv::Op;
 
 namespace {
 
-bool TerminatorOp(Op op) {
+constexpr bool TerminatorOp(Op op) {
   switch (op) {
     case Op::Branch:
     case Op::BranchConditional:
@@ -31,7 +31,7 @@ bool TerminatorOp(Op op) {
   }
 }
 
-bool SpecConstantOp(Op op) {
+constexpr bool SpecConstantOp(Op op) {
   switch (op) {
     case Op::SpecConstantTrue:
     case Op::SpecConstantFalse:
@@ -45,7 +45,7 @@ bool SpecConstantOp(Op op) {
   }
 }
 
-bool ConstantOp(Op op) {
+constexpr bool ConstantOp(Op op) {
   switch (op) {
     case Op::ConstantTrue:
     case Op::ConstantFalse:
@@ -60,7 +60,7 @@ bool ConstantOp(Op op) {
   }
 }
 
-Section ComputeSection(Op op, const grammar::InstructionInfo& info) {
+constexpr Section ComputeSection(Op op, grammar::InstructionClass klass) {
   switch (op) {
     case Op::Capability:
       return Section::kCapability;
@@ -94,7 +94,7 @@ Section ComputeSection(Op op, const grammar::InstructionInfo& info) {
     default:
       break;
   }
-  switch (info.klass) {
+  switch (klass) {
     case grammar::InstructionClass::kAnnotation:
       return Section::kAnnotation;
     case grammar::InstructionClass::kTypeDeclaration:
@@ -105,48 +105,28 @@ Section ComputeSection(Op op, const grammar::InstructionInfo& info) {
   }
 }
 
-// Fills `table` (kMaxOpcode + 1 entries, default traits: a static array, constant-initialized,
-// so that start-up neither allocates nor clears it).
-void BuildTraits(OpcodeTraits* table) {
-  auto is_scope = [](grammar::OperandKind k) {
-    return k == grammar::OperandKind::kIdScope || k == grammar::OperandKind::kIdMemorySemantics;
-  };
-  // Per operand kind, once: a scope or semantics id, or an enumerant with one as parameter.
-  std::array<bool, grammar::kNumOperandKinds> kind_has_scope{};
-  for (size_t k = 0; k < kind_has_scope.size(); ++k) {
-    const auto kind = static_cast<grammar::OperandKind>(k);
-    kind_has_scope[k] = is_scope(kind);
-    for (const auto& e : grammar::Enumerants(kind)) {
-      if (e.parameter_count == 0) continue;
-      for (const auto& p : grammar::Parameters(e))
-        kind_has_scope[k] = kind_has_scope[k] || is_scope(p.kind);
-    }
-  }
-  for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
-    const Op op = static_cast<Op>(info.opcode);
-    OpcodeTraits& t = table[info.opcode];
-    t.section = ComputeSection(op, info);
+// The traits of every opcode, computed at compile time from the grammar's per-instruction facts:
+// start-up neither builds nor clears anything.
+constexpr auto kTraitsTable = [] {
+  std::array<OpcodeTraits, grammar::kMaxOpcode + 1> table{};
+  for (const grammar::OpcodeFact& fact : grammar::kOpcodeFacts) {
+    const Op op = static_cast<Op>(fact.opcode);
+    OpcodeTraits& t = table[fact.opcode];
+    t.section = ComputeSection(op, fact.klass);
     t.is_terminator = TerminatorOp(op);
     t.is_type_declaration =
-        info.klass == grammar::InstructionClass::kTypeDeclaration && op != Op::TypeForwardPointer;
+        fact.klass == grammar::InstructionClass::kTypeDeclaration && op != Op::TypeForwardPointer;
     t.is_constant = ConstantOp(op);
     t.is_spec_constant = SpecConstantOp(op);
-    for (const auto& operand : grammar::Operands(info)) {
-      if (kind_has_scope[static_cast<size_t>(operand.kind)]) t.has_scope_or_semantics = true;
-    }
+    t.has_scope_or_semantics = fact.has_scope_or_semantics;
   }
-}
+  return table;
+}();
 
 }  // namespace
 
 namespace internal {
-// A dynamically initialized table: built before main() from the static grammar tables, so the
-// per-instruction lookup is one load with no guard.
-const OpcodeTraits* const kOpcodeTraits = [] {
-  static OpcodeTraits table[grammar::kMaxOpcode + 1];
-  BuildTraits(table);
-  return table;
-}();
+const OpcodeTraits* const kOpcodeTraits = kTraitsTable.data();
 }  // namespace internal
 
 Module::~Module() = default;

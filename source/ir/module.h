@@ -185,7 +185,7 @@ class Module {
   mutable std::unique_ptr<TypeTable> types_;
 };
 
-// Per-opcode facts, computed once from the grammar into a flat table.
+// Per-opcode facts, computed at compile time from the grammar into a flat table.
 struct OpcodeTraits {
   Section section = Section::kFunction;
   bool is_terminator = false;
@@ -197,7 +197,7 @@ struct OpcodeTraits {
   bool has_scope_or_semantics = false;
 };
 namespace internal {
-// Built once at start-up from the grammar tables (module.cc).
+// A constant table computed at compile time from the grammar (module.cc): no start-up cost.
 extern const OpcodeTraits* const kOpcodeTraits;
 }  // namespace internal
 inline const OpcodeTraits& TraitsOf(spv::Op op) {

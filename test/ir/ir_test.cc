@@ -237,6 +237,47 @@ const char* const kSpinBlocks[] = {"s_entry", "spin", "spin_body", "spin_merge",
 // ---------------------------------------------------------------------------------------------
 // Module::Read and the indexes.
 
+// The traits table is computed at compile time from the generator's per-instruction facts; here
+// every instruction's traits are worked out again from the grammar tables at run time.
+TEST(IrModule, OpcodeTraitsAgreeWithTheGrammarTables) {
+  auto is_scope = [](grammar::OperandKind k) {
+    return k == grammar::OperandKind::kIdScope || k == grammar::OperandKind::kIdMemorySemantics;
+  };
+  size_t with_scope = 0;
+  for (const grammar::InstructionInfo& info : grammar::AllInstructions()) {
+    const Op op = static_cast<Op>(info.opcode);
+    bool scope = false;
+    for (const grammar::OperandInfo& operand : grammar::Operands(info)) {
+      scope = scope || is_scope(operand.kind);
+      for (const grammar::EnumerantInfo& e : grammar::Enumerants(operand.kind)) {
+        for (const grammar::OperandInfo& p : grammar::Parameters(e))
+          scope = scope || is_scope(p.kind);
+      }
+    }
+    with_scope += scope;
+    const OpcodeTraits& t = TraitsOf(op);
+    EXPECT_EQ(t.has_scope_or_semantics, scope) << info.name;
+    EXPECT_EQ(t.is_type_declaration, info.klass == grammar::InstructionClass::kTypeDeclaration &&
+                                         op != Op::TypeForwardPointer)
+        << info.name;
+    if (info.klass == grammar::InstructionClass::kAnnotation) {
+      EXPECT_EQ(t.section, Section::kAnnotation) << info.name;
+    }
+  }
+  EXPECT_GT(with_scope, 20u);
+  EXPECT_TRUE(TraitsOf(Op::ControlBarrier).has_scope_or_semantics);
+  EXPECT_TRUE(TraitsOf(Op::Load).has_scope_or_semantics);  // MemoryAccess MakePointerAvailable.
+  EXPECT_TRUE(TraitsOf(Op::CooperativeMatrixLoadKHR).has_scope_or_semantics);
+  EXPECT_FALSE(TraitsOf(Op::IAdd).has_scope_or_semantics);
+  EXPECT_FALSE(TraitsOf(Op::TypeInt).has_scope_or_semantics);
+  // An opcode no instruction has: the default traits.
+  uint32_t gap = 1;
+  while (grammar::LookupOpcode(gap) != nullptr) ++gap;
+  const OpcodeTraits& none = TraitsOf(static_cast<Op>(gap));
+  EXPECT_EQ(none.section, Section::kFunction);
+  EXPECT_FALSE(none.is_terminator || none.is_constant || none.has_scope_or_semantics);
+}
+
 TEST(IrModule, SectionsFollowTheLogicalLayout) {
   Asm s(kShader);
   const Module& m = *s.module;
