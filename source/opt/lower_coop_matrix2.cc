@@ -133,13 +133,14 @@
 //   output (with or without tiling: --legalize-for-device passes its profile's limit for any
 //   device): the Workgroup bytes of each entry point (the module's own Workgroup variables, those
 //   of its interface from SPIR-V 1.4, plus every region array) are counted after lowering; above
-//   the limit, the module is lowered again with every multiply-add replicated (no region for them;
-//   the regions are then sized for the other instructions only), and if that is still above it the
-//   pass fails naming the instruction whose regions need the most bytes, those bytes, the module's
-//   total and the limit (cm2_decode_q4 on the H100: its 128 x 128 float tensor store needs 64 KiB,
-//   72 KiB in all, above 48 KiB). Not done yet: each subgroup OWNING its rows between operations
-//   (the accumulator and A by rows, B replicated or staged; only column reductions, transposes and
-//   Use conversions would then go through the region). Nor element loops in row bands: an
+//   the limit, the module is lowered again with the split multiply-add whose regions need the most
+//   replicated (no region for it; the regions are then sized for the other instructions only),
+//   again until it fits, and if it does not with every multiply-add replicated the pass fails
+//   naming the instruction whose regions need the most bytes, those bytes, the module's total and
+//   the limit (cm2_decode_q4 on the H100: its 128 x 128 float tensor store needs 64 KiB, 72 KiB in
+//   all, above 48 KiB). Not done yet: each subgroup OWNING its rows between operations (the
+//   accumulator and A by rows, B replicated or staged; only column reductions, transposes and Use
+//   conversions would then go through the region). Nor element loops in row bands: an
 //   element-by-element lowering of a big matrix (tensor store or load, per-element operation) could
 //   go through a region of B rows x C (B a listed tile height) instead of R x C, band after band,
 //   if the matrix were held as R / B row-band pieces (a KHR matrix is stored whole only): the
@@ -322,8 +323,12 @@ class Lowering {
   // A multiply-add is split by rows only when each subgroup's rows are a multiple of this (the
   // smallest tile height of the device, so that --tile-coop-matrix can tile the pieces).
   void set_split_rows_multiple(uint32_t rows) { split_rows_multiple_ = rows; }
-  // Without: every Workgroup-scope multiply-add stays replicated (it then needs no region).
-  void set_split_mul_adds(bool split) { split_mul_adds_ = split; }
+  // These Workgroup-scope multiply-adds (by instruction) stay replicated: no region for them.
+  void set_replicated(std::set<InstIndex> replicated) { replicated_ = std::move(replicated); }
+  // After Run: the multiply-adds split by rows, each with the bytes its regions need.
+  const std::vector<std::pair<InstIndex, uint64_t>>& split_mul_adds() const {
+    return split_mul_adds_;
+  }
 
   // After Run: the most bytes of Workgroup memory one entry point of the output declares (its own
   // Workgroup variables and every region), the bytes of its own variables alone, and the
@@ -336,7 +341,8 @@ class Lowering {
 
  private:
   uint32_t split_rows_multiple_ = 1;
-  bool split_mul_adds_ = true;
+  std::set<InstIndex> replicated_;
+  std::vector<std::pair<InstIndex, uint64_t>> split_mul_adds_;
   void Fail(InstIndex i, const std::string& what) {
     if (error_.empty()) error_ = DescribeInstruction(m_, i) + ": " + what;
   }
@@ -1665,7 +1671,7 @@ bool Lowering::SharesWork(InstIndex i) const {
       types = {m_.type_id(i), m_.TypeOf(m_.word(i, 3))};
       break;
     case Op::CooperativeMatrixMulAddKHR: {
-      if (!split_mul_adds_) return false;
+      if (replicated_.count(i)) return false;
       // Split by rows among the subgroups (head comment); not in a loop header block, whose
       // split this pass does not do (the multiply-add then stays replicated).
       const ir::Block& block = m_.blocks()[m_.BlockOf(i)];
@@ -1767,6 +1773,7 @@ bool Lowering::LowerFunction(const ir::Function& f) {
       largest_need_ = need;
       largest_need_at_ = i;
     }
+    if (split_mul_add) split_mul_adds_.push_back({i, need});
     if (splits) {
       if (current_label_ != block_label_) split_blocks_[block_label_] = current_label_;
       continue;
@@ -1967,8 +1974,9 @@ uint64_t Lowering::OwnWorkgroupBytes() const {
 // --tile-coop-matrix for it, so that only shapes the device lists remain (tile_coop_matrix.cc),
 // and a multiply-add is split by rows only into pieces whose height a listed shape divides.
 // With the device's maxComputeSharedMemorySize, an output that would declare more Workgroup
-// memory is lowered again with every multiply-add replicated (no region for them); when that
-// is still too much, the pass fails naming the instruction whose regions need the most.
+// memory is lowered again with the split multiply-add whose regions need the most replicated
+// (no region for it), until it fits; when it does not with every multiply-add replicated, the
+// pass fails naming the instruction whose regions need the most.
 class LowerAndTilePass : public Pass {
  public:
   LowerAndTilePass(uint32_t subgroup_size, std::optional<std::vector<TileShape>> shapes,
@@ -1985,16 +1993,24 @@ class LowerAndTilePass : public Pass {
     std::string error;
     bool changed = false;
     std::unique_ptr<ir::Module> lowered;
-    for (const bool split : {true, false}) {
+    // Multiply-adds left replicated so far, the one whose regions need the most first.
+    std::set<InstIndex> replicated;
+    for (;;) {
       Lowering lowering(m, subgroup_size_);
       lowering.set_split_rows_multiple(std::max(rows, 1u));
-      lowering.set_split_mul_adds(split);
+      lowering.set_replicated(replicated);
       lowered = lowering.Run(&error, &changed);
       if (!error.empty()) return PassResult::Failed(error);
       if (!changed || !shared_memory_limit_ || lowering.workgroup_bytes() <= shared_memory_limit_) {
         break;
       }
-      if (split) continue;  // Again, with the multiply-adds replicated.
+      const auto& split = lowering.split_mul_adds();
+      if (!split.empty()) {
+        replicated.insert(std::max_element(split.begin(), split.end(), [](auto x, auto y) {
+                            return x.second < y.second;
+                          })->first);
+        continue;  // Again, that multiply-add replicated.
+      }
       const InstIndex at = lowering.largest_need_at();
       return PassResult::Failed(
           (at == ir::kNoInst ? std::string("the module")

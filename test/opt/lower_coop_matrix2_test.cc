@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "include/coopspv/coopspv.hpp"
+#include "source/ir/module.h"
+#include "source/opt/tile_coop_matrix.h"
 #include "test/util/filecheck.h"
 #include "test/util/pass_run.h"
 
@@ -797,6 +799,88 @@ TEST(LowerCoopMatrix2, MultiplyAddsWhoseRegionsDoNotFitStayReplicated) {
   // multiply-adds of one subgroup's quarter of the rows.
   EXPECT_GE(Count(r.text, "OpCooperativeMatrixMulAddKHR"),
             4 * Count(split.text, "OpCooperativeMatrixMulAddKHR"));
+}
+
+// The lowering with a shared memory limit and no tiling (what --legalize-for-device runs for a
+// device without KHR matrices), its output validated.
+PassRun LowerWithin(const std::string& assembly, uint32_t limit) {
+  PassRun run;
+  std::vector<uint32_t> words;
+  Problem problem;
+  if (!Assemble(assembly, {}, &words, &problem)) {
+    ADD_FAILURE() << problem.message;
+    return run;
+  }
+  Diagnostic d;
+  auto module = ir::Module::Read(words, &d);
+  if (!module) {
+    ADD_FAILURE() << d.ToString();
+    return run;
+  }
+  opt::PassResult r = opt::CreateLowerCoopMatrix2DevicePass(8, std::nullopt, limit)->Run(*module);
+  if (r.status == opt::PassStatus::kFailed) {
+    run.error = r.error;
+    return run;
+  }
+  EXPECT_NE(r.rebuilt, nullptr);
+  if (!r.rebuilt) return run;
+  const std::vector<uint32_t> out(r.rebuilt->words().begin(), r.rebuilt->words().end());
+  ValidatorOptions validator;
+  validator.target_env = "vulkan1.3";
+  ValidationResult result;
+  EXPECT_TRUE(Validate(out, validator, &result, &problem)) << problem.message;
+  EXPECT_TRUE(result.valid);
+  for (const auto& diagnostic : result.diagnostics) ADD_FAILURE() << FormatDiagnostic(diagnostic);
+  DisassembleOptions dis;
+  dis.header = false;
+  dis.indent = false;
+  EXPECT_TRUE(Disassemble(out, dis, &run.text, &problem)) << problem.message;
+  run.ok = true;
+  return run;
+}
+
+// WorkgroupKernel and a second, smaller multiply-add (8 x 8 times 8 x 16). Split by rows, the
+// first needs 384 floats (A 16 x 8 and C 16 x 16), the second 192 (A 8 x 8, C 8 x 16); the
+// tensor load and store need 256 each.
+std::string TwoMultiplyAdds() {
+  Kernel k = WorkgroupKernel();
+  k.globals +=
+      "%wa2 = OpTypeCooperativeMatrixKHR %float %u_2 %u_8 %u_8 %u_0\n"
+      "%wc2 = OpTypeCooperativeMatrixKHR %float %u_2 %u_8 %u_16 %u_2\n";
+  const std::string store = "OpCooperativeMatrixStoreTensorNV";
+  k.body.insert(k.body.find(store),
+                "%a2 = OpCooperativeMatrixLoadKHR %wa2 %p %u_0 %u_8 None\n"
+                "%c2 = OpCooperativeMatrixLoadKHR %wc2 %p %u_0 %u_16 None\n"
+                "%d2 = OpCooperativeMatrixMulAddKHR %wc2 %a2 %b %c2\n"
+                "OpCooperativeMatrixStoreKHR %p %d2 %u_0 %u_16 None\n");
+  k.names.insert(k.names.end(), {"d2"});
+  return Text(k);
+}
+
+TEST(LowerCoopMatrix2, OnlyTheMultiplyAddsWhoseRegionsDoNotFitStayReplicated) {
+  // 1536 bytes: both split.
+  const PassRun both = LowerWithin(TwoMultiplyAdds(), 1536);
+  ASSERT_TRUE(both.ok) << both.error;
+  EXPECT_TRUE(Contains(both.text, "_arr_float_uint_384 Workgroup")) << both.text;
+  EXPECT_FALSE(Contains(both.text, "= OpCooperativeMatrixMulAddKHR %mat %a %b %m\n")) << both.text;
+  EXPECT_TRUE(Contains(both.text, "%d2 = OpCooperativeMatrixLoadKHR")) << both.text;
+  // Below: the first is replicated (it needs the most), the second still split (2 rows of A a
+  // subgroup), in 256 floats.
+  for (uint32_t limit : {1535u, 1024u}) {
+    const PassRun r = LowerWithin(TwoMultiplyAdds(), limit);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_TRUE(Contains(r.text, "_arr_float_uint_256 Workgroup")) << r.text;
+    EXPECT_TRUE(Contains(r.text, "%d = OpCooperativeMatrixMulAddKHR %mat %a %b %m\n")) << r.text;
+    EXPECT_TRUE(Contains(r.text, "%d2 = OpCooperativeMatrixLoadKHR")) << r.text;
+    EXPECT_TRUE(std::regex_search(
+        r.text, std::regex("OpTypeCooperativeMatrixKHR %float %uint_3 %uint_2 %uint_8 %uint_0\n")))
+        << r.text;
+  }
+  // Below the tensor load's 1024 bytes: nothing helps.
+  const PassRun none = LowerWithin(TwoMultiplyAdds(), 1023);
+  ASSERT_FALSE(none.ok);
+  EXPECT_TRUE(Contains(none.error, "even with every multiply-add replicated")) << none.error;
+  EXPECT_TRUE(Contains(none.error, "= OpCooperativeMatrixLoadTensorNV: its")) << none.error;
 }
 
 TEST(LowerCoopMatrix2, WhatDoesNotFitEvenReplicatedFailsNamingTheLargestNeed) {
