@@ -114,10 +114,14 @@ class LegalizeForDevicePass : public Pass {
             "device's subgroup size, which the target does not give");
       }
       // On a device with KHR matrices, only shapes it lists (the lowering tiles its output).
+      // The output must fit the device's shared memory (the lowering fails naming why not).
       std::unique_ptr<Pass> pass =
-          target_.has_khr_coop_matrix && target_.profile
-              ? CreateLowerCoopMatrix2TilingPass(target_.subgroup_size,
-                                                 TileShapesOf(*target_.profile))
+          target_.profile
+              ? CreateLowerCoopMatrix2DevicePass(
+                    target_.subgroup_size,
+                    target_.has_khr_coop_matrix ? std::optional(TileShapesOf(*target_.profile))
+                                                : std::nullopt,
+                    target_.profile->properties.maxComputeSharedMemorySize)
               : CreateLowerCoopMatrix2Pass(std::to_string(target_.subgroup_size), &error);
       if (!pass) return PassResult::Failed("--lower-coop-matrix2: " + error);
       if (!step(std::move(pass))) return PassResult::Failed(error);

@@ -114,24 +114,40 @@
 //     e = index + j * N (R * C / N of them; a 2x2 reduction's result has a quarter), and every
 //     subgroup loads the result whole (KHR). A tensor store's element writes then need no
 //     subgroup test: each element has one owner.
-//   Otherwise (several workgroup sizes, or sizes that do not divide) the instruction runs in
-//   every subgroup by itself, in its own region, as for a Subgroup-scope matrix, and only
-//   subgroup 0's tensor store writes (its element writes are ANDed with SubgroupId == 0).
-//   Workgroup memory is then what one instruction stores at once (R * C elements per matrix),
-//   no longer times the subgroups: cm2_softmax_reduce's 64 x 64 tiles in 16 subgroups of 8 need
-//   42 KiB instead of 672 KiB, cm2_decode_q4's 128 x 128 ones 72 KiB. The cost left: every
-//   subgroup holds every matrix whole (after --lower-coop-matrix=S, R * C / S elements an
-//   invocation), the shared steps move whole matrices through Workgroup memory, and outside the
-//   multiply-add the shapes are the Workgroup ones, so the output runs where the driver supports
-//   them at Subgroup scope, or anywhere after --lower-coop-matrix=S. With a device profile
-//   (--lower-coop-matrix2=S,<profile>; --legalize-for-device gives its own for a device with KHR
-//   matrices), a multiply-add is split by rows only when each subgroup's rows are a multiple of
-//   the smallest M the profile lists, and the output then goes through --tile-coop-matrix
-//   (tile_coop_matrix.cc): every Subgroup-scope type the device does not list becomes an array
-//   of listed tiles in each subgroup (same memory, same barriers), so only listed shapes
-//   remain. Not done yet: each subgroup OWNING its rows
-//   between operations (the accumulator and A by rows, B replicated or staged; only column
-//   reductions, transposes and Use conversions would then go through the region).
+//   Otherwise (several workgroup sizes, or sizes that do not divide) the instruction runs in every
+//   subgroup by itself, in its own region, as for a Subgroup-scope matrix, and only subgroup 0's
+//   tensor store writes (its element writes are ANDed with SubgroupId == 0). Workgroup memory is
+//   then what one instruction stores at once (R * C elements per matrix), no longer times the
+//   subgroups: cm2_softmax_reduce's 64 x 64 tiles in 16 subgroups of 8 need 42 KiB instead of 672
+//   KiB, cm2_decode_q4's 128 x 128 ones 104 KiB (72 KiB with the multiply-adds replicated: the
+//   tensor store of the float result alone needs 64 KiB). The cost left: every subgroup holds every
+//   matrix whole (after --lower-coop-matrix=S, R * C / S elements an invocation), the shared steps
+//   move whole matrices through Workgroup memory, and outside the multiply-add the shapes are the
+//   Workgroup ones, so the output runs where the driver supports them at Subgroup scope, or
+//   anywhere after --lower-coop-matrix=S. With a device profile (--lower-coop-matrix2=S,<profile>;
+//   --legalize-for-device gives its own for a device with KHR matrices), a multiply-add is split by
+//   rows only when each subgroup's rows are a multiple of the smallest M the profile lists, and the
+//   output then goes through --tile-coop-matrix (tile_coop_matrix.cc): every Subgroup-scope type
+//   the device does not list becomes an array of listed tiles in each subgroup (same memory, same
+//   barriers), so only listed shapes remain. The profile's maxComputeSharedMemorySize bounds the
+//   output (with or without tiling: --legalize-for-device passes its profile's limit for any
+//   device): the Workgroup bytes of each entry point (the module's own Workgroup variables, those
+//   of its interface from SPIR-V 1.4, plus every region array) are counted after lowering; above
+//   the limit, the module is lowered again with the split multiply-add whose regions need the most
+//   replicated (no region for it; the regions are then sized for the other instructions only),
+//   again until it fits, and if it does not with every multiply-add replicated the pass fails
+//   naming the instruction whose regions need the most bytes, those bytes, the module's total and
+//   the limit (cm2_decode_q4 on the H100: its 128 x 128 float tensor store needs 64 KiB, 72 KiB in
+//   all, above 48 KiB). Not done yet: each subgroup OWNING its rows between operations (the
+//   accumulator and A by rows, B replicated or staged; only column reductions, transposes and Use
+//   conversions would then go through the region). Nor element loops in row bands: an
+//   element-by-element lowering of a big matrix (tensor store or load, per-element operation) could
+//   go through a region of B rows x C (B a listed tile height) instead of R x C, band after band,
+//   if the matrix were held as R / B row-band pieces (a KHR matrix is stored whole only): the
+//   lowering would produce the tile pass's array-of-tiles representation itself for such a matrix
+//   (its producer, a multiply-add split into row bands, writes each band's piece; its consumers
+//   store, barrier, process and load one band at a time). cm2_decode_q4 would then need 8 KiB of
+//   halves plus 16 x 128 floats (8 KiB).
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
 //   elements of the result: CombineFunc folded left to right over the element's row (Row), its
 //   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes
@@ -172,6 +188,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -306,9 +323,26 @@ class Lowering {
   // A multiply-add is split by rows only when each subgroup's rows are a multiple of this (the
   // smallest tile height of the device, so that --tile-coop-matrix can tile the pieces).
   void set_split_rows_multiple(uint32_t rows) { split_rows_multiple_ = rows; }
+  // These Workgroup-scope multiply-adds (by instruction) stay replicated: no region for them.
+  void set_replicated(std::set<InstIndex> replicated) { replicated_ = std::move(replicated); }
+  // After Run: the multiply-adds split by rows, each with the bytes its regions need.
+  const std::vector<std::pair<InstIndex, uint64_t>>& split_mul_adds() const {
+    return split_mul_adds_;
+  }
+
+  // After Run: the most bytes of Workgroup memory one entry point of the output declares (its own
+  // Workgroup variables and every region), the bytes of its own variables alone, and the
+  // instruction whose regions need the most bytes (kNoInst when none has a region) with them.
+  uint64_t workgroup_bytes() const { return own_bytes_ + region_bytes_; }
+  uint64_t own_workgroup_bytes() const { return own_bytes_; }
+  InstIndex largest_need_at() const { return largest_need_at_; }
+  uint64_t largest_need() const { return largest_need_; }
+  std::string Describe(InstIndex i) const { return DescribeInstruction(m_, i); }
 
  private:
   uint32_t split_rows_multiple_ = 1;
+  std::set<InstIndex> replicated_;
+  std::vector<std::pair<InstIndex, uint64_t>> split_mul_adds_;
   void Fail(InstIndex i, const std::string& what) {
     if (error_.empty()) error_ = DescribeInstruction(m_, i) + ": " + what;
   }
@@ -355,8 +389,24 @@ class Lowering {
     auto [it, fresh] = (shared_ ? shared_scratch_ : scratch_).emplace(component, ScratchArray{});
     if (fresh) it->second.variable = next_id_++;
     it->second.elements = std::max(it->second.elements, elements);
+    uint32_t& need = need_[{component, shared_}];
+    need = std::max(need, elements);
     return it->second.variable;
   }
+  // Bytes of a region array of `elements` elements a region (one region when shared, else one a
+  // subgroup).
+  uint64_t RegionBytes(Id component, uint32_t elements, bool shared) const {
+    return uint64_t{elements} * ScalarBytes(component) * (shared ? 1 : num_subgroups_);
+  }
+  uint32_t ScalarBytes(Id type) const {
+    const InstIndex d = m_.Def(type);
+    if (d == ir::kNoInst || m_.num_words(d) < 3) return 4;
+    const Op op = m_.opcode(d);
+    return op == Op::TypeInt || op == Op::TypeFloat ? std::max(1u, m_.word(d, 2) / 8) : 4;
+  }
+  std::optional<uint64_t> TypeBytes(Id type, int depth = 0) const;
+  // The bytes of the module's own Workgroup variables, the most any entry point declares.
+  uint64_t OwnWorkgroupBytes() const;
   void Barrier() {
     uint32_t semantics = kAcquireRelease | kWorkgroupMemory;
     if (vulkan_memory_model_) {
@@ -508,6 +558,10 @@ class Lowering {
   };
   std::map<Id, ScratchArray> scratch_;
   std::map<Id, ScratchArray> shared_scratch_;  // One region for the workgroup (shared_).
+  // The elements the instruction being lowered needs, by component type and sharing.
+  std::map<std::pair<Id, bool>, uint32_t> need_;
+  InstIndex largest_need_at_ = ir::kNoInst;
+  uint64_t largest_need_ = 0, own_bytes_ = 0, region_bytes_ = 0;
   // Words of body_ that wait for a region size, by component type.
   std::vector<std::pair<size_t, Id>> region_uses_;
   // Per function: blocks split by a store, by their last piece.
@@ -1617,6 +1671,7 @@ bool Lowering::SharesWork(InstIndex i) const {
       types = {m_.type_id(i), m_.TypeOf(m_.word(i, 3))};
       break;
     case Op::CooperativeMatrixMulAddKHR: {
+      if (replicated_.count(i)) return false;
       // Split by rows among the subgroups (head comment); not in a loop header block, whose
       // split this pass does not do (the multiply-add then stays replicated).
       const ir::Block& block = m_.blocks()[m_.BlockOf(i)];
@@ -1659,6 +1714,7 @@ bool Lowering::LowerFunction(const ir::Function& f) {
     const Op op = m_.opcode(i);
     const bool converts_use = ConvertsUse(i);
     shared_ = SharesWork(i);
+    need_.clear();
     const bool split_mul_add = shared_ && op == Op::CooperativeMatrixMulAddKHR;
     const bool splits = Splits(op) || IsWorkgroupStore(i) || converts_use || split_mul_add;
     if (splits) {
@@ -1711,6 +1767,13 @@ bool Lowering::LowerFunction(const ir::Function& f) {
         break;
     }
     shared_ = false;
+    uint64_t need = 0;
+    for (const auto& [key, elements] : need_) need += RegionBytes(key.first, elements, key.second);
+    if (need > largest_need_) {
+      largest_need_ = need;
+      largest_need_at_ = i;
+    }
+    if (split_mul_add) split_mul_adds_.push_back({i, need});
     if (splits) {
       if (current_label_ != block_label_) split_blocks_[block_label_] = current_label_;
       continue;
@@ -1804,9 +1867,11 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   if (lane_variable_) interface.push_back(lane_variable_);
   if (subgroup_variable_) interface.push_back(subgroup_variable_);
   if (index_variable_) interface.push_back(index_variable_);
+  own_bytes_ = OwnWorkgroupBytes();
   for (const auto* arrays : {&scratch_, &shared_scratch_}) {
     for (const auto& [component, s] : *arrays) {
       const uint32_t regions = arrays == &scratch_ ? num_subgroups_ : 1;
+      region_bytes_ += RegionBytes(component, s.elements, arrays == &shared_scratch_);
       const Id array =
           Declare(derived_, Op::TypeArray, {component, Const(s.elements * regions)}, false);
       Put(derived_, Op::Variable,
@@ -1837,24 +1902,128 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
       next_id_, error);
 }
 
+std::optional<uint64_t> Lowering::TypeBytes(Id type, int depth) const {
+  const InstIndex d = m_.Def(type);
+  if (d == ir::kNoInst || depth > 64) return std::nullopt;
+  switch (m_.opcode(d)) {
+    case Op::TypeInt:
+    case Op::TypeFloat:
+    case Op::TypeBool:
+      return ScalarBytes(type);
+    case Op::TypeVector:
+    case Op::TypeMatrix:
+    case Op::TypeArray: {
+      const auto element = TypeBytes(m_.word(d, 2), depth + 1);
+      const auto length =
+          m_.opcode(d) == Op::TypeArray ? ConstantValue(m_.word(d, 3)) : m_.word(d, 3);
+      if (!element || !length) return std::nullopt;
+      return std::min(uint64_t{1} << 40, *element * *length);
+    }
+    case Op::TypeStruct: {
+      uint64_t total = 0;
+      for (uint32_t w = 2; w < m_.num_words(d); ++w) {
+        const auto member = TypeBytes(m_.word(d, w), depth + 1);
+        if (!member) return std::nullopt;
+        total = std::min(uint64_t{1} << 40, total + *member);
+      }
+      return total;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+uint64_t Lowering::OwnWorkgroupBytes() const {
+  // From SPIR-V 1.4 an entry point's interface lists the variables it uses; before, all count.
+  const bool listed = m_.header().version >= grammar::MakeVersion(1, 4);
+  std::vector<std::pair<Id, uint64_t>> variables;
+  for (InstIndex i = 0; i < m_.global_end(); ++i) {
+    if (m_.opcode(i) != Op::Variable || m_.num_words(i) < 4 ||
+        m_.word(i, 3) != U(spv::StorageClass::Workgroup)) {
+      continue;
+    }
+    const InstIndex pointer = m_.Def(m_.type_id(i));
+    std::optional<uint64_t> bytes;
+    if (pointer != ir::kNoInst && m_.opcode(pointer) == Op::TypePointer) {
+      bytes = TypeBytes(m_.word(pointer, 3));
+    }
+    variables.push_back({m_.result_id(i), bytes.value_or(0)});
+  }
+  uint64_t most = 0;
+  bool any_entry = false;
+  for (InstIndex i = 0; i < m_.global_end(); ++i) {
+    if (m_.opcode(i) != Op::EntryPoint) continue;
+    any_entry = true;
+    const ir::Inst entry = m_.inst(i);
+    const std::span<const uint32_t> interface = ir::EntryPointInterface(entry);
+    uint64_t total = 0;
+    for (const auto& [id, bytes] : variables) {
+      if (!listed || std::find(interface.begin(), interface.end(), id) != interface.end()) {
+        total += bytes;
+      }
+    }
+    most = std::max(most, total);
+  }
+  if (!any_entry) {
+    for (const auto& v : variables) most += v.second;
+  }
+  return most;
+}
+
 // With a device profile (",<profile>" after the subgroup size), the result goes through
 // --tile-coop-matrix for it, so that only shapes the device lists remain (tile_coop_matrix.cc),
 // and a multiply-add is split by rows only into pieces whose height a listed shape divides.
+// With the device's maxComputeSharedMemorySize, an output that would declare more Workgroup
+// memory is lowered again with the split multiply-add whose regions need the most replicated
+// (no region for it), until it fits; when it does not with every multiply-add replicated, the
+// pass fails naming the instruction whose regions need the most.
 class LowerAndTilePass : public Pass {
  public:
-  LowerAndTilePass(uint32_t subgroup_size, std::vector<TileShape> shapes)
-      : subgroup_size_(subgroup_size), shapes_(std::move(shapes)) {}
+  LowerAndTilePass(uint32_t subgroup_size, std::optional<std::vector<TileShape>> shapes,
+                   uint32_t shared_memory_limit)
+      : subgroup_size_(subgroup_size),
+        shapes_(std::move(shapes)),
+        shared_memory_limit_(shared_memory_limit) {}
   const char* name() const override { return "lower-coop-matrix2"; }
   PassResult Run(ir::Module& m) override {
-    Lowering lowering(m, subgroup_size_);
     uint32_t rows = 0;
-    for (const TileShape& s : shapes_) rows = rows ? std::min(rows, s.m) : s.m;
-    lowering.set_split_rows_multiple(std::max(rows, 1u));
+    for (const TileShape& s : shapes_.value_or(std::vector<TileShape>{})) {
+      rows = rows ? std::min(rows, s.m) : s.m;
+    }
     std::string error;
     bool changed = false;
-    auto lowered = lowering.Run(&error, &changed);
-    if (!error.empty()) return PassResult::Failed(error);
-    PassResult tiled = TileCoopMatrices(changed ? *lowered : m, shapes_);
+    std::unique_ptr<ir::Module> lowered;
+    // Multiply-adds left replicated so far, the one whose regions need the most first.
+    std::set<InstIndex> replicated;
+    for (;;) {
+      Lowering lowering(m, subgroup_size_);
+      lowering.set_split_rows_multiple(std::max(rows, 1u));
+      lowering.set_replicated(replicated);
+      lowered = lowering.Run(&error, &changed);
+      if (!error.empty()) return PassResult::Failed(error);
+      if (!changed || !shared_memory_limit_ || lowering.workgroup_bytes() <= shared_memory_limit_) {
+        break;
+      }
+      const auto& split = lowering.split_mul_adds();
+      if (!split.empty()) {
+        replicated.insert(std::max_element(split.begin(), split.end(), [](auto x, auto y) {
+                            return x.second < y.second;
+                          })->first);
+        continue;  // Again, that multiply-add replicated.
+      }
+      const InstIndex at = lowering.largest_need_at();
+      return PassResult::Failed(
+          (at == ir::kNoInst ? std::string("the module")
+                             : lowering.Describe(at) + ": its Workgroup regions need " +
+                                   std::to_string(lowering.largest_need()) + " bytes, and") +
+          " the lowered module needs " + std::to_string(lowering.workgroup_bytes()) +
+          " bytes of Workgroup memory (" + std::to_string(lowering.own_workgroup_bytes()) +
+          " of them its own variables) even with every multiply-add replicated, above the "
+          "device's maxComputeSharedMemorySize " +
+          std::to_string(shared_memory_limit_) + " (VUID-RuntimeSpirv-Workgroup-06530)");
+    }
+    if (!shapes_) return RebuiltResult(changed ? std::move(lowered) : nullptr, "");
+    PassResult tiled = TileCoopMatrices(changed ? *lowered : m, *shapes_);
     if (tiled.status == PassStatus::kFailed) {
       return PassResult::Failed("tiling the lowered matrices: " + tiled.error);
     }
@@ -1864,7 +2033,8 @@ class LowerAndTilePass : public Pass {
 
  private:
   uint32_t subgroup_size_;
-  std::vector<TileShape> shapes_;
+  std::optional<std::vector<TileShape>> shapes_;  // None: no tiling.
+  uint32_t shared_memory_limit_;                  // 0: no limit.
 };
 
 }  // namespace
@@ -1875,17 +2045,23 @@ std::unique_ptr<Pass> CreateLowerCoopMatrix2Pass(std::string_view argument, std:
     return CreateSubgroupLoweringPass<Lowering>("lower-coop-matrix2", argument, error);
   }
   uint32_t size = 0;
-  std::vector<TileShape> shapes;
-  if (!ParseSubgroupSize(argument.substr(0, comma), &size, error) ||
-      !TileShapesFromArgument(argument.substr(comma + 1), &shapes, error)) {
-    return nullptr;
+  if (!ParseSubgroupSize(argument.substr(0, comma), &size, error)) return nullptr;
+  const std::string_view profile = argument.substr(comma + 1);
+  if (profile.empty()) {  // The default shapes, no memory limit.
+    std::vector<TileShape> shapes;
+    if (!TileShapesFromArgument(profile, &shapes, error)) return nullptr;
+    return CreateLowerCoopMatrix2DevicePass(size, std::move(shapes), 0);
   }
-  return CreateLowerCoopMatrix2TilingPass(size, std::move(shapes));
+  LegalizeTarget target;
+  if (!LegalizeTargetFromProfile(profile, &target, error)) return nullptr;
+  return CreateLowerCoopMatrix2DevicePass(size, TileShapesOf(*target.profile),
+                                          target.profile->properties.maxComputeSharedMemorySize);
 }
 
-std::unique_ptr<Pass> CreateLowerCoopMatrix2TilingPass(uint32_t subgroup_size,
-                                                       std::vector<TileShape> shapes) {
-  return std::make_unique<LowerAndTilePass>(subgroup_size, std::move(shapes));
+std::unique_ptr<Pass> CreateLowerCoopMatrix2DevicePass(uint32_t subgroup_size,
+                                                       std::optional<std::vector<TileShape>> shapes,
+                                                       uint32_t shared_memory_limit) {
+  return std::make_unique<LowerAndTilePass>(subgroup_size, std::move(shapes), shared_memory_limit);
 }
 
 }  // namespace coopspv::opt

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,10 +35,12 @@ PassResult TileCoopMatrices(ir::Module& module, std::vector<TileShape> shapes);
 std::unique_ptr<Pass> CreateTileCoopMatrixPass(std::vector<TileShape> shapes);
 // --lower-coop-matrix2=<subgroup size>,<profile> with the profile's shapes given: a multiply-add
 // is split by rows only into pieces a shape's M divides, and the result is tiled
-// (lower_coop_matrix2.cc).
-std::unique_ptr<Pass> CreateLowerCoopMatrix2TilingPass(uint32_t subgroup_size,
-                                                       std::vector<TileShape> shapes);
-
+// (lower_coop_matrix2.cc); without shapes, nothing is tiled. With a shared_memory_limit (the
+// device's maxComputeSharedMemorySize; 0: none), an output above it is lowered again with the
+// multiply-adds replicated, and the pass fails when that is still above it.
+std::unique_ptr<Pass> CreateLowerCoopMatrix2DevicePass(uint32_t subgroup_size,
+                                                       std::optional<std::vector<TileShape>> shapes,
+                                                       uint32_t shared_memory_limit);
 }  // namespace coopspv::opt
 
 #endif  // COOPSPV_SOURCE_OPT_TILE_COOP_MATRIX_H_

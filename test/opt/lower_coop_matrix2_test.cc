@@ -4,11 +4,16 @@
 // are checked by running on lavapipe in test/run/lower_coop_matrix2/.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "include/coopspv/coopspv.hpp"
+#include "source/ir/module.h"
+#include "source/opt/tile_coop_matrix.h"
 #include "test/util/filecheck.h"
 #include "test/util/pass_run.h"
 
@@ -735,6 +740,190 @@ TEST(LowerCoopMatrix2, WorkgroupsOfSeveralSizesKeepPerSubgroupRegions) {
   EXPECT_FALSE(Contains(r.text, "LocalInvocationIndex")) << r.text;
   EXPECT_TRUE(Contains(r.text, "OpVariable %_ptr_Workgroup__arr_float_uint_2048 Workgroup"))
       << r.text;
+}
+
+// ---- Shared memory of a device profile
+
+std::string FileText(const std::string& path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << path;
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The h100 profile with another maxComputeSharedMemorySize, written to a file: its path.
+std::string H100WithSharedMemory(uint32_t bytes) {
+  std::string json = FileText("test/data/profiles/h100.json");
+  const std::string from = "\"maxComputeSharedMemorySize\": 49152";
+  const size_t at = json.find(from);
+  EXPECT_NE(at, std::string::npos);
+  if (at != std::string::npos) {
+    json.replace(at, from.size(), "\"maxComputeSharedMemorySize\": " + std::to_string(bytes));
+  }
+  const char* dir = std::getenv("TEST_TMPDIR");
+  const std::string path =
+      std::string(dir ? dir : "/tmp") + "/h100_shared_" + std::to_string(bytes) + ".json";
+  std::ofstream(path) << json;
+  return path;
+}
+
+PassRun LowerFor(const std::string& assembly, const std::string& argument) {
+  return testing::RunPasses(assembly, {{"lower-coop-matrix2", argument}}, "vulkan1.3");
+}
+
+PassRun LowerDecodeQ4(const std::string& argument) {
+  return testing::RunPasses(
+      FileText("test/data/corpus/cm2_decode_q4.spvasm"),
+      {{"freeze-spec-const", ""}, {"fold-spec-const", ""}, {"lower-coop-matrix2", argument}});
+}
+
+// cm2_decode_q4 (128 x 128 tiles, 4 subgroups of 32) split by rows needs a region of 20480
+// halves (A and C of the multiply-add) and one of 16384 floats (C, then the tensor store of the
+// float result): 106496 bytes. Replicated, the halves' region shrinks to 4096: 73728 bytes.
+TEST(LowerCoopMatrix2, AProfileWithRoomKeepsTheSplitMultiplyAdds) {
+  const PassRun r = LowerDecodeQ4("32," + H100WithSharedMemory(106496));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(Contains(r.text, "_arr_half_uint_20480 Workgroup")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "_arr_float_uint_16384 Workgroup")) << r.text;
+}
+
+TEST(LowerCoopMatrix2, MultiplyAddsWhoseRegionsDoNotFitStayReplicated) {
+  const PassRun split = LowerDecodeQ4("32," + H100WithSharedMemory(106496));
+  const PassRun r = LowerDecodeQ4("32," + H100WithSharedMemory(106495));
+  ASSERT_TRUE(split.ok && r.ok) << split.error << r.error;
+  EXPECT_TRUE(Contains(r.text, "_arr_half_uint_4096 Workgroup")) << r.text;
+  EXPECT_FALSE(Contains(r.text, "_arr_half_uint_20480")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "_arr_float_uint_16384 Workgroup")) << r.text;
+  // Replicated, each subgroup multiplies the whole 128 x 128 tiles: at least four times the tile
+  // multiply-adds of one subgroup's quarter of the rows.
+  EXPECT_GE(Count(r.text, "OpCooperativeMatrixMulAddKHR"),
+            4 * Count(split.text, "OpCooperativeMatrixMulAddKHR"));
+}
+
+// The lowering with a shared memory limit and no tiling (what --legalize-for-device runs for a
+// device without KHR matrices), its output validated.
+PassRun LowerWithin(const std::string& assembly, uint32_t limit) {
+  PassRun run;
+  std::vector<uint32_t> words;
+  Problem problem;
+  if (!Assemble(assembly, {}, &words, &problem)) {
+    ADD_FAILURE() << problem.message;
+    return run;
+  }
+  Diagnostic d;
+  auto module = ir::Module::Read(words, &d);
+  if (!module) {
+    ADD_FAILURE() << d.ToString();
+    return run;
+  }
+  opt::PassResult r = opt::CreateLowerCoopMatrix2DevicePass(8, std::nullopt, limit)->Run(*module);
+  if (r.status == opt::PassStatus::kFailed) {
+    run.error = r.error;
+    return run;
+  }
+  EXPECT_NE(r.rebuilt, nullptr);
+  if (!r.rebuilt) return run;
+  const std::vector<uint32_t> out(r.rebuilt->words().begin(), r.rebuilt->words().end());
+  ValidatorOptions validator;
+  validator.target_env = "vulkan1.3";
+  ValidationResult result;
+  EXPECT_TRUE(Validate(out, validator, &result, &problem)) << problem.message;
+  EXPECT_TRUE(result.valid);
+  for (const auto& diagnostic : result.diagnostics) ADD_FAILURE() << FormatDiagnostic(diagnostic);
+  DisassembleOptions dis;
+  dis.header = false;
+  dis.indent = false;
+  EXPECT_TRUE(Disassemble(out, dis, &run.text, &problem)) << problem.message;
+  run.ok = true;
+  return run;
+}
+
+// WorkgroupKernel and a second, smaller multiply-add (8 x 8 times 8 x 16). Split by rows, the
+// first needs 384 floats (A 16 x 8 and C 16 x 16), the second 192 (A 8 x 8, C 8 x 16); the
+// tensor load and store need 256 each.
+std::string TwoMultiplyAdds() {
+  Kernel k = WorkgroupKernel();
+  k.globals +=
+      "%wa2 = OpTypeCooperativeMatrixKHR %float %u_2 %u_8 %u_8 %u_0\n"
+      "%wc2 = OpTypeCooperativeMatrixKHR %float %u_2 %u_8 %u_16 %u_2\n";
+  const std::string store = "OpCooperativeMatrixStoreTensorNV";
+  k.body.insert(k.body.find(store),
+                "%a2 = OpCooperativeMatrixLoadKHR %wa2 %p %u_0 %u_8 None\n"
+                "%c2 = OpCooperativeMatrixLoadKHR %wc2 %p %u_0 %u_16 None\n"
+                "%d2 = OpCooperativeMatrixMulAddKHR %wc2 %a2 %b %c2\n"
+                "OpCooperativeMatrixStoreKHR %p %d2 %u_0 %u_16 None\n");
+  k.names.insert(k.names.end(), {"d2"});
+  return Text(k);
+}
+
+TEST(LowerCoopMatrix2, OnlyTheMultiplyAddsWhoseRegionsDoNotFitStayReplicated) {
+  // 1536 bytes: both split.
+  const PassRun both = LowerWithin(TwoMultiplyAdds(), 1536);
+  ASSERT_TRUE(both.ok) << both.error;
+  EXPECT_TRUE(Contains(both.text, "_arr_float_uint_384 Workgroup")) << both.text;
+  EXPECT_FALSE(Contains(both.text, "= OpCooperativeMatrixMulAddKHR %mat %a %b %m\n")) << both.text;
+  EXPECT_TRUE(Contains(both.text, "%d2 = OpCooperativeMatrixLoadKHR")) << both.text;
+  // Below: the first is replicated (it needs the most), the second still split (2 rows of A a
+  // subgroup), in 256 floats.
+  for (uint32_t limit : {1535u, 1024u}) {
+    const PassRun r = LowerWithin(TwoMultiplyAdds(), limit);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_TRUE(Contains(r.text, "_arr_float_uint_256 Workgroup")) << r.text;
+    EXPECT_TRUE(Contains(r.text, "%d = OpCooperativeMatrixMulAddKHR %mat %a %b %m\n")) << r.text;
+    EXPECT_TRUE(Contains(r.text, "%d2 = OpCooperativeMatrixLoadKHR")) << r.text;
+    EXPECT_TRUE(std::regex_search(
+        r.text, std::regex("OpTypeCooperativeMatrixKHR %float %uint_3 %uint_2 %uint_8 %uint_0\n")))
+        << r.text;
+  }
+  // Below the tensor load's 1024 bytes: nothing helps.
+  const PassRun none = LowerWithin(TwoMultiplyAdds(), 1023);
+  ASSERT_FALSE(none.ok);
+  EXPECT_TRUE(Contains(none.error, "even with every multiply-add replicated")) << none.error;
+  EXPECT_TRUE(Contains(none.error, "= OpCooperativeMatrixLoadTensorNV: its")) << none.error;
+}
+
+TEST(LowerCoopMatrix2, WhatDoesNotFitEvenReplicatedFailsNamingTheLargestNeed) {
+  const PassRun r = LowerFor(Text(WorkgroupKernel()), "8," + H100WithSharedMemory(1023));
+  ASSERT_FALSE(r.ok);
+  // WorkgroupKernel's tensor load and store need 256 floats each (1024 bytes), in the one shared
+  // region; the first of them is named.
+  EXPECT_TRUE(Contains(r.error, "= OpCooperativeMatrixLoadTensorNV: its")) << r.error;
+  EXPECT_TRUE(Contains(r.error, "its Workgroup regions need 1024 bytes")) << r.error;
+  EXPECT_TRUE(Contains(r.error, "needs 1024 bytes of Workgroup memory (0 of them its own"))
+      << r.error;
+  EXPECT_TRUE(Contains(r.error, "maxComputeSharedMemorySize 1023")) << r.error;
+}
+
+TEST(LowerCoopMatrix2, TheModulesOwnWorkgroupVariablesCountToo) {
+  Kernel k = WorkgroupKernel();
+  // 64 bytes of the module's own, in the entry point's interface: 1024 + 64 is above 1087.
+  k.globals +=
+      "%arr16 = OpTypeArray %float %u_16\n"
+      "%pw = OpTypePointer Workgroup %arr16\n"
+      "%own = OpVariable %pw Workgroup\n";
+  k.entry_extra = " %own";
+  const PassRun fits = LowerFor(Text(k), "8," + H100WithSharedMemory(1088));
+  ASSERT_TRUE(fits.ok) << fits.error;
+  const PassRun r = LowerFor(Text(k), "8," + H100WithSharedMemory(1087));
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error, "needs 1088 bytes of Workgroup memory (64 of them its own"))
+      << r.error;
+}
+
+// cm2_decode_q4's 128 x 128 float result goes whole through the region of its tensor store:
+// 64 KiB, above the H100's 48 KiB whatever the multiply-adds do (issue #18).
+TEST(LowerCoopMatrix2, DecodeQ4DoesNotFitTheH100AndSaysWhy) {
+  const PassRun r = LowerDecodeQ4("32,h100");
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error, "OpCooperativeMatrixStoreTensorNV")) << r.error;
+  EXPECT_TRUE(Contains(r.error, "its Workgroup regions need 65536 bytes")) << r.error;
+  EXPECT_TRUE(Contains(r.error, "the lowered module needs 73728 bytes")) << r.error;
+  EXPECT_TRUE(Contains(r.error, "maxComputeSharedMemorySize 49152")) << r.error;
+  // Without a profile there is no limit (106496 bytes, the multiply-adds split).
+  const PassRun unlimited = LowerDecodeQ4("32");
+  ASSERT_TRUE(unlimited.ok) << unlimited.error;
+  EXPECT_TRUE(Contains(unlimited.text, "_arr_half_uint_20480 Workgroup")) << unlimited.text;
 }
 
 TEST(LowerCoopMatrix2, WorkgroupMatricesLowerFurtherWithoutCooperativeMatrices) {
