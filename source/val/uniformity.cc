@@ -947,16 +947,26 @@ void Uniformity::PrepareDependents() {
 
 // A worklist over blocks: every block is evaluated once, in order, then again only when
 // something it reads was raised (Raised), and then only its instructions that read it (a raised
-// control level or merge reaches all of them). A raise reaches later blocks in the same pass and
-// earlier ones (loops, calls, memory) in the next; levels only grow, so it terminates.
-// Global instructions (types, constants, spec constants, variables) are uniform and stay so:
-// only the bodies of functions are evaluated.
+// control level or merge reaches all of them). Plain joins are evaluated only once an operand
+// was raised: most values of a kernel stay uniform, and their joins are never computed. A raise
+// reaches later blocks in the same pass and earlier ones (loops, calls, memory) in the next; levels
+// only grow, so it terminates. Global instructions (types, constants, spec constants, variables)
+// are uniform and stay so: only the bodies of functions are evaluated.
 void Uniformity::Solve() {
   const auto blocks = m_.blocks();
   dirty_.assign(blocks.size(), 1);
   all_dirty_.assign(blocks.size(), 1);
   inst_dirty_.assign(m_.num_instructions() - body_begin_, 0);
   levels_dirty_ = true;
+  // The levels Prepare gave without Raise (the parameters of summarized functions) reach their
+  // users like raised ones.
+  for (uint32_t f = 0; f < m_.functions().size(); ++f) {
+    if (!summarized_[f]) continue;
+    const ir::Function& fn = m_.functions()[f];
+    for (uint32_t p = 0; p < fn.num_params && p < kMaxSummarizedParams; ++p) {
+      MarkUsers(m_.result_id(fn.first_param + p));
+    }
+  }
   for (;;) {
     if (levels_dirty_) {
       levels_dirty_ = false;
@@ -973,14 +983,18 @@ void Uniformity::Solve() {
       all_dirty_[b] = 0;
       for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
         uint8_t& dirty = inst_dirty_[i - body_begin_];
-        if (!all && !dirty) continue;
-        dirty = 0;
         if (Facts(m_.opcode(i)) & kPlainJoin) {
+          // A plain join reads only its operands (and the levels of their blocks, raised through
+          // MarkUsers too): until one was raised, it would raise nothing, even the first time.
+          if (!dirty) continue;
+          dirty = 0;
           if (const Id result = m_.result_id(i)) {
             Raise(values_, result, JoinOperands(OperandsOf(i), b, 1));
           }
           continue;
         }
+        if (!all && !dirty) continue;
+        dirty = 0;
         EvaluateInstruction(i, b);
       }
     }
