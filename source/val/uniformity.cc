@@ -368,15 +368,27 @@ class Uniformity {
   ws::vector<Source> stored_;          // Per slot: level of the value stored there.
   ws::vector<Source> stored_control_;  // Per slot: control level of the store.
   // Loads of tracked variables, by instruction: [begin, end) in reaching_ are the slots of the
-  // stores that reach it. A load whose walk ran over budget is absent and sees every store
-  // (contents_). Sweeps visit instructions in order, so cursors find both without hashing.
+  // stores that reach it, found for all the loads of a variable once something not uniform was
+  // stored into it (FindReachingStores): until then every load of it reads uniform data, whatever
+  // the stores that reach it. A load whose walk ran over budget sees every store (contents_).
+  // Sweeps visit instructions in order, so cursors find loads and stores without hashing.
+  static constexpr uint32_t kPending = ~0u, kEveryStore = ~0u - 1;  // Values of begin.
   struct TrackedLoad {
     InstIndex inst;
+    Id var;
     uint32_t begin, end;
   };
   ws::vector<TrackedLoad> loads_;
   size_t next_load_ = 0, next_store_ = 0;
   ws::vector<uint32_t> reaching_;
+  // The loads and stores of each tracked variable in program order, as lists: per variable id its
+  // first, per load (store) the next one of its variable, ~0u at the end.
+  ws::vector<uint32_t> first_load_, first_store_, next_load_of_, next_store_of_;
+  // FindReachingStores' scratch, per block, kept across variables.
+  ws::vector<Id> owner_;
+  ws::vector<uint32_t> last_slot_, stamp_, work_;
+  uint32_t walk_ = 0;
+  void FindReachingStores(Id var);
   ws::vector<uint32_t> call_sites_;  // Per function: how many OpFunctionCall name it.
   // Per id: a cooperative matrix value, or a Function variable holding one, whose elements all
   // hold the same value.
@@ -408,7 +420,6 @@ class Uniformity {
   };
   Csr users_;                         // Per id: the instructions using it as a value operand.
   Csr root_users_;                    // Per root: the loads and calls that read its contents.
-  Csr slot_users_;                    // Per tracked store slot: the loads it reaches.
   Csr call_blocks_;                   // Per function: its call sites.
   ws::vector<uint32_t> param_owner_;  // Per param_effective_ entry: its function.
   ws::vector<uint8_t> is_condition_;  // Per id: a branch or switch condition.
@@ -693,14 +704,27 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
     case Op::CooperativeVectorLoadNV: {
       while (next_load_ < loads_.size() && loads_[next_load_].inst < i) ++next_load_;
       if (next_load_ < loads_.size() && loads_[next_load_].inst == i) {
-        const TrackedLoad& load = loads_[next_load_];
+        TrackedLoad& load = loads_[next_load_];
         Source value = join_operands(3), stored_under;
-        for (uint32_t k = load.begin; k < load.end; ++k) {
-          value = Join(value, stored_[reaching_[k]]);
-          stored_under = Join(stored_under, stored_control_[reaching_[k]]);
+        if (load.begin == kPending) {
+          const Source& c = contents_[load.var];
+          const Source& cc = contents_control_[load.var];
+          // Only uniform data stored so far, at a uniform address: whichever stores reach the
+          // load, it reads uniform data.
+          if (value.level == kUniform && value.deps == 0 && c.level == kUniform && c.deps == 0 &&
+              cc.level == kUniform && cc.deps == 0) {
+            return false;
+          }
+          FindReachingStores(load.var);
         }
-        const Source s = JoinControl(value, stored_under);
-        return Raise(values_, result, s);
+        if (load.begin != kEveryStore) {
+          for (uint32_t k = load.begin; k < load.end; ++k) {
+            value = Join(value, stored_[reaching_[k]]);
+            stored_under = Join(stored_under, stored_control_[reaching_[k]]);
+          }
+          const Source s = JoinControl(value, stored_under);
+          return Raise(values_, result, s);
+        }
       }
       // Reading different locations is no proof of reading different values: a pointer that
       // differs per invocation makes the result unproven, not divergent (the data decides).
@@ -847,7 +871,9 @@ void Uniformity::Raised(const ws::vector<Source>& table, size_t index) {
   } else if (&table == &contents_ || &table == &contents_control_) {
     MarkInstructions(root_users_.Of(index));
   } else if (&table == &stored_ || &table == &stored_control_) {
-    MarkInstructions(slot_users_.Of(index));
+    // The loads of the variable: a superset of those the store reaches (the others re-evaluate to
+    // what they hold).
+    MarkInstructions(root_users_.Of(m_.word(store_insts_[index], 1)));
   } else if (&table == &blocks_) {
     BlockRaised(static_cast<uint32_t>(index));
   } else if (&table == &merges_) {
@@ -937,10 +963,6 @@ void Uniformity::PrepareDependents() {
   for (size_t k = bound; k > 0; --k) users_.begin[k] = users_.begin[k - 1];
   users_.begin[0] = 0;
   build(root_users_, bound);
-  for (const TrackedLoad& load : loads_) {
-    for (uint32_t k = load.begin; k < load.end; ++k) pairs.push_back({reaching_[k], load.inst});
-  }
-  build(slot_users_, stored_.size());
   pairs.swap(calls);
   build(call_blocks_, m_.functions().size());
 }
@@ -1133,6 +1155,7 @@ void Uniformity::PrepareReachingStores() {
   // 1: a Function variable (they open their function's first block), 2: one used otherwise
   // than as the pointer of a whole OpLoad / OpStore.
   ws::vector<uint8_t> state(m_.bound(), 0);
+  bool any = false;
   for (const ir::Function& fn : m_.functions()) {
     if (fn.num_blocks == 0) continue;
     const ir::Block& first = blocks[fn.first_block];
@@ -1140,93 +1163,82 @@ void Uniformity::PrepareReachingStores() {
       if (m_.num_words(i) >= 4 &&
           static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
         state[m_.result_id(i)] = 1;
+        any = true;
       }
     }
   }
-  struct Access {
-    Id var;
-    uint32_t block;
-    InstIndex inst;
-    uint32_t pos;  // Index in program order among the loads, or among the stores (the slot).
-  };
-  ws::vector<Access> loads;
-  for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
-      const Op op = m_.opcode(i);
-      if (op == Op::Load && m_.num_words(i) >= 4 && state[m_.word(i, 3)]) {
-        loads.push_back({m_.word(i, 3), b, i, static_cast<uint32_t>(loads.size())});
-        continue;
-      }
-      for (const ValueOperand& operand : OperandsOf(i)) {
-        if (state[operand.id] == 0) continue;
-        if (!(op == Op::Store && operand.offset == 1)) state[operand.id] = 2;
-      }
+  if (!any) return;
+  for (InstIndex i = body_begin_; i < m_.num_instructions(); ++i) {
+    const Op op = m_.opcode(i);
+    if (op == Op::Load && m_.num_words(i) >= 4 && state[m_.word(i, 3)]) {
+      loads_.push_back({i, m_.word(i, 3), kPending, 0});
+      continue;
+    }
+    for (const ValueOperand& operand : OperandsOf(i)) {
+      if (state[operand.id] == 0) continue;
+      if (!(op == Op::Store && operand.offset == 1)) state[operand.id] = 2;
     }
   }
+  std::erase_if(loads_, [&](const TrackedLoad& load) { return state[load.var] != 1; });
   // Stores to the variables still tracked, in program order (their slots).
-  ws::vector<Access> stores;
-  for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
-      if (m_.opcode(i) == Op::Store && state[m_.word(i, 1)] == 1) {
-        stores.push_back({m_.word(i, 1), b, i, static_cast<uint32_t>(stores.size())});
-        store_insts_.push_back(i);
-      }
+  for (InstIndex i = body_begin_; i < m_.num_instructions(); ++i) {
+    if (m_.opcode(i) == Op::Store && m_.num_words(i) >= 3 && state[m_.word(i, 1)] == 1) {
+      store_insts_.push_back(i);
     }
   }
-  stored_.assign(stores.size(), Source{});
-  stored_control_.assign(stores.size(), Source{});
-  // Loads and stores grouped by variable, program order within each: a counting sort on the
-  // variable of lists gathered in program order, linear in their length and the id bound.
-  ws::vector<uint32_t> bucket(m_.bound() + 1, 0);
-  ws::vector<Access> sorted;
-  auto group_by_var = [&](ws::vector<Access>& accesses) {
-    std::fill(bucket.begin(), bucket.end(), 0);
-    for (const Access& a : accesses) ++bucket[a.var + 1];
-    for (size_t k = 1; k < bucket.size(); ++k) bucket[k] += bucket[k - 1];
-    sorted.resize(accesses.size());
-    for (const Access& a : accesses) sorted[bucket[a.var]++] = a;
-    accesses.swap(sorted);
-  };
-  group_by_var(stores);
-  group_by_var(loads);
-  // Per load in program order: what it sees, kNoInst where it sees every store.
-  loads_.assign(loads.size(), TrackedLoad{kNoInst, 0, 0});
-  // Per block, for the variable at hand: the slot of its last store there (valid where
-  // owner[b] is that variable).
-  ws::vector<Id> owner(blocks.size(), 0);
-  ws::vector<uint32_t> last_slot(blocks.size(), 0);
-  ws::vector<uint32_t> stamp(blocks.size(), ~0u);
-  ws::vector<uint32_t> work;
-  uint32_t walk = 0;
-  size_t next_store = 0;
-  uint32_t var_stores = 0;  // How many stores the variable at hand has.
-  Id current = 0;
-  for (const Access& load : loads) {
-    if (state[load.var] != 1) continue;
-    if (load.var != current) {
-      current = load.var;
-      var_stores = 0;
-      for (; next_store < stores.size() && stores[next_store].var <= load.var; ++next_store) {
-        const Access& st = stores[next_store];
-        if (st.var != load.var) continue;
-        owner[st.block] = st.var;
-        last_slot[st.block] = st.pos;
-        ++var_stores;
-      }
-    }
+  stored_.assign(store_insts_.size(), Source{});
+  stored_control_.assign(store_insts_.size(), Source{});
+  if (loads_.empty()) return;
+  // Each variable's loads and stores as lists in program order, linked from the last backwards.
+  first_load_.assign(m_.bound(), ~0u);
+  first_store_.assign(m_.bound(), ~0u);
+  next_load_of_.resize(loads_.size());
+  next_store_of_.resize(store_insts_.size());
+  for (size_t k = loads_.size(); k-- > 0;) {
+    next_load_of_[k] = first_load_[loads_[k].var];
+    first_load_[loads_[k].var] = static_cast<uint32_t>(k);
+  }
+  for (size_t k = store_insts_.size(); k-- > 0;) {
+    const Id var = m_.word(store_insts_[k], 1);
+    next_store_of_[k] = first_store_[var];
+    first_store_[var] = static_cast<uint32_t>(k);
+  }
+}
+
+// The stores that reach each load of `var`, found once the variable holds something not uniform.
+void Uniformity::FindReachingStores(Id var) {
+  const auto blocks = m_.blocks();
+  if (owner_.empty()) {
+    owner_.assign(blocks.size(), 0);
+    last_slot_.assign(blocks.size(), 0);
+    stamp_.assign(blocks.size(), ~0u);
+  }
+  // Per block: the slot of the variable's last store there (valid where owner_[b] is var).
+  uint32_t var_stores = 0, only_slot = 0;
+  for (uint32_t k = first_store_[var]; k != ~0u; k = next_store_of_[k]) {
+    const uint32_t b = m_.BlockOf(store_insts_[k]);
+    owner_[b] = var;
+    last_slot_[b] = k;
+    only_slot = k;
+    ++var_stores;
+  }
+  for (uint32_t l = first_load_[var]; l != ~0u; l = next_load_of_[l]) {
+    TrackedLoad& load = loads_[l];
     const uint32_t begin = static_cast<uint32_t>(reaching_.size());
     if (var_stores <= 1) {
       // Stored once (or never): whichever path reaches the load, that store is all there is.
-      if (var_stores == 1) reaching_.push_back(stores[next_store - 1].pos);
-      loads_[load.pos] = {load.inst, begin, static_cast<uint32_t>(reaching_.size())};
+      if (var_stores == 1) reaching_.push_back(only_slot);
+      load.begin = begin;
+      load.end = static_cast<uint32_t>(reaching_.size());
       continue;
     }
     // The nearest store before the load in its block, else the last store on each path
     // backwards through the predecessors (paths without one see the initializer, a constant,
     // or an undefined value: nothing to join).
+    const uint32_t load_block = m_.BlockOf(load.inst);
     InstIndex nearest = kNoInst;
-    for (InstIndex j = load.inst; j-- > blocks[load.block].label + 1;) {
-      if (m_.opcode(j) == Op::Store && m_.word(j, 1) == load.var) {
+    for (InstIndex j = load.inst; j-- > blocks[load_block].label + 1;) {
+      if (m_.opcode(j) == Op::Store && m_.word(j, 1) == var) {
         nearest = j;
         break;
       }
@@ -1237,36 +1249,37 @@ void Uniformity::PrepareReachingStores() {
           std::lower_bound(store_insts_.begin(), store_insts_.end(), nearest) -
           store_insts_.begin()));
     } else {
-      ++walk;
-      const auto preds = cfg_.Predecessors(load.block);
-      work.assign(preds.begin(), preds.end());
+      ++walk_;
+      const auto preds = cfg_.Predecessors(load_block);
+      work_.assign(preds.begin(), preds.end());
       // Blocks visited per load; past it the load sees every store, as memory does. Reaching sets
       // are usually found within a few blocks; a variable reused across many loops is not, and
       // the budget keeps that linear.
       int budget = 32;
-      while (!work.empty()) {
-        const uint32_t x = work.back();
-        work.pop_back();
-        if (stamp[x] == walk) continue;
-        stamp[x] = walk;
+      while (!work_.empty()) {
+        const uint32_t x = work_.back();
+        work_.pop_back();
+        if (stamp_[x] == walk_) continue;
+        stamp_[x] = walk_;
         if (--budget < 0) {
           complete = false;
           break;
         }
-        if (owner[x] == load.var) {
-          reaching_.push_back(last_slot[x]);
+        if (owner_[x] == var) {
+          reaching_.push_back(last_slot_[x]);
           continue;
         }
-        for (uint32_t p : cfg_.Predecessors(x)) work.push_back(p);
+        for (uint32_t p : cfg_.Predecessors(x)) work_.push_back(p);
       }
     }
     if (complete) {
-      loads_[load.pos] = {load.inst, begin, static_cast<uint32_t>(reaching_.size())};
+      load.begin = begin;
+      load.end = static_cast<uint32_t>(reaching_.size());
     } else {
       reaching_.resize(begin);
+      load.begin = kEveryStore;
     }
   }
-  std::erase_if(loads_, [](const TrackedLoad& load) { return load.inst == kNoInst; });
 }
 
 // Which matrices hold one value in every element: whole-matrix reductions (Row|Column), matrices
