@@ -203,11 +203,14 @@ class Uniformity {
   void Prepare();
   void PrepareReachingStores();
   void PrepareReplicated();
-  void PrepareDependents();
   // Marks what reads table[index] for evaluation again (Solve).
   void Raised(const ws::vector<Source>& table, size_t index);
   void MarkUsers(Id id) {
-    MarkInstructions(users_.Of(id));
+    for (uint32_t k = first_use_[id]; k != kNoUse; k = operands_[k].next_use) {
+      const InstIndex i = operands_[k].inst;
+      inst_dirty_[i - body_begin_] = 1;
+      dirty_[m_.BlockOf(i)] = 1;
+    }
     if (is_condition_[id]) levels_dirty_ = true;
   }
   void MarkInstructions(std::span<const uint32_t> insts) {
@@ -312,7 +315,11 @@ class Uniformity {
     Id id;
     uint32_t offset;     // Word offset in the instruction.
     uint32_t def_block;  // The block defining the id, ~0u for a global.
+    InstIndex inst;      // The instruction.
+    uint32_t next_use;   // The previous operand naming the same id in a block, kNoUse if none.
   };
+  static constexpr uint32_t kNoUse = ~0u;
+  ws::vector<uint32_t> first_use_;  // Per id: its last use in a block (a list through next_use).
   std::span<const ValueOperand> OperandsOf(InstIndex i) const {
     const size_t k = i - body_begin_;
     return {operands_.data() + operand_begin_[k], operands_.data() + operand_begin_[k + 1]};
@@ -418,7 +425,6 @@ class Uniformity {
                  : std::span<const uint32_t>();
     }
   };
-  Csr users_;                         // Per id: the instructions using it as a value operand.
   Csr root_users_;                    // Per root: the loads and calls that read its contents.
   Csr call_blocks_;                   // Per function: its call sites.
   ws::vector<uint32_t> param_owner_;  // Per param_effective_ entry: its function.
@@ -477,8 +483,30 @@ void Uniformity::Prepare() {
   operands_.resize(parsed.operands.size());
   ValueOperand* const first = operands_.data();
   ValueOperand* out = first;
+  // Who reads what, for the solver's worklist: the uses of each id (first_use_), the loads and
+  // calls reading each root's contents, the call sites of each function.
+  first_use_.assign(bound, kNoUse);
+  struct Pair {
+    uint32_t key, inst;
+  };
+  ws::vector<Pair> root_pairs, call_pairs;
   for (InstIndex i = body_begin_; i < n; ++i) {
     operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
+    const bool in_block = m_.BlockOf(i) != ~0u;
+    if (in_block) {
+      const Op op = m_.opcode(i);
+      if ((op == Op::Load || op == Op::CooperativeVectorLoadNV) && m_.num_words(i) > 3) {
+        const Id root = RootOf(m_.word(i, 3));
+        if (root != 0 && root < bound) root_pairs.push_back({root, i});
+      } else if (op == Op::FunctionCall) {
+        for (size_t w = 4; w < m_.num_words(i); ++w) {
+          const Id root = RootOf(m_.word(i, w));
+          if (root != 0 && root < bound) root_pairs.push_back({root, i});
+        }
+        const uint32_t f = m_.FunctionById(m_.word(i, 3));
+        if (f != ~0u) call_pairs.push_back({f, i});
+      }
+    }
     const auto& raw = parsed.instructions[i];
     const binary::ParsedOperand* ops = parsed.operands.data() + raw.operand_begin;
     for (uint32_t k = 0; k < raw.operand_count; ++k) {
@@ -489,11 +517,28 @@ void Uniformity::Prepare() {
       }
       const Id id = words[raw.offset + operand.offset];
       if (id >= bound || value_block[id] == kNotValue) continue;
-      *out++ = {id, operand.offset, value_block[id]};
+      uint32_t next_use = kNoUse;
+      if (in_block) {
+        next_use = first_use_[id];
+        first_use_[id] = static_cast<uint32_t>(out - first);
+      }
+      *out++ = {id, operand.offset, value_block[id], i, next_use};
     }
   }
   operand_begin_[n - body_begin_] = static_cast<uint32_t>(out - first);
   operands_.resize(out - first);
+  auto build = [](Csr& csr, size_t keys, const ws::vector<Pair>& pairs) {
+    csr.begin.assign(keys + 1, 0);
+    for (const Pair& p : pairs) ++csr.begin[p.key + 1];
+    for (size_t k = 0; k < keys; ++k) csr.begin[k + 1] += csr.begin[k];
+    csr.items.resize(pairs.size());
+    for (const Pair& p : pairs) csr.items[csr.begin[p.key]++] = p.inst;
+    // Each begin[key] moved to the end of its list, where begin[key + 1] was: shift back.
+    for (size_t k = keys; k > 0; --k) csr.begin[k] = csr.begin[k - 1];
+    csr.begin[0] = 0;
+  };
+  build(root_users_, bound, root_pairs);
+  build(call_blocks_, m_.functions().size(), call_pairs);
   ws::vector<InstIndex> inputs;  // Input variables, read once the built-ins are known.
   for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
     const Op op = m_.opcode(i);
@@ -900,71 +945,6 @@ void Uniformity::BlockRaised(uint32_t b) {
   for (InstIndex i = block.label + 1; i < block.end; ++i) {
     if (const Id r = m_.result_id(i)) MarkUsers(r);
   }
-}
-
-// Who reads what, by instruction, for the worklist: the uses of each id, the loads and calls
-// reading each root's contents, the loads each tracked store reaches, the call sites of each
-// function.
-void Uniformity::PrepareDependents() {
-  const auto blocks = m_.blocks();
-  struct Pair {
-    uint32_t key, inst;
-  };
-  ws::vector<Pair> pairs;
-  auto build = [&](Csr& csr, size_t keys) {
-    csr.begin.assign(keys + 1, 0);
-    for (const Pair& p : pairs) ++csr.begin[p.key + 1];
-    for (size_t k = 0; k < keys; ++k) csr.begin[k + 1] += csr.begin[k];
-    csr.items.resize(pairs.size());
-    for (const Pair& p : pairs) csr.items[csr.begin[p.key]++] = p.inst;
-    // Each begin[key] moved to the end of its list, where begin[key + 1] was: shift back.
-    for (size_t k = keys; k > 0; --k) csr.begin[k] = csr.begin[k - 1];
-    csr.begin[0] = 0;
-    pairs.clear();
-  };
-  const uint32_t bound = m_.bound();
-  // users_ straight from the operands, counted then filled (each instruction once per id).
-  ws::vector<InstIndex> last(bound, kNoInst);  // Per id: the last instruction recorded.
-  users_.begin.assign(bound + 1, 0);
-  for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
-      for (const ValueOperand& operand : OperandsOf(i)) {
-        if (last[operand.id] == i) continue;
-        last[operand.id] = i;
-        ++users_.begin[operand.id + 1];
-      }
-    }
-  }
-  for (size_t k = 0; k < bound; ++k) users_.begin[k + 1] += users_.begin[k];
-  users_.items.resize(users_.begin[bound]);
-  std::fill(last.begin(), last.end(), kNoInst);
-  ws::vector<Pair> calls;
-  for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
-      for (const ValueOperand& operand : OperandsOf(i)) {
-        if (last[operand.id] == i) continue;
-        last[operand.id] = i;
-        users_.items[users_.begin[operand.id]++] = i;
-      }
-      const Op op = m_.opcode(i);
-      if ((op == Op::Load || op == Op::CooperativeVectorLoadNV) && m_.num_words(i) > 3) {
-        const Id root = RootOf(m_.word(i, 3));
-        if (root != 0 && root < bound) pairs.push_back({root, i});
-      } else if (op == Op::FunctionCall) {
-        for (size_t w = 4; w < m_.num_words(i); ++w) {
-          const Id root = RootOf(m_.word(i, w));
-          if (root != 0 && root < bound) pairs.push_back({root, i});
-        }
-        const uint32_t f = m_.FunctionById(m_.word(i, 3));
-        if (f != ~0u) calls.push_back({f, i});
-      }
-    }
-  }
-  for (size_t k = bound; k > 0; --k) users_.begin[k] = users_.begin[k - 1];
-  users_.begin[0] = 0;
-  build(root_users_, bound);
-  pairs.swap(calls);
-  build(call_blocks_, m_.functions().size());
 }
 
 // A worklist over blocks: every block is evaluated once, in order, then again only when
@@ -1437,7 +1417,6 @@ void Uniformity::Run() {
   Prepare();
   PrepareReachingStores();
   PrepareReplicated();
-  PrepareDependents();
   Solve();
   Check();
 }
