@@ -312,6 +312,10 @@ class Uniformity {
   // a label, a function or a type), gathered once: the sweeps and the checks read them many
   // times.
   struct ValueOperand {
+    // Left uninitialized, so that sizing the array before writing it in place is free.
+    ValueOperand() {}  // NOLINT
+    ValueOperand(Id i, uint32_t o, uint32_t b, InstIndex in, uint32_t n)
+        : id(i), offset(o), def_block(b), inst(in), next_use(n) {}
     Id id;
     uint32_t offset;     // Word offset in the instruction.
     uint32_t def_block;  // The block defining the id, ~0u for a global.
@@ -490,11 +494,36 @@ void Uniformity::Prepare() {
     uint32_t key, inst;
   };
   ws::vector<Pair> root_pairs, call_pairs;
+  // The built-ins, workgroup sizes, conditions, call sites and entry points, from the
+  // instructions of both loops below.
+  ws::vector<InstIndex> inputs;  // Input variables, read once the built-ins are known.
+  auto note = [&](InstIndex i, Op op) __attribute__((always_inline)) {
+    if (op == Op::Variable) {
+      if (static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Input) inputs.push_back(i);
+    } else if (op == Op::Decorate && m_.num_words(i) >= 4 &&
+               m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
+      builtin_[m_.word(i, 1)] = static_cast<uint8_t>(std::min<uint32_t>(m_.word(i, 3), 254) + 1);
+    } else if (op == Op::ExecutionMode && m_.num_words(i) >= 6 &&
+               m_.word(i, 2) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
+      workgroup_invocations_ = std::max<uint64_t>(
+          workgroup_invocations_, uint64_t{m_.word(i, 3)} * m_.word(i, 4) * m_.word(i, 5));
+    } else if (op == Op::BranchConditional || op == Op::Switch) {
+      is_condition_[m_.word(i, 1)] = 1;
+    } else if (op == Op::FunctionCall) {
+      const uint32_t f = m_.FunctionById(m_.word(i, 3));
+      if (f != ~0u) ++call_sites_[f];
+    } else if (op == Op::EntryPoint) {
+      const uint32_t f = m_.FunctionById(m_.word(i, 2));
+      if (f != ~0u) is_entry_point_[f] = true;
+    }
+  };
+  for (InstIndex i = 0; i < body_begin_; ++i) note(i, m_.opcode(i));
   for (InstIndex i = body_begin_; i < n; ++i) {
     operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
     const bool in_block = m_.BlockOf(i) != ~0u;
+    const Op op = m_.opcode(i);
+    note(i, op);
     if (in_block) {
-      const Op op = m_.opcode(i);
       if ((op == Op::Load || op == Op::CooperativeVectorLoadNV) && m_.num_words(i) > 3) {
         const Id root = RootOf(m_.word(i, 3));
         if (root != 0 && root < bound) root_pairs.push_back({root, i});
@@ -539,28 +568,6 @@ void Uniformity::Prepare() {
   };
   build(root_users_, bound, root_pairs);
   build(call_blocks_, m_.functions().size(), call_pairs);
-  ws::vector<InstIndex> inputs;  // Input variables, read once the built-ins are known.
-  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
-    const Op op = m_.opcode(i);
-    if (op == Op::Variable) {
-      if (static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Input) inputs.push_back(i);
-    } else if (op == Op::Decorate && m_.num_words(i) >= 4 &&
-               m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
-      builtin_[m_.word(i, 1)] = static_cast<uint8_t>(std::min<uint32_t>(m_.word(i, 3), 254) + 1);
-    } else if (op == Op::ExecutionMode && m_.num_words(i) >= 6 &&
-               m_.word(i, 2) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
-      workgroup_invocations_ = std::max<uint64_t>(
-          workgroup_invocations_, uint64_t{m_.word(i, 3)} * m_.word(i, 4) * m_.word(i, 5));
-    } else if (op == Op::BranchConditional || op == Op::Switch) {
-      is_condition_[m_.word(i, 1)] = 1;
-    } else if (op == Op::FunctionCall) {
-      const uint32_t f = m_.FunctionById(m_.word(i, 3));
-      if (f != ~0u) ++call_sites_[f];
-    } else if (op == Op::EntryPoint) {
-      const uint32_t f = m_.FunctionById(m_.word(i, 2));
-      if (f != ~0u) is_entry_point_[f] = true;
-    }
-  }
   // Functions called from several places, their parameters uniform with a dependence bit each.
   summarized_.assign(m_.functions().size(), false);
   param_base_.assign(m_.functions().size(), 0);
@@ -1154,18 +1161,15 @@ void Uniformity::PrepareReachingStores() {
       loads_.push_back({i, m_.word(i, 3), kPending, 0});
       continue;
     }
+    if (op == Op::Store && m_.num_words(i) >= 3 && state[m_.word(i, 1)]) store_insts_.push_back(i);
     for (const ValueOperand& operand : OperandsOf(i)) {
       if (state[operand.id] == 0) continue;
       if (!(op == Op::Store && operand.offset == 1)) state[operand.id] = 2;
     }
   }
+  // The loads and stores (in program order: their slots) of the variables still tracked.
   std::erase_if(loads_, [&](const TrackedLoad& load) { return state[load.var] != 1; });
-  // Stores to the variables still tracked, in program order (their slots).
-  for (InstIndex i = body_begin_; i < m_.num_instructions(); ++i) {
-    if (m_.opcode(i) == Op::Store && m_.num_words(i) >= 3 && state[m_.word(i, 1)] == 1) {
-      store_insts_.push_back(i);
-    }
-  }
+  std::erase_if(store_insts_, [&](InstIndex i) { return state[m_.word(i, 1)] != 1; });
   stored_.assign(store_insts_.size(), Source{});
   stored_control_.assign(store_insts_.size(), Source{});
   if (loads_.empty()) return;
