@@ -112,7 +112,11 @@ constexpr uint8_t kPlainJoin = 0x40;
 constexpr uint8_t kCoopMatrixName = 0x20;
 // Set once the facts of the opcode are computed.
 constexpr uint8_t kKnown = 0x10;
-constexpr uint8_t kOpClassMask = 0x0f;
+// Opcodes EvaluateInstruction computes from their operands, their block's control level and its
+// merges alone (stores, OpPhi, OpReturnValue, cooperative loads, ...): like plain joins, they raise
+// nothing until one of those was raised, so the first sweep leaves them to the worklist.
+constexpr uint8_t kQuietUntilRaised = 0x08;
+constexpr uint8_t kOpClassMask = 0x07;
 
 uint8_t OpFacts(const grammar::InstructionInfo& info) {
   const std::string_view name = info.name;
@@ -171,7 +175,27 @@ uint8_t OpFacts(const grammar::InstructionInfo& info) {
     default:
       break;
   }
-  return static_cast<uint8_t>(static_cast<uint8_t>(c) |
+  bool quiet = false;
+  switch (op) {
+    case Op::Store:
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixStoreNV:
+    case Op::CooperativeMatrixStoreTensorNV:
+    case Op::CooperativeVectorStoreNV:
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::Phi:
+    case Op::ReturnValue:
+    case Op::CompositeInsert:
+    case Op::Variable:
+    case Op::FunctionParameter:
+      quiet = c == OpClass::kJoin;
+      break;
+    default:
+      break;
+  }
+  return static_cast<uint8_t>(static_cast<uint8_t>(c) | (quiet ? kQuietUntilRaised : 0) |
                               (maybe_cooperative ? kMaybeCooperative : 0) |
                               (coop_matrix_name ? kCoopMatrixName : 0) | (plain ? kPlainJoin : 0));
 }
@@ -964,7 +988,9 @@ void Uniformity::BlockRaised(uint32_t b) {
 void Uniformity::Solve() {
   const auto blocks = m_.blocks();
   dirty_.assign(blocks.size(), 1);
-  all_dirty_.assign(blocks.size(), 1);
+  // The first sweep visits every block, evaluating what may raise something from nothing raised.
+  all_dirty_.assign(blocks.size(), 0);
+  bool first = true;
   inst_dirty_.assign(m_.num_instructions() - body_begin_, 0);
   levels_dirty_ = true;
   // The levels Prepare gave without Raise (the parameters of summarized functions) reach their
@@ -992,7 +1018,8 @@ void Uniformity::Solve() {
       all_dirty_[b] = 0;
       for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
         uint8_t& dirty = inst_dirty_[i - body_begin_];
-        if (Facts(m_.opcode(i)) & kPlainJoin) {
+        const uint8_t facts = Facts(m_.opcode(i));
+        if (facts & kPlainJoin) {
           // A plain join reads only its operands (and the levels of their blocks, raised through
           // MarkUsers too): until one was raised, it would raise nothing, even the first time.
           if (!dirty) continue;
@@ -1002,11 +1029,12 @@ void Uniformity::Solve() {
           }
           continue;
         }
-        if (!all && !dirty) continue;
+        if (!all && !dirty && !(first && !(facts & kQuietUntilRaised))) continue;
         dirty = 0;
         EvaluateInstruction(i, b);
       }
     }
+    first = false;
     if (!any && !levels_dirty_) return;
   }
 }
