@@ -112,7 +112,11 @@ constexpr uint8_t kPlainJoin = 0x40;
 constexpr uint8_t kCoopMatrixName = 0x20;
 // Set once the facts of the opcode are computed.
 constexpr uint8_t kKnown = 0x10;
-constexpr uint8_t kOpClassMask = 0x0f;
+// Opcodes EvaluateInstruction computes from their operands, their block's control level and its
+// merges alone (stores, OpPhi, OpReturnValue, cooperative loads, ...): like plain joins, they raise
+// nothing until one of those was raised, so the first sweep leaves them to the worklist.
+constexpr uint8_t kQuietUntilRaised = 0x08;
+constexpr uint8_t kOpClassMask = 0x07;
 
 uint8_t OpFacts(const grammar::InstructionInfo& info) {
   const std::string_view name = info.name;
@@ -171,7 +175,27 @@ uint8_t OpFacts(const grammar::InstructionInfo& info) {
     default:
       break;
   }
-  return static_cast<uint8_t>(static_cast<uint8_t>(c) |
+  bool quiet = false;
+  switch (op) {
+    case Op::Store:
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixStoreNV:
+    case Op::CooperativeMatrixStoreTensorNV:
+    case Op::CooperativeVectorStoreNV:
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::Phi:
+    case Op::ReturnValue:
+    case Op::CompositeInsert:
+    case Op::Variable:
+    case Op::FunctionParameter:
+      quiet = c == OpClass::kJoin;
+      break;
+    default:
+      break;
+  }
+  return static_cast<uint8_t>(static_cast<uint8_t>(c) | (quiet ? kQuietUntilRaised : 0) |
                               (maybe_cooperative ? kMaybeCooperative : 0) |
                               (coop_matrix_name ? kCoopMatrixName : 0) | (plain ? kPlainJoin : 0));
 }
@@ -203,11 +227,14 @@ class Uniformity {
   void Prepare();
   void PrepareReachingStores();
   void PrepareReplicated();
-  void PrepareDependents();
   // Marks what reads table[index] for evaluation again (Solve).
   void Raised(const ws::vector<Source>& table, size_t index);
   void MarkUsers(Id id) {
-    MarkInstructions(users_.Of(id));
+    for (uint32_t k = first_use_[id]; k != kNoUse; k = operands_[k].next_use) {
+      const InstIndex i = operands_[k].inst;
+      inst_dirty_[i - body_begin_] = 1;
+      dirty_[m_.BlockOf(i)] = 1;
+    }
     if (is_condition_[id]) levels_dirty_ = true;
   }
   void MarkInstructions(std::span<const uint32_t> insts) {
@@ -309,10 +336,18 @@ class Uniformity {
   // a label, a function or a type), gathered once: the sweeps and the checks read them many
   // times.
   struct ValueOperand {
+    // Left uninitialized, so that sizing the array before writing it in place is free.
+    ValueOperand() {}  // NOLINT
+    ValueOperand(Id i, uint32_t o, uint32_t b, InstIndex in, uint32_t n)
+        : id(i), offset(o), def_block(b), inst(in), next_use(n) {}
     Id id;
     uint32_t offset;     // Word offset in the instruction.
     uint32_t def_block;  // The block defining the id, ~0u for a global.
+    InstIndex inst;      // The instruction.
+    uint32_t next_use;   // The previous operand naming the same id in a block, kNoUse if none.
   };
+  static constexpr uint32_t kNoUse = ~0u;
+  ws::vector<uint32_t> first_use_;  // Per id: its last use in a block (a list through next_use).
   std::span<const ValueOperand> OperandsOf(InstIndex i) const {
     const size_t k = i - body_begin_;
     return {operands_.data() + operand_begin_[k], operands_.data() + operand_begin_[k + 1]};
@@ -368,15 +403,27 @@ class Uniformity {
   ws::vector<Source> stored_;          // Per slot: level of the value stored there.
   ws::vector<Source> stored_control_;  // Per slot: control level of the store.
   // Loads of tracked variables, by instruction: [begin, end) in reaching_ are the slots of the
-  // stores that reach it. A load whose walk ran over budget is absent and sees every store
-  // (contents_). Sweeps visit instructions in order, so cursors find both without hashing.
+  // stores that reach it, found for all the loads of a variable once something not uniform was
+  // stored into it (FindReachingStores): until then every load of it reads uniform data, whatever
+  // the stores that reach it. A load whose walk ran over budget sees every store (contents_).
+  // Sweeps visit instructions in order, so cursors find loads and stores without hashing.
+  static constexpr uint32_t kPending = ~0u, kEveryStore = ~0u - 1;  // Values of begin.
   struct TrackedLoad {
     InstIndex inst;
+    Id var;
     uint32_t begin, end;
   };
   ws::vector<TrackedLoad> loads_;
   size_t next_load_ = 0, next_store_ = 0;
   ws::vector<uint32_t> reaching_;
+  // The loads and stores of each tracked variable in program order, as lists: per variable id its
+  // first, per load (store) the next one of its variable, ~0u at the end.
+  ws::vector<uint32_t> first_load_, first_store_, next_load_of_, next_store_of_;
+  // FindReachingStores' scratch, per block, kept across variables.
+  ws::vector<Id> owner_;
+  ws::vector<uint32_t> last_slot_, stamp_, work_;
+  uint32_t walk_ = 0;
+  void FindReachingStores(Id var);
   ws::vector<uint32_t> call_sites_;  // Per function: how many OpFunctionCall name it.
   // Per id: a cooperative matrix value, or a Function variable holding one, whose elements all
   // hold the same value.
@@ -406,9 +453,7 @@ class Uniformity {
                  : std::span<const uint32_t>();
     }
   };
-  Csr users_;                         // Per id: the instructions using it as a value operand.
   Csr root_users_;                    // Per root: the loads and calls that read its contents.
-  Csr slot_users_;                    // Per tracked store slot: the loads it reaches.
   Csr call_blocks_;                   // Per function: its call sites.
   ws::vector<uint32_t> param_owner_;  // Per param_effective_ entry: its function.
   ws::vector<uint8_t> is_condition_;  // Per id: a branch or switch condition.
@@ -466,26 +511,17 @@ void Uniformity::Prepare() {
   operands_.resize(parsed.operands.size());
   ValueOperand* const first = operands_.data();
   ValueOperand* out = first;
-  for (InstIndex i = body_begin_; i < n; ++i) {
-    operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
-    const auto& raw = parsed.instructions[i];
-    const binary::ParsedOperand* ops = parsed.operands.data() + raw.operand_begin;
-    for (uint32_t k = 0; k < raw.operand_count; ++k) {
-      const binary::ParsedOperand& operand = ops[k];
-      if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
-          operand.kind == grammar::OperandKind::kIdResultType) {
-        continue;
-      }
-      const Id id = words[raw.offset + operand.offset];
-      if (id >= bound || value_block[id] == kNotValue) continue;
-      *out++ = {id, operand.offset, value_block[id]};
-    }
-  }
-  operand_begin_[n - body_begin_] = static_cast<uint32_t>(out - first);
-  operands_.resize(out - first);
+  // Who reads what, for the solver's worklist: the uses of each id (first_use_), the loads and
+  // calls reading each root's contents, the call sites of each function.
+  first_use_.assign(bound, kNoUse);
+  struct Pair {
+    uint32_t key, inst;
+  };
+  ws::vector<Pair> root_pairs, call_pairs;
+  // The built-ins, workgroup sizes, conditions, call sites and entry points, from the
+  // instructions of both loops below.
   ws::vector<InstIndex> inputs;  // Input variables, read once the built-ins are known.
-  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
-    const Op op = m_.opcode(i);
+  auto note = [&](InstIndex i, Op op) __attribute__((always_inline)) {
     if (op == Op::Variable) {
       if (static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Input) inputs.push_back(i);
     } else if (op == Op::Decorate && m_.num_words(i) >= 4 &&
@@ -504,7 +540,58 @@ void Uniformity::Prepare() {
       const uint32_t f = m_.FunctionById(m_.word(i, 2));
       if (f != ~0u) is_entry_point_[f] = true;
     }
+  };
+  for (InstIndex i = 0; i < body_begin_; ++i) note(i, m_.opcode(i));
+  for (InstIndex i = body_begin_; i < n; ++i) {
+    operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
+    const bool in_block = m_.BlockOf(i) != ~0u;
+    const Op op = m_.opcode(i);
+    note(i, op);
+    if (in_block) {
+      if ((op == Op::Load || op == Op::CooperativeVectorLoadNV) && m_.num_words(i) > 3) {
+        const Id root = RootOf(m_.word(i, 3));
+        if (root != 0 && root < bound) root_pairs.push_back({root, i});
+      } else if (op == Op::FunctionCall) {
+        for (size_t w = 4; w < m_.num_words(i); ++w) {
+          const Id root = RootOf(m_.word(i, w));
+          if (root != 0 && root < bound) root_pairs.push_back({root, i});
+        }
+        const uint32_t f = m_.FunctionById(m_.word(i, 3));
+        if (f != ~0u) call_pairs.push_back({f, i});
+      }
+    }
+    const auto& raw = parsed.instructions[i];
+    const binary::ParsedOperand* ops = parsed.operands.data() + raw.operand_begin;
+    for (uint32_t k = 0; k < raw.operand_count; ++k) {
+      const binary::ParsedOperand& operand = ops[k];
+      if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
+          operand.kind == grammar::OperandKind::kIdResultType) {
+        continue;
+      }
+      const Id id = words[raw.offset + operand.offset];
+      if (id >= bound || value_block[id] == kNotValue) continue;
+      uint32_t next_use = kNoUse;
+      if (in_block) {
+        next_use = first_use_[id];
+        first_use_[id] = static_cast<uint32_t>(out - first);
+      }
+      *out++ = {id, operand.offset, value_block[id], i, next_use};
+    }
   }
+  operand_begin_[n - body_begin_] = static_cast<uint32_t>(out - first);
+  operands_.resize(out - first);
+  auto build = [](Csr& csr, size_t keys, const ws::vector<Pair>& pairs) {
+    csr.begin.assign(keys + 1, 0);
+    for (const Pair& p : pairs) ++csr.begin[p.key + 1];
+    for (size_t k = 0; k < keys; ++k) csr.begin[k + 1] += csr.begin[k];
+    csr.items.resize(pairs.size());
+    for (const Pair& p : pairs) csr.items[csr.begin[p.key]++] = p.inst;
+    // Each begin[key] moved to the end of its list, where begin[key + 1] was: shift back.
+    for (size_t k = keys; k > 0; --k) csr.begin[k] = csr.begin[k - 1];
+    csr.begin[0] = 0;
+  };
+  build(root_users_, bound, root_pairs);
+  build(call_blocks_, m_.functions().size(), call_pairs);
   // Functions called from several places, their parameters uniform with a dependence bit each.
   summarized_.assign(m_.functions().size(), false);
   param_base_.assign(m_.functions().size(), 0);
@@ -693,14 +780,27 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
     case Op::CooperativeVectorLoadNV: {
       while (next_load_ < loads_.size() && loads_[next_load_].inst < i) ++next_load_;
       if (next_load_ < loads_.size() && loads_[next_load_].inst == i) {
-        const TrackedLoad& load = loads_[next_load_];
+        TrackedLoad& load = loads_[next_load_];
         Source value = join_operands(3), stored_under;
-        for (uint32_t k = load.begin; k < load.end; ++k) {
-          value = Join(value, stored_[reaching_[k]]);
-          stored_under = Join(stored_under, stored_control_[reaching_[k]]);
+        if (load.begin == kPending) {
+          const Source& c = contents_[load.var];
+          const Source& cc = contents_control_[load.var];
+          // Only uniform data stored so far, at a uniform address: whichever stores reach the
+          // load, it reads uniform data.
+          if (value.level == kUniform && value.deps == 0 && c.level == kUniform && c.deps == 0 &&
+              cc.level == kUniform && cc.deps == 0) {
+            return false;
+          }
+          FindReachingStores(load.var);
         }
-        const Source s = JoinControl(value, stored_under);
-        return Raise(values_, result, s);
+        if (load.begin != kEveryStore) {
+          for (uint32_t k = load.begin; k < load.end; ++k) {
+            value = Join(value, stored_[reaching_[k]]);
+            stored_under = Join(stored_under, stored_control_[reaching_[k]]);
+          }
+          const Source s = JoinControl(value, stored_under);
+          return Raise(values_, result, s);
+        }
       }
       // Reading different locations is no proof of reading different values: a pointer that
       // differs per invocation makes the result unproven, not divergent (the data decides).
@@ -847,7 +947,9 @@ void Uniformity::Raised(const ws::vector<Source>& table, size_t index) {
   } else if (&table == &contents_ || &table == &contents_control_) {
     MarkInstructions(root_users_.Of(index));
   } else if (&table == &stored_ || &table == &stored_control_) {
-    MarkInstructions(slot_users_.Of(index));
+    // The loads of the variable: a superset of those the store reaches (the others re-evaluate to
+    // what they hold).
+    MarkInstructions(root_users_.Of(m_.word(store_insts_[index], 1)));
   } else if (&table == &blocks_) {
     BlockRaised(static_cast<uint32_t>(index));
   } else if (&table == &merges_) {
@@ -876,87 +978,30 @@ void Uniformity::BlockRaised(uint32_t b) {
   }
 }
 
-// Who reads what, by instruction, for the worklist: the uses of each id, the loads and calls
-// reading each root's contents, the loads each tracked store reaches, the call sites of each
-// function.
-void Uniformity::PrepareDependents() {
-  const auto blocks = m_.blocks();
-  struct Pair {
-    uint32_t key, inst;
-  };
-  ws::vector<Pair> pairs;
-  auto build = [&](Csr& csr, size_t keys) {
-    csr.begin.assign(keys + 1, 0);
-    for (const Pair& p : pairs) ++csr.begin[p.key + 1];
-    for (size_t k = 0; k < keys; ++k) csr.begin[k + 1] += csr.begin[k];
-    csr.items.resize(pairs.size());
-    for (const Pair& p : pairs) csr.items[csr.begin[p.key]++] = p.inst;
-    // Each begin[key] moved to the end of its list, where begin[key + 1] was: shift back.
-    for (size_t k = keys; k > 0; --k) csr.begin[k] = csr.begin[k - 1];
-    csr.begin[0] = 0;
-    pairs.clear();
-  };
-  const uint32_t bound = m_.bound();
-  // users_ straight from the operands, counted then filled (each instruction once per id).
-  ws::vector<InstIndex> last(bound, kNoInst);  // Per id: the last instruction recorded.
-  users_.begin.assign(bound + 1, 0);
-  for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
-      for (const ValueOperand& operand : OperandsOf(i)) {
-        if (last[operand.id] == i) continue;
-        last[operand.id] = i;
-        ++users_.begin[operand.id + 1];
-      }
-    }
-  }
-  for (size_t k = 0; k < bound; ++k) users_.begin[k + 1] += users_.begin[k];
-  users_.items.resize(users_.begin[bound]);
-  std::fill(last.begin(), last.end(), kNoInst);
-  ws::vector<Pair> calls;
-  for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
-      for (const ValueOperand& operand : OperandsOf(i)) {
-        if (last[operand.id] == i) continue;
-        last[operand.id] = i;
-        users_.items[users_.begin[operand.id]++] = i;
-      }
-      const Op op = m_.opcode(i);
-      if ((op == Op::Load || op == Op::CooperativeVectorLoadNV) && m_.num_words(i) > 3) {
-        const Id root = RootOf(m_.word(i, 3));
-        if (root != 0 && root < bound) pairs.push_back({root, i});
-      } else if (op == Op::FunctionCall) {
-        for (size_t w = 4; w < m_.num_words(i); ++w) {
-          const Id root = RootOf(m_.word(i, w));
-          if (root != 0 && root < bound) pairs.push_back({root, i});
-        }
-        const uint32_t f = m_.FunctionById(m_.word(i, 3));
-        if (f != ~0u) calls.push_back({f, i});
-      }
-    }
-  }
-  for (size_t k = bound; k > 0; --k) users_.begin[k] = users_.begin[k - 1];
-  users_.begin[0] = 0;
-  build(root_users_, bound);
-  for (const TrackedLoad& load : loads_) {
-    for (uint32_t k = load.begin; k < load.end; ++k) pairs.push_back({reaching_[k], load.inst});
-  }
-  build(slot_users_, stored_.size());
-  pairs.swap(calls);
-  build(call_blocks_, m_.functions().size());
-}
-
 // A worklist over blocks: every block is evaluated once, in order, then again only when
 // something it reads was raised (Raised), and then only its instructions that read it (a raised
-// control level or merge reaches all of them). A raise reaches later blocks in the same pass and
-// earlier ones (loops, calls, memory) in the next; levels only grow, so it terminates.
-// Global instructions (types, constants, spec constants, variables) are uniform and stay so:
-// only the bodies of functions are evaluated.
+// control level or merge reaches all of them). Plain joins are evaluated only once an operand
+// was raised: most values of a kernel stay uniform, and their joins are never computed. A raise
+// reaches later blocks in the same pass and earlier ones (loops, calls, memory) in the next; levels
+// only grow, so it terminates. Global instructions (types, constants, spec constants, variables)
+// are uniform and stay so: only the bodies of functions are evaluated.
 void Uniformity::Solve() {
   const auto blocks = m_.blocks();
   dirty_.assign(blocks.size(), 1);
-  all_dirty_.assign(blocks.size(), 1);
+  // The first sweep visits every block, evaluating what may raise something from nothing raised.
+  all_dirty_.assign(blocks.size(), 0);
+  bool first = true;
   inst_dirty_.assign(m_.num_instructions() - body_begin_, 0);
   levels_dirty_ = true;
+  // The levels Prepare gave without Raise (the parameters of summarized functions) reach their
+  // users like raised ones.
+  for (uint32_t f = 0; f < m_.functions().size(); ++f) {
+    if (!summarized_[f]) continue;
+    const ir::Function& fn = m_.functions()[f];
+    for (uint32_t p = 0; p < fn.num_params && p < kMaxSummarizedParams; ++p) {
+      MarkUsers(m_.result_id(fn.first_param + p));
+    }
+  }
   for (;;) {
     if (levels_dirty_) {
       levels_dirty_ = false;
@@ -973,17 +1018,23 @@ void Uniformity::Solve() {
       all_dirty_[b] = 0;
       for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
         uint8_t& dirty = inst_dirty_[i - body_begin_];
-        if (!all && !dirty) continue;
-        dirty = 0;
-        if (Facts(m_.opcode(i)) & kPlainJoin) {
+        const uint8_t facts = Facts(m_.opcode(i));
+        if (facts & kPlainJoin) {
+          // A plain join reads only its operands (and the levels of their blocks, raised through
+          // MarkUsers too): until one was raised, it would raise nothing, even the first time.
+          if (!dirty) continue;
+          dirty = 0;
           if (const Id result = m_.result_id(i)) {
             Raise(values_, result, JoinOperands(OperandsOf(i), b, 1));
           }
           continue;
         }
+        if (!all && !dirty && !(first && !(facts & kQuietUntilRaised))) continue;
+        dirty = 0;
         EvaluateInstruction(i, b);
       }
     }
+    first = false;
     if (!any && !levels_dirty_) return;
   }
 }
@@ -1119,6 +1170,7 @@ void Uniformity::PrepareReachingStores() {
   // 1: a Function variable (they open their function's first block), 2: one used otherwise
   // than as the pointer of a whole OpLoad / OpStore.
   ws::vector<uint8_t> state(m_.bound(), 0);
+  bool any = false;
   for (const ir::Function& fn : m_.functions()) {
     if (fn.num_blocks == 0) continue;
     const ir::Block& first = blocks[fn.first_block];
@@ -1126,93 +1178,79 @@ void Uniformity::PrepareReachingStores() {
       if (m_.num_words(i) >= 4 &&
           static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
         state[m_.result_id(i)] = 1;
+        any = true;
       }
     }
   }
-  struct Access {
-    Id var;
-    uint32_t block;
-    InstIndex inst;
-    uint32_t pos;  // Index in program order among the loads, or among the stores (the slot).
-  };
-  ws::vector<Access> loads;
-  for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
-      const Op op = m_.opcode(i);
-      if (op == Op::Load && m_.num_words(i) >= 4 && state[m_.word(i, 3)]) {
-        loads.push_back({m_.word(i, 3), b, i, static_cast<uint32_t>(loads.size())});
-        continue;
-      }
-      for (const ValueOperand& operand : OperandsOf(i)) {
-        if (state[operand.id] == 0) continue;
-        if (!(op == Op::Store && operand.offset == 1)) state[operand.id] = 2;
-      }
+  if (!any) return;
+  for (InstIndex i = body_begin_; i < m_.num_instructions(); ++i) {
+    const Op op = m_.opcode(i);
+    if (op == Op::Load && m_.num_words(i) >= 4 && state[m_.word(i, 3)]) {
+      loads_.push_back({i, m_.word(i, 3), kPending, 0});
+      continue;
+    }
+    if (op == Op::Store && m_.num_words(i) >= 3 && state[m_.word(i, 1)]) store_insts_.push_back(i);
+    for (const ValueOperand& operand : OperandsOf(i)) {
+      if (state[operand.id] == 0) continue;
+      if (!(op == Op::Store && operand.offset == 1)) state[operand.id] = 2;
     }
   }
-  // Stores to the variables still tracked, in program order (their slots).
-  ws::vector<Access> stores;
-  for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
-      if (m_.opcode(i) == Op::Store && state[m_.word(i, 1)] == 1) {
-        stores.push_back({m_.word(i, 1), b, i, static_cast<uint32_t>(stores.size())});
-        store_insts_.push_back(i);
-      }
-    }
+  // The loads and stores (in program order: their slots) of the variables still tracked.
+  std::erase_if(loads_, [&](const TrackedLoad& load) { return state[load.var] != 1; });
+  std::erase_if(store_insts_, [&](InstIndex i) { return state[m_.word(i, 1)] != 1; });
+  stored_.assign(store_insts_.size(), Source{});
+  stored_control_.assign(store_insts_.size(), Source{});
+  if (loads_.empty()) return;
+  // Each variable's loads and stores as lists in program order, linked from the last backwards.
+  first_load_.assign(m_.bound(), ~0u);
+  first_store_.assign(m_.bound(), ~0u);
+  next_load_of_.resize(loads_.size());
+  next_store_of_.resize(store_insts_.size());
+  for (size_t k = loads_.size(); k-- > 0;) {
+    next_load_of_[k] = first_load_[loads_[k].var];
+    first_load_[loads_[k].var] = static_cast<uint32_t>(k);
   }
-  stored_.assign(stores.size(), Source{});
-  stored_control_.assign(stores.size(), Source{});
-  // Loads and stores grouped by variable, program order within each: a counting sort on the
-  // variable of lists gathered in program order, linear in their length and the id bound.
-  ws::vector<uint32_t> bucket(m_.bound() + 1, 0);
-  ws::vector<Access> sorted;
-  auto group_by_var = [&](ws::vector<Access>& accesses) {
-    std::fill(bucket.begin(), bucket.end(), 0);
-    for (const Access& a : accesses) ++bucket[a.var + 1];
-    for (size_t k = 1; k < bucket.size(); ++k) bucket[k] += bucket[k - 1];
-    sorted.resize(accesses.size());
-    for (const Access& a : accesses) sorted[bucket[a.var]++] = a;
-    accesses.swap(sorted);
-  };
-  group_by_var(stores);
-  group_by_var(loads);
-  // Per load in program order: what it sees, kNoInst where it sees every store.
-  loads_.assign(loads.size(), TrackedLoad{kNoInst, 0, 0});
-  // Per block, for the variable at hand: the slot of its last store there (valid where
-  // owner[b] is that variable).
-  ws::vector<Id> owner(blocks.size(), 0);
-  ws::vector<uint32_t> last_slot(blocks.size(), 0);
-  ws::vector<uint32_t> stamp(blocks.size(), ~0u);
-  ws::vector<uint32_t> work;
-  uint32_t walk = 0;
-  size_t next_store = 0;
-  uint32_t var_stores = 0;  // How many stores the variable at hand has.
-  Id current = 0;
-  for (const Access& load : loads) {
-    if (state[load.var] != 1) continue;
-    if (load.var != current) {
-      current = load.var;
-      var_stores = 0;
-      for (; next_store < stores.size() && stores[next_store].var <= load.var; ++next_store) {
-        const Access& st = stores[next_store];
-        if (st.var != load.var) continue;
-        owner[st.block] = st.var;
-        last_slot[st.block] = st.pos;
-        ++var_stores;
-      }
-    }
+  for (size_t k = store_insts_.size(); k-- > 0;) {
+    const Id var = m_.word(store_insts_[k], 1);
+    next_store_of_[k] = first_store_[var];
+    first_store_[var] = static_cast<uint32_t>(k);
+  }
+}
+
+// The stores that reach each load of `var`, found once the variable holds something not uniform.
+void Uniformity::FindReachingStores(Id var) {
+  const auto blocks = m_.blocks();
+  if (owner_.empty()) {
+    owner_.assign(blocks.size(), 0);
+    last_slot_.assign(blocks.size(), 0);
+    stamp_.assign(blocks.size(), ~0u);
+  }
+  // Per block: the slot of the variable's last store there (valid where owner_[b] is var).
+  uint32_t var_stores = 0, only_slot = 0;
+  for (uint32_t k = first_store_[var]; k != ~0u; k = next_store_of_[k]) {
+    const uint32_t b = m_.BlockOf(store_insts_[k]);
+    owner_[b] = var;
+    last_slot_[b] = k;
+    only_slot = k;
+    ++var_stores;
+  }
+  for (uint32_t l = first_load_[var]; l != ~0u; l = next_load_of_[l]) {
+    TrackedLoad& load = loads_[l];
     const uint32_t begin = static_cast<uint32_t>(reaching_.size());
     if (var_stores <= 1) {
       // Stored once (or never): whichever path reaches the load, that store is all there is.
-      if (var_stores == 1) reaching_.push_back(stores[next_store - 1].pos);
-      loads_[load.pos] = {load.inst, begin, static_cast<uint32_t>(reaching_.size())};
+      if (var_stores == 1) reaching_.push_back(only_slot);
+      load.begin = begin;
+      load.end = static_cast<uint32_t>(reaching_.size());
       continue;
     }
     // The nearest store before the load in its block, else the last store on each path
     // backwards through the predecessors (paths without one see the initializer, a constant,
     // or an undefined value: nothing to join).
+    const uint32_t load_block = m_.BlockOf(load.inst);
     InstIndex nearest = kNoInst;
-    for (InstIndex j = load.inst; j-- > blocks[load.block].label + 1;) {
-      if (m_.opcode(j) == Op::Store && m_.word(j, 1) == load.var) {
+    for (InstIndex j = load.inst; j-- > blocks[load_block].label + 1;) {
+      if (m_.opcode(j) == Op::Store && m_.word(j, 1) == var) {
         nearest = j;
         break;
       }
@@ -1223,36 +1261,37 @@ void Uniformity::PrepareReachingStores() {
           std::lower_bound(store_insts_.begin(), store_insts_.end(), nearest) -
           store_insts_.begin()));
     } else {
-      ++walk;
-      const auto preds = cfg_.Predecessors(load.block);
-      work.assign(preds.begin(), preds.end());
+      ++walk_;
+      const auto preds = cfg_.Predecessors(load_block);
+      work_.assign(preds.begin(), preds.end());
       // Blocks visited per load; past it the load sees every store, as memory does. Reaching sets
       // are usually found within a few blocks; a variable reused across many loops is not, and
       // the budget keeps that linear.
       int budget = 32;
-      while (!work.empty()) {
-        const uint32_t x = work.back();
-        work.pop_back();
-        if (stamp[x] == walk) continue;
-        stamp[x] = walk;
+      while (!work_.empty()) {
+        const uint32_t x = work_.back();
+        work_.pop_back();
+        if (stamp_[x] == walk_) continue;
+        stamp_[x] = walk_;
         if (--budget < 0) {
           complete = false;
           break;
         }
-        if (owner[x] == load.var) {
-          reaching_.push_back(last_slot[x]);
+        if (owner_[x] == var) {
+          reaching_.push_back(last_slot_[x]);
           continue;
         }
-        for (uint32_t p : cfg_.Predecessors(x)) work.push_back(p);
+        for (uint32_t p : cfg_.Predecessors(x)) work_.push_back(p);
       }
     }
     if (complete) {
-      loads_[load.pos] = {load.inst, begin, static_cast<uint32_t>(reaching_.size())};
+      load.begin = begin;
+      load.end = static_cast<uint32_t>(reaching_.size());
     } else {
       reaching_.resize(begin);
+      load.begin = kEveryStore;
     }
   }
-  std::erase_if(loads_, [](const TrackedLoad& load) { return load.inst == kNoInst; });
 }
 
 // Which matrices hold one value in every element: whole-matrix reductions (Row|Column), matrices
@@ -1410,7 +1449,6 @@ void Uniformity::Run() {
   Prepare();
   PrepareReachingStores();
   PrepareReplicated();
-  PrepareDependents();
   Solve();
   Check();
 }

@@ -901,6 +901,52 @@ OpBranch %m
 )")));
 }
 
+// The load runs before the loop's back edge stores the invocation's element into the variable:
+// evaluated first while the variable held only uniform data, it must be evaluated again.
+std::string OffsetVariableInLoop(std::string_view back_edge_value) {
+  return Module(Main(R"(%off_v = OpVariable %_ptr_Function_uint Function
+)" + std::string(kLid) +
+                     R"(%wg_p = OpAccessChain %_ptr_Input_uint %gl_WorkGroupID %uint_0
+%wg = OpLoad %uint %wg_p
+%tile = OpIMul %uint %wg %uint_256
+%elem = OpIMul %uint %lx %uint_16
+%pc_p = OpAccessChain %_ptr_PushConstant_uint %pc %int_0
+%flag = OpLoad %uint %pc_p
+OpStore %off_v %tile
+OpBranch %hdr
+%hdr = OpLabel
+OpLoopMerge %exit %cont None
+OpBranch %body
+%body = OpLabel
+%off = OpLoad %uint %off_v
+%pA = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %off
+%pB = OpAccessChain %_ptr_StorageBuffer_half %bufB %int_0 %uint_0
+%pC = OpAccessChain %_ptr_StorageBuffer_float %bufC %int_0 %uint_0
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpBranch %cont
+%cont = OpLabel
+OpStore %off_v )" + std::string(back_edge_value) +
+                     R"(
+%more = OpUGreaterThan %bool %flag %uint_8
+OpBranchConditional %more %hdr %exit
+%exit = OpLabel
+OpReturn
+)"));
+}
+
+TEST(UniformityFlow, DivergentStoreOnBackEdgeReachesEarlierLoad) {
+  const Result r = Check(OffsetVariableInLoop("%elem"));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationId", "%pA"}));
+}
+
+TEST(UniformityFlow, UniformStoreOnBackEdgeIsClean) {
+  EXPECT_CLEAN(Check(OffsetVariableInLoop("%tile")));
+}
+
 // ------------------------------------------------------------------------------------------
 // Correct patterns: no error, no warning.
 
