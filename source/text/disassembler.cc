@@ -1,6 +1,7 @@
 #include "source/text/disassembler.h"
 
 #include <algorithm>
+#include <charconv>
 #include <string_view>
 #include <unordered_map>
 
@@ -628,9 +629,16 @@ bool LazyFriendlyNames::MayHaveStem(uint32_t pos, std::string_view stem) {
     case Op::Constant: {
       // "<type name>_<value>", the value 48 characters at most, or "_constant_<id>".
       const ws::string* type = NameBefore(inst.type_id, pos);
-      const ws::string prefix = (type ? *type : ws::to_string(inst.type_id)) + "_";
-      return Compatible(prefix, stem) ||
-             (prefix.size() + 48 > kMaxDerivedName && Compatible("_constant_", stem));
+      char digits[16];
+      const std::string_view type_name =
+          type ? std::string_view(*type)
+               : std::string_view(
+                     digits,
+                     std::to_chars(digits, digits + sizeof(digits), inst.type_id).ptr - digits);
+      const bool typed = Compatible(type_name, stem) &&
+                         (stem.size() <= type_name.size() || stem[type_name.size()] == '_');
+      return typed ||
+             (type_name.size() + 1 + 48 > kMaxDerivedName && Compatible("_constant_", stem));
     }
     default:
       return true;
