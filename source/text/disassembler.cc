@@ -530,19 +530,23 @@ LazyFriendlyNames::~LazyFriendlyNames() = default;
 LazyFriendlyNames::LazyFriendlyNames(const binary::ParsedModule& module)
     : module_(module), first_(module.header.bound) {
   const std::span<const uint32_t> words = module.data();
-  for (size_t i = 0; i < module.instructions.size(); ++i) {
-    if (!MayName(module.instructions[i].opcode)) continue;
-    const uint32_t id = NamedId(module.instructions[i], words);
-    if (id >= first_.size() || first_[id] != 0) continue;
-    events_.push_back({static_cast<uint32_t>(i), id});
-    first_[id] = static_cast<uint32_t>(events_.size());
+  const binary::ParsedModule::Instruction* const insts = module.instructions.data();
+  const uint32_t num_insts = static_cast<uint32_t>(module.instructions.size());
+  const uint32_t bound = module.header.bound;
+  uint32_t* const first = first_.data();
+  for (uint32_t i = 0; i < num_insts; ++i) {
+    if (!MayName(insts[i].opcode)) continue;
+    const uint32_t id = NamedId(insts[i], words);
+    if (id >= bound || first[id] != 0) continue;
+    events_.push_back({i, id, nullptr});
+    first[id] = static_cast<uint32_t>(events_.size());
   }
 }
 
 const ws::string& LazyFriendlyNames::Get(uint32_t id) {
   if (whole_) return id < whole_names_.size() ? whole_names_[id] : none_;
   if (id >= first_.size() || first_[id] == 0) return none_;
-  if (const auto it = names_.find(id); it != names_.end()) return it->second;
+  if (const ws::string* name = events_[first_[id] - 1].name) return *name;
   if (!Resolve(id)) {
     // Beyond the depth the lazy naming allows: name the whole module.
     whole_names_ = FriendlyNames(module_, /*number_unnamed=*/false);
@@ -550,14 +554,14 @@ const ws::string& LazyFriendlyNames::Get(uint32_t id) {
     names_.clear();
     return Get(id);
   }
-  return names_.find(id)->second;
+  return *events_[first_[id] - 1].name;
 }
 
 const ws::string* LazyFriendlyNames::NameBefore(uint32_t id, uint32_t pos) {
   if (failed_ || id >= first_.size() || first_[id] == 0 || first_[id] - 1 >= pos) return nullptr;
-  if (const auto it = names_.find(id); it != names_.end()) return &it->second;
+  if (const ws::string* name = events_[first_[id] - 1].name) return name;
   if (!Resolve(id)) return nullptr;
-  return &names_.find(id)->second;
+  return events_[first_[id] - 1].name;
 }
 
 bool LazyFriendlyNames::Resolve(uint32_t id) {
@@ -585,11 +589,12 @@ bool LazyFriendlyNames::Resolve(uint32_t id) {
     auto before_p = [&](uint32_t c) { return NameBefore(c, p); };
     ws::string b = NameTable::BaseName(Suggest(module_.Get(events_[p].inst), before_p));
     if (failed_ || StemOf(b) != stem) continue;
-    names_.emplace(events_[p].id, stems_[k].names.Append(std::move(b)));
+    events_[p].name =
+        &names_.emplace(events_[p].id, stems_[k].names.Append(std::move(b))).first->second;
   }
   stems_[k].busy = false;
   --depth_;
-  if (!failed_ && names_.find(id) == names_.end()) failed_ = true;  // Never: `id` has the stem.
+  if (!failed_ && events_[pos].name == nullptr) failed_ = true;  // Never: `id` has the stem.
   return !failed_;
 }
 

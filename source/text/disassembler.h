@@ -49,6 +49,7 @@ class LazyFriendlyNames {
   struct Event {
     uint32_t inst;  // The instruction that names the id first.
     uint32_t id;
+    const ws::string* name;  // Its entry of names_ once named, else null.
   };
   // The name of `id` when the naming reaches event `pos`: nullptr when it has none yet.
   const ws::string* NameBefore(uint32_t id, uint32_t pos);
