@@ -1,6 +1,7 @@
 #include "source/text/disassembler.h"
 
 #include <algorithm>
+#include <charconv>
 #include <string_view>
 #include <unordered_map>
 
@@ -133,52 +134,27 @@ class NameTable {
   explicit NameTable(size_t bound) : names_(bound) {}
 
   bool Has(uint32_t id) const { return id < names_.size() && !names_[id].empty(); }
+  const ws::string* Find(uint32_t id) const { return Has(id) ? &names_[id] : nullptr; }
 
+  // Saves the name of `id`: `suggested` made a valid name and unique.
   void Save(uint32_t id, std::string_view suggested) {
     if (id >= names_.size() || Has(id)) return;
+    SaveBase(id, BaseName(suggested));
+  }
+
+  // Appends a name for one more index (a table of a few names, not indexed by id).
+  const ws::string& Append(ws::string base) {
+    names_.emplace_back();
+    SaveBase(static_cast<uint32_t>(names_.size() - 1), std::move(base));
+    return names_.back();
+  }
+
+  // `suggested` made a valid name, before the uniqueness suffix.
+  static ws::string BaseName(std::string_view suggested) {
     ws::string base = Sanitize(suggested.substr(0, kMaxOpName));
     // Ids without a name print as their number: a name of digits alone would be one of those.
     if (base.find_first_not_of("0123456789") == ws::string::npos) base.insert(0, "_");
-    ws::string name;
-    uint32_t hash = Hash(base);
-    if (!Used(base, hash)) {
-      name = std::move(base);
-    } else {
-      // Suffixes _0, _1, ... in order, as spirv-dis picks them. Each base remembers the next
-      // suffix to try (the ones before it are taken for good), so k equal names cost O(k).
-      uint32_t& next = next_suffix_[base];
-      do {
-        name = base + "_" + ws::to_string(next++);
-        hash = Hash(name);
-      } while (Used(name, hash));
-    }
-    names_[id] = std::move(name);
-    MarkUsed(id, hash);
-  }
-
-  // Saves the concatenation of the parts, or `fallback` + the id when that would be longer
-  // than kMaxDerivedName.
-  void SaveDerived(uint32_t id, std::initializer_list<NamePart> parts, std::string_view fallback) {
-    if (id >= names_.size() || Has(id)) return;
-    size_t size = 0;
-    for (const NamePart& p : parts) {
-      size += !p.is_id ? p.text.size() : Has(p.id) ? names_[p.id].size() : Digits(p.id);
-    }
-    ws::string name;
-    if (size > kMaxDerivedName) {
-      name = ws::string(fallback) + ws::to_string(id);
-    } else {
-      for (const NamePart& p : parts) {
-        if (!p.is_id) {
-          name += p.text;
-        } else if (Has(p.id)) {
-          name += names_[p.id];
-        } else {
-          name += ws::to_string(p.id);
-        }
-      }
-    }
-    Save(id, name);
+    return base;
   }
 
   static size_t Digits(uint32_t v) {
@@ -198,6 +174,24 @@ class NameTable {
   }
 
  private:
+  void SaveBase(uint32_t id, ws::string base) {
+    ws::string name;
+    uint32_t hash = Hash(base);
+    if (!Used(base, hash)) {
+      name = std::move(base);
+    } else {
+      // Suffixes _0, _1, ... in order, as spirv-dis picks them. Each base remembers the next
+      // suffix to try (the ones before it are taken for good), so k equal names cost O(k).
+      uint32_t& next = next_suffix_[base];
+      do {
+        name = base + "_" + ws::to_string(next++);
+        hash = Hash(name);
+      } while (Used(name, hash));
+    }
+    names_[id] = std::move(name);
+    MarkUsed(id, hash);
+  }
+
   // The names taken: an open-addressing set of the ids holding them (names_ is never resized and
   // a saved name never changes), at most half full, each slot with the name's hash.
   struct Slot {
@@ -359,106 +353,311 @@ const char* GlslBuiltInName(spv::BuiltIn b) {
   }
 }
 
+constexpr uint32_t kNamesNone = 0xFFFFFFFFu;  // No id is this large (ids are below the bound).
+
+// Whether an instruction of this opcode may name an id (a quick test before NamedId).
+bool MayName(uint16_t opcode) {
+  constexpr auto bit = [](Op op) { return uint64_t{1} << (static_cast<uint32_t>(op) & 63); };
+  constexpr uint64_t kLow = bit(Op::Name) | bit(Op::TypeVoid) | bit(Op::TypeBool) |
+                            bit(Op::TypeInt) | bit(Op::TypeFloat) | bit(Op::TypeVector) |
+                            bit(Op::TypeMatrix) | bit(Op::TypeArray) | bit(Op::TypeRuntimeArray) |
+                            bit(Op::TypePointer) | bit(Op::TypeStruct) | bit(Op::ConstantTrue) |
+                            bit(Op::ConstantFalse) | bit(Op::Constant);
+  constexpr uint64_t kHigh = bit(Op::Decorate);
+  static_assert(static_cast<uint32_t>(Op::Constant) < 64 &&
+                static_cast<uint32_t>(Op::Decorate) >= 64 &&
+                static_cast<uint32_t>(Op::Decorate) < 128);
+  if (opcode < 64) return (kLow >> opcode) & 1;
+  return opcode < 128 && ((kHigh >> (opcode - 64)) & 1);
+}
+
+// The id an instruction names when it names one (OpName, a built-in OpDecorate, a type or a scalar
+// constant), else kNamesNone; the id is not checked against the bound.
+uint32_t NamedId(const binary::ParsedModule::Instruction& inst, std::span<const uint32_t> words) {
+  switch (static_cast<Op>(inst.opcode)) {
+    case Op::Name:
+      return inst.num_words > 1 ? words[inst.offset + 1] : kNamesNone;
+    case Op::Decorate:
+      // Built-in variables without an OpName are named as GLSL spells them.
+      if (inst.num_words > 3 &&
+          static_cast<spv::Decoration>(words[inst.offset + 2]) == spv::Decoration::BuiltIn &&
+          GlslBuiltInName(static_cast<spv::BuiltIn>(words[inst.offset + 3])) != nullptr) {
+        return words[inst.offset + 1];
+      }
+      return kNamesNone;
+    case Op::TypeVoid:
+    case Op::TypeBool:
+    case Op::TypeInt:
+    case Op::TypeFloat:
+    case Op::TypeVector:
+    case Op::TypeMatrix:
+    case Op::TypeArray:
+    case Op::TypeRuntimeArray:
+    case Op::TypePointer:
+    case Op::TypeStruct:
+    case Op::ConstantTrue:
+    case Op::ConstantFalse:
+    case Op::Constant:
+      return inst.result_id;
+    default:
+      return kNamesNone;
+  }
+}
+
+// The concatenation of the parts, or `fallback` + the id when that would be longer than
+// kMaxDerivedName. `name_of(id)` is an id's name when the instruction is reached (nullptr: none).
+template <class NameOf>
+ws::string Derived(uint32_t id, std::initializer_list<NamePart> parts, std::string_view fallback,
+                   const NameOf& name_of) {
+  size_t size = 0;
+  for (const NamePart& p : parts) {
+    if (!p.is_id) {
+      size += p.text.size();
+    } else if (const ws::string* name = name_of(p.id)) {
+      size += name->size();
+    } else {
+      size += NameTable::Digits(p.id);
+    }
+  }
+  if (size > kMaxDerivedName) return ws::string(fallback) + ws::to_string(id);
+  ws::string name;
+  for (const NamePart& p : parts) {
+    if (!p.is_id) {
+      name += p.text;
+    } else if (const ws::string* part = name_of(p.id)) {
+      name += *part;
+    } else {
+      name += ws::to_string(p.id);
+    }
+  }
+  return name;
+}
+
+// The name an instruction for which NamedId is an id suggests for that id (before
+// NameTable::BaseName and the uniqueness suffix). `name_of` as for Derived.
+template <class NameOf>
+ws::string Suggest(const ParsedInstruction& inst, const NameOf& name_of) {
+  const uint32_t id = inst.result_id;
+  switch (OpOf(inst)) {
+    case Op::Name:
+      return ws::string(binary::DecodeString(inst.words.subspan(2)));
+    case Op::Decorate:
+      return GlslBuiltInName(static_cast<spv::BuiltIn>(inst.words[3]));
+    case Op::TypeVoid:
+      return "void";
+    case Op::TypeBool:
+      return "bool";
+    case Op::TypeInt:
+      return IntTypeName(inst.words[2], inst.words[3] != 0);
+    case Op::TypeFloat:
+      return FloatTypeName(inst);
+    case Op::TypeVector:
+      return Derived(id, {"v", ws::to_string(inst.words[3]), NamePart::Of(inst.words[2])},
+                     "_vector_", name_of);
+    case Op::TypeMatrix:
+      return Derived(id, {"mat", ws::to_string(inst.words[3]), NamePart::Of(inst.words[2])},
+                     "_matrix_", name_of);
+    case Op::TypeArray:
+      return Derived(id, {"_arr_", NamePart::Of(inst.words[2]), "_", NamePart::Of(inst.words[3])},
+                     "_arr_", name_of);
+    case Op::TypeRuntimeArray:
+      return Derived(id, {"_runtimearr_", NamePart::Of(inst.words[2])}, "_runtimearr_", name_of);
+    case Op::TypePointer:
+      return Derived(id,
+                     {"_ptr_", EnumText(OperandKind::kStorageClass, inst.words[2]), "_",
+                      NamePart::Of(inst.words[3])},
+                     "_ptr_", name_of);
+    case Op::TypeStruct:
+      return "_struct_" + ws::to_string(id);
+    case Op::ConstantTrue:
+      return "true";
+    case Op::ConstantFalse:
+      return "false";
+    case Op::Constant: {
+      ws::string value = NumberText(inst, inst.operands[2]);
+      for (char& c : value) {
+        if (c == '-') c = 'n';
+      }
+      return Derived(id, {NamePart::Of(inst.type_id), "_", value}, "_constant_", name_of);
+    }
+    default:
+      return "";
+  }
+}
+
+// The name without its uniqueness suffixes ("_0", "_12_3"): equal names have equal stems, so a
+// name can only clash with names of the same stem.
+std::string_view StemOf(std::string_view name) {
+  size_t end = name.size();
+  for (;;) {
+    size_t digits = end;
+    while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9') --digits;
+    if (digits == end || digits == 0 || name[digits - 1] != '_') break;
+    end = digits - 1;
+  }
+  return name.substr(0, end);
+}
+
+// Whether a name starting with `prefix` may have the stem `stem`.
+bool Compatible(std::string_view prefix, std::string_view stem) {
+  const size_t n = std::min(prefix.size(), stem.size());
+  return prefix.substr(0, n) == stem.substr(0, n);
+}
+
 }  // namespace
 
 ws::vector<ws::string> FriendlyNames(const binary::ParsedModule& module, bool number_unnamed) {
   NameTable table(module.header.bound);
+  const std::span<const uint32_t> words = module.data();
+  auto name_of = [&](uint32_t id) { return table.Find(id); };
   for (size_t i = 0; i < module.instructions.size(); ++i) {
-    switch (static_cast<Op>(module.instructions[i].opcode)) {
-      case Op::Name:
-      case Op::Decorate:
-      case Op::TypeVoid:
-      case Op::TypeBool:
-      case Op::TypeInt:
-      case Op::TypeFloat:
-      case Op::TypeVector:
-      case Op::TypeMatrix:
-      case Op::TypeArray:
-      case Op::TypeRuntimeArray:
-      case Op::TypePointer:
-      case Op::TypeStruct:
-      case Op::ConstantTrue:
-      case Op::ConstantFalse:
-      case Op::Constant:
-        break;
-      default:
-        continue;  // Names nothing (the switch below).
-    }
-    const ParsedInstruction inst = module.Get(i);
-    const uint32_t id = inst.result_id;
-    switch (OpOf(inst)) {
-      case Op::Name:
-        table.Save(inst.words[1], binary::DecodeString(inst.words.subspan(2)));
-        break;
-      case Op::Decorate:
-        // Built-in variables without an OpName are named as GLSL spells them.
-        if (inst.words.size() > 3 &&
-            static_cast<spv::Decoration>(inst.words[2]) == spv::Decoration::BuiltIn) {
-          if (const char* name = GlslBuiltInName(static_cast<spv::BuiltIn>(inst.words[3]))) {
-            table.Save(inst.words[1], name);
-          }
-        }
-        break;
-      case Op::TypeVoid:
-        table.Save(id, "void");
-        break;
-      case Op::TypeBool:
-        table.Save(id, "bool");
-        break;
-      case Op::TypeInt:
-        table.Save(id, IntTypeName(inst.words[2], inst.words[3] != 0));
-        break;
-      case Op::TypeFloat:
-        table.Save(id, FloatTypeName(inst));
-        break;
-      case Op::TypeVector:
-        table.SaveDerived(id, {"v", ws::to_string(inst.words[3]), NamePart::Of(inst.words[2])},
-                          "_vector_");
-        break;
-      case Op::TypeMatrix:
-        table.SaveDerived(id, {"mat", ws::to_string(inst.words[3]), NamePart::Of(inst.words[2])},
-                          "_matrix_");
-        break;
-      case Op::TypeArray:
-        table.SaveDerived(
-            id, {"_arr_", NamePart::Of(inst.words[2]), "_", NamePart::Of(inst.words[3])}, "_arr_");
-        break;
-      case Op::TypeRuntimeArray:
-        table.SaveDerived(id, {"_runtimearr_", NamePart::Of(inst.words[2])}, "_runtimearr_");
-        break;
-      case Op::TypePointer:
-        table.SaveDerived(id,
-                          {"_ptr_", EnumText(OperandKind::kStorageClass, inst.words[2]), "_",
-                           NamePart::Of(inst.words[3])},
-                          "_ptr_");
-        break;
-      case Op::TypeStruct:
-        table.Save(id, "_struct_" + ws::to_string(id));
-        break;
-      case Op::ConstantTrue:
-        table.Save(id, "true");
-        break;
-      case Op::ConstantFalse:
-        table.Save(id, "false");
-        break;
-      case Op::Constant: {
-        ws::string value = NumberText(inst, inst.operands[2]);
-        for (char& c : value) {
-          if (c == '-') c = 'n';
-        }
-        table.SaveDerived(id, {NamePart::Of(inst.type_id), "_", value}, "_constant_");
-        break;
-      }
-      default:
-        break;
-    }
+    if (!MayName(module.instructions[i].opcode)) continue;
+    const uint32_t id = NamedId(module.instructions[i], words);
+    if (id >= module.header.bound || table.Has(id)) continue;
+    table.Save(id, Suggest(module.Get(i), name_of));
   }
   return table.Take(number_unnamed);
 }
 
-ws::string InstructionText(const ParsedInstruction& inst, const ws::vector<ws::string>& names) {
+struct LazyFriendlyNames::Stem {
+  NameTable names{0};  // The names of this stem made so far.
+  uint32_t next = 0;   // The next event to look at.
+  bool busy = false;   // Being extended.
+};
+
+LazyFriendlyNames::~LazyFriendlyNames() = default;
+
+LazyFriendlyNames::LazyFriendlyNames(const binary::ParsedModule& module)
+    : module_(module), first_(module.header.bound) {
+  const std::span<const uint32_t> words = module.data();
+  const binary::ParsedModule::Instruction* const insts = module.instructions.data();
+  const uint32_t num_insts = static_cast<uint32_t>(module.instructions.size());
+  const uint32_t bound = module.header.bound;
+  uint32_t* const first = first_.data();
+  for (uint32_t i = 0; i < num_insts; ++i) {
+    if (!MayName(insts[i].opcode)) continue;
+    const uint32_t id = NamedId(insts[i], words);
+    if (id >= bound || first[id] != 0) continue;
+    events_.push_back({i, id, nullptr});
+    first[id] = static_cast<uint32_t>(events_.size());
+  }
+}
+
+const ws::string& LazyFriendlyNames::Get(uint32_t id) {
+  if (whole_) return id < whole_names_.size() ? whole_names_[id] : none_;
+  if (id >= first_.size() || first_[id] == 0) return none_;
+  if (const ws::string* name = events_[first_[id] - 1].name) return *name;
+  if (!Resolve(id)) {
+    // Beyond the depth the lazy naming allows: name the whole module.
+    whole_names_ = FriendlyNames(module_, /*number_unnamed=*/false);
+    whole_ = true;
+    names_.clear();
+    return Get(id);
+  }
+  return *events_[first_[id] - 1].name;
+}
+
+const ws::string* LazyFriendlyNames::NameBefore(uint32_t id, uint32_t pos) {
+  if (failed_ || id >= first_.size() || first_[id] == 0 || first_[id] - 1 >= pos) return nullptr;
+  if (const ws::string* name = events_[first_[id] - 1].name) return name;
+  if (!Resolve(id)) return nullptr;
+  return events_[first_[id] - 1].name;
+}
+
+bool LazyFriendlyNames::Resolve(uint32_t id) {
+  constexpr int kMaxDepth = 32;
+  if (failed_ || depth_ >= kMaxDepth) {
+    failed_ = true;
+    return false;
+  }
+  ++depth_;
+  const uint32_t pos = first_[id] - 1;
+  auto name_of = [&](uint32_t c) { return NameBefore(c, pos); };
+  const ws::string base = NameTable::BaseName(Suggest(module_.Get(events_[pos].inst), name_of));
+  const ws::string stem(StemOf(base));
+  // The names of a stem are made in module order up to `pos`. What that needs (the names in other
+  // names, the type names of constants) comes from events before the one at hand, so the stem is
+  // never needed again while it is being extended.
+  // stems_ grows while this one is extended: it is found by index.
+  const auto [it, added] = stem_index_.emplace(stem, static_cast<uint32_t>(stems_.size()));
+  const uint32_t k = it->second;
+  if (added) stems_.emplace_back();
+  if (stems_[k].busy) failed_ = true;
+  stems_[k].busy = true;
+  for (uint32_t p = stems_[k].next; p <= pos && !failed_; stems_[k].next = ++p) {
+    if (!MayHaveStem(p, stem)) continue;
+    auto before_p = [&](uint32_t c) { return NameBefore(c, p); };
+    ws::string b = NameTable::BaseName(Suggest(module_.Get(events_[p].inst), before_p));
+    if (failed_ || StemOf(b) != stem) continue;
+    events_[p].name =
+        &names_.emplace(events_[p].id, stems_[k].names.Append(std::move(b))).first->second;
+  }
+  stems_[k].busy = false;
+  --depth_;
+  if (!failed_ && events_[pos].name == nullptr) failed_ = true;  // Never: `id` has the stem.
+  return !failed_;
+}
+
+bool LazyFriendlyNames::MayHaveStem(uint32_t pos, std::string_view stem) {
+  const binary::ParsedModule::Instruction& inst = module_.instructions[events_[pos].inst];
+  switch (static_cast<Op>(inst.opcode)) {
+    case Op::Name: {
+      if (stem.empty() || inst.num_words < 3) return true;
+      const char c = static_cast<char>(module_.data()[inst.offset + 2] & 0xFF);
+      const bool ok =
+          (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+      // An empty or all-digits name gets a '_' in front.
+      return (ok ? c : '_') == stem[0] || c == '\0' || ((c >= '0' && c <= '9') && stem[0] == '_');
+    }
+    case Op::Decorate:
+      return Compatible("gl_", stem);
+    case Op::TypeVoid:
+      return Compatible("void", stem);
+    case Op::TypeBool:
+      return Compatible("bool", stem);
+    case Op::TypeVector:
+      return Compatible("v", stem) || Compatible("_vector_", stem);
+    case Op::TypeMatrix:
+      return Compatible("mat", stem) || Compatible("_matrix_", stem);
+    case Op::TypeArray:
+      return Compatible("_arr_", stem);
+    case Op::TypeRuntimeArray:
+      return Compatible("_runtimearr_", stem);
+    case Op::TypePointer:
+      return Compatible("_ptr_", stem);
+    case Op::TypeStruct:
+      return Compatible("_struct_", stem);
+    case Op::ConstantTrue:
+      return Compatible("true", stem);
+    case Op::ConstantFalse:
+      return Compatible("false", stem);
+    case Op::Constant: {
+      // "<type name>_<value>", the value 48 characters at most, or "_constant_<id>".
+      const ws::string* type = NameBefore(inst.type_id, pos);
+      char digits[16];
+      const std::string_view type_name =
+          type ? std::string_view(*type)
+               : std::string_view(
+                     digits,
+                     std::to_chars(digits, digits + sizeof(digits), inst.type_id).ptr - digits);
+      const bool typed = Compatible(type_name, stem) &&
+                         (stem.size() <= type_name.size() || stem[type_name.size()] == '_');
+      return typed ||
+             (type_name.size() + 1 + 48 > kMaxDerivedName && Compatible("_constant_", stem));
+    }
+    default:
+      return true;
+  }
+}
+
+namespace {
+
+// Prints one instruction's text, `id_name(id)` giving the names of ids ("": print the number).
+template <class IdName>
+ws::string InstructionTextWith(const ParsedInstruction& inst, const IdName& id_name) {
   auto id_text = [&](uint32_t id) {
-    return "%" + (id < names.size() && !names[id].empty() ? names[id] : ws::to_string(id));
+    const ws::string& name = id_name(id);
+    return "%" + (!name.empty() ? name : ws::to_string(id));
   };
   ws::string out;
   if (inst.result_id != 0) out = id_text(inst.result_id) + " = ";
@@ -505,6 +704,18 @@ ws::string InstructionText(const ParsedInstruction& inst, const ws::vector<ws::s
     }
   }
   return out;
+}
+
+}  // namespace
+
+ws::string InstructionText(const ParsedInstruction& inst, const ws::vector<ws::string>& names) {
+  const ws::string none;
+  return InstructionTextWith(
+      inst, [&](uint32_t id) -> const ws::string& { return id < names.size() ? names[id] : none; });
+}
+
+ws::string InstructionText(const ParsedInstruction& inst, LazyFriendlyNames& names) {
+  return InstructionTextWith(inst, [&](uint32_t id) -> const ws::string& { return names.Get(id); });
 }
 
 bool Disassemble(std::span<const uint32_t> words, const DisassembleOptions& options,

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "source/binary/reader.h"
@@ -31,10 +32,52 @@ bool Disassemble(std::span<const uint32_t> words, const DisassembleOptions& opti
 ws::vector<ws::string> FriendlyNames(const binary::ParsedModule& module,
                                      bool number_unnamed = true);
 
+// The names of FriendlyNames(module, false), made one id at a time: the cost of naming an id
+// grows with the ids whose names could clash with its name (those of the same stem: the name
+// without "_<digits>" suffixes), not with the module. Keeps a reference to `module`.
+class LazyFriendlyNames {
+ public:
+  explicit LazyFriendlyNames(const binary::ParsedModule& module);
+  ~LazyFriendlyNames();
+  LazyFriendlyNames(const LazyFriendlyNames&) = delete;
+  LazyFriendlyNames& operator=(const LazyFriendlyNames&) = delete;
+
+  // The name of `id`, "" when it has none (FriendlyNames(module, false)[id]).
+  const ws::string& Get(uint32_t id);
+
+ private:
+  struct Event {
+    uint32_t inst;  // The instruction that names the id first.
+    uint32_t id;
+    const ws::string* name;  // Its entry of names_ once named, else null.
+  };
+  // The name of `id` when the naming reaches event `pos`: nullptr when it has none yet.
+  const ws::string* NameBefore(uint32_t id, uint32_t pos);
+  // Names every id whose name has the stem of `id`'s name; false when that is beyond the limits
+  // of lazy naming (deep nesting, names whose stems depend on each other).
+  bool Resolve(uint32_t id);
+  // Whether event `pos` may name its id with a name of stem `stem` (false only when it cannot).
+  bool MayHaveStem(uint32_t pos, std::string_view stem);
+
+  const binary::ParsedModule& module_;
+  ws::vector<Event> events_;    // In module order.
+  ws::vector<uint32_t> first_;  // For each id below the bound: its event's position + 1, or 0.
+  ws::unordered_map<uint32_t, ws::string> names_;  // The ids named so far.
+  struct Stem;                                     // The names of one stem.
+  ws::vector<Stem> stems_;                         // In the order first needed.
+  ws::unordered_map<ws::string, uint32_t, ws::StringHash> stem_index_;  // Into stems_.
+  int depth_ = 0;
+  bool failed_ = false;
+  bool whole_ = false;  // Fell back to naming the whole module into whole_names_.
+  ws::vector<ws::string> whole_names_;
+  const ws::string none_;
+};
+
 // Prints one instruction's text (without indentation), using `names` for ids (or numbers when
 // `names` is empty, or an id's name is).
 ws::string InstructionText(const binary::ParsedInstruction& inst,
                            const ws::vector<ws::string>& names);
+ws::string InstructionText(const binary::ParsedInstruction& inst, LazyFriendlyNames& names);
 
 }  // namespace coopspv::text
 

@@ -142,8 +142,7 @@ bool ValidationState::Report(const char* rule_id, InstIndex inst, ws::string mes
     d.word_offset = module_.word_offset(inst);
     d.result_id = module_.result_id(inst);
     d.opcode = static_cast<uint32_t>(module_.opcode(inst));
-    Name(0);  // Make sure the friendly names exist.
-    d.instruction_text = text::InstructionText(module_.inst(inst), names_);
+    d.instruction_text = text::InstructionText(module_.inst(inst), Names());
   }
   if (d.severity == Severity::kError) {
     ++result_->num_errors;
@@ -160,13 +159,14 @@ bool ValidationState::Report(const char* rule_id, InstIndex inst, ws::string mes
   return true;
 }
 
+text::LazyFriendlyNames& ValidationState::Names() {
+  if (!names_) names_.emplace(module_.parsed());
+  return *names_;
+}
+
 ws::string ValidationState::Name(Id id) {
-  if (!names_ready_) {
-    names_ = text::FriendlyNames(module_.parsed(), /*number_unnamed=*/false);
-    names_ready_ = true;
-  }
-  if (id < names_.size() && !names_[id].empty()) return "%" + names_[id];
-  return "%" + ws::to_string(id);
+  const ws::string& name = Names().Get(id);
+  return "%" + (!name.empty() ? name : ws::to_string(id));
 }
 
 ws::string ValidationState::OpName(Op op) {

@@ -13,6 +13,7 @@
 #include "source/common/workspace.h"
 #include "source/ir/analyses.h"
 #include "source/ir/module.h"
+#include "source/text/disassembler.h"
 #include "source/val/validator.h"
 
 namespace coopspv::val {
@@ -134,6 +135,7 @@ class ValidationState {
  private:
   void CollectCapabilities();
   void FileWalks();
+  text::LazyFriendlyNames& Names();
 
   const ir::Module& module_;
   const Options& options_;
@@ -144,8 +146,7 @@ class ValidationState {
   spv::MemoryModel memory_model_ = spv::MemoryModel::Simple;
   bool has_memory_model_ = false;
   bool full_ = false;
-  ws::vector<ws::string> names_;  // Friendly names ("" for unnamed ids), filled on first use.
-  bool names_ready_ = false;
+  std::optional<text::LazyFriendlyNames> names_;  // Friendly names, made on first use.
   // Filled by FileWalks on the first Walked() call: walk w's instructions are
   // walked_[walk_begin_[w], walk_begin_[w + 1]).
   ws::vector<InstIndex> walked_;

@@ -404,6 +404,106 @@ TEST(DisassemblerInstructionText, NumbersWithoutNames) {
             "%float_1_5");
 }
 
+// Names that clash: OpNames taking type and constant names and their suffixed forms, names of
+// digits, duplicate types and constants, a late OpName, names spelled from suffixed names.
+constexpr char kClashModule[] = R"(OpCapability Shader
+OpCapability Float16
+OpMemoryModel Logical GLSL450
+OpName %a "uint"
+OpName %b "uint_0"
+OpName %c "123"
+OpName %d "_123"
+OpName %e "x y"
+OpName %f "v4uint_1"
+OpName %g "uint_1_0_0"
+OpName %h "_ptr_Private__arr__arr_v4uint_1_uint_1_16_uint_1_16"
+OpDecorate %wg BuiltIn WorkgroupSize
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpName %gid "gl_WorkGroupSize"
+%u = OpTypeInt 32 0
+%i = OpTypeInt 32 1
+%hf = OpTypeFloat 16
+%bl = OpTypeBool
+%v4 = OpTypeVector %u 4
+%v4b = OpTypeVector %u 4
+%v4c = OpTypeVector %u 4
+%k0 = OpConstant %u 0
+%k0b = OpConstant %u 0
+%k0c = OpConstant %u 0
+%k1 = OpConstant %u 1
+%kn = OpConstant %i -1
+%kh = OpConstant %hf 0.5
+%kt = OpConstantTrue %bl
+%kf = OpConstantFalse %bl
+%len = OpConstant %u 16
+%arr = OpTypeArray %v4 %len
+%arr2 = OpTypeArray %arr %len
+%ptr = OpTypePointer Private %arr2
+%ptr2 = OpTypePointer Private %arr2
+%a = OpVariable %ptr Private
+%b = OpVariable %ptr Private
+%c = OpVariable %ptr Private
+%d = OpVariable %ptr Private
+%e = OpVariable %ptr Private
+%f = OpVariable %ptr Private
+%g = OpVariable %ptr Private
+%h = OpVariable %ptr Private
+%wg = OpVariable %ptr Private
+%gid = OpVariable %ptr Private
+OpName %k1 "late"
+)";
+
+// Every id's lazy name equals the whole module's, asked one id per object, or all ids of one
+// object in reverse order; and instructions print the same with both.
+void ExpectLazyNamesEqual(const std::string& text) {
+  const Words words = Asm(text);
+  binary::ParsedModule module;
+  Diagnostic diagnostic;
+  ASSERT_TRUE(binary::ParseModule(words, &module, &diagnostic)) << diagnostic.ToString();
+  const auto names = FriendlyNames(module, /*number_unnamed=*/false);
+  ASSERT_EQ(names.size(), module.header.bound);
+  LazyFriendlyNames reverse(module);
+  for (uint32_t id = module.header.bound + 1; id-- > 0;) {
+    const std::string expected = id < names.size() ? std::string(names[id]) : "";
+    EXPECT_EQ(std::string(LazyFriendlyNames(module).Get(id)), expected) << "id " << id;
+    EXPECT_EQ(std::string(reverse.Get(id)), expected) << "id " << id;
+  }
+  LazyFriendlyNames lazy(module);
+  for (size_t i = 0; i < module.instructions.size(); ++i) {
+    EXPECT_EQ(InstructionText(module.Get(i), lazy), InstructionText(module.Get(i), names));
+  }
+}
+
+TEST(DisassemblerNames, LazyNamesEqualTheWholeModulesWithClashes) {
+  ExpectLazyNamesEqual(kClashModule);
+  // Spot checks of the clashes themselves.
+  const Words words = Asm(kClashModule);
+  binary::ParsedModule module;
+  Diagnostic diagnostic;
+  ASSERT_TRUE(binary::ParseModule(words, &module, &diagnostic)) << diagnostic.ToString();
+  const auto names = FriendlyNames(module, /*number_unnamed=*/false);
+  LazyFriendlyNames lazy(module);
+  EXPECT_EQ(lazy.Get(module.instructions[14].result_id), "uint_1");  // %u
+  EXPECT_EQ(names[module.instructions[14].result_id], "uint_1");
+  EXPECT_EQ(lazy.Get(module.instructions[19].result_id), "v4uint_1_1");  // %v4b
+  EXPECT_EQ(lazy.Get(module.instructions[22].result_id), "uint_1_0_1");  // %k0b
+  EXPECT_EQ(lazy.Get(module.instructions[24].result_id), "uint_1_1");    // %k1, not "late"
+}
+
+TEST(DisassemblerNames, LazyNamesOfDeepTypesFallBackToTheWholeModule) {
+  // Nested arrays beyond the depth the lazy naming follows; names long enough to be cut.
+  std::string text =
+      "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%f = OpTypeFloat 32\n"
+      "%u = OpTypeInt 32 0\n%n = OpConstant %u 3\n%t0 = OpTypeVector %f 4\n";
+  for (int i = 1; i <= 60; ++i) {
+    text += "%t" + std::to_string(i) + " = OpTypeArray %t" + std::to_string(i - 1) + " %n\n";
+    if (i % 7 == 0)
+      text += "%d" + std::to_string(i) + " = OpTypeArray %t" + std::to_string(i - 1) +
+              " %n\n";  // A duplicate.
+  }
+  ExpectLazyNamesEqual(text);
+}
+
 TEST(DisassemblerErrors, UndefinedEnumerantsAreRejectedWithTheirWord) {
   // Raw words put values no grammar defines into enumerant operands.
   const std::string prefix =
