@@ -153,61 +153,73 @@ void Module::Index() {
   words_ = parsed_.data().data();
   defs_.assign(bound(), kNoInst);
   global_end_ = static_cast<InstIndex>(n);
-  block_of_.assign(n, ~0u);
+  // Every entry is written below: sizing the array does not clear it (BlockSlot).
+  block_of_.resize(n);
+  const binary::ParsedModule::Instruction* const records = parsed_.instructions.data();
+  BlockSlot* const block_of = block_of_.data();
   // Leniently index functions and blocks: the validator reports what is out of place.
   uint32_t current_function = ~0u;
   uint32_t current_block = ~0u;
+  // A block ends at its terminator, or where the next block, function or function end begins.
+  const auto close_block = [&](InstIndex end) {
+    if (current_block != ~0u) blocks_[current_block].end = end;
+    current_block = ~0u;
+  };
   for (InstIndex i = 0; i < n; ++i) {
-    const auto& rec = parsed_.instructions[i];
+    const auto& rec = records[i];
     if (rec.result_id != 0) {
-      if (defs_[rec.result_id] == kNoInst) {
-        defs_[rec.result_id] = i;
+      InstIndex& def = defs_[rec.result_id];
+      if (def == kNoInst) {
+        def = i;
       } else {
         duplicate_defs_.emplace_back(rec.result_id, i);
       }
     }
     const Op op = static_cast<Op>(rec.opcode);
-    switch (op) {
-      case Op::Function:
-        if (functions_.empty()) global_end_ = i;
-        // A function missing its OpFunctionEnd still owns the blocks read before this one.
-        if (current_function != ~0u) {
-          Function& previous = functions_[current_function];
-          previous.num_blocks = static_cast<uint32_t>(blocks_.size()) - previous.first_block;
-        }
-        current_function = static_cast<uint32_t>(functions_.size());
-        functions_.push_back({i, kNoInst, static_cast<uint32_t>(blocks_.size()), 0, i + 1, 0});
-        current_block = ~0u;
-        break;
-      case Op::FunctionParameter:
-        if (current_function != ~0u && current_block == ~0u) {
-          ++functions_[current_function].num_params;
-        }
-        break;
-      case Op::FunctionEnd:
-        if (current_function != ~0u) {
-          Function& f = functions_[current_function];
-          f.end = i;
-          f.num_blocks = static_cast<uint32_t>(blocks_.size()) - f.first_block;
-        }
-        current_function = ~0u;
-        current_block = ~0u;
-        break;
-      case Op::Label:
-        if (current_function != ~0u) {
-          current_block = static_cast<uint32_t>(blocks_.size());
-          blocks_.push_back({i, i + 1, current_function});
-        }
-        break;
-      default:
-        break;
+    // OpFunction, OpFunctionParameter and OpFunctionEnd are 54, 55 and 56.
+    static_assert(
+        static_cast<uint32_t>(Op::FunctionParameter) == static_cast<uint32_t>(Op::Function) + 1 &&
+        static_cast<uint32_t>(Op::FunctionEnd) == static_cast<uint32_t>(Op::Function) + 2);
+    if (rec.opcode - static_cast<uint32_t>(Op::Function) < 3u || op == Op::Label) {
+      switch (op) {
+        case Op::Function:
+          if (functions_.empty()) global_end_ = i;
+          close_block(i);
+          // A function missing its OpFunctionEnd still owns the blocks read before this one.
+          if (current_function != ~0u) {
+            Function& previous = functions_[current_function];
+            previous.num_blocks = static_cast<uint32_t>(blocks_.size()) - previous.first_block;
+          }
+          current_function = static_cast<uint32_t>(functions_.size());
+          functions_.push_back({i, kNoInst, static_cast<uint32_t>(blocks_.size()), 0, i + 1, 0});
+          break;
+        case Op::FunctionParameter:
+          if (current_function != ~0u && current_block == ~0u) {
+            ++functions_[current_function].num_params;
+          }
+          break;
+        case Op::FunctionEnd:
+          close_block(i);
+          if (current_function != ~0u) {
+            Function& f = functions_[current_function];
+            f.end = i;
+            f.num_blocks = static_cast<uint32_t>(blocks_.size()) - f.first_block;
+          }
+          current_function = ~0u;
+          break;
+        default:  // OpLabel.
+          if (current_function != ~0u) {
+            close_block(i);
+            current_block = static_cast<uint32_t>(blocks_.size());
+            blocks_.push_back({i, i + 1, current_function});
+          }
+          break;
+      }
     }
-    if (current_block != ~0u) {
-      block_of_[i] = current_block;
-      blocks_[current_block].end = i + 1;
-      if (IsTerminator(op)) current_block = ~0u;
-    }
+    block_of[i].block = current_block;
+    if (current_block != ~0u && IsTerminator(op)) close_block(i + 1);
   }
+  close_block(static_cast<InstIndex>(n));
   // A function without OpFunctionEnd still owns the blocks read after it.
   if (current_function != ~0u) {
     Function& f = functions_[current_function];
@@ -218,7 +230,7 @@ void Module::Index() {
 uint32_t Module::BlockOfLabel(Id label) const {
   const InstIndex d = Def(label);
   if (d == kNoInst || opcode(d) != Op::Label) return ~0u;
-  return block_of_[d];
+  return block_of_[d].block;
 }
 
 uint32_t Module::FunctionOf(InstIndex i) const {

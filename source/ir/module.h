@@ -145,7 +145,7 @@ class Module {
   // The function an instruction index is in, or ~0u when outside every function.
   uint32_t FunctionOf(InstIndex i) const;
   // The block index of each instruction inside a block, ~0u otherwise.
-  uint32_t BlockOf(InstIndex i) const { return i < num_instructions_ ? block_of_[i] : ~0u; }
+  uint32_t BlockOf(InstIndex i) const { return i < num_instructions_ ? block_of_[i].block : ~0u; }
   // The function whose OpFunction defines `id`, or ~0u.
   uint32_t FunctionById(Id id) const;
 
@@ -173,7 +173,13 @@ class Module {
   ws::vector<std::pair<Id, InstIndex>> duplicate_defs_;
   ws::vector<Function> functions_;
   ws::vector<Block> blocks_;
-  ws::vector<uint32_t> block_of_;  // Per instruction.
+  // An entry of block_of_, left uninitialized by its default constructor: Index writes every one,
+  // so sizing the array need not clear it first.
+  struct BlockSlot {
+    BlockSlot() {}  // NOLINT(modernize-use-equals-default): `= default` would zero on resize.
+    uint32_t block;
+  };
+  ws::vector<BlockSlot> block_of_;  // Per instruction.
   InstIndex global_end_ = 0;
   size_t num_instructions_ = 0;
   const uint32_t* words_ = nullptr;  // parsed_.data(), without its test for borrowed words.

@@ -725,6 +725,48 @@ OpReturn
   EXPECT_EQ(m.dominators().Idom(s.block("a2")), s.block("a1"));
 }
 
+// Blocks left without a terminator end where the next block, the function's end or the module's
+// end begins; an instruction after a terminator belongs to no block.
+TEST(IrModule, BlocksWithoutTerminatorsEndWhereTheNextThingBegins) {
+  Asm s(R"(OpCapability Shader
+OpMemoryModel Logical GLSL450
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%f1 = OpFunction %void None %fn
+%a1 = OpLabel
+OpNop
+%a2 = OpLabel
+OpNop
+OpFunctionEnd
+%f2 = OpFunction %void None %fn
+%b1 = OpLabel
+OpReturn
+OpNop
+%b2 = OpLabel
+OpNop
+)");
+  const Module& m = *s.module;
+  ASSERT_EQ(m.functions().size(), 2u);
+  ASSERT_EQ(m.blocks().size(), 4u);
+  const InstIndex a1 = s.def("a1"), a2 = s.def("a2"), b1 = s.def("b1"), b2 = s.def("b2");
+  const InstIndex f1_end = m.functions()[0].end;
+  EXPECT_EQ(m.opcode(f1_end), Op::FunctionEnd);
+  EXPECT_EQ(m.blocks()[s.block("a1")].end, a2);
+  EXPECT_EQ(m.blocks()[s.block("a2")].end, f1_end);
+  EXPECT_EQ(m.blocks()[s.block("b1")].end, b1 + 2);
+  EXPECT_EQ(m.blocks()[s.block("b2")].end, m.num_instructions());
+  EXPECT_EQ(m.BlockOf(a1 + 1), s.block("a1"));
+  EXPECT_EQ(m.BlockOf(a2 + 1), s.block("a2"));
+  EXPECT_EQ(m.BlockOf(f1_end), ~0u);
+  EXPECT_EQ(m.BlockOf(m.functions()[1].def), ~0u);
+  EXPECT_EQ(m.BlockOf(b1 + 1), s.block("b1"));
+  EXPECT_EQ(m.BlockOf(b1 + 2), ~0u);  // The OpNop after OpReturn.
+  EXPECT_EQ(m.BlockOf(b2 + 1), s.block("b2"));
+  EXPECT_EQ(m.functions()[0].num_blocks, 2u);
+  EXPECT_EQ(m.functions()[1].num_blocks, 2u);
+  EXPECT_EQ(m.functions()[1].end, kNoInst);
+}
+
 // ---------------------------------------------------------------------------------------------
 // DefUse.
 
