@@ -180,14 +180,6 @@ ws::string ValidationState::Describe(InstIndex inst) {
   return out + OpName(module_.opcode(inst));
 }
 
-bool ValidationState::IsType(Id id) const { return ir::IsTypeDeclaration(DefOp(id)); }
-
-uint32_t ValidationState::DefWord(Id id, size_t n) const {
-  const InstIndex d = module_.Def(id);
-  if (d == kNoInst || n >= module_.num_words(d)) return 0;
-  return module_.word(d, n);
-}
-
 uint32_t ValidationState::ScalarWidth(Id type) const {
   return IsIntType(type) || IsFloatType(type) ? DefWord(type, 2) : 0;
 }
