@@ -146,7 +146,7 @@ Want DefaultWant(grammar::OperandKind kind, ir::Section section, bool is_type) {
 
 // Fills `wants` with what each parsed operand of instruction `i` must name (kAny for non-id
 // operands and for operands other rules check with better messages).
-void OperandWants(const ir::Module& m, InstIndex i, ws::vector<Want>* wants) {
+[[gnu::noinline]] void OperandWants(const ir::Module& m, InstIndex i, ws::vector<Want>* wants) {
   const ir::Inst inst = m.inst(i);
   const Op op = m.opcode(i);
   const size_t n = inst.operands.size();
@@ -305,17 +305,45 @@ ws::string OperandLabel(const ir::Inst& inst, size_t k) {
   return ws::to_string(k + 1);
 }
 
+// The reports of the id loop, out of line so that the loop keeps its state in registers.
+[[gnu::cold, gnu::noinline]] bool ReportUndefined(ValidationState& state, InstIndex i, size_t k,
+                                                  Id id) {
+  return state.Report("id.undefined", i,
+                      state.Describe(i) + ": operand " + OperandLabel(state.module().inst(i), k) +
+                          " " + state.Name(id) + " is not defined");
+}
+
+[[gnu::cold, gnu::noinline]] bool ReportForward(ValidationState& state, InstIndex i, size_t k,
+                                                Id id) {
+  return state.Report("id.forward-reference", i,
+                      state.Describe(i) + ": operand " + OperandLabel(state.module().inst(i), k) +
+                          " " + state.Name(id) + " is used before its definition");
+}
+
+[[gnu::cold, gnu::noinline]] bool ReportKind(ValidationState& state, InstIndex i, size_t k, Id id,
+                                             Want want, InstIndex def) {
+  return state.Report("id.kind", i,
+                      state.Describe(i) + ": operand " + OperandLabel(state.module().inst(i), k) +
+                          " " + state.Name(id) + " must be " + WantText(want) + ", not " +
+                          state.Describe(def));
+}
+
+[[gnu::cold, gnu::noinline]] bool ReportDuplicates(ValidationState& state) {
+  for (const auto& [id, inst] : state.module().duplicate_defs()) {
+    if (!state.Report("id.duplicate", inst,
+                      state.Describe(inst) + " defines " + state.Name(id) +
+                          ", which an earlier instruction already defines")) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 void ValidateIds(ValidationState& state) {
   const ir::Module& m = state.module();
-  for (const auto& [id, inst] : m.duplicate_defs()) {
-    if (!state.Report("id.duplicate", inst,
-                      state.Describe(inst) + " defines " + state.Name(id) +
-                          ", which an earlier instruction already defines")) {
-      return;
-    }
-  }
+  if (!m.duplicate_defs().empty() && !ReportDuplicates(state)) return;
   // Pointer types declared ahead by OpTypeForwardPointer may be named before their definition.
   ws::vector<bool> forward_pointer(m.bound(), false);
   ws::vector<Want> wants;
@@ -351,20 +379,12 @@ void ValidateIds(ValidationState& state) {
       const Id id = inst_words[operand.offset];
       const InstIndex def = m.Def(id);
       if (def == kNoInst) {
-        if (!state.Report("id.undefined", i,
-                          state.Describe(i) + ": operand " + OperandLabel(m.inst(i), k) + " " +
-                              state.Name(id) + " is not defined")) {
-          return;
-        }
+        if (!ReportUndefined(state, i, k, id)) return;
         continue;
       }
       if (check_forward && def >= i && !(op == Op::TypeForwardPointer && k == 0) &&
           !forward_pointer[id]) {
-        if (!state.Report("id.forward-reference", i,
-                          state.Describe(i) + ": operand " + OperandLabel(m.inst(i), k) + " " +
-                              state.Name(id) + " is used before its definition")) {
-          return;
-        }
+        if (!ReportForward(state, i, k, id)) return;
         continue;
       }
       const Want want = special                                       ? wants[k]
@@ -383,12 +403,7 @@ void ValidateIds(ValidationState& state) {
         ok = Satisfies(m, def, want);
       }
       if (!ok) {
-        if (!state.Report("id.kind", i,
-                          state.Describe(i) + ": operand " + OperandLabel(m.inst(i), k) + " " +
-                              state.Name(id) + " must be " + WantText(want) + ", not " +
-                              state.Describe(def))) {
-          return;
-        }
+        if (!ReportKind(state, i, k, id, want, def)) return;
       }
     }
   }
