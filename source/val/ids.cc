@@ -356,8 +356,9 @@ void ValidateIds(ValidationState& state) {
   const binary::ParsedOperand* const all_operands = parsed.operands.data();
   const uint32_t* const words = m.words().data();
   const InstIndex num_instructions = static_cast<InstIndex>(m.num_instructions());
+  // No test of state.Full() per instruction: only this loop's reports can fill the list, and it
+  // returns when one does.
   for (InstIndex i = 0; i < num_instructions; ++i) {
-    if (state.Full()) break;
     const binary::ParsedModule::Instruction& rec = records[i];
     const Op op = static_cast<Op>(rec.opcode);
     if (op == Op::Function) in_function = true;

@@ -19,7 +19,7 @@ bool AvailableAtEnd(const ir::Module& m, const ir::DominatorTree& dom, InstIndex
   return dom.Dominates(def_block, block);
 }
 
-void CheckPhi(ValidationState& state, InstIndex i, uint32_t block) {
+[[gnu::noinline]] void CheckPhi(ValidationState& state, InstIndex i, uint32_t block) {
   const ir::Module& m = state.module();
   const ir::Cfg& cfg = m.cfg();
   const ir::DominatorTree& dom = m.dominators();
@@ -90,6 +90,12 @@ void CheckPhi(ValidationState& state, InstIndex i, uint32_t block) {
   }
 }
 
+// The dominance report, out of line so that the operand loop keeps its state in registers.
+[[gnu::cold, gnu::noinline]] void ReportDominance(ValidationState& state, InstIndex i, Id id,
+                                                  const char* why) {
+  state.Report("ssa.dominance", i, state.Describe(i) + " uses " + state.Name(id) + why);
+}
+
 }  // namespace
 
 void ValidateSsa(ValidationState& state) {
@@ -109,7 +115,7 @@ void ValidateSsa(ValidationState& state) {
     for (InstIndex i = b.label + 1; i < b.end && !state.Full(); ++i) {
       const binary::ParsedModule::Instruction& rec = records[i];
       if (static_cast<Op>(rec.opcode) == Op::Phi) {
-        CheckPhi(state, i, block);
+        CheckPhi(state, i, block);  // Out of line: few instructions are OpPhi.
         continue;
       }
       const uint32_t* const inst_words = words + rec.offset;
@@ -136,18 +142,12 @@ void ValidateSsa(ValidationState& state) {
           continue;  // Module-scope: available everywhere.
         }
         if (def_function != b.function) {
-          state.Report("ssa.dominance", i,
-                       state.Describe(i) + " uses " + state.Name(id) +
-                           ", which is defined in another function");
+          ReportDominance(state, i, id, ", which is defined in another function");
           continue;
         }
         if (def_block == ~0u || !reachable) continue;  // Parameters; unreachable code.
         const bool ok = def_block == block ? def < i : dom.Dominates(def_block, block);
-        if (!ok) {
-          state.Report("ssa.dominance", i,
-                       state.Describe(i) + " uses " + state.Name(id) +
-                           ", whose definition does not dominate this use");
-        }
+        if (!ok) ReportDominance(state, i, id, ", whose definition does not dominate this use");
       }
     }
   }
