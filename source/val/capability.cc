@@ -72,25 +72,26 @@ ws::string Missing(const ValidationState& state, std::span<const uint32_t> caps,
   return "SPIR-V " + ws::to_string(version >> 16) + "." + ws::to_string((version >> 8) & 0xFF);
 }
 
-void CheckEnumerant(ValidationState& state, InstIndex i, const grammar::EnumerantInfo& e,
+// Returns whether the enumerant is enabled (false once it was reported).
+bool CheckEnumerant(ValidationState& state, InstIndex i, const grammar::EnumerantInfo& e,
                     const grammar::OperandKindInfo& kind) {
   // A Capability enumerant's capability list names what it implicitly declares, not what it
   // requires.
   const bool is_capability = &kind == &grammar::GetOperandKind(grammar::OperandKind::kCapability);
   if (Enabled(state, grammar::Capabilities(e), grammar::Extensions(e), e.version, !is_capability)) {
-    return;
+    return true;
   }
   const ws::string missing =
       Missing(state, grammar::Capabilities(e), grammar::Extensions(e), e.version, !is_capability);
-  if (!missing.empty()) {
-    state.Report("capability.operand", i,
-                 state.Describe(i) + ": " + kind.name + " " + e.name + " requires " + missing);
-  }
+  if (missing.empty()) return true;
+  state.Report("capability.operand", i,
+               state.Describe(i) + ": " + kind.name + " " + e.name + " requires " + missing);
+  return false;
 }
 
 // Per operand kind: whether some enumerant needs a capability, an extension or a version
 // beyond 1.0. Kinds without any are skipped without looking their values up.
-bool KindIsGated(grammar::OperandKind kind) {
+const std::vector<bool>& GatedKinds() {
   static const std::vector<bool> gated = [] {
     std::vector<bool> g(grammar::kNumOperandKinds, false);
     for (int k = 0; k < grammar::kNumOperandKinds; ++k) {
@@ -102,7 +103,7 @@ bool KindIsGated(grammar::OperandKind kind) {
     }
     return g;
   }();
-  return gated[static_cast<size_t>(kind)];
+  return gated;
 }
 
 // Whether an instruction of this opcode can have an enumerant operand: one its grammar lists, or
@@ -132,6 +133,10 @@ void ValidateCapabilities(ValidationState& state) {
   // The parsed records are read directly: this loop visits every instruction of the module.
   const binary::ParsedModule& parsed = m.parsed();
   const uint32_t* const words = m.words().data();
+  const std::vector<bool>& gated = GatedKinds();
+  // Per operand kind, the last value found enabled (bit 32 set when there is one): operands
+  // repeat (Decorate's decoration, OpVariable's storage class, ...) and are not looked up again.
+  uint64_t last_enabled[grammar::kNumOperandKinds] = {};
   for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
     const binary::ParsedModule::Instruction& rec = parsed.instructions[i];
     const uint32_t opcode = rec.opcode;
@@ -156,25 +161,31 @@ void ValidateCapabilities(ValidationState& state) {
     for (uint32_t k = 0; k < rec.operand_count; ++k) {
       const binary::ParsedOperand& op = operands[k];
       if (grammar::IsIdKind(op.kind)) continue;  // Most operands; no table lookup for them.
+      // Only enumerant kinds have gated values.
+      if (!gated[static_cast<size_t>(op.kind)]) continue;
       const grammar::OperandKindInfo& kind = grammar::GetOperandKind(op.kind);
       if (kind.category != grammar::OperandCategory::kValueEnum &&
           kind.category != grammar::OperandCategory::kBitEnum) {
         continue;
       }
-      if (!KindIsGated(op.kind)) continue;
       const uint32_t value = words[rec.offset + op.offset];
+      uint64_t& last = last_enabled[static_cast<size_t>(op.kind)];
+      const uint64_t seen = (uint64_t{1} << 32) | value;
+      if (last == seen) continue;
+      bool enabled = true;
       if (kind.category == grammar::OperandCategory::kValueEnum) {
         if (const grammar::EnumerantInfo* e = grammar::LookupEnumerant(op.kind, value)) {
-          CheckEnumerant(state, i, *e, kind);
+          enabled = CheckEnumerant(state, i, *e, kind);
         }
-      } else if (kind.category == grammar::OperandCategory::kBitEnum) {
+      } else {
         for (uint32_t bits = value; bits != 0; bits &= bits - 1) {
           const uint32_t bit = bits & (~bits + 1);
           if (const grammar::EnumerantInfo* e = grammar::LookupEnumerant(op.kind, bit)) {
-            CheckEnumerant(state, i, *e, kind);
+            enabled = CheckEnumerant(state, i, *e, kind) && enabled;
           }
         }
       }
+      if (enabled) last = seen;
     }
   }
 }

@@ -144,18 +144,20 @@ Want DefaultWant(grammar::OperandKind kind, ir::Section section, bool is_type) {
   return IdOperandWant(section, is_type);
 }
 
-// Fills `wants` with what each parsed operand of instruction `i` must name (kAny for non-id
-// operands and for operands other rules check with better messages).
-void OperandWants(const ir::Module& m, InstIndex i, ws::vector<Want>* wants) {
-  const ir::Inst inst = m.inst(i);
-  const Op op = m.opcode(i);
-  const size_t n = inst.operands.size();
-  wants->assign(n, Want::kAny);
+// Fills `wants` with what each parsed operand of the instruction (its record, operands and
+// words) must name (kAny for non-id operands and for operands other rules check with better
+// messages).
+[[gnu::noinline]] void OperandWants(const binary::ParsedModule::Instruction& rec,
+                                    const binary::ParsedOperand* operands,
+                                    const uint32_t* inst_words, ws::vector<Want>* wants) {
+  const Op op = static_cast<Op>(rec.opcode);
+  const size_t n = rec.operand_count;
+  wants->resize(n);
   // Defaults from the operand kinds and the instruction's section.
   const ir::Section section = ir::SectionOf(op);
   const bool is_type = ir::IsTypeDeclaration(op);
   for (size_t k = 0; k < n; ++k) {
-    (*wants)[k] = DefaultWant(inst.operands[k].kind, section, is_type);
+    (*wants)[k] = DefaultWant(operands[k].kind, section, is_type);
   }
   auto set = [&](size_t k, Want w) {
     if (k < n) (*wants)[k] = w;
@@ -179,7 +181,7 @@ void OperandWants(const ir::Module& m, InstIndex i, ws::vector<Want>* wants) {
       break;
     case Op::Source:
       for (size_t k = 0; k < n; ++k) {
-        if (grammar::IsIdKind(inst.operands[k].kind)) set(k, Want::kString);
+        if (grammar::IsIdKind(operands[k].kind)) set(k, Want::kString);
       }
       break;
     case Op::ExecutionModeId:
@@ -221,7 +223,7 @@ void OperandWants(const ir::Module& m, InstIndex i, ws::vector<Want>* wants) {
       break;
     case Op::Switch:
       for (size_t k = 1; k < n; ++k) {
-        if (inst.operands[k].kind == grammar::OperandKind::kIdRef) set(k, Want::kLabel);
+        if (operands[k].kind == grammar::OperandKind::kIdRef) set(k, Want::kLabel);
       }
       break;
     case Op::SelectionMerge:
@@ -244,8 +246,8 @@ void OperandWants(const ir::Module& m, InstIndex i, ws::vector<Want>* wants) {
     case Op::ExtInst:
       set(2, Want::kExtInstImport);
       // Unknown and non-semantic sets (debug info names strings, types, ...): anything goes.
-      if (inst.ext_inst_set < 0 ||
-          std::string_view(grammar::GetExtInstSet(inst.ext_inst_set).name).substr(0, 12) ==
+      if (rec.ext_inst_set < 0 ||
+          std::string_view(grammar::GetExtInstSet(rec.ext_inst_set).name).substr(0, 12) ==
               "NonSemantic.") {
         set_from(4, Want::kAny);
       }
@@ -256,7 +258,7 @@ void OperandWants(const ir::Module& m, InstIndex i, ws::vector<Want>* wants) {
       set(2, Want::kType);
       break;
     case Op::SpecConstantOp: {
-      const Op operation = static_cast<Op>(inst.words[3]);
+      const Op operation = static_cast<Op>(rec.num_words > 3 ? inst_words[3] : 0);
       if (operation == Op::CooperativeMatrixLengthKHR ||
           operation == Op::CooperativeMatrixLengthNV) {
         set(3, Want::kType);
@@ -274,8 +276,8 @@ void OperandWants(const ir::Module& m, InstIndex i, ws::vector<Want>* wants) {
       // TensorAddressingOperands parameters follow the mask in bit order: TensorView is a
       // value, DecodeFunc and DecodeVectorFunc are functions.
       for (size_t k = 0; k < n; ++k) {
-        if (inst.operands[k].kind != grammar::OperandKind::kTensorAddressingOperands) continue;
-        const uint32_t mask = inst.word(inst.operands[k]);
+        if (operands[k].kind != grammar::OperandKind::kTensorAddressingOperands) continue;
+        const uint32_t mask = inst_words[operands[k].offset];
         size_t p = k + 1;
         if (mask & 1) set(p++, Want::kValue);
         if (mask & 2) set(p++, Want::kFunction);
@@ -305,17 +307,45 @@ ws::string OperandLabel(const ir::Inst& inst, size_t k) {
   return ws::to_string(k + 1);
 }
 
+// The reports of the id loop, out of line so that the loop keeps its state in registers.
+[[gnu::cold, gnu::noinline]] bool ReportUndefined(ValidationState& state, InstIndex i, size_t k,
+                                                  Id id) {
+  return state.Report("id.undefined", i,
+                      state.Describe(i) + ": operand " + OperandLabel(state.module().inst(i), k) +
+                          " " + state.Name(id) + " is not defined");
+}
+
+[[gnu::cold, gnu::noinline]] bool ReportForward(ValidationState& state, InstIndex i, size_t k,
+                                                Id id) {
+  return state.Report("id.forward-reference", i,
+                      state.Describe(i) + ": operand " + OperandLabel(state.module().inst(i), k) +
+                          " " + state.Name(id) + " is used before its definition");
+}
+
+[[gnu::cold, gnu::noinline]] bool ReportKind(ValidationState& state, InstIndex i, size_t k, Id id,
+                                             Want want, InstIndex def) {
+  return state.Report("id.kind", i,
+                      state.Describe(i) + ": operand " + OperandLabel(state.module().inst(i), k) +
+                          " " + state.Name(id) + " must be " + WantText(want) + ", not " +
+                          state.Describe(def));
+}
+
+[[gnu::cold, gnu::noinline]] bool ReportDuplicates(ValidationState& state) {
+  for (const auto& [id, inst] : state.module().duplicate_defs()) {
+    if (!state.Report("id.duplicate", inst,
+                      state.Describe(inst) + " defines " + state.Name(id) +
+                          ", which an earlier instruction already defines")) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 void ValidateIds(ValidationState& state) {
   const ir::Module& m = state.module();
-  for (const auto& [id, inst] : m.duplicate_defs()) {
-    if (!state.Report("id.duplicate", inst,
-                      state.Describe(inst) + " defines " + state.Name(id) +
-                          ", which an earlier instruction already defines")) {
-      return;
-    }
-  }
+  if (!m.duplicate_defs().empty() && !ReportDuplicates(state)) return;
   // Pointer types declared ahead by OpTypeForwardPointer may be named before their definition.
   ws::vector<bool> forward_pointer(m.bound(), false);
   ws::vector<Want> wants;
@@ -326,8 +356,9 @@ void ValidateIds(ValidationState& state) {
   const binary::ParsedOperand* const all_operands = parsed.operands.data();
   const uint32_t* const words = m.words().data();
   const InstIndex num_instructions = static_cast<InstIndex>(m.num_instructions());
+  // No test of state.Full() per instruction: only this loop's reports can fill the list, and it
+  // returns when one does.
   for (InstIndex i = 0; i < num_instructions; ++i) {
-    if (state.Full()) break;
     const binary::ParsedModule::Instruction& rec = records[i];
     const Op op = static_cast<Op>(rec.opcode);
     if (op == Op::Function) in_function = true;
@@ -339,10 +370,10 @@ void ValidateIds(ValidationState& state) {
     const uint32_t* const inst_words = words + rec.offset;
     if (op == Op::TypeForwardPointer) forward_pointer[inst_words[1]] = true;
     const bool special = HasSpecialWants(op);
-    if (special) OperandWants(m, i, &wants);
     // What the id operands other than the Result Type must name, once per instruction.
     const Want id_want = IdOperandWant(section, traits.is_type_declaration);
     const binary::ParsedOperand* const operands = all_operands + rec.operand_begin;
+    if (special) OperandWants(rec, operands, inst_words, &wants);
     const uint32_t num_operands = rec.operand_count;
     for (uint32_t k = 0; k < num_operands; ++k) {
       const binary::ParsedOperand& operand = operands[k];
@@ -351,20 +382,12 @@ void ValidateIds(ValidationState& state) {
       const Id id = inst_words[operand.offset];
       const InstIndex def = m.Def(id);
       if (def == kNoInst) {
-        if (!state.Report("id.undefined", i,
-                          state.Describe(i) + ": operand " + OperandLabel(m.inst(i), k) + " " +
-                              state.Name(id) + " is not defined")) {
-          return;
-        }
+        if (!ReportUndefined(state, i, k, id)) return;
         continue;
       }
       if (check_forward && def >= i && !(op == Op::TypeForwardPointer && k == 0) &&
           !forward_pointer[id]) {
-        if (!state.Report("id.forward-reference", i,
-                          state.Describe(i) + ": operand " + OperandLabel(m.inst(i), k) + " " +
-                              state.Name(id) + " is used before its definition")) {
-          return;
-        }
+        if (!ReportForward(state, i, k, id)) return;
         continue;
       }
       const Want want = special                                       ? wants[k]
@@ -383,12 +406,7 @@ void ValidateIds(ValidationState& state) {
         ok = Satisfies(m, def, want);
       }
       if (!ok) {
-        if (!state.Report("id.kind", i,
-                          state.Describe(i) + ": operand " + OperandLabel(m.inst(i), k) + " " +
-                              state.Name(id) + " must be " + WantText(want) + ", not " +
-                              state.Describe(def))) {
-          return;
-        }
+        if (!ReportKind(state, i, k, id, want, def)) return;
       }
     }
   }

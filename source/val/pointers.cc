@@ -51,6 +51,14 @@ bool TakesPointers(Op op) {
   }
 }
 
+[[gnu::cold, gnu::noinline]] void ReportPointerOperand(ValidationState& state, InstIndex i, Id id) {
+  state.Report("pointer.logical-operand", i,
+               state.Describe(i) + " takes the pointer " + state.Name(id) +
+                   " as an operand, which the Logical addressing model allows only for "
+                   "loads, stores, access chains, calls, atomics and the cooperative loads "
+                   "and stores (declare VariablePointers, or use --relax-logical-pointer)");
+}
+
 }  // namespace
 
 bool AccessChainsVisits(const ValidationState& state, Op op) {
@@ -110,20 +118,24 @@ void ValidatePointers(ValidationState& state) {
   }
   if (!any) return;
   const uint32_t* const words = m.words().data();
+  // Whether each opcode takes pointers, worked out on its first instruction (0: not yet).
+  ws::vector<uint8_t> takes(grammar::kMaxOpcode + 1, 0);
   for (InstIndex i = m.global_end(); i < n; ++i) {
     if (state.Full()) break;
     const binary::ParsedModule::Instruction& rec = records[i];
-    if (TakesPointers(static_cast<Op>(rec.opcode))) continue;
+    if (rec.opcode > grammar::kMaxOpcode) {
+      if (TakesPointers(static_cast<Op>(rec.opcode))) continue;
+    } else {
+      uint8_t& t = takes[rec.opcode];
+      if (t == 0) t = TakesPointers(static_cast<Op>(rec.opcode)) ? 1 : 2;
+      if (t == 1) continue;
+    }
     const binary::ParsedOperand* const operands = parsed.operands.data() + rec.operand_begin;
     for (uint32_t k = 0; k < rec.operand_count; ++k) {
       if (operands[k].kind != grammar::OperandKind::kIdRef) continue;
       const Id id = words[rec.offset + operands[k].offset];
       if (!pointer_value[id]) continue;
-      state.Report("pointer.logical-operand", i,
-                   state.Describe(i) + " takes the pointer " + state.Name(id) +
-                       " as an operand, which the Logical addressing model allows only for "
-                       "loads, stores, access chains, calls, atomics and the cooperative loads "
-                       "and stores (declare VariablePointers, or use --relax-logical-pointer)");
+      ReportPointerOperand(state, i, id);
       break;
     }
   }

@@ -19,7 +19,7 @@ bool AvailableAtEnd(const ir::Module& m, const ir::DominatorTree& dom, InstIndex
   return dom.Dominates(def_block, block);
 }
 
-void CheckPhi(ValidationState& state, InstIndex i, uint32_t block) {
+[[gnu::noinline]] void CheckPhi(ValidationState& state, InstIndex i, uint32_t block) {
   const ir::Module& m = state.module();
   const ir::Cfg& cfg = m.cfg();
   const ir::DominatorTree& dom = m.dominators();
@@ -90,6 +90,12 @@ void CheckPhi(ValidationState& state, InstIndex i, uint32_t block) {
   }
 }
 
+// The dominance report, out of line so that the operand loop keeps its state in registers.
+[[gnu::cold, gnu::noinline]] void ReportDominance(ValidationState& state, InstIndex i, Id id,
+                                                  const char* why) {
+  state.Report("ssa.dominance", i, state.Describe(i) + " uses " + state.Name(id) + why);
+}
+
 }  // namespace
 
 void ValidateSsa(ValidationState& state) {
@@ -98,48 +104,50 @@ void ValidateSsa(ValidationState& state) {
   if (m.functions().empty()) return;
   const ir::Cfg& cfg = m.cfg();
   const ir::DominatorTree& dom = m.dominators();
-  for (uint32_t block = 0; block < m.blocks().size() && !state.Full(); ++block) {
-    const ir::Block& b = m.blocks()[block];
+  const binary::ParsedModule& parsed = m.parsed();
+  const binary::ParsedModule::Instruction* const records = parsed.instructions.data();
+  const binary::ParsedOperand* const all_operands = parsed.operands.data();
+  const uint32_t* const words = m.words().data();
+  const std::span<const ir::Block> blocks = m.blocks();
+  for (uint32_t block = 0; block < blocks.size() && !state.Full(); ++block) {
+    const ir::Block& b = blocks[block];
     const bool reachable = cfg.Reachable(block);
     for (InstIndex i = b.label + 1; i < b.end && !state.Full(); ++i) {
-      const Op op = m.opcode(i);
-      if (op == Op::Phi) {
-        CheckPhi(state, i, block);
+      const binary::ParsedModule::Instruction& rec = records[i];
+      if (static_cast<Op>(rec.opcode) == Op::Phi) {
+        CheckPhi(state, i, block);  // Out of line: few instructions are OpPhi.
         continue;
       }
-      const ir::Inst inst = m.inst(i);
-      for (const auto& operand : inst.operands) {
-        if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
-            operand.kind == grammar::OperandKind::kIdResultType) {
+      const uint32_t* const inst_words = words + rec.offset;
+      const binary::ParsedOperand* const operands = all_operands + rec.operand_begin;
+      for (uint32_t k = 0; k < rec.operand_count; ++k) {
+        const grammar::OperandKind kind = operands[k].kind;
+        if (!grammar::IsIdKind(kind) || kind == grammar::OperandKind::kIdResult ||
+            kind == grammar::OperandKind::kIdResultType) {
           continue;
         }
-        const Id id = inst.word(operand);
+        const Id id = inst_words[operands[k].offset];
         const InstIndex def = m.Def(id);
         if (def == kNoInst) continue;
-        const Op def_op = m.opcode(def);
+        const uint32_t def_block = m.BlockOf(def);
+        if (def_block == block && def < i) continue;  // The common case: defined just above.
+        const Op def_op = static_cast<Op>(records[def].opcode);
         if (def_op == Op::Label || def_op == Op::Function) continue;  // Not SSA values.
         uint32_t def_function;
-        const uint32_t def_block = m.BlockOf(def);
         if (def_block != ~0u) {
-          def_function = m.blocks()[def_block].function;
+          def_function = blocks[def_block].function;
         } else if (def_op == Op::FunctionParameter) {
           def_function = m.FunctionOf(def);
         } else {
           continue;  // Module-scope: available everywhere.
         }
         if (def_function != b.function) {
-          state.Report("ssa.dominance", i,
-                       state.Describe(i) + " uses " + state.Name(id) +
-                           ", which is defined in another function");
+          ReportDominance(state, i, id, ", which is defined in another function");
           continue;
         }
         if (def_block == ~0u || !reachable) continue;  // Parameters; unreachable code.
         const bool ok = def_block == block ? def < i : dom.Dominates(def_block, block);
-        if (!ok) {
-          state.Report("ssa.dominance", i,
-                       state.Describe(i) + " uses " + state.Name(id) +
-                           ", whose definition does not dominate this use");
-        }
+        if (!ok) ReportDominance(state, i, id, ", whose definition does not dominate this use");
       }
     }
   }

@@ -39,19 +39,25 @@ uint32_t WalksOf(const ValidationState& state, Op op) {
 
 }  // namespace
 
-void ValidationState::FileWalks() {
-  walks_ready_ = true;
-  const auto& instructions = module_.parsed().instructions;
-  const InstIndex n = static_cast<InstIndex>(module_.num_instructions());
+// Files the first n instructions under their walks, in module order: walk w's are
+// walked[walk_begin[w], walk_begin[w + 1]). `Count` counts the instructions of one opcode and then
+// holds its walks: 16 bits when n allows, so that the table by opcode (zeroed on every run) is
+// half as large.
+template <typename Count>
+void File(const ValidationState& state,
+          std::span<const binary::ParsedModule::Instruction> instructions,
+          ws::vector<InstIndex>* walked, uint32_t* walk_begin) {
+  static_assert(kNumWalks < 16);
+  const InstIndex n = static_cast<InstIndex>(instructions.size());
   // How many instructions of each opcode there are, so that the walks of an opcode are worked
   // out once, on the opcodes the module uses (few).
-  ws::vector<uint32_t> count_of(grammar::kMaxOpcode + 1, 0);
+  ws::vector<Count> count_of(grammar::kMaxOpcode + 1, 0);
   ws::vector<uint16_t> used;
   uint32_t count[kNumWalks] = {};
   for (InstIndex i = 0; i < n; ++i) {
     const uint32_t op = instructions[i].opcode;
     if (op > grammar::kMaxOpcode) {
-      for (uint32_t mask = WalksOf(*this, static_cast<Op>(op)); mask != 0; mask &= mask - 1) {
+      for (uint32_t mask = WalksOf(state, static_cast<Op>(op)); mask != 0; mask &= mask - 1) {
         ++count[std::countr_zero(mask)];
       }
     } else if (count_of[op]++ == 0) {
@@ -59,21 +65,31 @@ void ValidationState::FileWalks() {
     }
   }
   // The walks of each used opcode (reusing count_of: the counts are summed first).
-  static_assert(kNumWalks < 32);
   for (const uint16_t op : used) {
-    const uint32_t mask = WalksOf(*this, static_cast<Op>(op));
+    const uint32_t mask = WalksOf(state, static_cast<Op>(op));
     for (uint32_t m = mask; m != 0; m &= m - 1) count[std::countr_zero(m)] += count_of[op];
-    count_of[op] = mask;
+    count_of[op] = static_cast<Count>(mask);
   }
-  for (size_t w = 0; w < kNumWalks; ++w) walk_begin_[w + 1] = walk_begin_[w] + count[w];
+  for (size_t w = 0; w < kNumWalks; ++w) walk_begin[w + 1] = walk_begin[w] + count[w];
   // File the instructions, in module order.
-  walked_.resize(walk_begin_[kNumWalks]);
+  walked->resize(walk_begin[kNumWalks]);
   uint32_t next[kNumWalks];
-  std::copy(walk_begin_, walk_begin_ + kNumWalks, next);
+  std::copy(walk_begin, walk_begin + kNumWalks, next);
   for (InstIndex i = 0; i < n; ++i) {
     const uint32_t op = instructions[i].opcode;
-    uint32_t mask = op > grammar::kMaxOpcode ? WalksOf(*this, static_cast<Op>(op)) : count_of[op];
-    for (; mask != 0; mask &= mask - 1) walked_[next[std::countr_zero(mask)]++] = i;
+    uint32_t mask = op > grammar::kMaxOpcode ? WalksOf(state, static_cast<Op>(op)) : count_of[op];
+    for (; mask != 0; mask &= mask - 1) (*walked)[next[std::countr_zero(mask)]++] = i;
+  }
+}
+
+void ValidationState::FileWalks() {
+  walks_ready_ = true;
+  const std::span<const binary::ParsedModule::Instruction> instructions(
+      module_.parsed().instructions.data(), module_.num_instructions());
+  if (instructions.size() <= 0xFFFF) {
+    File<uint16_t>(*this, instructions, &walked_, walk_begin_);
+  } else {
+    File<uint32_t>(*this, instructions, &walked_, walk_begin_);
   }
 }
 
@@ -178,14 +194,6 @@ ws::string ValidationState::Describe(InstIndex inst) {
   const Id result = module_.result_id(inst);
   ws::string out = result ? Name(result) + " = " : "";
   return out + OpName(module_.opcode(inst));
-}
-
-bool ValidationState::IsType(Id id) const { return ir::IsTypeDeclaration(DefOp(id)); }
-
-uint32_t ValidationState::DefWord(Id id, size_t n) const {
-  const InstIndex d = module_.Def(id);
-  if (d == kNoInst || n >= module_.num_words(d)) return 0;
-  return module_.word(d, n);
 }
 
 uint32_t ValidationState::ScalarWidth(Id type) const {

@@ -96,10 +96,13 @@ class ValidationState {
 
   // ---- Types and constants. All return false / 0 / nullopt for undefined ids.
   Op DefOp(Id id) const { return module_.DefOpcode(id); }
-  bool IsType(Id id) const;
+  bool IsType(Id id) const { return ir::IsTypeDeclaration(DefOp(id)); }
   Id TypeOf(Id id) const { return module_.TypeOf(id); }
   // Word `n` of the definition of `id` (0 if out of range or undefined).
-  uint32_t DefWord(Id id, size_t n) const;
+  uint32_t DefWord(Id id, size_t n) const {
+    const InstIndex d = module_.Def(id);
+    return d == kNoInst || n >= module_.num_words(d) ? 0 : module_.word(d, n);
+  }
   bool IsIntType(Id type) const { return DefOp(type) == Op::TypeInt; }
   bool IsFloatType(Id type) const { return DefOp(type) == Op::TypeFloat; }
   bool IsBoolType(Id type) const { return DefOp(type) == Op::TypeBool; }

@@ -71,6 +71,21 @@ constexpr Mutation kMutations[] = {
 INSTANTIATE_TEST_SUITE_P(Arithmetic, CoreKernelMutation, ::testing::ValuesIn(kMutations),
                          testing::MutationName);
 
+// A module of more than 65535 instructions: the walks are filed with wider counts, and the
+// instructions past the first 65535 are still checked.
+TEST(Arithmetic, InstructionsPastThe65535th) {
+  std::string nops;
+  for (int i = 0; i < 70000; ++i) nops += "OpNop\n";
+  const std::string line = "%y = OpFMul %float %x %float_1";
+  const Result valid =
+      testing::ValidateText(testing::Mutate(testing::CoreKernel(), line, nops + line), "vulkan1.3");
+  EXPECT_CLEAN(valid);
+  const Result r = testing::ValidateText(
+      testing::Mutate(testing::CoreKernel(), line, nops + "%y = OpFMul %float %x %uint_1"),
+      "vulkan1.3");
+  EXPECT_TRUE(testing::HasRule(r, "arithmetic.operand")) << testing::Dump(r);
+}
+
 // Arithmetic on cooperative matrices: the cooperative rules check the operands, this family the
 // kind of component the instruction computes.
 TEST(Arithmetic, IntegerOperationOnAFloatMatrix) {
