@@ -1341,22 +1341,25 @@ void Uniformity::PrepareReplicated() {
     std::erase_if(stores, [&](InstIndex st) { return !variable[m_.word(st, 1)]; });
     // A variable used otherwise than by whole loads and stores, and access chains into it used
     // otherwise than by loads, may be written element by element: not tracked.
-    ws::vector<Id> chain_base(m_.bound(), 0);
+    // Per id: itself for a tracked variable, its variable for an access chain into one, else 0;
+    // one flat pass over the value operands of the function bodies.
+    ws::vector<Id> base(m_.bound(), 0);
+    for (const InstIndex i : variables) base[m_.result_id(i)] = m_.result_id(i);
     for (const InstIndex i : chains) {
-      if (variable[m_.word(i, 3)]) chain_base[m_.result_id(i)] = m_.word(i, 3);
+      if (variable[m_.word(i, 3)]) base[m_.result_id(i)] = m_.word(i, 3);
     }
-    for (InstIndex i = body_begin_; i < m_.num_instructions(); ++i) {
-      const Op op = m_.opcode(i);
-      for (const ValueOperand& operand : OperandsOf(i)) {
-        const Id id = operand.id;
-        if (variable[id]) {
-          const bool allowed =
-              (op == Op::Load && operand.offset == 3) || (op == Op::Store && operand.offset == 1) ||
-              ((op == Op::AccessChain || op == Op::InBoundsAccessChain) && operand.offset == 3);
-          if (!allowed) variable[id] = 0;
-        } else if (chain_base[id] != 0 && !(op == Op::Load && operand.offset == 3)) {
-          variable[chain_base[id]] = 0;
-        }
+    for (const ValueOperand& operand : operands_) {
+      const Id id = operand.id;
+      const Id var = base[id];
+      if (var == 0) continue;
+      const Op op = m_.opcode(operand.inst);
+      if (var == id) {
+        const bool allowed =
+            (op == Op::Load && operand.offset == 3) || (op == Op::Store && operand.offset == 1) ||
+            ((op == Op::AccessChain || op == Op::InBoundsAccessChain) && operand.offset == 3);
+        if (!allowed) variable[id] = 0;
+      } else if (!(op == Op::Load && operand.offset == 3)) {
+        variable[var] = 0;
       }
     }
     for (const InstIndex i : variables) replicated_[m_.result_id(i)] = variable[m_.result_id(i)];
