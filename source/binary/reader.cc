@@ -266,6 +266,22 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
       ++index;
       continue;
     }
+    if (expected.kind <= OperandKind::kIdResult && opcode != OpcodeOf(spv::Op::Switch)) {
+      // The result type or the result: one word, checked against the bound and kept.
+      const uint32_t word = inst[index];
+      if (word - 1u >= header_.bound - 1u) {
+        return CheckId(word, offset + index, info->name, expected);
+      }
+      if (expected.kind == OperandKind::kIdResultType) {
+        type_id_ = word;
+        context_type_ = word;
+      } else {
+        result_id_ = word;
+      }
+      AddOperand({static_cast<uint16_t>(index), 1, expected.kind, NumberKind::kNone, 0, 0});
+      ++index;
+      continue;
+    }
     if (is_id && (expected.kind <= OperandKind::kIdResult || opcode == OpcodeOf(spv::Op::Switch))) {
       // Ids with something to remember (result type, result, a selector).
       do {
