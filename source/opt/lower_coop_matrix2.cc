@@ -404,7 +404,6 @@ class Lowering {
     const Op op = m_.opcode(d);
     return op == Op::TypeInt || op == Op::TypeFloat ? std::max(1u, m_.word(d, 2) / 8) : 4;
   }
-  std::optional<uint64_t> TypeBytes(Id type, int depth = 0) const;
   // The bytes of the module's own Workgroup variables, the most any entry point declares.
   uint64_t OwnWorkgroupBytes() const;
   void Barrier() {
@@ -1902,37 +1901,6 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
       next_id_, error);
 }
 
-std::optional<uint64_t> Lowering::TypeBytes(Id type, int depth) const {
-  const InstIndex d = m_.Def(type);
-  if (d == ir::kNoInst || depth > 64) return std::nullopt;
-  switch (m_.opcode(d)) {
-    case Op::TypeInt:
-    case Op::TypeFloat:
-    case Op::TypeBool:
-      return ScalarBytes(type);
-    case Op::TypeVector:
-    case Op::TypeMatrix:
-    case Op::TypeArray: {
-      const auto element = TypeBytes(m_.word(d, 2), depth + 1);
-      const auto length =
-          m_.opcode(d) == Op::TypeArray ? ConstantValue(m_.word(d, 3)) : m_.word(d, 3);
-      if (!element || !length) return std::nullopt;
-      return std::min(uint64_t{1} << 40, *element * *length);
-    }
-    case Op::TypeStruct: {
-      uint64_t total = 0;
-      for (uint32_t w = 2; w < m_.num_words(d); ++w) {
-        const auto member = TypeBytes(m_.word(d, w), depth + 1);
-        if (!member) return std::nullopt;
-        total = std::min(uint64_t{1} << 40, total + *member);
-      }
-      return total;
-    }
-    default:
-      return std::nullopt;
-  }
-}
-
 uint64_t Lowering::OwnWorkgroupBytes() const {
   // From SPIR-V 1.4 an entry point's interface lists the variables it uses; before, all count.
   const bool listed = m_.header().version >= grammar::MakeVersion(1, 4);
@@ -1943,9 +1911,12 @@ uint64_t Lowering::OwnWorkgroupBytes() const {
       continue;
     }
     const InstIndex pointer = m_.Def(m_.type_id(i));
-    std::optional<uint64_t> bytes;
+    std::optional<int64_t> bytes;
     if (pointer != ir::kNoInst && m_.opcode(pointer) == Op::TypePointer) {
-      bytes = TypeBytes(m_.word(pointer, 3));
+      bytes = ir::PlainTypeBytes(m_, m_.word(pointer, 3), [this](Id id) {
+        const auto value = ConstantValue(id);
+        return value ? std::optional<int64_t>(*value) : std::nullopt;
+      });
     }
     variables.push_back({m_.result_id(i), bytes.value_or(0)});
   }

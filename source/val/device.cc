@@ -14,6 +14,7 @@
 
 #include "source/binary/reader.h"
 #include "source/common/workspace.h"
+#include "source/ir/scalar_eval.h"
 #include "source/profile/device_profile.h"
 #include "source/val/cooperative.h"
 #include "source/val/state.h"
@@ -214,7 +215,7 @@ class DeviceRules {
   std::optional<ComponentType> OwnType(Id type) const;
   // Bytes of a type without padding between members (a lower bound of any layout's size);
   // nullopt for sizes not known before specialization, and for opaque types.
-  std::optional<int64_t> SizeOf(Id type, int depth = 0) const;
+  std::optional<int64_t> SizeOf(Id type) const;
   // A pointer's byte offset from its variable, as (c, g): offset = c modulo g (g = 0: exactly
   // c). nullopt where a layout decoration is missing or the pointer is not an access chain.
   std::optional<std::pair<int64_t, int64_t>> PointerOffset(Id pointer, int depth = 0) const;
@@ -699,42 +700,8 @@ void DeviceRules::CheckMulAddNV(InstIndex i) {
                     " matches no entry of the device profile's cooperativeMatrixPropertiesNV");
 }
 
-std::optional<int64_t> DeviceRules::SizeOf(Id type, int depth) const {
-  // Sizes saturate here: far above any device limit, and no overflow.
-  constexpr int64_t kHuge = int64_t{1} << 40;
-  auto Times = [](int64_t a, int64_t b) { return b != 0 && a > kHuge / b ? kHuge : a * b; };
-  if (depth > 64) return std::nullopt;
-  switch (state_.DefOp(type)) {
-    case Op::TypeInt:
-    case Op::TypeFloat:
-      return state_.ScalarWidth(type) / 8;
-    case Op::TypeBool:
-      return 4;  // No size of its own in Vulkan; counted as a 32-bit value.
-    case Op::TypeVector:
-    case Op::TypeMatrix: {
-      const auto element = SizeOf(state_.DefWord(type, 2), depth + 1);
-      if (!element) return std::nullopt;
-      return Times(*element, state_.DefWord(type, 3));
-    }
-    case Op::TypeArray: {
-      const auto element = SizeOf(state_.DefWord(type, 2), depth + 1);
-      const auto length = KnownValue(state_, state_.DefWord(type, 3));
-      if (!element || !length || *length < 0 || *length > (int64_t{1} << 32)) return std::nullopt;
-      return Times(*element, *length);
-    }
-    case Op::TypeStruct: {
-      int64_t total = 0;
-      const InstIndex def = m_.Def(type);
-      for (size_t k = 2; k < m_.num_words(def); ++k) {
-        const auto member = SizeOf(m_.word(def, k), depth + 1);
-        if (!member) return std::nullopt;
-        total = std::min(kHuge, total + *member);
-      }
-      return total;
-    }
-    default:
-      return std::nullopt;
-  }
+std::optional<int64_t> DeviceRules::SizeOf(Id type) const {
+  return ir::PlainTypeBytes(m_, type, [this](Id id) { return KnownValue(state_, id); });
 }
 
 std::optional<std::pair<int64_t, int64_t>> DeviceRules::PointerOffset(Id pointer, int depth) const {
