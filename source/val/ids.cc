@@ -73,8 +73,8 @@ bool Satisfies(const ir::Module& m, InstIndex def, Want want) {
   return true;
 }
 
-// The opcodes whose operands OperandWants treats specially (its switch below): for every
-// other opcode the defaults from the operand kinds apply, computed without building the list.
+// The opcodes whose operands SpecialWant treats specially (its switch below): for every
+// other opcode the defaults from the operand kinds apply.
 // The id rule tests fail if an opcode with a case below is missing here.
 constexpr Op kSpecialWantOps[] = {
     Op::MemberName,
@@ -137,153 +137,93 @@ Want IdOperandWant(ir::Section section, bool is_type) {
   return is_type ? Want::kType : Want::kValue;
 }
 
-// What an operand of this kind must name when its instruction has no special case.
-Want DefaultWant(grammar::OperandKind kind, ir::Section section, bool is_type) {
-  if (kind == grammar::OperandKind::kIdResultType) return Want::kDataType;
-  if (kind == grammar::OperandKind::kIdResult || !grammar::IsIdKind(kind)) return Want::kAny;
-  return IdOperandWant(section, is_type);
+// Whether an OpExtInst of this set index takes anything after its instruction number: unknown
+// and non-semantic sets (debug info names strings, types, ...).
+bool ExtInstTakesAnything(int32_t set) {
+  return set < 0 ||
+         std::string_view(grammar::GetExtInstSet(set).name).substr(0, 12) == "NonSemantic.";
 }
 
-// Fills `wants` with what each parsed operand of the instruction (its record, operands and
-// words) must name (kAny for non-id operands and for operands other rules check with better
-// messages).
-[[gnu::noinline]] void OperandWants(const binary::ParsedModule::Instruction& rec,
-                                    const binary::ParsedOperand* operands,
-                                    const uint32_t* inst_words, ws::vector<Want>* wants) {
-  const Op op = static_cast<Op>(rec.opcode);
-  const size_t n = rec.operand_count;
-  wants->resize(n);
-  // Defaults from the operand kinds and the instruction's section.
-  const ir::Section section = ir::SectionOf(op);
-  const bool is_type = ir::IsTypeDeclaration(op);
-  for (size_t k = 0; k < n; ++k) {
-    (*wants)[k] = DefaultWant(operands[k].kind, section, is_type);
-  }
-  auto set = [&](size_t k, Want w) {
-    if (k < n) (*wants)[k] = w;
-  };
-  auto set_from = [&](size_t k, Want w) {
-    for (; k < n; ++k) (*wants)[k] = w;
-  };
-  switch (op) {
-    // Section-level instructions with specific targets.
+// What id operand k (neither Result Type nor Result) of an instruction with special wants must
+// name (kAny for operands other rules check with better messages); `other` is what it names
+// when no case applies.
+[[gnu::noinline]] Want SpecialWant(const binary::ParsedModule::Instruction& rec,
+                                   const binary::ParsedOperand* operands,
+                                   const uint32_t* inst_words, uint32_t k, Want other) {
+  const grammar::OperandKind kind = operands[k].kind;
+  switch (static_cast<Op>(rec.opcode)) {
     case Op::MemberName:
     case Op::MemberDecorate:
     case Op::MemberDecorateString:
-      set(0, Want::kType);
-      break;
+      return k == 0 ? Want::kType : other;
     case Op::GroupDecorate:
     case Op::GroupMemberDecorate:
-      set(0, Want::kGroup);
-      break;
+      return k == 0 ? Want::kGroup : other;
     case Op::Line:
-      set(0, Want::kString);
-      break;
+      return k == 0 ? Want::kString : other;
     case Op::Source:
-      for (size_t k = 0; k < n; ++k) {
-        if (grammar::IsIdKind(operands[k].kind)) set(k, Want::kString);
-      }
-      break;
+      return Want::kString;  // Only id operands come here.
     case Op::ExecutionModeId:
-      set_from(2, Want::kValue);
-      break;
     case Op::DecorateId:
-      set_from(2, Want::kValue);
-      break;
-    // Types whose operands include values (constants).
-    case Op::TypeArray:
-      set(2, Want::kValue);
-      break;
     case Op::TypeCooperativeMatrixKHR:
-      set_from(2, Want::kValue);
-      break;
     case Op::TypeCooperativeMatrixNV:
-      set_from(2, Want::kValue);
-      break;
+    case Op::TypeTensorARM:
+      return k >= 2 ? Want::kValue : other;
+    case Op::TypeArray:
     case Op::TypeVectorIdEXT:
-      set(2, Want::kValue);
-      break;
+      return k == 2 ? Want::kValue : other;
     case Op::TypeTensorLayoutNV:
     case Op::TypeTensorViewNV:
-      set_from(1, Want::kValue);
-      break;
-    case Op::TypeTensorARM:
-      set_from(2, Want::kValue);
-      break;
+      return k >= 1 ? Want::kValue : other;
     case Op::TypeForwardPointer:
-      set(0, Want::kAny);  // Declared here, defined later by OpTypePointer.
-      break;
-    // Control flow.
+      return k == 0 ? Want::kAny : other;
     case Op::Branch:
-      set(0, Want::kLabel);
-      break;
-    case Op::BranchConditional:
-      set(1, Want::kLabel);
-      set(2, Want::kLabel);
-      break;
-    case Op::Switch:
-      for (size_t k = 1; k < n; ++k) {
-        if (operands[k].kind == grammar::OperandKind::kIdRef) set(k, Want::kLabel);
-      }
-      break;
     case Op::SelectionMerge:
-      set(0, Want::kLabel);
-      break;
+      return k == 0 ? Want::kLabel : other;
+    case Op::BranchConditional:
+      return k == 1 || k == 2 ? Want::kLabel : other;
+    case Op::Switch:
+      return k >= 1 && kind == grammar::OperandKind::kIdRef ? Want::kLabel : other;
     case Op::LoopMerge:
-      set(0, Want::kLabel);
-      set(1, Want::kLabel);
-      break;
+      return k <= 1 ? Want::kLabel : other;
     case Op::Phi:
-      for (size_t k = 3; k < n; k += 2) set(k, Want::kLabel);
-      break;
-    // Functions.
+      return k >= 3 && k % 2 == 1 ? Want::kLabel : other;
     case Op::Function:
-      set(3, Want::kType);
-      break;
+      return k == 3 ? Want::kType : other;
     case Op::FunctionCall:
-      set(2, Want::kFunction);
-      break;
+      return k == 2 ? Want::kFunction : other;
     case Op::ExtInst:
-      set(2, Want::kExtInstImport);
-      // Unknown and non-semantic sets (debug info names strings, types, ...): anything goes.
-      if (rec.ext_inst_set < 0 ||
-          std::string_view(grammar::GetExtInstSet(rec.ext_inst_set).name).substr(0, 12) ==
-              "NonSemantic.") {
-        set_from(4, Want::kAny);
-      }
-      break;
-    // Instructions of the cooperative family that take types or functions.
+      if (k == 2) return Want::kExtInstImport;
+      return k >= 4 && ExtInstTakesAnything(rec.ext_inst_set) ? Want::kAny : other;
     case Op::CooperativeMatrixLengthKHR:
     case Op::CooperativeMatrixLengthNV:
-      set(2, Want::kType);
-      break;
+      return k == 2 ? Want::kType : other;
     case Op::SpecConstantOp: {
-      const Op operation = static_cast<Op>(rec.num_words > 3 ? inst_words[3] : 0);
-      if (operation == Op::CooperativeMatrixLengthKHR ||
-          operation == Op::CooperativeMatrixLengthNV) {
-        set(3, Want::kType);
-      }
-      break;
+      if (k != 3 || rec.num_words <= 3) return other;
+      const Op operation = static_cast<Op>(inst_words[3]);
+      return operation == Op::CooperativeMatrixLengthKHR ||
+                     operation == Op::CooperativeMatrixLengthNV
+                 ? Want::kType
+                 : other;
     }
     case Op::CooperativeMatrixPerElementOpEXT:
-      set(3, Want::kFunction);
-      break;
+      return k == 3 ? Want::kFunction : other;
     case Op::CooperativeMatrixReduceEXT:
-      set(4, Want::kFunction);
-      break;
+      return k == 4 ? Want::kFunction : other;
     case Op::CooperativeMatrixLoadTensorNV:
     case Op::CooperativeMatrixStoreTensorNV: {
       // TensorAddressingOperands parameters follow the mask in bit order: TensorView is a
       // value, DecodeFunc and DecodeVectorFunc are functions.
-      for (size_t k = 0; k < n; ++k) {
-        if (operands[k].kind != grammar::OperandKind::kTensorAddressingOperands) continue;
-        const uint32_t mask = inst_words[operands[k].offset];
-        size_t p = k + 1;
-        if (mask & 1) set(p++, Want::kValue);
-        if (mask & 2) set(p++, Want::kFunction);
-        if (mask & 4) set(p++, Want::kFunction);
+      Want want = other;
+      for (uint32_t j = 0; j < k; ++j) {
+        if (operands[j].kind != grammar::OperandKind::kTensorAddressingOperands) continue;
+        const uint32_t mask = inst_words[operands[j].offset];
+        uint32_t p = j + 1;
+        if ((mask & 1) && p++ == k) want = Want::kValue;
+        if ((mask & 2) && p++ == k) want = Want::kFunction;
+        if ((mask & 4) && p++ == k) want = Want::kFunction;
       }
-      break;
+      return want;
     }
     case Op::EnqueueKernel:
     case Op::GetKernelNDrangeSubGroupCount:
@@ -292,10 +232,9 @@ Want DefaultWant(grammar::OperandKind kind, ir::Section section, bool is_type) {
     case Op::GetKernelPreferredWorkGroupSizeMultiple:
     case Op::GetKernelLocalSizeForSubgroupCount:
     case Op::GetKernelMaxNumSubgroups:
-      set_from(2, Want::kAny);
-      break;
+      return k >= 2 ? Want::kAny : other;
     default:
-      break;
+      return other;
   }
 }
 
@@ -348,7 +287,6 @@ void ValidateIds(ValidationState& state) {
   if (!m.duplicate_defs().empty() && !ReportDuplicates(state)) return;
   // Pointer types declared ahead by OpTypeForwardPointer may be named before their definition.
   ws::vector<bool> forward_pointer(m.bound(), false);
-  ws::vector<Want> wants;
   bool in_function = false;
   // The parsed records are read directly: this loop visits every operand of the module.
   const binary::ParsedModule& parsed = m.parsed();
@@ -356,44 +294,48 @@ void ValidateIds(ValidationState& state) {
   const binary::ParsedOperand* const all_operands = parsed.operands.data();
   const uint32_t* const words = m.words().data();
   const InstIndex num_instructions = static_cast<InstIndex>(m.num_instructions());
+  // Per opcode, worked out on its first instruction (0: not seen yet): what its id operands
+  // other than the Result Type must name, and flags.
+  constexpr uint8_t kWantMask = 0x0f, kSpecial = 0x10, kForwardRule = 0x20, kMarker = 0x40,
+                    kKnown = 0x80;
+  ws::vector<uint8_t> opcode_facts(grammar::kMaxOpcode + 1, 0);
+  auto facts_of = [](Op op) -> uint8_t {
+    const ir::OpcodeTraits& traits = ir::TraitsOf(op);
+    uint8_t f =
+        kKnown | static_cast<uint8_t>(IdOperandWant(traits.section, traits.is_type_declaration));
+    if (HasSpecialWants(op)) f |= kSpecial;
+    // Outside functions, module-level instructions may not name later definitions.
+    if (traits.section >= ir::Section::kGlobal && op != Op::ExtInst && op != Op::Line) {
+      f |= kForwardRule;
+    }
+    if (op == Op::Function || op == Op::FunctionEnd || op == Op::TypeForwardPointer) f |= kMarker;
+    return f;
+  };
   // No test of state.Full() per instruction: only this loop's reports can fill the list, and it
   // returns when one does.
   for (InstIndex i = 0; i < num_instructions; ++i) {
     const binary::ParsedModule::Instruction& rec = records[i];
     const Op op = static_cast<Op>(rec.opcode);
-    if (op == Op::Function) in_function = true;
-    const ir::OpcodeTraits& traits = ir::TraitsOf(op);
-    const ir::Section section = traits.section;
-    const bool global = section >= ir::Section::kGlobal && !in_function;
-    if (op == Op::FunctionEnd) in_function = false;
-    const bool check_forward = global && op != Op::ExtInst && op != Op::Line;
+    uint8_t unlisted = 0;
+    uint8_t& facts = rec.opcode <= grammar::kMaxOpcode ? opcode_facts[rec.opcode] : unlisted;
+    if (facts == 0) facts = facts_of(op);
+    const uint8_t f = facts;
     const uint32_t* const inst_words = words + rec.offset;
-    if (op == Op::TypeForwardPointer) forward_pointer[inst_words[1]] = true;
-    const bool special = HasSpecialWants(op);
-    // What the id operands other than the Result Type must name, once per instruction.
-    const Want id_want = IdOperandWant(section, traits.is_type_declaration);
-    const binary::ParsedOperand* const operands = all_operands + rec.operand_begin;
-    if (special) OperandWants(rec, operands, inst_words, &wants);
-    const uint32_t num_operands = rec.operand_count;
-    for (uint32_t k = 0; k < num_operands; ++k) {
-      const binary::ParsedOperand& operand = operands[k];
-      const grammar::OperandKind kind = operand.kind;
-      if (!grammar::IsIdKind(kind) || kind == grammar::OperandKind::kIdResult) continue;
-      const Id id = inst_words[operand.offset];
+    if (f & kMarker) {
+      if (op == Op::Function) in_function = true;
+      if (op == Op::FunctionEnd) in_function = false;
+      if (op == Op::TypeForwardPointer) forward_pointer[inst_words[1]] = true;
+    }
+    const bool check_forward = (f & kForwardRule) && !in_function;
+    // Checks operand k, naming `id`, against what it must name.
+    auto check = [&](uint32_t k, Id id, Want want) __attribute__((always_inline)) {
       const InstIndex def = m.Def(id);
-      if (def == kNoInst) {
-        if (!ReportUndefined(state, i, k, id)) return;
-        continue;
-      }
+      if (def == kNoInst) return ReportUndefined(state, i, k, id);
       if (check_forward && def >= i && !(op == Op::TypeForwardPointer && k == 0) &&
           !forward_pointer[id]) {
-        if (!ReportForward(state, i, k, id)) return;
-        continue;
+        return ReportForward(state, i, k, id);
       }
-      const Want want = special                                       ? wants[k]
-                        : kind == grammar::OperandKind::kIdResultType ? Want::kDataType
-                                                                      : id_want;
-      if (want == Want::kAny) continue;
+      if (want == Want::kAny) return true;
       // The common wants first, from the definition's record.
       const binary::ParsedModule::Instruction& def_rec = records[def];
       const Op def_op = static_cast<Op>(def_rec.opcode);
@@ -405,9 +347,27 @@ void ValidateIds(ValidationState& state) {
       } else {
         ok = Satisfies(m, def, want);
       }
-      if (!ok) {
-        if (!ReportKind(state, i, k, id, want, def)) return;
-      }
+      return ok || ReportKind(state, i, k, id, want, def);
+    };
+    // The Result Type and the Result come first when present (the reader keeps them in the
+    // record): the Result Type must name a data type, the Result needs no check here.
+    uint32_t k = 0;
+    if (rec.type_id != 0) {
+      if (!check(0, rec.type_id, Want::kDataType)) return;
+      k = 1;
+    }
+    if (rec.result_id != 0) ++k;
+    const uint32_t num_operands = rec.operand_count;
+    if (k >= num_operands) continue;
+    // What the other id operands must name, once per instruction.
+    const Want id_want = static_cast<Want>(f & kWantMask);
+    const bool special = f & kSpecial;
+    const binary::ParsedOperand* const operands = all_operands + rec.operand_begin;
+    for (; k < num_operands; ++k) {
+      const binary::ParsedOperand& operand = operands[k];
+      if (!grammar::IsIdKind(operand.kind)) continue;
+      const Want want = special ? SpecialWant(rec, operands, inst_words, k, id_want) : id_want;
+      if (!check(k, inst_words[operand.offset], want)) return;
     }
   }
 }
