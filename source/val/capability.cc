@@ -106,19 +106,25 @@ const std::vector<bool>& GatedKinds() {
   return gated;
 }
 
-// Whether an instruction of this opcode can have an enumerant operand: one its grammar lists, or
-// one of an extended instruction or of the operation OpSpecConstantOp names.
-bool MayHaveEnumerants(const grammar::InstructionInfo& info) {
-  for (const grammar::OperandInfo& o : grammar::Operands(info)) {
+// Where the scan of an instruction of this opcode for enumerant operands starts: the parsed
+// index of the first operand that can be one (one its grammar lists, or one of an extended
+// instruction or of the operation OpSpecConstantOp names), counting only the leading operands
+// that are always present; -1 when none can be.
+int FirstEnumerantOperand(const grammar::InstructionInfo& info) {
+  const auto ops = grammar::Operands(info);
+  int fixed = -1;  // The first operand whose parsed index may differ from its grammar index.
+  for (size_t k = 0; k < ops.size(); ++k) {
+    const grammar::OperandInfo& o = ops[k];
+    if (fixed < 0 && o.quantifier != grammar::Quantifier::kOne) fixed = static_cast<int>(k);
     const grammar::OperandCategory category = grammar::GetOperandKind(o.kind).category;
     if (category == grammar::OperandCategory::kValueEnum ||
         category == grammar::OperandCategory::kBitEnum ||
         o.kind == grammar::OperandKind::kLiteralExtInstInteger ||
         o.kind == grammar::OperandKind::kLiteralSpecConstantOpInteger) {
-      return true;
+      return fixed < 0 ? static_cast<int>(k) : fixed;
     }
   }
-  return false;
+  return -1;
 }
 
 }  // namespace
@@ -130,6 +136,8 @@ void ValidateCapabilities(ValidationState& state) {
   // can have enumerant operands.
   constexpr uint8_t kEnabled = 1, kDisabled = 2, kScan = 4;
   ws::vector<uint8_t> opcode_facts(grammar::kMaxOpcode + 1, 0);
+  // Per opcode with kScan, the parsed index where the scan starts.
+  ws::vector<uint8_t> scan_from(grammar::kMaxOpcode + 1, 0);
   // The parsed records are read directly: this loop visits every instruction of the module.
   const binary::ParsedModule& parsed = m.parsed();
   const uint32_t* const words = m.words().data();
@@ -137,7 +145,8 @@ void ValidateCapabilities(ValidationState& state) {
   // Per operand kind, the last value found enabled (bit 32 set when there is one): operands
   // repeat (Decorate's decoration, OpVariable's storage class, ...) and are not looked up again.
   uint64_t last_enabled[grammar::kNumOperandKinds] = {};
-  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+  const InstIndex num_instructions = static_cast<InstIndex>(m.num_instructions());
+  for (InstIndex i = 0; i < num_instructions && !state.Full(); ++i) {
     const binary::ParsedModule::Instruction& rec = parsed.instructions[i];
     const uint32_t opcode = rec.opcode;
     uint8_t unlisted = 0;
@@ -148,7 +157,11 @@ void ValidateCapabilities(ValidationState& state) {
           Enabled(state, grammar::Capabilities(info), grammar::Extensions(info), info.version, true)
               ? kEnabled
               : kDisabled;
-      if (MayHaveEnumerants(info)) facts |= kScan;
+      const int first = FirstEnumerantOperand(info);
+      if (first >= 0) {
+        facts |= kScan;
+        if (opcode <= grammar::kMaxOpcode) scan_from[opcode] = static_cast<uint8_t>(first);
+      }
     }
     if (facts & kDisabled) {
       const grammar::InstructionInfo& info = *grammar::LookupOpcode(opcode);
@@ -158,7 +171,8 @@ void ValidateCapabilities(ValidationState& state) {
     }
     if (!(facts & kScan)) continue;
     const binary::ParsedOperand* const operands = parsed.operands.data() + rec.operand_begin;
-    for (uint32_t k = 0; k < rec.operand_count; ++k) {
+    const uint32_t from = opcode <= grammar::kMaxOpcode ? scan_from[opcode] : 0;
+    for (uint32_t k = from; k < rec.operand_count; ++k) {
       const binary::ParsedOperand& op = operands[k];
       if (grammar::IsIdKind(op.kind)) continue;  // Most operands; no table lookup for them.
       // Only enumerant kinds have gated values.

@@ -48,6 +48,9 @@ const char* WantText(Want w) {
   return "anything";
 }
 
+// A type other than OpTypeFunction: what a Result Type must name.
+bool IsDataType(Op op) { return ir::IsTypeDeclaration(op) && op != Op::TypeFunction; }
+
 bool Satisfies(const ir::Module& m, InstIndex def, Want want) {
   const Op op = m.opcode(def);
   switch (want) {
@@ -56,7 +59,7 @@ bool Satisfies(const ir::Module& m, InstIndex def, Want want) {
     case Want::kType:
       return ir::IsTypeDeclaration(op);
     case Want::kDataType:
-      return ir::IsTypeDeclaration(op) && op != Op::TypeFunction;
+      return IsDataType(op);
     case Want::kValue:
       return m.type_id(def) != 0 && op != Op::Function;
     case Want::kLabel:
@@ -288,6 +291,8 @@ void ValidateIds(ValidationState& state) {
   // Pointer types declared ahead by OpTypeForwardPointer may be named before their definition.
   ws::vector<bool> forward_pointer(m.bound(), false);
   bool in_function = false;
+  Id good_type = 0;  // The last Result Type found good, and its definition.
+  InstIndex good_type_def = 0;
   // The parsed records are read directly: this loop visits every operand of the module.
   const binary::ParsedModule& parsed = m.parsed();
   const binary::ParsedModule::Instruction* const records = parsed.instructions.data();
@@ -343,7 +348,7 @@ void ValidateIds(ValidationState& state) {
       if (want == Want::kValue) {
         ok = def_rec.type_id != 0 && def_op != Op::Function;
       } else if (want == Want::kDataType) {
-        ok = ir::IsTypeDeclaration(def_op) && def_op != Op::TypeFunction;
+        ok = IsDataType(def_op);
       } else {
         ok = Satisfies(m, def, want);
       }
@@ -351,9 +356,18 @@ void ValidateIds(ValidationState& state) {
     };
     // The Result Type and the Result come first when present (the reader keeps them in the
     // record): the Result Type must name a data type, the Result needs no check here.
+    // Neighbours often share their Result Type: one found good is not looked at again unless a
+    // forward reference could now be involved.
     uint32_t k = 0;
     if (rec.type_id != 0) {
-      if (!check(0, rec.type_id, Want::kDataType)) return;
+      if (rec.type_id != good_type || (check_forward && good_type_def >= i)) {
+        if (!check(0, rec.type_id, Want::kDataType)) return;
+        const InstIndex def = m.Def(rec.type_id);
+        if (def != kNoInst && IsDataType(static_cast<Op>(records[def].opcode))) {
+          good_type = rec.type_id;
+          good_type_def = def;
+        }
+      }
       k = 1;
     }
     if (rec.result_id != 0) ++k;
