@@ -120,12 +120,11 @@ void ValidateSsa(ValidationState& state) {
       }
       const uint32_t* const inst_words = words + rec.offset;
       const binary::ParsedOperand* const operands = all_operands + rec.operand_begin;
-      for (uint32_t k = 0; k < rec.operand_count; ++k) {
-        const grammar::OperandKind kind = operands[k].kind;
-        if (!grammar::IsIdKind(kind) || kind == grammar::OperandKind::kIdResult ||
-            kind == grammar::OperandKind::kIdResultType) {
-          continue;
-        }
+      // The Result Type and the Result come first when present (the reader keeps them in the
+      // record); neither is a use.
+      const uint32_t first = (rec.type_id != 0) + (rec.result_id != 0);
+      for (uint32_t k = first; k < rec.operand_count; ++k) {
+        if (!grammar::IsIdKind(operands[k].kind)) continue;
         const Id id = inst_words[operands[k].offset];
         const InstIndex def = m.Def(id);
         if (def == kNoInst) continue;
