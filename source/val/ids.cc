@@ -290,7 +290,6 @@ void ValidateIds(ValidationState& state) {
   if (!m.duplicate_defs().empty() && !ReportDuplicates(state)) return;
   // Pointer types declared ahead by OpTypeForwardPointer may be named before their definition.
   ws::vector<bool> forward_pointer(m.bound(), false);
-  bool in_function = false;
   Id good_type = 0;  // The last Result Type found good, and its definition.
   InstIndex good_type_def = 0;
   // The parsed records are read directly: this loop visits every operand of the module.
@@ -304,6 +303,7 @@ void ValidateIds(ValidationState& state) {
   constexpr uint8_t kWantMask = 0x0f, kSpecial = 0x10, kForwardRule = 0x20, kMarker = 0x40,
                     kKnown = 0x80;
   ws::vector<uint8_t> opcode_facts(grammar::kMaxOpcode + 1, 0);
+  uint8_t forward_rule = kForwardRule;  // 0 inside a function.
   auto facts_of = [](Op op) -> uint8_t {
     const ir::OpcodeTraits& traits = ir::TraitsOf(op);
     uint8_t f =
@@ -325,13 +325,12 @@ void ValidateIds(ValidationState& state) {
     uint8_t& facts = rec.opcode <= grammar::kMaxOpcode ? opcode_facts[rec.opcode] : unlisted;
     if (facts == 0) facts = facts_of(op);
     const uint8_t f = facts;
-    const uint32_t* const inst_words = words + rec.offset;
     if (f & kMarker) {
-      if (op == Op::Function) in_function = true;
-      if (op == Op::FunctionEnd) in_function = false;
-      if (op == Op::TypeForwardPointer) forward_pointer[inst_words[1]] = true;
+      if (op == Op::Function) forward_rule = 0;
+      if (op == Op::FunctionEnd) forward_rule = kForwardRule;
+      if (op == Op::TypeForwardPointer) forward_pointer[words[rec.offset + 1]] = true;
     }
-    const bool check_forward = (f & kForwardRule) && !in_function;
+    const bool check_forward = f & forward_rule;
     // Checks operand k, naming `id`, against what it must name.
     auto check = [&](uint32_t k, Id id, Want want) __attribute__((always_inline)) {
       const InstIndex def = m.Def(id);
@@ -377,11 +376,21 @@ void ValidateIds(ValidationState& state) {
     const Want id_want = static_cast<Want>(f & kWantMask);
     const bool special = f & kSpecial;
     const binary::ParsedOperand* const operands = all_operands + rec.operand_begin;
+    const uint32_t* const inst_words = words + rec.offset;
+    if (special) {
+      for (; k < num_operands; ++k) {
+        const binary::ParsedOperand& operand = operands[k];
+        if (!grammar::IsIdKind(operand.kind)) continue;
+        const Want want = SpecialWant(rec, operands, inst_words, k, id_want);
+        if (!check(k, inst_words[operand.offset], want)) return;
+      }
+      continue;
+    }
     for (; k < num_operands; ++k) {
       const binary::ParsedOperand& operand = operands[k];
-      if (!grammar::IsIdKind(operand.kind)) continue;
-      const Want want = special ? SpecialWant(rec, operands, inst_words, k, id_want) : id_want;
-      if (!check(k, inst_words[operand.offset], want)) return;
+      if (grammar::IsIdKind(operand.kind) && !check(k, inst_words[operand.offset], id_want)) {
+        return;
+      }
     }
   }
 }
