@@ -120,8 +120,9 @@ void ValidatePointers(ValidationState& state) {
   const uint32_t* const words = m.words().data();
   // Whether each opcode takes pointers, worked out on its first instruction (0: not yet).
   ws::vector<uint8_t> takes(grammar::kMaxOpcode + 1, 0);
+  // Only this loop's reports can fill the list from here: it stops when one does.
+  if (state.Full()) return;
   for (InstIndex i = m.global_end(); i < n; ++i) {
-    if (state.Full()) break;
     const binary::ParsedModule::Instruction& rec = records[i];
     if (rec.opcode > grammar::kMaxOpcode) {
       if (TakesPointers(static_cast<Op>(rec.opcode))) continue;
@@ -136,6 +137,7 @@ void ValidatePointers(ValidationState& state) {
       const Id id = words[rec.offset + operands[k].offset];
       if (!pointer_value[id]) continue;
       ReportPointerOperand(state, i, id);
+      if (state.Full()) return;
       break;
     }
   }
