@@ -112,10 +112,12 @@ void ValidateSsa(ValidationState& state) {
   for (uint32_t block = 0; block < blocks.size() && !state.Full(); ++block) {
     const ir::Block& b = blocks[block];
     const bool reachable = cfg.Reachable(block);
-    for (InstIndex i = b.label + 1; i < b.end && !state.Full(); ++i) {
+    // Only this loop's reports can fill the list: it is tested after each of them.
+    for (InstIndex i = b.label + 1; i < b.end; ++i) {
       const binary::ParsedModule::Instruction& rec = records[i];
       if (static_cast<Op>(rec.opcode) == Op::Phi) {
         CheckPhi(state, i, block);  // Out of line: few instructions are OpPhi.
+        if (state.Full()) return;
         continue;
       }
       const uint32_t* const inst_words = words + rec.offset;
@@ -128,8 +130,9 @@ void ValidateSsa(ValidationState& state) {
         const Id id = inst_words[operands[k].offset];
         const InstIndex def = m.Def(id);
         if (def == kNoInst) continue;
+        // The common case: defined just above in this block (a block is a range of instructions).
+        if (def > b.label && def < i) continue;
         const uint32_t def_block = m.BlockOf(def);
-        if (def_block == block && def < i) continue;  // The common case: defined just above.
         const Op def_op = static_cast<Op>(records[def].opcode);
         if (def_op == Op::Label || def_op == Op::Function) continue;  // Not SSA values.
         uint32_t def_function;
@@ -142,11 +145,15 @@ void ValidateSsa(ValidationState& state) {
         }
         if (def_function != b.function) {
           ReportDominance(state, i, id, ", which is defined in another function");
+          if (state.Full()) return;
           continue;
         }
         if (def_block == ~0u || !reachable) continue;  // Parameters; unreachable code.
         const bool ok = def_block == block ? def < i : dom.Dominates(def_block, block);
-        if (!ok) ReportDominance(state, i, id, ", whose definition does not dominate this use");
+        if (!ok) {
+          ReportDominance(state, i, id, ", whose definition does not dominate this use");
+          if (state.Full()) return;
+        }
       }
     }
   }
