@@ -211,11 +211,13 @@ class Uniformity {
   // of a summarized function (bit p: parameter p, or the memory it points to) the value also
   // depends on: what they are is known per call site (Effective).
   struct Source {
+    // reason_bits holds the instruction + 1, 0 for none: a uniform Source is all zero bits, so
+    // that tables of them are filled like memory.
     static constexpr uint32_t kNoReason = (1u << 30) - 1;
-    Source() : level(kUniform), reason_bits(kNoReason) {}
+    Source() : level(kUniform), reason_bits(0) {}
     Source(Level l, InstIndex r, uint32_t d = 0)
-        : level(l), reason_bits(r >= kNoReason ? kNoReason : r), deps(d) {}
-    InstIndex reason() const { return reason_bits == kNoReason ? kNoInst : reason_bits; }
+        : level(l), reason_bits(r >= kNoReason ? 0 : r + 1), deps(d) {}
+    InstIndex reason() const { return reason_bits == 0 ? kNoInst : reason_bits - 1; }
     Level level : 2;
     uint32_t reason_bits : 30;
     uint32_t deps = 0;
@@ -224,6 +226,11 @@ class Uniformity {
   static constexpr uint32_t kMaxSummarizedParams = 31;
   static constexpr uint32_t kCallControlBit = 1u << 31;  // The control level of the call site.
 
+  // Sets `table` to `n` uniform Sources (all zero bits: a memset, where assign fills one by one).
+  static void ZeroFill(ws::vector<Source>& table, size_t n) {
+    table.clear();
+    table.resize(n);
+  }
   void Prepare();
   void PrepareReachingStores();
   void PrepareReplicated();
@@ -433,7 +440,7 @@ class Uniformity {
   // Whether IsCooperativeMatrixOperation may hold for `i`, cheaply: an OpCooperativeMatrix*
   // instruction, or a candidate (kMaybeCooperative) whose result type or operand is a matrix.
   bool MaybeCooperativeOperation(InstIndex i) {
-    const uint8_t facts = Facts(m_.opcode(i));
+    const uint8_t facts = inst_facts_[i - body_begin_];
     if (!(facts & kMaybeCooperative)) return false;
     if ((facts & kCoopMatrixName) || IsCoopMatrixType(state_, m_.type_id(i))) return true;
     for (size_t w = 3; w < m_.num_words(i); ++w) {
@@ -460,6 +467,7 @@ class Uniformity {
   ws::vector<uint8_t> dirty_;         // Per block: something in it to evaluate.
   ws::vector<uint8_t> all_dirty_;     // Per block: all of its instructions to evaluate.
   ws::vector<uint8_t> inst_dirty_;    // Per instruction from body_begin_.
+  ws::vector<uint8_t> inst_facts_;    // Per instruction from body_begin_: Facts of its opcode.
   bool levels_dirty_ = true;
   struct UnprovenCause {
     InstIndex reason;
@@ -477,23 +485,24 @@ class Uniformity {
 void Uniformity::Prepare() {
   const uint32_t bound = m_.bound();
   facts_.assign(grammar::kMaxOpcode + 1, 0);
-  values_.assign(bound, Source{});
+  ZeroFill(values_, bound);
   is_condition_.assign(bound, 0);
-  contents_.assign(bound, Source{});
-  contents_control_.assign(bound, Source{});
+  ZeroFill(contents_, bound);
+  ZeroFill(contents_control_, bound);
   builtin_.assign(bound, 0);
   const size_t nb = m_.blocks().size();
-  blocks_.assign(nb, Source{});
-  merges_.assign(nb, Source{});
-  walked_.assign(nb, Source(kUniform, 0));
+  ZeroFill(blocks_, nb);
+  ZeroFill(merges_, nb);
+  ZeroFill(walked_, nb);
   region_of_.assign(nb, ~0u);
-  entries_.assign(m_.functions().size(), Source{});
-  returns_.assign(m_.functions().size(), Source{});
+  ZeroFill(entries_, m_.functions().size());
+  ZeroFill(returns_, m_.functions().size());
   is_entry_point_.assign(m_.functions().size(), false);
   call_sites_.assign(m_.functions().size(), 0);
   const InstIndex n = m_.num_instructions();
   body_begin_ = m_.functions().empty() ? n : m_.functions()[0].def;
-  operand_begin_.assign(n - body_begin_ + 1, 0);
+  operand_begin_.resize(n - body_begin_ + 1);
+  inst_facts_.resize(n - body_begin_);
   // Per id: the block defining it (~0u for a global), kNotValue for labels, functions, types
   // and undefined ids.
   constexpr uint32_t kNotValue = ~0u - 1;
@@ -546,6 +555,7 @@ void Uniformity::Prepare() {
     operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
     const bool in_block = m_.BlockOf(i) != ~0u;
     const Op op = m_.opcode(i);
+    inst_facts_[i - body_begin_] = Facts(op);
     note(i, op);
     if (in_block) {
       if ((op == Op::Load || op == Op::CooperativeVectorLoadNV) && m_.num_words(i) > 3) {
@@ -562,12 +572,14 @@ void Uniformity::Prepare() {
     }
     const auto& raw = parsed.instructions[i];
     const binary::ParsedOperand* ops = parsed.operands.data() + raw.operand_begin;
-    for (uint32_t k = 0; k < raw.operand_count; ++k) {
+    // The result type and the result, when present, are the first operands (the grammar puts
+    // them there and the reader keeps them): the value operands follow.
+    const uint32_t skip = (raw.type_id != 0) + (raw.result_id != 0);
+    for (uint32_t k = skip; k < raw.operand_count; ++k) {
       const binary::ParsedOperand& operand = ops[k];
-      if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
-          operand.kind == grammar::OperandKind::kIdResultType) {
-        continue;
-      }
+      static_assert(static_cast<int>(grammar::OperandKind::kIdResultType) == 0 &&
+                    static_cast<int>(grammar::OperandKind::kIdResult) == 1);
+      if (static_cast<uint32_t>(operand.kind) - 2u >= grammar::kNumIdKinds - 2u) continue;
       const Id id = words[raw.offset + operand.offset];
       if (id >= bound || value_block[id] == kNotValue) continue;
       uint32_t next_use = kNoUse;
@@ -611,7 +623,7 @@ void Uniformity::Prepare() {
       }
     }
   }
-  param_effective_.assign(params, Source{});
+  ZeroFill(param_effective_, params);
   param_owner_.assign(params, 0);
   for (uint32_t f = 0; f < m_.functions().size(); ++f) {
     const uint32_t end = f + 1 < m_.functions().size() ? param_base_[f + 1] : params;
@@ -1018,7 +1030,7 @@ void Uniformity::Solve() {
       all_dirty_[b] = 0;
       for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
         uint8_t& dirty = inst_dirty_[i - body_begin_];
-        const uint8_t facts = Facts(m_.opcode(i));
+        const uint8_t facts = inst_facts_[i - body_begin_];
         if (facts & kPlainJoin) {
           // A plain join reads only its operands (and the levels of their blocks, raised through
           // MarkUsers too): until one was raised, it would raise nothing, even the first time.
@@ -1198,8 +1210,8 @@ void Uniformity::PrepareReachingStores() {
   // The loads and stores (in program order: their slots) of the variables still tracked.
   std::erase_if(loads_, [&](const TrackedLoad& load) { return state[load.var] != 1; });
   std::erase_if(store_insts_, [&](InstIndex i) { return state[m_.word(i, 1)] != 1; });
-  stored_.assign(store_insts_.size(), Source{});
-  stored_control_.assign(store_insts_.size(), Source{});
+  ZeroFill(stored_, store_insts_.size());
+  ZeroFill(stored_control_, store_insts_.size());
   if (loads_.empty()) return;
   // Each variable's loads and stores as lists in program order, linked from the last backwards.
   first_load_.assign(m_.bound(), ~0u);
