@@ -110,13 +110,18 @@ constexpr uint8_t kMaybeCooperative = 0x80;
 constexpr uint8_t kPlainJoin = 0x40;
 // An OpCooperativeMatrix* opcode: Check asks IsCooperativeMatrixOperation whatever its types.
 constexpr uint8_t kCoopMatrixName = 0x20;
-// Set once the facts of the opcode are computed.
-constexpr uint8_t kKnown = 0x10;
+// The facts of an opcode not computed yet (no opcode has them all).
+constexpr uint8_t kUnset = 0xff;
 // Opcodes EvaluateInstruction computes from their operands, their block's control level and its
 // merges alone (stores, OpPhi, OpReturnValue, cooperative loads, ...): like plain joins, they raise
 // nothing until one of those was raised, so the first sweep leaves them to the worklist.
 constexpr uint8_t kQuietUntilRaised = 0x08;
 constexpr uint8_t kOpClassMask = 0x07;
+// Opcodes EvaluateInstruction computes from their block's control level or merges (stores,
+// OpPhi, OpFunctionCall, OpReturnValue): where those were raised, the others of the block are
+// left alone (the rest reads only values, memory and the regions of the blocks defining its
+// operands, raised apart).
+constexpr uint8_t kReadsControl = 0x10;
 
 uint8_t OpFacts(const grammar::InstructionInfo& info) {
   const std::string_view name = info.name;
@@ -195,9 +200,25 @@ uint8_t OpFacts(const grammar::InstructionInfo& info) {
     default:
       break;
   }
+  bool reads_control = false;
+  switch (op) {
+    case Op::Store:
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixStoreNV:
+    case Op::CooperativeMatrixStoreTensorNV:
+    case Op::CooperativeVectorStoreNV:
+    case Op::Phi:
+    case Op::FunctionCall:
+    case Op::ReturnValue:
+      reads_control = true;
+      break;
+    default:
+      break;
+  }
   return static_cast<uint8_t>(static_cast<uint8_t>(c) | (quiet ? kQuietUntilRaised : 0) |
                               (maybe_cooperative ? kMaybeCooperative : 0) |
-                              (coop_matrix_name ? kCoopMatrixName : 0) | (plain ? kPlainJoin : 0));
+                              (coop_matrix_name ? kCoopMatrixName : 0) | (plain ? kPlainJoin : 0) |
+                              (reads_control ? kReadsControl : 0));
 }
 
 class Uniformity {
@@ -226,7 +247,7 @@ class Uniformity {
   static constexpr uint32_t kMaxSummarizedParams = 31;
   static constexpr uint32_t kCallControlBit = 1u << 31;  // The control level of the call site.
 
-  // Sets `table` to `n` uniform Sources (all zero bits: a memset, where assign fills one by one).
+  // Sets `table` to `n` uniform Sources.
   static void ZeroFill(ws::vector<Source>& table, size_t n) {
     table.clear();
     table.resize(n);
@@ -250,7 +271,8 @@ class Uniformity {
       dirty_[m_.BlockOf(i)] = 1;
     }
   }
-  // Every instruction of block b reads what was raised (its control level, its merges).
+  // The control level or merges of block b were raised: its instructions that read them
+  // (kReadsControl) are to evaluate.
   void MarkBlock(uint32_t b) { dirty_[b] = all_dirty_[b] = 1; }
   void BlockRaised(uint32_t b);
   void Solve();
@@ -321,22 +343,22 @@ class Uniformity {
   const ir::Module& m_;
   const ir::Cfg& cfg_;
   const ir::DominatorTree* pdom_ = nullptr;  // Built when a branch first needs it.
-  // Per opcode: its facts (OpFacts) with kKnown, 0 until first asked.
+  // Per opcode: its facts (OpFacts), kUnset until first asked.
   ws::vector<uint8_t> facts_;
   uint8_t Facts(Op op) {
     const auto v = static_cast<uint32_t>(op);
     if (v >= facts_.size()) [[unlikely]] {
-      return kKnown;
+      return 0;
     }
     const uint8_t f = facts_[v];
-    if (f == 0) [[unlikely]] {
+    if (f == kUnset) [[unlikely]] {
       return FirstFacts(v);
     }
     return f;
   }
   [[gnu::noinline]] uint8_t FirstFacts(uint32_t opcode) {
     const grammar::InstructionInfo* info = grammar::LookupOpcode(opcode);
-    return facts_[opcode] = static_cast<uint8_t>(kKnown | (info ? OpFacts(*info) : 0));
+    return facts_[opcode] = info ? OpFacts(*info) : 0;
   }
 
   // The value operands of every instruction of the function bodies (ids defined by anything but
@@ -484,7 +506,7 @@ class Uniformity {
 
 void Uniformity::Prepare() {
   const uint32_t bound = m_.bound();
-  facts_.assign(grammar::kMaxOpcode + 1, 0);
+  facts_.assign(grammar::kMaxOpcode + 1, kUnset);
   ZeroFill(values_, bound);
   is_condition_.assign(bound, 0);
   ZeroFill(contents_, bound);
@@ -992,11 +1014,11 @@ void Uniformity::BlockRaised(uint32_t b) {
 
 // A worklist over blocks: every block is evaluated once, in order, then again only when
 // something it reads was raised (Raised), and then only its instructions that read it (a raised
-// control level or merge reaches all of them). Plain joins are evaluated only once an operand
-// was raised: most values of a kernel stay uniform, and their joins are never computed. A raise
-// reaches later blocks in the same pass and earlier ones (loops, calls, memory) in the next; levels
-// only grow, so it terminates. Global instructions (types, constants, spec constants, variables)
-// are uniform and stay so: only the bodies of functions are evaluated.
+// control level or merge reaches those that read them: kReadsControl). Plain joins are evaluated
+// only once an operand was raised: most values of a kernel stay uniform, and their joins are never
+// computed. A raise reaches later blocks in the same pass and earlier ones (loops, calls, memory)
+// in the next; levels only grow, so it terminates. Global instructions (types, constants, spec
+// constants, variables) are uniform and stay so: only the bodies of functions are evaluated.
 void Uniformity::Solve() {
   const auto blocks = m_.blocks();
   dirty_.assign(blocks.size(), 1);
@@ -1041,7 +1063,10 @@ void Uniformity::Solve() {
           }
           continue;
         }
-        if (!all && !dirty && !(first && !(facts & kQuietUntilRaised))) continue;
+        if (!dirty && !(all && (facts & kReadsControl)) &&
+            !(first && !(facts & kQuietUntilRaised))) {
+          continue;
+        }
         dirty = 0;
         EvaluateInstruction(i, b);
       }
