@@ -552,46 +552,65 @@ void Uniformity::Prepare() {
   // The built-ins, workgroup sizes, conditions, call sites and entry points, from the
   // instructions of both loops below.
   ws::vector<InstIndex> inputs;  // Input variables, read once the built-ins are known.
-  auto note = [&](InstIndex i, Op op) __attribute__((always_inline)) {
-    if (op == Op::Variable) {
-      if (static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Input) inputs.push_back(i);
-    } else if (op == Op::Decorate && m_.num_words(i) >= 4 &&
-               m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
-      builtin_[m_.word(i, 1)] = static_cast<uint8_t>(std::min<uint32_t>(m_.word(i, 3), 254) + 1);
-    } else if (op == Op::ExecutionMode && m_.num_words(i) >= 6 &&
-               m_.word(i, 2) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
-      workgroup_invocations_ = std::max<uint64_t>(
-          workgroup_invocations_, uint64_t{m_.word(i, 3)} * m_.word(i, 4) * m_.word(i, 5));
-    } else if (op == Op::BranchConditional || op == Op::Switch) {
-      is_condition_[m_.word(i, 1)] = 1;
-    } else if (op == Op::FunctionCall) {
-      const uint32_t f = m_.FunctionById(m_.word(i, 3));
-      if (f != ~0u) ++call_sites_[f];
-    } else if (op == Op::EntryPoint) {
-      const uint32_t f = m_.FunctionById(m_.word(i, 2));
-      if (f != ~0u) is_entry_point_[f] = true;
+  // One switch per instruction (a jump table), in both loops.
+  auto note = [&](InstIndex i, Op op, bool in_block) __attribute__((always_inline)) {
+    switch (op) {
+      case Op::Variable:
+        if (static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Input) inputs.push_back(i);
+        break;
+      case Op::Decorate:
+        if (m_.num_words(i) >= 4 &&
+            m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
+          builtin_[m_.word(i, 1)] =
+              static_cast<uint8_t>(std::min<uint32_t>(m_.word(i, 3), 254) + 1);
+        }
+        break;
+      case Op::ExecutionMode:
+        if (m_.num_words(i) >= 6 &&
+            m_.word(i, 2) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
+          workgroup_invocations_ = std::max<uint64_t>(
+              workgroup_invocations_, uint64_t{m_.word(i, 3)} * m_.word(i, 4) * m_.word(i, 5));
+        }
+        break;
+      case Op::BranchConditional:
+      case Op::Switch:
+        is_condition_[m_.word(i, 1)] = 1;
+        break;
+      case Op::EntryPoint: {
+        const uint32_t f = m_.FunctionById(m_.word(i, 2));
+        if (f != ~0u) is_entry_point_[f] = true;
+        break;
+      }
+      case Op::FunctionCall: {
+        const uint32_t f = m_.FunctionById(m_.word(i, 3));
+        if (f != ~0u) ++call_sites_[f];
+        if (!in_block) break;
+        for (size_t w = 4; w < m_.num_words(i); ++w) {
+          const Id root = RootOf(m_.word(i, w));
+          if (root != 0 && root < bound) root_pairs.push_back({root, i});
+        }
+        if (f != ~0u) call_pairs.push_back({f, i});
+        break;
+      }
+      case Op::Load:
+      case Op::CooperativeVectorLoadNV:
+        if (in_block && m_.num_words(i) > 3) {
+          const Id root = RootOf(m_.word(i, 3));
+          if (root != 0 && root < bound) root_pairs.push_back({root, i});
+        }
+        break;
+      default:
+        break;
     }
   };
-  for (InstIndex i = 0; i < body_begin_; ++i) note(i, m_.opcode(i));
+  root_pairs.reserve(n - body_begin_);
+  for (InstIndex i = 0; i < body_begin_; ++i) note(i, m_.opcode(i), false);
   for (InstIndex i = body_begin_; i < n; ++i) {
     operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
     const bool in_block = m_.BlockOf(i) != ~0u;
     const Op op = m_.opcode(i);
     inst_facts_[i - body_begin_] = Facts(op);
-    note(i, op);
-    if (in_block) {
-      if ((op == Op::Load || op == Op::CooperativeVectorLoadNV) && m_.num_words(i) > 3) {
-        const Id root = RootOf(m_.word(i, 3));
-        if (root != 0 && root < bound) root_pairs.push_back({root, i});
-      } else if (op == Op::FunctionCall) {
-        for (size_t w = 4; w < m_.num_words(i); ++w) {
-          const Id root = RootOf(m_.word(i, w));
-          if (root != 0 && root < bound) root_pairs.push_back({root, i});
-        }
-        const uint32_t f = m_.FunctionById(m_.word(i, 3));
-        if (f != ~0u) call_pairs.push_back({f, i});
-      }
-    }
+    note(i, op, in_block);
     const auto& raw = parsed.instructions[i];
     const binary::ParsedOperand* ops = parsed.operands.data() + raw.operand_begin;
     // The result type and the result, when present, are the first operands (the grammar puts
