@@ -443,6 +443,8 @@ class Uniformity {
     uint32_t begin, end;
   };
   ws::vector<TrackedLoad> loads_;
+  ws::vector<uint8_t> tracked_;  // Per id: 1 for a tracked variable, 2 for one no longer tracked.
+  bool any_tracked_ = false;
   size_t next_load_ = 0, next_store_ = 0;
   ws::vector<uint32_t> reaching_;
   // The loads and stores of each tracked variable in program order, as lists: per variable id its
@@ -604,6 +606,21 @@ void Uniformity::Prepare() {
     }
   };
   root_pairs.reserve(n - body_begin_);
+  // Function variables, as PrepareReachingStores tracks them: 1 for one (they open their
+  // function's first block), 2 once used otherwise than as the pointer of a whole OpLoad /
+  // OpStore, marked in the loop below with the loads and stores of those still 1 then.
+  tracked_.assign(bound, 0);
+  for (const ir::Function& fn : m_.functions()) {
+    if (fn.num_blocks == 0) continue;
+    const ir::Block& entry = m_.blocks()[fn.first_block];
+    for (InstIndex i = entry.label + 1; i < entry.end && m_.opcode(i) == Op::Variable; ++i) {
+      if (m_.num_words(i) >= 4 &&
+          static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
+        tracked_[m_.result_id(i)] = 1;
+        any_tracked_ = true;
+      }
+    }
+  }
   for (InstIndex i = 0; i < body_begin_; ++i) note(i, m_.opcode(i), false);
   for (InstIndex i = body_begin_; i < n; ++i) {
     operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
@@ -611,6 +628,17 @@ void Uniformity::Prepare() {
     const Op op = m_.opcode(i);
     inst_facts_[i - body_begin_] = Facts(op);
     note(i, op, in_block);
+    // Whether the operands of the instruction mark the tracked variables they name: not those of
+    // a whole load of one.
+    bool marks = true;
+    if (any_tracked_) {
+      if (op == Op::Load && m_.num_words(i) >= 4 && tracked_[m_.word(i, 3)]) {
+        loads_.push_back({i, m_.word(i, 3), kPending, 0});
+        marks = false;
+      } else if (op == Op::Store && m_.num_words(i) >= 3 && tracked_[m_.word(i, 1)]) {
+        store_insts_.push_back(i);
+      }
+    }
     const auto& raw = parsed.instructions[i];
     const binary::ParsedOperand* ops = parsed.operands.data() + raw.operand_begin;
     // The result type and the result, when present, are the first operands (the grammar puts
@@ -623,6 +651,7 @@ void Uniformity::Prepare() {
       if (static_cast<uint32_t>(operand.kind) - 2u >= grammar::kNumIdKinds - 2u) continue;
       const Id id = words[raw.offset + operand.offset];
       if (id >= bound || value_block[id] == kNotValue) continue;
+      if (tracked_[id] != 0 && marks && !(op == Op::Store && operand.offset == 1)) tracked_[id] = 2;
       uint32_t next_use = kNoUse;
       if (in_block) {
         next_use = first_use_[id];
@@ -1222,35 +1251,9 @@ void Uniformity::Check() {
 }
 
 void Uniformity::PrepareReachingStores() {
-  const auto blocks = m_.blocks();
-  // 1: a Function variable (they open their function's first block), 2: one used otherwise
-  // than as the pointer of a whole OpLoad / OpStore.
-  ws::vector<uint8_t> state(m_.bound(), 0);
-  bool any = false;
-  for (const ir::Function& fn : m_.functions()) {
-    if (fn.num_blocks == 0) continue;
-    const ir::Block& first = blocks[fn.first_block];
-    for (InstIndex i = first.label + 1; i < first.end && m_.opcode(i) == Op::Variable; ++i) {
-      if (m_.num_words(i) >= 4 &&
-          static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
-        state[m_.result_id(i)] = 1;
-        any = true;
-      }
-    }
-  }
-  if (!any) return;
-  for (InstIndex i = body_begin_; i < m_.num_instructions(); ++i) {
-    const Op op = m_.opcode(i);
-    if (op == Op::Load && m_.num_words(i) >= 4 && state[m_.word(i, 3)]) {
-      loads_.push_back({i, m_.word(i, 3), kPending, 0});
-      continue;
-    }
-    if (op == Op::Store && m_.num_words(i) >= 3 && state[m_.word(i, 1)]) store_insts_.push_back(i);
-    for (const ValueOperand& operand : OperandsOf(i)) {
-      if (state[operand.id] == 0) continue;
-      if (!(op == Op::Store && operand.offset == 1)) state[operand.id] = 2;
-    }
-  }
+  // Prepare found the Function variables (tracked_), and their loads and stores.
+  if (!any_tracked_) return;
+  const ws::vector<uint8_t>& state = tracked_;
   // The loads and stores (in program order: their slots) of the variables still tracked.
   std::erase_if(loads_, [&](const TrackedLoad& load) { return state[load.var] != 1; });
   std::erase_if(store_insts_, [&](InstIndex i) { return state[m_.word(i, 1)] != 1; });
