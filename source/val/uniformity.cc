@@ -255,6 +255,11 @@ class Uniformity {
   void Prepare();
   void PrepareReachingStores();
   void PrepareReplicated();
+  // Files instruction `i` in the lists PrepareReplicated reads (called by Prepare for each).
+  [[gnu::always_inline]] inline void NoteReplicated(InstIndex i, Op op);
+  // Instructions with a matrix result, stores, access chains (their base is checked once
+  // variables are known) and Function variables holding a matrix, in order.
+  ws::vector<InstIndex> rep_matrices_, rep_stores_, rep_chains_, rep_variables_;
   // Marks what reads table[index] for evaluation again (Solve).
   void Raised(const ws::vector<Source>& table, size_t index);
   void MarkUsers(Id id) {
@@ -621,13 +626,18 @@ void Uniformity::Prepare() {
       }
     }
   }
-  for (InstIndex i = 0; i < body_begin_; ++i) note(i, m_.opcode(i), false);
+  for (InstIndex i = 0; i < body_begin_; ++i) {
+    const Op op = m_.opcode(i);
+    note(i, op, false);
+    NoteReplicated(i, op);
+  }
   for (InstIndex i = body_begin_; i < n; ++i) {
     operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
     const bool in_block = m_.BlockOf(i) != ~0u;
     const Op op = m_.opcode(i);
     inst_facts_[i - body_begin_] = Facts(op);
     note(i, op, in_block);
+    NoteReplicated(i, op);
     // Whether the operands of the instruction mark the tracked variables they name: not those of
     // a whole load of one.
     bool marks = true;
@@ -1359,37 +1369,38 @@ void Uniformity::FindReachingStores(Id var) {
 // Function variables (every whole store must be replicated, nothing else may write them),
 // iterated until no variable changes; values in a loop that come back through an OpPhi from a
 // later block are taken as not replicated.
-void Uniformity::PrepareReplicated() {
-  // One pass over the module: the matrix results, the Function variables holding a matrix, the
-  // whole stores into them and the access chains that may point into them.
-  ws::vector<InstIndex> matrices;  // Instructions with a matrix result.
-  ws::vector<InstIndex> stores;    // Whole stores of a matrix into a variable.
-  ws::vector<InstIndex> chains;  // Access chains (their base is checked once variables are known).
-  ws::vector<InstIndex> variables;
-  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
-    const Op op = m_.opcode(i);
-    switch (op) {
-      case Op::Variable:
-        if (IsCoopMatrixType(state_, state_.PointeeType(m_.type_id(i))) && m_.num_words(i) == 4 &&
-            static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
-          variables.push_back(i);
-        }
-        continue;
-      case Op::Store:
-        stores.push_back(i);
-        continue;
-      case Op::AccessChain:
-      case Op::InBoundsAccessChain:
-        if (m_.num_words(i) > 3) chains.push_back(i);
-        break;
-      default:
-        break;
-    }
-    const Id type = m_.type_id(i);
-    if (type != 0 && m_.result_id(i) != 0 && IsCoopMatrixType(state_, type)) {
-      matrices.push_back(i);
-    }
+void Uniformity::NoteReplicated(InstIndex i, Op op) {
+  switch (op) {
+    case Op::Variable:
+      if (IsCoopMatrixType(state_, state_.PointeeType(m_.type_id(i))) && m_.num_words(i) == 4 &&
+          static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
+        rep_variables_.push_back(i);
+      }
+      return;
+    case Op::Store:
+      rep_stores_.push_back(i);
+      return;
+    case Op::AccessChain:
+    case Op::InBoundsAccessChain:
+      if (m_.num_words(i) > 3) rep_chains_.push_back(i);
+      break;
+    default:
+      break;
   }
+  const Id type = m_.type_id(i);
+  if (type != 0 && m_.result_id(i) != 0 && IsCoopMatrixType(state_, type)) {
+    rep_matrices_.push_back(i);
+  }
+}
+
+void Uniformity::PrepareReplicated() {
+  // Prepare's pass over the module found the matrix results, the Function variables holding a
+  // matrix, the whole stores into them and the access chains that may point into them
+  // (NoteReplicated).
+  ws::vector<InstIndex>& matrices = rep_matrices_;
+  ws::vector<InstIndex>& stores = rep_stores_;
+  ws::vector<InstIndex>& chains = rep_chains_;
+  ws::vector<InstIndex>& variables = rep_variables_;
   replicated_.assign(m_.bound(), 0);
   matrix_value_.assign(m_.bound(), 0);
   for (const InstIndex i : matrices) matrix_value_[m_.result_id(i)] = 1;
