@@ -335,6 +335,17 @@ class Uniformity {
   // The variable (or pointer parameter) a pointer is derived from, 0 if unknown.
   Id RootOf(Id pointer) const;
   Source ContentsOf(Id root) const;
+  // Whether ContentsOf(root) starts uniform and changes only through Raise (memory the
+  // invocations share, Function and Private variables; not Input variables nor parameters,
+  // which Prepare sets): a load of it raises nothing until something it reads was raised.
+  bool QuietRoot(Id root) const;
+  // Whether `pointer` is an access chain into a cooperative matrix (its element).
+  bool MatrixElementPointer(Id pointer) const {
+    const InstIndex chain = m_.Def(pointer);
+    return chain != kNoInst &&
+           (m_.opcode(chain) == Op::AccessChain || m_.opcode(chain) == Op::InBoundsAccessChain) &&
+           IsCoopMatrixType(state_, state_.PointeeType(state_.TypeOf(m_.word(chain, 3))));
+  }
   bool ComputeBlockLevels();
   // Instruction `i` of block `block`.
   bool EvaluateInstruction(InstIndex i, uint32_t block);
@@ -604,6 +615,11 @@ void Uniformity::Prepare() {
         if (in_block && m_.num_words(i) > 3) {
           const Id root = RootOf(m_.word(i, 3));
           if (root != 0 && root < bound) root_pairs.push_back({root, i});
+          // Like a plain join, such a load raises nothing until something it reads was raised
+          // (unless it reads a matrix element).
+          if (op == Op::Load && QuietRoot(root) && !MatrixElementPointer(m_.word(i, 3))) {
+            inst_facts_[i - body_begin_] |= kQuietUntilRaised;
+          }
         }
         break;
       default:
@@ -738,6 +754,26 @@ Id Uniformity::RootOf(Id pointer) const {
     }
   }
   return 0;
+}
+
+bool Uniformity::QuietRoot(Id root) const {
+  if (root == 0) return false;
+  const InstIndex d = m_.Def(root);
+  if (d == kNoInst || m_.opcode(d) == Op::FunctionParameter) return false;
+  if (m_.opcode(d) != Op::Variable) return true;
+  switch (static_cast<StorageClass>(m_.word(d, 3))) {
+    case StorageClass::Function:
+    case StorageClass::Private:
+    case StorageClass::Uniform:
+    case StorageClass::UniformConstant:
+    case StorageClass::PushConstant:
+    case StorageClass::StorageBuffer:
+    case StorageClass::Workgroup:
+    case StorageClass::PhysicalStorageBuffer:
+      return true;
+    default:
+      return false;
+  }
 }
 
 Uniformity::Source Uniformity::ContentsOf(Id root) const {
