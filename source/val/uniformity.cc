@@ -157,60 +157,38 @@ uint8_t OpFacts(const grammar::InstructionInfo& info) {
     }
   }
   bool plain = c == OpClass::kJoin;
+  // The opcodes EvaluateInstruction treats apart: not plain joins; those reading only their
+  // operands, control and merges are quiet until raised; those reading the control or merges.
+  bool quiet = false, reads_control = false;
   switch (op) {
-    case Op::CompositeExtract:
-    case Op::CompositeInsert:
-    case Op::Load:
-    case Op::CooperativeVectorLoadNV:
-    case Op::CooperativeMatrixLoadKHR:
-    case Op::CooperativeMatrixLoadNV:
-    case Op::CooperativeMatrixLoadTensorNV:
     case Op::Store:
     case Op::CooperativeMatrixStoreKHR:
     case Op::CooperativeMatrixStoreNV:
     case Op::CooperativeMatrixStoreTensorNV:
     case Op::CooperativeVectorStoreNV:
     case Op::Phi:
-    case Op::FunctionCall:
     case Op::ReturnValue:
+      plain = false;
+      quiet = c == OpClass::kJoin;
+      reads_control = true;
+      break;
+    case Op::FunctionCall:
+      plain = false;
+      reads_control = true;
+      break;
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::CompositeInsert:
     case Op::Variable:
     case Op::FunctionParameter:
       plain = false;
-      break;
-    default:
-      break;
-  }
-  bool quiet = false;
-  switch (op) {
-    case Op::Store:
-    case Op::CooperativeMatrixStoreKHR:
-    case Op::CooperativeMatrixStoreNV:
-    case Op::CooperativeMatrixStoreTensorNV:
-    case Op::CooperativeVectorStoreNV:
-    case Op::CooperativeMatrixLoadKHR:
-    case Op::CooperativeMatrixLoadNV:
-    case Op::CooperativeMatrixLoadTensorNV:
-    case Op::Phi:
-    case Op::ReturnValue:
-    case Op::CompositeInsert:
-    case Op::Variable:
-    case Op::FunctionParameter:
       quiet = c == OpClass::kJoin;
       break;
-    default:
-      break;
-  }
-  bool reads_control = false;
-  switch (op) {
-    case Op::Store:
-    case Op::CooperativeMatrixStoreKHR:
-    case Op::CooperativeMatrixStoreNV:
-    case Op::CooperativeMatrixStoreTensorNV:
-    case Op::CooperativeVectorStoreNV:
-    case Op::Phi:
-    case Op::FunctionCall:
-    case Op::ReturnValue:
-      reads_control = true;
+    case Op::CompositeExtract:
+    case Op::Load:
+    case Op::CooperativeVectorLoadNV:
+      plain = false;
       break;
     default:
       break;
@@ -756,14 +734,9 @@ Id Uniformity::RootOf(Id pointer) const {
   return 0;
 }
 
-bool Uniformity::QuietRoot(Id root) const {
-  if (root == 0) return false;
-  const InstIndex d = m_.Def(root);
-  if (d == kNoInst || m_.opcode(d) == Op::FunctionParameter) return false;
-  if (m_.opcode(d) != Op::Variable) return true;
-  switch (static_cast<StorageClass>(m_.word(d, 3))) {
-    case StorageClass::Function:
-    case StorageClass::Private:
+// Memory the invocations share (buffers, Workgroup, push constants, ...).
+bool SharedStorage(StorageClass sc) {
+  switch (sc) {
     case StorageClass::Uniform:
     case StorageClass::UniformConstant:
     case StorageClass::PushConstant:
@@ -774,6 +747,15 @@ bool Uniformity::QuietRoot(Id root) const {
     default:
       return false;
   }
+}
+
+bool Uniformity::QuietRoot(Id root) const {
+  if (root == 0) return false;
+  const InstIndex d = m_.Def(root);
+  if (d == kNoInst || m_.opcode(d) == Op::FunctionParameter) return false;
+  if (m_.opcode(d) != Op::Variable) return true;
+  const auto sc = static_cast<StorageClass>(m_.word(d, 3));
+  return sc == StorageClass::Function || sc == StorageClass::Private || SharedStorage(sc);
 }
 
 Uniformity::Source Uniformity::ContentsOf(Id root) const {
@@ -787,25 +769,15 @@ Uniformity::Source Uniformity::ContentsOf(Id root) const {
   // like the storage classes below.
   if (m_.opcode(d) != Op::Variable) return {};
   const auto sc = static_cast<StorageClass>(m_.word(d, 3));
-  switch (sc) {
-    case StorageClass::Function:
-    case StorageClass::Private:
-    case StorageClass::Input:
-      return JoinControl(contents_[root], contents_control_[root]);
-    case StorageClass::Uniform:
-    case StorageClass::UniformConstant:
-    case StorageClass::PushConstant:
-    case StorageClass::StorageBuffer:
-    case StorageClass::Workgroup:
-    case StorageClass::PhysicalStorageBuffer:
-      // Memory shared by the invocations: a non-atomic load of one location gives every
-      // invocation that executes it together the same value, whoever wrote it, because a write
-      // that some of them could see and others not would be a data race (undefined behaviour in
-      // the Vulkan memory model). Only the address can make the result differ.
-      return {};
-    default:
-      return {kUnknown, d};
+  if (sc == StorageClass::Function || sc == StorageClass::Private || sc == StorageClass::Input) {
+    return JoinControl(contents_[root], contents_control_[root]);
   }
+  // Memory shared by the invocations: a non-atomic load of one location gives every invocation
+  // that executes it together the same value, whoever wrote it, because a write that some of
+  // them could see and others not would be a data race (undefined behaviour in the Vulkan memory
+  // model). Only the address can make the result differ.
+  if (SharedStorage(sc)) return {};
+  return {kUnknown, d};
 }
 
 bool Uniformity::ComputeBlockLevels() {
