@@ -110,13 +110,18 @@ constexpr uint8_t kMaybeCooperative = 0x80;
 constexpr uint8_t kPlainJoin = 0x40;
 // An OpCooperativeMatrix* opcode: Check asks IsCooperativeMatrixOperation whatever its types.
 constexpr uint8_t kCoopMatrixName = 0x20;
-// Set once the facts of the opcode are computed.
-constexpr uint8_t kKnown = 0x10;
+// The facts of an opcode not computed yet (no opcode has them all).
+constexpr uint8_t kUnset = 0xff;
 // Opcodes EvaluateInstruction computes from their operands, their block's control level and its
 // merges alone (stores, OpPhi, OpReturnValue, cooperative loads, ...): like plain joins, they raise
 // nothing until one of those was raised, so the first sweep leaves them to the worklist.
 constexpr uint8_t kQuietUntilRaised = 0x08;
 constexpr uint8_t kOpClassMask = 0x07;
+// Opcodes EvaluateInstruction computes from their block's control level or merges (stores,
+// OpPhi, OpFunctionCall, OpReturnValue): where those were raised, the others of the block are
+// left alone (the rest reads only values, memory and the regions of the blocks defining its
+// operands, raised apart).
+constexpr uint8_t kReadsControl = 0x10;
 
 uint8_t OpFacts(const grammar::InstructionInfo& info) {
   const std::string_view name = info.name;
@@ -152,52 +157,46 @@ uint8_t OpFacts(const grammar::InstructionInfo& info) {
     }
   }
   bool plain = c == OpClass::kJoin;
+  // The opcodes EvaluateInstruction treats apart: not plain joins; those reading only their
+  // operands, control and merges are quiet until raised; those reading the control or merges.
+  bool quiet = false, reads_control = false;
   switch (op) {
-    case Op::CompositeExtract:
-    case Op::CompositeInsert:
-    case Op::Load:
-    case Op::CooperativeVectorLoadNV:
-    case Op::CooperativeMatrixLoadKHR:
-    case Op::CooperativeMatrixLoadNV:
-    case Op::CooperativeMatrixLoadTensorNV:
     case Op::Store:
     case Op::CooperativeMatrixStoreKHR:
     case Op::CooperativeMatrixStoreNV:
     case Op::CooperativeMatrixStoreTensorNV:
     case Op::CooperativeVectorStoreNV:
     case Op::Phi:
-    case Op::FunctionCall:
     case Op::ReturnValue:
+      plain = false;
+      quiet = c == OpClass::kJoin;
+      reads_control = true;
+      break;
+    case Op::FunctionCall:
+      plain = false;
+      reads_control = true;
+      break;
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixLoadTensorNV:
+    case Op::CompositeInsert:
     case Op::Variable:
     case Op::FunctionParameter:
       plain = false;
-      break;
-    default:
-      break;
-  }
-  bool quiet = false;
-  switch (op) {
-    case Op::Store:
-    case Op::CooperativeMatrixStoreKHR:
-    case Op::CooperativeMatrixStoreNV:
-    case Op::CooperativeMatrixStoreTensorNV:
-    case Op::CooperativeVectorStoreNV:
-    case Op::CooperativeMatrixLoadKHR:
-    case Op::CooperativeMatrixLoadNV:
-    case Op::CooperativeMatrixLoadTensorNV:
-    case Op::Phi:
-    case Op::ReturnValue:
-    case Op::CompositeInsert:
-    case Op::Variable:
-    case Op::FunctionParameter:
       quiet = c == OpClass::kJoin;
+      break;
+    case Op::CompositeExtract:
+    case Op::Load:
+    case Op::CooperativeVectorLoadNV:
+      plain = false;
       break;
     default:
       break;
   }
   return static_cast<uint8_t>(static_cast<uint8_t>(c) | (quiet ? kQuietUntilRaised : 0) |
                               (maybe_cooperative ? kMaybeCooperative : 0) |
-                              (coop_matrix_name ? kCoopMatrixName : 0) | (plain ? kPlainJoin : 0));
+                              (coop_matrix_name ? kCoopMatrixName : 0) | (plain ? kPlainJoin : 0) |
+                              (reads_control ? kReadsControl : 0));
 }
 
 class Uniformity {
@@ -211,11 +210,13 @@ class Uniformity {
   // of a summarized function (bit p: parameter p, or the memory it points to) the value also
   // depends on: what they are is known per call site (Effective).
   struct Source {
+    // reason_bits holds the instruction + 1, 0 for none: a uniform Source is all zero bits, so
+    // that tables of them are filled like memory.
     static constexpr uint32_t kNoReason = (1u << 30) - 1;
-    Source() : level(kUniform), reason_bits(kNoReason) {}
+    Source() : level(kUniform), reason_bits(0) {}
     Source(Level l, InstIndex r, uint32_t d = 0)
-        : level(l), reason_bits(r >= kNoReason ? kNoReason : r), deps(d) {}
-    InstIndex reason() const { return reason_bits == kNoReason ? kNoInst : reason_bits; }
+        : level(l), reason_bits(r >= kNoReason ? 0 : r + 1), deps(d) {}
+    InstIndex reason() const { return reason_bits == 0 ? kNoInst : reason_bits - 1; }
     Level level : 2;
     uint32_t reason_bits : 30;
     uint32_t deps = 0;
@@ -224,9 +225,19 @@ class Uniformity {
   static constexpr uint32_t kMaxSummarizedParams = 31;
   static constexpr uint32_t kCallControlBit = 1u << 31;  // The control level of the call site.
 
+  // Sets `table` to `n` uniform Sources.
+  static void ZeroFill(ws::vector<Source>& table, size_t n) {
+    table.clear();
+    table.resize(n);
+  }
   void Prepare();
   void PrepareReachingStores();
   void PrepareReplicated();
+  // Files instruction `i` in the lists PrepareReplicated reads (called by Prepare for each).
+  [[gnu::always_inline]] inline void NoteReplicated(InstIndex i, Op op);
+  // Instructions with a matrix result, stores, access chains (their base is checked once
+  // variables are known) and Function variables holding a matrix, in order.
+  ws::vector<InstIndex> rep_matrices_, rep_stores_, rep_chains_, rep_variables_;
   // Marks what reads table[index] for evaluation again (Solve).
   void Raised(const ws::vector<Source>& table, size_t index);
   void MarkUsers(Id id) {
@@ -243,7 +254,8 @@ class Uniformity {
       dirty_[m_.BlockOf(i)] = 1;
     }
   }
-  // Every instruction of block b reads what was raised (its control level, its merges).
+  // The control level or merges of block b were raised: its instructions that read them
+  // (kReadsControl) are to evaluate.
   void MarkBlock(uint32_t b) { dirty_[b] = all_dirty_[b] = 1; }
   void BlockRaised(uint32_t b);
   void Solve();
@@ -301,6 +313,17 @@ class Uniformity {
   // The variable (or pointer parameter) a pointer is derived from, 0 if unknown.
   Id RootOf(Id pointer) const;
   Source ContentsOf(Id root) const;
+  // Whether ContentsOf(root) starts uniform and changes only through Raise (memory the
+  // invocations share, Function and Private variables; not Input variables nor parameters,
+  // which Prepare sets): a load of it raises nothing until something it reads was raised.
+  bool QuietRoot(Id root) const;
+  // Whether `pointer` is an access chain into a cooperative matrix (its element).
+  bool MatrixElementPointer(Id pointer) const {
+    const InstIndex chain = m_.Def(pointer);
+    return chain != kNoInst &&
+           (m_.opcode(chain) == Op::AccessChain || m_.opcode(chain) == Op::InBoundsAccessChain) &&
+           IsCoopMatrixType(state_, state_.PointeeType(state_.TypeOf(m_.word(chain, 3))));
+  }
   bool ComputeBlockLevels();
   // Instruction `i` of block `block`.
   bool EvaluateInstruction(InstIndex i, uint32_t block);
@@ -314,22 +337,22 @@ class Uniformity {
   const ir::Module& m_;
   const ir::Cfg& cfg_;
   const ir::DominatorTree* pdom_ = nullptr;  // Built when a branch first needs it.
-  // Per opcode: its facts (OpFacts) with kKnown, 0 until first asked.
+  // Per opcode: its facts (OpFacts), kUnset until first asked.
   ws::vector<uint8_t> facts_;
   uint8_t Facts(Op op) {
     const auto v = static_cast<uint32_t>(op);
     if (v >= facts_.size()) [[unlikely]] {
-      return kKnown;
+      return 0;
     }
     const uint8_t f = facts_[v];
-    if (f == 0) [[unlikely]] {
+    if (f == kUnset) [[unlikely]] {
       return FirstFacts(v);
     }
     return f;
   }
   [[gnu::noinline]] uint8_t FirstFacts(uint32_t opcode) {
     const grammar::InstructionInfo* info = grammar::LookupOpcode(opcode);
-    return facts_[opcode] = static_cast<uint8_t>(kKnown | (info ? OpFacts(*info) : 0));
+    return facts_[opcode] = info ? OpFacts(*info) : 0;
   }
 
   // The value operands of every instruction of the function bodies (ids defined by anything but
@@ -414,6 +437,8 @@ class Uniformity {
     uint32_t begin, end;
   };
   ws::vector<TrackedLoad> loads_;
+  ws::vector<uint8_t> tracked_;  // Per id: 1 for a tracked variable, 2 for one no longer tracked.
+  bool any_tracked_ = false;
   size_t next_load_ = 0, next_store_ = 0;
   ws::vector<uint32_t> reaching_;
   // The loads and stores of each tracked variable in program order, as lists: per variable id its
@@ -433,7 +458,7 @@ class Uniformity {
   // Whether IsCooperativeMatrixOperation may hold for `i`, cheaply: an OpCooperativeMatrix*
   // instruction, or a candidate (kMaybeCooperative) whose result type or operand is a matrix.
   bool MaybeCooperativeOperation(InstIndex i) {
-    const uint8_t facts = Facts(m_.opcode(i));
+    const uint8_t facts = inst_facts_[i - body_begin_];
     if (!(facts & kMaybeCooperative)) return false;
     if ((facts & kCoopMatrixName) || IsCoopMatrixType(state_, m_.type_id(i))) return true;
     for (size_t w = 3; w < m_.num_words(i); ++w) {
@@ -460,6 +485,7 @@ class Uniformity {
   ws::vector<uint8_t> dirty_;         // Per block: something in it to evaluate.
   ws::vector<uint8_t> all_dirty_;     // Per block: all of its instructions to evaluate.
   ws::vector<uint8_t> inst_dirty_;    // Per instruction from body_begin_.
+  ws::vector<uint8_t> inst_facts_;    // Per instruction from body_begin_: Facts of its opcode.
   bool levels_dirty_ = true;
   struct UnprovenCause {
     InstIndex reason;
@@ -476,24 +502,25 @@ class Uniformity {
 
 void Uniformity::Prepare() {
   const uint32_t bound = m_.bound();
-  facts_.assign(grammar::kMaxOpcode + 1, 0);
-  values_.assign(bound, Source{});
+  facts_.assign(grammar::kMaxOpcode + 1, kUnset);
+  ZeroFill(values_, bound);
   is_condition_.assign(bound, 0);
-  contents_.assign(bound, Source{});
-  contents_control_.assign(bound, Source{});
+  ZeroFill(contents_, bound);
+  ZeroFill(contents_control_, bound);
   builtin_.assign(bound, 0);
   const size_t nb = m_.blocks().size();
-  blocks_.assign(nb, Source{});
-  merges_.assign(nb, Source{});
-  walked_.assign(nb, Source(kUniform, 0));
+  ZeroFill(blocks_, nb);
+  ZeroFill(merges_, nb);
+  ZeroFill(walked_, nb);
   region_of_.assign(nb, ~0u);
-  entries_.assign(m_.functions().size(), Source{});
-  returns_.assign(m_.functions().size(), Source{});
+  ZeroFill(entries_, m_.functions().size());
+  ZeroFill(returns_, m_.functions().size());
   is_entry_point_.assign(m_.functions().size(), false);
   call_sites_.assign(m_.functions().size(), 0);
   const InstIndex n = m_.num_instructions();
   body_begin_ = m_.functions().empty() ? n : m_.functions()[0].def;
-  operand_begin_.assign(n - body_begin_ + 1, 0);
+  operand_begin_.resize(n - body_begin_ + 1);
+  inst_facts_.resize(n - body_begin_);
   // Per id: the block defining it (~0u for a global), kNotValue for labels, functions, types
   // and undefined ids.
   constexpr uint32_t kNotValue = ~0u - 1;
@@ -521,55 +548,114 @@ void Uniformity::Prepare() {
   // The built-ins, workgroup sizes, conditions, call sites and entry points, from the
   // instructions of both loops below.
   ws::vector<InstIndex> inputs;  // Input variables, read once the built-ins are known.
-  auto note = [&](InstIndex i, Op op) __attribute__((always_inline)) {
-    if (op == Op::Variable) {
-      if (static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Input) inputs.push_back(i);
-    } else if (op == Op::Decorate && m_.num_words(i) >= 4 &&
-               m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
-      builtin_[m_.word(i, 1)] = static_cast<uint8_t>(std::min<uint32_t>(m_.word(i, 3), 254) + 1);
-    } else if (op == Op::ExecutionMode && m_.num_words(i) >= 6 &&
-               m_.word(i, 2) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
-      workgroup_invocations_ = std::max<uint64_t>(
-          workgroup_invocations_, uint64_t{m_.word(i, 3)} * m_.word(i, 4) * m_.word(i, 5));
-    } else if (op == Op::BranchConditional || op == Op::Switch) {
-      is_condition_[m_.word(i, 1)] = 1;
-    } else if (op == Op::FunctionCall) {
-      const uint32_t f = m_.FunctionById(m_.word(i, 3));
-      if (f != ~0u) ++call_sites_[f];
-    } else if (op == Op::EntryPoint) {
-      const uint32_t f = m_.FunctionById(m_.word(i, 2));
-      if (f != ~0u) is_entry_point_[f] = true;
-    }
-  };
-  for (InstIndex i = 0; i < body_begin_; ++i) note(i, m_.opcode(i));
-  for (InstIndex i = body_begin_; i < n; ++i) {
-    operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
-    const bool in_block = m_.BlockOf(i) != ~0u;
-    const Op op = m_.opcode(i);
-    note(i, op);
-    if (in_block) {
-      if ((op == Op::Load || op == Op::CooperativeVectorLoadNV) && m_.num_words(i) > 3) {
-        const Id root = RootOf(m_.word(i, 3));
-        if (root != 0 && root < bound) root_pairs.push_back({root, i});
-      } else if (op == Op::FunctionCall) {
+  // One switch per instruction (a jump table), in both loops.
+  auto note = [&](InstIndex i, Op op, bool in_block) __attribute__((always_inline)) {
+    switch (op) {
+      case Op::Variable:
+        if (static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Input) inputs.push_back(i);
+        break;
+      case Op::Decorate:
+        if (m_.num_words(i) >= 4 &&
+            m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
+          builtin_[m_.word(i, 1)] =
+              static_cast<uint8_t>(std::min<uint32_t>(m_.word(i, 3), 254) + 1);
+        }
+        break;
+      case Op::ExecutionMode:
+        if (m_.num_words(i) >= 6 &&
+            m_.word(i, 2) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
+          workgroup_invocations_ = std::max<uint64_t>(
+              workgroup_invocations_, uint64_t{m_.word(i, 3)} * m_.word(i, 4) * m_.word(i, 5));
+        }
+        break;
+      case Op::BranchConditional:
+      case Op::Switch:
+        is_condition_[m_.word(i, 1)] = 1;
+        break;
+      case Op::EntryPoint: {
+        const uint32_t f = m_.FunctionById(m_.word(i, 2));
+        if (f != ~0u) is_entry_point_[f] = true;
+        break;
+      }
+      case Op::FunctionCall: {
+        const uint32_t f = m_.FunctionById(m_.word(i, 3));
+        if (f != ~0u) ++call_sites_[f];
+        if (!in_block) break;
         for (size_t w = 4; w < m_.num_words(i); ++w) {
           const Id root = RootOf(m_.word(i, w));
           if (root != 0 && root < bound) root_pairs.push_back({root, i});
         }
-        const uint32_t f = m_.FunctionById(m_.word(i, 3));
         if (f != ~0u) call_pairs.push_back({f, i});
+        break;
+      }
+      case Op::Load:
+      case Op::CooperativeVectorLoadNV:
+        if (in_block && m_.num_words(i) > 3) {
+          const Id root = RootOf(m_.word(i, 3));
+          if (root != 0 && root < bound) root_pairs.push_back({root, i});
+          // Like a plain join, such a load raises nothing until something it reads was raised
+          // (unless it reads a matrix element).
+          if (op == Op::Load && QuietRoot(root) && !MatrixElementPointer(m_.word(i, 3))) {
+            inst_facts_[i - body_begin_] |= kQuietUntilRaised;
+          }
+        }
+        break;
+      default:
+        break;
+    }
+  };
+  root_pairs.reserve(n - body_begin_);
+  // Function variables, as PrepareReachingStores tracks them: 1 for one (they open their
+  // function's first block), 2 once used otherwise than as the pointer of a whole OpLoad /
+  // OpStore, marked in the loop below with the loads and stores of those still 1 then.
+  tracked_.assign(bound, 0);
+  for (const ir::Function& fn : m_.functions()) {
+    if (fn.num_blocks == 0) continue;
+    const ir::Block& entry = m_.blocks()[fn.first_block];
+    for (InstIndex i = entry.label + 1; i < entry.end && m_.opcode(i) == Op::Variable; ++i) {
+      if (m_.num_words(i) >= 4 &&
+          static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
+        tracked_[m_.result_id(i)] = 1;
+        any_tracked_ = true;
+      }
+    }
+  }
+  for (InstIndex i = 0; i < body_begin_; ++i) {
+    const Op op = m_.opcode(i);
+    note(i, op, false);
+    NoteReplicated(i, op);
+  }
+  for (InstIndex i = body_begin_; i < n; ++i) {
+    operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
+    const bool in_block = m_.BlockOf(i) != ~0u;
+    const Op op = m_.opcode(i);
+    inst_facts_[i - body_begin_] = Facts(op);
+    note(i, op, in_block);
+    NoteReplicated(i, op);
+    // Whether the operands of the instruction mark the tracked variables they name: not those of
+    // a whole load of one.
+    bool marks = true;
+    if (any_tracked_) {
+      if (op == Op::Load && m_.num_words(i) >= 4 && tracked_[m_.word(i, 3)]) {
+        loads_.push_back({i, m_.word(i, 3), kPending, 0});
+        marks = false;
+      } else if (op == Op::Store && m_.num_words(i) >= 3 && tracked_[m_.word(i, 1)]) {
+        store_insts_.push_back(i);
       }
     }
     const auto& raw = parsed.instructions[i];
     const binary::ParsedOperand* ops = parsed.operands.data() + raw.operand_begin;
-    for (uint32_t k = 0; k < raw.operand_count; ++k) {
+    // The result type and the result, when present, are the first operands (the grammar puts
+    // them there and the reader keeps them): the value operands follow.
+    const uint32_t skip = (raw.type_id != 0) + (raw.result_id != 0);
+    for (uint32_t k = skip; k < raw.operand_count; ++k) {
       const binary::ParsedOperand& operand = ops[k];
-      if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
-          operand.kind == grammar::OperandKind::kIdResultType) {
-        continue;
-      }
+      static_assert(static_cast<int>(grammar::OperandKind::kIdResultType) == 0 &&
+                    static_cast<int>(grammar::OperandKind::kIdResult) == 1);
+      if (static_cast<uint32_t>(operand.kind) - 2u >= grammar::kNumIdKinds - 2u) continue;
       const Id id = words[raw.offset + operand.offset];
       if (id >= bound || value_block[id] == kNotValue) continue;
+      if (tracked_[id] != 0 && marks && !(op == Op::Store && operand.offset == 1)) tracked_[id] = 2;
       uint32_t next_use = kNoUse;
       if (in_block) {
         next_use = first_use_[id];
@@ -611,7 +697,7 @@ void Uniformity::Prepare() {
       }
     }
   }
-  param_effective_.assign(params, Source{});
+  ZeroFill(param_effective_, params);
   param_owner_.assign(params, 0);
   for (uint32_t f = 0; f < m_.functions().size(); ++f) {
     const uint32_t end = f + 1 < m_.functions().size() ? param_base_[f + 1] : params;
@@ -648,6 +734,30 @@ Id Uniformity::RootOf(Id pointer) const {
   return 0;
 }
 
+// Memory the invocations share (buffers, Workgroup, push constants, ...).
+bool SharedStorage(StorageClass sc) {
+  switch (sc) {
+    case StorageClass::Uniform:
+    case StorageClass::UniformConstant:
+    case StorageClass::PushConstant:
+    case StorageClass::StorageBuffer:
+    case StorageClass::Workgroup:
+    case StorageClass::PhysicalStorageBuffer:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool Uniformity::QuietRoot(Id root) const {
+  if (root == 0) return false;
+  const InstIndex d = m_.Def(root);
+  if (d == kNoInst || m_.opcode(d) == Op::FunctionParameter) return false;
+  if (m_.opcode(d) != Op::Variable) return true;
+  const auto sc = static_cast<StorageClass>(m_.word(d, 3));
+  return sc == StorageClass::Function || sc == StorageClass::Private || SharedStorage(sc);
+}
+
 Uniformity::Source Uniformity::ContentsOf(Id root) const {
   if (root == 0) return {kUnknown, kNoInst};
   const InstIndex d = m_.Def(root);
@@ -659,25 +769,15 @@ Uniformity::Source Uniformity::ContentsOf(Id root) const {
   // like the storage classes below.
   if (m_.opcode(d) != Op::Variable) return {};
   const auto sc = static_cast<StorageClass>(m_.word(d, 3));
-  switch (sc) {
-    case StorageClass::Function:
-    case StorageClass::Private:
-    case StorageClass::Input:
-      return JoinControl(contents_[root], contents_control_[root]);
-    case StorageClass::Uniform:
-    case StorageClass::UniformConstant:
-    case StorageClass::PushConstant:
-    case StorageClass::StorageBuffer:
-    case StorageClass::Workgroup:
-    case StorageClass::PhysicalStorageBuffer:
-      // Memory shared by the invocations: a non-atomic load of one location gives every
-      // invocation that executes it together the same value, whoever wrote it, because a write
-      // that some of them could see and others not would be a data race (undefined behaviour in
-      // the Vulkan memory model). Only the address can make the result differ.
-      return {};
-    default:
-      return {kUnknown, d};
+  if (sc == StorageClass::Function || sc == StorageClass::Private || sc == StorageClass::Input) {
+    return JoinControl(contents_[root], contents_control_[root]);
   }
+  // Memory shared by the invocations: a non-atomic load of one location gives every invocation
+  // that executes it together the same value, whoever wrote it, because a write that some of
+  // them could see and others not would be a data race (undefined behaviour in the Vulkan memory
+  // model). Only the address can make the result differ.
+  if (SharedStorage(sc)) return {};
+  return {kUnknown, d};
 }
 
 bool Uniformity::ComputeBlockLevels() {
@@ -980,11 +1080,11 @@ void Uniformity::BlockRaised(uint32_t b) {
 
 // A worklist over blocks: every block is evaluated once, in order, then again only when
 // something it reads was raised (Raised), and then only its instructions that read it (a raised
-// control level or merge reaches all of them). Plain joins are evaluated only once an operand
-// was raised: most values of a kernel stay uniform, and their joins are never computed. A raise
-// reaches later blocks in the same pass and earlier ones (loops, calls, memory) in the next; levels
-// only grow, so it terminates. Global instructions (types, constants, spec constants, variables)
-// are uniform and stay so: only the bodies of functions are evaluated.
+// control level or merge reaches those that read them: kReadsControl). Plain joins are evaluated
+// only once an operand was raised: most values of a kernel stay uniform, and their joins are never
+// computed. A raise reaches later blocks in the same pass and earlier ones (loops, calls, memory)
+// in the next; levels only grow, so it terminates. Global instructions (types, constants, spec
+// constants, variables) are uniform and stay so: only the bodies of functions are evaluated.
 void Uniformity::Solve() {
   const auto blocks = m_.blocks();
   dirty_.assign(blocks.size(), 1);
@@ -1018,7 +1118,7 @@ void Uniformity::Solve() {
       all_dirty_[b] = 0;
       for (InstIndex i = blocks[b].label + 1; i < blocks[b].end; ++i) {
         uint8_t& dirty = inst_dirty_[i - body_begin_];
-        const uint8_t facts = Facts(m_.opcode(i));
+        const uint8_t facts = inst_facts_[i - body_begin_];
         if (facts & kPlainJoin) {
           // A plain join reads only its operands (and the levels of their blocks, raised through
           // MarkUsers too): until one was raised, it would raise nothing, even the first time.
@@ -1029,7 +1129,10 @@ void Uniformity::Solve() {
           }
           continue;
         }
-        if (!all && !dirty && !(first && !(facts & kQuietUntilRaised))) continue;
+        if (!dirty && !(all && (facts & kReadsControl)) &&
+            !(first && !(facts & kQuietUntilRaised))) {
+          continue;
+        }
         dirty = 0;
         EvaluateInstruction(i, b);
       }
@@ -1166,40 +1269,14 @@ void Uniformity::Check() {
 }
 
 void Uniformity::PrepareReachingStores() {
-  const auto blocks = m_.blocks();
-  // 1: a Function variable (they open their function's first block), 2: one used otherwise
-  // than as the pointer of a whole OpLoad / OpStore.
-  ws::vector<uint8_t> state(m_.bound(), 0);
-  bool any = false;
-  for (const ir::Function& fn : m_.functions()) {
-    if (fn.num_blocks == 0) continue;
-    const ir::Block& first = blocks[fn.first_block];
-    for (InstIndex i = first.label + 1; i < first.end && m_.opcode(i) == Op::Variable; ++i) {
-      if (m_.num_words(i) >= 4 &&
-          static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
-        state[m_.result_id(i)] = 1;
-        any = true;
-      }
-    }
-  }
-  if (!any) return;
-  for (InstIndex i = body_begin_; i < m_.num_instructions(); ++i) {
-    const Op op = m_.opcode(i);
-    if (op == Op::Load && m_.num_words(i) >= 4 && state[m_.word(i, 3)]) {
-      loads_.push_back({i, m_.word(i, 3), kPending, 0});
-      continue;
-    }
-    if (op == Op::Store && m_.num_words(i) >= 3 && state[m_.word(i, 1)]) store_insts_.push_back(i);
-    for (const ValueOperand& operand : OperandsOf(i)) {
-      if (state[operand.id] == 0) continue;
-      if (!(op == Op::Store && operand.offset == 1)) state[operand.id] = 2;
-    }
-  }
+  // Prepare found the Function variables (tracked_), and their loads and stores.
+  if (!any_tracked_) return;
+  const ws::vector<uint8_t>& state = tracked_;
   // The loads and stores (in program order: their slots) of the variables still tracked.
   std::erase_if(loads_, [&](const TrackedLoad& load) { return state[load.var] != 1; });
   std::erase_if(store_insts_, [&](InstIndex i) { return state[m_.word(i, 1)] != 1; });
-  stored_.assign(store_insts_.size(), Source{});
-  stored_control_.assign(store_insts_.size(), Source{});
+  ZeroFill(stored_, store_insts_.size());
+  ZeroFill(stored_control_, store_insts_.size());
   if (loads_.empty()) return;
   // Each variable's loads and stores as lists in program order, linked from the last backwards.
   first_load_.assign(m_.bound(), ~0u);
@@ -1300,37 +1377,38 @@ void Uniformity::FindReachingStores(Id var) {
 // Function variables (every whole store must be replicated, nothing else may write them),
 // iterated until no variable changes; values in a loop that come back through an OpPhi from a
 // later block are taken as not replicated.
-void Uniformity::PrepareReplicated() {
-  // One pass over the module: the matrix results, the Function variables holding a matrix, the
-  // whole stores into them and the access chains that may point into them.
-  ws::vector<InstIndex> matrices;  // Instructions with a matrix result.
-  ws::vector<InstIndex> stores;    // Whole stores of a matrix into a variable.
-  ws::vector<InstIndex> chains;  // Access chains (their base is checked once variables are known).
-  ws::vector<InstIndex> variables;
-  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
-    const Op op = m_.opcode(i);
-    switch (op) {
-      case Op::Variable:
-        if (IsCoopMatrixType(state_, state_.PointeeType(m_.type_id(i))) && m_.num_words(i) == 4 &&
-            static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
-          variables.push_back(i);
-        }
-        continue;
-      case Op::Store:
-        stores.push_back(i);
-        continue;
-      case Op::AccessChain:
-      case Op::InBoundsAccessChain:
-        if (m_.num_words(i) > 3) chains.push_back(i);
-        break;
-      default:
-        break;
-    }
-    const Id type = m_.type_id(i);
-    if (type != 0 && m_.result_id(i) != 0 && IsCoopMatrixType(state_, type)) {
-      matrices.push_back(i);
-    }
+void Uniformity::NoteReplicated(InstIndex i, Op op) {
+  switch (op) {
+    case Op::Variable:
+      if (IsCoopMatrixType(state_, state_.PointeeType(m_.type_id(i))) && m_.num_words(i) == 4 &&
+          static_cast<StorageClass>(m_.word(i, 3)) == StorageClass::Function) {
+        rep_variables_.push_back(i);
+      }
+      return;
+    case Op::Store:
+      rep_stores_.push_back(i);
+      return;
+    case Op::AccessChain:
+    case Op::InBoundsAccessChain:
+      if (m_.num_words(i) > 3) rep_chains_.push_back(i);
+      break;
+    default:
+      break;
   }
+  const Id type = m_.type_id(i);
+  if (type != 0 && m_.result_id(i) != 0 && IsCoopMatrixType(state_, type)) {
+    rep_matrices_.push_back(i);
+  }
+}
+
+void Uniformity::PrepareReplicated() {
+  // Prepare's pass over the module found the matrix results, the Function variables holding a
+  // matrix, the whole stores into them and the access chains that may point into them
+  // (NoteReplicated).
+  ws::vector<InstIndex>& matrices = rep_matrices_;
+  ws::vector<InstIndex>& stores = rep_stores_;
+  ws::vector<InstIndex>& chains = rep_chains_;
+  ws::vector<InstIndex>& variables = rep_variables_;
   replicated_.assign(m_.bound(), 0);
   matrix_value_.assign(m_.bound(), 0);
   for (const InstIndex i : matrices) matrix_value_[m_.result_id(i)] = 1;
