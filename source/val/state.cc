@@ -25,16 +25,20 @@ namespace {
 
 // The walks (bit w for Walk w) that visit instructions of `op`.
 uint32_t WalksOf(const ValidationState& state, Op op) {
-  bool (*const visits[kNumWalks])(const ValidationState&, Op) = {
-      MemoryVisits,     CompositesVisits, VectorMatrixVisits, ControlFlowVisits,
-      VulkanVisits,     ScopesVisits,     GroupsVisits,       AccessChainsVisits,
-      ArithmeticVisits, CoopMatrixVisits, CoopVectorVisits,   TensorVisits,
-  };
-  uint32_t mask = 0;
-  for (size_t w = 0; w < kNumWalks; ++w) {
-    if (visits[w](state, op)) mask |= 1u << w;
-  }
-  return mask;
+  // Direct calls, in the order of enum Walk.
+  static_assert(kNumWalks == 12);
+  const auto bit = [](bool visits, Walk w) { return uint32_t{visits} << static_cast<uint32_t>(w); };
+  return bit(MemoryVisits(state, op), Walk::kMemory) |
+         bit(CompositesVisits(state, op), Walk::kComposites) |
+         bit(VectorMatrixVisits(state, op), Walk::kVectorMatrix) |
+         bit(ControlFlowVisits(state, op), Walk::kControlFlow) |
+         bit(VulkanVisits(state, op), Walk::kVulkan) | bit(ScopesVisits(state, op), Walk::kScopes) |
+         bit(GroupsVisits(state, op), Walk::kGroups) |
+         bit(AccessChainsVisits(state, op), Walk::kAccessChains) |
+         bit(ArithmeticVisits(state, op), Walk::kArithmetic) |
+         bit(CoopMatrixVisits(state, op), Walk::kCoopMatrix) |
+         bit(CoopVectorVisits(state, op), Walk::kCoopVector) |
+         bit(TensorVisits(state, op), Walk::kTensor);
 }
 
 // The walks of the opcodes a module uses, each worked out on its first instruction: directly
