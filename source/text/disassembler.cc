@@ -21,13 +21,18 @@ using spv::Op;
 
 Op OpOf(const ParsedInstruction& inst) { return static_cast<Op>(inst.opcode); }
 
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Whether Sanitize keeps `c` (it replaces the others by '_').
+bool IsNameChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) || c == '_';
+}
+
 ws::string Sanitize(std::string_view name) {
   if (name.empty()) return "_";
   ws::string out(name);
   for (char& c : out) {
-    const bool ok =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    if (!ok) c = '_';
+    if (!IsNameChar(c)) c = '_';
   }
   return out;
 }
@@ -538,7 +543,12 @@ LazyFriendlyNames::LazyFriendlyNames(const binary::ParsedModule& module)
     if (!MayName(insts[i].opcode)) continue;
     const uint32_t id = NamedId(insts[i], words);
     if (id >= bound || first[id] != 0) continue;
-    events_.push_back({i, id, nullptr});
+    char lead = 0;
+    if (static_cast<Op>(insts[i].opcode) == Op::Name && insts[i].num_words >= 3) {
+      const char c = static_cast<char>(words[insts[i].offset + 2] & 0xFF);
+      if (c != '\0') lead = IsNameChar(c) ? c : '_';
+    }
+    events_.push_back({i, id, nullptr, lead});
     first[id] = static_cast<uint32_t>(events_.size());
   }
 }
@@ -585,7 +595,12 @@ bool LazyFriendlyNames::Resolve(uint32_t id) {
   if (stems_[k].busy) failed_ = true;
   stems_[k].busy = true;
   for (uint32_t p = stems_[k].next; p <= pos && !failed_; stems_[k].next = ++p) {
-    if (!MayHaveStem(p, stem)) continue;
+    // OpName events (most) are told apart by the character they start with, inline.
+    const char lead = events_[p].lead;
+    if (lead != 0 ? !(stem.empty() || lead == stem[0] || (IsDigit(lead) && stem[0] == '_'))
+                  : !MayHaveStem(p, stem)) {
+      continue;
+    }
     auto before_p = [&](uint32_t c) { return NameBefore(c, p); };
     ws::string b = NameTable::BaseName(Suggest(module_.Get(events_[p].inst), before_p));
     if (failed_ || StemOf(b) != stem) continue;
@@ -604,10 +619,8 @@ bool LazyFriendlyNames::MayHaveStem(uint32_t pos, std::string_view stem) {
     case Op::Name: {
       if (stem.empty() || inst.num_words < 3) return true;
       const char c = static_cast<char>(module_.data()[inst.offset + 2] & 0xFF);
-      const bool ok =
-          (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
       // An empty or all-digits name gets a '_' in front.
-      return (ok ? c : '_') == stem[0] || c == '\0' || ((c >= '0' && c <= '9') && stem[0] == '_');
+      return (IsNameChar(c) ? c : '_') == stem[0] || c == '\0' || (IsDigit(c) && stem[0] == '_');
     }
     case Op::Decorate:
       return Compatible("gl_", stem);

@@ -50,6 +50,9 @@ class LazyFriendlyNames {
     uint32_t inst;  // The instruction that names the id first.
     uint32_t id;
     const ws::string* name;  // Its entry of names_ once named, else null.
+    // For an OpName whose string starts with a character other than '\0': the character its
+    // name starts with ('_' for those that sanitizing replaces); else 0 (ask MayHaveStem).
+    char lead;
   };
   // The name of `id` when the naming reaches event `pos`: nullptr when it has none yet.
   const ws::string* NameBefore(uint32_t id, uint32_t pos);

@@ -82,30 +82,36 @@ void CheckOrder(ValidationState& state) {
   Section current = Section::kCapability;
   bool in_function = false;
   int memory_models = 0;
-  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+  // Only Report fills the state: it is checked after each report.
+  const InstIndex n = state.Full() ? 0 : m.num_instructions();
+  for (InstIndex i = 0; i < n; ++i) {
     const Op op = m.opcode(i);
     Section s = ir::SectionOf(op);
+    if (in_function) {
+      // Most instructions: one function's body.
+      if (op == Op::FunctionEnd) {
+        in_function = false;
+        continue;
+      }
+      if (op == Op::Function) continue;  // Reported by the function rules.
+      if (s == Section::kFunction || op == Op::Variable || op == Op::Undef || op == Op::Line ||
+          op == Op::NoLine) {
+        continue;
+      }
+      if (op == Op::MemoryModel) ++memory_models;
+      state.Report("layout.order", i,
+                   state.Describe(i) + " belongs with " + SectionName(s) +
+                       " and may not appear inside a function");
+      if (state.Full()) break;
+      continue;
+    }
     if (op == Op::MemoryModel) ++memory_models;
     if (op == Op::Function) {
-      if (in_function) continue;  // Reported by the function rules.
       in_function = true;
       current = Section::kFunction;
       continue;
     }
-    if (op == Op::FunctionEnd) {
-      in_function = false;
-      continue;
-    }
-    if (in_function) {
-      const bool allowed = s == Section::kFunction || op == Op::Variable || op == Op::Undef ||
-                           op == Op::Line || op == Op::NoLine;
-      if (!allowed) {
-        state.Report("layout.order", i,
-                     state.Describe(i) + " belongs with " + SectionName(s) +
-                         " and may not appear inside a function");
-      }
-      continue;
-    }
+    if (op == Op::FunctionEnd) continue;
     if (op == Op::Line || op == Op::NoLine) {
       // Allowed from the types section on (between functions too); it starts that section.
       if (current < Section::kGlobal) current = Section::kGlobal;
@@ -117,12 +123,14 @@ void CheckOrder(ValidationState& state) {
                    state.Describe(i) + (current == Section::kFunction
                                             ? " appears between functions"
                                             : " may only appear inside a function"));
+      if (state.Full()) break;
       continue;
     }
     if (s < current) {
       state.Report("layout.order", i,
                    state.Describe(i) + " belongs with " + SectionName(s) +
                        " and must come before " + SectionName(current));
+      if (state.Full()) break;
       continue;
     }
     current = s;

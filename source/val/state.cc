@@ -25,79 +25,90 @@ namespace {
 
 // The walks (bit w for Walk w) that visit instructions of `op`.
 uint32_t WalksOf(const ValidationState& state, Op op) {
-  bool (*const visits[kNumWalks])(const ValidationState&, Op) = {
-      MemoryVisits,     CompositesVisits, VectorMatrixVisits, ControlFlowVisits,
-      VulkanVisits,     ScopesVisits,     GroupsVisits,       AccessChainsVisits,
-      ArithmeticVisits, CoopMatrixVisits, CoopVectorVisits,   TensorVisits,
-  };
-  uint32_t mask = 0;
-  for (size_t w = 0; w < kNumWalks; ++w) {
-    if (visits[w](state, op)) mask |= 1u << w;
-  }
-  return mask;
+  // Direct calls, in the order of enum Walk.
+  static_assert(kNumWalks == 12);
+  const auto bit = [](bool visits, Walk w) { return uint32_t{visits} << static_cast<uint32_t>(w); };
+  return bit(MemoryVisits(state, op), Walk::kMemory) |
+         bit(CompositesVisits(state, op), Walk::kComposites) |
+         bit(VectorMatrixVisits(state, op), Walk::kVectorMatrix) |
+         bit(ControlFlowVisits(state, op), Walk::kControlFlow) |
+         bit(VulkanVisits(state, op), Walk::kVulkan) | bit(ScopesVisits(state, op), Walk::kScopes) |
+         bit(GroupsVisits(state, op), Walk::kGroups) |
+         bit(AccessChainsVisits(state, op), Walk::kAccessChains) |
+         bit(ArithmeticVisits(state, op), Walk::kArithmetic) |
+         bit(CoopMatrixVisits(state, op), Walk::kCoopMatrix) |
+         bit(CoopVectorVisits(state, op), Walk::kCoopVector) |
+         bit(TensorVisits(state, op), Walk::kTensor);
 }
+
+// The walks of the opcodes a module uses, each worked out on its first instruction: directly
+// indexed below kLow (the core opcodes), hashed above (extension opcodes, few per module).
+class WalkMasks {
+ public:
+  explicit WalkMasks(const ValidationState& state) : state_(state) {}
+
+  uint32_t Of(uint32_t op) {
+    if (op < kLow) {
+      if (low_[op] == 0)
+        low_[op] = static_cast<uint16_t>(WalksOf(state_, static_cast<Op>(op)) | kKnown);
+      return low_[op];
+    }
+    for (uint32_t probe = 0, h = (op ^ (op >> 6)) % kHigh; probe < kHigh;
+         ++probe, h = (h + 1) % kHigh) {
+      if (high_[h].op == op) return high_[h].mask;
+      if (high_[h].op == 0) {
+        high_[h] = {op, static_cast<uint16_t>(WalksOf(state_, static_cast<Op>(op)) | kKnown)};
+        return high_[h].mask;
+      }
+    }
+    return WalksOf(state_, static_cast<Op>(op));  // More extension opcodes than slots.
+  }
+
+ private:
+  static_assert(kNumWalks < 15);
+  static constexpr uint32_t kLow = 512;
+  static constexpr uint32_t kHigh = 64;
+  static constexpr uint32_t kKnown = 1u << 15;  // Set on every mask kept, so that 0 is "not yet".
+  struct High {
+    uint32_t op;  // 0: a free slot (opcode 0 is below kLow).
+    uint16_t mask;
+  };
+  const ValidationState& state_;
+  uint16_t low_[kLow] = {};
+  High high_[kHigh] = {};
+};
 
 }  // namespace
 
-// Files the first n instructions under their walks, in module order: walk w's are
-// walked[walk_begin[w], walk_begin[w + 1]). `Count` counts the instructions of one opcode and then
-// holds its walks: 16 bits when n allows, so that the table by opcode (zeroed on every run) is
-// half as large.
-template <typename Count>
-void File(const ValidationState& state,
-          std::span<const binary::ParsedModule::Instruction> instructions,
-          ws::vector<InstIndex>* walked, uint32_t* walk_begin) {
-  static_assert(kNumWalks < 16);
-  const InstIndex n = static_cast<InstIndex>(instructions.size());
-  // How many instructions of each opcode there are, so that the walks of an opcode are worked
-  // out once, on the opcodes the module uses (few).
-  ws::vector<Count> count_of(grammar::kMaxOpcode + 1, 0);
-  ws::vector<uint16_t> used;
-  uint32_t count[kNumWalks] = {};
-  for (InstIndex i = 0; i < n; ++i) {
-    const uint32_t op = instructions[i].opcode;
-    if (op > grammar::kMaxOpcode) {
-      for (uint32_t mask = WalksOf(state, static_cast<Op>(op)); mask != 0; mask &= mask - 1) {
-        ++count[std::countr_zero(mask)];
-      }
-    } else if (count_of[op]++ == 0) {
-      used.push_back(static_cast<uint16_t>(op));
-    }
-  }
-  // The walks of each used opcode (reusing count_of: the counts are summed first).
-  for (const uint16_t op : used) {
-    const uint32_t mask = WalksOf(state, static_cast<Op>(op));
-    for (uint32_t m = mask; m != 0; m &= m - 1) count[std::countr_zero(m)] += count_of[op];
-    count_of[op] = static_cast<Count>(mask);
-  }
-  for (size_t w = 0; w < kNumWalks; ++w) walk_begin[w + 1] = walk_begin[w] + count[w];
-  // File the instructions, in module order.
-  walked->resize(walk_begin[kNumWalks]);
-  uint32_t next[kNumWalks];
-  std::copy(walk_begin, walk_begin + kNumWalks, next);
-  for (InstIndex i = 0; i < n; ++i) {
-    const uint32_t op = instructions[i].opcode;
-    uint32_t mask = op > grammar::kMaxOpcode ? WalksOf(state, static_cast<Op>(op)) : count_of[op];
-    for (; mask != 0; mask &= mask - 1) (*walked)[next[std::countr_zero(mask)]++] = i;
-  }
-}
-
 void ValidationState::FileWalks() {
   walks_ready_ = true;
-  const std::span<const binary::ParsedModule::Instruction> instructions(
-      module_.parsed().instructions.data(), module_.num_instructions());
-  if (instructions.size() <= 0xFFFF) {
-    File<uint16_t>(*this, instructions, &walked_, walk_begin_);
-  } else {
-    File<uint32_t>(*this, instructions, &walked_, walk_begin_);
+  const binary::ParsedModule::Instruction* const instructions =
+      module_.parsed().instructions.data();
+  const InstIndex n = module_.num_instructions();
+  // Walk w's instructions go to [w * n, w * n + walk_size_[w]): room for every instruction in
+  // each walk, so that one pass files them (the room no walk takes is never touched).
+  walk_stride_ = n;
+  walked_.reset(static_cast<InstIndex*>(
+      ws::Allocate(std::max<size_t>(1, size_t{n} * kNumWalks * sizeof(InstIndex)))));
+  InstIndex* next[kNumWalks];
+  for (size_t w = 0; w < kNumWalks; ++w) next[w] = walked_.get() + w * n;
+  WalkMasks masks(*this);
+  for (InstIndex i = 0; i < n; ++i) {
+    for (uint32_t mask = masks.Of(instructions[i].opcode) & ((1u << kNumWalks) - 1); mask != 0;
+         mask &= mask - 1) {
+      *next[std::countr_zero(mask)]++ = i;
+    }
+  }
+  for (size_t w = 0; w < kNumWalks; ++w) {
+    walk_size_[w] = static_cast<InstIndex>(next[w] - (walked_.get() + w * n));
   }
 }
 
 std::span<const InstIndex> ValidationState::Walked(Walk w, InstIndex begin) {
   if (!walks_ready_) FileWalks();
   const size_t k = static_cast<size_t>(w);
-  const InstIndex* const first = walked_.data() + walk_begin_[k];
-  const InstIndex* const last = walked_.data() + walk_begin_[k + 1];
+  const InstIndex* const first = walked_.get() + k * walk_stride_;
+  const InstIndex* const last = first + walk_size_[k];
   return std::span<const InstIndex>(begin == 0 ? first : std::lower_bound(first, last, begin),
                                     last);
 }

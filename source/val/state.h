@@ -3,6 +3,7 @@
 #ifndef COOPSPV_SOURCE_VAL_STATE_H_
 #define COOPSPV_SOURCE_VAL_STATE_H_
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -150,10 +151,14 @@ class ValidationState {
   bool has_memory_model_ = false;
   bool full_ = false;
   std::optional<text::LazyFriendlyNames> names_;  // Friendly names, made on first use.
-  // Filled by FileWalks on the first Walked() call: walk w's instructions are
-  // walked_[walk_begin_[w], walk_begin_[w + 1]).
-  ws::vector<InstIndex> walked_;
-  uint32_t walk_begin_[kNumWalks + 1] = {};
+  // Filled by FileWalks on the first Walked() call: walk w's instructions, in module order, are
+  // walked_[w * walk_stride_, w * walk_stride_ + walk_size_[w]) (a block of ws::Allocate).
+  struct WsFree {
+    void operator()(InstIndex* p) const noexcept { ws::Deallocate(p); }
+  };
+  std::unique_ptr<InstIndex[], WsFree> walked_;
+  size_t walk_stride_ = 0;
+  InstIndex walk_size_[kNumWalks] = {};
   bool walks_ready_ = false;
   ws::unordered_set<std::string_view> suppressed_;  // Views of the options' rule ids.
   bool all_warnings_as_errors_ = false;
