@@ -57,6 +57,12 @@ class Reader {
   }
 
   bool ParseInstruction(size_t offset, bool* keep_going);
+  // Records the instruction whose operands are read (and what later ones need to know of it).
+  [[gnu::always_inline]] inline bool FinishInstruction(size_t offset,
+                                                       std::span<const uint32_t> inst,
+                                                       uint16_t opcode,
+                                                       const grammar::InstructionInfo* info,
+                                                       bool* keep_going);
   // The messages about malformed instructions are built out of line, keeping the parse loop
   // small; each returns false.
   [[gnu::cold, gnu::noinline]] bool FailWordCount(size_t offset);
@@ -138,9 +144,13 @@ class Reader {
     return k < aux_.size() && aux_[k].id == id ? aux_[k] : kNone;
   }
   uint32_t& Record(uint32_t id) {
-    if (id >= ids_.size()) {
-      ids_.resize(std::min<size_t>(header_.bound, std::max<size_t>({id + 1, ids_.size() * 2, 64})));
+    if (id < ids_.size()) [[likely]] {
+      return ids_[id];
     }
+    return Grow(id);
+  }
+  [[gnu::noinline]] uint32_t& Grow(uint32_t id) {
+    ids_.resize(std::min<size_t>(header_.bound, std::max<size_t>({id + 1, ids_.size() * 2, 64})));
     return ids_[id];
   }
   ws::vector<uint32_t> ids_;
@@ -251,6 +261,36 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
   pending_.clear();
   const std::span<const OperandInfo> ops = grammar::Operands(*info);
   size_t index = 1;
+  const size_t fixed = info->reader_fixed;
+  if (info->reader_tail != 0 && count - 1u >= fixed &&
+      (info->reader_tail == 2 || count - 1u == fixed)) {
+    // The build-time layout says every word is one operand of a known kind: ids only need to
+    // be within the bound, the first ones are the result type and the result.
+    const OperandInfo* const expected = ops.data();
+    const uint32_t bound_less_one = header_.bound - 1u;
+    ParsedOperand* const out = operands_;
+    for (; index <= fixed; ++index) {
+      const OperandInfo& e = expected[index - 1];
+      if (grammar::IsIdKind(e.kind) && inst[index] - 1u >= bound_less_one) {
+        return CheckId(inst[index], offset + index, info->name, e);
+      }
+      out[index - 1] = {static_cast<uint16_t>(index), 1, e.kind, NumberKind::kNone, 0, 0};
+    }
+    if (index < count) {  // The variadic tail: all of one kind.
+      const OperandInfo& e = expected[fixed];
+      const bool is_id = grammar::IsIdKind(e.kind);
+      for (; index < count; ++index) {
+        if (is_id && inst[index] - 1u >= bound_less_one) {
+          return CheckId(inst[index], offset + index, info->name, e);
+        }
+        out[index - 1] = {static_cast<uint16_t>(index), 1, e.kind, NumberKind::kNone, 0, 0};
+      }
+    }
+    num_operands_ = count - 1;
+    if (info->has_result_type) type_id_ = inst[1];
+    if (info->has_result) result_id_ = inst[info->has_result_type ? 2 : 1];
+    return FinishInstruction(offset, inst, opcode, info, keep_going);
+  }
   // Fast path: most operands are ids or plain literal words, one word each, in grammar order.
   size_t k = 0;
   for (; k < ops.size() && index < count; ++k) {
@@ -320,7 +360,12 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
     if (!ParseOperand(expected, offset, inst, &index, opcode, info->name)) return false;
   }
   if (index < count) return FailLeftOver(offset, *info, index);
+  return FinishInstruction(offset, inst, opcode, info, keep_going);
+}
 
+bool Reader::FinishInstruction(size_t offset, std::span<const uint32_t> inst, uint16_t opcode,
+                               const grammar::InstructionInfo* info, bool* keep_going) {
+  const uint32_t count = static_cast<uint32_t>(inst.size());
   // Remember what later instructions need to read their operands.
   if (result_id_ != 0) {
     uint32_t& slot = Record(result_id_);
