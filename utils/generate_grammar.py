@@ -295,11 +295,13 @@ def read_registry(path):
     return tools
 
 
-def reader_shape(operands):
+def reader_shape(operands, enum_kinds=()):
     """The binary reader's fast layout of an instruction: (fixed, tail). The first `fixed`
-    operands are single words, one each (ids or LiteralInteger); tail 1: only optional operands
-    follow; tail 2: one variadic IdRef or LiteralInteger follows; tail 0: no fast layout."""
-    one_word = ID_KINDS + ["LiteralInteger"]
+    operands are single words, one each (ids, LiteralInteger or enumerants, which must be ones
+    without parameters); tail 1: only optional operands follow; tail 2: one variadic IdRef or
+    LiteralInteger follows; tail 3: one LiteralString ends the instruction; tail 0: no fast
+    layout."""
+    one_word = set(ID_KINDS) | {"LiteralInteger"} | set(enum_kinds)
     fixed = 0
     for o in operands:
         if o.get("quantifier", "") != "" or o["kind"] not in one_word:
@@ -313,6 +315,8 @@ def reader_shape(operands):
     if (len(rest) == 1 and rest[0].get("quantifier", "") == "*" and
             rest[0]["kind"] in ("IdRef", "LiteralInteger")):
         return (fixed, 2)
+    if len(rest) == 1 and rest[0].get("quantifier", "") == "" and rest[0]["kind"] == "LiteralString":
+        return (fixed, 3)
     return (0, 0)
 
 
@@ -447,6 +451,8 @@ class Emitter:
         # Instructions sorted by opcode.
         inst_rows = []
         inst_alias_rows = []
+        enum_kinds = [n for n, k in core.kinds.items()
+                      if k["category"] in ("ValueEnum", "BitEnum")]
         for op in sorted(core.instructions):
             e = core.instructions[op]
             caps = pool_caps(cap_values(e.caps, e.names[0]))
@@ -460,7 +466,7 @@ class Emitter:
                 inst_alias_rows.append((len(inst_rows), n))
             inst_rows.append((e.names[0], op, e.klass or "", ops, caps, exts, e.version, has_type,
                               has_result, alias_begin, len(e.names) - 1,
-                              reader_shape(e.operands)))
+                              reader_shape(e.operands, enum_kinds)))
         # Per instruction, for tables built at compile time (grammar_generated.h): its class and
         # whether an operand is a scope or memory-semantics id, directly or as a parameter of an
         # enumerant of its kind.

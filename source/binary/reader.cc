@@ -57,6 +57,62 @@ class Reader {
   }
 
   bool ParseInstruction(size_t offset, bool* keep_going);
+  // Reads the operands of an instruction by the build-time layout of its opcode. False when
+  // something does not fit (an id out of bounds, an enumerant with parameters or none, a word
+  // count the layout does not cover): the general way then reads it again and says what is wrong.
+  bool ReadByLayout(const grammar::InstructionInfo& info, std::span<const uint32_t> inst) {
+    const size_t count = inst.size();
+    const size_t fixed = info.reader_fixed;
+    const uint8_t tail = info.reader_tail;
+    if (count - 1 < fixed || (tail == 1 && count - 1 != fixed) ||
+        (tail == 3 && count - 1 == fixed)) {
+      return false;
+    }
+    const OperandInfo* const expected = grammar::Operands(info).data();
+    const uint32_t bound_less_one = header_.bound - 1u;
+    ParsedOperand* const out = operands_;
+    size_t index = 1;
+    for (; index <= fixed; ++index) {
+      const OperandKind kind = expected[index - 1].kind;
+      if (grammar::IsIdKind(kind)) {
+        if (inst[index] - 1u >= bound_less_one) return false;
+      } else if (kind != OperandKind::kLiteralInteger &&
+                 !IsPlainEnumerant(expected[index - 1], inst[index])) {
+        return false;
+      }
+      out[index - 1] = {static_cast<uint16_t>(index), 1, kind, NumberKind::kNone, 0, 0};
+    }
+    if (index < count) {
+      const OperandKind kind = expected[fixed].kind;
+      if (tail == 3) {  // A string that must end with the instruction.
+        for (size_t k = index; k < count; ++k) {
+          const uint32_t w = inst[k];
+          const bool has_null =
+              (w & 0xFF) == 0 || (w & 0xFF00) == 0 || (w & 0xFF0000) == 0 || (w & 0xFF000000) == 0;
+          if (has_null != (k + 1 == count)) return false;
+        }
+        out[index - 1] = {static_cast<uint16_t>(index),
+                          static_cast<uint16_t>(count - index),
+                          kind,
+                          NumberKind::kNone,
+                          0,
+                          0};
+        num_operands_ = fixed + 1;
+      } else {  // The variadic tail: all of one kind.
+        const bool is_id = grammar::IsIdKind(kind);
+        for (; index < count; ++index) {
+          if (is_id && inst[index] - 1u >= bound_less_one) return false;
+          out[index - 1] = {static_cast<uint16_t>(index), 1, kind, NumberKind::kNone, 0, 0};
+        }
+        num_operands_ = count - 1;
+      }
+    } else {
+      num_operands_ = count - 1;
+    }
+    if (info.has_result_type) type_id_ = inst[1];
+    if (info.has_result) result_id_ = inst[info.has_result_type ? 2 : 1];
+    return true;
+  }
   // Records the instruction whose operands are read (and what later ones need to know of it).
   [[gnu::always_inline]] inline bool FinishInstruction(size_t offset,
                                                        std::span<const uint32_t> inst,
@@ -261,36 +317,10 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
   pending_.clear();
   const std::span<const OperandInfo> ops = grammar::Operands(*info);
   size_t index = 1;
-  const size_t fixed = info->reader_fixed;
-  if (info->reader_tail != 0 && count - 1u >= fixed &&
-      (info->reader_tail == 2 || count - 1u == fixed)) {
-    // The build-time layout says every word is one operand of a known kind: ids only need to
-    // be within the bound, the first ones are the result type and the result.
-    const OperandInfo* const expected = ops.data();
-    const uint32_t bound_less_one = header_.bound - 1u;
-    ParsedOperand* const out = operands_;
-    for (; index <= fixed; ++index) {
-      const OperandInfo& e = expected[index - 1];
-      if (grammar::IsIdKind(e.kind) && inst[index] - 1u >= bound_less_one) {
-        return CheckId(inst[index], offset + index, info->name, e);
-      }
-      out[index - 1] = {static_cast<uint16_t>(index), 1, e.kind, NumberKind::kNone, 0, 0};
-    }
-    if (index < count) {  // The variadic tail: all of one kind.
-      const OperandInfo& e = expected[fixed];
-      const bool is_id = grammar::IsIdKind(e.kind);
-      for (; index < count; ++index) {
-        if (is_id && inst[index] - 1u >= bound_less_one) {
-          return CheckId(inst[index], offset + index, info->name, e);
-        }
-        out[index - 1] = {static_cast<uint16_t>(index), 1, e.kind, NumberKind::kNone, 0, 0};
-      }
-    }
-    num_operands_ = count - 1;
-    if (info->has_result_type) type_id_ = inst[1];
-    if (info->has_result) result_id_ = inst[info->has_result_type ? 2 : 1];
+  if (info->reader_tail != 0 && ReadByLayout(*info, inst)) {
     return FinishInstruction(offset, inst, opcode, info, keep_going);
   }
+  num_operands_ = 0;
   // Fast path: most operands are ids or plain literal words, one word each, in grammar order.
   size_t k = 0;
   for (; k < ops.size() && index < count; ++k) {
