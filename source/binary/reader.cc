@@ -22,6 +22,11 @@ static_assert(std::endian::native == std::endian::little,
 
 constexpr uint16_t OpcodeOf(spv::Op op) { return static_cast<uint16_t>(op); }
 
+// True when a word of a literal string holds its terminating null byte.
+constexpr bool HasNullByte(uint32_t w) {
+  return (w & 0xFF) == 0 || (w & 0xFF00) == 0 || (w & 0xFF0000) == 0 || (w & 0xFF000000) == 0;
+}
+
 // What the reader remembers of an id to type later operands: the numeric shape of scalar types
 // (for literal widths) and the type of each value (for OpSwitch selectors).
 struct NumericType {
@@ -86,10 +91,7 @@ class Reader {
       const OperandKind kind = expected[fixed].kind;
       if (tail == 3) {  // A string that must end with the instruction.
         for (size_t k = index; k < count; ++k) {
-          const uint32_t w = inst[k];
-          const bool has_null =
-              (w & 0xFF) == 0 || (w & 0xFF00) == 0 || (w & 0xFF0000) == 0 || (w & 0xFF000000) == 0;
-          if (has_null != (k + 1 == count)) return false;
+          if (HasNullByte(inst[k]) != (k + 1 == count)) return false;
         }
         out[index - 1] = {static_cast<uint16_t>(index),
                           static_cast<uint16_t>(count - index),
@@ -451,9 +453,7 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
           size_t end = at;
           bool terminated = false;
           for (; end < inst.size(); ++end) {
-            const uint32_t w = inst[end];
-            if ((w & 0xFF) == 0 || (w & 0xFF00) == 0 || (w & 0xFF0000) == 0 ||
-                (w & 0xFF000000) == 0) {
+            if (HasNullByte(inst[end])) {
               terminated = true;
               break;
             }
