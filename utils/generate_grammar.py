@@ -295,6 +295,31 @@ def read_registry(path):
     return tools
 
 
+def reader_shape(operands, enum_kinds=()):
+    """The binary reader's fast layout of an instruction: (fixed, tail). The first `fixed`
+    operands are single words, one each (ids, LiteralInteger or enumerants, which must be ones
+    without parameters); tail 1: only optional operands follow; tail 2: one variadic IdRef or
+    LiteralInteger follows; tail 3: one LiteralString ends the instruction; tail 0: no fast
+    layout."""
+    one_word = set(ID_KINDS) | {"LiteralInteger"} | set(enum_kinds)
+    fixed = 0
+    for o in operands:
+        if o.get("quantifier", "") != "" or o["kind"] not in one_word:
+            break
+        fixed += 1
+    rest = operands[fixed:]
+    if fixed > 255:
+        return (0, 0)
+    if all(o.get("quantifier", "") == "?" for o in rest):
+        return (fixed, 1)
+    if (len(rest) == 1 and rest[0].get("quantifier", "") == "*" and
+            rest[0]["kind"] in ("IdRef", "LiteralInteger")):
+        return (fixed, 2)
+    if len(rest) == 1 and rest[0].get("quantifier", "") == "" and rest[0]["kind"] == "LiteralString":
+        return (fixed, 3)
+    return (0, 0)
+
+
 class Emitter:
 
     def __init__(self, core, ext_sets, registry):
@@ -426,6 +451,8 @@ class Emitter:
         # Instructions sorted by opcode.
         inst_rows = []
         inst_alias_rows = []
+        enum_kinds = [n for n, k in core.kinds.items()
+                      if k["category"] in ("ValueEnum", "BitEnum")]
         for op in sorted(core.instructions):
             e = core.instructions[op]
             caps = pool_caps(cap_values(e.caps, e.names[0]))
@@ -438,7 +465,8 @@ class Emitter:
             for n in e.names[1:]:
                 inst_alias_rows.append((len(inst_rows), n))
             inst_rows.append((e.names[0], op, e.klass or "", ops, caps, exts, e.version, has_type,
-                              has_result, alias_begin, len(e.names) - 1))
+                              has_result, alias_begin, len(e.names) - 1,
+                              reader_shape(e.operands, enum_kinds)))
         # Per instruction, for tables built at compile time (grammar_generated.h): its class and
         # whether an operand is a scope or memory-semantics id, directly or as a parameter of an
         # enumerant of its kind.
@@ -486,11 +514,12 @@ class Emitter:
         w("inline constexpr const char* kEnumerantAliases[] = {%s};" %
           (", ".join(c_string(n) for _, n in alias_rows) or "nullptr"))
         w("extern constexpr InstructionInfo kInstructions[] = {")
-        for (name, op, klass, ops, caps, exts, version, ht, hr, ab, ac) in inst_rows:
-            w("    {%s, %d, %s, %d, %d, %d, %d, %d, %d, 0x%xu, %s, %s, %d, %d, InstructionClass::%s}," %
+        for (name, op, klass, ops, caps, exts, version, ht, hr, ab, ac, shape) in inst_rows:
+            w("    {%s, %d, %s, %d, %d, %d, %d, %d, %d, 0x%xu, %s, %s, %d, %d, InstructionClass::%s,"
+              " %d, %d}," %
               (c_string(name), op, c_string(klass), ops[0], ops[1], caps[0], caps[1], exts[0],
                exts[1], version, "true" if ht else "false", "true" if hr else "false", ab, ac,
-               class_ident(klass or "Reserved")))
+               class_ident(klass or "Reserved"), shape[0], shape[1]))
         w("};")
         w("inline constexpr const char* kInstructionAliases[] = {%s};" %
           (", ".join(c_string(n) for _, n in inst_alias_rows) or "nullptr"))

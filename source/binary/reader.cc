@@ -22,6 +22,11 @@ static_assert(std::endian::native == std::endian::little,
 
 constexpr uint16_t OpcodeOf(spv::Op op) { return static_cast<uint16_t>(op); }
 
+// True when a word of a literal string holds its terminating null byte.
+constexpr bool HasNullByte(uint32_t w) {
+  return (w & 0xFF) == 0 || (w & 0xFF00) == 0 || (w & 0xFF0000) == 0 || (w & 0xFF000000) == 0;
+}
+
 // What the reader remembers of an id to type later operands: the numeric shape of scalar types
 // (for literal widths) and the type of each value (for OpSwitch selectors).
 struct NumericType {
@@ -57,6 +62,65 @@ class Reader {
   }
 
   bool ParseInstruction(size_t offset, bool* keep_going);
+  // Reads the operands of an instruction by the build-time layout of its opcode. False when
+  // something does not fit (an id out of bounds, an enumerant with parameters or none, a word
+  // count the layout does not cover): the general way then reads it again and says what is wrong.
+  bool ReadByLayout(const grammar::InstructionInfo& info, std::span<const uint32_t> inst) {
+    const size_t count = inst.size();
+    const size_t fixed = info.reader_fixed;
+    const uint8_t tail = info.reader_tail;
+    if (count - 1 < fixed || (tail == 1 && count - 1 != fixed) ||
+        (tail == 3 && count - 1 == fixed)) {
+      return false;
+    }
+    const OperandInfo* const expected = grammar::Operands(info).data();
+    const uint32_t bound_less_one = header_.bound - 1u;
+    ParsedOperand* const out = operands_;
+    size_t index = 1;
+    for (; index <= fixed; ++index) {
+      const OperandKind kind = expected[index - 1].kind;
+      if (grammar::IsIdKind(kind)) {
+        if (inst[index] - 1u >= bound_less_one) return false;
+      } else if (kind != OperandKind::kLiteralInteger &&
+                 !IsPlainEnumerant(expected[index - 1], inst[index])) {
+        return false;
+      }
+      out[index - 1] = {static_cast<uint16_t>(index), 1, kind, NumberKind::kNone, 0, 0};
+    }
+    if (index < count) {
+      const OperandKind kind = expected[fixed].kind;
+      if (tail == 3) {  // A string that must end with the instruction.
+        for (size_t k = index; k < count; ++k) {
+          if (HasNullByte(inst[k]) != (k + 1 == count)) return false;
+        }
+        out[index - 1] = {static_cast<uint16_t>(index),
+                          static_cast<uint16_t>(count - index),
+                          kind,
+                          NumberKind::kNone,
+                          0,
+                          0};
+        num_operands_ = fixed + 1;
+      } else {  // The variadic tail: all of one kind.
+        const bool is_id = grammar::IsIdKind(kind);
+        for (; index < count; ++index) {
+          if (is_id && inst[index] - 1u >= bound_less_one) return false;
+          out[index - 1] = {static_cast<uint16_t>(index), 1, kind, NumberKind::kNone, 0, 0};
+        }
+        num_operands_ = count - 1;
+      }
+    } else {
+      num_operands_ = count - 1;
+    }
+    if (info.has_result_type) type_id_ = inst[1];
+    if (info.has_result) result_id_ = inst[info.has_result_type ? 2 : 1];
+    return true;
+  }
+  // Records the instruction whose operands are read (and what later ones need to know of it).
+  [[gnu::always_inline]] inline bool FinishInstruction(size_t offset,
+                                                       std::span<const uint32_t> inst,
+                                                       uint16_t opcode,
+                                                       const grammar::InstructionInfo* info,
+                                                       bool* keep_going);
   // The messages about malformed instructions are built out of line, keeping the parse loop
   // small; each returns false.
   [[gnu::cold, gnu::noinline]] bool FailWordCount(size_t offset);
@@ -138,9 +202,13 @@ class Reader {
     return k < aux_.size() && aux_[k].id == id ? aux_[k] : kNone;
   }
   uint32_t& Record(uint32_t id) {
-    if (id >= ids_.size()) {
-      ids_.resize(std::min<size_t>(header_.bound, std::max<size_t>({id + 1, ids_.size() * 2, 64})));
+    if (id < ids_.size()) [[likely]] {
+      return ids_[id];
     }
+    return Grow(id);
+  }
+  [[gnu::noinline]] uint32_t& Grow(uint32_t id) {
+    ids_.resize(std::min<size_t>(header_.bound, std::max<size_t>({id + 1, ids_.size() * 2, 64})));
     return ids_[id];
   }
   ws::vector<uint32_t> ids_;
@@ -251,6 +319,10 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
   pending_.clear();
   const std::span<const OperandInfo> ops = grammar::Operands(*info);
   size_t index = 1;
+  if (info->reader_tail != 0 && ReadByLayout(*info, inst)) {
+    return FinishInstruction(offset, inst, opcode, info, keep_going);
+  }
+  num_operands_ = 0;
   // Fast path: most operands are ids or plain literal words, one word each, in grammar order.
   size_t k = 0;
   for (; k < ops.size() && index < count; ++k) {
@@ -320,7 +392,12 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
     if (!ParseOperand(expected, offset, inst, &index, opcode, info->name)) return false;
   }
   if (index < count) return FailLeftOver(offset, *info, index);
+  return FinishInstruction(offset, inst, opcode, info, keep_going);
+}
 
+bool Reader::FinishInstruction(size_t offset, std::span<const uint32_t> inst, uint16_t opcode,
+                               const grammar::InstructionInfo* info, bool* keep_going) {
+  const uint32_t count = static_cast<uint32_t>(inst.size());
   // Remember what later instructions need to read their operands.
   if (result_id_ != 0) {
     uint32_t& slot = Record(result_id_);
@@ -376,9 +453,7 @@ bool Reader::ParseOperand(const OperandInfo& expected, size_t offset,
           size_t end = at;
           bool terminated = false;
           for (; end < inst.size(); ++end) {
-            const uint32_t w = inst[end];
-            if ((w & 0xFF) == 0 || (w & 0xFF00) == 0 || (w & 0xFF0000) == 0 ||
-                (w & 0xFF000000) == 0) {
+            if (HasNullByte(inst[end])) {
               terminated = true;
               break;
             }

@@ -429,6 +429,34 @@ TEST(ReaderTest, DecorateSpecId) {
   EXPECT_EQ(m.Get(kPrologueInstructions + 1).operands.size(), 2u);
 }
 
+TEST(ReaderTest, LayoutReadInstructions) {
+  // Opcodes whose operands the reader takes by a build-time layout: fixed one-word operands,
+  // then optional ones, a variadic tail or a closing string.
+  ModuleBuilder b = WithPrologue();
+  b.Add(spv::Op::Name, {20, "abcd"});
+  b.Add(spv::Op::TypePointer, {21, spv::StorageClass::Function, kU32});
+  b.Add(spv::Op::AccessChain, {21, 22, 23, kU32Const, kU32Const});
+  b.Add(spv::Op::SelectionMerge, {24, spv::SelectionControl::Flatten});
+  ParsedModule m;
+  ASSERT_TRUE(ParseValid(b, &m));
+  const ParsedInstruction name = m.Get(kPrologueInstructions);
+  ASSERT_EQ(name.operands.size(), 2u);
+  ExpectOperand(name.operands[0], 1, 1, OperandKind::kIdRef);
+  ExpectOperand(name.operands[1], 2, 2, OperandKind::kLiteralString);
+  const ParsedInstruction pointer = m.Get(kPrologueInstructions + 1);
+  EXPECT_EQ(pointer.result_id, 21u);
+  ASSERT_EQ(pointer.operands.size(), 3u);
+  ExpectOperand(pointer.operands[1], 2, 1, OperandKind::kStorageClass);
+  const ParsedInstruction chain = m.Get(kPrologueInstructions + 2);
+  EXPECT_EQ(chain.type_id, 21u);
+  EXPECT_EQ(chain.result_id, 22u);
+  ASSERT_EQ(chain.operands.size(), 5u);
+  ExpectOperand(chain.operands[4], 5, 1, OperandKind::kIdRef);
+  const ParsedInstruction merge = m.Get(kPrologueInstructions + 3);
+  ASSERT_EQ(merge.operands.size(), 2u);
+  ExpectOperand(merge.operands[1], 2, 1, OperandKind::kSelectionControl);
+}
+
 TEST(ReaderTest, TypeFloatWithBFloat16Encoding) {
   ModuleBuilder b = WithPrologue();
   b.Add(spv::Op::Constant, {kBF16, 20, 0x3F80});
@@ -916,6 +944,19 @@ std::vector<BadCase> BadCases() {
          return Bad(b, at + 3, "OpEntryPoint: literal string has no terminating null byte");
        }},
       // Ids.
+      // Instructions the reader takes by their opcode's build-time layout.
+      {"AccessChainIndexIdZeroInTheVariadicTail",
+       [] {
+         ModuleBuilder b = WithPrologue();
+         const size_t at = b.Add(Op::AccessChain, {kU32, 20, 21, kU32Const, 0});
+         return Bad(b, at + 5, "OpAccessChain: id 0 of operand 'Indexes' is 0");
+       }},
+      {"TypePointerWithAnUnknownStorageClass",
+       [] {
+         ModuleBuilder b = WithPrologue();
+         const size_t at = b.Add(Op::TypePointer, {20, 0x7FFFu, kU32});
+         return Bad(b, at + 2, "OpTypePointer: 32767 is not a valid StorageClass value");
+       }},
       {"ResultIdZero",
        [] {
          ModuleBuilder b;
