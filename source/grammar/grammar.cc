@@ -80,6 +80,22 @@ std::span<const EnumerantInfo> Enumerants(OperandKind kind) {
 
 namespace {
 
+constexpr auto kGatedKinds = [] {
+  std::array<bool, kNumOperandKinds> g{};
+  for (const EnumerantInfo& e : kEnumerants) {
+    if (e.capability_count || e.extension_count || e.version > MakeVersion(1, 0)) {
+      g[static_cast<int>(e.kind)] = true;
+    }
+  }
+  return g;
+}();
+
+}  // namespace
+
+bool IsGatedKind(OperandKind kind) { return kGatedKinds[static_cast<int>(kind)]; }
+
+namespace {
+
 // Enumerants whose value is below kDirectValues (most of those operands in real modules) are
 // found by index, without hashing: per kind and value, the enumerant's index, -1 for none. The
 // table is computed at compile time (no start-up cost).

@@ -121,6 +121,9 @@ inline const OperandKindInfo& GetOperandKind(OperandKind kind) {
   return generated::kOperandKinds[static_cast<size_t>(kind)];
 }
 std::span<const EnumerantInfo> Enumerants(OperandKind kind);
+// Whether some enumerant of the kind needs a capability, an extension or a version beyond 1.0
+// (computed at compile time).
+bool IsGatedKind(OperandKind kind);
 const EnumerantInfo* LookupEnumerant(OperandKind kind, uint32_t value);
 const EnumerantInfo* LookupEnumerant(OperandKind kind, std::string_view name);
 std::span<const OperandInfo> Parameters(const EnumerantInfo& e);

@@ -89,23 +89,6 @@ bool CheckEnumerant(ValidationState& state, InstIndex i, const grammar::Enumeran
   return false;
 }
 
-// Per operand kind: whether some enumerant needs a capability, an extension or a version
-// beyond 1.0. Kinds without any are skipped without looking their values up.
-const std::vector<bool>& GatedKinds() {
-  static const std::vector<bool> gated = [] {
-    std::vector<bool> g(grammar::kNumOperandKinds, false);
-    for (int k = 0; k < grammar::kNumOperandKinds; ++k) {
-      for (const auto& e : grammar::Enumerants(static_cast<grammar::OperandKind>(k))) {
-        if (e.capability_count || e.extension_count || e.version > grammar::MakeVersion(1, 0)) {
-          g[k] = true;
-        }
-      }
-    }
-    return g;
-  }();
-  return gated;
-}
-
 // Where the scan of an instruction of this opcode for enumerant operands starts: the parsed
 // index of the first operand that can be one (one its grammar lists, or one of an extended
 // instruction or of the operation OpSpecConstantOp names), counting only the leading operands
@@ -141,7 +124,6 @@ void ValidateCapabilities(ValidationState& state) {
   // The parsed records are read directly: this loop visits every instruction of the module.
   const binary::ParsedModule& parsed = m.parsed();
   const uint32_t* const words = m.words().data();
-  const std::vector<bool>& gated = GatedKinds();
   // Per operand kind, the last value found enabled (bit 32 set when there is one): operands
   // repeat (Decorate's decoration, OpVariable's storage class, ...) and are not looked up again.
   uint64_t last_enabled[grammar::kNumOperandKinds] = {};
@@ -176,7 +158,7 @@ void ValidateCapabilities(ValidationState& state) {
       const binary::ParsedOperand& op = operands[k];
       if (grammar::IsIdKind(op.kind)) continue;  // Most operands; no table lookup for them.
       // Only enumerant kinds have gated values.
-      if (!gated[static_cast<size_t>(op.kind)]) continue;
+      if (!grammar::IsGatedKind(op.kind)) continue;
       const grammar::OperandKindInfo& kind = grammar::GetOperandKind(op.kind);
       if (kind.category != grammar::OperandCategory::kValueEnum &&
           kind.category != grammar::OperandCategory::kBitEnum) {
