@@ -1069,12 +1069,22 @@ void Uniformity::Raised(const ws::vector<Source>& table, size_t index) {
 void Uniformity::BlockRaised(uint32_t b) {
   MarkBlock(b);
   levels_dirty_ = true;
-  // Uses read the level of the block defining a value only when it is in a divergent region;
-  // it enters one through BlockRaised too.
-  if (region_of_[b] == ~0u) return;
+  // Uses read the level of the block defining a value only when it is in a divergent region
+  // (it enters one through BlockRaised too) and they are not in the same one (JoinOperands).
+  // A block's region is set once: uses in the same region now stay in it.
+  const uint32_t region = region_of_[b];
+  if (region == ~0u) return;
   const ir::Block& block = m_.blocks()[b];
   for (InstIndex i = block.label + 1; i < block.end; ++i) {
-    if (const Id r = m_.result_id(i)) MarkUsers(r);
+    const Id r = m_.result_id(i);
+    if (r == 0) continue;
+    for (uint32_t k = first_use_[r]; k != kNoUse; k = operands_[k].next_use) {
+      const InstIndex user = operands_[k].inst;
+      const uint32_t user_block = m_.BlockOf(user);
+      if (region_of_[user_block] == region) continue;
+      inst_dirty_[user - body_begin_] = 1;
+      dirty_[user_block] = 1;
+    }
   }
 }
 
