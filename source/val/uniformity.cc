@@ -260,6 +260,12 @@ class Uniformity {
   void BlockRaised(uint32_t b);
   void Solve();
   bool Raise(ws::vector<Source>& table, size_t index, Source s) {
+    if (!Lift(table, index, s)) return false;
+    Raised(table, index);
+    return true;
+  }
+  // Raise without marking what reads table[index]: the caller does.
+  static bool Lift(ws::vector<Source>& table, size_t index, Source s) {
     Source& t = table[index];
     const bool higher = s.level > t.level;
     if (!higher && (s.deps & ~t.deps) == 0) return false;
@@ -268,7 +274,6 @@ class Uniformity {
       t.reason_bits = s.reason_bits;
     }
     t.deps |= s.deps;
-    Raised(table, index);
     return true;
   }
   bool Raise(ws::vector<Source>& table, size_t index, Level level, InstIndex reason) {
@@ -937,21 +942,25 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       const Source under = private_memory || root_def == kNoInst ? control : Source{};
       const InstIndex stored_reason = stored.reason() == kNoInst ? i : stored.reason();
       const InstIndex under_reason = under.reason() == kNoInst ? i : under.reason();
-      bool changed = false;
+      // Both pairs of tables are read by the loads of the root (Raised), marked once.
+      bool slot_raised = false, root_raised = false;
       while (next_store_ < store_insts_.size() && store_insts_[next_store_] < i) ++next_store_;
       if (next_store_ < store_insts_.size() && store_insts_[next_store_] == i) {
-        changed = Raise(stored_, next_store_, Source(stored.level, stored_reason, stored.deps));
-        changed =
-            Raise(stored_control_, next_store_, Source(under.level, under_reason, under.deps)) ||
-            changed;
+        slot_raised = Lift(stored_, next_store_, Source(stored.level, stored_reason, stored.deps));
+        slot_raised =
+            Lift(stored_control_, next_store_, Source(under.level, under_reason, under.deps)) ||
+            slot_raised;
       }
       if (root != 0) {
-        changed =
-            Raise(contents_, root, Source(stored.level, stored_reason, stored.deps)) || changed;
-        changed = Raise(contents_control_, root, Source(under.level, under_reason, under.deps)) ||
-                  changed;
+        root_raised = Lift(contents_, root, Source(stored.level, stored_reason, stored.deps));
+        root_raised =
+            Lift(contents_control_, root, Source(under.level, under_reason, under.deps)) ||
+            root_raised;
       }
-      return changed;
+      const Id pointer = m_.word(i, 1);
+      if (slot_raised) MarkInstructions(root_users_.Of(pointer));
+      if (root_raised && !(slot_raised && root == pointer)) MarkInstructions(root_users_.Of(root));
+      return slot_raised || root_raised;
     }
     case Op::Phi: {
       const Source s = JoinControl(join_operands(3), merges_[block]);
@@ -1069,12 +1078,22 @@ void Uniformity::Raised(const ws::vector<Source>& table, size_t index) {
 void Uniformity::BlockRaised(uint32_t b) {
   MarkBlock(b);
   levels_dirty_ = true;
-  // Uses read the level of the block defining a value only when it is in a divergent region;
-  // it enters one through BlockRaised too.
-  if (region_of_[b] == ~0u) return;
+  // Uses read the level of the block defining a value only when it is in a divergent region
+  // (it enters one through BlockRaised too) and they are not in the same one (JoinOperands).
+  // A block's region is set once: uses in the same region now stay in it.
+  const uint32_t region = region_of_[b];
+  if (region == ~0u) return;
   const ir::Block& block = m_.blocks()[b];
   for (InstIndex i = block.label + 1; i < block.end; ++i) {
-    if (const Id r = m_.result_id(i)) MarkUsers(r);
+    const Id r = m_.result_id(i);
+    if (r == 0) continue;
+    for (uint32_t k = first_use_[r]; k != kNoUse; k = operands_[k].next_use) {
+      const InstIndex user = operands_[k].inst;
+      const uint32_t user_block = m_.BlockOf(user);
+      if (region_of_[user_block] == region) continue;
+      inst_dirty_[user - body_begin_] = 1;
+      dirty_[user_block] = 1;
+    }
   }
 }
 
