@@ -57,8 +57,11 @@ Cfg::Cfg(const Module& module) {
   const size_t n = blocks.size();
   merges_.assign(n, Merge{});
   reachable_.assign(n, false);
-  ws::vector<std::pair<uint32_t, uint32_t>> edges;  // (from, to)
-  edges.reserve(n * 2);
+  // Successors are written in block order straight into their CSR list; predecessors are
+  // counted from it afterwards.
+  succ_offsets_.resize(n + 1);
+  succ_offsets_[0] = 0;
+  succ_.reserve(n * 2);
   ws::vector<uint32_t> last_from(n, ~0u);  // The last block that got an edge to each block.
   for (uint32_t b = 0; b < n; ++b) {
     const Block& block = blocks[b];
@@ -78,7 +81,7 @@ Cfg::Cfg(const Module& module) {
       // One edge per distinct successor: `last_from` marks the successors this block has.
       if (last_from[to] == b) return;
       last_from[to] = b;
-      edges.emplace_back(b, to);
+      succ_.push_back(to);
     };
     const Op op = module.opcode(last);
     if (op == Op::Branch) {
@@ -102,26 +105,19 @@ Cfg::Cfg(const Module& module) {
         if (merge_op == Op::LoopMerge) m.continue_target = target(last - 1, 1);
       }
     }
+    succ_offsets_[b + 1] = static_cast<uint32_t>(succ_.size());
   }
-  // CSR successor and predecessor lists.
-  succ_offsets_.assign(n + 1, 0);
+  // CSR predecessor lists: count, prefix-sum, then fill walking the successor lists.
   pred_offsets_.assign(n + 1, 0);
-  for (const auto& [from, to] : edges) {
-    ++succ_offsets_[from + 1];
-    ++pred_offsets_[to + 1];
-  }
-  for (size_t i = 0; i < n; ++i) {
-    succ_offsets_[i + 1] += succ_offsets_[i];
-    pred_offsets_[i + 1] += pred_offsets_[i];
-  }
-  succ_.resize(edges.size());
-  pred_.resize(edges.size());
+  for (uint32_t to : succ_) ++pred_offsets_[to + 1];
+  for (size_t i = 0; i < n; ++i) pred_offsets_[i + 1] += pred_offsets_[i];
+  pred_.resize(succ_.size());
   {
-    ws::vector<uint32_t> sf(succ_offsets_.begin(), succ_offsets_.end() - 1);
-    ws::vector<uint32_t> pf(pred_offsets_.begin(), pred_offsets_.end() - 1);
-    for (const auto& [from, to] : edges) {
-      succ_[sf[from]++] = to;
-      pred_[pf[to]++] = from;
+    ws::vector<uint32_t> fill(pred_offsets_.begin(), pred_offsets_.end() - 1);
+    for (uint32_t from = 0; from < n; ++from) {
+      for (uint32_t k = succ_offsets_[from]; k < succ_offsets_[from + 1]; ++k) {
+        pred_[fill[succ_[k]]++] = from;
+      }
     }
   }
   // Reverse postorder per function, by an explicit-stack DFS (no recursion on input sizes).
@@ -273,31 +269,26 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
     for (uint32_t i = 2; i <= last; ++i) {
       if (dom[i] != semi[i]) dom[i] = dom[dom[i]];
     }
-    // Record immediate dominators (the virtual root is not a block) and the tree's children
-    // (CSR, by preorder number).
-    ws::vector<uint32_t> child_offsets(last + 2, 0), children(last > 1 ? last - 1 : 0);
+    // Record immediate dominators (the virtual root is not a block) and number the tree in a
+    // preorder of its own. A dominator is a DFS ancestor, so preorder numbers order every node
+    // after its dominator: one backward pass sums subtree sizes, one forward pass gives each
+    // child the next free range of its dominator's interval. `out` is the last number inside.
+    // `semi` and `label` are reused as subtree size and next free number.
+    ws::vector<uint32_t>& size = semi;
+    ws::vector<uint32_t>& next = label;
+    for (uint32_t i = 1; i <= last; ++i) size[i] = 1;
+    for (uint32_t i = last; i >= 2; --i) size[dom[i]] += size[i];
+    next[1] = counter;
     for (uint32_t i = 2; i <= last; ++i) {
-      if (dom[i] != 1) idom_[vertex[i]] = vertex[dom[i]];
-      ++child_offsets[dom[i] + 1];
+      const uint32_t d = dom[i], b = vertex[i];
+      if (d != 1) idom_[b] = vertex[d];
+      const uint32_t start = next[d];
+      next[d] = start + size[i];
+      in_[b] = start;
+      out_[b] = start + size[i] - 1;
+      next[i] = start + 1;
     }
-    for (uint32_t i = 1; i <= last; ++i) child_offsets[i + 1] += child_offsets[i];
-    {
-      ws::vector<uint32_t> fill(child_offsets.begin(), child_offsets.end() - 1);
-      for (uint32_t i = 2; i <= last; ++i) children[fill[dom[i]]++] = i;
-    }
-    // Interval numbering by an explicit-stack DFS over the tree from the virtual root.
-    stack.emplace_back(1, 0);
-    while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      if (next == 0 && node != 1) in_[vertex[node]] = counter++;
-      if (child_offsets[node] + next < child_offsets[node + 1]) {
-        const uint32_t child = children[child_offsets[node] + next++];
-        stack.emplace_back(child, 0);
-      } else {
-        if (node != 1) out_[vertex[node]] = counter++;
-        stack.pop_back();
-      }
-    }
+    counter += size[1] - 1;
     for (uint32_t i = 2; i <= last; ++i) dfn[vertex[i]] = 0;
   }
 }
