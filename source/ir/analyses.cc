@@ -52,6 +52,22 @@ DefUse::DefUse(const Module& module) {
 // ---------------------------------------------------------------------------------------------
 // Cfg.
 
+namespace {
+
+// A frame of an explicit-stack DFS: the node and the edges it has left to follow. Stacks are
+// sized up front to the function's block count (no block is on one twice).
+struct DfsFrame {
+  const uint32_t* next;
+  const uint32_t* end;
+  uint32_t node;
+};
+
+DfsFrame FrameOf(std::span<const uint32_t> edges, uint32_t node) {
+  return {edges.data(), edges.data() + edges.size(), node};
+}
+
+}  // namespace
+
 Cfg::Cfg(const Module& module) {
   const auto blocks = module.blocks();
   const size_t n = blocks.size();
@@ -123,39 +139,36 @@ Cfg::Cfg(const Module& module) {
   // Reverse postorder per function, by an explicit-stack DFS (no recursion on input sizes).
   const auto functions = module.functions();
   rpo_offsets_.assign(functions.size() + 1, 0);
-  rpo_.reserve(n);
-  ws::vector<uint32_t> postorder;
-  ws::vector<std::pair<uint32_t, uint32_t>> stack;  // (block, next successor index)
-  ws::vector<bool> visited(n, false);
+  // Each function's postorder is written into its slice of rpo_, then reversed in place.
+  rpo_.resize(n);
+  uint32_t size = 0;
+  ws::vector<DfsFrame> stack;
   for (uint32_t f = 0; f < functions.size(); ++f) {
-    rpo_offsets_[f] = static_cast<uint32_t>(rpo_.size());
+    rpo_offsets_[f] = size;
     if (functions[f].num_blocks != 0) {
-      postorder.clear();
+      stack.resize(functions[f].num_blocks);
+      size_t depth = 0;
       const uint32_t entry = functions[f].first_block;
-      visited[entry] = true;
-      stack.emplace_back(entry, 0);
-      while (!stack.empty()) {
-        auto& [block, next] = stack.back();
-        const auto succs = Successors(block);
-        if (next < succs.size()) {
-          const uint32_t s = succs[next++];
-          if (!visited[s]) {
-            visited[s] = true;
-            stack.emplace_back(s, 0);
+      reachable_[entry] = true;
+      stack[depth++] = FrameOf(Successors(entry), entry);
+      while (depth != 0) {
+        DfsFrame& top = stack[depth - 1];
+        if (top.next != top.end) {
+          const uint32_t s = *top.next++;
+          if (!reachable_[s]) {
+            reachable_[s] = true;
+            stack[depth++] = FrameOf(Successors(s), s);
           }
         } else {
-          postorder.push_back(block);
-          stack.pop_back();
+          rpo_[size++] = top.node;
+          --depth;
         }
       }
-      for (size_t i = postorder.size(); i-- > 0;) {
-        rpo_.push_back(postorder[i]);
-        reachable_[postorder[i]] = true;
-      }
+      std::reverse(rpo_.begin() + rpo_offsets_[f], rpo_.begin() + size);
     }
-    rpo_offsets_[f + 1] = static_cast<uint32_t>(rpo_.size());
+    rpo_offsets_[f + 1] = size;
   }
-  rpo_offsets_[functions.size()] = static_cast<uint32_t>(rpo_.size());
+  rpo_.resize(size);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -176,7 +189,7 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
   ws::vector<uint32_t> vertex;     // Block of each preorder number (kNone for the root).
   ws::vector<uint32_t> parent, semi, label, ancestor, dom, bucket_head, bucket_next;
   ws::vector<uint32_t> roots, path;
-  ws::vector<std::pair<uint32_t, uint32_t>> stack;  // (block, next successor index)
+  ws::vector<DfsFrame> stack;
   uint32_t counter = 0;
   // Follows the ancestor links of v to the root of its forest tree, compressing the path; returns
   // the vertex of least semi-dominator on it.
@@ -211,33 +224,35 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
       roots.push_back(first);
     }
     // DFS preorder from the virtual root over `forward` edges.
-    vertex.assign(2, kNone);
-    parent.assign(2, 0);
+    // Edges stay inside the function, so at most `count` blocks are numbered.
+    vertex.resize(count + 2);
+    parent.resize(count + 2);
+    stack.resize(count);
+    vertex[1] = kNone;
+    uint32_t last = 1;  // Numbers 1..last.
     for (uint32_t root : roots) {
       if (dfn[root] != 0) continue;
-      dfn[root] = static_cast<uint32_t>(vertex.size());
-      vertex.push_back(root);
-      parent.push_back(1);
-      stack.emplace_back(root, 0);
-      while (!stack.empty()) {
-        auto& [b, next] = stack.back();
-        const auto succs = forward(b);
-        if (next < succs.size()) {
-          const uint32_t s = succs[next++];
+      dfn[root] = ++last;
+      vertex[last] = root;
+      parent[last] = 1;
+      size_t depth = 0;
+      stack[depth++] = FrameOf(forward(root), last);
+      while (depth != 0) {
+        DfsFrame& top = stack[depth - 1];
+        if (top.next != top.end) {
+          const uint32_t s = *top.next++;
           // Unreachable blocks are in neither tree, also when they branch into reachable code.
           if (dfn[s] == 0 && cfg.Reachable(s)) {
-            const uint32_t from = dfn[b];
-            dfn[s] = static_cast<uint32_t>(vertex.size());
-            vertex.push_back(s);
-            parent.push_back(from);
-            stack.emplace_back(s, 0);
+            dfn[s] = ++last;
+            vertex[last] = s;
+            parent[last] = top.node;
+            stack[depth++] = FrameOf(forward(s), last);
           }
         } else {
-          stack.pop_back();
+          --depth;
         }
       }
     }
-    const uint32_t last = static_cast<uint32_t>(vertex.size()) - 1;  // Numbers 1..last.
     semi.resize(last + 1);
     label.resize(last + 1);
     for (uint32_t i = 0; i <= last; ++i) semi[i] = label[i] = i;
