@@ -82,7 +82,8 @@ Cfg::Cfg(const Module& module) {
   for (uint32_t b = 0; b < n; ++b) {
     const Block& block = blocks[b];
     const InstIndex last = block.end - 1;
-    auto target = [&](InstIndex i, uint16_t operand) -> uint32_t {
+    // Both helpers are forced inline: as calls they cost more than their bodies.
+    auto target = [&](InstIndex i, uint16_t operand) __attribute__((always_inline)) {
       const Inst inst = module.inst(i);
       const uint32_t to = module.BlockOfLabel(inst.word(inst.operands[operand]));
       if (to == ~0u || blocks[to].function != block.function) {
@@ -91,7 +92,7 @@ Cfg::Cfg(const Module& module) {
       }
       return to;
     };
-    auto add_edge = [&](InstIndex i, uint16_t operand) {
+    auto add_edge = [&](InstIndex i, uint16_t operand) __attribute__((always_inline)) {
       const uint32_t to = target(i, operand);
       if (to == ~0u) return;
       // One edge per distinct successor: `last_from` marks the successors this block has.
