@@ -196,13 +196,13 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
   // the vertex of least semi-dominator on it.
   auto eval = [&](uint32_t v) {
     if (ancestor[v] == 0) return v;
-    path.clear();
+    size_t depth = 0;  // `path` is sized to the function: no vertex is on it twice.
     uint32_t x = v;
     while (ancestor[ancestor[x]] != 0) {
-      path.push_back(x);
+      path[depth++] = x;
       x = ancestor[x];
     }
-    for (size_t i = path.size(); i-- > 0;) {
+    for (size_t i = depth; i-- > 0;) {
       const uint32_t y = path[i], a = ancestor[y];
       if (semi[label[a]] < semi[label[y]]) label[y] = label[a];
       ancestor[y] = ancestor[a];
@@ -242,8 +242,9 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
         DfsFrame& top = stack[depth - 1];
         if (top.next != top.end) {
           const uint32_t s = *top.next++;
-          // Unreachable blocks are in neither tree, also when they branch into reachable code.
-          if (dfn[s] == 0 && cfg.Reachable(s)) {
+          // Unreachable blocks are in neither tree, also when they branch into reachable code
+          // (successors of reachable blocks are reachable).
+          if (dfn[s] == 0 && (!post || cfg.Reachable(s))) {
             dfn[s] = ++last;
             vertex[last] = s;
             parent[last] = top.node;
@@ -258,6 +259,7 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
     label.resize(last + 1);
     for (uint32_t i = 0; i <= last; ++i) semi[i] = label[i] = i;
     ancestor.assign(last + 1, 0);
+    path.resize(last + 1);
     dom.assign(last + 1, 0);
     bucket_head.assign(last + 1, 0);
     bucket_next.assign(last + 1, 0);
