@@ -52,18 +52,38 @@ DefUse::DefUse(const Module& module) {
 // ---------------------------------------------------------------------------------------------
 // Cfg.
 
+namespace {
+
+// A frame of an explicit-stack DFS: the node and the edges it has left to follow. Stacks are
+// sized up front to the function's block count (no block is on one twice).
+struct DfsFrame {
+  const uint32_t* next;
+  const uint32_t* end;
+  uint32_t node;
+};
+
+DfsFrame FrameOf(std::span<const uint32_t> edges, uint32_t node) {
+  return {edges.data(), edges.data() + edges.size(), node};
+}
+
+}  // namespace
+
 Cfg::Cfg(const Module& module) {
   const auto blocks = module.blocks();
   const size_t n = blocks.size();
   merges_.assign(n, Merge{});
   reachable_.assign(n, false);
-  ws::vector<std::pair<uint32_t, uint32_t>> edges;  // (from, to)
-  edges.reserve(n * 2);
+  // Successors are written in block order straight into their CSR list; predecessors are
+  // counted from it afterwards.
+  succ_offsets_.resize(n + 1);
+  succ_offsets_[0] = 0;
+  succ_.reserve(n * 2);
   ws::vector<uint32_t> last_from(n, ~0u);  // The last block that got an edge to each block.
   for (uint32_t b = 0; b < n; ++b) {
     const Block& block = blocks[b];
     const InstIndex last = block.end - 1;
-    auto target = [&](InstIndex i, uint16_t operand) -> uint32_t {
+    // Both helpers are forced inline: as calls they cost more than their bodies.
+    auto target = [&](InstIndex i, uint16_t operand) __attribute__((always_inline)) {
       const Inst inst = module.inst(i);
       const uint32_t to = module.BlockOfLabel(inst.word(inst.operands[operand]));
       if (to == ~0u || blocks[to].function != block.function) {
@@ -72,13 +92,13 @@ Cfg::Cfg(const Module& module) {
       }
       return to;
     };
-    auto add_edge = [&](InstIndex i, uint16_t operand) {
+    auto add_edge = [&](InstIndex i, uint16_t operand) __attribute__((always_inline)) {
       const uint32_t to = target(i, operand);
       if (to == ~0u) return;
       // One edge per distinct successor: `last_from` marks the successors this block has.
       if (last_from[to] == b) return;
       last_from[to] = b;
-      edges.emplace_back(b, to);
+      succ_.push_back(to);
     };
     const Op op = module.opcode(last);
     if (op == Op::Branch) {
@@ -102,64 +122,54 @@ Cfg::Cfg(const Module& module) {
         if (merge_op == Op::LoopMerge) m.continue_target = target(last - 1, 1);
       }
     }
+    succ_offsets_[b + 1] = static_cast<uint32_t>(succ_.size());
   }
-  // CSR successor and predecessor lists.
-  succ_offsets_.assign(n + 1, 0);
+  // CSR predecessor lists: count, prefix-sum, then fill walking the successor lists.
   pred_offsets_.assign(n + 1, 0);
-  for (const auto& [from, to] : edges) {
-    ++succ_offsets_[from + 1];
-    ++pred_offsets_[to + 1];
-  }
-  for (size_t i = 0; i < n; ++i) {
-    succ_offsets_[i + 1] += succ_offsets_[i];
-    pred_offsets_[i + 1] += pred_offsets_[i];
-  }
-  succ_.resize(edges.size());
-  pred_.resize(edges.size());
+  for (uint32_t to : succ_) ++pred_offsets_[to + 1];
+  for (size_t i = 0; i < n; ++i) pred_offsets_[i + 1] += pred_offsets_[i];
+  pred_.resize(succ_.size());
   {
-    ws::vector<uint32_t> sf(succ_offsets_.begin(), succ_offsets_.end() - 1);
-    ws::vector<uint32_t> pf(pred_offsets_.begin(), pred_offsets_.end() - 1);
-    for (const auto& [from, to] : edges) {
-      succ_[sf[from]++] = to;
-      pred_[pf[to]++] = from;
+    ws::vector<uint32_t> fill(pred_offsets_.begin(), pred_offsets_.end() - 1);
+    for (uint32_t from = 0; from < n; ++from) {
+      for (uint32_t k = succ_offsets_[from]; k < succ_offsets_[from + 1]; ++k) {
+        pred_[fill[succ_[k]]++] = from;
+      }
     }
   }
   // Reverse postorder per function, by an explicit-stack DFS (no recursion on input sizes).
   const auto functions = module.functions();
   rpo_offsets_.assign(functions.size() + 1, 0);
-  rpo_.reserve(n);
-  ws::vector<uint32_t> postorder;
-  ws::vector<std::pair<uint32_t, uint32_t>> stack;  // (block, next successor index)
-  ws::vector<bool> visited(n, false);
+  // Each function's postorder is written into its slice of rpo_, then reversed in place.
+  rpo_.resize(n);
+  uint32_t size = 0;
+  ws::vector<DfsFrame> stack;
   for (uint32_t f = 0; f < functions.size(); ++f) {
-    rpo_offsets_[f] = static_cast<uint32_t>(rpo_.size());
+    rpo_offsets_[f] = size;
     if (functions[f].num_blocks != 0) {
-      postorder.clear();
+      stack.resize(functions[f].num_blocks);
+      size_t depth = 0;
       const uint32_t entry = functions[f].first_block;
-      visited[entry] = true;
-      stack.emplace_back(entry, 0);
-      while (!stack.empty()) {
-        auto& [block, next] = stack.back();
-        const auto succs = Successors(block);
-        if (next < succs.size()) {
-          const uint32_t s = succs[next++];
-          if (!visited[s]) {
-            visited[s] = true;
-            stack.emplace_back(s, 0);
+      reachable_[entry] = true;
+      stack[depth++] = FrameOf(Successors(entry), entry);
+      while (depth != 0) {
+        DfsFrame& top = stack[depth - 1];
+        if (top.next != top.end) {
+          const uint32_t s = *top.next++;
+          if (!reachable_[s]) {
+            reachable_[s] = true;
+            stack[depth++] = FrameOf(Successors(s), s);
           }
         } else {
-          postorder.push_back(block);
-          stack.pop_back();
+          rpo_[size++] = top.node;
+          --depth;
         }
       }
-      for (size_t i = postorder.size(); i-- > 0;) {
-        rpo_.push_back(postorder[i]);
-        reachable_[postorder[i]] = true;
-      }
+      std::reverse(rpo_.begin() + rpo_offsets_[f], rpo_.begin() + size);
     }
-    rpo_offsets_[f + 1] = static_cast<uint32_t>(rpo_.size());
+    rpo_offsets_[f + 1] = size;
   }
-  rpo_offsets_[functions.size()] = static_cast<uint32_t>(rpo_.size());
+  rpo_.resize(size);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,19 +190,19 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
   ws::vector<uint32_t> vertex;     // Block of each preorder number (kNone for the root).
   ws::vector<uint32_t> parent, semi, label, ancestor, dom, bucket_head, bucket_next;
   ws::vector<uint32_t> roots, path;
-  ws::vector<std::pair<uint32_t, uint32_t>> stack;  // (block, next successor index)
+  ws::vector<DfsFrame> stack;
   uint32_t counter = 0;
   // Follows the ancestor links of v to the root of its forest tree, compressing the path; returns
   // the vertex of least semi-dominator on it.
   auto eval = [&](uint32_t v) {
     if (ancestor[v] == 0) return v;
-    path.clear();
+    size_t depth = 0;  // `path` is sized to the function: no vertex is on it twice.
     uint32_t x = v;
     while (ancestor[ancestor[x]] != 0) {
-      path.push_back(x);
+      path[depth++] = x;
       x = ancestor[x];
     }
-    for (size_t i = path.size(); i-- > 0;) {
+    for (size_t i = depth; i-- > 0;) {
       const uint32_t y = path[i], a = ancestor[y];
       if (semi[label[a]] < semi[label[y]]) label[y] = label[a];
       ancestor[y] = ancestor[a];
@@ -215,37 +225,41 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
       roots.push_back(first);
     }
     // DFS preorder from the virtual root over `forward` edges.
-    vertex.assign(2, kNone);
-    parent.assign(2, 0);
+    // Edges stay inside the function, so at most `count` blocks are numbered.
+    vertex.resize(count + 2);
+    parent.resize(count + 2);
+    stack.resize(count);
+    vertex[1] = kNone;
+    uint32_t last = 1;  // Numbers 1..last.
     for (uint32_t root : roots) {
       if (dfn[root] != 0) continue;
-      dfn[root] = static_cast<uint32_t>(vertex.size());
-      vertex.push_back(root);
-      parent.push_back(1);
-      stack.emplace_back(root, 0);
-      while (!stack.empty()) {
-        auto& [b, next] = stack.back();
-        const auto succs = forward(b);
-        if (next < succs.size()) {
-          const uint32_t s = succs[next++];
-          // Unreachable blocks are in neither tree, also when they branch into reachable code.
-          if (dfn[s] == 0 && cfg.Reachable(s)) {
-            const uint32_t from = dfn[b];
-            dfn[s] = static_cast<uint32_t>(vertex.size());
-            vertex.push_back(s);
-            parent.push_back(from);
-            stack.emplace_back(s, 0);
+      dfn[root] = ++last;
+      vertex[last] = root;
+      parent[last] = 1;
+      size_t depth = 0;
+      stack[depth++] = FrameOf(forward(root), last);
+      while (depth != 0) {
+        DfsFrame& top = stack[depth - 1];
+        if (top.next != top.end) {
+          const uint32_t s = *top.next++;
+          // Unreachable blocks are in neither tree, also when they branch into reachable code
+          // (successors of reachable blocks are reachable).
+          if (dfn[s] == 0 && (!post || cfg.Reachable(s))) {
+            dfn[s] = ++last;
+            vertex[last] = s;
+            parent[last] = top.node;
+            stack[depth++] = FrameOf(forward(s), last);
           }
         } else {
-          stack.pop_back();
+          --depth;
         }
       }
     }
-    const uint32_t last = static_cast<uint32_t>(vertex.size()) - 1;  // Numbers 1..last.
     semi.resize(last + 1);
     label.resize(last + 1);
     for (uint32_t i = 0; i <= last; ++i) semi[i] = label[i] = i;
     ancestor.assign(last + 1, 0);
+    path.resize(last + 1);
     dom.assign(last + 1, 0);
     bucket_head.assign(last + 1, 0);
     bucket_next.assign(last + 1, 0);
@@ -273,31 +287,26 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
     for (uint32_t i = 2; i <= last; ++i) {
       if (dom[i] != semi[i]) dom[i] = dom[dom[i]];
     }
-    // Record immediate dominators (the virtual root is not a block) and the tree's children
-    // (CSR, by preorder number).
-    ws::vector<uint32_t> child_offsets(last + 2, 0), children(last > 1 ? last - 1 : 0);
+    // Record immediate dominators (the virtual root is not a block) and number the tree in a
+    // preorder of its own. A dominator is a DFS ancestor, so preorder numbers order every node
+    // after its dominator: one backward pass sums subtree sizes, one forward pass gives each
+    // child the next free range of its dominator's interval. `out` is the last number inside.
+    // `semi` and `label` are reused as subtree size and next free number.
+    ws::vector<uint32_t>& size = semi;
+    ws::vector<uint32_t>& next = label;
+    for (uint32_t i = 1; i <= last; ++i) size[i] = 1;
+    for (uint32_t i = last; i >= 2; --i) size[dom[i]] += size[i];
+    next[1] = counter;
     for (uint32_t i = 2; i <= last; ++i) {
-      if (dom[i] != 1) idom_[vertex[i]] = vertex[dom[i]];
-      ++child_offsets[dom[i] + 1];
+      const uint32_t d = dom[i], b = vertex[i];
+      if (d != 1) idom_[b] = vertex[d];
+      const uint32_t start = next[d];
+      next[d] = start + size[i];
+      in_[b] = start;
+      out_[b] = start + size[i] - 1;
+      next[i] = start + 1;
     }
-    for (uint32_t i = 1; i <= last; ++i) child_offsets[i + 1] += child_offsets[i];
-    {
-      ws::vector<uint32_t> fill(child_offsets.begin(), child_offsets.end() - 1);
-      for (uint32_t i = 2; i <= last; ++i) children[fill[dom[i]]++] = i;
-    }
-    // Interval numbering by an explicit-stack DFS over the tree from the virtual root.
-    stack.emplace_back(1, 0);
-    while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      if (next == 0 && node != 1) in_[vertex[node]] = counter++;
-      if (child_offsets[node] + next < child_offsets[node + 1]) {
-        const uint32_t child = children[child_offsets[node] + next++];
-        stack.emplace_back(child, 0);
-      } else {
-        if (node != 1) out_[vertex[node]] = counter++;
-        stack.pop_back();
-      }
-    }
+    counter += size[1] - 1;
     for (uint32_t i = 2; i <= last; ++i) dfn[vertex[i]] = 0;
   }
 }

@@ -1134,6 +1134,25 @@ TEST(IrDominators, DiamondLoopSwitch) {
   EXPECT_FALSE(dom.Dominates(B("s_entry"), B("loop_merge")));
 }
 
+// Dominates (interval numbers) agrees with the Idom chains for every pair of blocks, across
+// functions too, in both trees.
+TEST(IrDominators, DominatesMatchesIdomChains) {
+  Asm s(kShader);
+  const Module& m = *s.module;
+  const uint32_t n = static_cast<uint32_t>(m.blocks().size());
+  for (const DominatorTree* tree : {&m.dominators(), &m.post_dominators()}) {
+    for (uint32_t b = 0; b < n; ++b) {
+      std::vector<bool> above(n, false);
+      if (tree->InTree(b)) {
+        for (uint32_t x = b; x != DominatorTree::kNone; x = tree->Idom(x)) above[x] = true;
+      }
+      for (uint32_t a = 0; a < n; ++a) {
+        EXPECT_EQ(tree->Dominates(a, b), above[a] && tree->InTree(a)) << a << " over " << b;
+      }
+    }
+  }
+}
+
 TEST(IrDominators, PostDominators) {
   Asm s(kShader);
   const Module& m = *s.module;
