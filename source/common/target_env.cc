@@ -12,22 +12,27 @@ std::string TargetEnv::Name() const {
 }
 
 std::optional<TargetEnv> ParseTargetEnv(std::string_view name) {
-  TargetEnv env;
-  for (uint32_t minor = 0; minor <= 6; ++minor) {
-    if (name == "spv1." + std::to_string(minor)) {
-      env.spirv_version = SpirvVersion(1, minor);
-      return env;
+  // "<prefix>1.<digit>" with the digit at most max_minor: the digit, else -1.
+  const auto minor_of = [name](std::string_view prefix, int max_minor) {
+    if (name.size() != prefix.size() + 3 || !name.starts_with(prefix) ||
+        name.substr(prefix.size(), 2) != "1.") {
+      return -1;
     }
+    const int minor = name.back() - '0';
+    return minor >= 0 && minor <= max_minor ? minor : -1;
+  };
+  TargetEnv env;
+  if (const int minor = minor_of("spv", 6); minor >= 0) {
+    env.spirv_version = SpirvVersion(1, static_cast<uint32_t>(minor));
+    return env;
   }
   // Vulkan 1.0 consumes SPIR-V 1.0, 1.1 up to 1.3, 1.2 up to 1.5, 1.3 and 1.4 up to 1.6.
   static constexpr uint32_t kVulkanSpirvMinor[] = {0, 3, 5, 6, 6};
   env.api = TargetEnv::Api::kVulkan;
-  for (uint32_t minor = 0; minor < 5; ++minor) {
-    if (name == "vulkan1." + std::to_string(minor)) {
-      env.api_minor = minor;
-      env.spirv_version = SpirvVersion(1, kVulkanSpirvMinor[minor]);
-      return env;
-    }
+  if (const int minor = minor_of("vulkan", 4); minor >= 0) {
+    env.api_minor = static_cast<uint32_t>(minor);
+    env.spirv_version = SpirvVersion(1, kVulkanSpirvMinor[minor]);
+    return env;
   }
   if (name == "vulkan1.1spv1.4") {
     env.api_minor = 1;
