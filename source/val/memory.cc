@@ -18,7 +18,7 @@ bool ReadOnly(spv::StorageClass sc) {
 
 // The type a value has, when it is a defined value; 0 otherwise (the id rules report those).
 // These helpers read the module's index directly: one lookup per id.
-Id ValueType(const ValidationState& state, Id id) {
+[[gnu::always_inline]] inline Id ValueType(const ValidationState& state, Id id) {
   const ir::Module& m = state.module();
   const InstIndex d = m.Def(id);
   if (d == kNoInst || m.opcode(d) == Op::Function) return 0;
@@ -53,8 +53,9 @@ struct PointerType {
 }
 
 // Checks that `pointer` is a value of pointer type; returns its type (type 0 after a report).
-PointerType PointerOperand(ValidationState& state, InstIndex i, Id pointer, const char* rule,
-                           const char* what) {
+[[gnu::always_inline]] inline PointerType PointerOperand(ValidationState& state, InstIndex i,
+                                                         Id pointer, const char* rule,
+                                                         const char* what) {
   const ir::Module& m = state.module();
   const Id type = ValueType(state, pointer);
   if (type == 0) return {};  // Not a value: id.kind says so.
