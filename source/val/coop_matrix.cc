@@ -75,7 +75,7 @@ class CoopMatrixRules {
   void CheckAccessChain(InstIndex i);
 
   // Reports a problem with `what` (a dimension, scope or use) unless a and b are provably equal.
-  bool Same(InstIndex i, const char* rule, Id a, Id b, const ws::string& what);
+  bool Same(InstIndex i, const char* rule, Id a, Id b, const char* what);
 
   ValidationState& state_;
   const ir::Module& m_;
@@ -147,7 +147,7 @@ void CoopMatrixRules::Run() {
   }
 }
 
-bool CoopMatrixRules::Same(InstIndex i, const char* rule, Id a, Id b, const ws::string& what) {
+bool CoopMatrixRules::Same(InstIndex i, const char* rule, Id a, Id b, const char* what) {
   // Validity is a property of the specialized module: a spec constant may be specialized to any
   // value, so only two known (non-spec) values that differ are an error.
   if (!ProvablyDifferent(state_, a, b)) return true;
