@@ -193,23 +193,27 @@ void CheckAccessChain(ValidationState& state, InstIndex i) {
                    state.Describe(i) + ": index " + state.Name(index) + " is not a scalar integer");
       return;
     }
-    switch (state.DefOp(current)) {
+    // The current type's declaration, read once (IntConstant is empty for all but OpConstant).
+    const InstIndex current_def = m.Def(current);
+    const Op current_op = current_def == kNoInst ? Op::Nop : m.opcode(current_def);
+    const uint32_t current_words = current_def == kNoInst ? 0 : m.num_words(current_def);
+    switch (current_op) {
       case Op::TypeStruct: {
         const std::optional<int64_t> member = state.IntConstant(index);
-        if (state.DefOp(index) != Op::Constant || !member) {
+        if (!member) {
           state.Report("memory.access-chain", i,
                        state.Describe(i) + ": index " + state.Name(index) + " into struct " +
                            state.Name(current) + " is not an OpConstant");
           return;
         }
-        if (*member < 0 || *member >= MemberCount(state, current)) {
+        if (*member < 0 || *member >= current_words - 2) {
           state.Report("memory.access-chain", i,
                        state.Describe(i) + ": index " + ws::to_string(*member) +
                            " is out of range for struct " + state.Name(current) + " of " +
                            ws::to_string(MemberCount(state, current)) + " members");
           return;
         }
-        current = state.DefWord(current, 2 + static_cast<size_t>(*member));
+        current = m.word(current_def, 2 + static_cast<size_t>(*member));
         break;
       }
       case Op::TypeVector:
@@ -219,7 +223,7 @@ void CheckAccessChain(ValidationState& state, InstIndex i) {
       case Op::TypeCooperativeMatrixKHR:
       case Op::TypeCooperativeMatrixNV:
       case Op::TypeVectorIdEXT:
-        current = state.DefWord(current, 2);
+        current = current_words > 2 ? m.word(current_def, 2) : 0;
         break;
       default:
         state.Report("memory.access-chain", i,
