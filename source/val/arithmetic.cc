@@ -267,8 +267,9 @@ class Checker {
 
 // Checks the operation `op` with Result Type `type` and operand ids `args` of instruction `i`.
 // `kind` is KindOf(op).
-void Check(ValidationState& state, const Shapes& shapes, InstIndex i, Op op, Kind kind, Id type,
-           std::span<const uint32_t> args) {
+[[gnu::always_inline]] inline void Check(ValidationState& state, const Shapes& shapes, InstIndex i,
+                                         Op op, Kind kind, Id type,
+                                         std::span<const uint32_t> args) {
   if (kind == Kind::kNone || !state.IsType(type)) return;
   if (shapes[type].cooperative && kind != Kind::kSelect) {
     // The cooperative families check the operands; the kind of component the instruction
