@@ -69,7 +69,7 @@ struct PointerType {
           static_cast<spv::StorageClass>(n > 2 ? m.word(d, 2) : ~0u)};
 }
 
-void CheckLoad(ValidationState& state, InstIndex i) {
+[[gnu::always_inline]] inline void CheckLoad(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   if (m.num_words(i) < 4) return;
   if (m.num_words(i) > 4) CheckMemoryOperandMask(state, i, m.word(i, 4), true, "memory.operands");
@@ -84,7 +84,7 @@ void CheckLoad(ValidationState& state, InstIndex i) {
   }
 }
 
-void CheckStore(ValidationState& state, InstIndex i) {
+[[gnu::always_inline]] inline void CheckStore(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   if (m.num_words(i) < 3) return;
   if (m.num_words(i) > 3) CheckMemoryOperandMask(state, i, m.word(i, 3), false, "memory.operands");
