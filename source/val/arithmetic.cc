@@ -202,37 +202,38 @@ const char* ScalarText(Op scalar) {
 class Checker {
  public:
   Checker(ValidationState& state, const Shapes& shapes, InstIndex i, Kind kind)
-      : state_(state), shapes_(shapes), i_(i), rule_(RuleOf(kind)) {}
+      : state_(state), shapes_(shapes), i_(i), kind_(kind) {}
   Checker(ValidationState& state, const Shapes& shapes, InstIndex i, const char* rule)
       : state_(state), shapes_(shapes), i_(i), rule_(rule) {}
 
   // Result Type must be a scalar or vector of `scalar`; false after a report. The checks are
   // inline; the reports (which build text) are not.
-  bool Result(Id type, Op scalar, bool is_unsigned = false) {
+  [[gnu::always_inline]] bool Result(Id type, Op scalar, bool is_unsigned = false) {
     const Shape& s = shapes_[type];
     if (s.scalar == scalar && !(is_unsigned && s.is_signed)) return true;
     return ResultFails(type, scalar, is_unsigned);
   }
-  // Operand `id` must be a scalar or vector of `scalar` with `count` components (0: any) and
-  // `width` bits (0: any).
-  bool Operand(Id id, Op scalar, uint32_t count, uint32_t width) {
-    const Shape& s = shapes_[state_.TypeOf(id)];
+  // Operand `id` of type `t` must be a scalar or vector of `scalar` with `count` components (0:
+  // any) and `width` bits (0: any).
+  [[gnu::always_inline]] bool Operand(Id id, Id t, Op scalar, uint32_t count, uint32_t width) {
+    const Shape& s = shapes_[t];
     if (s.scalar == scalar && (count == 0 || s.count == count) &&
         (width == 0 || s.width == width)) {
       return true;
     }
-    return OperandFails(id, scalar, count, width);
+    return OperandFails(id, t, scalar, count, width);
   }
-  bool SameType(Id id, Id type, const char* what) {
-    if (state_.TypeOf(id) == type) return true;
+  // Operand `id` of type `t` must have type `type`.
+  [[gnu::always_inline]] bool SameType(Id id, Id t, Id type, const char* what) {
+    if (t == type) return true;
     return SameTypeFails(id, type, what);
   }
   [[gnu::noinline]] bool ResultFails(Id type, Op scalar, bool is_unsigned) {
     return Fail("Result Type " + state_.Name(type) + " is not " + ScalarText(scalar) +
                 (is_unsigned ? " (unsigned)" : "") + " scalar or vector");
   }
-  [[gnu::noinline]] bool OperandFails(Id id, Op scalar, uint32_t count, uint32_t width) {
-    const Shape s = shapes_[state_.TypeOf(id)];
+  [[gnu::noinline]] bool OperandFails(Id id, Id t, Op scalar, uint32_t count, uint32_t width) {
+    const Shape s = shapes_[t];
     if (s.scalar != scalar) {
       return Fail("operand " + state_.Name(id) + " is not " + ScalarText(scalar) +
                   " scalar or vector");
@@ -252,7 +253,7 @@ class Checker {
                 ", not " + what + " " + state_.Name(type));
   }
   bool Fail(const ws::string& why) {
-    state_.Report(rule_, i_, state_.Describe(i_) + ": " + why);
+    state_.Report(rule_ != nullptr ? rule_ : RuleOf(kind_), i_, state_.Describe(i_) + ": " + why);
     return false;
   }
 
@@ -260,13 +261,15 @@ class Checker {
   ValidationState& state_;
   const Shapes& shapes_;
   InstIndex i_;
-  const char* rule_;
+  Kind kind_ = Kind::kNone;  // Names the rule when rule_ is null (looked up on a report only).
+  const char* rule_ = nullptr;
 };
 
 // Checks the operation `op` with Result Type `type` and operand ids `args` of instruction `i`.
-void Check(ValidationState& state, const Shapes& shapes, InstIndex i, Op op, Id type,
-           std::span<const uint32_t> args) {
-  const Kind kind = KindOf(op);
+// `kind` is KindOf(op).
+[[gnu::always_inline]] inline void Check(ValidationState& state, const Shapes& shapes, InstIndex i,
+                                         Op op, Kind kind, Id type,
+                                         std::span<const uint32_t> args) {
   if (kind == Kind::kNone || !state.IsType(type)) return;
   if (shapes[type].cooperative && kind != Kind::kSelect) {
     // The cooperative families check the operands; the kind of component the instruction
@@ -292,12 +295,6 @@ void Check(ValidationState& state, const Shapes& shapes, InstIndex i, Op op, Id 
   // A comparison of a scalar or vector result takes no cooperative matrix (none is a scalar or
   // vector); other operands of cooperative type are the cooperative families'.
   const bool compare = kind == Kind::kIntCompare || kind == Kind::kFloatCompare;
-  for (Id a : args) {
-    const InstIndex d = m.Def(a);
-    if (d == kNoInst || m.opcode(d) == Op::Function || m.type_id(d) == 0) return;  // id rules.
-    const Id t = m.type_id(d);
-    if (shapes[t].cooperative && !(compare && IsCoopMatrixType(state, t))) return;
-  }
   const size_t want_args = op == Op::SNegate || op == Op::FNegate || op == Op::Not ||
                                    op == Op::LogicalNot || kind == Kind::kFloatTest ||
                                    kind == Kind::kAnyAll || kind >= Kind::kFloatToInt
@@ -305,51 +302,60 @@ void Check(ValidationState& state, const Shapes& shapes, InstIndex i, Op op, Id 
                            : kind == Kind::kSelect ? 3
                                                    : 2;
   if (args.size() != want_args) return;  // The grammar's operand count: the reader's.
+  // The operands' types, fetched once (at most 3 operands, by the count above).
+  Id types[3] = {0, 0, 0};
+  for (size_t k = 0; k < args.size(); ++k) {
+    const InstIndex d = m.Def(args[k]);
+    if (d == kNoInst || m.opcode(d) == Op::Function || m.type_id(d) == 0) return;  // id rules.
+    const Id t = m.type_id(d);
+    if (shapes[t].cooperative && !(compare && IsCoopMatrixType(state, t))) return;
+    types[k] = t;
+  }
   Checker c(state, shapes, i, kind);
   const Shape r = shapes[type];
   switch (kind) {
     case Kind::kIntArith:
     case Kind::kBitwise:
       if (!c.Result(type, Op::TypeInt)) return;
-      for (Id a : args) {
-        if (!c.Operand(a, Op::TypeInt, r.count, r.width)) return;
+      for (size_t k = 0; k < args.size(); ++k) {
+        if (!c.Operand(args[k], types[k], Op::TypeInt, r.count, r.width)) return;
       }
       return;
     case Kind::kUnsignedArith:
       if (!c.Result(type, Op::TypeInt, true)) return;
-      for (Id a : args) {
-        if (!c.SameType(a, type, "the Result Type")) return;
+      for (size_t k = 0; k < args.size(); ++k) {
+        if (!c.SameType(args[k], types[k], type, "the Result Type")) return;
       }
       return;
     case Kind::kFloatArith:
       if (!c.Result(type, Op::TypeFloat)) return;
-      for (Id a : args) {
-        if (!c.SameType(a, type, "the Result Type")) return;
+      for (size_t k = 0; k < args.size(); ++k) {
+        if (!c.SameType(args[k], types[k], type, "the Result Type")) return;
       }
       return;
     case Kind::kShift:
       if (!c.Result(type, Op::TypeInt)) return;
-      if (!c.Operand(args[0], Op::TypeInt, r.count, r.width)) return;
-      c.Operand(args[1], Op::TypeInt, r.count, 0);
+      if (!c.Operand(args[0], types[0], Op::TypeInt, r.count, r.width)) return;
+      c.Operand(args[1], types[1], Op::TypeInt, r.count, 0);
       return;
     case Kind::kIntCompare:
       if (!c.Result(type, Op::TypeBool)) return;
-      if (!c.Operand(args[0], Op::TypeInt, r.count, 0)) return;
-      c.Operand(args[1], Op::TypeInt, r.count, shapes[state.TypeOf(args[0])].width);
+      if (!c.Operand(args[0], types[0], Op::TypeInt, r.count, 0)) return;
+      c.Operand(args[1], types[1], Op::TypeInt, r.count, shapes[types[0]].width);
       return;
     case Kind::kFloatCompare:
       if (!c.Result(type, Op::TypeBool)) return;
-      if (!c.Operand(args[0], Op::TypeFloat, r.count, 0)) return;
-      c.SameType(args[1], state.TypeOf(args[0]), "the type of the first operand,");
+      if (!c.Operand(args[0], types[0], Op::TypeFloat, r.count, 0)) return;
+      c.SameType(args[1], types[1], types[0], "the type of the first operand,");
       return;
     case Kind::kFloatTest:
       if (!c.Result(type, Op::TypeBool)) return;
-      c.Operand(args[0], Op::TypeFloat, r.count, 0);
+      c.Operand(args[0], types[0], Op::TypeFloat, r.count, 0);
       return;
     case Kind::kLogical:
       if (!c.Result(type, Op::TypeBool)) return;
-      for (Id a : args) {
-        if (!c.SameType(a, type, "the Result Type")) return;
+      for (size_t k = 0; k < args.size(); ++k) {
+        if (!c.SameType(args[k], types[k], type, "the Result Type")) return;
       }
       return;
     case Kind::kAnyAll:
@@ -357,15 +363,14 @@ void Check(ValidationState& state, const Shapes& shapes, InstIndex i, Op op, Id 
         c.Fail("Result Type " + state.Name(type) + " is not a Boolean scalar");
         return;
       }
-      if (state.DefOp(state.TypeOf(args[0])) != Op::TypeVector) {
+      if (state.DefOp(types[0]) != Op::TypeVector) {
         c.Fail("Vector " + state.Name(args[0]) + " is not a Boolean vector");
         return;
       }
-      c.Operand(args[0], Op::TypeBool, 0, 0);
+      c.Operand(args[0], types[0], Op::TypeBool, 0, 0);
       return;
     case Kind::kSelect: {
-      const Id condition_type = state.TypeOf(args[0]);
-      const Shape cond = shapes[condition_type];
+      const Shape cond = shapes[types[0]];
       if (cond.scalar != Op::TypeBool) {
         c.Fail("Condition " + state.Name(args[0]) + " is not a Boolean scalar or vector");
         return;
@@ -379,25 +384,25 @@ void Check(ValidationState& state, const Shapes& shapes, InstIndex i, Op op, Id 
         c.Fail("a vector Condition needs a vector Result Type");
         return;
       }
-      if (!c.SameType(args[1], type, "the Result Type")) return;
-      c.SameType(args[2], type, "the Result Type");
+      if (!c.SameType(args[1], types[1], type, "the Result Type")) return;
+      c.SameType(args[2], types[2], type, "the Result Type");
       return;
     }
     case Kind::kFloatToInt:
       if (!c.Result(type, Op::TypeInt, op == Op::ConvertFToU)) return;
-      c.Operand(args[0], Op::TypeFloat, r.count, 0);
+      c.Operand(args[0], types[0], Op::TypeFloat, r.count, 0);
       return;
     case Kind::kIntToFloat:
       if (!c.Result(type, Op::TypeFloat)) return;
-      c.Operand(args[0], Op::TypeInt, r.count, 0);
+      c.Operand(args[0], types[0], Op::TypeInt, r.count, 0);
       return;
     case Kind::kUConvert:
     case Kind::kSConvert:
     case Kind::kFConvert: {
       const Op scalar = kind == Kind::kFConvert ? Op::TypeFloat : Op::TypeInt;
       if (!c.Result(type, scalar, kind == Kind::kUConvert)) return;
-      if (!c.Operand(args[0], scalar, r.count, 0)) return;
-      const Shape a = shapes[state.TypeOf(args[0])];
+      if (!c.Operand(args[0], types[0], scalar, r.count, 0)) return;
+      const Shape a = shapes[types[0]];
       if (a.width == r.width && !a.encoded && !r.encoded) {
         c.Fail("operand " + state.Name(args[0]) + " has the Result Type's width; a conversion " +
                "changes it");
@@ -490,13 +495,15 @@ void CheckGlsl(ValidationState& state, const Shapes& shapes, InstIndex i) {
   if (kind == GlslKind::kFloat) {
     if (!c.Result(type, Op::TypeFloat, false)) return;
     for (uint32_t w = 5; w < m.num_words(i); ++w) {
-      if (!c.SameType(m.word(i, w), type, "the Result Type")) return;
+      const Id a = m.word(i, w);
+      if (!c.SameType(a, state.TypeOf(a), type, "the Result Type")) return;
     }
     return;
   }
   if (!c.Result(type, Op::TypeInt, false)) return;
   for (uint32_t w = 5; w < m.num_words(i); ++w) {
-    if (!c.Operand(m.word(i, w), Op::TypeInt, r.count, r.width)) return;
+    const Id a = m.word(i, w);
+    if (!c.Operand(a, state.TypeOf(a), Op::TypeInt, r.count, r.width)) return;
   }
 }
 
@@ -531,12 +538,13 @@ void ValidateArithmetic(ValidationState& state) {
         constants = constants && state.IsConstantInstruction(m.word(i, w));
       if (!constants) continue;
       // OpSelect's and the others' operands follow the opcode word.
-      Check(state, shapes, i, operation, m.word(i, 1),
+      Check(state, shapes, i, operation, KindOf(operation), m.word(i, 1),
             m.words().subspan(m.word_offset(i) + 4, n - 4));
     } else if (op == Op::ExtInst) {
       if (n >= 5 && glsl != 0 && m.word(i, 3) == glsl) CheckGlsl(state, shapes, i);
-    } else if (n >= 3 && KindOf(op) != Kind::kNone) {
-      Check(state, shapes, i, op, m.word(i, 1), m.words().subspan(m.word_offset(i) + 3, n - 3));
+    } else if (const Kind kind = KindOf(op); n >= 3 && kind != Kind::kNone) {
+      Check(state, shapes, i, op, kind, m.word(i, 1),
+            m.words().subspan(m.word_offset(i) + 3, n - 3));
     }
   }
 }

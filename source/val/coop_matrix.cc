@@ -57,13 +57,25 @@ class CoopMatrixRules {
   void CheckMulAdd(InstIndex i);
   void CheckLength(InstIndex i);
   void CheckConversion(InstIndex i);
+  // Whether arithmetic instruction `i` has a cooperative matrix Result Type or operand: inline,
+  // as most arithmetic has none.
+  [[gnu::always_inline]] bool ArithmeticInvolves(InstIndex i) const {
+    const Op op = m_.opcode(i);
+    const size_t operands = op == Op::SNegate || op == Op::FNegate ? 1 : 2;
+    if (IsCoopMatrixType(state_, m_.type_id(i))) return true;
+    for (size_t k = 0; k < operands; ++k) {
+      if (IsCoopMatrixType(state_, state_.TypeOf(m_.word(i, 3 + k)))) return true;
+    }
+    return false;
+  }
+  // Checks arithmetic instruction `i` for which ArithmeticInvolves holds.
   void CheckArithmetic(InstIndex i);
   void CheckMatrixTimesScalar(InstIndex i);
   void CheckComposite(InstIndex i);
   void CheckAccessChain(InstIndex i);
 
   // Reports a problem with `what` (a dimension, scope or use) unless a and b are provably equal.
-  bool Same(InstIndex i, const char* rule, Id a, Id b, const ws::string& what);
+  bool Same(InstIndex i, const char* rule, Id a, Id b, const char* what);
 
   ValidationState& state_;
   const ir::Module& m_;
@@ -127,13 +139,15 @@ void CoopMatrixRules::Run() {
         break;
       default:
         if (grammar::IsCoopConversion(m_.opcode(i))) CheckConversion(i);
-        if (grammar::IsCoopMatrixArithmetic(m_.opcode(i))) CheckArithmetic(i);
+        if (grammar::IsCoopMatrixArithmetic(m_.opcode(i)) && ArithmeticInvolves(i)) {
+          CheckArithmetic(i);
+        }
         break;
     }
   }
 }
 
-bool CoopMatrixRules::Same(InstIndex i, const char* rule, Id a, Id b, const ws::string& what) {
+bool CoopMatrixRules::Same(InstIndex i, const char* rule, Id a, Id b, const char* what) {
   // Validity is a property of the specialized module: a spec constant may be specialized to any
   // value, so only two known (non-spec) values that differ are an error.
   if (!ProvablyDifferent(state_, a, b)) return true;
@@ -609,11 +623,6 @@ void CoopMatrixRules::CheckArithmetic(InstIndex i) {
   const Op op = m_.opcode(i);
   const bool unary = op == Op::SNegate || op == Op::FNegate;
   const size_t operands = unary ? 1 : 2;
-  bool involved = IsCoopMatrixType(state_, result_type);
-  for (size_t k = 0; k < operands; ++k) {
-    involved = involved || IsCoopMatrixType(state_, state_.TypeOf(m_.word(i, 3 + k)));
-  }
-  if (!involved) return;
   for (size_t k = 0; k < operands; ++k) {
     const Id operand = m_.word(i, 3 + k);
     if (state_.DefOp(operand) == Op::Nop) continue;

@@ -1,5 +1,6 @@
 // Functions and blocks: their form, function types, calls, returns, variables, merge
 // instructions and branch targets.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,29 @@
 
 namespace coopspv::val {
 namespace {
+
+// A table of the opcodes below 256 that `pick` selects: the scans below test an opcode with one
+// load.
+template <typename Pick>
+constexpr std::array<bool, 256> OpcodeTable(Pick pick) {
+  std::array<bool, 256> table{};
+  for (uint32_t v = 0; v < 256; ++v) table[v] = pick(static_cast<Op>(v));
+  return table;
+}
+
+// Opcodes that change CheckStructure's state inside a block: all others continue the block.
+constexpr std::array<bool, 256> kBlockSpecial = OpcodeTable([](Op op) {
+  return op == Op::Label || op == Op::Function || op == Op::FunctionEnd ||
+         op == Op::FunctionParameter || op == Op::Branch || op == Op::BranchConditional ||
+         op == Op::Switch || op == Op::Kill || op == Op::Return || op == Op::ReturnValue ||
+         op == Op::Unreachable;
+});
+// An instruction inside a block that leaves CheckStructure's state as it is. Above 255 only
+// terminators (OpTerminateInvocation ...) are special.
+bool ContinuesBlock(Op op) {
+  const uint32_t v = static_cast<uint32_t>(op);
+  return v < 256 ? !kBlockSpecial[v] : !ir::IsTerminator(op);
+}
 
 // Walks the instruction stream as a state machine over OpFunction / OpFunctionParameter /
 // OpLabel / terminator / OpFunctionEnd. Sets state.structure_ok = false on any problem.
@@ -51,6 +75,11 @@ void CheckStructure(ValidationState& state) {
         where = Where::kInBlock;
         continue;
       case Where::kInBlock:
+        if (ContinuesBlock(op)) {
+          // The rest of the block's ordinary instructions, in one tight loop.
+          while (i + 1 < m.num_instructions() && ContinuesBlock(m.opcode(i + 1))) ++i;
+          continue;
+        }
         if (op == Op::Label) {
           if (!fail(i, state.Describe(i) + " starts a new block before the previous one ended "
                                            "with a terminator")) {
@@ -135,14 +164,22 @@ void CheckFunctionTypes(ValidationState& state) {
   }
 }
 
+// The opcodes CheckBodies checks (all below 256).
+constexpr std::array<bool, 256> kBodyChecked = OpcodeTable([](Op op) {
+  return op == Op::FunctionCall || op == Op::Return || op == Op::ReturnValue ||
+         op == Op::Variable || op == Op::SelectionMerge || op == Op::LoopMerge;
+});
+
 void CheckBodies(ValidationState& state) {
   const ir::Module& m = state.module();
   // In block `prefix_block`, the instructions from its label up to `prefix_end` are variables and
   // debug lines: the scan for "variables first" only moves forward, so it stays linear.
   uint32_t prefix_block = ~0u;
   InstIndex prefix_end = 0;
-  for (InstIndex i = 0; i < m.num_instructions() && !state.Full(); ++i) {
+  for (InstIndex i = 0; i < m.num_instructions(); ++i) {
     const Op op = m.opcode(i);
+    if (static_cast<uint32_t>(op) >= 256 || !kBodyChecked[static_cast<uint32_t>(op)]) continue;
+    if (state.Full()) break;
     switch (op) {
       case Op::FunctionCall: {
         const ir::Inst inst = m.inst(i);

@@ -18,7 +18,7 @@ bool ReadOnly(spv::StorageClass sc) {
 
 // The type a value has, when it is a defined value; 0 otherwise (the id rules report those).
 // These helpers read the module's index directly: one lookup per id.
-Id ValueType(const ValidationState& state, Id id) {
+[[gnu::always_inline]] inline Id ValueType(const ValidationState& state, Id id) {
   const ir::Module& m = state.module();
   const InstIndex d = m.Def(id);
   if (d == kNoInst || m.opcode(d) == Op::Function) return 0;
@@ -37,28 +37,46 @@ spv::StorageClass StorageOf(const ValidationState& state, Id type) {
   return static_cast<spv::StorageClass>(d != kNoInst && m.num_words(d) > 2 ? m.word(d, 2) : ~0u);
 }
 
-// Checks that `pointer` is a value of pointer type; returns its type, or 0 after a report.
-Id PointerOperand(ValidationState& state, InstIndex i, Id pointer, const char* rule,
-                  const char* what) {
-  const Id type = ValueType(state, pointer);
-  if (type == 0) return 0;  // Not a value: id.kind says so.
-  if (!state.IsPointerType(type)) {
-    state.Report(rule, i,
-                 state.Describe(i) + ": " + what + " " + state.Name(pointer) + " has type " +
-                     state.Name(type) + ", which is not a pointer type");
-    return 0;
-  }
-  return type;
+// A pointer operand's type, read from one lookup of its declaration: Pointee() and StorageOf()
+// of it.
+struct PointerType {
+  Id type = 0;  // 0: not a pointer value.
+  Id pointee = 0;
+  spv::StorageClass sc = static_cast<spv::StorageClass>(~0u);
+};
+
+[[gnu::cold, gnu::noinline]] void ReportNotPointer(ValidationState& state, InstIndex i, Id pointer,
+                                                   Id type, const char* rule, const char* what) {
+  state.Report(rule, i,
+               state.Describe(i) + ": " + what + " " + state.Name(pointer) + " has type " +
+                   state.Name(type) + ", which is not a pointer type");
 }
 
-void CheckLoad(ValidationState& state, InstIndex i) {
+// Checks that `pointer` is a value of pointer type; returns its type (type 0 after a report).
+[[gnu::always_inline]] inline PointerType PointerOperand(ValidationState& state, InstIndex i,
+                                                         Id pointer, const char* rule,
+                                                         const char* what) {
+  const ir::Module& m = state.module();
+  const Id type = ValueType(state, pointer);
+  if (type == 0) return {};  // Not a value: id.kind says so.
+  const InstIndex d = m.Def(type);
+  if (d == kNoInst || m.opcode(d) != Op::TypePointer) {
+    ReportNotPointer(state, i, pointer, type, rule, what);
+    return {};
+  }
+  const uint32_t n = m.num_words(d);
+  return {type, n > 3 ? m.word(d, 3) : 0,
+          static_cast<spv::StorageClass>(n > 2 ? m.word(d, 2) : ~0u)};
+}
+
+[[gnu::always_inline]] inline void CheckLoad(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   if (m.num_words(i) < 4) return;
   if (m.num_words(i) > 4) CheckMemoryOperandMask(state, i, m.word(i, 4), true, "memory.operands");
   const Id result_type = m.word(i, 1);
-  const Id pointer_type = PointerOperand(state, i, m.word(i, 3), "memory.load", "Pointer");
-  if (pointer_type == 0) return;
-  const Id pointee = Pointee(state, pointer_type);
+  const PointerType pointer = PointerOperand(state, i, m.word(i, 3), "memory.load", "Pointer");
+  if (pointer.type == 0) return;
+  const Id pointee = pointer.pointee;
   if (pointee != result_type && state.IsType(result_type)) {
     state.Report("memory.load", i,
                  state.Describe(i) + ": Result Type " + state.Name(result_type) +
@@ -66,13 +84,13 @@ void CheckLoad(ValidationState& state, InstIndex i) {
   }
 }
 
-void CheckStore(ValidationState& state, InstIndex i) {
+[[gnu::always_inline]] inline void CheckStore(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   if (m.num_words(i) < 3) return;
   if (m.num_words(i) > 3) CheckMemoryOperandMask(state, i, m.word(i, 3), false, "memory.operands");
-  const Id pointer_type = PointerOperand(state, i, m.word(i, 1), "memory.store", "Pointer");
-  if (pointer_type == 0) return;
-  const auto sc = StorageOf(state, pointer_type);
+  const PointerType pointer = PointerOperand(state, i, m.word(i, 1), "memory.store", "Pointer");
+  if (pointer.type == 0) return;
+  const auto sc = pointer.sc;
   if (ReadOnly(sc)) {
     state.Report("memory.store", i,
                  state.Describe(i) + ": Pointer " + state.Name(m.word(i, 1)) + " points to " +
@@ -81,7 +99,7 @@ void CheckStore(ValidationState& state, InstIndex i) {
     return;
   }
   const Id object_type = ValueType(state, m.word(i, 2));
-  const Id pointee = Pointee(state, pointer_type);
+  const Id pointee = pointer.pointee;
   if (object_type != 0 && object_type != pointee) {
     state.Report("memory.store", i,
                  state.Describe(i) + ": Object " + state.Name(m.word(i, 2)) + " has type " +
@@ -107,17 +125,17 @@ void CheckCopy(ValidationState& state, InstIndex i) {
   // only without the explicit layouts that allow logically matching types, which the reference
   // also accepts only when identical in Logical addressing).
   if (m.num_words(i) < 3) return;
-  const Id target = PointerOperand(state, i, m.word(i, 1), "memory.copy", "Target");
-  const Id source = PointerOperand(state, i, m.word(i, 2), "memory.copy", "Source");
-  if (target == 0 || source == 0) return;
-  if (ReadOnly(StorageOf(state, target))) {
+  const PointerType target = PointerOperand(state, i, m.word(i, 1), "memory.copy", "Target");
+  const PointerType source = PointerOperand(state, i, m.word(i, 2), "memory.copy", "Source");
+  if (target.type == 0 || source.type == 0) return;
+  if (ReadOnly(target.sc)) {
     state.Report("memory.copy", i,
                  state.Describe(i) + ": Target " + state.Name(m.word(i, 1)) +
                      " points to read-only storage");
-  } else if (Pointee(state, target) != Pointee(state, source)) {
+  } else if (target.pointee != source.pointee) {
     state.Report("memory.copy", i,
-                 state.Describe(i) + ": Target points to " + state.Name(Pointee(state, target)) +
-                     " but Source to " + state.Name(Pointee(state, source)));
+                 state.Describe(i) + ": Target points to " + state.Name(target.pointee) +
+                     " but Source to " + state.Name(source.pointee));
   }
 }
 
@@ -134,16 +152,22 @@ void CheckAccessChain(ValidationState& state, InstIndex i) {
   const uint32_t first_index = ptr ? 5 : 4;
   if (m.num_words(i) < first_index) return;
   const Id result_type = m.word(i, 1);
-  if (!state.IsType(result_type)) return;
-  if (!state.IsPointerType(result_type)) {
+  const InstIndex result_def = m.Def(result_type);
+  const Op result_op = result_def == kNoInst ? Op::Nop : m.opcode(result_def);
+  if (!ir::IsTypeDeclaration(result_op)) return;
+  if (result_op != Op::TypePointer) {
     state.Report(
         "memory.access-chain", i,
         state.Describe(i) + ": Result Type " + state.Name(result_type) + " is not a pointer type");
     return;
   }
-  const Id base_type = PointerOperand(state, i, m.word(i, 3), "memory.access-chain", "Base");
-  if (base_type == 0) return;
-  if (StorageOf(state, base_type) != StorageOf(state, result_type)) {
+  const PointerType base = PointerOperand(state, i, m.word(i, 3), "memory.access-chain", "Base");
+  if (base.type == 0) return;
+  const uint32_t result_words = m.num_words(result_def);
+  const auto result_sc =
+      static_cast<spv::StorageClass>(result_words > 2 ? m.word(result_def, 2) : ~0u);
+  const Id result_pointee = result_words > 3 ? m.word(result_def, 3) : 0;
+  if (base.sc != result_sc) {
     state.Report("memory.access-chain", i,
                  state.Describe(i) + ": the storage class of Result Type " +
                      state.Name(result_type) + " differs from that of Base " +
@@ -159,7 +183,7 @@ void CheckAccessChain(ValidationState& state, InstIndex i) {
       return;
     }
   }
-  Id current = Pointee(state, base_type);
+  Id current = base.pointee;
   for (uint32_t w = first_index; w < m.num_words(i); ++w) {
     const Id index = m.word(i, w);
     const Id index_type = ValueType(state, index);
@@ -169,23 +193,27 @@ void CheckAccessChain(ValidationState& state, InstIndex i) {
                    state.Describe(i) + ": index " + state.Name(index) + " is not a scalar integer");
       return;
     }
-    switch (state.DefOp(current)) {
+    // The current type's declaration, read once (IntConstant is empty for all but OpConstant).
+    const InstIndex current_def = m.Def(current);
+    const Op current_op = current_def == kNoInst ? Op::Nop : m.opcode(current_def);
+    const uint32_t current_words = current_def == kNoInst ? 0 : m.num_words(current_def);
+    switch (current_op) {
       case Op::TypeStruct: {
         const std::optional<int64_t> member = state.IntConstant(index);
-        if (state.DefOp(index) != Op::Constant || !member) {
+        if (!member) {
           state.Report("memory.access-chain", i,
                        state.Describe(i) + ": index " + state.Name(index) + " into struct " +
                            state.Name(current) + " is not an OpConstant");
           return;
         }
-        if (*member < 0 || *member >= MemberCount(state, current)) {
+        if (*member < 0 || *member >= current_words - 2) {
           state.Report("memory.access-chain", i,
                        state.Describe(i) + ": index " + ws::to_string(*member) +
                            " is out of range for struct " + state.Name(current) + " of " +
                            ws::to_string(MemberCount(state, current)) + " members");
           return;
         }
-        current = state.DefWord(current, 2 + static_cast<size_t>(*member));
+        current = m.word(current_def, 2 + static_cast<size_t>(*member));
         break;
       }
       case Op::TypeVector:
@@ -195,7 +223,7 @@ void CheckAccessChain(ValidationState& state, InstIndex i) {
       case Op::TypeCooperativeMatrixKHR:
       case Op::TypeCooperativeMatrixNV:
       case Op::TypeVectorIdEXT:
-        current = state.DefWord(current, 2);
+        current = current_words > 2 ? m.word(current_def, 2) : 0;
         break;
       default:
         state.Report("memory.access-chain", i,
@@ -204,10 +232,10 @@ void CheckAccessChain(ValidationState& state, InstIndex i) {
         return;
     }
   }
-  if (Pointee(state, result_type) != current) {
+  if (result_pointee != current) {
     state.Report("memory.access-chain", i,
                  state.Describe(i) + ": Result Type " + state.Name(result_type) + " points to " +
-                     state.Name(Pointee(state, result_type)) + ", but the indexes select " +
+                     state.Name(result_pointee) + ", but the indexes select " +
                      state.Name(current));
   }
 }

@@ -19,6 +19,13 @@ void ValidateScopes(ValidationState& state) {
   const bool vulkan = state.options().env.is_vulkan();
   for (const InstIndex i : state.Walked(Walk::kScopes)) {
     if (state.Full()) break;
+    // Most visits are loads and stores: their only Scope operands are those of the Memory
+    // Operands MakePointerAvailable (0x8) and MakePointerVisible (0x10).
+    const Op op = m.opcode(i);
+    if (op == Op::Load || op == Op::Store) {
+      const uint32_t mask_word = op == Op::Load ? 4 : 3;
+      if (m.num_words(i) <= mask_word || (m.word(i, mask_word) & 0x18u) == 0) continue;
+    }
     const ir::Inst inst = m.inst(i);
     for (const auto& operand : inst.operands) {
       const bool scope = operand.kind == grammar::OperandKind::kIdScope;
