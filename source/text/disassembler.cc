@@ -532,11 +532,12 @@ struct LazyFriendlyNames::Stem {
 
 LazyFriendlyNames::~LazyFriendlyNames() = default;
 
-LazyFriendlyNames::LazyFriendlyNames(const binary::ParsedModule& module)
+LazyFriendlyNames::LazyFriendlyNames(const binary::ParsedModule& module, uint32_t scan_end)
     : module_(module), first_(module.header.bound) {
   const std::span<const uint32_t> words = module.data();
   const binary::ParsedModule::Instruction* const insts = module.instructions.data();
-  const uint32_t num_insts = static_cast<uint32_t>(module.instructions.size());
+  const uint32_t num_insts =
+      std::min(scan_end, static_cast<uint32_t>(module.instructions.size()));
   const uint32_t bound = module.header.bound;
   uint32_t* const first = first_.data();
   for (uint32_t i = 0; i < num_insts; ++i) {

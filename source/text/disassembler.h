@@ -37,7 +37,11 @@ ws::vector<ws::string> FriendlyNames(const binary::ParsedModule& module,
 // without "_<digits>" suffixes), not with the module. Keeps a reference to `module`.
 class LazyFriendlyNames {
  public:
-  explicit LazyFriendlyNames(const binary::ParsedModule& module);
+  // `scan_end`: no instruction at or after this index names an id (an OpName, a built-in
+  // OpDecorate, a type or a scalar constant), so the scan for those stops there; the caller
+  // vouches for it (the validator, once the layout order was found right: only function bodies
+  // follow the first OpFunction).
+  explicit LazyFriendlyNames(const binary::ParsedModule& module, uint32_t scan_end = UINT32_MAX);
   ~LazyFriendlyNames();
   LazyFriendlyNames(const LazyFriendlyNames&) = delete;
   LazyFriendlyNames& operator=(const LazyFriendlyNames&) = delete;

@@ -82,6 +82,8 @@ void CheckOrder(ValidationState& state) {
   Section current = Section::kCapability;
   bool in_function = false;
   int memory_models = 0;
+  InstIndex first_function = kNoInst;
+  bool in_order = true;  // No layout.order report.
   // Only Report fills the state: it is checked after each report.
   const InstIndex n = state.Full() ? 0 : m.num_instructions();
   for (InstIndex i = 0; i < n; ++i) {
@@ -99,6 +101,7 @@ void CheckOrder(ValidationState& state) {
         continue;
       }
       if (op == Op::MemoryModel) ++memory_models;
+      in_order = false;
       state.Report("layout.order", i,
                    state.Describe(i) + " belongs with " + SectionName(s) +
                        " and may not appear inside a function");
@@ -107,6 +110,7 @@ void CheckOrder(ValidationState& state) {
     }
     if (op == Op::MemoryModel) ++memory_models;
     if (op == Op::Function) {
+      if (first_function == kNoInst) first_function = i;
       in_function = true;
       current = Section::kFunction;
       continue;
@@ -119,6 +123,7 @@ void CheckOrder(ValidationState& state) {
     }
     if (IsNonSemanticExtInst(m, i)) s = Section::kGlobal;
     if (s == Section::kFunction) {
+      in_order = false;
       state.Report("layout.order", i,
                    state.Describe(i) + (current == Section::kFunction
                                             ? " appears between functions"
@@ -127,6 +132,7 @@ void CheckOrder(ValidationState& state) {
       continue;
     }
     if (s < current) {
+      in_order = false;
       state.Report("layout.order", i,
                    state.Describe(i) + " belongs with " + SectionName(s) +
                        " and must come before " + SectionName(current));
@@ -135,6 +141,8 @@ void CheckOrder(ValidationState& state) {
     }
     current = s;
   }
+  // Reports stop the walk only once the state is full, and each report clears in_order.
+  if (in_order && first_function != kNoInst) state.SetNamingEnd(first_function);
   if (memory_models != 1) {
     state.Report("layout.memory-model", kNoInst,
                  memory_models == 0 ? "the module has no OpMemoryModel"

@@ -187,7 +187,7 @@ bool ValidationState::Report(const char* rule_id, InstIndex inst, ws::string mes
 }
 
 text::LazyFriendlyNames& ValidationState::Names() {
-  if (!names_) names_.emplace(module_.parsed());
+  if (!names_) names_.emplace(module_.parsed(), naming_end_);
   return *names_;
 }
 

@@ -132,6 +132,11 @@ class ValidationState {
   // The instructions walk `w` visits, in module order, from instruction `begin` on.
   std::span<const InstIndex> Walked(Walk w, InstIndex begin = 0);
 
+  // Called by the layout rules when the sections are in order: from instruction `first_function`
+  // on, nothing names an id (no debug name, annotation, type or constant), so friendly names made
+  // later need not look further.
+  void SetNamingEnd(InstIndex first_function) { naming_end_ = first_function; }
+
   // The ids a rule family found fatal for later families (e.g. broken function structure
   // makes dominance meaningless).
   bool structure_ok = true;
@@ -151,6 +156,7 @@ class ValidationState {
   bool has_memory_model_ = false;
   bool full_ = false;
   std::optional<text::LazyFriendlyNames> names_;  // Friendly names, made on first use.
+  InstIndex naming_end_ = UINT32_MAX;               // See SetNamingEnd.
   // Filled by FileWalks on the first Walked() call: walk w's instructions, in module order, are
   // walked_[w * walk_stride_, w * walk_stride_ + walk_size_[w]) (a block of ws::Allocate).
   struct WsFree {

@@ -490,6 +490,50 @@ TEST(DisassemblerNames, LazyNamesEqualTheWholeModulesWithClashes) {
   EXPECT_EQ(lazy.Get(module.instructions[24].result_id), "uint_1_1");    // %k1, not "late"
 }
 
+// The validator stops the naming scan at the first OpFunction once the layout is in order: the
+// names are the same, and nothing after the end given is looked at.
+TEST(DisassemblerNames, LazyNamesScanEndsAtTheFirstFunction) {
+  const Words words = Asm(R"(OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpName %x "x"
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%u = OpTypeInt 32 0
+%k3 = OpConstant %u 3
+%pf = OpTypePointer Function %u
+%main = OpFunction %void None %fn
+%l = OpLabel
+%x = OpVariable %pf Function
+%y = OpVariable %pf Function
+OpStore %x %k3
+%v = OpLoad %u %y
+OpReturn
+OpFunctionEnd
+)");
+  binary::ParsedModule module;
+  Diagnostic diagnostic;
+  ASSERT_TRUE(binary::ParseModule(words, &module, &diagnostic)) << diagnostic.ToString();
+  uint32_t first_function = 0;
+  while (module.instructions[first_function].opcode != static_cast<uint16_t>(spv::Op::Function)) {
+    ++first_function;
+  }
+  const auto names = FriendlyNames(module, /*number_unnamed=*/false);
+  LazyFriendlyNames limited(module, first_function);
+  for (uint32_t id = 0; id < module.header.bound; ++id) {
+    EXPECT_EQ(std::string(limited.Get(id)), std::string(names[id])) << "id " << id;
+  }
+  const uint32_t x = module.instructions[first_function + 2].result_id;
+  EXPECT_EQ(names[x], "x");
+  // An end before the OpName: %x has no name, the type names stay.
+  LazyFriendlyNames before_name(module, 4);
+  EXPECT_EQ(before_name.Get(x), "");
+  LazyFriendlyNames none(module, 0);
+  EXPECT_EQ(none.Get(module.instructions[first_function - 1].result_id), "");
+  EXPECT_EQ(limited.Get(module.instructions[first_function - 1].result_id), "_ptr_Function_uint");
+}
+
 TEST(DisassemblerNames, LazyNamesOfDeepTypesFallBackToTheWholeModule) {
   // Nested arrays beyond the depth the lazy naming follows; names long enough to be cut.
   std::string text =
