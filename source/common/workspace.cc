@@ -28,8 +28,20 @@ thread_local Pool* t_pool = nullptr;
 
 }  // namespace
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSlabs = false;
+#else
+constexpr bool kSlabs = true;
+#endif
+
 Pool::~Pool() {
-  for (int klass = 0; klass < kClasses; ++klass) {
+  while (slabs_ != nullptr) {
+    void* previous = *static_cast<void**>(slabs_);
+    ::operator delete(slabs_);
+    slabs_ = previous;
+  }
+  // Blocks of slab classes went with their slabs.
+  for (int klass = kSlabs ? kSlabClass + 1 : 0; klass < kClasses; ++klass) {
     void*& head = free_[klass];
     while (head != nullptr) {
       void* next = *static_cast<void**>(head);
@@ -38,6 +50,22 @@ Pool::~Pool() {
       head = next;
     }
   }
+}
+
+void* Pool::CutFromSlab(uint32_t klass) {
+  const size_t size = size_t{1} << klass;
+  if (static_cast<size_t>(slab_end_ - slab_next_) < size) {
+    // The slab's first 16 bytes link the slabs; the rest of the old slab is left unused.
+    char* slab = static_cast<char*>(::operator new(kSlabBytes));
+    *reinterpret_cast<void**>(slab) = slabs_;
+    slabs_ = slab;
+    slab_next_ = slab + 16;
+    slab_end_ = slab + kSlabBytes;
+    bytes_held_ += kSlabBytes;
+  }
+  void* block = slab_next_;
+  slab_next_ += size;
+  return block;
 }
 
 Scope::Scope(Pool* pool) : previous_(t_pool) { t_pool = pool; }
@@ -58,6 +86,8 @@ void* Allocate(size_t bytes) {
       header = static_cast<Header*>(head);
       head = *static_cast<void**>(head);
       COOPSPV_UNPOISON(header, size_t{1} << klass);
+    } else if (kSlabs && klass <= Pool::kSlabClass) {
+      header = static_cast<Header*>(pool->CutFromSlab(klass));
     } else {
       header = static_cast<Header*>(::operator new (size_t{1} << klass));
       pool->bytes_held_ += size_t{1} << klass;

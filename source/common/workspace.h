@@ -43,7 +43,16 @@ class Pool {
   friend void* Allocate(size_t bytes);
   friend void Deallocate(void* p) noexcept;
   static constexpr int kClasses = 64;
+  // Blocks of classes up to kSlabClass (4 KiB) are cut from 64 KiB slabs, so that a validation's
+  // many small blocks cost one heap allocation per slab (and none to free one by one); without
+  // AddressSanitizer only, which checks each block on its own.
+  static constexpr uint32_t kSlabClass = 12;
+  static constexpr size_t kSlabBytes = size_t{1} << 16;
+  void* CutFromSlab(uint32_t klass);
   void* free_[kClasses] = {};
+  void* slabs_ = nullptr;  // Each slab's first word links the one before.
+  char* slab_next_ = nullptr;
+  char* slab_end_ = nullptr;
   size_t bytes_held_ = 0;
 };
 
