@@ -26,7 +26,9 @@
 // values depend on among its parameters and its call-site control, resolved per call). Reading an
 // element of a matrix is divergent unless all its elements hold one value (PrepareReplicated).
 // Values defined in a divergent region and used outside it (a loop with a divergent trip count) are
-// divergent at the use.
+// divergent at the use. One relation between values is proven apart (uniformity_votes.h): a
+// threshold test of a per-invocation value folded with every subgroup's vote on that test, read
+// back from Workgroup memory, is uniform; such comparisons are pinned uniform before the solve.
 //
 // The analysis is a worklist solver (Solve): each instruction is evaluated once, then again only
 // when a level it reads (an operand's, its control's, a memory root's, a call's) was raised.
@@ -43,6 +45,7 @@
 #include "source/ir/analyses.h"
 #include "source/val/cooperative.h"
 #include "source/val/state.h"
+#include "source/val/uniformity_votes.h"
 
 namespace coopspv::val {
 namespace {
@@ -473,6 +476,10 @@ class Uniformity {
     return false;
   }
   ws::vector<uint8_t> builtin_;  // Per id: BuiltIn value + 1 of a decorated variable.
+  // Subgroup votes and reductions, and the comparisons uniform_votes.h proves from them: their
+  // result stays uniform whatever their operands.
+  ws::vector<InstIndex> votes_, pinned_;
+  void PinWorkgroupVotes();
   // The solver's worklist: blocks whose instructions read something raised since they were last
   // evaluated, and whether the block levels need computing again. What reads what, by block:
   struct Csr {  // Key -> blocks, in one array.
@@ -576,6 +583,11 @@ void Uniformity::Prepare() {
       case Op::BranchConditional:
       case Op::Switch:
         is_condition_[m_.word(i, 1)] = 1;
+        break;
+      case Op::GroupNonUniformAll:
+      case Op::GroupNonUniformFMax:
+      case Op::GroupNonUniformFMin:
+        if (in_block) votes_.push_back(i);
         break;
       case Op::EntryPoint: {
         const uint32_t f = m_.FunctionById(m_.word(i, 2));
@@ -1046,6 +1058,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       break;
   }
   if (op == Op::Variable || op == Op::FunctionParameter) return false;
+  if (!pinned_.empty() && std::binary_search(pinned_.begin(), pinned_.end(), i)) return false;
   const Source s = join_operands(1);
   return Raise(values_, result, s);
 }
@@ -1545,9 +1558,20 @@ void Uniformity::PrepareReplicated() {
   evaluate();
 }
 
+void Uniformity::PinWorkgroupVotes() {
+  if (votes_.empty()) return;
+  pinned_ = ProveWorkgroupVotes(state_, {builtin_, tracked_, store_insts_, votes_});
+  // Evaluated apart (EvaluateInstruction), where they stay uniform.
+  for (const InstIndex i : pinned_) {
+    uint8_t& facts = inst_facts_[i - body_begin_];
+    facts = static_cast<uint8_t>((facts & ~kPlainJoin) | kQuietUntilRaised);
+  }
+}
+
 void Uniformity::Run() {
   Prepare();
   PrepareReachingStores();
+  PinWorkgroupVotes();
   PrepareReplicated();
   Solve();
   Check();

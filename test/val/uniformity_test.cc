@@ -1922,5 +1922,225 @@ TEST(UniformityBug, HelperDoingMulAddCalledOnceWithDivergentStride) {
                                "LocalInvocationId", "%tstride"}));
 }
 
+// ------------------------------------------------------------------------------------------
+// Workgroup votes (source/val/uniformity_votes.h): a per-invocation value x, each subgroup's vote
+// on `x <= k` (or its maximum) stored in a Workgroup slot by one invocation, a barrier, then
+// m = max(x, every slot) and a branch on `m <= k`: the branch is the same in the whole workgroup
+// ("x <= k everywhere"), although m is not. Here x comes from gl_LocalInvocationIndex, so a
+// proof that fails leaves a proven divergent branch around the multiply: an error.
+
+// The globals and interface the vote modules add to the common ones.
+std::string VoteModule(const std::string& functions, const std::string& extra_head = "",
+                       const std::string& extra_modes = "") {
+  std::string text = Module(functions, R"(%float_neg = OpConstant %float -1.70141173e+38
+%_arr_float_16 = OpTypeArray %float %uint_16
+%_ptr_Workgroup_slots = OpTypePointer Workgroup %_arr_float_16
+%_ptr_Workgroup_float = OpTypePointer Workgroup %float
+%_ptr_Function_bool = OpTypePointer Function %bool
+%sem = OpConstant %uint 264
+%tmpsh = OpVariable %_ptr_Workgroup_slots Workgroup
+%gl_NumSubgroups = OpVariable %_ptr_Input_uint Input
+)",
+                            "OpCapability GroupNonUniformVote\n" + extra_head);
+  text = Mutate(text, "OpMemoryModel Logical Vulkan",
+                "%glsl = OpExtInstImport \"GLSL.std.450\"\nOpMemoryModel Logical Vulkan");
+  text = Mutate(text, "OpExecutionMode %main LocalSize 64 1 1",
+                "OpExecutionMode %main LocalSize 64 1 1\n" + extra_modes);
+  text = Mutate(text, "OpDecorate %TILE SpecId 0",
+                "OpDecorate %gl_NumSubgroups BuiltIn NumSubgroups\nOpDecorate %TILE SpecId 0");
+  const std::string interface = "%bufA %bufB %bufC %bufI %ubo %pc %shA %shU";
+  const size_t at = text.find(interface);
+  EXPECT_NE(at, std::string::npos);
+  text.insert(at + interface.size(), " %tmpsh %gl_NumSubgroups");
+  return text;
+}
+
+// As glslang writes ggml's "skip a block whose mask is all -inf" without optimization: every
+// value in a Function variable.
+const std::string& VoteBody() {
+  static const std::string body = R"(%x_v = OpVariable %_ptr_Function_float Function
+%all_v = OpVariable %_ptr_Function_bool Function
+%s_v = OpVariable %_ptr_Function_uint Function
+)" + std::string(kPointers) + R"(
+%lidx = OpLoad %uint %gl_LocalInvocationIndex
+%xf = OpConvertUToF %float %lidx
+OpStore %x_v %xf
+%x = OpLoad %float %x_v
+%le = OpFOrdLessThanEqual %bool %x %float_neg
+%all = OpGroupNonUniformAll %bool %uint_3 %le
+OpStore %all_v %all
+OpControlBarrier %uint_2 %uint_2 %uint_264
+%lane = OpLoad %uint %gl_SubgroupInvocationID
+%first = OpIEqual %bool %lane %uint_0
+OpSelectionMerge %voted None
+OpBranchConditional %first %write %voted
+%write = OpLabel
+%sg = OpLoad %uint %gl_SubgroupID
+%allv = OpLoad %bool %all_v
+%flag = OpSelect %float %allv %float_neg %float_0
+%slot_w = OpAccessChain %_ptr_Workgroup_float %tmpsh %sg
+OpStore %slot_w %flag MakePointerAvailable|NonPrivatePointer %uint_2
+OpBranch %voted
+%voted = OpLabel
+OpControlBarrier %uint_2 %uint_2 %sem
+OpStore %s_v %uint_0
+OpBranch %header
+%header = OpLabel
+OpLoopMerge %after %latch None
+OpBranch %test
+%test = OpLabel
+%s = OpLoad %uint %s_v
+%nsg = OpLoad %uint %gl_NumSubgroups
+%more = OpULessThan %bool %s %nsg
+OpBranchConditional %more %body %after
+%body = OpLabel
+%m_old = OpLoad %float %x_v
+%s_b = OpLoad %uint %s_v
+%slot_r = OpAccessChain %_ptr_Workgroup_float %tmpsh %s_b
+%other = OpLoad %float %slot_r MakePointerVisible|NonPrivatePointer %uint_2
+%m_new = OpExtInst %float %glsl FMax %m_old %other
+OpStore %x_v %m_new
+OpBranch %latch
+%latch = OpLabel
+%s_l = OpLoad %uint %s_v
+%s_next = OpIAdd %uint %s_l %uint_1
+OpStore %s_v %s_next
+OpBranch %header
+%after = OpLabel
+%m = OpLoad %float %x_v
+%skip = OpFOrdLessThanEqual %bool %m %float_neg
+OpSelectionMerge %done None
+OpBranchConditional %skip %done %work
+%work = OpLabel
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpBranch %done
+%done = OpLabel
+OpReturn
+)";
+  return body;
+}
+
+TEST(UniformityClean, WorkgroupVoteThroughSubgroupSlots) {
+  EXPECT_CLEAN(Check(VoteModule(Main(VoteBody()))));
+}
+
+// The same idiom in SSA form (OpPhi), with the subgroup's maximum as its slot, subgroupElect()
+// as the guard and a strict test.
+TEST(UniformityClean, WorkgroupMaximumThroughSubgroupSlotsInSsaForm) {
+  EXPECT_CLEAN(Check(VoteModule(Main(std::string(kPointers) + R"(
+%lidx = OpLoad %uint %gl_LocalInvocationIndex
+%x = OpConvertUToF %float %lidx
+%red = OpGroupNonUniformFMax %float %uint_3 Reduce %x
+%first = OpGroupNonUniformElect %bool %uint_3
+OpSelectionMerge %voted None
+OpBranchConditional %first %write %voted
+%write = OpLabel
+%sg = OpLoad %uint %gl_SubgroupID
+%slot_w = OpAccessChain %_ptr_Workgroup_float %tmpsh %sg
+OpStore %slot_w %red MakePointerAvailable|NonPrivatePointer %uint_2
+OpBranch %voted
+%voted = OpLabel
+OpControlBarrier %uint_2 %uint_2 %uint_264
+OpBranch %header
+%header = OpLabel
+%acc = OpPhi %float %x %voted %acc_next %latch
+%s = OpPhi %uint %uint_0 %voted %s_next %latch
+%nsg = OpLoad %uint %gl_NumSubgroups
+%more = OpULessThan %bool %s %nsg
+OpLoopMerge %after %latch None
+OpBranchConditional %more %body %after
+%body = OpLabel
+%slot_r = OpAccessChain %_ptr_Workgroup_float %tmpsh %s
+%other = OpLoad %float %slot_r MakePointerVisible|NonPrivatePointer %uint_2
+%acc_next = OpExtInst %float %glsl NMax %other %acc
+OpBranch %latch
+%latch = OpLabel
+%s_next = OpIAdd %uint %s %uint_1
+OpBranch %header
+%after = OpLabel
+%small = OpFOrdLessThan %bool %acc %float_2
+OpSelectionMerge %done None
+OpBranchConditional %small %work %done
+%work = OpLabel
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpBranch %done
+%done = OpLabel
+OpReturn
+)"))));
+}
+
+// Each change breaks one step of the proof; the branch is then divergent (x is per invocation).
+struct VoteBreak {
+  const char* name;
+  const char* anchor;
+  const char* replacement;
+};
+
+class UniformityVoteBroken : public ::testing::TestWithParam<VoteBreak> {};
+
+TEST_P(UniformityVoteBroken, BranchIsDivergent) {
+  const VoteBreak& c = GetParam();
+  const Result r = Check(VoteModule(Main(Mutate(VoteBody(), c.anchor, c.replacement))));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationIndex"}));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Steps, UniformityVoteBroken,
+    ::testing::Values(
+        // The loop misses slot 0 (the first subgroup's vote).
+        VoteBreak{"LoopStartsAtOne", "OpStore %s_v %uint_0", "OpStore %s_v %uint_1"},
+        // Every other slot.
+        VoteBreak{"LoopStepsByTwo", "%s_next = OpIAdd %uint %s_l %uint_1",
+                  "%s_next = OpIAdd %uint %s_l %uint_2"},
+        // No barrier between the slots' stores and their loads.
+        VoteBreak{"NoBarrierAfterTheStores", "OpControlBarrier %uint_2 %uint_2 %sem",
+                  "OpMemoryBarrier %uint_2 %sem"},
+        // A barrier of the subgroup only.
+        VoteBreak{"SubgroupBarrierAfterTheStores", "OpControlBarrier %uint_2 %uint_2 %sem",
+                  "OpControlBarrier %uint_3 %uint_2 %sem"},
+        // The slot is not the subgroup's.
+        VoteBreak{"SlotIndexedByLane", "%slot_w = OpAccessChain %_ptr_Workgroup_float %tmpsh %sg",
+                  "%slot_w = OpAccessChain %_ptr_Workgroup_float %tmpsh %lane"},
+        // The guard does not let invocation 0 of each subgroup through.
+        VoteBreak{"GuardOnLaneOne", "%first = OpIEqual %bool %lane %uint_0",
+                  "%first = OpIEqual %bool %lane %uint_1"},
+        // The branch tests another threshold than the vote.
+        VoteBreak{"OtherThreshold", "%skip = OpFOrdLessThanEqual %bool %m %float_neg",
+                  "%skip = OpFOrdLessThanEqual %bool %m %float_0"},
+        // The slot says the opposite of the vote.
+        VoteBreak{"SelectArmsSwapped", "%flag = OpSelect %float %allv %float_neg %float_0",
+                  "%flag = OpSelect %float %allv %float_0 %float_neg"},
+        // min does not distribute over <=.
+        VoteBreak{"FoldedWithMin", "%m_new = OpExtInst %float %glsl FMax %m_old %other",
+                  "%m_new = OpExtInst %float %glsl FMin %m_old %other"},
+        // The fold starts from another per-invocation value than the voted one.
+        VoteBreak{"FoldStartsElsewhere", "OpStore %s_v %uint_0",
+                  "%y = OpFAdd %float %xf %float_2\nOpStore %x_v %y\nOpStore %s_v %uint_0"},
+        // A slot is written again while the loop reads them.
+        VoteBreak{"SlotWrittenInTheLoop", "OpStore %x_v %m_new",
+                  "OpStore %x_v %m_new\nOpStore %slot_r %float_0 "
+                  "MakePointerAvailable|NonPrivatePointer %uint_2"},
+        // The loop can stop before the last slot.
+        VoteBreak{"BreakOutOfTheLoop", "OpBranch %latch",
+                  "%stop = OpFOrdGreaterThan %bool %other %float_2\n"
+                  "OpBranchConditional %stop %after %latch"}),
+    [](const ::testing::TestParamInfo<VoteBreak>& info) { return std::string(info.param.name); });
+
+// NaN makes max(x, slot) pick either operand, and the idiom can diverge: where the entry point
+// preserves NaN for the width, nothing is proven.
+TEST(UniformityBug, WorkgroupVoteWithNanPreserved) {
+  const Result r = Check(VoteModule(Main(VoteBody()), "OpCapability SignedZeroInfNanPreserve\n",
+                                    "OpExecutionMode %main SignedZeroInfNanPreserve 32\n"));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationIndex"}));
+}
+
 }  // namespace
 }  // namespace coopspv::val
