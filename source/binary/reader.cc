@@ -38,7 +38,9 @@ struct NumericType {
 };
 
 // Writes the record of a one-word operand at word `index` of its instruction: the first eight
-// bytes as one store, then the zero encoding (the number fields are kNone and 0 already there).
+// bytes as one store (its top two bytes are the number kind kNone and width 0), then the zero
+// encoding. The record's bytes are laid out as a little-endian uint64_t of the fields would be.
+static_assert(std::endian::native == std::endian::little);
 static_assert(std::is_trivially_copyable_v<ParsedOperand> && sizeof(ParsedOperand) == 10 &&
               offsetof(ParsedOperand, num_words) == 2 && offsetof(ParsedOperand, kind) == 4 &&
               sizeof(OperandKind) == 2 && offsetof(ParsedOperand, number_kind) == 6 &&
