@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "source/common/workspace.h"
 
@@ -34,6 +36,24 @@ struct NumericType {
   uint16_t width = 0;
   uint16_t fp_encoding = 0;
 };
+
+// Writes the record of a one-word operand at word `index` of its instruction: the first eight
+// bytes as one store (its top two bytes are the number kind kNone and width 0), then the zero
+// encoding. The record's bytes are laid out as a little-endian uint64_t of the fields would be.
+static_assert(std::endian::native == std::endian::little);
+static_assert(std::is_trivially_copyable_v<ParsedOperand> && sizeof(ParsedOperand) == 10 &&
+              offsetof(ParsedOperand, num_words) == 2 && offsetof(ParsedOperand, kind) == 4 &&
+              sizeof(OperandKind) == 2 && offsetof(ParsedOperand, number_kind) == 6 &&
+              offsetof(ParsedOperand, number_width) == 7 &&
+              offsetof(ParsedOperand, fp_encoding) == 8 &&
+              static_cast<int>(NumberKind::kNone) == 0);
+inline void PutOneWord(ParsedOperand* out, size_t index, OperandKind kind) {
+  const uint64_t head =
+      static_cast<uint64_t>(index) | (uint64_t{1} << 16) | (static_cast<uint64_t>(kind) << 32);
+  const uint16_t encoding = 0;
+  std::memcpy(reinterpret_cast<char*>(out), &head, sizeof(head));
+  std::memcpy(reinterpret_cast<char*>(out) + 8, &encoding, sizeof(encoding));
+}
 
 class Reader {
  public:
@@ -85,7 +105,7 @@ class Reader {
                  !IsPlainEnumerant(expected[index - 1], inst[index])) {
         return false;
       }
-      out[index - 1] = {static_cast<uint16_t>(index), 1, kind, NumberKind::kNone, 0, 0};
+      PutOneWord(out + index - 1, index, kind);
     }
     if (index < count) {
       const OperandKind kind = expected[fixed].kind;
@@ -104,15 +124,15 @@ class Reader {
         const bool is_id = grammar::IsIdKind(kind);
         for (; index < count; ++index) {
           if (is_id && inst[index] - 1u >= bound_less_one) return false;
-          out[index - 1] = {static_cast<uint16_t>(index), 1, kind, NumberKind::kNone, 0, 0};
+          PutOneWord(out + index - 1, index, kind);
         }
         num_operands_ = count - 1;
       }
     } else {
       num_operands_ = count - 1;
     }
-    if (info.has_result_type) type_id_ = inst[1];
-    if (info.has_result) result_id_ = inst[info.has_result_type ? 2 : 1];
+    type_id_ = info.has_result_type ? inst[1] : 0;
+    result_id_ = info.has_result ? inst[info.has_result_type ? 2 : 1] : 0;
     return true;
   }
   // Records the instruction whose operands are read (and what later ones need to know of it).
@@ -120,7 +140,7 @@ class Reader {
                                                        std::span<const uint32_t> inst,
                                                        uint16_t opcode,
                                                        const grammar::InstructionInfo* info,
-                                                       bool* keep_going);
+                                                       int32_t ext_set, bool* keep_going);
   // The messages about malformed instructions are built out of line, keeping the parse loop
   // small; each returns false.
   [[gnu::cold, gnu::noinline]] bool FailWordCount(size_t offset);
@@ -311,6 +331,11 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
   if (info == nullptr) return FailUnknownOpcode(offset);
   const std::span<const uint32_t> inst = words_.subspan(offset, count);
 
+  // The layout sets the type, the result and the operand count itself; the general way starts
+  // from a clean state.
+  if (info->reader_tail != 0 && ReadByLayout(*info, inst)) {
+    return FinishInstruction(offset, inst, opcode, info, -1, keep_going);
+  }
   type_id_ = 0;
   result_id_ = 0;
   context_type_ = 0;
@@ -319,10 +344,6 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
   pending_.clear();
   const std::span<const OperandInfo> ops = grammar::Operands(*info);
   size_t index = 1;
-  if (info->reader_tail != 0 && ReadByLayout(*info, inst)) {
-    return FinishInstruction(offset, inst, opcode, info, keep_going);
-  }
-  num_operands_ = 0;
   // Fast path: most operands are ids or plain literal words, one word each, in grammar order.
   size_t k = 0;
   for (; k < ops.size() && index < count; ++k) {
@@ -392,17 +413,24 @@ bool Reader::ParseInstruction(size_t offset, bool* keep_going) {
     if (!ParseOperand(expected, offset, inst, &index, opcode, info->name)) return false;
   }
   if (index < count) return FailLeftOver(offset, *info, index);
-  return FinishInstruction(offset, inst, opcode, info, keep_going);
+  return FinishInstruction(offset, inst, opcode, info, ext_set_, keep_going);
 }
 
 bool Reader::FinishInstruction(size_t offset, std::span<const uint32_t> inst, uint16_t opcode,
-                               const grammar::InstructionInfo* info, bool* keep_going) {
+                               const grammar::InstructionInfo* info, int32_t ext_set,
+                               bool* keep_going) {
   const uint32_t count = static_cast<uint32_t>(inst.size());
   // Remember what later instructions need to read their operands.
   if (result_id_ != 0) {
     uint32_t& slot = Record(result_id_);
     slot = type_id_;
-    if (opcode == OpcodeOf(spv::Op::TypeInt) && count >= 4) {
+    // OpExtInstImport (11), OpTypeInt (21) and OpTypeFloat (22) are the only ones below 23 that
+    // leave more than their type.
+    static_assert(OpcodeOf(spv::Op::ExtInstImport) < 23 && OpcodeOf(spv::Op::TypeInt) < 23 &&
+                  OpcodeOf(spv::Op::TypeFloat) < 23);
+    if (opcode >= 23) [[likely]] {
+      // A value or a type: its type id (0 for a type) is all there is.
+    } else if (opcode == OpcodeOf(spv::Op::TypeInt) && count >= 4) {
       slot = static_cast<uint32_t>(aux_.size());
       aux_.push_back({result_id_,
                       {inst[3] ? NumberKind::kSigned : NumberKind::kUnsigned,
@@ -423,14 +451,14 @@ bool Reader::FinishInstruction(size_t offset, std::span<const uint32_t> inst, ui
   if (module_ != nullptr) {
     module_->instructions.push_back(
         {static_cast<uint32_t>(offset), static_cast<uint16_t>(count), opcode, type_id_, result_id_,
-         ext_set_, static_cast<uint32_t>(module_operands_), static_cast<uint32_t>(num_operands_)});
+         ext_set, static_cast<uint32_t>(module_operands_), static_cast<uint32_t>(num_operands_)});
     module_operands_ += num_operands_;
     operands_ += num_operands_;
     return true;
   }
   ParsedInstruction parsed{inst,       static_cast<uint32_t>(offset),
                            opcode,     type_id_,
-                           result_id_, ext_set_,
+                           result_id_, ext_set,
                            info,       std::span<const ParsedOperand>(operands_, num_operands_)};
   *keep_going = handler_->OnInstruction(parsed);
   return true;
