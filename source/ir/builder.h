@@ -38,6 +38,12 @@ class Builder {
   Id Add(spv::Op op, Id type, std::initializer_list<uint32_t> operands, Id result = 0) {
     return Add(op, type, std::span<const uint32_t>(operands.begin(), operands.size()), result);
   }
+  // Adds a type or constant declaration at the cursor: `operands` are the words after the
+  // result id (for a constant, its result type first). Returns the fresh result id.
+  Id AddDeclaration(spv::Op op, std::span<const uint32_t> operands) {
+    if (IsConstant(op) && !operands.empty()) return Add(op, operands[0], operands.subspan(1));
+    return Add(op, 0, operands);
+  }
   // Operand words for a literal string.
   static std::vector<uint32_t> StringWords(std::string_view text);
 

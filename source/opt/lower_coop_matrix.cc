@@ -65,6 +65,7 @@
 #include "source/common/literal.h"
 #include "source/grammar/elementwise.h"
 #include "source/ir/analyses.h"
+#include "source/ir/declarations.h"
 #include "source/ir/scalar_eval.h"
 #include "source/opt/passes.h"
 
@@ -74,6 +75,7 @@ namespace {
 using ir::Id;
 using ir::InstIndex;
 using spv::Op;
+using Reuse = ir::Declarations::Reuse;
 
 // Slot loops of at most this many iterations are emitted as straight-line code.
 constexpr uint32_t kUnrollLimit = 4;
@@ -218,29 +220,33 @@ class Lowering {
   bool ScanMatrixTypes();
 
   // ---- Declarations (global, deduplicated; found in the module first where allowed)
-  Id Declare(std::vector<uint32_t>& section, Op op, std::vector<uint32_t> words, bool constant,
-             bool look_in_module = true);
+  Id Declare(std::vector<uint32_t>& section, Op op, std::initializer_list<uint32_t> operands,
+             Reuse reuse = Reuse::kModule) {
+    return declarations_.FindOrAppend(op, operands, reuse, &section, &next_id_);
+  }
   Id TypeInt(uint32_t width, bool is_signed) {
-    return Declare(scalar_types_, Op::TypeInt, {width, is_signed ? 1u : 0u}, false);
+    return Declare(scalar_types_, Op::TypeInt, {width, is_signed ? 1u : 0u});
   }
   Id U32() { return TypeInt(32, false); }
-  Id TypeFloat(uint32_t width) { return Declare(scalar_types_, Op::TypeFloat, {width}, false); }
-  Id TypeBool() { return Declare(scalar_types_, Op::TypeBool, {}, false); }
+  Id TypeFloat(uint32_t width) { return Declare(scalar_types_, Op::TypeFloat, {width}); }
+  Id TypeBool() { return Declare(scalar_types_, Op::TypeBool, {}); }
   Id TypeVector(Id component, uint32_t n) {
-    return Declare(derived_, Op::TypeVector, {component, n}, false);
+    return Declare(derived_, Op::TypeVector, {component, n});
   }
   Id TypePointer(uint32_t storage_class, Id pointee) {
-    return Declare(derived_, Op::TypePointer, {storage_class, pointee}, false);
+    return Declare(derived_, Op::TypePointer, {storage_class, pointee});
   }
   Id TypeArray(Id element, uint32_t length) {
-    return Declare(derived_, Op::TypeArray, {element, ConstU32(length)}, false);
+    return Declare(derived_, Op::TypeArray, {element, ConstU32(length)});
   }
-  Id Const(Id type, std::vector<uint32_t> literal) {
-    literal.insert(literal.begin(), type);
-    return Declare(constants_, Op::Constant, std::move(literal), true);
+  Id Const(Id type, std::initializer_list<uint32_t> literal) {
+    std::vector<uint32_t> operands{type};
+    operands.insert(operands.end(), literal.begin(), literal.end());
+    return declarations_.FindOrAppend(Op::Constant, operands, Reuse::kModule, &constants_,
+                                      &next_id_);
   }
   Id ConstU32(uint32_t v) { return Const(U32(), {v}); }
-  Id Null(Id scalar_type) { return Declare(constants_, Op::ConstantNull, {scalar_type}, true); }
+  Id Null(Id scalar_type) { return Declare(constants_, Op::ConstantNull, {scalar_type}); }
   Id ConstBits(const Scalar& t, uint64_t bits) {
     if (t.width == 64) return Const(t.type, {uint32_t(bits), uint32_t(bits >> 32)});
     if (t.width < 32) {
@@ -366,7 +372,7 @@ class Lowering {
   std::vector<uint32_t> derived_;       // At the end of the global section.
   std::vector<uint32_t> decorations_;
   std::vector<uint32_t> capabilities_;
-  std::map<std::vector<uint32_t>, Id> declared_;
+  ir::Declarations declarations_{m_};
   std::set<Id> strided_;  // PhysicalStorageBuffer pointer types given an ArrayStride.
   Id lane_variable_ = 0;
 
@@ -380,27 +386,6 @@ class Lowering {
 
 // ---------------------------------------------------------------------------------------------
 // Declarations
-
-Id Lowering::Declare(std::vector<uint32_t>& section, Op op, std::vector<uint32_t> words,
-                     bool constant, bool look_in_module) {
-  if (look_in_module) {
-    if (Id found = m_.types().Find(op, words)) return found;
-  }
-  std::vector<uint32_t> key = words;
-  key.push_back(U(op));
-  key.push_back(look_in_module ? 1 : 0);
-  auto [it, fresh] = declared_.emplace(std::move(key), 0);
-  if (!fresh) return it->second;
-  const Id id = next_id_++;
-  it->second = id;
-  if (constant) {
-    words.insert(words.begin() + 1, id);
-  } else {
-    words.insert(words.begin(), id);
-  }
-  Put(section, op, words);
-  return id;
-}
 
 Id Lowering::LaneVariable() {
   if (lane_variable_) return lane_variable_;
@@ -1215,7 +1200,7 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     }
     if (IsMatrixTypeOp(op)) {
       const Matrix& mat = matrices_[m_.result_id(i)];
-      const Id length = Declare(constants_, Op::Constant, {U32(), mat.length}, true, false);
+      const Id length = Declare(constants_, Op::Constant, {U32(), mat.length}, Reuse::kNever);
       Put(globals, Op::TypeArray, {mat.type, mat.component.type, length});
       continue;
     }

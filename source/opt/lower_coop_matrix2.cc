@@ -198,6 +198,7 @@
 #include "source/grammar/elementwise.h"
 #include "source/grammar/grammar.h"
 #include "source/ir/analyses.h"
+#include "source/ir/declarations.h"
 #include "source/ir/scalar_eval.h"
 #include "source/opt/passes.h"
 #include "source/opt/tile_coop_matrix.h"
@@ -351,22 +352,19 @@ class Lowering {
   std::optional<uint32_t> ConstantValue(Id id) const { return ir::ConstantValue(m_, id); }
 
   // ---- Output
-  // A type (result first) or constant (type, then result) declared once per distinct operands.
-  Id Declare(std::vector<uint32_t>& section, Op op, std::vector<uint32_t> words, bool constant) {
-    std::vector<uint32_t> key = words;
-    key.push_back(U(op));
-    auto [it, fresh] = declared_.emplace(std::move(key), 0);
-    if (!fresh) return it->second;
-    it->second = next_id_++;
-    words.insert(constant ? words.begin() + 1 : words.begin(), it->second);
-    Put(section, op, words);
-    return it->second;
+  // A type or constant declared once per distinct operands (never the module's own).
+  Id Declare(std::vector<uint32_t>& section, Op op, std::span<const uint32_t> operands) {
+    return declarations_.FindOrAppend(op, operands, ir::Declarations::Reuse::kNever, &section,
+                                      &next_id_);
   }
-  Id U32() { return Declare(scalar_types_, Op::TypeInt, {32, 0}, false); }
-  Id Bool() { return Declare(scalar_types_, Op::TypeBool, {}, false); }
-  Id Const(uint32_t v) { return Declare(constants_, Op::Constant, {U32(), v}, true); }
+  Id Declare(std::vector<uint32_t>& section, Op op, std::initializer_list<uint32_t> operands) {
+    return Declare(section, op, std::span<const uint32_t>(operands.begin(), operands.size()));
+  }
+  Id U32() { return Declare(scalar_types_, Op::TypeInt, {32, 0}); }
+  Id Bool() { return Declare(scalar_types_, Op::TypeBool, {}); }
+  Id Const(uint32_t v) { return Declare(constants_, Op::Constant, {U32(), v}); }
   Id Pointer(spv::StorageClass sc, Id type) {
-    return Declare(derived_, Op::TypePointer, {U(sc), type}, false);
+    return Declare(derived_, Op::TypePointer, {U(sc), type});
   }
   Id Emit(Op op, Id type, std::vector<uint32_t> operands, Id result = 0) {
     if (!result) result = next_id_++;
@@ -539,7 +537,7 @@ class Lowering {
   // base and leading indices; and the clones' code, which follows the functions.
   std::map<std::vector<uint32_t>, Id> clones_;
   std::vector<uint32_t> clone_code_;
-  std::map<std::vector<uint32_t>, Id> declared_;
+  ir::Declarations declarations_{m_};
   std::vector<uint32_t> decorations_, scalar_types_, constants_, derived_, body_;
   Id lane_variable_ = 0, subgroup_variable_ = 0, index_variable_ = 0;
   // The workgroup size when every entry point has the same one (else 0: nothing is shared).
@@ -707,7 +705,7 @@ void Lowering::LowerLayoutOp(InstIndex i) {
   if (op == Op::CreateTensorLayoutNV) {
     std::vector<uint32_t> words = {type};
     for (uint32_t k = 0; k < t.members(); ++k) words.push_back(Const(k >= t.BlockSize(0) ? 1 : 0));
-    const Id initial = Declare(derived_, Op::ConstantComposite, words, true);
+    const Id initial = Declare(derived_, Op::ConstantComposite, words);
     Emit(Op::CopyObject, type, {initial}, result);
     return;
   }
@@ -1071,7 +1069,7 @@ void Lowering::LowerViewOp(InstIndex i) {
     // No clipping: offsets 0, spans as large as they get; dimensions and strides 0.
     std::vector<uint32_t> words = {type, Const(0), Const(~0u), Const(0), Const(~0u)};
     if (t.has_dimensions) words.insert(words.end(), 2 * dim, Const(0));
-    const Id initial = Declare(derived_, Op::ConstantComposite, words, true);
+    const Id initial = Declare(derived_, Op::ConstantComposite, words);
     Emit(Op::CopyObject, type, {initial}, m_.result_id(i));
     return;
   }
@@ -1124,7 +1122,7 @@ Id Lowering::ClampValueAs(const TensorAccess& a) {
     return Emit(Op::Bitcast, a.component, {value});
   }
   // The low bits: the first component of the value reinterpreted as a vector.
-  const Id vector = Declare(derived_, Op::TypeVector, {a.component, 32 / a.width}, false);
+  const Id vector = Declare(derived_, Op::TypeVector, {a.component, 32 / a.width});
   return Emit(Op::CompositeExtract, a.component, {Emit(Op::Bitcast, vector, {value}), 0});
 }
 
@@ -1302,8 +1300,8 @@ Id Lowering::DecodeClone(InstIndex at, const TensorAccess& a) {
   const Id index = map[param];
   const Id storage = m_.word(tensor_pointer, 2);
   std::vector<uint32_t> out;
-  const Id fn_type = Declare(derived_, Op::TypeFunction,
-                             {a.component, U32(), m_.word(ft, 4), m_.word(ft, 5)}, false);
+  const Id fn_type =
+      Declare(derived_, Op::TypeFunction, {a.component, U32(), m_.word(ft, 4), m_.word(ft, 5)});
   Put(out, Op::Function, {a.component, map[m_.result_id(fd)], m_.word(fd, 3), fn_type});
   Put(out, Op::FunctionParameter, {U32(), index});
   // The block's pointer, made at the start of the first block (after its variables): Pointer's
@@ -1460,8 +1458,7 @@ void Lowering::LowerWorkgroupMulAdd(InstIndex i) {
   auto part = [&](const MatrixInfo& m, uint32_t use) {
     return Declare(
         derived_, Op::TypeCooperativeMatrixKHR,
-        {m.component, Const(U(spv::Scope::Subgroup)), Const(rows), Const(m.cols), Const(use)},
-        false);
+        {m.component, Const(U(spv::Scope::Subgroup)), Const(rows), Const(m.cols), Const(use)});
   };
   const uint32_t c_offset = a.component == c.component ? a.rows * a.cols : 0;
   const Region ra = RegionOf(a.component, a.rows * a.cols);
@@ -1518,8 +1515,7 @@ void Lowering::LowerConversionWithUse(InstIndex i) {
   if (!middle) {
     middle = Declare(derived_, Op::TypeCooperativeMatrixKHR,
                      {out.component, Const(U(spv::Scope::Subgroup)), Const(in.rows), Const(in.cols),
-                      Const(*use)},
-                     false);
+                      Const(*use)});
   }
   const Id converted = Emit(m_.opcode(i), middle, {m_.word(i, 3)});
   const Region region = RegionOf(out.component, out.rows * out.cols);
@@ -1871,8 +1867,7 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     for (const auto& [component, s] : *arrays) {
       const uint32_t regions = arrays == &scratch_ ? num_subgroups_ : 1;
       region_bytes_ += RegionBytes(component, s.elements, arrays == &shared_scratch_);
-      const Id array =
-          Declare(derived_, Op::TypeArray, {component, Const(s.elements * regions)}, false);
+      const Id array = Declare(derived_, Op::TypeArray, {component, Const(s.elements * regions)});
       Put(derived_, Op::Variable,
           {Pointer(spv::StorageClass::Workgroup, array), s.variable,
            U(spv::StorageClass::Workgroup)});

@@ -84,6 +84,7 @@
 
 #include "source/ir/analyses.h"
 #include "source/ir/builder.h"
+#include "source/ir/declarations.h"
 #include "source/opt/minifloat_code.h"
 #include "source/opt/passes.h"
 
@@ -93,6 +94,7 @@ namespace {
 using ir::Id;
 using ir::InstIndex;
 using spv::Op;
+using Reuse = ir::Declarations::Reuse;
 
 constexpr uint32_t kUnrollLimit = 8;
 // Replicated constants up to this many components become plain composites.
@@ -269,11 +271,11 @@ class Lowering {
   }
 
   // ---- Declarations (before the first function), deduplicated.
-  Id Decl(Op op, std::vector<uint32_t> words, bool reuse_existing = true);
+  Id Decl(Op op, std::initializer_list<uint32_t> operands, Reuse reuse = Reuse::kModule);
   Id IntType(uint32_t width, bool is_signed);
   Id FloatType(uint32_t width);
   Id Ptr(uint32_t storage, Id pointee) { return Decl(Op::TypePointer, {storage, pointee}); }
-  Id Array(Id elem, Id length) { return Decl(Op::TypeArray, {elem, length}, false); }
+  Id Array(Id elem, Id length) { return Decl(Op::TypeArray, {elem, length}, Reuse::kNever); }
   Id ConstBits(Id type, uint64_t bits);
   void RequireCapability(uint32_t cap);
   void RequireExtension(const std::string& name);
@@ -369,7 +371,7 @@ class Lowering {
   std::vector<uint32_t> new_caps_;
   std::set<std::string> exts_;
   std::vector<std::string> new_exts_;
-  std::map<std::vector<uint32_t>, Id> decls_;
+  ir::Declarations decls_{m_};
   minifloat::Helpers helpers_;
   std::map<Id, uint32_t> u32_values_;
   uint32_t replicates_lowered_ = 0;
@@ -401,12 +403,11 @@ std::optional<ScalarType> Lowering::Scalar(Id type) const {
   ScalarType s;
   if (d == ir::kNoInst) {
     // Types this pass declared are plain ints and floats; find them by their declaration.
-    for (const auto& [key, id] : decls_) {
-      if (id != type) continue;
-      if (key[0] == static_cast<uint32_t>(Op::TypeInt))
-        return ScalarType{false, key[2] != 0, key[1]};
-      if (key[0] == static_cast<uint32_t>(Op::TypeFloat)) return ScalarType{true, false, key[1]};
-    }
+    Op op;
+    std::span<const uint32_t> words;
+    if (!decls_.Lookup(type, &op, &words)) return std::nullopt;
+    if (op == Op::TypeInt) return ScalarType{false, words[1] != 0, words[0]};
+    if (op == Op::TypeFloat) return ScalarType{true, false, words[0]};
     return std::nullopt;
   }
   if (m_.opcode(d) == Op::TypeInt) {
@@ -447,21 +448,11 @@ std::optional<uint64_t> Lowering::ConstValue(Id id) const {
 
 // ---- Declarations
 
-Id Lowering::Decl(Op op, std::vector<uint32_t> words, bool reuse_existing) {
-  std::vector<uint32_t> key = words;
-  key.insert(key.begin(), static_cast<uint32_t>(op));
-  if (auto it = decls_.find(key); it != decls_.end()) return it->second;
-  Id id = reuse_existing ? m_.types().Find(op, words) : 0;
-  if (id == 0) {
+Id Lowering::Decl(Op op, std::initializer_list<uint32_t> operands, Reuse reuse) {
+  return decls_.FindOrAdd(op, operands, reuse, [&](Op o, std::span<const uint32_t> words) {
     b_.SetInsertBeforeFunctions();
-    if (ir::IsConstant(op)) {
-      id = b_.Add(op, words[0], std::span<const uint32_t>(words).subspan(1));
-    } else {
-      id = b_.Add(op, 0, std::span<const uint32_t>(words));
-    }
-  }
-  decls_.emplace(std::move(key), id);
-  return id;
+    return b_.AddDeclaration(o, words);
+  });
 }
 
 Id Lowering::IntType(uint32_t width, bool is_signed) {

@@ -76,10 +76,12 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "source/ir/builder.h"
+#include "source/ir/declarations.h"
 #include "source/opt/passes.h"
 
 namespace coopspv::opt {
@@ -89,6 +91,7 @@ using ir::Id;
 using ir::InstIndex;
 using profile::ComponentType;
 using spv::Op;
+using Reuse = ir::Declarations::Reuse;
 
 constexpr uint32_t U(auto e) { return static_cast<uint32_t>(e); }
 constexpr uint32_t kUseA = 0, kUseB = 1;
@@ -375,18 +378,20 @@ class Tiler {
 
   // Constants of `type` (an integer type): the tiles' sizes before the first tiled type, those
   // the functions use before the functions (their type may be declared after the matrices).
+  // Never the module's own: a tile's sizes must come before the first tiled type, and the
+  // module's may not.
   Id Const(Id type, uint32_t value) {
-    auto key = std::pair{type, value};
-    if (auto it = constants_.find(key); it != constants_.end()) return it->second;
-    if (current_ == ir::kNoInst) {
-      b_.SetInsertBefore(first_tiled_);
-    } else {
-      b_.SetInsertBeforeFunctions();
-    }
-    const Id id = b_.Add(Op::Constant, type, {value});
-    if (current_ != ir::kNoInst) b_.SetInsertBefore(current_);
-    constants_[key] = id;
-    return id;
+    auto add = [&](Op op, std::span<const uint32_t> words) {
+      if (current_ == ir::kNoInst) {
+        b_.SetInsertBefore(first_tiled_);
+      } else {
+        b_.SetInsertBeforeFunctions();
+      }
+      const Id id = b_.AddDeclaration(op, words);
+      if (current_ != ir::kNoInst) b_.SetInsertBefore(current_);
+      return id;
+    };
+    return declarations_.FindOrAdd(Op::Constant, {type, value}, Reuse::kNever, add);
   }
 
   void DeclareTiles() {
@@ -534,22 +539,13 @@ class Tiler {
 
   // An OpTypePointer (storage class, pointee): the module's, else one added before the functions.
   Id PointerTo(spv::StorageClass storage, Id pointee) {
-    const auto key = std::pair{U(storage), pointee};
-    if (auto it = pointers_.find(key); it != pointers_.end()) return it->second;
-    Id id = 0;
-    for (InstIndex g = 0; g < m_.global_end() && !id; ++g) {
-      if (m_.opcode(g) == Op::TypePointer && m_.word(g, 2) == U(storage) &&
-          m_.word(g, 3) == pointee) {
-        id = m_.result_id(g);
-      }
-    }
-    if (!id) {
+    auto add = [&](Op op, std::span<const uint32_t> words) {
       b_.SetInsertBeforeFunctions();
-      id = b_.Add(Op::TypePointer, 0, {U(storage), pointee});
+      const Id id = b_.AddDeclaration(op, words);
       b_.SetInsertBefore(current_);
-    }
-    pointers_[key] = id;
-    return id;
+      return id;
+    };
+    return declarations_.FindOrAdd(Op::TypePointer, {U(storage), pointee}, Reuse::kModule, add);
   }
 
   // A Function variable of the tiled type `type` in the function of instruction i, after the
@@ -852,9 +848,8 @@ class Tiler {
   std::vector<TileShape> shapes_;
   ir::Builder b_;
   std::map<Id, MatrixType> types_;
-  std::map<std::pair<Id, uint32_t>, Id> constants_;
-  std::map<std::pair<uint32_t, Id>, Id> pointers_;  // (storage class, pointee).
-  std::map<std::pair<uint32_t, Id>, Id> scratch_;   // (function, type): variable.
+  ir::Declarations declarations_{m_};              // Constants and pointer types.
+  std::map<std::pair<uint32_t, Id>, Id> scratch_;  // (function, type): variable.
   InstIndex first_tiled_ = ir::kNoInst;
   InstIndex current_ = ir::kNoInst;  // The instruction being rewritten (new code goes before).
   std::string error_;

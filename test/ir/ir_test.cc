@@ -1,5 +1,5 @@
 // The module IR (source/ir): reading and indexing a module, the analyses (def-use, CFG,
-// dominators, post-dominators, the type table), the Builder and in-place edits.
+// dominators, post-dominators, the type table), Declarations, the Builder and in-place edits.
 //
 // Modules are written in assembly. The assembler numbers ids in order of first appearance, so
 // the tests find the id of "%name" by scanning the text the same way (Asm::Id); the OpName
@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -22,6 +23,7 @@
 #include "source/common/diagnostic.h"
 #include "source/ir/analyses.h"
 #include "source/ir/builder.h"
+#include "source/ir/declarations.h"
 #include "source/ir/module.h"
 #include "source/ir/scalar_eval.h"
 #include "source/text/assembler.h"
@@ -1851,6 +1853,90 @@ TEST(IrBuilder, BorrowedModuleAndMalformedAdditions) {
   Diagnostic problem;
   EXPECT_EQ(bad.Finish(&problem), nullptr);
   EXPECT_FALSE(problem.message.empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declarations.
+
+TEST(IrDeclarations, FindOrAddReusesTheModulesOrItsOwn) {
+  Asm s(kSmall);
+  Declarations decls(*s.module);
+  std::vector<std::pair<Op, Words>> added;
+  auto add = [&](Op op, std::span<const uint32_t> words) {
+    added.emplace_back(op, Words(words.begin(), words.end()));
+    return Id(100 + added.size());
+  };
+  using Reuse = Declarations::Reuse;
+  // The module's own first equal declaration, with Reuse::kModule.
+  EXPECT_EQ(decls.FindOrAdd(Op::TypeInt, {32, 0}, Reuse::kModule, add), s.id("uint"));
+  EXPECT_EQ(decls.FindOrAdd(Op::Constant, {s.id("uint"), 2}, Reuse::kModule, add), s.id("uint_2"));
+  EXPECT_TRUE(added.empty());
+  // Reuse::kNever adds one even where the module has it, once.
+  EXPECT_EQ(decls.FindOrAdd(Op::Constant, {s.id("uint"), 2}, Reuse::kNever, add), 101u);
+  EXPECT_EQ(decls.FindOrAdd(Op::Constant, {s.id("uint"), 2}, Reuse::kNever, add), 101u);
+  // Not in the module: added once per reuse, then found.
+  EXPECT_EQ(decls.FindOrAdd(Op::Constant, {s.id("uint"), 3}, Reuse::kModule, add), 102u);
+  EXPECT_EQ(decls.FindOrAdd(Op::Constant, {s.id("uint"), 3}, Reuse::kModule, add), 102u);
+  EXPECT_EQ(decls.FindOrAdd(Op::Constant, {s.id("uint"), 3}, Reuse::kNever, add), 103u);
+  // The opcode and every operand are part of the key.
+  EXPECT_EQ(decls.FindOrAdd(Op::SpecConstant, {s.id("uint"), 3}, Reuse::kModule, add), 104u);
+  EXPECT_EQ(decls.FindOrAdd(Op::TypeInt, {32, 1}, Reuse::kModule, add), 105u);
+  EXPECT_EQ(decls.FindOrAdd(Op::TypeInt, {16, 0}, Reuse::kModule, add), 106u);
+  ASSERT_EQ(added.size(), 6u);
+  EXPECT_EQ(added[0], (std::pair<Op, Words>{Op::Constant, {s.id("uint"), 2}}));
+  EXPECT_EQ(added[5], (std::pair<Op, Words>{Op::TypeInt, {16, 0}}));
+  // A declaration made inside `add` (an operand of the one being added) keeps both slots.
+  const Id vector = decls.FindOrAdd(Op::TypeVector, {106, 4}, Reuse::kModule, [&](Op, auto) {
+    return decls.FindOrAdd(Op::TypeFloat, {16}, Reuse::kModule, add) + 1000;
+  });
+  EXPECT_EQ(vector, 1107u);
+  EXPECT_EQ(decls.FindOrAdd(Op::TypeVector, {106, 4}, Reuse::kModule, add), 1107u);
+  EXPECT_EQ(decls.FindOrAdd(Op::TypeFloat, {16}, Reuse::kModule, add), 107u);
+  // Lookup gives back what an id was found or added with, and nothing for other ids.
+  Op op = Op::Nop;
+  std::span<const uint32_t> words;
+  ASSERT_TRUE(decls.Lookup(105, &op, &words));
+  EXPECT_EQ(op, Op::TypeInt);
+  EXPECT_EQ(Words(words.begin(), words.end()), (Words{32, 1}));
+  ASSERT_TRUE(decls.Lookup(s.id("uint_2"), &op, &words));
+  EXPECT_EQ(op, Op::Constant);
+  EXPECT_EQ(Words(words.begin(), words.end()), (Words{s.id("uint"), 2}));
+  EXPECT_FALSE(decls.Lookup(s.id("uint_1"), &op, &words));
+  EXPECT_FALSE(decls.Lookup(999, &op, &words));
+}
+
+TEST(IrDeclarations, FindOrAppendWritesWholeInstructions) {
+  Asm s(kSmall);
+  Declarations decls(*s.module);
+  Words section;
+  Id next_id = s.module->bound();
+  using Reuse = Declarations::Reuse;
+  const Id float16 = decls.FindOrAppend(Op::TypeFloat, {16}, Reuse::kModule, &section, &next_id);
+  const Id half =
+      decls.FindOrAppend(Op::Constant, {float16, 0x3800}, Reuse::kModule, &section, &next_id);
+  const Id null =
+      decls.FindOrAppend(Op::ConstantNull, {float16}, Reuse::kNever, &section, &next_id);
+  EXPECT_EQ(decls.FindOrAppend(Op::TypeInt, {32, 0}, Reuse::kModule, &section, &next_id),
+            s.id("uint"));
+  EXPECT_EQ(decls.FindOrAppend(Op::TypeFloat, {16}, Reuse::kModule, &section, &next_id), float16);
+  EXPECT_EQ(float16, 11u);
+  EXPECT_EQ(half, 12u);
+  EXPECT_EQ(null, 13u);
+  EXPECT_EQ(next_id, 14u);
+  // A type's result id comes first, a constant's after its result type.
+  EXPECT_EQ(section, (Words{(3u << 16) | uint32_t(Op::TypeFloat), 11, 16,
+                            (4u << 16) | uint32_t(Op::Constant), 11, 12, 0x3800,
+                            (3u << 16) | uint32_t(Op::ConstantNull), 11, 13}));
+  // Builder::AddDeclaration takes the same operands.
+  Builder builder(*s.module);
+  builder.SetInsertBeforeFunctions();
+  const Id t = builder.AddDeclaration(Op::TypeFloat, Words{16});
+  const Id c = builder.AddDeclaration(Op::Constant, Words{t, 0x3800});
+  auto out = FinishOrDie(builder);
+  ASSERT_NE(out, nullptr);
+  EXPECT_EQ(out->DefOpcode(t), Op::TypeFloat);
+  EXPECT_EQ(out->type_id(out->Def(c)), t);
+  EXPECT_EQ(out->word(out->Def(c), 3), 0x3800u);
 }
 
 // ---------------------------------------------------------------------------------------------
