@@ -368,13 +368,16 @@ void Matrix2Rules::CheckCallbacks() {
     }
   }
   // Walk each callback's static call graph with a worklist; report the first tangled
-  // instruction of each function once.
+  // instruction of each function once, under the first callback that reaches it. A function
+  // walked for an earlier callback is not walked again: its callees were walked with it, and
+  // what it holds was reported then.
   ws::vector<bool> reported(m_.functions().size(), false);
+  ws::vector<bool> seen(m_.functions().size(), false);
+  ws::vector<uint32_t> work;
   for (const Callback& cb : callbacks) {
-    ws::vector<uint32_t> work;
-    ws::vector<bool> seen(m_.functions().size(), false);
     const uint32_t root = m_.FunctionById(cb.function);
-    if (root == ~0u) continue;
+    if (root == ~0u || seen[root]) continue;
+    work.clear();
     work.push_back(root);
     seen[root] = true;
     while (!work.empty() && !state_.Full()) {
