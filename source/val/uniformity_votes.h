@@ -24,7 +24,9 @@
 // under float_controls2); no data race on the slots (the analysis assumes it for all shared
 // memory); an OpControlBarrier of Workgroup execution scope is executed by every invocation of
 // the workgroup; the invocation with SubgroupLocalInvocationId 0 of each subgroup is active in
-// control flow that the whole workgroup executes.
+// control flow that the whole workgroup executes; invocations reconverge at merge blocks (as the
+// rest of the analysis assumes), so the vote, on the one path that leads to the barrier, counts
+// every invocation of its subgroup.
 //
 // The proof is on the module's own instructions: values held in Function variables (loaded and
 // stored whole) are followed to their stores along the control flow graph (SSA built on demand
