@@ -143,9 +143,9 @@ class Prover {
   bool IsSubgroupScope(Id id) const {
     return state_.IntConstant(id) == static_cast<int64_t>(spv::Scope::Subgroup);
   }
-  // The pointer an instruction writes through, 0 if it writes none; *unknown for one that may
-  // write memory the proof cannot name (a call).
-  Id WrittenPointer(InstIndex i, bool* unknown) const;
+  // Adds to `out` the pointers an instruction writes through, and 0 where it may write memory
+  // the proof cannot name (a call, a callback).
+  void WrittenPointers(InstIndex i, ws::vector<Id>& out) const;
   Id RootOf(Id pointer) const;
   // The memory operands of a load or store (their word), 0 if none.
   uint32_t MemoryOperands(InstIndex i, uint32_t word) const {
@@ -392,8 +392,9 @@ Id Prover::RootOf(Id pointer) const {
   return 0;
 }
 
-Id Prover::WrittenPointer(InstIndex i, bool* unknown) const {
+void Prover::WrittenPointers(InstIndex i, ws::vector<Id>& out) const {
   const Op op = m_.opcode(i);
+  const uint32_t n = m_.num_words(i);
   switch (op) {
     case Op::Store:
     case Op::CopyMemory:
@@ -403,19 +404,41 @@ Id Prover::WrittenPointer(InstIndex i, bool* unknown) const {
     case Op::CooperativeMatrixStoreNV:
     case Op::CooperativeMatrixStoreTensorNV:
     case Op::CooperativeVectorStoreNV:
-      return m_.num_words(i) > 1 ? m_.word(i, 1) : 0;
+    case Op::CooperativeVectorOuterProductAccumulateNV:  // Atomic adds into the array.
+    case Op::CooperativeVectorReduceSumAccumulateNV:
+      if (n > 1) out.push_back(m_.word(i, 1));
+      return;
     case Op::FunctionCall:
-      *unknown = true;
-      return 0;
+    case Op::CooperativeMatrixPerElementOpEXT:  // They call functions (callbacks).
+    case Op::CooperativeMatrixReduceEXT:
+      out.push_back(0);
+      return;
+    case Op::CooperativeMatrixLoadTensorNV:
+      // A DecodeFunc or DecodeVectorFunc among its operands.
+      for (uint32_t w = 4; w < n; ++w) {
+        if (m_.FunctionById(m_.word(i, w)) != ~0u) {
+          out.push_back(0);
+          return;
+        }
+      }
+      return;
+    case Op::ExtInst:
+      // Extended instructions with a pointer operand may write through it (GLSL.std.450 Modf and
+      // Frexp do).
+      for (uint32_t w = 5; w < n; ++w) {
+        const InstIndex type = m_.Def(state_.TypeOf(m_.word(i, w)));
+        if (type != kNoInst && m_.opcode(type) == Op::TypePointer) {
+          out.push_back(m_.word(i, w));
+        }
+      }
+      return;
     default:
       break;
   }
   const grammar::InstructionInfo* info = grammar::LookupOpcode(static_cast<uint32_t>(op));
   if (info != nullptr && std::string_view(info->name).starts_with("OpAtomic")) {
-    if (m_.num_words(i) > 3) return m_.word(i, 3);
-    *unknown = true;
+    out.push_back(n > 3 ? m_.word(i, 3) : 0);
   }
-  return 0;
 }
 
 bool Prover::SlotPointer(Id pointer, Id* slot, Val* index) {
@@ -468,20 +491,18 @@ void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
   // before, which is its only predecessor), but for one selection whose condition lets the first
   // invocation of each subgroup store the subgroup's slot, then a Workgroup barrier.
   ws::vector<Id> written_roots;  // Shared memory written on the path and in the loop (0: unknown).
+  ws::vector<Id> pointers;
   auto note_write = [&](InstIndex i) {
-    bool unknown = false;
-    const Id pointer = WrittenPointer(i, &unknown);
-    if (unknown) {
-      written_roots.push_back(0);
-      return;
+    pointers.clear();
+    WrittenPointers(i, pointers);
+    for (const Id pointer : pointers) {
+      const Id root = pointer == 0 ? 0 : RootOf(pointer);
+      const InstIndex def = root ? m_.Def(root) : kNoInst;
+      if (def != kNoInst && static_cast<StorageClass>(m_.word(def, 3)) == StorageClass::Function) {
+        continue;
+      }
+      written_roots.push_back(root);
     }
-    if (pointer == 0) return;
-    const Id root = RootOf(pointer);
-    const InstIndex def = root ? m_.Def(root) : kNoInst;
-    if (def != kNoInst && static_cast<StorageClass>(m_.word(def, 3)) == StorageClass::Function) {
-      return;
-    }
-    written_roots.push_back(root);
   };
   uint32_t b = m_.BlockOf(vote);
   InstIndex i = vote + 1;

@@ -2130,8 +2130,74 @@ INSTANTIATE_TEST_SUITE_P(
         // The loop can stop before the last slot.
         VoteBreak{"BreakOutOfTheLoop", "OpBranch %latch",
                   "%stop = OpFOrdGreaterThan %bool %other %float_2\n"
-                  "OpBranchConditional %stop %after %latch"}),
+                  "OpBranchConditional %stop %after %latch"},
+        // Modf stores the whole part of its operand through its pointer: the first invocation
+        // overwrites its subgroup's slot with a passing value after storing the vote (program
+        // order, no race), every slot passes and the branch is `x <= k` per invocation.
+        VoteBreak{"SlotOverwrittenByModf",
+                  "OpStore %slot_w %flag MakePointerAvailable|NonPrivatePointer %uint_2",
+                  "OpStore %slot_w %flag MakePointerAvailable|NonPrivatePointer %uint_2\n"
+                  "%frac = OpExtInst %float %glsl Modf %float_neg %slot_w"}),
     [](const ::testing::TestParamInfo<VoteBreak>& info) { return std::string(info.param.name); });
+
+// The first invocation adds a large negative number to its subgroup's slot after storing the
+// vote (an atomic add into Workgroup memory, ordered after its own store): every slot then
+// passes, and the branch is `x <= k` per invocation.
+TEST(UniformityBug, WorkgroupVoteSlotAccumulatedIntoByCooperativeVector) {
+  std::string text = VoteModule(
+      Main(Mutate(VoteBody(),
+                  "OpStore %slot_w %flag MakePointerAvailable|NonPrivatePointer %uint_2",
+                  "OpStore %slot_w %flag MakePointerAvailable|NonPrivatePointer %uint_2\n"
+                  "%offset = OpShiftLeftLogical %uint %sg %uint_2\n"
+                  "OpCooperativeVectorReduceSumAccumulateNV %tmpsh %offset %cv_neg")),
+      "OpCapability CooperativeVectorNV\nOpCapability CooperativeVectorTrainingNV\n"
+      "OpExtension \"SPV_NV_cooperative_vector\"\n");
+  text = Mutate(text, "%gl_NumSubgroups = OpVariable %_ptr_Input_uint Input",
+                "%gl_NumSubgroups = OpVariable %_ptr_Input_uint Input\n"
+                "%cvec = OpTypeCooperativeVectorNV %float %uint_1\n"
+                "%float_big_neg = OpConstant %float -3e+38\n"
+                "%cv_neg = OpConstantComposite %cvec %float_big_neg");
+  EXPECT_TRUE(ReportsFirst(Check(text), {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR",
+                                         "LocalInvocationIndex"}));
+}
+
+// A callback runs where the instruction naming it runs: here the per-element function, for the
+// matrix's element (0, 0) (one invocation of each subgroup, ordered after the vote's store by the
+// subgroup barrier), stores a passing value into the subgroup's slot. Every slot then passes, and
+// the branch is `x <= k` per invocation.
+TEST(UniformityBug, WorkgroupVoteSlotWrittenByCallback) {
+  const std::string callback = R"(%poke = OpFunction %float None %fn_uuf_f
+%prow = OpFunctionParameter %uint
+%pcol = OpFunctionParameter %uint
+%pel = OpFunctionParameter %float
+%poke_l = OpLabel
+%prc = OpBitwiseOr %uint %prow %pcol
+%corner = OpIEqual %bool %prc %uint_0
+OpSelectionMerge %poke_m None
+OpBranchConditional %corner %poke_w %poke_m
+%poke_w = OpLabel
+%psg = OpLoad %uint %gl_SubgroupID
+%pslot = OpAccessChain %_ptr_Workgroup_float %tmpsh %psg
+OpStore %pslot %float_neg MakePointerAvailable|NonPrivatePointer %uint_2
+OpBranch %poke_m
+%poke_m = OpLabel
+OpReturnValue %pel
+OpFunctionEnd
+)";
+  std::string text =
+      VoteModule(Main(Mutate(VoteBody(), "OpControlBarrier %uint_2 %uint_2 %sem",
+                             "OpControlBarrier %uint_3 %uint_3 %sem\n"
+                             "%pe = OpCooperativeMatrixPerElementOpEXT %matC %zeroC %poke\n"
+                             "OpControlBarrier %uint_2 %uint_2 %sem")) +
+                     callback,
+                 "OpCapability CooperativeMatrixPerElementOperationsEXT\n"
+                 "OpExtension \"SPV_NV_cooperative_matrix2\"\n");
+  text = Mutate(text, "%gl_NumSubgroups = OpVariable %_ptr_Input_uint Input",
+                "%gl_NumSubgroups = OpVariable %_ptr_Input_uint Input\n"
+                "%fn_uuf_f = OpTypeFunction %float %uint %uint %float");
+  EXPECT_TRUE(ReportsFirst(Check(text), {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR",
+                                         "LocalInvocationIndex"}));
+}
 
 // NaN makes max(x, slot) pick either operand, and the idiom can diverge: where the entry point
 // preserves NaN for the width, nothing is proven.
