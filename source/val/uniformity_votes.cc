@@ -30,8 +30,11 @@ constexpr uint32_t kNonPrivatePointer = 0x20;
 constexpr uint32_t kOrdering = 0x2 | 0x4 | 0x8 | 0x10;  // Acquire, Release, AcquireRelease, SeqCst.
 constexpr uint32_t kWorkgroupMemory = 0x100;
 // Bounds that keep a proof's work small whatever the module.
-constexpr int kMaxDepth = 200;       // Nested reads of one value.
-constexpr int kBudget = 1 << 14;     // Reads per vote.
+constexpr int kMaxDepth = 200;    // Nested reads of one value.
+constexpr int kBudget = 1 << 14;  // Reads per vote.
+// Steps (reads, instructions and blocks looked at) for all votes together: linear in the module
+// however many votes share one path (each vote walks its path to the loop).
+constexpr int64_t kWorkBase = 1 << 16, kWorkPerInstruction = 16;
 constexpr int kMaxChainBlocks = 64;  // Blocks from the vote to the loop.
 constexpr size_t kMaxLoopBlocks = 512;
 
@@ -87,6 +90,7 @@ class Prover {
     }
     if (state_.HasExtension("SPV_KHR_float_controls2")) nan_preserved_ = ~uint64_t{0};
     vulkan_memory_model_ = state_.memory_model() == spv::MemoryModel::Vulkan;
+    work_ = kWorkBase + kWorkPerInstruction * static_cast<int64_t>(m_.num_instructions());
   }
 
   void Prove(InstIndex vote, ws::vector<InstIndex>& out);
@@ -176,11 +180,12 @@ class Prover {
   ws::vector<Node> nodes_;
   ws::unordered_map<uint64_t, Val> entry_;  // (variable, block) -> its value at the block entry.
   int budget_ = 0;
+  int64_t work_ = 0;
   ws::vector<uint32_t> preds_;
 };
 
 Val Prover::Resolve(Id id, int depth) {
-  if (depth > kMaxDepth || --budget_ < 0) return 0;
+  if (depth > kMaxDepth || --budget_ < 0 || --work_ < 0) return 0;
   const InstIndex d = m_.Def(id);
   if (d == kNoInst) return 0;
   switch (m_.opcode(d)) {
@@ -215,7 +220,7 @@ Val Prover::ReadBefore(Id var, uint32_t block, InstIndex end, int depth) {
 
 // The value of `var` at the entry of `block`: its predecessor's at its end, or a phi of them.
 Val Prover::ReadEntry(Id var, uint32_t block, int depth) {
-  if (depth > kMaxDepth || --budget_ < 0) return 0;
+  if (depth > kMaxDepth || --budget_ < 0 || --work_ < 0) return 0;
   const uint64_t key = (uint64_t{var} << 32) | block;
   if (const auto it = entry_.find(key); it != entry_.end()) return Canon(it->second);
   Predecessors(block, preds_);
@@ -516,6 +521,7 @@ void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
     if (steps > kMaxChainBlocks || b == ~0u) return;
     const ir::Block& block = BlockAt(b);
     for (; i + 1 < block.end; ++i) {
+      if (--work_ < 0) return;
       const Op op = m_.opcode(i);
       if (op == Op::ControlBarrier) {
         if (slot_store != kNoInst && b != guard_block && WorkgroupBarrier(i)) barrier = true;
@@ -616,7 +622,7 @@ void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
     const uint32_t x_block = work.back();
     work.pop_back();
     if (std::find(loop.begin(), loop.end(), x_block) != loop.end()) continue;
-    if (loop.size() >= kMaxLoopBlocks) return;
+    if (loop.size() >= kMaxLoopBlocks || --work_ < 0) return;
     loop.push_back(x_block);
     Predecessors(x_block, preds_);
     if (preds_.empty()) return;  // Not a loop the header dominates.
@@ -634,6 +640,8 @@ void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
   }
   for (const uint32_t lb : loop) {
     const ir::Block& block = BlockAt(lb);
+    work_ -= block.end - block.label;
+    if (work_ < 0) return;
     for (InstIndex j = block.label + 1; j + 1 < block.end; ++j) note_write(j);
     const Op op = m_.opcode(block.end - 1);
     if (op != Op::Branch && op != Op::BranchConditional && op != Op::Switch) return;
@@ -675,6 +683,7 @@ void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
   if (preds_.size() != 1 || preds_[0] != exit_block) return;
   const ir::Block& after = BlockAt(merge);
   for (InstIndex j = after.label + 1; j < after.end; ++j) {
+    if (--work_ < 0) return;
     const std::optional<Threshold> t = ThresholdOf(j);
     if (!t) continue;
     if (t->width >= 128 || (nan_preserved_ & (uint64_t{1} << (t->width / 2))) != 0) continue;

@@ -2199,6 +2199,21 @@ OpFunctionEnd
                                          "LocalInvocationIndex"}));
 }
 
+// Each vote walks its path to the loop, so n votes in one block would cost n * n steps: the
+// prover's work for all votes together is capped linearly in the module (here 3000 votes
+// before the real one use it up, and the real one is then not proven).
+TEST(UniformityBug, WorkgroupVotesShareALinearBudget) {
+  std::string votes;
+  for (int k = 0; k < 3000; ++k) {
+    votes += "%junk" + std::to_string(k) + " = OpGroupNonUniformAll %bool %uint_3 %le\n";
+  }
+  const std::string body = Mutate(VoteBody(), "%all = OpGroupNonUniformAll %bool %uint_3 %le",
+                                  votes + "%all = OpGroupNonUniformAll %bool %uint_3 %le");
+  EXPECT_TRUE(ReportsFirst(
+      Check(VoteModule(Main(body))),
+      {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationIndex"}));
+}
+
 // NaN makes max(x, slot) pick either operand, and the idiom can diverge: where the entry point
 // preserves NaN for the width, nothing is proven.
 TEST(UniformityBug, WorkgroupVoteWithNanPreserved) {
