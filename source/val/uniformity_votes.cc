@@ -88,7 +88,10 @@ class Prover {
           break;
       }
     }
-    if (state_.HasExtension("SPV_KHR_float_controls2")) nan_preserved_ = ~uint64_t{0};
+    // Outside Vulkan nothing lets the proof assume operands are not NaN.
+    if (state_.HasExtension("SPV_KHR_float_controls2") || !state_.options().env.is_vulkan()) {
+      nan_preserved_ = ~uint64_t{0};
+    }
     vulkan_memory_model_ = state_.memory_model() == spv::MemoryModel::Vulkan;
     work_ = kWorkBase + kWorkPerInstruction * static_cast<int64_t>(m_.num_instructions());
   }

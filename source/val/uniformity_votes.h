@@ -21,7 +21,7 @@
 // What the proof takes from the environment, each a rule a valid module and a well-defined
 // execution follow: no NaN (Vulkan lets implementations assume operands are not NaN unless the
 // entry point declares SignedZeroInfNanPreserve for the width: the proof is not tried then, nor
-// under float_controls2); no data race on the slots (the analysis assumes it for all shared
+// under float_controls2, nor for a target environment other than Vulkan); no data race on the slots (the analysis assumes it for all shared
 // memory); an OpControlBarrier of Workgroup execution scope is executed by every invocation of
 // the workgroup; the invocation with SubgroupLocalInvocationId 0 of each subgroup is active in
 // control flow that the whole workgroup executes; invocations reconverge at merge blocks (as the

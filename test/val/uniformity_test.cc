@@ -2223,5 +2223,19 @@ TEST(UniformityBug, WorkgroupVoteWithNanPreserved) {
       r, {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationIndex"}));
 }
 
+// Outside Vulkan (here the universal SPIR-V 1.6 environment) NaN is a value like any other, as
+// where it is preserved: with a NaN x in one invocation its subgroup votes "no" (the ordered
+// test fails), the others fold that slot's 0 and test false, while that invocation's
+// max(NaN, ...) may be NaN, and an unordered test of it is true.
+TEST(UniformityBug, WorkgroupVoteOutsideVulkan) {
+  Options options;
+  options.env = *ParseTargetEnv("spv1.6");
+  const std::string body = Mutate(VoteBody(), "%skip = OpFOrdLessThanEqual %bool %m %float_neg",
+                                  "%skip = OpFUnordLessThanEqual %bool %m %float_neg");
+  EXPECT_TRUE(ReportsFirst(
+      ValidateText(VoteModule(Main(body)), options),
+      {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationIndex"}));
+}
+
 }  // namespace
 }  // namespace coopspv::val
