@@ -58,6 +58,13 @@ struct Threshold {
   bool SameTest(const Threshold& o) const {
     return below == o.below && strict == o.strict && k == o.k;
   }
+  // Whether the test says the same of a denormal and of the zero that any instruction may flush
+  // it to (Vulkan allows that unless the entry point sets the denormal mode): k is not 0 nor a
+  // denormal itself.
+  bool FlushProof() const {
+    const int min_exponent = width == 16 ? -14 : width == 32 ? -126 : -1022;
+    return std::fabs(k) >= std::ldexp(1.0, min_exponent);
+  }
 };
 
 class Prover {
@@ -689,7 +696,10 @@ void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
     if (--work_ < 0) return;
     const std::optional<Threshold> t = ThresholdOf(j);
     if (!t) continue;
-    if (t->width >= 128 || (nan_preserved_ & (uint64_t{1} << (t->width / 2))) != 0) continue;
+    if (t->width >= 128 || (nan_preserved_ & (uint64_t{1} << (t->width / 2))) != 0 ||
+        !t->FlushProof()) {
+      continue;
+    }
     if (reduce ? reduce_max != t->below
                : !(t->SameTest(vote_test) && t->Holds(*pass) && !t->Holds(*fail))) {
       continue;

@@ -2214,6 +2214,21 @@ TEST(UniformityBug, WorkgroupVotesShareALinearBudget) {
       {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationIndex"}));
 }
 
+// Vulkan lets any instruction flush a denormal operand or result to zero (unless the entry point
+// sets the denormal mode), so a test against zero is not a function of the value: with x = -2^-149
+// in one invocation and x = -1 in the others, the vote finds `x < 0` everywhere, but that
+// invocation's max(x, slots) = -2^-149 may come out of FMax as -0, and `-0 < 0` is false there
+// and true elsewhere.
+TEST(UniformityBug, WorkgroupVoteAgainstZero) {
+  std::string body = Mutate(VoteBody(), "%le = OpFOrdLessThanEqual %bool %x %float_neg",
+                            "%le = OpFOrdLessThan %bool %x %float_0");
+  body = Mutate(body, "%skip = OpFOrdLessThanEqual %bool %m %float_neg",
+                "%skip = OpFOrdLessThan %bool %m %float_0");
+  EXPECT_TRUE(ReportsFirst(
+      Check(VoteModule(Main(body))),
+      {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationIndex"}));
+}
+
 // NaN makes max(x, slot) pick either operand, and the idiom can diverge: where the entry point
 // preserves NaN for the width, nothing is proven.
 TEST(UniformityBug, WorkgroupVoteWithNanPreserved) {
