@@ -631,8 +631,11 @@ void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
   while (!work.empty()) {
     const uint32_t x_block = work.back();
     work.pop_back();
+    // Each step costs a search of the blocks found so far.
+    work_ -= static_cast<int64_t>(loop.size()) + 1;
+    if (work_ < 0) return;
     if (std::find(loop.begin(), loop.end(), x_block) != loop.end()) continue;
-    if (loop.size() >= kMaxLoopBlocks || --work_ < 0) return;
+    if (loop.size() >= kMaxLoopBlocks) return;
     loop.push_back(x_block);
     Predecessors(x_block, preds_);
     if (preds_.empty()) return;  // Not a loop the header dominates.
@@ -650,12 +653,14 @@ void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
   }
   for (const uint32_t lb : loop) {
     const ir::Block& block = BlockAt(lb);
-    work_ -= block.end - block.label;
+    work_ -= static_cast<int64_t>(block.end - block.label);
     if (work_ < 0) return;
     for (InstIndex j = block.label + 1; j + 1 < block.end; ++j) note_write(j);
     const Op op = m_.opcode(block.end - 1);
     if (op != Op::Branch && op != Op::BranchConditional && op != Op::Switch) return;
     for (const uint32_t s : cfg_.Successors(lb)) {
+      work_ -= static_cast<int64_t>(loop.size());
+      if (work_ < 0) return;
       if (std::find(loop.begin(), loop.end(), s) != loop.end()) continue;
       if (lb == exit_block && s == merge) continue;
       return;  // Another exit.
