@@ -2081,6 +2081,39 @@ OpReturn
 )"))));
 }
 
+// Writes elsewhere keep the proof: Modf into a Function variable, a cooperative-vector
+// accumulate into other Workgroup memory.
+TEST(UniformityClean, WorkgroupVoteWithOtherWrites) {
+  std::string body = Mutate(VoteBody(), "%s_v = OpVariable %_ptr_Function_uint Function",
+                            "%s_v = OpVariable %_ptr_Function_uint Function\n"
+                            "%whole_v = OpVariable %_ptr_Function_float Function");
+  body = Mutate(body, "OpStore %slot_w %flag MakePointerAvailable|NonPrivatePointer %uint_2",
+                "OpStore %slot_w %flag MakePointerAvailable|NonPrivatePointer %uint_2\n"
+                "%frac = OpExtInst %float %glsl Modf %float_2 %whole_v\n"
+                "OpCooperativeVectorReduceSumAccumulateNV %elsewhere %uint_0 %cv_neg");
+  std::string text = VoteModule(Main(body),
+                                "OpCapability CooperativeVectorNV\n"
+                                "OpCapability CooperativeVectorTrainingNV\n"
+                                "OpExtension \"SPV_NV_cooperative_vector\"\n");
+  text = Mutate(text, "%gl_NumSubgroups = OpVariable %_ptr_Input_uint Input",
+                "%gl_NumSubgroups = OpVariable %_ptr_Input_uint Input\n"
+                "%elsewhere = OpVariable %_ptr_Workgroup_slots Workgroup\n"
+                "%cvec = OpTypeCooperativeVectorNV %float %uint_1\n"
+                "%float_big_neg = OpConstant %float -3e+38\n"
+                "%cv_neg = OpConstantComposite %cvec %float_big_neg");
+  text =
+      Mutate(text,
+             "OpEntryPoint GLCompute %main \"main\" %gl_LocalInvocationID "
+             "%gl_LocalInvocationIndex %gl_GlobalInvocationID %gl_WorkGroupID %gl_NumWorkGroups "
+             "%gl_SubgroupID %gl_SubgroupInvocationID %bufA %bufB %bufC %bufI %ubo %pc %shA %shU "
+             "%tmpsh %gl_NumSubgroups",
+             "OpEntryPoint GLCompute %main \"main\" "
+             "%gl_LocalInvocationID %gl_LocalInvocationIndex %gl_GlobalInvocationID "
+             "%gl_WorkGroupID %gl_NumWorkGroups %gl_SubgroupID %gl_SubgroupInvocationID %bufA "
+             "%bufB %bufC %bufI %ubo %pc %shA %shU %tmpsh %gl_NumSubgroups %elsewhere");
+  EXPECT_CLEAN(Check(text));
+}
+
 // Each change breaks one step of the proof; the branch is then divergent (x is per invocation).
 struct VoteBreak {
   const char* name;
