@@ -91,6 +91,21 @@ class Prover {
         case Op::ExecutionModeId:
           nan_preserved_ = ~uint64_t{0};  // Modes with id operands (float_controls2): not read.
           break;
+        case Op::Decorate:
+        case Op::MemberDecorate: {
+          // RelaxedPrecision on anything but integers: a float test or max may then run at 16-bit
+          // precision, and round x to the other side of k in one use but not another.
+          const uint32_t w = m_.opcode(i) == Op::Decorate ? 2 : 3;
+          if (m_.num_words(i) > w &&
+              m_.word(i, w) == static_cast<uint32_t>(spv::Decoration::RelaxedPrecision)) {
+            Id type = state_.TypeOf(m_.word(i, 1));
+            if (m_.opcode(i) == Op::MemberDecorate) {
+              type = state_.DefWord(m_.word(i, 1), 2 + m_.word(i, 2));
+            }
+            if (!IntegerData(type)) relaxed_ = true;
+          }
+          break;
+        }
         default:
           break;
       }
@@ -106,6 +121,27 @@ class Prover {
   void Prove(InstIndex vote, ws::vector<InstIndex>& out);
 
  private:
+  // Whether a value of the type is integers only (through pointers, arrays, vectors, matrices).
+  bool IntegerData(Id type) const {
+    for (int depth = 0; depth < 16; ++depth) {
+      switch (state_.DefOp(type)) {
+        case Op::TypeInt:
+          return true;
+        case Op::TypePointer:
+          type = state_.DefWord(type, 3);
+          continue;
+        case Op::TypeArray:
+        case Op::TypeRuntimeArray:
+        case Op::TypeVector:
+        case Op::TypeMatrix:
+          type = state_.DefWord(type, 2);
+          continue;
+        default:
+          return false;
+      }
+    }
+    return false;
+  }
   struct Node {
     Id var;
     uint32_t block;
@@ -187,6 +223,7 @@ class Prover {
   Id glsl_ = 0;
   uint64_t nan_preserved_ = 0;  // Bit width/2: SignedZeroInfNanPreserve declared for the width.
   bool vulkan_memory_model_ = false;
+  bool relaxed_ = false;  // RelaxedPrecision on something not integer: nothing is proven.
   ws::vector<Node> nodes_;
   ws::unordered_map<uint64_t, Val> entry_;  // (variable, block) -> its value at the block entry.
   int budget_ = 0;
@@ -475,6 +512,7 @@ bool Prover::SlotPointer(Id pointer, Id* slot, Val* index) {
 }
 
 void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
+  if (relaxed_) return;
   budget_ = kBudget;
   const Op vote_op = m_.opcode(vote);
   if (m_.num_words(vote) < 5 || !IsSubgroupScope(m_.word(vote, 3))) return;

@@ -19,16 +19,21 @@
 // too, so the condition is "x <= k in every invocation of the workgroup" (likewise min and `>=`).
 //
 // What the proof takes from the environment, each a rule a valid module and a well-defined
-// execution follow: no NaN (Vulkan lets implementations assume operands are not NaN unless the
-// entry point declares SignedZeroInfNanPreserve for the width: the proof is not tried then, nor
-// under float_controls2, nor for a target environment other than Vulkan); a threshold k that is
-// neither 0 nor a denormal (Vulkan lets any instruction flush a denormal to 0, so a test against
-// 0 could tell x and max(x, ...) apart); no data race on the slots (the analysis assumes it for
-// all shared memory); an OpControlBarrier of Workgroup execution scope is executed by every
-// invocation of the workgroup; the invocation with SubgroupLocalInvocationId 0 of each subgroup
-// is active in control flow that the whole workgroup executes; invocations reconverge at merge
-// blocks (as the rest of the analysis assumes), so the vote, on the one path that leads to the
-// barrier, counts every invocation of its subgroup.
+// execution follow:
+// - no NaN (Vulkan lets implementations assume operands are not NaN unless the entry point
+//   declares SignedZeroInfNanPreserve for the width: the proof is not tried then, nor under
+//   float_controls2, nor for a target environment other than Vulkan);
+// - floats compared and folded exactly: the proof is not tried for a threshold k of 0 or a
+//   denormal (Vulkan lets any instruction flush a denormal to 0, so a test against 0 could tell
+//   x and max(x, ...) apart), nor in a module with RelaxedPrecision on anything but integers (a
+//   test or a max at 16-bit precision could round x to the other side of k);
+// - no data race on the slots (the analysis assumes it for all shared memory);
+// - an OpControlBarrier of Workgroup execution scope is executed by every invocation of the
+//   workgroup;
+// - the invocation with SubgroupLocalInvocationId 0 of each subgroup is active in control flow
+//   that the whole workgroup executes;
+// - invocations reconverge at merge blocks (as the rest of the analysis assumes), so the vote,
+//   on the one path that leads to the barrier, counts every invocation of its subgroup.
 //
 // The proof is on the module's own instructions: values held in Function variables (loaded and
 // stored whole) are followed to their stores along the control flow graph (SSA built on demand

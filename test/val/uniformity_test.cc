@@ -2269,6 +2269,20 @@ TEST(UniformityBug, WorkgroupVoteWithNanPreserved) {
   EXPECT_TRUE(VoteNotProven(r));
 }
 
+// RelaxedPrecision lets the fold run at 16-bit precision: an invocation's x just below k (voted
+// `x <= k` everywhere) may come out of a relaxed max(x, slots) rounded to above k, and its branch
+// differs from the others'. Relaxed integers (the lane id) keep the proof.
+TEST(UniformityBug, WorkgroupVoteWithRelaxedPrecision) {
+  const std::string text = VoteModule(Main(VoteBody()));
+  EXPECT_TRUE(VoteNotProven(Check(Mutate(text, "OpDecorate %gl_NumSubgroups BuiltIn NumSubgroups",
+                                         "OpDecorate %gl_NumSubgroups BuiltIn NumSubgroups\n"
+                                         "OpDecorate %m_new RelaxedPrecision"))));
+  EXPECT_CLEAN(Check(Mutate(text, "OpDecorate %gl_NumSubgroups BuiltIn NumSubgroups",
+                            "OpDecorate %gl_NumSubgroups BuiltIn NumSubgroups\n"
+                            "OpDecorate %gl_SubgroupInvocationID RelaxedPrecision\n"
+                            "OpDecorate %lane RelaxedPrecision")));
+}
+
 // Outside Vulkan (here the universal SPIR-V 1.6 environment) NaN is a value like any other, as
 // where it is preserved: with a NaN x in one invocation its subgroup votes "no" (the ordered
 // test fails), the others fold that slot's 0 and test false, while that invocation's
