@@ -26,7 +26,7 @@ namespace {
 // The walks (bit w for Walk w) that visit instructions of `op`.
 uint32_t WalksOf(const ValidationState& state, Op op) {
   // Direct calls, in the order of enum Walk.
-  static_assert(kNumWalks == 12);
+  static_assert(kNumWalks == 13);
   const auto bit = [](bool visits, Walk w) { return uint32_t{visits} << static_cast<uint32_t>(w); };
   return bit(MemoryVisits(state, op), Walk::kMemory) |
          bit(CompositesVisits(state, op), Walk::kComposites) |
@@ -38,7 +38,8 @@ uint32_t WalksOf(const ValidationState& state, Op op) {
          bit(ArithmeticVisits(state, op), Walk::kArithmetic) |
          bit(CoopMatrixVisits(state, op), Walk::kCoopMatrix) |
          bit(CoopVectorVisits(state, op), Walk::kCoopVector) |
-         bit(TensorVisits(state, op), Walk::kTensor);
+         bit(TensorVisits(state, op), Walk::kTensor) |
+         bit(CoopMatrix2Visits(state, op), Walk::kCoopMatrix2);
 }
 
 // The walks of the opcodes a module uses, each worked out on its first instruction: directly
