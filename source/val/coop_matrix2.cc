@@ -42,7 +42,7 @@ class Matrix2Rules {
   void CheckGetCoordinate(InstIndex i);
   void CheckWorkgroupSize();
   void CheckCallbacks();
-  bool IsTangled(InstIndex i) const;
+  bool IsTangled(InstIndex i);
   // The function type's (return, parameters) of a function id, or false.
   bool Signature(Id function, Id* returns, ws::vector<Id>* params) const;
   // a == 2 * b for dimension operands, when provable: known values, or b = a UDiv 2 /
@@ -51,6 +51,9 @@ class Matrix2Rules {
 
   ValidationState& state_;
   const ir::Module& m_;
+  // IsTangled's opcode part (TangledByOpcode), worked out on an opcode's first instruction:
+  // 1 + the CoopOperation, 0 while not yet known. Indexed by opcode up to grammar::kMaxOpcode.
+  ws::vector<uint8_t> tangled_by_opcode_;
 };
 
 bool Matrix2Rules::Signature(Id function, Id* returns, ws::vector<Id>* params) const {
@@ -321,8 +324,9 @@ void Matrix2Rules::CheckWorkgroupSize() {
   }
 }
 
-bool Matrix2Rules::IsTangled(InstIndex i) const {
-  const Op op = m_.opcode(i);
+// Whether instructions of `op` are tangled whatever their operands (kAlways), never (kNever),
+// or when their result or an operand is a cooperative matrix (kIfMatrixTyped).
+CoopOperation TangledByOpcode(Op op) {
   switch (op) {
     case Op::ControlBarrier:
     case Op::GroupReserveReadPipePackets:
@@ -336,7 +340,7 @@ bool Matrix2Rules::IsTangled(InstIndex i) const {
     case Op::ImageSparseSampleImplicitLod:
     case Op::ImageSparseSampleDrefImplicitLod:
     case Op::ImageQueryLod:
-      return true;
+      return CoopOperation::kAlways;
     default:
       break;
   }
@@ -344,9 +348,27 @@ bool Matrix2Rules::IsTangled(InstIndex i) const {
   if (info && (info->klass == grammar::InstructionClass::kGroup ||
                info->klass == grammar::InstructionClass::kNonUniform ||
                info->klass == grammar::InstructionClass::kDerivative)) {
-    return true;
+    return CoopOperation::kAlways;
   }
-  return IsCooperativeMatrixOperation(state_, i);
+  return CoopOperationOf(op);
+}
+
+bool Matrix2Rules::IsTangled(InstIndex i) {
+  // Callback bodies repeat a few opcodes: each one's part is worked out once.
+  const uint32_t op = static_cast<uint32_t>(m_.opcode(i));
+  if (op > grammar::kMaxOpcode) return false;  // Not in the grammar: no class, no operation.
+  if (tangled_by_opcode_.empty()) tangled_by_opcode_.assign(grammar::kMaxOpcode + 1, 0);
+  uint8_t& known = tangled_by_opcode_[op];
+  if (known == 0) known = 1 + static_cast<uint8_t>(TangledByOpcode(static_cast<Op>(op)));
+  switch (static_cast<CoopOperation>(known - 1)) {
+    case CoopOperation::kAlways:
+      return true;
+    case CoopOperation::kIfMatrixTyped:
+      return HasCoopMatrixTyped(state_, i);
+    case CoopOperation::kNever:
+      break;
+  }
+  return false;
 }
 
 void Matrix2Rules::CheckCallbacks() {
