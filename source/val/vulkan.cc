@@ -200,11 +200,14 @@ void ValidateVulkan(ValidationState& state) {
   for (const InstIndex i : state.Walked(Walk::kVulkan, m.global_end())) {
     if (state.Full()) break;
     const Op op = m.opcode(i);
-    CheckScopes(state, i, op);
+    // Loads and stores, most of the walk in a PhysicalStorageBuffer64 module, have no Scope
+    // operand and are no tensor operation: the Aligned rule is all they need.
     if (physical && (op == Op::Load || op == Op::Store || op == Op::CooperativeVectorLoadNV ||
                      op == Op::CooperativeVectorStoreNV)) {
       CheckPhysicalAligned(state, i, op);
+      continue;
     }
+    CheckScopes(state, i, op);
     const uint32_t word = op == Op::CooperativeMatrixLoadTensorNV    ? 3
                           : op == Op::CooperativeMatrixStoreTensorNV ? 1
                                                                      : 0;
