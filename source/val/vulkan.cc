@@ -135,6 +135,19 @@ void CheckScopes(ValidationState& state, InstIndex i, Op op) {
   }
 }
 
+namespace {
+
+// Out of line and cold: building the message would otherwise make every load and store pay
+// for saving the registers it needs.
+[[gnu::cold, gnu::noinline]] void ReportUnaligned(ValidationState& state, InstIndex i, Id pointer) {
+  state.Report("vulkan.physical-storage-buffer-aligned", i,
+               state.Describe(i) + ": Pointer " + state.Name(pointer) +
+                   " is in PhysicalStorageBuffer storage; the access needs the Aligned memory "
+                   "operand");
+}
+
+}  // namespace
+
 // VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708: loads and stores through a
 // PhysicalStorageBuffer pointer carry the Aligned memory operand.
 void CheckPhysicalAligned(ValidationState& state, InstIndex i, Op op) {
@@ -163,10 +176,7 @@ void CheckPhysicalAligned(ValidationState& state, InstIndex i, Op op) {
   if (sc != spv::StorageClass::PhysicalStorageBuffer) return;
   const uint32_t mask = n > mask_word ? m.word(i, mask_word) : 0;
   if ((mask & static_cast<uint32_t>(spv::MemoryAccess::Aligned)) == 0) {
-    state.Report("vulkan.physical-storage-buffer-aligned", i,
-                 state.Describe(i) + ": Pointer " + state.Name(pointer) +
-                     " is in PhysicalStorageBuffer storage; the access needs the Aligned memory "
-                     "operand");
+    ReportUnaligned(state, i, pointer);
   }
 }
 
