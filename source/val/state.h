@@ -42,8 +42,10 @@ enum class Walk : uint8_t {
   kCoopVector,
   kTensor,
   kCoopMatrix2,
+  kFunctions,
+  kStructure,
 };
-inline constexpr size_t kNumWalks = static_cast<size_t>(Walk::kCoopMatrix2) + 1;
+inline constexpr size_t kNumWalks = static_cast<size_t>(Walk::kStructure) + 1;
 
 class ValidationState;
 
@@ -63,6 +65,8 @@ bool CoopMatrixVisits(const ValidationState& state, Op op);
 bool CoopVectorVisits(const ValidationState& state, Op op);
 bool TensorVisits(const ValidationState& state, Op op);
 bool CoopMatrix2Visits(const ValidationState& state, Op op);
+bool FunctionsVisits(const ValidationState& state, Op op);
+bool StructureVisits(const ValidationState& state, Op op);
 
 class ValidationState {
  public:
