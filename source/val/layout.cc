@@ -57,6 +57,13 @@ bool IsNonSemanticExtInst(const ir::Module& m, InstIndex i) {
   return name.substr(0, 12) == "NonSemantic.";
 }
 
+// An instruction a function body may hold (OpFunction too: the function rules report that one),
+// which leaves CheckOrder's state as it is.
+bool StaysInFunction(Op op) {
+  return op != Op::FunctionEnd && (ir::SectionOf(op) == Section::kFunction || op == Op::Variable ||
+                                   op == Op::Undef || op == Op::Line || op == Op::NoLine);
+}
+
 void CheckVersion(ValidationState& state) {
   const uint32_t v = state.version();
   const uint32_t major = (v >> 16) & 0xFF, minor = (v >> 8) & 0xFF;
@@ -87,17 +94,16 @@ void CheckOrder(ValidationState& state) {
   // Only Report fills the state: it is checked after each report.
   const InstIndex n = state.Full() ? 0 : m.num_instructions();
   for (InstIndex i = 0; i < n; ++i) {
+    if (in_function) {
+      // Most instructions: a function's body, passed over in one tight loop.
+      while (i < n && StaysInFunction(m.opcode(i))) ++i;
+      if (i == n) break;
+    }
     const Op op = m.opcode(i);
     Section s = ir::SectionOf(op);
     if (in_function) {
-      // Most instructions: one function's body.
       if (op == Op::FunctionEnd) {
         in_function = false;
-        continue;
-      }
-      if (op == Op::Function) continue;  // Reported by the function rules.
-      if (s == Section::kFunction || op == Op::Variable || op == Op::Undef || op == Op::Line ||
-          op == Op::NoLine) {
         continue;
       }
       if (op == Op::MemoryModel) ++memory_models;
