@@ -84,7 +84,14 @@ void CheckVersion(ValidationState& state) {
   }
 }
 
-void CheckOrder(ValidationState& state) {
+// The instructions before the first function that CheckEntryPoints looks at, in module order:
+// found by CheckOrder's pass over the module, so that they need no pass of their own.
+struct ModuleLevel {
+  ws::vector<InstIndex> extensions_and_entry_points;
+  ws::vector<InstIndex> execution_modes;
+};
+
+void CheckOrder(ValidationState& state, ModuleLevel* found) {
   const ir::Module& m = state.module();
   Section current = Section::kCapability;
   bool in_function = false;
@@ -113,6 +120,14 @@ void CheckOrder(ValidationState& state) {
                        " and may not appear inside a function");
       if (state.Full()) break;
       continue;
+    }
+    // Before the first function, every instruction comes here.
+    if (i < m.global_end()) {
+      if (op == Op::Extension || op == Op::EntryPoint) {
+        found->extensions_and_entry_points.push_back(i);
+      } else if (op == Op::ExecutionMode || op == Op::ExecutionModeId) {
+        found->execution_modes.push_back(i);
+      }
     }
     if (op == Op::MemoryModel) ++memory_models;
     if (op == Op::Function) {
@@ -157,12 +172,13 @@ void CheckOrder(ValidationState& state) {
   }
 }
 
-void CheckEntryPoints(ValidationState& state) {
+void CheckEntryPoints(ValidationState& state, const ModuleLevel& found) {
   const ir::Module& m = state.module();
   ws::set<std::pair<uint32_t, ws::string>> seen;
   ws::set<Id> entry_functions;
   bool any = false;
-  for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
+  for (const InstIndex i : found.extensions_and_entry_points) {
+    if (state.Full()) break;
     const Op op = m.opcode(i);
     if (op == Op::Extension) {
       const std::string_view name = binary::DecodeString(m.inst(i).words.subspan(1));
@@ -248,9 +264,8 @@ void CheckEntryPoints(ValidationState& state) {
     state.Report("layout.entry-point", kNoInst,
                  "the module has no OpEntryPoint and does not declare the Linkage capability");
   }
-  for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
-    const Op op = m.opcode(i);
-    if (op != Op::ExecutionMode && op != Op::ExecutionModeId) continue;
+  for (const InstIndex i : found.execution_modes) {
+    if (state.Full()) break;
     const Id target = m.word(i, 1);
     if (!entry_functions.count(target)) {
       state.Report("execution-mode.target", i,
@@ -264,8 +279,9 @@ void CheckEntryPoints(ValidationState& state) {
 
 void ValidateLayout(ValidationState& state) {
   CheckVersion(state);
-  CheckOrder(state);
-  CheckEntryPoints(state);
+  ModuleLevel found;
+  CheckOrder(state, &found);
+  CheckEntryPoints(state, found);
 }
 
 }  // namespace coopspv::val
