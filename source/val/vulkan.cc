@@ -2,7 +2,9 @@
 // check (built-in and resource decorations, execution and memory Scopes, cooperative matrix
 // scopes and pointers); they apply only when the target environment is a Vulkan one.
 #include <string>
+#include <vector>
 
+#include "source/common/workspace.h"
 #include "source/val/cooperative.h"
 #include "source/val/core.h"
 
@@ -31,11 +33,17 @@ uint32_t BuiltInComponents(spv::BuiltIn b) {
 }
 
 // Decorations: the type of compute built-ins (VUID-<BuiltIn>-<BuiltIn>-04xxx) and the storage
-// class of resource variables (VUID-StandaloneSpirv-DescriptorSet-06491).
-void CheckDecorations(ValidationState& state) {
+// class of resource variables (VUID-StandaloneSpirv-DescriptorSet-06491). The same pass over the
+// declarations lists the cooperative matrix types, in order, for ValidateVulkan's Scope rule.
+void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_types) {
   const ir::Module& m = state.module();
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
-    if (m.opcode(i) != Op::Decorate || m.num_words(i) < 3) continue;
+    const Op op = m.opcode(i);
+    if (op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV) {
+      matrix_types->push_back(i);
+      continue;
+    }
+    if (op != Op::Decorate || m.num_words(i) < 3) continue;
     const Id target = m.word(i, 1);
     const auto decoration = static_cast<spv::Decoration>(m.word(i, 2));
     const Op target_op = state.DefOp(target);
@@ -201,7 +209,8 @@ bool VulkanVisits(const ValidationState& state, Op op) {
 
 void ValidateVulkan(ValidationState& state) {
   if (!state.options().env.is_vulkan()) return;
-  CheckDecorations(state);
+  ws::vector<InstIndex> matrix_types;
+  CheckDecorations(state, &matrix_types);
   const ir::Module& m = state.module();
   // VUID-StandaloneSpirv-Pointer-08973: cooperative matrices are loaded from and stored to
   // Workgroup, StorageBuffer or PhysicalStorageBuffer memory; the tensor loads and stores too
@@ -234,12 +243,9 @@ void ValidateVulkan(ValidationState& state) {
                      " storage; Vulkan allows Workgroup, StorageBuffer and "
                      "PhysicalStorageBuffer");
   }
-  for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
-    const Op op = m.opcode(i);
-    if ((op != Op::TypeCooperativeMatrixKHR && op != Op::TypeCooperativeMatrixNV) ||
-        m.num_words(i) < 4) {
-      continue;
-    }
+  for (const InstIndex i : matrix_types) {
+    if (state.Full()) break;
+    if (m.num_words(i) < 4) continue;
     // VUID-StandaloneSpirv-Scope-12243: a cooperative matrix's Scope is Subgroup or Workgroup.
     const std::optional<int64_t> scope = KnownValue(state, m.word(i, 3));
     if (scope && *scope != static_cast<int64_t>(spv::Scope::Subgroup) &&
