@@ -121,11 +121,12 @@ void CheckOrder(ValidationState& state, ModuleLevel* found) {
       if (state.Full()) break;
       continue;
     }
-    // Before the first function, every instruction comes here.
-    if (i < m.global_end()) {
-      if (op == Op::Extension || op == Op::EntryPoint) {
+    // Before the first function, every instruction comes here; the sections tell those wanted
+    // (one test for most).
+    if (s <= Section::kExecutionMode && i < m.global_end()) {
+      if (s == Section::kExtension || s == Section::kEntryPoint) {
         found->extensions_and_entry_points.push_back(i);
-      } else if (op == Op::ExecutionMode || op == Op::ExecutionModeId) {
+      } else if (s == Section::kExecutionMode) {
         found->execution_modes.push_back(i);
       }
     }
