@@ -360,15 +360,7 @@ bool Matrix2Rules::IsTangled(InstIndex i) {
   if (tangled_by_opcode_.empty()) tangled_by_opcode_.assign(grammar::kMaxOpcode + 1, 0);
   uint8_t& known = tangled_by_opcode_[op];
   if (known == 0) known = 1 + static_cast<uint8_t>(TangledByOpcode(static_cast<Op>(op)));
-  switch (static_cast<CoopOperation>(known - 1)) {
-    case CoopOperation::kAlways:
-      return true;
-    case CoopOperation::kIfMatrixTyped:
-      return HasCoopMatrixTyped(state_, i);
-    case CoopOperation::kNever:
-      break;
-  }
-  return false;
+  return CoopOperationHolds(state_, i, static_cast<CoopOperation>(known - 1));
 }
 
 void Matrix2Rules::CheckCallbacks() {

@@ -216,15 +216,7 @@ bool HasCoopMatrixTyped(const ValidationState& state, InstIndex i) {
 }
 
 bool IsCooperativeMatrixOperation(const ValidationState& state, InstIndex i) {
-  switch (CoopOperationOf(state.module().opcode(i))) {
-    case CoopOperation::kAlways:
-      return true;
-    case CoopOperation::kIfMatrixTyped:
-      return HasCoopMatrixTyped(state, i);
-    case CoopOperation::kNever:
-      break;
-  }
-  return false;
+  return CoopOperationHolds(state, i, CoopOperationOf(state.module().opcode(i)));
 }
 
 void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask, bool load,

@@ -64,6 +64,11 @@ bool IsCooperativeMatrixOperation(const ValidationState& state, InstIndex i);
 enum class CoopOperation : uint8_t { kNever, kAlways, kIfMatrixTyped };
 CoopOperation CoopOperationOf(Op op);
 bool HasCoopMatrixTyped(const ValidationState& state, InstIndex i);
+// The answer for instruction i given what its opcode says (`by_opcode`).
+inline bool CoopOperationHolds(const ValidationState& state, InstIndex i, CoopOperation by_opcode) {
+  return by_opcode == CoopOperation::kAlways ||
+         (by_opcode == CoopOperation::kIfMatrixTyped && HasCoopMatrixTyped(state, i));
+}
 
 // The Memory Operand rules every cooperative load and store shares: MakePointerAvailable not
 // on a load, MakePointerVisible not on a store, either one only with NonPrivatePointer, and
