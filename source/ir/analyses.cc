@@ -314,8 +314,10 @@ DominatorTree::DominatorTree(const Module& module, const Cfg& cfg, bool post) {
 // ---------------------------------------------------------------------------------------------
 // TypeTable.
 
-uint64_t TypeTable::Hash(Op op, std::span<const uint32_t> words) const {
-  uint64_t h = 1469598103934665603ull ^ static_cast<uint32_t>(op);
+namespace {
+
+// FNV-1a over `words`, on from `h`: a key hashed in pieces hashes as it does whole.
+uint64_t Mix(uint64_t h, std::span<const uint32_t> words) {
   for (uint32_t w : words) {
     h ^= w;
     h *= 1099511628211ull;
@@ -323,61 +325,58 @@ uint64_t TypeTable::Hash(Op op, std::span<const uint32_t> words) const {
   return h;
 }
 
-namespace {
-
-// The words identifying a type or constant: for types everything after the result id; for
-// constants the result type and everything after the result id.
-void KeyOf(const Inst& inst, ws::vector<uint32_t>* key) {
-  key->clear();
-  if (inst.type_id != 0) {
-    key->push_back(inst.type_id);
-    key->insert(key->end(), inst.words.begin() + 3, inst.words.end());
-  } else {
-    key->insert(key->end(), inst.words.begin() + 2, inst.words.end());
-  }
-}
+uint64_t Seed(Op op) { return 1469598103934665603ull ^ static_cast<uint32_t>(op); }
 
 bool Interned(Op op) { return (IsTypeDeclaration(op) || IsConstant(op)) && !IsSpecConstant(op); }
 
 }  // namespace
 
+// A key is the words identifying a type or constant: for types everything after the result id;
+// for constants the result type and everything after the result id.
+uint64_t TypeTable::Hash(Op op, std::span<const uint32_t> words) const {
+  return Mix(Seed(op), words);
+}
+
 bool TypeTable::Equal(Id candidate, Op op, std::span<const uint32_t> words) const {
+  // The key starts with the result type when the candidate's opcode has one.
+  if (module_.type_id(module_.Def(candidate)) == 0) return Equal(candidate, op, 0, words);
+  return !words.empty() && Equal(candidate, op, words[0], words.subspan(1));
+}
+
+bool TypeTable::Equal(Id candidate, Op op, Id type, std::span<const uint32_t> rest) const {
   const InstIndex d = module_.Def(candidate);
   if (module_.opcode(d) != op) return false;
   const Inst inst = module_.inst(d);
-  if (inst.type_id != 0) {
-    if (words.empty() || words[0] != inst.type_id) return false;
-    const auto rest = inst.words.subspan(3);
-    return std::equal(rest.begin(), rest.end(), words.begin() + 1, words.end());
-  }
-  const auto rest = inst.words.subspan(2);
-  return std::equal(rest.begin(), rest.end(), words.begin(), words.end());
+  if (inst.type_id != type) return false;
+  const auto own = inst.words.subspan(type != 0 ? 3 : 2);
+  return std::equal(own.begin(), own.end(), rest.begin(), rest.end());
 }
 
 TypeTable::TypeTable(const Module& module) : module_(module) {
   canonical_.assign(module.bound(), 0);
-  size_t count = 0;
-  for (InstIndex i = 0; i < module.global_end(); ++i) {
-    if (Interned(module.opcode(i)) && module.result_id(i) != 0) ++count;
-  }
+  // At most half full with every declaration before the first function interned: no count.
   size_t size = 16;
-  while (size < count * 2) size *= 2;
+  while (size < size_t{module.global_end()} * 2) size *= 2;
   slots_.assign(size, 0);
-  ws::vector<uint32_t> key;
   for (InstIndex i = 0; i < module.global_end(); ++i) {
     const Op op = module.opcode(i);
     const Id id = module.result_id(i);
     if (!Interned(op) || id == 0 || module.Def(id) != i) continue;
     // Structs and opaque types are distinct even with equal operands (decorations may differ):
     // they are their own canonical ids.
-    const Inst inst = module.inst(i);
-    KeyOf(inst, &key);
     if (op == Op::TypeStruct || op == Op::TypeOpaque) {
       canonical_[id] = id;
       continue;
     }
-    size_t pos = Hash(op, key) & (slots_.size() - 1);
-    while (slots_[pos] != 0 && !Equal(slots_[pos], op, key)) pos = (pos + 1) & (slots_.size() - 1);
+    // The key read in place, in two pieces: the result type (constants), the words after the
+    // result id.
+    const Inst inst = module.inst(i);
+    const Id type = inst.type_id;
+    const auto rest = inst.words.subspan(type != 0 ? 3 : 2);
+    size_t pos = Mix(type != 0 ? Mix(Seed(op), {&type, 1}) : Seed(op), rest) & (slots_.size() - 1);
+    while (slots_[pos] != 0 && !Equal(slots_[pos], op, type, rest)) {
+      pos = (pos + 1) & (slots_.size() - 1);
+    }
     if (slots_[pos] == 0) slots_[pos] = id;
     canonical_[id] = slots_[pos];
   }

@@ -121,6 +121,8 @@ class TypeTable {
  private:
   uint64_t Hash(spv::Op op, std::span<const uint32_t> words) const;
   bool Equal(Id candidate, spv::Op op, std::span<const uint32_t> words) const;
+  // The same, with the key in two pieces: `type` (0 for a type declaration) and the rest.
+  bool Equal(Id candidate, spv::Op op, Id type, std::span<const uint32_t> rest) const;
 
   const Module& module_;
   ws::vector<Id> canonical_;

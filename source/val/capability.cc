@@ -110,6 +110,20 @@ int FirstEnumerantOperand(const grammar::InstructionInfo& info) {
   return -1;
 }
 
+// Whether an instruction's capabilities, extensions or version enable it, and the report when
+// they do not: out of line (once per opcode, and for errors), so that the loop over every
+// instruction keeps its values in registers.
+[[gnu::noinline]] bool InstructionEnabled(const ValidationState& state,
+                                          const grammar::InstructionInfo& info) {
+  return Enabled(state, grammar::Capabilities(info), grammar::Extensions(info), info.version, true);
+}
+[[gnu::cold, gnu::noinline]] void ReportInstruction(ValidationState& state, InstIndex i,
+                                                    const grammar::InstructionInfo& info) {
+  const ws::string missing =
+      Missing(state, grammar::Capabilities(info), grammar::Extensions(info), info.version, true);
+  state.Report("capability.instruction", i, state.Describe(i) + " requires " + missing);
+}
+
 }  // namespace
 
 void ValidateCapabilities(ValidationState& state) {
@@ -128,32 +142,26 @@ void ValidateCapabilities(ValidationState& state) {
   // repeat (Decorate's decoration, OpVariable's storage class, ...) and are not looked up again.
   uint64_t last_enabled[grammar::kNumOperandKinds] = {};
   const InstIndex num_instructions = static_cast<InstIndex>(m.num_instructions());
+  const binary::ParsedModule::Instruction* const records = parsed.instructions.data();
   for (InstIndex i = 0; i < num_instructions && !state.Full(); ++i) {
-    const binary::ParsedModule::Instruction& rec = parsed.instructions[i];
+    const binary::ParsedModule::Instruction& rec = records[i];
     const uint32_t opcode = rec.opcode;
-    uint8_t unlisted = 0;
-    uint8_t& facts = opcode <= grammar::kMaxOpcode ? opcode_facts[opcode] : unlisted;
+    const bool listed = opcode <= grammar::kMaxOpcode;
+    uint8_t facts = listed ? opcode_facts[opcode] : 0;
     if (facts == 0) {
       const grammar::InstructionInfo& info = *grammar::LookupOpcode(opcode);
-      facts =
-          Enabled(state, grammar::Capabilities(info), grammar::Extensions(info), info.version, true)
-              ? kEnabled
-              : kDisabled;
+      facts = InstructionEnabled(state, info) ? kEnabled : kDisabled;
       const int first = FirstEnumerantOperand(info);
-      if (first >= 0) {
-        facts |= kScan;
-        if (opcode <= grammar::kMaxOpcode) scan_from[opcode] = static_cast<uint8_t>(first);
+      if (first >= 0) facts |= kScan;
+      if (listed) {
+        opcode_facts[opcode] = facts;
+        if (first >= 0) scan_from[opcode] = static_cast<uint8_t>(first);
       }
     }
-    if (facts & kDisabled) {
-      const grammar::InstructionInfo& info = *grammar::LookupOpcode(opcode);
-      const ws::string missing = Missing(state, grammar::Capabilities(info),
-                                         grammar::Extensions(info), info.version, true);
-      state.Report("capability.instruction", i, state.Describe(i) + " requires " + missing);
-    }
+    if (facts & kDisabled) ReportInstruction(state, i, *grammar::LookupOpcode(opcode));
     if (!(facts & kScan)) continue;
     const binary::ParsedOperand* const operands = parsed.operands.data() + rec.operand_begin;
-    const uint32_t from = opcode <= grammar::kMaxOpcode ? scan_from[opcode] : 0;
+    const uint32_t from = listed ? scan_from[opcode] : 0;
     for (uint32_t k = from; k < rec.operand_count; ++k) {
       const binary::ParsedOperand& op = operands[k];
       if (grammar::IsIdKind(op.kind)) continue;  // Most operands; no table lookup for them.

@@ -18,6 +18,17 @@ using spv::Capability;
 
 constexpr int64_t kUseA = 0, kUseB = 1, kUseAccumulator = 2;
 
+// Whether the module declares a capability of the instructions Run checks and of those naming
+// callbacks (checked as such elsewhere): a module declaring none has none of them.
+bool Matrix2Declared(const ValidationState& state) {
+  return state.HasCapability(Capability::CooperativeMatrixReductionsEXT) ||
+         state.HasCapability(Capability::CooperativeMatrixPerElementOperationsEXT) ||
+         state.HasCapability(Capability::CooperativeMatrixConversionsNV) ||
+         state.HasCapability(Capability::CooperativeMatrixConversionsEXT) ||
+         state.HasCapability(Capability::CooperativeMatrixGetCoordinateEXT) ||
+         state.HasCapability(Capability::CooperativeMatrixTensorAddressingNV);
+}
+
 class Matrix2Rules {
  public:
   explicit Matrix2Rules(ValidationState& state) : state_(state), m_(state.module()) {}
@@ -31,7 +42,7 @@ class Matrix2Rules {
   void CheckGetCoordinate(InstIndex i);
   void CheckWorkgroupSize();
   void CheckCallbacks();
-  bool IsTangled(InstIndex i) const;
+  bool IsTangled(InstIndex i);
   // The function type's (return, parameters) of a function id, or false.
   bool Signature(Id function, Id* returns, ws::vector<Id>* params) const;
   // a == 2 * b for dimension operands, when provable: known values, or b = a UDiv 2 /
@@ -40,6 +51,9 @@ class Matrix2Rules {
 
   ValidationState& state_;
   const ir::Module& m_;
+  // IsTangled's opcode part (TangledByOpcode), worked out on an opcode's first instruction:
+  // 1 + the CoopOperation, 0 while not yet known. Indexed by opcode up to grammar::kMaxOpcode.
+  ws::vector<uint8_t> tangled_by_opcode_;
 };
 
 bool Matrix2Rules::Signature(Id function, Id* returns, ws::vector<Id>* params) const {
@@ -271,7 +285,7 @@ void Matrix2Rules::CheckWorkgroupSize() {
   // every entry point, or a WorkgroupSize built-in).
   bool any = false;
   InstIndex first = kNoInst;
-  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+  for (const InstIndex i : state_.Walked(Walk::kCoopMatrix2)) {
     if (m_.opcode(i) != Op::TypeCooperativeMatrixKHR) continue;
     const auto scope = DefaultValue(state_, m_.word(i, 3));
     if (scope && *scope == static_cast<int64_t>(spv::Scope::Workgroup)) {
@@ -283,7 +297,7 @@ void Matrix2Rules::CheckWorkgroupSize() {
   if (!any) return;
   ws::vector<Id> entry_points, sized;
   bool builtin_size = false;
-  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+  for (const InstIndex i : state_.Walked(Walk::kCoopMatrix2)) {
     const Op op = m_.opcode(i);
     if (op == Op::EntryPoint) entry_points.push_back(m_.word(i, 2));
     if ((op == Op::ExecutionMode || op == Op::ExecutionModeId) &&
@@ -310,8 +324,9 @@ void Matrix2Rules::CheckWorkgroupSize() {
   }
 }
 
-bool Matrix2Rules::IsTangled(InstIndex i) const {
-  const Op op = m_.opcode(i);
+// Whether instructions of `op` are tangled whatever their operands (kAlways), never (kNever),
+// or when their result or an operand is a cooperative matrix (kIfMatrixTyped).
+CoopOperation TangledByOpcode(Op op) {
   switch (op) {
     case Op::ControlBarrier:
     case Op::GroupReserveReadPipePackets:
@@ -325,7 +340,7 @@ bool Matrix2Rules::IsTangled(InstIndex i) const {
     case Op::ImageSparseSampleImplicitLod:
     case Op::ImageSparseSampleDrefImplicitLod:
     case Op::ImageQueryLod:
-      return true;
+      return CoopOperation::kAlways;
     default:
       break;
   }
@@ -333,9 +348,19 @@ bool Matrix2Rules::IsTangled(InstIndex i) const {
   if (info && (info->klass == grammar::InstructionClass::kGroup ||
                info->klass == grammar::InstructionClass::kNonUniform ||
                info->klass == grammar::InstructionClass::kDerivative)) {
-    return true;
+    return CoopOperation::kAlways;
   }
-  return IsCooperativeMatrixOperation(state_, i);
+  return CoopOperationOf(op);
+}
+
+bool Matrix2Rules::IsTangled(InstIndex i) {
+  // Callback bodies repeat a few opcodes: each one's part is worked out once.
+  const uint32_t op = static_cast<uint32_t>(m_.opcode(i));
+  if (op > grammar::kMaxOpcode) return false;  // Not in the grammar: no class, no operation.
+  if (tangled_by_opcode_.empty()) tangled_by_opcode_.assign(grammar::kMaxOpcode + 1, 0);
+  uint8_t& known = tangled_by_opcode_[op];
+  if (known == 0) known = 1 + static_cast<uint8_t>(TangledByOpcode(static_cast<Op>(op)));
+  return CoopOperationHolds(state_, i, static_cast<CoopOperation>(known - 1));
 }
 
 void Matrix2Rules::CheckCallbacks() {
@@ -346,7 +371,7 @@ void Matrix2Rules::CheckCallbacks() {
     const char* role;
   };
   ws::vector<Callback> callbacks;
-  for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+  for (const InstIndex i : state_.Walked(Walk::kCoopMatrix2)) {
     const Op op = m_.opcode(i);
     if (op == Op::CooperativeMatrixReduceEXT) {
       callbacks.push_back({m_.word(i, 5), i, "CombineFunc"});
@@ -407,15 +432,9 @@ void Matrix2Rules::CheckCallbacks() {
 }
 
 void Matrix2Rules::Run() {
-  // The instructions below all need one of these capabilities (checked as such elsewhere); a
-  // module declaring none has none of them.
-  const bool matrix2 = state_.HasCapability(Capability::CooperativeMatrixReductionsEXT) ||
-                       state_.HasCapability(Capability::CooperativeMatrixPerElementOperationsEXT) ||
-                       state_.HasCapability(Capability::CooperativeMatrixConversionsNV) ||
-                       state_.HasCapability(Capability::CooperativeMatrixConversionsEXT) ||
-                       state_.HasCapability(Capability::CooperativeMatrixGetCoordinateEXT) ||
-                       state_.HasCapability(Capability::CooperativeMatrixTensorAddressingNV);
-  for (InstIndex i = 0; matrix2 && i < m_.num_instructions() && !state_.Full(); ++i) {
+  const bool matrix2 = Matrix2Declared(state_);
+  for (const InstIndex i : state_.Walked(Walk::kCoopMatrix2)) {
+    if (!matrix2 || state_.Full()) break;
     switch (m_.opcode(i)) {
       case Op::CooperativeMatrixReduceEXT:
         CheckReduce(i);
@@ -442,6 +461,29 @@ void Matrix2Rules::Run() {
 }
 
 }  // namespace
+
+bool CoopMatrix2Visits(const ValidationState& state, Op op) {
+  if (!state.HasCapability(Capability::CooperativeMatrixKHR)) return false;
+  switch (op) {
+    // What CheckWorkgroupSize looks at.
+    case Op::TypeCooperativeMatrixKHR:
+    case Op::EntryPoint:
+    case Op::ExecutionMode:
+    case Op::ExecutionModeId:
+    case Op::Decorate:
+      return true;
+    // What Run checks, and the instructions naming the callbacks of CheckCallbacks.
+    case Op::CooperativeMatrixReduceEXT:
+    case Op::CooperativeMatrixPerElementOpEXT:
+    case Op::CooperativeMatrixTransposeNV:
+    case Op::CooperativeMatrixConvertUseEXT:
+    case Op::CooperativeMatrixGetCoordinateEXT:
+    case Op::CooperativeMatrixLoadTensorNV:
+      return Matrix2Declared(state);
+    default:
+      return false;
+  }
+}
 
 void ValidateCoopMatrix2(ValidationState& state) {
   if (!state.HasCapability(Capability::CooperativeMatrixKHR)) return;

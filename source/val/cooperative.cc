@@ -180,9 +180,7 @@ bool ContainsCooperativeType(const ValidationState& state, Id type) {
   return false;
 }
 
-bool IsCooperativeMatrixOperation(const ValidationState& state, InstIndex i) {
-  const ir::Module& m = state.module();
-  const Op op = m.opcode(i);
+CoopOperation CoopOperationOf(Op op) {
   switch (op) {
     case Op::CooperativeMatrixLoadKHR:
     case Op::CooperativeMatrixStoreKHR:
@@ -196,7 +194,7 @@ bool IsCooperativeMatrixOperation(const ValidationState& state, InstIndex i) {
     case Op::CooperativeMatrixConvertUseEXT:
     case Op::CooperativeMatrixTransposeNV:
     case Op::CooperativeMatrixPerElementOpEXT:
-      return true;
+      return CoopOperation::kAlways;
     default:
       break;
   }
@@ -205,12 +203,20 @@ bool IsCooperativeMatrixOperation(const ValidationState& state, InstIndex i) {
       info && (info->klass == grammar::InstructionClass::kConversion ||
                info->klass == grammar::InstructionClass::kArithmetic ||
                op == Op::CompositeConstruct || op == Op::CompositeConstructReplicateEXT);
-  if (!candidate) return false;
+  return candidate ? CoopOperation::kIfMatrixTyped : CoopOperation::kNever;
+}
+
+bool HasCoopMatrixTyped(const ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
   if (IsCoopMatrixType(state, m.type_id(i))) return true;
   for (size_t w = 3; w < m.num_words(i); ++w) {
     if (IsCoopMatrixType(state, state.TypeOf(m.word(i, w)))) return true;
   }
   return false;
+}
+
+bool IsCooperativeMatrixOperation(const ValidationState& state, InstIndex i) {
+  return CoopOperationHolds(state, i, CoopOperationOf(state.module().opcode(i)));
 }
 
 void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask, bool load,

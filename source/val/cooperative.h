@@ -57,6 +57,18 @@ bool ContainsCooperativeType(const ValidationState& state, Id type);
 // stores and multiply-adds of both kinds, the matrix2 instructions, and conversions,
 // arithmetic and constructs whose result or an operand is a cooperative matrix.
 bool IsCooperativeMatrixOperation(const ValidationState& state, InstIndex i);
+// IsCooperativeMatrixOperation in two parts, for callers that decide many instructions of the
+// same opcodes: what the opcode alone says (true for every instruction of it, for none, or for
+// those HasCoopMatrixTyped holds for), and whether the result type or the type of any word
+// after the result id is a cooperative matrix type.
+enum class CoopOperation : uint8_t { kNever, kAlways, kIfMatrixTyped };
+CoopOperation CoopOperationOf(Op op);
+bool HasCoopMatrixTyped(const ValidationState& state, InstIndex i);
+// The answer for instruction i given what its opcode says (`by_opcode`).
+inline bool CoopOperationHolds(const ValidationState& state, InstIndex i, CoopOperation by_opcode) {
+  return by_opcode == CoopOperation::kAlways ||
+         (by_opcode == CoopOperation::kIfMatrixTyped && HasCoopMatrixTyped(state, i));
+}
 
 // The Memory Operand rules every cooperative load and store shares: MakePointerAvailable not
 // on a load, MakePointerVisible not on a store, either one only with NonPrivatePointer, and

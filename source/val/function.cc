@@ -34,92 +34,95 @@ bool ContinuesBlock(Op op) {
   return v < 256 ? !kBlockSpecial[v] : !ir::IsTerminator(op);
 }
 
+// Reports a broken function structure at instruction i: the instruction described, then `what`
+// (nullptr: a misplaced OpFunctionParameter). Out of line and cold, so that the state machine
+// does not pay for building messages. False to stop.
+[[gnu::cold, gnu::noinline]] bool FailStructure(ValidationState& state, InstIndex i,
+                                                const char* what) {
+  state.structure_ok = false;
+  return state.Report("function.structure", i,
+                      what == nullptr ? ws::string("OpFunctionParameter after the function's "
+                                                   "first block")
+                                      : state.Describe(i) + what);
+}
+
 // Walks the instruction stream as a state machine over OpFunction / OpFunctionParameter /
 // OpLabel / terminator / OpFunctionEnd. Sets state.structure_ok = false on any problem.
 void CheckStructure(ValidationState& state) {
   const ir::Module& m = state.module();
   enum class Where { kOutside, kParams, kInBlock, kBetweenBlocks } where = Where::kOutside;
   InstIndex function_start = kNoInst;
-  bool has_blocks = false;
-  auto fail = [&](InstIndex i, ws::string message) {
-    state.structure_ok = false;
-    return state.Report("function.structure", i, std::move(message));
-  };
-  for (InstIndex i = 0; i < m.num_instructions(); ++i) {
+  auto fail = [&](InstIndex i, const char* what) { return FailStructure(state, i, what); };
+  // Moves the state machine over instruction i; false to stop.
+  auto step = [&](InstIndex i) {
     const Op op = m.opcode(i);
     switch (where) {
       case Where::kOutside:
         if (op == Op::Function) {
           where = Where::kParams;
           function_start = i;
-          has_blocks = false;
         } else if (op == Op::FunctionParameter || op == Op::Label || op == Op::FunctionEnd) {
-          if (!fail(i, state.Describe(i) + " appears outside a function")) return;
+          return fail(i, " appears outside a function");
         }
-        continue;
+        return true;
       case Where::kParams:
-        if (op == Op::FunctionParameter || op == Op::Line || op == Op::NoLine) continue;
+        if (op == Op::FunctionParameter || op == Op::Line || op == Op::NoLine) return true;
         if (op == Op::FunctionEnd) {
           where = Where::kOutside;  // A declaration: no body.
-          continue;
-        }
-        if (op == Op::Label) {
-          where = Where::kInBlock;
-          has_blocks = true;
-          continue;
-        }
-        if (!fail(i, state.Describe(i) + " must be preceded by an OpLabel: a function body starts "
-                                         "with a block")) {
-          return;
+          return true;
         }
         where = Where::kInBlock;
-        continue;
+        if (op == Op::Label) return true;
+        return fail(i, " must be preceded by an OpLabel: a function body starts with a block");
       case Where::kInBlock:
-        if (ContinuesBlock(op)) {
-          // The rest of the block's ordinary instructions, in one tight loop.
-          while (i + 1 < m.num_instructions() && ContinuesBlock(m.opcode(i + 1))) ++i;
-          continue;
-        }
+        if (ContinuesBlock(op)) return true;
         if (op == Op::Label) {
-          if (!fail(i, state.Describe(i) + " starts a new block before the previous one ended "
-                                           "with a terminator")) {
-            return;
-          }
-          continue;
+          return fail(i, " starts a new block before the previous one ended with a terminator");
         }
         if (op == Op::FunctionEnd || op == Op::Function) {
-          if (!fail(i, state.Describe(i) + ": the last block of the function has no terminator")) {
-            return;
-          }
           where = op == Op::Function ? Where::kParams : Where::kOutside;
           function_start = i;
-          continue;
+          return fail(i, ": the last block of the function has no terminator");
         }
         if (op == Op::FunctionParameter) {
-          if (!fail(i, "OpFunctionParameter after the function's first block")) return;
-          continue;
+          return fail(i, nullptr);
         }
         if (ir::IsTerminator(op)) where = Where::kBetweenBlocks;
-        continue;
+        return true;
       case Where::kBetweenBlocks:
         if (op == Op::Label) {
           where = Where::kInBlock;
         } else if (op == Op::FunctionEnd) {
           where = Where::kOutside;
         } else if (op != Op::Line && op != Op::NoLine) {
-          if (!fail(i, state.Describe(i) + " follows a block terminator; it must be in a block "
-                                           "(after an OpLabel)")) {
-            return;
-          }
           if (op == Op::Function) where = Where::kParams;
+          return fail(i, " follows a block terminator; it must be in a block (after an OpLabel)");
         }
-        continue;
+        return true;
     }
+    return true;
+  };
+  // The walk holds the instructions that change the state inside a block or outside functions
+  // (StructureVisits); each run of instructions between two of them only matters in a
+  // function's parameters or between its blocks, and there only up to the first that starts a
+  // block.
+  const InstIndex n = static_cast<InstIndex>(m.num_instructions());
+  InstIndex next = 0;  // The first instruction the state machine has not seen.
+  auto run_to = [&](InstIndex end) {
+    for (; next < end && (where == Where::kParams || where == Where::kBetweenBlocks); ++next) {
+      if (!step(next)) return false;
+    }
+    next = end;
+    return true;
+  };
+  for (const InstIndex i : state.Walked(Walk::kStructure)) {
+    if (!run_to(i) || !step(i)) return;
+    next = i + 1;
   }
+  if (!run_to(n)) return;
   if (where != Where::kOutside) {
-    fail(function_start, state.Describe(function_start) + " has no OpFunctionEnd");
+    fail(function_start, " has no OpFunctionEnd");
   }
-  (void)has_blocks;
 }
 
 void CheckFunctionTypes(ValidationState& state) {
@@ -176,7 +179,7 @@ void CheckBodies(ValidationState& state) {
   // debug lines: the scan for "variables first" only moves forward, so it stays linear.
   uint32_t prefix_block = ~0u;
   InstIndex prefix_end = 0;
-  for (InstIndex i = 0; i < m.num_instructions(); ++i) {
+  for (const InstIndex i : state.Walked(Walk::kFunctions)) {
     const Op op = m.opcode(i);
     if (static_cast<uint32_t>(op) >= 256 || !kBodyChecked[static_cast<uint32_t>(op)]) continue;
     if (state.Full()) break;
@@ -346,6 +349,15 @@ void CheckNestingDepth(ValidationState& state) {
 }
 
 }  // namespace
+
+// CheckBodies' walk.
+bool FunctionsVisits(const ValidationState& /*state*/, Op op) {
+  const uint32_t v = static_cast<uint32_t>(op);
+  return v < 256 && kBodyChecked[v];
+}
+
+// CheckStructure's walk: the instructions that do not simply continue a block.
+bool StructureVisits(const ValidationState& /*state*/, Op op) { return !ContinuesBlock(op); }
 
 void ValidateFunctions(ValidationState& state) {
   CheckStructure(state);

@@ -57,6 +57,13 @@ bool IsNonSemanticExtInst(const ir::Module& m, InstIndex i) {
   return name.substr(0, 12) == "NonSemantic.";
 }
 
+// An instruction a function body may hold (OpFunction too: the function rules report that one),
+// which leaves CheckOrder's state as it is.
+bool StaysInFunction(Op op) {
+  return op != Op::FunctionEnd && (ir::SectionOf(op) == Section::kFunction || op == Op::Variable ||
+                                   op == Op::Undef || op == Op::Line || op == Op::NoLine);
+}
+
 void CheckVersion(ValidationState& state) {
   const uint32_t v = state.version();
   const uint32_t major = (v >> 16) & 0xFF, minor = (v >> 8) & 0xFF;
@@ -77,7 +84,14 @@ void CheckVersion(ValidationState& state) {
   }
 }
 
-void CheckOrder(ValidationState& state) {
+// The instructions before the first function that CheckEntryPoints looks at, in module order:
+// found by CheckOrder's pass over the module, so that they need no pass of their own.
+struct ModuleLevel {
+  ws::vector<InstIndex> extensions_and_entry_points;
+  ws::vector<InstIndex> execution_modes;
+};
+
+void CheckOrder(ValidationState& state, ModuleLevel* found) {
   const ir::Module& m = state.module();
   Section current = Section::kCapability;
   bool in_function = false;
@@ -87,17 +101,16 @@ void CheckOrder(ValidationState& state) {
   // Only Report fills the state: it is checked after each report.
   const InstIndex n = state.Full() ? 0 : m.num_instructions();
   for (InstIndex i = 0; i < n; ++i) {
+    if (in_function) {
+      // Most instructions: a function's body, passed over in one tight loop.
+      while (i < n && StaysInFunction(m.opcode(i))) ++i;
+      if (i == n) break;
+    }
     const Op op = m.opcode(i);
     Section s = ir::SectionOf(op);
     if (in_function) {
-      // Most instructions: one function's body.
       if (op == Op::FunctionEnd) {
         in_function = false;
-        continue;
-      }
-      if (op == Op::Function) continue;  // Reported by the function rules.
-      if (s == Section::kFunction || op == Op::Variable || op == Op::Undef || op == Op::Line ||
-          op == Op::NoLine) {
         continue;
       }
       if (op == Op::MemoryModel) ++memory_models;
@@ -107,6 +120,15 @@ void CheckOrder(ValidationState& state) {
                        " and may not appear inside a function");
       if (state.Full()) break;
       continue;
+    }
+    // Before the first function, every instruction comes here; the sections tell those wanted
+    // (one test for most).
+    if (s <= Section::kExecutionMode && i < m.global_end()) {
+      if (s == Section::kExtension || s == Section::kEntryPoint) {
+        found->extensions_and_entry_points.push_back(i);
+      } else if (s == Section::kExecutionMode) {
+        found->execution_modes.push_back(i);
+      }
     }
     if (op == Op::MemoryModel) ++memory_models;
     if (op == Op::Function) {
@@ -151,12 +173,13 @@ void CheckOrder(ValidationState& state) {
   }
 }
 
-void CheckEntryPoints(ValidationState& state) {
+void CheckEntryPoints(ValidationState& state, const ModuleLevel& found) {
   const ir::Module& m = state.module();
   ws::set<std::pair<uint32_t, ws::string>> seen;
   ws::set<Id> entry_functions;
   bool any = false;
-  for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
+  for (const InstIndex i : found.extensions_and_entry_points) {
+    if (state.Full()) break;
     const Op op = m.opcode(i);
     if (op == Op::Extension) {
       const std::string_view name = binary::DecodeString(m.inst(i).words.subspan(1));
@@ -242,9 +265,8 @@ void CheckEntryPoints(ValidationState& state) {
     state.Report("layout.entry-point", kNoInst,
                  "the module has no OpEntryPoint and does not declare the Linkage capability");
   }
-  for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
-    const Op op = m.opcode(i);
-    if (op != Op::ExecutionMode && op != Op::ExecutionModeId) continue;
+  for (const InstIndex i : found.execution_modes) {
+    if (state.Full()) break;
     const Id target = m.word(i, 1);
     if (!entry_functions.count(target)) {
       state.Report("execution-mode.target", i,
@@ -258,8 +280,9 @@ void CheckEntryPoints(ValidationState& state) {
 
 void ValidateLayout(ValidationState& state) {
   CheckVersion(state);
-  CheckOrder(state);
-  CheckEntryPoints(state);
+  ModuleLevel found;
+  CheckOrder(state, &found);
+  CheckEntryPoints(state, found);
 }
 
 }  // namespace coopspv::val

@@ -26,7 +26,7 @@ namespace {
 // The walks (bit w for Walk w) that visit instructions of `op`.
 uint32_t WalksOf(const ValidationState& state, Op op) {
   // Direct calls, in the order of enum Walk.
-  static_assert(kNumWalks == 12);
+  static_assert(kNumWalks == 15);
   const auto bit = [](bool visits, Walk w) { return uint32_t{visits} << static_cast<uint32_t>(w); };
   return bit(MemoryVisits(state, op), Walk::kMemory) |
          bit(CompositesVisits(state, op), Walk::kComposites) |
@@ -38,7 +38,10 @@ uint32_t WalksOf(const ValidationState& state, Op op) {
          bit(ArithmeticVisits(state, op), Walk::kArithmetic) |
          bit(CoopMatrixVisits(state, op), Walk::kCoopMatrix) |
          bit(CoopVectorVisits(state, op), Walk::kCoopVector) |
-         bit(TensorVisits(state, op), Walk::kTensor);
+         bit(TensorVisits(state, op), Walk::kTensor) |
+         bit(CoopMatrix2Visits(state, op), Walk::kCoopMatrix2) |
+         bit(FunctionsVisits(state, op), Walk::kFunctions) |
+         bit(StructureVisits(state, op), Walk::kStructure);
 }
 
 // The walks of the opcodes a module uses, each worked out on its first instruction: directly
@@ -65,7 +68,7 @@ class WalkMasks {
   }
 
  private:
-  static_assert(kNumWalks < 15);
+  static_assert(kNumWalks <= 15);
   static constexpr uint32_t kLow = 512;
   static constexpr uint32_t kHigh = 64;
   static constexpr uint32_t kKnown = 1u << 15;  // Set on every mask kept, so that 0 is "not yet".

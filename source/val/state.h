@@ -41,8 +41,11 @@ enum class Walk : uint8_t {
   kCoopMatrix,
   kCoopVector,
   kTensor,
+  kCoopMatrix2,
+  kFunctions,
+  kStructure,
 };
-inline constexpr size_t kNumWalks = static_cast<size_t>(Walk::kTensor) + 1;
+inline constexpr size_t kNumWalks = static_cast<size_t>(Walk::kStructure) + 1;
 
 class ValidationState;
 
@@ -61,6 +64,9 @@ bool ArithmeticVisits(const ValidationState& state, Op op);
 bool CoopMatrixVisits(const ValidationState& state, Op op);
 bool CoopVectorVisits(const ValidationState& state, Op op);
 bool TensorVisits(const ValidationState& state, Op op);
+bool CoopMatrix2Visits(const ValidationState& state, Op op);
+bool FunctionsVisits(const ValidationState& state, Op op);
+bool StructureVisits(const ValidationState& state, Op op);
 
 class ValidationState {
  public:
@@ -156,7 +162,7 @@ class ValidationState {
   bool has_memory_model_ = false;
   bool full_ = false;
   std::optional<text::LazyFriendlyNames> names_;  // Friendly names, made on first use.
-  InstIndex naming_end_ = UINT32_MAX;               // See SetNamingEnd.
+  InstIndex naming_end_ = UINT32_MAX;             // See SetNamingEnd.
   // Filled by FileWalks on the first Walked() call: walk w's instructions, in module order, are
   // walked_[w * walk_stride_, w * walk_stride_ + walk_size_[w]) (a block of ws::Allocate).
   struct WsFree {

@@ -2,7 +2,9 @@
 // check (built-in and resource decorations, execution and memory Scopes, cooperative matrix
 // scopes and pointers); they apply only when the target environment is a Vulkan one.
 #include <string>
+#include <vector>
 
+#include "source/common/workspace.h"
 #include "source/val/cooperative.h"
 #include "source/val/core.h"
 
@@ -31,11 +33,17 @@ uint32_t BuiltInComponents(spv::BuiltIn b) {
 }
 
 // Decorations: the type of compute built-ins (VUID-<BuiltIn>-<BuiltIn>-04xxx) and the storage
-// class of resource variables (VUID-StandaloneSpirv-DescriptorSet-06491).
-void CheckDecorations(ValidationState& state) {
+// class of resource variables (VUID-StandaloneSpirv-DescriptorSet-06491). The same pass over the
+// declarations lists the cooperative matrix types, in order, for ValidateVulkan's Scope rule.
+void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_types) {
   const ir::Module& m = state.module();
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
-    if (m.opcode(i) != Op::Decorate || m.num_words(i) < 3) continue;
+    const Op op = m.opcode(i);
+    if (op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV) {
+      matrix_types->push_back(i);
+      continue;
+    }
+    if (op != Op::Decorate || m.num_words(i) < 3) continue;
     const Id target = m.word(i, 1);
     const auto decoration = static_cast<spv::Decoration>(m.word(i, 2));
     const Op target_op = state.DefOp(target);
@@ -135,6 +143,19 @@ void CheckScopes(ValidationState& state, InstIndex i, Op op) {
   }
 }
 
+namespace {
+
+// Out of line and cold: building the message would otherwise make every load and store pay
+// for saving the registers it needs.
+[[gnu::cold, gnu::noinline]] void ReportUnaligned(ValidationState& state, InstIndex i, Id pointer) {
+  state.Report("vulkan.physical-storage-buffer-aligned", i,
+               state.Describe(i) + ": Pointer " + state.Name(pointer) +
+                   " is in PhysicalStorageBuffer storage; the access needs the Aligned memory "
+                   "operand");
+}
+
+}  // namespace
+
 // VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708: loads and stores through a
 // PhysicalStorageBuffer pointer carry the Aligned memory operand.
 void CheckPhysicalAligned(ValidationState& state, InstIndex i, Op op) {
@@ -163,10 +184,7 @@ void CheckPhysicalAligned(ValidationState& state, InstIndex i, Op op) {
   if (sc != spv::StorageClass::PhysicalStorageBuffer) return;
   const uint32_t mask = n > mask_word ? m.word(i, mask_word) : 0;
   if ((mask & static_cast<uint32_t>(spv::MemoryAccess::Aligned)) == 0) {
-    state.Report("vulkan.physical-storage-buffer-aligned", i,
-                 state.Describe(i) + ": Pointer " + state.Name(pointer) +
-                     " is in PhysicalStorageBuffer storage; the access needs the Aligned memory "
-                     "operand");
+    ReportUnaligned(state, i, pointer);
   }
 }
 
@@ -191,7 +209,8 @@ bool VulkanVisits(const ValidationState& state, Op op) {
 
 void ValidateVulkan(ValidationState& state) {
   if (!state.options().env.is_vulkan()) return;
-  CheckDecorations(state);
+  ws::vector<InstIndex> matrix_types;
+  CheckDecorations(state, &matrix_types);
   const ir::Module& m = state.module();
   // VUID-StandaloneSpirv-Pointer-08973: cooperative matrices are loaded from and stored to
   // Workgroup, StorageBuffer or PhysicalStorageBuffer memory; the tensor loads and stores too
@@ -200,11 +219,14 @@ void ValidateVulkan(ValidationState& state) {
   for (const InstIndex i : state.Walked(Walk::kVulkan, m.global_end())) {
     if (state.Full()) break;
     const Op op = m.opcode(i);
-    CheckScopes(state, i, op);
+    // Loads and stores, most of the walk in a PhysicalStorageBuffer64 module, have no Scope
+    // operand and are no tensor operation: the Aligned rule is all they need.
     if (physical && (op == Op::Load || op == Op::Store || op == Op::CooperativeVectorLoadNV ||
                      op == Op::CooperativeVectorStoreNV)) {
       CheckPhysicalAligned(state, i, op);
+      continue;
     }
+    CheckScopes(state, i, op);
     const uint32_t word = op == Op::CooperativeMatrixLoadTensorNV    ? 3
                           : op == Op::CooperativeMatrixStoreTensorNV ? 1
                                                                      : 0;
@@ -221,12 +243,9 @@ void ValidateVulkan(ValidationState& state) {
                      " storage; Vulkan allows Workgroup, StorageBuffer and "
                      "PhysicalStorageBuffer");
   }
-  for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
-    const Op op = m.opcode(i);
-    if ((op != Op::TypeCooperativeMatrixKHR && op != Op::TypeCooperativeMatrixNV) ||
-        m.num_words(i) < 4) {
-      continue;
-    }
+  for (const InstIndex i : matrix_types) {
+    if (state.Full()) break;
+    if (m.num_words(i) < 4) continue;
     // VUID-StandaloneSpirv-Scope-12243: a cooperative matrix's Scope is Subgroup or Workgroup.
     const std::optional<int64_t> scope = KnownValue(state, m.word(i, 3));
     if (scope && *scope != static_cast<int64_t>(spv::Scope::Subgroup) &&

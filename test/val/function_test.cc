@@ -219,6 +219,48 @@ OpFunctionEnd
   ExpectOnly(r, "function.structure");
 }
 
+// Only instructions the walk skips sit between the terminator and the next label here: each is
+// reported, the OpLine among them is not, and the body that starts with an OpLine before a
+// non-label instruction is reported once.
+TEST(FunctionStructure, EveryInstructionBetweenBlocksIsReported) {
+  const Result r = ValidateText(R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%file = OpString "f.comp"
+OpName %a "a"
+OpName %b "b"
+OpName %c "c"
+OpName %d "d"
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%uint_1 = OpConstant %uint 1
+%helper = OpFunction %void None %fn
+OpLine %file 1 1
+%c = OpIAdd %uint %uint_1 %uint_1
+%d = OpIAdd %uint %uint_1 %uint_1
+OpReturn
+OpFunctionEnd
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpBranch %next
+%a = OpIAdd %uint %uint_1 %uint_1
+OpLine %file 2 1
+%b = OpIAdd %uint %uint_1 %uint_1
+%next = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  EXPECT_RULE_AT(r, "function.structure", "%a = OpIAdd", "follows a block terminator");
+  EXPECT_RULE_AT(r, "function.structure", "%b = OpIAdd", "follows a block terminator");
+  EXPECT_RULE_AT(r, "function.structure", "%c = OpIAdd", "must be preceded by an OpLabel");
+  EXPECT_FALSE(RuleAt(r, "function.structure", "%d = OpIAdd"));
+  EXPECT_FALSE(RuleAt(r, "function.structure", "OpLine"));
+  ExpectOnly(r, "function.structure");
+}
+
 TEST(FunctionStructure, ParameterAfterTheFirstLabel) {
   const Result r = ValidateText(R"(
 OpCapability Shader
