@@ -548,8 +548,8 @@ void Uniformity::Prepare() {
   const std::span<const uint32_t> words = parsed.data();
   // Written in place, at most one per parsed operand, then cut to size.
   operands_.resize(parsed.operands.size());
-  ValueOperand* const first = operands_.data();
-  ValueOperand* out = first;
+  ValueOperand* const out = operands_.data();
+  uint32_t written = 0;  // Operands written so far: the next one's index.
   // Who reads what, for the solver's worklist: the uses of each id (first_use_), the loads and
   // calls reading each root's contents, the call sites of each function.
   first_use_.assign(bound, kNoUse);
@@ -643,7 +643,7 @@ void Uniformity::Prepare() {
     NoteReplicated(i, op);
   }
   for (InstIndex i = body_begin_; i < n; ++i) {
-    operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
+    operand_begin_[i - body_begin_] = written;
     const bool in_block = m_.BlockOf(i) != ~0u;
     const Op op = m_.opcode(i);
     inst_facts_[i - body_begin_] = Facts(op);
@@ -676,13 +676,13 @@ void Uniformity::Prepare() {
       uint32_t next_use = kNoUse;
       if (in_block) {
         next_use = first_use_[id];
-        first_use_[id] = static_cast<uint32_t>(out - first);
+        first_use_[id] = written;
       }
-      *out++ = {id, operand.offset, value_block[id], i, next_use};
+      out[written++] = {id, operand.offset, value_block[id], i, next_use};
     }
   }
-  operand_begin_[n - body_begin_] = static_cast<uint32_t>(out - first);
-  operands_.resize(out - first);
+  operand_begin_[n - body_begin_] = written;
+  operands_.resize(written);
   auto build = [](Csr& csr, size_t keys, const ws::vector<Pair>& pairs) {
     csr.begin.assign(keys + 1, 0);
     for (const Pair& p : pairs) ++csr.begin[p.key + 1];
