@@ -480,7 +480,9 @@ class Emitter:
             e = core.instructions[op]
             self.opcode_facts.append((op, class_ident(e.klass or "Reserved"),
                                       any(kind_has_scope.get(o["kind"], False)
-                                          for o in e.operands)))
+                                          for o in e.operands),
+                                      any(o["kind"] == "GroupOperation" for o in e.operands),
+                                      e.names[0]))
         # Extended instruction sets.
         ext_set_rows = []
         ext_inst_rows = []
@@ -639,17 +641,21 @@ class Emitter:
         w("inline constexpr int kNumIdKinds = %d;" % len(ID_KINDS))
         w("inline constexpr uint32_t kMaxOpcode = %d;" % max(core.instructions))
         w("")
-        w("// Per instruction, by opcode: its class, and whether an operand is an IdScope or")
-        w("// IdMemorySemantics, directly or as a parameter of an enumerant of its kind. For tables")
-        w("// computed at compile time (the instruction tables themselves are out of line).")
+        w("// Per instruction, by opcode: its class, whether an operand is an IdScope or")
+        w("// IdMemorySemantics, directly or as a parameter of an enumerant of its kind, whether one")
+        w("// is a GroupOperation, and its name. For tables computed at compile time (the instruction")
+        w("// tables themselves are out of line).")
         w("struct OpcodeFact {")
         w("  uint16_t opcode;")
         w("  InstructionClass klass;")
         w("  bool has_scope_or_semantics;")
+        w("  bool has_group_operation;")
+        w("  const char* name;")
         w("};")
         w("inline constexpr OpcodeFact kOpcodeFacts[] = {")
-        for op, klass, scope in self.opcode_facts:
-            w("    {%d, InstructionClass::%s, %s}," % (op, klass, "true" if scope else "false"))
+        for op, klass, scope, group, name in self.opcode_facts:
+            w("    {%d, InstructionClass::%s, %s, %s, \"%s\"}," %
+              (op, klass, "true" if scope else "false", "true" if group else "false", name))
         w("};")
         w("")
         w("}  // namespace coopspv::grammar")

@@ -35,6 +35,7 @@
 // Levels only grow, so it terminates; the work is linear in the module's size times the few
 // raises each value can take.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <span>
 #include <string>
@@ -106,15 +107,13 @@ enum class OpClass : uint8_t { kJoin, kAtomic, kGroupUniform, kGroupDivergent, k
 // The facts of an opcode, in a byte: its OpClass (low bits), and kMaybeCooperative where
 // IsCooperativeMatrixOperation can hold for it (a cooperative matrix instruction, or a
 // conversion, arithmetic or composite construction that may take or make a matrix), so that
-// Check asks only about those. Computed for the opcodes a module uses, on first use (Facts).
+// Check asks only about those. Computed at compile time for every opcode (kFactsTable).
 constexpr uint8_t kMaybeCooperative = 0x80;
 // Opcodes whose result is only the join of their operands (kJoin and none of the cases
 // EvaluateInstruction treats apart): Solve evaluates them in line.
 constexpr uint8_t kPlainJoin = 0x40;
 // An OpCooperativeMatrix* opcode: Check asks IsCooperativeMatrixOperation whatever its types.
 constexpr uint8_t kCoopMatrixName = 0x20;
-// The facts of an opcode not computed yet (no opcode has them all).
-constexpr uint8_t kUnset = 0xff;
 // Opcodes EvaluateInstruction computes from their operands, their block's control level and its
 // merges alone (stores, OpPhi, OpReturnValue, cooperative loads, ...): like plain joins, they raise
 // nothing until one of those was raised, so the first sweep leaves them to the worklist.
@@ -126,7 +125,7 @@ constexpr uint8_t kOpClassMask = 0x07;
 // operands, raised apart).
 constexpr uint8_t kReadsControl = 0x10;
 
-uint8_t OpFacts(const grammar::InstructionInfo& info) {
+constexpr uint8_t OpFacts(const grammar::OpcodeFact& info) {
   const std::string_view name = info.name;
   const auto op = static_cast<Op>(info.opcode);
   const bool coop_matrix_name = name.starts_with("OpCooperativeMatrix");
@@ -141,9 +140,7 @@ uint8_t OpFacts(const grammar::InstructionInfo& info) {
     // Arithmetic with a GroupOperation: Reduce is uniform, scans are not. Of the rest, only
     // the votes, broadcasts and ballot queries give every invocation the same value.
     c = OpClass::kGroupDivergent;
-    for (const auto& operand : grammar::Operands(info)) {
-      if (operand.kind == grammar::OperandKind::kGroupOperation) c = OpClass::kGroupArithmetic;
-    }
+    if (info.has_group_operation) c = OpClass::kGroupArithmetic;
     switch (op) {
       case Op::GroupNonUniformAll:
       case Op::GroupNonUniformAny:
@@ -200,6 +197,18 @@ uint8_t OpFacts(const grammar::InstructionInfo& info) {
                               (maybe_cooperative ? kMaybeCooperative : 0) |
                               (coop_matrix_name ? kCoopMatrixName : 0) | (plain ? kPlainJoin : 0) |
                               (reads_control ? kReadsControl : 0));
+}
+
+// The facts of every opcode (0 for numbers the grammar does not define).
+constexpr auto kFactsTable = [] {
+  std::array<uint8_t, grammar::kMaxOpcode + 1> table{};
+  for (const grammar::OpcodeFact& fact : grammar::kOpcodeFacts) table[fact.opcode] = OpFacts(fact);
+  return table;
+}();
+
+uint8_t Facts(Op op) {
+  const auto v = static_cast<uint32_t>(op);
+  return v < kFactsTable.size() ? kFactsTable[v] : 0;
 }
 
 class Uniformity {
@@ -345,23 +354,6 @@ class Uniformity {
   const ir::Module& m_;
   const ir::Cfg& cfg_;
   const ir::DominatorTree* pdom_ = nullptr;  // Built when a branch first needs it.
-  // Per opcode: its facts (OpFacts), kUnset until first asked.
-  ws::vector<uint8_t> facts_;
-  uint8_t Facts(Op op) {
-    const auto v = static_cast<uint32_t>(op);
-    if (v >= facts_.size()) [[unlikely]] {
-      return 0;
-    }
-    const uint8_t f = facts_[v];
-    if (f == kUnset) [[unlikely]] {
-      return FirstFacts(v);
-    }
-    return f;
-  }
-  [[gnu::noinline]] uint8_t FirstFacts(uint32_t opcode) {
-    const grammar::InstructionInfo* info = grammar::LookupOpcode(opcode);
-    return facts_[opcode] = info ? OpFacts(*info) : 0;
-  }
 
   // The value operands of every instruction of the function bodies (ids defined by anything but
   // a label, a function or a type), gathered once: the sweeps and the checks read them many
@@ -514,7 +506,6 @@ class Uniformity {
 
 void Uniformity::Prepare() {
   const uint32_t bound = m_.bound();
-  facts_.assign(grammar::kMaxOpcode + 1, kUnset);
   ZeroFill(values_, bound);
   is_condition_.assign(bound, 0);
   ZeroFill(contents_, bound);
@@ -850,7 +841,7 @@ bool Uniformity::ComputeBlockLevels() {
 }
 
 bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
-  // Every opcode treated apart here is left out of kPlainJoin (OpFactsTable), which Solve
+  // Every opcode treated apart here is left out of kPlainJoin (OpFacts), which Solve
   // evaluates in line without calling this.
   const Op op = m_.opcode(i);
   const Id result = m_.result_id(i);
