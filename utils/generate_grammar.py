@@ -299,8 +299,9 @@ def reader_shape(operands, enum_kinds=()):
     """The binary reader's fast layout of an instruction: (fixed, tail). The first `fixed`
     operands are single words, one each (ids, LiteralInteger or enumerants, which must be ones
     without parameters); tail 1: only optional operands follow; tail 2: one variadic IdRef or
-    LiteralInteger follows; tail 3: one LiteralString ends the instruction; tail 0: no fast
-    layout."""
+    LiteralInteger follows; tail 3: one LiteralString ends the instruction; tail 4: one
+    LiteralContextDependentNumber, as wide as the result type, ends it (OpConstant); tail 0: no
+    fast layout."""
     one_word = set(ID_KINDS) | {"LiteralInteger"} | set(enum_kinds)
     fixed = 0
     for o in operands:
@@ -317,6 +318,10 @@ def reader_shape(operands, enum_kinds=()):
         return (fixed, 2)
     if len(rest) == 1 and rest[0].get("quantifier", "") == "" and rest[0]["kind"] == "LiteralString":
         return (fixed, 3)
+    if (len(rest) == 1 and rest[0].get("quantifier", "") == "" and
+            rest[0]["kind"] == "LiteralContextDependentNumber" and fixed >= 1 and
+            operands[0]["kind"] == "IdResultType"):
+        return (fixed, 4)
     return (0, 0)
 
 

@@ -90,7 +90,7 @@ class Reader {
     const size_t fixed = info.reader_fixed;
     const uint8_t tail = info.reader_tail;
     if (count - 1 < fixed || (tail == 1 && count - 1 != fixed) ||
-        (tail == 3 && count - 1 == fixed)) {
+        (tail >= 3 && count - 1 == fixed)) {
       return false;
     }
     const OperandInfo* const expected = grammar::Operands(info).data();
@@ -119,6 +119,20 @@ class Reader {
                           NumberKind::kNone,
                           0,
                           0};
+        num_operands_ = fixed + 1;
+      } else if (tail == 4) {  // A number as wide as the result type (word 1), up to 64 bits.
+        const NumericType type = Aux(inst[1]).numeric;
+        const size_t words = type.width > 32 ? 2 : 1;
+        if (type.kind == NumberKind::kNone || type.width == 0 || type.width > 64 ||
+            count - index != words) {
+          return false;
+        }
+        out[index - 1] = {static_cast<uint16_t>(index),
+                          static_cast<uint16_t>(words),
+                          kind,
+                          type.kind,
+                          static_cast<uint8_t>(type.width),
+                          type.fp_encoding};
         num_operands_ = fixed + 1;
       } else {  // The variadic tail: all of one kind.
         const bool is_id = grammar::IsIdKind(kind);

@@ -890,6 +890,18 @@ std::vector<BadCase> BadCases() {
          const size_t at = b.Add(Op::Constant, {kU32, 20, 1, 0});
          return Bad(b, at, "OpConstant: 1 word(s) left over after the last operand");
        }},
+      {"ConstantWithoutItsValue",
+       [] {
+         ModuleBuilder b = WithPrologue();
+         const size_t at = b.Add(Op::Constant, {kU32, 20});
+         return Bad(b, at, "OpConstant: missing operand 'Value' (LiteralContextDependentNumber)");
+       }},
+      {"Constant64BitWithAThirdWord",
+       [] {
+         ModuleBuilder b = WithPrologue();
+         const size_t at = b.Add(Op::Constant, {kI64, 20, 1, 0, 0});
+         return Bad(b, at, "OpConstant: 1 word(s) left over after the last operand");
+       }},
       {"NameWithAWordAfterItsString",
        [] {
          ModuleBuilder b;
