@@ -89,10 +89,7 @@ class Reader {
     const size_t count = inst.size();
     const size_t fixed = info.reader_fixed;
     const uint8_t tail = info.reader_tail;
-    if (count - 1 < fixed || (tail == 1 && count - 1 != fixed) ||
-        (tail >= 3 && count - 1 == fixed)) {
-      return false;
-    }
+    if (count - 1 < fixed || (tail >= 3 && count - 1 == fixed)) return false;
     const OperandInfo* const expected = grammar::Operands(info).data();
     const uint32_t bound_less_one = header_.bound - 1u;
     ParsedOperand* const out = operands_;
@@ -103,13 +100,23 @@ class Reader {
         if (inst[index] - 1u >= bound_less_one) return false;
       } else if (kind != OperandKind::kLiteralInteger &&
                  !IsPlainEnumerant(expected[index - 1], inst[index])) {
-        return false;
+        // An enumerant with parameters may close the fixed operands (OpDecorate's Offset n): its
+        // parameters then end the instruction.
+        if (tail != 1 || index != fixed ||
+            !ReadClosingParameters(expected[index - 1], inst, index)) {
+          return false;
+        }
+        PutOneWord(out + index - 1, index, kind);
+        index = count;
+        break;
       }
       PutOneWord(out + index - 1, index, kind);
     }
     if (index < count) {
       const OperandKind kind = expected[fixed].kind;
-      if (tail == 3) {  // A string that must end with the instruction.
+      if (tail == 1) {  // Optional operands are there: the general way reads them.
+        return false;
+      } else if (tail == 3) {  // A string that must end with the instruction.
         for (size_t k = index; k < count; ++k) {
           if (HasNullByte(inst[k]) != (k + 1 == count)) return false;
         }
@@ -147,6 +154,30 @@ class Reader {
     }
     type_id_ = info.has_result_type ? inst[1] : 0;
     result_id_ = info.has_result ? inst[info.has_result_type ? 2 : 1] : 0;
+    return true;
+  }
+  // The parameters of the value enumerant at word `index`, when they end the instruction and
+  // each is one word (an id, a LiteralInteger or an enumerant without parameters): their records
+  // follow the enumerant's. False otherwise.
+  bool ReadClosingParameters(const OperandInfo& expected, std::span<const uint32_t> inst,
+                             size_t index) {
+    if (grammar::GetOperandKind(expected.kind).category != OperandCategory::kValueEnum) {
+      return false;
+    }
+    const grammar::EnumerantInfo* e = grammar::LookupEnumerant(expected.kind, inst[index]);
+    if (e == nullptr || index + 1 + e->parameter_count != inst.size()) return false;
+    const std::span<const OperandInfo> parameters = grammar::Parameters(*e);
+    for (size_t j = 0; j < parameters.size(); ++j) {
+      const size_t at = index + 1 + j;
+      const OperandKind kind = parameters[j].kind;
+      if (grammar::IsIdKind(kind)) {
+        if (inst[at] - 1u >= header_.bound - 1u) return false;
+      } else if (kind != OperandKind::kLiteralInteger &&
+                 !IsPlainEnumerant(parameters[j], inst[at])) {
+        return false;
+      }
+      PutOneWord(operands_ + at - 1, at, kind);
+    }
     return true;
   }
   // Records the instruction whose operands are read (and what later ones need to know of it).
