@@ -103,10 +103,9 @@ class Reader {
         // An enumerant with parameters may close the fixed operands (OpDecorate's Offset n): its
         // parameters then end the instruction.
         if (tail != 1 || index != fixed ||
-            !ReadClosingParameters(expected[index - 1], inst, index)) {
+            !ReadClosingEnumerant(expected[index - 1], inst, index)) {
           return false;
         }
-        PutOneWord(out + index - 1, index, kind);
         index = count;
         break;
       }
@@ -114,8 +113,9 @@ class Reader {
     }
     if (index < count) {
       const OperandKind kind = expected[fixed].kind;
-      if (tail == 1) {  // Optional operands are there: the general way reads them.
-        return false;
+      if (tail == 1) {  // Optional operands: an enumerant and its parameters may end it.
+        if (!ReadClosingEnumerant(expected[fixed], inst, index)) return false;
+        num_operands_ = count - 1;
       } else if (tail == 3) {  // A string that must end with the instruction.
         for (size_t k = index; k < count; ++k) {
           if (HasNullByte(inst[k]) != (k + 1 == count)) return false;
@@ -156,28 +156,42 @@ class Reader {
     result_id_ = info.has_result ? inst[info.has_result_type ? 2 : 1] : 0;
     return true;
   }
-  // The parameters of the value enumerant at word `index`, when they end the instruction and
-  // each is one word (an id, a LiteralInteger or an enumerant without parameters): their records
-  // follow the enumerant's. False otherwise.
-  bool ReadClosingParameters(const OperandInfo& expected, std::span<const uint32_t> inst,
-                             size_t index) {
-    if (grammar::GetOperandKind(expected.kind).category != OperandCategory::kValueEnum) {
+  // The enumerant or mask at word `index` and the parameters it brings, when they end the
+  // instruction and each is one word (an id, a LiteralInteger or an enumerant without
+  // parameters): their records. False otherwise.
+  [[gnu::noinline]] bool ReadClosingEnumerant(const OperandInfo& expected,
+                                              std::span<const uint32_t> inst, size_t index) {
+    const grammar::OperandKindInfo& kind = grammar::GetOperandKind(expected.kind);
+    const uint32_t word = inst[index];
+    size_t at = index + 1;
+    const auto read_parameters = [&](const grammar::EnumerantInfo* e) {
+      if (e == nullptr || at + e->parameter_count > inst.size()) return false;
+      for (const OperandInfo& parameter : grammar::Parameters(*e)) {
+        if (grammar::IsIdKind(parameter.kind)) {
+          if (inst[at] - 1u >= header_.bound - 1u) return false;
+        } else if (parameter.kind != OperandKind::kLiteralInteger &&
+                   !IsPlainEnumerant(parameter, inst[at])) {
+          return false;
+        }
+        PutOneWord(operands_ + at - 1, at, parameter.kind);
+        ++at;
+      }
+      return true;
+    };
+    if (kind.category == OperandCategory::kValueEnum) {
+      if (!read_parameters(grammar::LookupEnumerant(expected.kind, word))) return false;
+    } else if (kind.category == OperandCategory::kBitEnum && (word & ~kind.valid_mask) == 0) {
+      // The parameters of the mask's bits, lowest bit first.
+      for (uint32_t bits = word & kind.parameter_mask; bits != 0; bits &= bits - 1) {
+        if (!read_parameters(grammar::LookupEnumerant(expected.kind, bits & (~bits + 1)))) {
+          return false;
+        }
+      }
+    } else {
       return false;
     }
-    const grammar::EnumerantInfo* e = grammar::LookupEnumerant(expected.kind, inst[index]);
-    if (e == nullptr || index + 1 + e->parameter_count != inst.size()) return false;
-    const std::span<const OperandInfo> parameters = grammar::Parameters(*e);
-    for (size_t j = 0; j < parameters.size(); ++j) {
-      const size_t at = index + 1 + j;
-      const OperandKind kind = parameters[j].kind;
-      if (grammar::IsIdKind(kind)) {
-        if (inst[at] - 1u >= header_.bound - 1u) return false;
-      } else if (kind != OperandKind::kLiteralInteger &&
-                 !IsPlainEnumerant(parameters[j], inst[at])) {
-        return false;
-      }
-      PutOneWord(operands_ + at - 1, at, kind);
-    }
+    if (at != inst.size()) return false;
+    PutOneWord(operands_ + index - 1, index, expected.kind);
     return true;
   }
   // Records the instruction whose operands are read (and what later ones need to know of it).

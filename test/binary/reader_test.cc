@@ -430,14 +430,15 @@ TEST(ReaderTest, DecorateSpecId) {
 }
 
 TEST(ReaderTest, EnumerantParametersClosingTheLayout) {
-  // A decoration or execution mode with one-word parameters is read by the layout; a string
-  // parameter by the general way: the records are the same either way.
+  // A decoration, execution mode or loop control with one-word parameters is read by the layout;
+  // a string parameter by the general way: the records are the same either way.
   ModuleBuilder b = WithPrologue();
   b.Add(spv::Op::MemberDecorate, {20, 1, spv::Decoration::Offset, 16});
   b.Add(spv::Op::ExecutionMode, {21, spv::ExecutionMode::LocalSize, 64, 2, 1});
   b.Add(spv::Op::DecorateId, {22, spv::Decoration::UniformId, kU32Const});
   b.Add(spv::Op::Decorate, {23, spv::Decoration::BuiltIn, spv::BuiltIn::SubgroupId});
   b.Add(spv::Op::Decorate, {24, spv::Decoration::UserSemantic, "abcd"});
+  b.Add(spv::Op::LoopMerge, {25, 26, 0x8 | 0x1, 4});  // DependencyLength 4 | Unroll.
   ParsedModule m;
   ASSERT_TRUE(ParseValid(b, &m));
   const ParsedInstruction member = m.Get(kPrologueInstructions);
@@ -461,6 +462,10 @@ TEST(ReaderTest, EnumerantParametersClosingTheLayout) {
   const ParsedInstruction semantic = m.Get(kPrologueInstructions + 4);
   ASSERT_EQ(semantic.operands.size(), 3u);
   ExpectOperand(semantic.operands[2], 3, 2, OperandKind::kLiteralString);
+  const ParsedInstruction merge = m.Get(kPrologueInstructions + 5);
+  ASSERT_EQ(merge.operands.size(), 4u);
+  ExpectOperand(merge.operands[2], 3, 1, OperandKind::kLoopControl);
+  ExpectOperand(merge.operands[3], 4, 1, OperandKind::kLiteralInteger);
 }
 
 TEST(ReaderTest, LayoutReadInstructions) {
