@@ -361,8 +361,6 @@ class Uniformity {
   struct ValueOperand {
     // Left uninitialized, so that sizing the array before writing it in place is free.
     ValueOperand() {}  // NOLINT
-    ValueOperand(Id i, uint32_t o, uint32_t b, InstIndex in, uint32_t n)
-        : id(i), offset(o), def_block(b), inst(in), next_use(n) {}
     Id id;
     uint32_t offset;     // Word offset in the instruction.
     uint32_t def_block;  // The block defining the id, ~0u for a global.
@@ -669,7 +667,13 @@ void Uniformity::Prepare() {
         next_use = first_use_[id];
         first_use_[id] = written;
       }
-      out[written++] = {id, operand.offset, value_block[id], i, next_use};
+      // Field by field: five plain stores (a braced record is packed in vector registers first).
+      ValueOperand& value = out[written++];
+      value.id = id;
+      value.offset = operand.offset;
+      value.def_block = value_block[id];
+      value.inst = i;
+      value.next_use = next_use;
     }
   }
   operand_begin_[n - body_begin_] = written;
