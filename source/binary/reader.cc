@@ -508,9 +508,16 @@ bool Reader::FinishInstruction(size_t offset, std::span<const uint32_t> inst, ui
   }
 
   if (module_ != nullptr) {
-    module_->instructions.push_back(
-        {static_cast<uint32_t>(offset), static_cast<uint16_t>(count), opcode, type_id_, result_id_,
-         ext_set, static_cast<uint32_t>(module_operands_), static_cast<uint32_t>(num_operands_)});
+    // Field by field: plain stores (a braced record is packed in vector registers first).
+    ParsedModule::Instruction& record = module_->instructions.emplace_back();
+    record.offset = static_cast<uint32_t>(offset);
+    record.num_words = static_cast<uint16_t>(count);
+    record.opcode = opcode;
+    record.type_id = type_id_;
+    record.result_id = result_id_;
+    record.ext_inst_set = ext_set;
+    record.operand_begin = static_cast<uint32_t>(module_operands_);
+    record.operand_count = static_cast<uint32_t>(num_operands_);
     module_operands_ += num_operands_;
     operands_ += num_operands_;
     return true;
