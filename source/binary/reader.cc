@@ -153,7 +153,7 @@ class Reader {
       num_operands_ = count - 1;
     }
     type_id_ = info.has_result_type ? inst[1] : 0;
-    result_id_ = info.has_result ? inst[info.has_result_type ? 2 : 1] : 0;
+    result_id_ = info.has_result ? inst[1u + info.has_result_type] : 0;
     return true;
   }
   // The enumerant or mask at word `index` and the parameters it brings, when they end the
