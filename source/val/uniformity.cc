@@ -1270,9 +1270,11 @@ void Uniformity::Check() {
   const auto blocks = m_.blocks();
   for (uint32_t b = 0; b < blocks.size() && !state_.Full(); ++b) {
     if (!cfg_.Reachable(b)) continue;
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end && !state_.Full(); ++i) {
+    const InstIndex end = blocks[b].end;
+    for (InstIndex i = blocks[b].label + 1; i < end; ++i) {
       if (MaybeCooperativeOperation(i) && IsCooperativeMatrixOperation(state_, i)) {
         CheckCooperative(i, b);
+        if (state_.Full()) break;  // Only the checks report, filling the list.
       }
     }
   }
