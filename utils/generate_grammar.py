@@ -299,8 +299,9 @@ def reader_shape(operands, enum_kinds=()):
     """The binary reader's fast layout of an instruction: (fixed, tail). The first `fixed`
     operands are single words, one each (ids, LiteralInteger or enumerants, which must be ones
     without parameters); tail 1: only optional operands follow; tail 2: one variadic IdRef or
-    LiteralInteger follows; tail 3: one LiteralString ends the instruction; tail 0: no fast
-    layout."""
+    LiteralInteger follows; tail 3: one LiteralString ends the instruction; tail 4: one
+    LiteralContextDependentNumber, as wide as the result type, ends it (OpConstant); tail 0: no
+    fast layout."""
     one_word = set(ID_KINDS) | {"LiteralInteger"} | set(enum_kinds)
     fixed = 0
     for o in operands:
@@ -317,6 +318,10 @@ def reader_shape(operands, enum_kinds=()):
         return (fixed, 2)
     if len(rest) == 1 and rest[0].get("quantifier", "") == "" and rest[0]["kind"] == "LiteralString":
         return (fixed, 3)
+    if (len(rest) == 1 and rest[0].get("quantifier", "") == "" and
+            rest[0]["kind"] == "LiteralContextDependentNumber" and fixed >= 1 and
+            operands[0]["kind"] == "IdResultType"):
+        return (fixed, 4)
     return (0, 0)
 
 
@@ -480,7 +485,9 @@ class Emitter:
             e = core.instructions[op]
             self.opcode_facts.append((op, class_ident(e.klass or "Reserved"),
                                       any(kind_has_scope.get(o["kind"], False)
-                                          for o in e.operands)))
+                                          for o in e.operands),
+                                      any(o["kind"] == "GroupOperation" for o in e.operands),
+                                      e.names[0]))
         # Extended instruction sets.
         ext_set_rows = []
         ext_inst_rows = []
@@ -639,17 +646,21 @@ class Emitter:
         w("inline constexpr int kNumIdKinds = %d;" % len(ID_KINDS))
         w("inline constexpr uint32_t kMaxOpcode = %d;" % max(core.instructions))
         w("")
-        w("// Per instruction, by opcode: its class, and whether an operand is an IdScope or")
-        w("// IdMemorySemantics, directly or as a parameter of an enumerant of its kind. For tables")
-        w("// computed at compile time (the instruction tables themselves are out of line).")
+        w("// Per instruction, by opcode: its class, whether an operand is an IdScope or")
+        w("// IdMemorySemantics, directly or as a parameter of an enumerant of its kind, whether one")
+        w("// is a GroupOperation, and its name. For tables computed at compile time (the instruction")
+        w("// tables themselves are out of line).")
         w("struct OpcodeFact {")
         w("  uint16_t opcode;")
         w("  InstructionClass klass;")
         w("  bool has_scope_or_semantics;")
+        w("  bool has_group_operation;")
+        w("  const char* name;")
         w("};")
         w("inline constexpr OpcodeFact kOpcodeFacts[] = {")
-        for op, klass, scope in self.opcode_facts:
-            w("    {%d, InstructionClass::%s, %s}," % (op, klass, "true" if scope else "false"))
+        for op, klass, scope, group, name in self.opcode_facts:
+            w("    {%d, InstructionClass::%s, %s, %s, \"%s\"}," %
+              (op, klass, "true" if scope else "false", "true" if group else "false", name))
         w("};")
         w("")
         w("}  // namespace coopspv::grammar")

@@ -89,10 +89,7 @@ class Reader {
     const size_t count = inst.size();
     const size_t fixed = info.reader_fixed;
     const uint8_t tail = info.reader_tail;
-    if (count - 1 < fixed || (tail == 1 && count - 1 != fixed) ||
-        (tail == 3 && count - 1 == fixed)) {
-      return false;
-    }
+    if (count - 1 < fixed || (tail >= 3 && count - 1 == fixed)) return false;
     const OperandInfo* const expected = grammar::Operands(info).data();
     const uint32_t bound_less_one = header_.bound - 1u;
     ParsedOperand* const out = operands_;
@@ -103,13 +100,23 @@ class Reader {
         if (inst[index] - 1u >= bound_less_one) return false;
       } else if (kind != OperandKind::kLiteralInteger &&
                  !IsPlainEnumerant(expected[index - 1], inst[index])) {
-        return false;
+        // An enumerant with parameters may close the fixed operands (OpDecorate's Offset n): its
+        // parameters then end the instruction.
+        if (tail != 1 || index != fixed ||
+            !ReadClosingEnumerant(expected[index - 1], inst, index)) {
+          return false;
+        }
+        index = count;
+        break;
       }
       PutOneWord(out + index - 1, index, kind);
     }
     if (index < count) {
       const OperandKind kind = expected[fixed].kind;
-      if (tail == 3) {  // A string that must end with the instruction.
+      if (tail == 1) {  // Optional operands: an enumerant and its parameters may end it.
+        if (!ReadClosingEnumerant(expected[fixed], inst, index)) return false;
+        num_operands_ = count - 1;
+      } else if (tail == 3) {  // A string that must end with the instruction.
         for (size_t k = index; k < count; ++k) {
           if (HasNullByte(inst[k]) != (k + 1 == count)) return false;
         }
@@ -119,6 +126,20 @@ class Reader {
                           NumberKind::kNone,
                           0,
                           0};
+        num_operands_ = fixed + 1;
+      } else if (tail == 4) {  // A number as wide as the result type (word 1), up to 64 bits.
+        const NumericType type = Aux(inst[1]).numeric;
+        const size_t words = type.width > 32 ? 2 : 1;
+        if (type.kind == NumberKind::kNone || type.width == 0 || type.width > 64 ||
+            count - index != words) {
+          return false;
+        }
+        out[index - 1] = {static_cast<uint16_t>(index),
+                          static_cast<uint16_t>(words),
+                          kind,
+                          type.kind,
+                          static_cast<uint8_t>(type.width),
+                          type.fp_encoding};
         num_operands_ = fixed + 1;
       } else {  // The variadic tail: all of one kind.
         const bool is_id = grammar::IsIdKind(kind);
@@ -132,7 +153,45 @@ class Reader {
       num_operands_ = count - 1;
     }
     type_id_ = info.has_result_type ? inst[1] : 0;
-    result_id_ = info.has_result ? inst[info.has_result_type ? 2 : 1] : 0;
+    result_id_ = info.has_result ? inst[1u + info.has_result_type] : 0;
+    return true;
+  }
+  // The enumerant or mask at word `index` and the parameters it brings, when they end the
+  // instruction and each is one word (an id, a LiteralInteger or an enumerant without
+  // parameters): their records. False otherwise.
+  [[gnu::noinline]] bool ReadClosingEnumerant(const OperandInfo& expected,
+                                              std::span<const uint32_t> inst, size_t index) {
+    const grammar::OperandKindInfo& kind = grammar::GetOperandKind(expected.kind);
+    const uint32_t word = inst[index];
+    size_t at = index + 1;
+    const auto read_parameters = [&](const grammar::EnumerantInfo* e) {
+      if (e == nullptr || at + e->parameter_count > inst.size()) return false;
+      for (const OperandInfo& parameter : grammar::Parameters(*e)) {
+        if (grammar::IsIdKind(parameter.kind)) {
+          if (inst[at] - 1u >= header_.bound - 1u) return false;
+        } else if (parameter.kind != OperandKind::kLiteralInteger &&
+                   !IsPlainEnumerant(parameter, inst[at])) {
+          return false;
+        }
+        PutOneWord(operands_ + at - 1, at, parameter.kind);
+        ++at;
+      }
+      return true;
+    };
+    if (kind.category == OperandCategory::kValueEnum) {
+      if (!read_parameters(grammar::LookupEnumerant(expected.kind, word))) return false;
+    } else if (kind.category == OperandCategory::kBitEnum && (word & ~kind.valid_mask) == 0) {
+      // The parameters of the mask's bits, lowest bit first.
+      for (uint32_t bits = word & kind.parameter_mask; bits != 0; bits &= bits - 1) {
+        if (!read_parameters(grammar::LookupEnumerant(expected.kind, bits & (~bits + 1)))) {
+          return false;
+        }
+      }
+    } else {
+      return false;
+    }
+    if (at != inst.size()) return false;
+    PutOneWord(operands_ + index - 1, index, expected.kind);
     return true;
   }
   // Records the instruction whose operands are read (and what later ones need to know of it).
@@ -449,9 +508,16 @@ bool Reader::FinishInstruction(size_t offset, std::span<const uint32_t> inst, ui
   }
 
   if (module_ != nullptr) {
-    module_->instructions.push_back(
-        {static_cast<uint32_t>(offset), static_cast<uint16_t>(count), opcode, type_id_, result_id_,
-         ext_set, static_cast<uint32_t>(module_operands_), static_cast<uint32_t>(num_operands_)});
+    // Field by field: plain stores (a braced record is packed in vector registers first).
+    ParsedModule::Instruction& record = module_->instructions.emplace_back();
+    record.offset = static_cast<uint32_t>(offset);
+    record.num_words = static_cast<uint16_t>(count);
+    record.opcode = opcode;
+    record.type_id = type_id_;
+    record.result_id = result_id_;
+    record.ext_inst_set = ext_set;
+    record.operand_begin = static_cast<uint32_t>(module_operands_);
+    record.operand_count = static_cast<uint32_t>(num_operands_);
     module_operands_ += num_operands_;
     operands_ += num_operands_;
     return true;

@@ -61,9 +61,11 @@ struct InstructionInfo {
   bool has_result;
   uint32_t alias_begin, alias_count;
   InstructionClass klass;
-  // The binary reader's fast layout: the first `reader_fixed` operands are one word each (ids or
-  // LiteralInteger); reader_tail 1: only optional operands follow, 2: one variadic IdRef or
-  // LiteralInteger follows, 0: no fast layout.
+  // The binary reader's fast layout: the first `reader_fixed` operands are one word each (ids,
+  // LiteralInteger or enumerants without parameters); reader_tail 1: only optional operands
+  // follow (or, for a closing value enumerant, its one-word parameters), 2: one variadic IdRef or
+  // LiteralInteger follows, 3: one LiteralString ends the instruction, 4: one
+  // LiteralContextDependentNumber as wide as the result type ends it, 0: no fast layout.
   uint8_t reader_fixed;
   uint8_t reader_tail;
 };

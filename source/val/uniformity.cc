@@ -35,6 +35,7 @@
 // Levels only grow, so it terminates; the work is linear in the module's size times the few
 // raises each value can take.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <span>
 #include <string>
@@ -106,15 +107,13 @@ enum class OpClass : uint8_t { kJoin, kAtomic, kGroupUniform, kGroupDivergent, k
 // The facts of an opcode, in a byte: its OpClass (low bits), and kMaybeCooperative where
 // IsCooperativeMatrixOperation can hold for it (a cooperative matrix instruction, or a
 // conversion, arithmetic or composite construction that may take or make a matrix), so that
-// Check asks only about those. Computed for the opcodes a module uses, on first use (Facts).
+// Check asks only about those. Computed at compile time for every opcode (kFactsTable).
 constexpr uint8_t kMaybeCooperative = 0x80;
 // Opcodes whose result is only the join of their operands (kJoin and none of the cases
 // EvaluateInstruction treats apart): Solve evaluates them in line.
 constexpr uint8_t kPlainJoin = 0x40;
 // An OpCooperativeMatrix* opcode: Check asks IsCooperativeMatrixOperation whatever its types.
 constexpr uint8_t kCoopMatrixName = 0x20;
-// The facts of an opcode not computed yet (no opcode has them all).
-constexpr uint8_t kUnset = 0xff;
 // Opcodes EvaluateInstruction computes from their operands, their block's control level and its
 // merges alone (stores, OpPhi, OpReturnValue, cooperative loads, ...): like plain joins, they raise
 // nothing until one of those was raised, so the first sweep leaves them to the worklist.
@@ -126,7 +125,7 @@ constexpr uint8_t kOpClassMask = 0x07;
 // operands, raised apart).
 constexpr uint8_t kReadsControl = 0x10;
 
-uint8_t OpFacts(const grammar::InstructionInfo& info) {
+constexpr uint8_t OpFacts(const grammar::OpcodeFact& info) {
   const std::string_view name = info.name;
   const auto op = static_cast<Op>(info.opcode);
   const bool coop_matrix_name = name.starts_with("OpCooperativeMatrix");
@@ -141,9 +140,7 @@ uint8_t OpFacts(const grammar::InstructionInfo& info) {
     // Arithmetic with a GroupOperation: Reduce is uniform, scans are not. Of the rest, only
     // the votes, broadcasts and ballot queries give every invocation the same value.
     c = OpClass::kGroupDivergent;
-    for (const auto& operand : grammar::Operands(info)) {
-      if (operand.kind == grammar::OperandKind::kGroupOperation) c = OpClass::kGroupArithmetic;
-    }
+    if (info.has_group_operation) c = OpClass::kGroupArithmetic;
     switch (op) {
       case Op::GroupNonUniformAll:
       case Op::GroupNonUniformAny:
@@ -200,6 +197,18 @@ uint8_t OpFacts(const grammar::InstructionInfo& info) {
                               (maybe_cooperative ? kMaybeCooperative : 0) |
                               (coop_matrix_name ? kCoopMatrixName : 0) | (plain ? kPlainJoin : 0) |
                               (reads_control ? kReadsControl : 0));
+}
+
+// The facts of every opcode (0 for numbers the grammar does not define).
+constexpr auto kFactsTable = [] {
+  std::array<uint8_t, grammar::kMaxOpcode + 1> table{};
+  for (const grammar::OpcodeFact& fact : grammar::kOpcodeFacts) table[fact.opcode] = OpFacts(fact);
+  return table;
+}();
+
+uint8_t Facts(Op op) {
+  const auto v = static_cast<uint32_t>(op);
+  return v < kFactsTable.size() ? kFactsTable[v] : 0;
 }
 
 class Uniformity {
@@ -345,23 +354,6 @@ class Uniformity {
   const ir::Module& m_;
   const ir::Cfg& cfg_;
   const ir::DominatorTree* pdom_ = nullptr;  // Built when a branch first needs it.
-  // Per opcode: its facts (OpFacts), kUnset until first asked.
-  ws::vector<uint8_t> facts_;
-  uint8_t Facts(Op op) {
-    const auto v = static_cast<uint32_t>(op);
-    if (v >= facts_.size()) [[unlikely]] {
-      return 0;
-    }
-    const uint8_t f = facts_[v];
-    if (f == kUnset) [[unlikely]] {
-      return FirstFacts(v);
-    }
-    return f;
-  }
-  [[gnu::noinline]] uint8_t FirstFacts(uint32_t opcode) {
-    const grammar::InstructionInfo* info = grammar::LookupOpcode(opcode);
-    return facts_[opcode] = info ? OpFacts(*info) : 0;
-  }
 
   // The value operands of every instruction of the function bodies (ids defined by anything but
   // a label, a function or a type), gathered once: the sweeps and the checks read them many
@@ -369,8 +361,6 @@ class Uniformity {
   struct ValueOperand {
     // Left uninitialized, so that sizing the array before writing it in place is free.
     ValueOperand() {}  // NOLINT
-    ValueOperand(Id i, uint32_t o, uint32_t b, InstIndex in, uint32_t n)
-        : id(i), offset(o), def_block(b), inst(in), next_use(n) {}
     Id id;
     uint32_t offset;     // Word offset in the instruction.
     uint32_t def_block;  // The block defining the id, ~0u for a global.
@@ -514,7 +504,6 @@ class Uniformity {
 
 void Uniformity::Prepare() {
   const uint32_t bound = m_.bound();
-  facts_.assign(grammar::kMaxOpcode + 1, kUnset);
   ZeroFill(values_, bound);
   is_condition_.assign(bound, 0);
   ZeroFill(contents_, bound);
@@ -548,8 +537,8 @@ void Uniformity::Prepare() {
   const std::span<const uint32_t> words = parsed.data();
   // Written in place, at most one per parsed operand, then cut to size.
   operands_.resize(parsed.operands.size());
-  ValueOperand* const first = operands_.data();
-  ValueOperand* out = first;
+  ValueOperand* const out = operands_.data();
+  uint32_t written = 0;  // Operands written so far: the next one's index.
   // Who reads what, for the solver's worklist: the uses of each id (first_use_), the loads and
   // calls reading each root's contents, the call sites of each function.
   first_use_.assign(bound, kNoUse);
@@ -643,7 +632,7 @@ void Uniformity::Prepare() {
     NoteReplicated(i, op);
   }
   for (InstIndex i = body_begin_; i < n; ++i) {
-    operand_begin_[i - body_begin_] = static_cast<uint32_t>(out - first);
+    operand_begin_[i - body_begin_] = written;
     const bool in_block = m_.BlockOf(i) != ~0u;
     const Op op = m_.opcode(i);
     inst_facts_[i - body_begin_] = Facts(op);
@@ -676,13 +665,19 @@ void Uniformity::Prepare() {
       uint32_t next_use = kNoUse;
       if (in_block) {
         next_use = first_use_[id];
-        first_use_[id] = static_cast<uint32_t>(out - first);
+        first_use_[id] = written;
       }
-      *out++ = {id, operand.offset, value_block[id], i, next_use};
+      // Field by field: five plain stores (a braced record is packed in vector registers first).
+      ValueOperand& value = out[written++];
+      value.id = id;
+      value.offset = operand.offset;
+      value.def_block = value_block[id];
+      value.inst = i;
+      value.next_use = next_use;
     }
   }
-  operand_begin_[n - body_begin_] = static_cast<uint32_t>(out - first);
-  operands_.resize(out - first);
+  operand_begin_[n - body_begin_] = written;
+  operands_.resize(written);
   auto build = [](Csr& csr, size_t keys, const ws::vector<Pair>& pairs) {
     csr.begin.assign(keys + 1, 0);
     for (const Pair& p : pairs) ++csr.begin[p.key + 1];
@@ -850,7 +845,7 @@ bool Uniformity::ComputeBlockLevels() {
 }
 
 bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
-  // Every opcode treated apart here is left out of kPlainJoin (OpFactsTable), which Solve
+  // Every opcode treated apart here is left out of kPlainJoin (OpFacts), which Solve
   // evaluates in line without calling this.
   const Op op = m_.opcode(i);
   const Id result = m_.result_id(i);
@@ -1275,9 +1270,11 @@ void Uniformity::Check() {
   const auto blocks = m_.blocks();
   for (uint32_t b = 0; b < blocks.size() && !state_.Full(); ++b) {
     if (!cfg_.Reachable(b)) continue;
-    for (InstIndex i = blocks[b].label + 1; i < blocks[b].end && !state_.Full(); ++i) {
+    const InstIndex end = blocks[b].end;
+    for (InstIndex i = blocks[b].label + 1; i < end; ++i) {
       if (MaybeCooperativeOperation(i) && IsCooperativeMatrixOperation(state_, i)) {
         CheckCooperative(i, b);
+        if (state_.Full()) break;  // Only the checks report, filling the list.
       }
     }
   }

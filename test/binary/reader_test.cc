@@ -429,6 +429,45 @@ TEST(ReaderTest, DecorateSpecId) {
   EXPECT_EQ(m.Get(kPrologueInstructions + 1).operands.size(), 2u);
 }
 
+TEST(ReaderTest, EnumerantParametersClosingTheLayout) {
+  // A decoration, execution mode or loop control with one-word parameters is read by the layout;
+  // a string parameter by the general way: the records are the same either way.
+  ModuleBuilder b = WithPrologue();
+  b.Add(spv::Op::MemberDecorate, {20, 1, spv::Decoration::Offset, 16});
+  b.Add(spv::Op::ExecutionMode, {21, spv::ExecutionMode::LocalSize, 64, 2, 1});
+  b.Add(spv::Op::DecorateId, {22, spv::Decoration::UniformId, kU32Const});
+  b.Add(spv::Op::Decorate, {23, spv::Decoration::BuiltIn, spv::BuiltIn::SubgroupId});
+  b.Add(spv::Op::Decorate, {24, spv::Decoration::UserSemantic, "abcd"});
+  b.Add(spv::Op::LoopMerge, {25, 26, 0x8 | 0x1, 4});  // DependencyLength 4 | Unroll.
+  ParsedModule m;
+  ASSERT_TRUE(ParseValid(b, &m));
+  const ParsedInstruction member = m.Get(kPrologueInstructions);
+  ASSERT_EQ(member.operands.size(), 4u);
+  ExpectOperand(member.operands[1], 2, 1, OperandKind::kLiteralInteger);
+  ExpectOperand(member.operands[2], 3, 1, OperandKind::kDecoration);
+  ExpectOperand(member.operands[3], 4, 1, OperandKind::kLiteralInteger);
+  EXPECT_EQ(member.word(member.operands[3]), 16u);
+  const ParsedInstruction mode = m.Get(kPrologueInstructions + 1);
+  ASSERT_EQ(mode.operands.size(), 5u);
+  ExpectOperand(mode.operands[1], 2, 1, OperandKind::kExecutionMode);
+  for (uint16_t k = 2; k < 5; ++k) {
+    ExpectOperand(mode.operands[k], k + 1, 1, OperandKind::kLiteralInteger);
+  }
+  const ParsedInstruction uniform_id = m.Get(kPrologueInstructions + 2);
+  ASSERT_EQ(uniform_id.operands.size(), 3u);
+  ExpectOperand(uniform_id.operands[2], 3, 1, OperandKind::kIdScope);
+  const ParsedInstruction builtin = m.Get(kPrologueInstructions + 3);
+  ASSERT_EQ(builtin.operands.size(), 3u);
+  ExpectOperand(builtin.operands[2], 3, 1, OperandKind::kBuiltIn);
+  const ParsedInstruction semantic = m.Get(kPrologueInstructions + 4);
+  ASSERT_EQ(semantic.operands.size(), 3u);
+  ExpectOperand(semantic.operands[2], 3, 2, OperandKind::kLiteralString);
+  const ParsedInstruction merge = m.Get(kPrologueInstructions + 5);
+  ASSERT_EQ(merge.operands.size(), 4u);
+  ExpectOperand(merge.operands[2], 3, 1, OperandKind::kLoopControl);
+  ExpectOperand(merge.operands[3], 4, 1, OperandKind::kLiteralInteger);
+}
+
 TEST(ReaderTest, LayoutReadInstructions) {
   // Opcodes whose operands the reader takes by a build-time layout: fixed one-word operands,
   // then optional ones, a variadic tail or a closing string.
@@ -890,6 +929,18 @@ std::vector<BadCase> BadCases() {
          const size_t at = b.Add(Op::Constant, {kU32, 20, 1, 0});
          return Bad(b, at, "OpConstant: 1 word(s) left over after the last operand");
        }},
+      {"ConstantWithoutItsValue",
+       [] {
+         ModuleBuilder b = WithPrologue();
+         const size_t at = b.Add(Op::Constant, {kU32, 20});
+         return Bad(b, at, "OpConstant: missing operand 'Value' (LiteralContextDependentNumber)");
+       }},
+      {"Constant64BitWithAThirdWord",
+       [] {
+         ModuleBuilder b = WithPrologue();
+         const size_t at = b.Add(Op::Constant, {kI64, 20, 1, 0, 0});
+         return Bad(b, at, "OpConstant: 1 word(s) left over after the last operand");
+       }},
       {"NameWithAWordAfterItsString",
        [] {
          ModuleBuilder b;
@@ -1066,6 +1117,24 @@ std::vector<BadCase> BadCases() {
          ModuleBuilder b;
          const size_t at = b.Add(Op::MemoryModel, {7, spv::MemoryModel::GLSL450});
          return Bad(b, at + 1, "OpMemoryModel: 7 is not a valid AddressingModel value");
+       }},
+      {"MemberDecorateOffsetWithAnExtraWord",
+       [] {
+         ModuleBuilder b = WithPrologue();
+         const size_t at = b.Add(Op::MemberDecorate, {20, 0, spv::Decoration::Offset, 4, 8});
+         return Bad(b, at, "OpMemberDecorate: 1 word(s) left over after the last operand");
+       }},
+      {"DecorateIdWithItsParameterOutOfBounds",
+       [] {
+         ModuleBuilder b = WithPrologue();
+         const size_t at = b.Add(Op::DecorateId, {20, spv::Decoration::UniformId, 99});
+         return Bad(b, at + 3, "OpDecorateId: id 99 of operand");
+       }},
+      {"DecorateBuiltInWithAnUnknownBuiltIn",
+       [] {
+         ModuleBuilder b = WithPrologue();
+         const size_t at = b.Add(Op::Decorate, {20, spv::Decoration::BuiltIn, 77777});
+         return Bad(b, at + 3, "OpDecorate: 77777 is not a valid BuiltIn value");
        }},
       {"DecorateWithUnknownDecoration",
        [] {

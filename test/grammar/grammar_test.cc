@@ -736,6 +736,26 @@ TEST(GrammarConsistency, EveryInstructionIsFoundByOpcodeAndName) {
   EXPECT_LE(previous, kMaxOpcode);
 }
 
+// The compile-time facts name the instruction the tables hold for each opcode, with its class and
+// whether it takes a GroupOperation.
+TEST(GrammarConsistency, OpcodeFactsAgreeWithTheInstructionTables) {
+  size_t count = 0;
+  for (const OpcodeFact& fact : kOpcodeFacts) {
+    const InstructionInfo* inst = LookupOpcode(fact.opcode);
+    ASSERT_NE(inst, nullptr) << fact.name;
+    EXPECT_STREQ(fact.name, inst->name);
+    EXPECT_EQ(fact.klass, inst->klass) << fact.name;
+    const auto ops = Operands(*inst);
+    EXPECT_EQ(fact.has_group_operation, std::any_of(ops.begin(), ops.end(),
+                                                    [](const OperandInfo& o) {
+                                                      return o.kind == OperandKind::kGroupOperation;
+                                                    }))
+        << fact.name;
+    ++count;
+  }
+  EXPECT_EQ(count, AllInstructions().size());
+}
+
 TEST(GrammarConsistency, EveryEnumerantIsFoundByValueAndName) {
   for (int k = 0; k < kNumOperandKinds; ++k) {
     const OperandKind kind = static_cast<OperandKind>(k);

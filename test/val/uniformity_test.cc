@@ -525,6 +525,23 @@ OpFunctionEnd
 }
 
 // void tile() { load; mulAdd; store; }  ... if (gl_LocalInvocationID.x < 32) tile();
+// With room for one error, the checks stop at the first one they report.
+TEST(UniformityBug, StopsWhenTheErrorLimitIsReached) {
+  const std::string text = Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %lx None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %lx None
+OpReturn
+)"));
+  EXPECT_EQ(Check(text).num_errors, 2u);
+  Options options;
+  options.max_errors = 1;
+  const Result r = Check(text, options);
+  EXPECT_EQ(r.num_errors, 1u);
+  EXPECT_TRUE(r.truncated);
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationId", "%lx"}));
+}
+
 TEST(UniformityBug, CoopOpsInHelperCalledUnderDivergentControl) {
   const Result r = Check(Module(Main(std::string(kLid) + R"(
 %firsthalf = OpULessThan %bool %lx %uint_32
