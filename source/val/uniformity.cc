@@ -725,25 +725,8 @@ void Uniformity::Prepare() {
 }
 
 Id Uniformity::RootOf(Id pointer) const {
-  for (int depth = 0; depth < 256; ++depth) {
-    const InstIndex d = m_.Def(pointer);
-    if (d == kNoInst) return 0;
-    switch (m_.opcode(d)) {
-      case Op::Variable:
-      case Op::FunctionParameter:
-        return pointer;
-      case Op::AccessChain:
-      case Op::InBoundsAccessChain:
-      case Op::PtrAccessChain:
-      case Op::InBoundsPtrAccessChain:
-      case Op::CopyObject:
-        pointer = m_.word(d, 3);
-        continue;
-      default:
-        return pointer;  // Loaded or converted pointers: the pointer value itself is the root.
-    }
-  }
-  return 0;
+  // Loaded or converted pointers: the pointer value itself is the root.
+  return PointerBase(m_, pointer);
 }
 
 // Memory the invocations share (buffers, Workgroup, push constants, ...).

@@ -424,24 +424,8 @@ std::optional<Threshold> Prover::ThresholdOf(InstIndex d) {
 }
 
 Id Prover::RootOf(Id pointer) const {
-  for (int depth = 0; depth < 64; ++depth) {
-    const InstIndex d = m_.Def(pointer);
-    if (d == kNoInst) return 0;
-    switch (m_.opcode(d)) {
-      case Op::Variable:
-        return pointer;
-      case Op::AccessChain:
-      case Op::InBoundsAccessChain:
-      case Op::PtrAccessChain:
-      case Op::InBoundsPtrAccessChain:
-      case Op::CopyObject:
-        pointer = m_.word(d, 3);
-        continue;
-      default:
-        return 0;
-    }
-  }
-  return 0;
+  const Id base = PointerBase(m_, pointer);
+  return base != 0 && m_.DefOpcode(base) == Op::Variable ? base : 0;
 }
 
 void Prover::WrittenPointers(InstIndex i, ws::vector<Id>& out) const {
@@ -778,6 +762,25 @@ void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
 }
 
 }  // namespace
+
+Id PointerBase(const ir::Module& m, Id pointer) {
+  for (int depth = 0; depth < 256; ++depth) {
+    const InstIndex d = m.Def(pointer);
+    if (d == kNoInst) return 0;
+    switch (m.opcode(d)) {
+      case Op::AccessChain:
+      case Op::InBoundsAccessChain:
+      case Op::PtrAccessChain:
+      case Op::InBoundsPtrAccessChain:
+      case Op::CopyObject:
+        pointer = m.word(d, 3);
+        continue;
+      default:
+        return pointer;
+    }
+  }
+  return 0;
+}
 
 ws::vector<InstIndex> ProveWorkgroupVotes(const ValidationState& state, const VoteInputs& in) {
   ws::vector<InstIndex> proven;

@@ -61,6 +61,11 @@ struct VoteInputs {
   std::span<const InstIndex> votes;
 };
 
+// The pointer that `pointer` is derived from through access chains and copies: a variable, a
+// function parameter, or a pointer loaded or computed otherwise (itself then); 0 for an undefined
+// id or a chain deeper than 256.
+Id PointerBase(const ir::Module& m, Id pointer);
+
 // The comparisons (in order) that the idiom above proves uniform in the workgroup.
 ws::vector<InstIndex> ProveWorkgroupVotes(const ValidationState& state, const VoteInputs& in);
 
