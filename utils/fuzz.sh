@@ -71,11 +71,13 @@ fi
 
 # (a) The generated grammar tables, copied out of bazel-bin so that other Bazel builds switching
 # the bazel-bin link (e.g. --config=asan) cannot change them under a compile.
-bazel build //source/grammar:generate_tables >&2
+# Likewise the built-in device profiles (test/data/profiles/ as a source file).
+bazel build //source/grammar:generate_tables //source/profile:builtin_profiles_cc >&2
 bin_dir=$(bazel info bazel-bin 2>/dev/null)
-for f in grammar_generated.h grammar_tables.inc; do
-  if ! cmp -s "$bin_dir/source/grammar/$f" "$OUT/gen/source/grammar/$f"; then
-    cp "$bin_dir/source/grammar/$f" "$OUT/gen/source/grammar/$f"
+mkdir -p "$OUT/gen/source/profile"
+for f in grammar/grammar_generated.h grammar/grammar_tables.inc profile/builtin_profiles.cc; do
+  if ! cmp -s "$bin_dir/source/$f" "$OUT/gen/source/$f"; then
+    cp "$bin_dir/source/$f" "$OUT/gen/source/$f"
   fi
 done
 
@@ -98,7 +100,7 @@ compile() {  # source, object
 
 objects=()
 pids=()
-for src in source/*/*.cc; do
+for src in source/*/*.cc "$OUT/gen/source/profile/builtin_profiles.cc"; do
   if grep -q '^int main(' "$src"; then continue; fi
   obj="$OUT/obj/${src%.cc}.o"
   objects+=("$obj")

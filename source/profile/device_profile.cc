@@ -291,7 +291,7 @@ bool RequireKeys(Reader& r, const json::Value& list, const std::string& path,
   for (size_t i = 0; i < list.elements.size(); ++i) {
     for (const char* name : names) {
       bool seen = false;
-      for (const auto& m : list.elements[i].members) seen |= m.first == name;
+      for (const auto& m : list.elements[i].members) seen |= m.name == name;
       if (!seen) {
         return r.Fail(path + "[" + std::to_string(i) + "]",
                       std::string("missing key \"") + name + "\"");

@@ -95,7 +95,7 @@ class Parser {
       std::string key;
       if (!ParseString(&key)) return false;
       for (const auto& m : v->members) {
-        if (m.first == key) return Fail("duplicate key \"" + key + "\"");
+        if (m.name == key) return Fail("duplicate key \"" + key + "\"");
       }
       SkipSpace();
       if (pos_ >= text_.size() || text_[pos_] != ':') return Fail("expected ':'");
@@ -103,7 +103,7 @@ class Parser {
       SkipSpace();
       Value member;
       if (!ParseValue(&member, depth + 1)) return false;
-      v->members.emplace_back(std::move(key), std::move(member));
+      v->members.push_back({std::move(key), std::move(member)});
       SkipSpace();
       if (pos_ < text_.size() && text_[pos_] == ',') {
         ++pos_;

@@ -19,10 +19,18 @@ struct Value {
   bool boolean = false;
   std::string text;             // kString: the decoded string; kNumber: the number as written.
   std::vector<Value> elements;  // kArray.
-  std::vector<std::pair<std::string, Value>> members;  // kObject, in input order.
+  // kObject, in input order. (A struct defined below rather than std::pair: a pair of an
+  // incomplete Value is rejected by clang with libstdc++.)
+  struct Member;
+  std::vector<Member> members;
 
   // kNumber holding an integer (no fraction or exponent) in [min, max].
   std::optional<long long> Integer(long long min, long long max) const;
+};
+
+struct Value::Member {
+  std::string name;
+  Value value;
 };
 
 // "object", "array", "string", ... for messages.
