@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <type_traits>
 
 #include "source/common/workspace.h"
 #include "source/text/disassembler.h"
@@ -53,14 +54,14 @@ class WalkMasks {
   uint32_t Of(uint32_t op) {
     if (op < kLow) {
       if (low_[op] == 0)
-        low_[op] = static_cast<uint16_t>(WalksOf(state_, static_cast<Op>(op)) | kKnown);
+        low_[op] = static_cast<Mask>(WalksOf(state_, static_cast<Op>(op)) | kKnown);
       return low_[op];
     }
     for (uint32_t probe = 0, h = (op ^ (op >> 6)) % kHigh; probe < kHigh;
          ++probe, h = (h + 1) % kHigh) {
       if (high_[h].op == op) return high_[h].mask;
       if (high_[h].op == 0) {
-        high_[h] = {op, static_cast<uint16_t>(WalksOf(state_, static_cast<Op>(op)) | kKnown)};
+        high_[h] = {op, static_cast<Mask>(WalksOf(state_, static_cast<Op>(op)) | kKnown)};
         return high_[h].mask;
       }
     }
@@ -68,16 +69,19 @@ class WalkMasks {
   }
 
  private:
-  static_assert(kNumWalks <= 15);
+  // 16 bits while the walks fit (a smaller table to clear), 32 past that.
+  using Mask = std::conditional_t<(kNumWalks <= 15), uint16_t, uint32_t>;
+  static_assert(kNumWalks < sizeof(Mask) * 8);
   static constexpr uint32_t kLow = 512;
   static constexpr uint32_t kHigh = 64;
-  static constexpr uint32_t kKnown = 1u << 15;  // Set on every mask kept, so that 0 is "not yet".
+  // Set on every mask kept, so that 0 is "not yet".
+  static constexpr uint32_t kKnown = 1u << (sizeof(Mask) * 8 - 1);
   struct High {
     uint32_t op;  // 0: a free slot (opcode 0 is below kLow).
-    uint16_t mask;
+    Mask mask;
   };
   const ValidationState& state_;
-  uint16_t low_[kLow] = {};
+  Mask low_[kLow] = {};
   High high_[kHigh] = {};
 };
 
