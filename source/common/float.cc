@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 namespace coopspv {
 namespace {
@@ -155,6 +156,31 @@ bool ParseHexFloat(std::string_view text, bool negative, FloatFormat f, uint64_t
 }
 
 }  // namespace
+
+double IeeeFloatValue(uint64_t bits, uint32_t width) {
+  if (width == 64) {
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+  }
+  if (width == 32) {
+    const uint32_t b = static_cast<uint32_t>(bits);
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+  }
+  const uint32_t sign = (bits >> 15) & 1, exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
+  double value;
+  if (exponent == 0) {
+    value = std::ldexp(static_cast<double>(mantissa), -24);
+  } else if (exponent == 31) {
+    value = mantissa ? std::numeric_limits<double>::quiet_NaN()
+                     : std::numeric_limits<double>::infinity();
+  } else {
+    value = std::ldexp(static_cast<double>(mantissa | 0x400), static_cast<int>(exponent) - 25);
+  }
+  return sign ? -value : value;
+}
 
 std::string FormatHexFloat(uint64_t bits, FloatFormat f) {
   const bool negative = (bits >> (f.width() - 1)) & 1;

@@ -28,6 +28,10 @@ inline constexpr FloatFormat kBFloat16{8, 7};
 inline constexpr FloatFormat kFloat8E4M3{4, 3, true};
 inline constexpr FloatFormat kFloat8E5M2{5, 2};
 
+// The value of the bits of an IEEE float of `width` 16, 32 or 64 (any other width reads as 16),
+// exactly (every such value is a double).
+double IeeeFloatValue(uint64_t bits, uint32_t width);
+
 // "[-]0x1.8p+3"; zero is "0x0p+0"; subnormals are normalized; the all-ones exponent prints as
 // bias + 1 (infinity "0x1p+128" for single, NaNs with their fraction).
 std::string FormatHexFloat(uint64_t bits, FloatFormat format);

@@ -33,32 +33,6 @@ std::vector<std::string_view> Tokenize(std::string_view line) {
 
 std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
-// IEEE bits of a 16-, 32- or 64-bit float to a double.
-double DecodeFloat(uint64_t bits, uint32_t width) {
-  if (width == 64) {
-    double d;
-    std::memcpy(&d, &bits, 8);
-    return d;
-  }
-  if (width == 32) {
-    const uint32_t b = static_cast<uint32_t>(bits);
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
-  }
-  const uint32_t sign = (bits >> 15) & 1, exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
-  double value;
-  if (exponent == 0) {
-    value = std::ldexp(static_cast<double>(mantissa), -24);
-  } else if (exponent == 31) {
-    value = mantissa ? std::numeric_limits<double>::quiet_NaN()
-                     : std::numeric_limits<double>::infinity();
-  } else {
-    value = std::ldexp(static_cast<double>(mantissa | 0x400), static_cast<int>(exponent) - 25);
-  }
-  return sign ? -value : value;
-}
-
 ScalarType ScalarOf(const DataType& type) {
   ScalarType s;
   s.kind = type.kind == DataType::kFloat    ? ScalarType::kFloat
@@ -845,7 +819,7 @@ uint64_t ReadComponentBits(const uint8_t* p, const DataType& type) {
 }
 
 double ComponentValue(uint64_t bits, const DataType& type) {
-  if (type.kind == DataType::kFloat) return DecodeFloat(bits, type.bits);
+  if (type.kind == DataType::kFloat) return IeeeFloatValue(bits, type.bits);
   if (type.kind == DataType::kSigned && type.bits < 64) {
     const uint64_t sign = uint64_t{1} << (type.bits - 1);
     return static_cast<double>(static_cast<int64_t>((bits ^ sign) - sign));

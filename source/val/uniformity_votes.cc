@@ -14,7 +14,8 @@
 #include <optional>
 #include <utility>
 
-#include "source/binary/reader.h"
+#include "source/common/float.h"
+#include "source/grammar/grammar.h"
 #include "source/ir/analyses.h"
 
 namespace coopspv::val {
@@ -73,13 +74,6 @@ class Prover {
       : state_(state), m_(state.module()), cfg_(m_.cfg()), in_(in) {
     for (InstIndex i = 0; i < m_.global_end(); ++i) {
       switch (m_.opcode(i)) {
-        case Op::ExtInstImport:
-          if (m_.num_words(i) > 2 &&
-              binary::DecodeString(m_.words().subspan(m_.word_offset(i) + 2,
-                                                      m_.num_words(i) - 2)) == "GLSL.std.450") {
-            glsl_ = m_.result_id(i);
-          }
-          break;
         case Op::ExecutionMode:
           if (m_.num_words(i) >= 4 &&
               m_.word(i, 2) ==
@@ -151,10 +145,6 @@ class Prover {
   };
 
   const ir::Block& BlockAt(uint32_t b) const { return m_.blocks()[b]; }
-  uint32_t BlockOfLabel(Id label) const {
-    const InstIndex d = m_.Def(label);
-    return d == kNoInst || m_.opcode(d) != Op::Label ? ~0u : m_.BlockOf(d);
-  }
   // The reachable predecessors of block b, each once.
   void Predecessors(uint32_t b, ws::vector<uint32_t>& preds) const {
     preds.clear();
@@ -220,7 +210,8 @@ class Prover {
   const ir::Module& m_;
   const ir::Cfg& cfg_;
   const VoteInputs& in_;
-  Id glsl_ = 0;
+  // The grammar's index of GLSL.std.450, which the reader gives each OpExtInst of that set.
+  const int32_t glsl_ = grammar::LookupExtInstSet("GLSL.std.450");
   uint64_t nan_preserved_ = 0;  // Bit width/2: SignedZeroInfNanPreserve declared for the width.
   bool vulkan_memory_model_ = false;
   bool relaxed_ = false;  // RelaxedPrecision on something not integer: nothing is proven.
@@ -344,7 +335,7 @@ bool Prover::HeaderPhi(Val v, uint32_t header, uint32_t pre, uint32_t latch, Val
     const InstIndex d = DefOf(v);
     if (d == kNoInst || m_.opcode(d) != Op::Phi || m_.BlockOf(d) != header) return false;
     for (uint32_t w = 3; w + 1 < m_.num_words(d); w += 2) {
-      if (!take(BlockOfLabel(m_.word(d, w + 1)), Resolve(m_.word(d, w)))) return false;
+      if (!take(m_.BlockOfLabel(m_.word(d, w + 1)), Resolve(m_.word(d, w)))) return false;
     }
   }
   return *from_pre != 0 && *from_latch != 0;
@@ -357,26 +348,11 @@ std::optional<double> Prover::FloatConstant(Id id) const {
   // Plain IEEE floats only (no encoding operand: not bfloat16 or the float8 types).
   if (t == kNoInst || m_.opcode(t) != Op::TypeFloat || m_.num_words(t) != 3) return std::nullopt;
   const uint32_t width = m_.word(t, 2);
-  double v;
-  if (width == 16 && m_.num_words(d) >= 4) {
-    const uint32_t h = m_.word(d, 3) & 0xffff;
-    const uint32_t exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-    if (exponent == 0x1f) {
-      if (mantissa != 0) return std::nullopt;
-      v = INFINITY;
-    } else if (exponent == 0) {
-      v = std::ldexp(static_cast<double>(mantissa), -24);
-    } else {
-      v = std::ldexp(static_cast<double>(mantissa | 0x400), static_cast<int>(exponent) - 25);
-    }
-    if (h & 0x8000) v = -v;
-  } else if (width == 32 && m_.num_words(d) >= 4) {
-    v = std::bit_cast<float>(m_.word(d, 3));
-  } else if (width == 64 && m_.num_words(d) >= 5) {
-    v = std::bit_cast<double>(uint64_t{m_.word(d, 3)} | (uint64_t{m_.word(d, 4)} << 32));
-  } else {
+  if ((width != 16 && width != 32 && width != 64) || m_.num_words(d) < 3 + (width + 31) / 32) {
     return std::nullopt;
   }
+  const uint64_t bits = m_.word(d, 3) | (width == 64 ? uint64_t{m_.word(d, 4)} << 32 : uint64_t{0});
+  const double v = IeeeFloatValue(bits, width);
   if (std::isnan(v)) return std::nullopt;
   return v;
 }
@@ -574,7 +550,7 @@ void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
     const Op term_op = m_.opcode(term);
     uint32_t next = ~0u;
     if (term_op == Op::Branch) {
-      next = BlockOfLabel(m_.word(term, 1));
+      next = m_.BlockOfLabel(m_.word(term, 1));
       if (next == ~0u) return;
       if (b == guard_block) {
         if (next != guard_merge) return;
@@ -590,9 +566,9 @@ void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
       // The guard: `if (SubgroupLocalInvocationId == 0)` or `if (subgroupElect())`, no else.
       if (cfg_.merge_kind(b) != ir::MergeKind::kSelection) return;
       const uint32_t merge = cfg_.merge_block(b);
-      const uint32_t then_block = BlockOfLabel(m_.word(term, 2));
+      const uint32_t then_block = m_.BlockOfLabel(m_.word(term, 2));
       if (merge == ~0u || then_block == ~0u || then_block == merge ||
-          BlockOfLabel(m_.word(term, 3)) != merge) {
+          m_.BlockOfLabel(m_.word(term, 3)) != merge) {
         return;
       }
       Predecessors(then_block, preds_);
@@ -665,12 +641,12 @@ void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
   }
   uint32_t exit_block = header;
   if (m_.opcode(BlockAt(header).end - 1) == Op::Branch) {
-    exit_block = BlockOfLabel(m_.word(BlockAt(header).end - 1, 1));
+    exit_block = m_.BlockOfLabel(m_.word(BlockAt(header).end - 1, 1));
   }
   const InstIndex exit_term = exit_block == ~0u ? kNoInst : BlockAt(exit_block).end - 1;
   if (exit_term == kNoInst || m_.opcode(exit_term) != Op::BranchConditional ||
       std::find(loop.begin(), loop.end(), exit_block) == loop.end() ||
-      BlockOfLabel(m_.word(exit_term, 3)) != merge) {
+      m_.BlockOfLabel(m_.word(exit_term, 3)) != merge) {
     return;
   }
   for (const uint32_t lb : loop) {
@@ -734,8 +710,8 @@ void Prover::Prove(InstIndex vote, ws::vector<InstIndex>& out) {
     Val start = 0, step = 0;
     if (!HeaderPhi(t->x, header, pre, latch, &start, &step) || start != x) continue;
     const InstIndex fold = DefOf(step);
-    if (fold == kNoInst || m_.opcode(fold) != Op::ExtInst || m_.num_words(fold) != 7 ||
-        m_.word(fold, 3) != glsl_ || glsl_ == 0) {
+    if (fold == kNoInst || m_.opcode(fold) != Op::ExtInst || m_.num_words(fold) != 7 || glsl_ < 0 ||
+        m_.parsed().instructions[fold].ext_inst_set != glsl_) {
       continue;
     }
     const uint32_t inst = m_.word(fold, 4);
