@@ -4,9 +4,10 @@
 // (removing a variable can free its initializer and type).
 //
 // Liveness starts from the module-level instructions that always stay (capabilities,
-// extensions, imports, memory model, entry points with their interfaces, execution modes) and
-// from every instruction of a live function; a declaration is live when a live instruction
-// uses its result; decorations of live ids keep what they reference alive.
+// extensions, imports, memory model, entry points with their interfaces, execution modes, BuiltIn
+// and SpecId decorations with what they decorate) and from every instruction of a live function; a
+// declaration is live when a live instruction uses its result; decorations of live ids keep what
+// they reference alive.
 #include <vector>
 
 #include "source/ir/builder.h"
@@ -39,6 +40,15 @@ class EliminateDeadPass : public Pass {
   }
 
  private:
+  // A BuiltIn or SpecId decoration (OpMemberDecorate's decoration comes after the member).
+  static bool MeansSomething(const ir::Module& m, InstIndex i) {
+    const size_t at = m.opcode(i) == Op::Decorate ? 2 : 3;
+    if (m.num_words(i) <= at) return false;
+    const uint32_t decoration = m.word(i, at);
+    return decoration == static_cast<uint32_t>(spv::Decoration::BuiltIn) ||
+           decoration == static_cast<uint32_t>(spv::Decoration::SpecId);
+  }
+
   static std::unique_ptr<ir::Module> Sweep(const ir::Module& m, bool* changed, Diagnostic* d) {
     const size_t n = m.num_instructions();
     std::vector<bool> live_id(m.bound(), false);
@@ -74,6 +84,13 @@ class EliminateDeadPass : public Pass {
       }
       // Non-semantic instructions at module scope (debug info) stay with what they name.
       if (m.opcode(i) == Op::ExtInst && m.FunctionOf(i) == ~0u) mark_inst(i);
+      // What a built-in or a SpecId decorates has meaning of its own, used or not: a constant
+      // decorated BuiltIn WorkgroupSize sets the workgroup size over LocalSize (SPIR-V 3.2.2),
+      // a SpecId is what the pipeline specializes.
+      if ((m.opcode(i) == Op::Decorate || m.opcode(i) == Op::MemberDecorate) &&
+          MeansSomething(m, i)) {
+        mark_inst(i);
+      }
     }
     // Propagate: a live id keeps its definition alive; a live function keeps its body.
     while (!work.empty()) {

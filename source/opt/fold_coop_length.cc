@@ -5,13 +5,15 @@
 // of a matrix are numbered row-major, e = r * C + c, and invocation i of the scope instance
 // (of S invocations) holds elements i, i + S, i + 2S, ...; so every invocation holds
 // ceil(R * C / S) elements, the last ones padding when S does not divide R * C.
-// S is the subgroup size for Subgroup scope, and the workgroup size (LocalSize, when every
-// entry point agrees on it) for Workgroup scope; matrices of other scopes are left alone.
+// S is the subgroup size for Subgroup scope, and the workgroup size (the WorkgroupSize built-in,
+// LocalSizeId or LocalSize, when every entry point agrees on it) for Workgroup scope; matrices of
+// other scopes are left alone.
 #include <map>
 #include <optional>
 
 #include "source/common/literal.h"
 #include "source/ir/builder.h"
+#include "source/ir/workgroup_size.h"
 #include "source/opt/passes.h"
 
 namespace coopspv::opt {
@@ -35,7 +37,7 @@ class FoldCoopLengthPass : public Pass {
   const char* name() const override { return "fold-coop-length"; }
 
   PassResult Run(ir::Module& m) override {
-    const std::optional<uint64_t> workgroup = WorkgroupSize(m);
+    const std::optional<uint64_t> workgroup = ir::CommonWorkgroupInvocations(m);
     ir::Builder b(m);
     std::map<std::pair<Id, uint64_t>, Id> made;  // (type, value) -> constant id we created.
     bool changed = false;
@@ -88,21 +90,6 @@ class FoldCoopLengthPass : public Pass {
   }
 
  private:
-  // The invocation count of a workgroup, when every entry point's LocalSize agrees.
-  static std::optional<uint64_t> WorkgroupSize(const ir::Module& m) {
-    std::optional<uint64_t> size;
-    for (InstIndex i = 0; i < m.num_instructions(); ++i) {
-      if (m.opcode(i) != Op::ExecutionMode || m.num_words(i) < 6 ||
-          m.word(i, 2) != static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
-        continue;
-      }
-      const uint64_t n = uint64_t{m.word(i, 3)} * m.word(i, 4) * m.word(i, 5);
-      if (size && *size != n) return std::nullopt;
-      size = n;
-    }
-    return size;
-  }
-
   uint32_t subgroup_size_;
 };
 

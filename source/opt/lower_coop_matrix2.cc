@@ -200,6 +200,7 @@
 #include "source/ir/analyses.h"
 #include "source/ir/declarations.h"
 #include "source/ir/scalar_eval.h"
+#include "source/ir/workgroup_size.h"
 #include "source/opt/passes.h"
 #include "source/opt/tile_coop_matrix.h"
 
@@ -571,53 +572,38 @@ class Lowering {
 };
 
 bool Lowering::ReadEnvironment() {
-  uint32_t largest = 0;
+  uint64_t largest = 0;
   bool any_entry = false, all_equal = true;
-  auto size = [&](uint32_t n) {
-    if (largest && n != largest) all_equal = false;
-    largest = std::max(largest, n);
-  };
   for (InstIndex i = 0; i < m_.global_end(); ++i) {
     const Op op = m_.opcode(i);
     if (op == Op::MemoryModel && m_.word(i, 2) == U(spv::MemoryModel::Vulkan)) {
       vulkan_memory_model_ = true;
     }
-    if (op == Op::EntryPoint) any_entry = true;
-    if (op == Op::ExecutionMode && m_.word(i, 2) == U(spv::ExecutionMode::LocalSize) &&
-        m_.num_words(i) == 6) {
-      size(m_.word(i, 3) * m_.word(i, 4) * m_.word(i, 5));
-    }
-    if (op == Op::ExecutionModeId && m_.word(i, 2) == U(spv::ExecutionMode::LocalSizeId)) {
+    if (op != Op::EntryPoint || m_.num_words(i) < 3) continue;
+    any_entry = true;
+    // LocalSize, LocalSizeId or the WorkgroupSize built-in, whichever the entry point has.
+    const auto size = ir::WorkgroupSize(m_, m_.word(i, 2));
+    if (!size) {
       Fail(i,
-           "a workgroup size given by ids is not lowered yet (run --freeze-spec-const "
-           "--fold-spec-const first)");
+           "the entry point's workgroup size is not a constant (a spec constant, or not "
+           "declared); run --freeze-spec-const --fold-spec-const first");
       return false;
     }
-    if (op == Op::Decorate && m_.num_words(i) == 4 &&
-        m_.word(i, 2) == U(spv::Decoration::BuiltIn) &&
-        m_.word(i, 3) == U(spv::BuiltIn::WorkgroupSize)) {
-      const InstIndex d = m_.Def(m_.word(i, 1));
-      std::optional<uint32_t> x, y, z;
-      if (d != ir::kNoInst && m_.opcode(d) == Op::ConstantComposite && m_.num_words(d) == 6) {
-        x = ConstantValue(m_.word(d, 3));
-        y = ConstantValue(m_.word(d, 4));
-        z = ConstantValue(m_.word(d, 5));
-      }
-      if (!x || !y || !z) {
-        Fail(i,
-             "a WorkgroupSize that is not a constant is not lowered yet (run "
-             "--freeze-spec-const --fold-spec-const first)");
-        return false;
-      }
-      size(*x * *y * *z);
+    const uint64_t n = (*size)[0] * (*size)[1] * (*size)[2];
+    if (n == 0 || n > 0xFFFFFFFFu) {
+      Fail(i, "the entry point's workgroup size (" + std::to_string(n) +
+                  " invocations) is not a valid one");
+      return false;
     }
+    if (largest && n != largest) all_equal = false;
+    largest = std::max(largest, n);
   }
   if (any_entry && largest == 0) {
     error_ = "--lower-coop-matrix2 needs the workgroup size (LocalSize) of the entry points";
     return false;
   }
-  num_subgroups_ = std::max(1u, (largest + s_ - 1) / s_);
-  workgroup_size_ = all_equal ? largest : 0;
+  num_subgroups_ = std::max<uint32_t>(1u, static_cast<uint32_t>((largest + s_ - 1) / s_));
+  workgroup_size_ = all_equal ? static_cast<uint32_t>(largest) : 0;
   return true;
 }
 

@@ -4,107 +4,148 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "source/binary/reader.h"
+#include "source/ir/module.h"
+#include "source/ir/workgroup_size.h"
+
 namespace coopspv::run {
 namespace {
 
-// Opcodes, decorations, storage classes and execution values (SPIR-V 1.6 unified spec).
-constexpr uint32_t kOpExtension = 10, kOpEntryPoint = 15, kOpExecutionMode = 16, kOpTypeArray = 28,
-                   kOpTypeRuntimeArray = 29, kOpTypePointer = 32, kOpVariable = 59,
-                   kOpDecorate = 71;
-constexpr uint32_t kDecorationBlock = 2, kDecorationBufferBlock = 3, kDecorationBinding = 33,
-                   kDecorationDescriptorSet = 34;
-constexpr uint32_t kUniformConstant = 0, kUniform = 2, kPushConstant = 9, kStorageBuffer = 12;
-constexpr uint32_t kGLCompute = 5, kLocalSize = 17;
+using ir::Id;
+using ir::InstIndex;
+using spv::Op;
 
-// A literal string operand starting at words[at]: the string and the words it takes.
-std::string_view ReadString(std::span<const uint32_t> words, size_t at, size_t end,
-                            size_t* word_count) {
-  const char* chars = reinterpret_cast<const char*>(words.data() + at);
-  const size_t max = (end - at) * 4;
-  const size_t length = std::find(chars, chars + max, '\0') - chars;
-  *word_count = length / 4 + 1;
-  return {chars, length};
+constexpr uint32_t U(auto e) { return static_cast<uint32_t>(e); }
+
+// The functions `entry` reaches: through calls and through any other use of a function's id (the
+// callbacks of cooperative matrix2 instructions).
+std::vector<bool> ReachedFunctions(const ir::Module& m, Id entry) {
+  std::vector<bool> reached(m.functions().size(), false);
+  std::vector<uint32_t> work;
+  auto reach = [&](Id id) {
+    const uint32_t f = m.FunctionById(id);
+    if (f != ~0u && !reached[f]) {
+      reached[f] = true;
+      work.push_back(f);
+    }
+  };
+  reach(entry);
+  while (!work.empty()) {
+    const ir::Function& f = m.functions()[work.back()];
+    work.pop_back();
+    const InstIndex end = f.end == ir::kNoInst ? m.num_instructions() : f.end;
+    for (InstIndex i = f.def + 1; i < end; ++i) {
+      for (const auto& op : m.inst(i).operands) {
+        if (grammar::IsIdKind(op.kind) && op.kind != grammar::OperandKind::kIdResult) {
+          reach(m.word(i, op.offset));
+        }
+      }
+    }
+  }
+  return reached;
 }
 
 }  // namespace
 
 bool ReadModuleInterface(std::span<const uint32_t> words, std::string_view entry_point,
-                         ModuleInterface* out, std::string* error) {
+                         ModuleInterface* out, std::string* error,
+                         std::span<const SpecConstant> spec) {
   *out = ModuleInterface();
-  if (words.size() < 5) {
-    *error = "not a SPIR-V module";
+  Diagnostic d;
+  const auto m = ir::Module::Read(words, &d);
+  if (!m) {
+    *error = "not a SPIR-V module: " + d.ToString();
     return false;
   }
-  const bool interface_lists_all = words[1] >= 0x00010400;
-  bool found = false;
-  uint32_t entry_id = 0;
-  std::unordered_set<uint32_t> interface;
-  std::unordered_map<uint32_t, uint32_t> sets, bindings, pointee, element;
-  std::unordered_set<uint32_t> block, buffer_block;
-  struct Variable {
-    uint32_t id, type, storage;
-  };
-  std::vector<Variable> variables;
-  for (size_t at = 5; at < words.size();) {
-    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xFFFF;
-    if (count == 0 || at + count > words.size()) {
-      *error = "malformed instruction at word " + std::to_string(at);
-      return false;
+  Id entry = 0;
+  for (InstIndex i = 0; i < m->global_end(); ++i) {
+    const Op op = m->opcode(i);
+    if (op == Op::Extension) {
+      out->extensions.emplace_back(binary::DecodeString(m->inst(i).words.subspan(1)));
+    } else if (op == Op::EntryPoint && entry == 0 && m->num_words(i) >= 4 &&
+               m->word(i, 1) == U(spv::ExecutionModel::GLCompute) &&
+               binary::DecodeString(m->inst(i).words.subspan(3)) == entry_point) {
+      entry = m->word(i, 2);
     }
-    const size_t end = at + count;
-    auto w = [&](size_t i) { return at + i < end ? words[at + i] : 0u; };
-    if (opcode == kOpExtension && count >= 2) {
-      size_t name_words = 0;
-      out->extensions.emplace_back(ReadString(words, at + 1, end, &name_words));
-    } else if (opcode == kOpEntryPoint && count >= 4) {
-      size_t name_words = 0;
-      const std::string_view name = ReadString(words, at + 3, end, &name_words);
-      if (w(1) == kGLCompute && name == entry_point && !found) {
-        found = true;
-        entry_id = w(2);
-        for (size_t i = at + 3 + name_words; i < end; ++i) interface.insert(words[i]);
-      }
-    } else if (opcode == kOpExecutionMode && found && w(1) == entry_id && w(2) == kLocalSize &&
-               count >= 6) {
-      out->local_size[0] = w(3);
-      out->local_size[1] = w(4);
-      out->local_size[2] = w(5);
-    } else if (opcode == kOpDecorate && count >= 3) {
-      if (w(2) == kDecorationDescriptorSet) sets[w(1)] = w(3);
-      if (w(2) == kDecorationBinding) bindings[w(1)] = w(3);
-      if (w(2) == kDecorationBlock) block.insert(w(1));
-      if (w(2) == kDecorationBufferBlock) buffer_block.insert(w(1));
-    } else if (opcode == kOpTypePointer && count >= 4) {
-      pointee[w(1)] = w(3);
-    } else if ((opcode == kOpTypeArray || opcode == kOpTypeRuntimeArray) && count >= 3) {
-      element[w(1)] = w(2);
-    } else if (opcode == kOpVariable && count >= 4) {
-      variables.push_back({w(2), w(1), w(3)});
-    }
-    at = end;
   }
-  if (!found) {
+  if (entry == 0 || m->FunctionById(entry) == ~0u) {
     *error = "the module has no GLCompute entry point named '" + std::string(entry_point) + "'";
     return false;
   }
-  for (const Variable& v : variables) {
-    if (interface_lists_all && !interface.count(v.id)) continue;
-    if (v.storage == kPushConstant) {
+  const ir::SpecValue spec_value = [&](uint32_t spec_id) -> std::optional<uint64_t> {
+    for (const SpecConstant& s : spec) {
+      if (s.id == spec_id) return s.value.bits;
+    }
+    return std::nullopt;
+  };
+  if (const auto size = ir::WorkgroupSize(*m, entry, &spec_value)) {
+    for (int k = 0; k < 3; ++k) {
+      out->local_size[k] = (*size)[k] <= 0xFFFFFFFFu ? static_cast<uint32_t>((*size)[k]) : 0;
+    }
+  }
+  // Static use: the ids the reached functions name.
+  const std::vector<bool> reached = ReachedFunctions(*m, entry);
+  std::vector<bool> used(m->bound(), false);
+  for (size_t f = 0; f < reached.size(); ++f) {
+    if (!reached[f]) continue;
+    const ir::Function& fn = m->functions()[f];
+    const InstIndex end = fn.end == ir::kNoInst ? m->num_instructions() : fn.end;
+    for (InstIndex i = fn.def + 1; i < end; ++i) {
+      for (const auto& op : m->inst(i).operands) {
+        if (grammar::IsIdKind(op.kind) && op.kind != grammar::OperandKind::kIdResult) {
+          const Id id = m->word(i, op.offset);
+          if (id < used.size()) used[id] = true;
+        }
+      }
+    }
+  }
+  std::unordered_map<Id, uint32_t> sets, bindings;
+  std::unordered_set<Id> block, buffer_block;
+  for (InstIndex i = 0; i < m->global_end(); ++i) {
+    if (m->opcode(i) != Op::Decorate || m->num_words(i) < 3) continue;
+    const Id target = m->word(i, 1);
+    const uint32_t decoration = m->word(i, 2);
+    if (decoration == U(spv::Decoration::DescriptorSet) && m->num_words(i) >= 4) {
+      sets[target] = m->word(i, 3);
+    } else if (decoration == U(spv::Decoration::Binding) && m->num_words(i) >= 4) {
+      bindings[target] = m->word(i, 3);
+    } else if (decoration == U(spv::Decoration::Block)) {
+      block.insert(target);
+    } else if (decoration == U(spv::Decoration::BufferBlock)) {
+      buffer_block.insert(target);
+    }
+  }
+  for (InstIndex i = 0; i < m->global_end(); ++i) {
+    if (m->opcode(i) != Op::Variable || m->num_words(i) < 4 || !used[m->result_id(i)]) continue;
+    const uint32_t storage = m->word(i, 3);
+    if (storage == U(spv::StorageClass::PushConstant)) {
       out->push_constants = true;
       continue;
     }
-    if (v.storage != kUniform && v.storage != kStorageBuffer && v.storage != kUniformConstant) {
+    if (storage != U(spv::StorageClass::Uniform) &&
+        storage != U(spv::StorageClass::StorageBuffer) &&
+        storage != U(spv::StorageClass::UniformConstant)) {
       continue;
     }
     ModuleResource r;
-    r.variable = v.id;
-    r.set = sets.count(v.id) ? sets[v.id] : 0;
-    r.binding = bindings.count(v.id) ? bindings[v.id] : 0;
-    uint32_t type = pointee.count(v.type) ? pointee[v.type] : 0;
-    while (element.count(type)) type = element[type];  // Arrays of blocks: the block.
-    if (v.storage == kStorageBuffer || (v.storage == kUniform && buffer_block.count(type))) {
+    r.variable = m->result_id(i);
+    r.set = sets.count(r.variable) ? sets[r.variable] : 0;
+    r.binding = bindings.count(r.variable) ? bindings[r.variable] : 0;
+    // The pointee; arrays of blocks: the block.
+    const InstIndex pointer = m->Def(m->type_id(i));
+    Id type = pointer != ir::kNoInst && m->opcode(pointer) == Op::TypePointer &&
+                      m->num_words(pointer) >= 4
+                  ? m->word(pointer, 3)
+                  : 0;
+    for (int depth = 0; depth < 64; ++depth) {
+      const Op t = m->DefOpcode(type);
+      if (t != Op::TypeArray && t != Op::TypeRuntimeArray) break;
+      type = m->word(m->Def(type), 2);
+    }
+    if (storage == U(spv::StorageClass::StorageBuffer) ||
+        (storage == U(spv::StorageClass::Uniform) && buffer_block.count(type))) {
       r.kind = ModuleResource::kStorage;
-    } else if (v.storage == kUniform && block.count(type)) {
+    } else if (storage == U(spv::StorageClass::Uniform) && block.count(type)) {
       r.kind = ModuleResource::kUniform;
     }
     out->resources.push_back(r);
@@ -115,7 +156,7 @@ bool ReadModuleInterface(std::span<const uint32_t> words, std::string_view entry
 bool CheckPipelineInterface(const Script& script, const Pipeline& p, ModuleInterface* interface,
                             std::string* error) {
   const Shader& shader = *script.FindShader(p.shader);
-  if (!ReadModuleInterface(shader.words, p.entry_point, interface, error)) {
+  if (!ReadModuleInterface(shader.words, p.entry_point, interface, error, p.spec_constants)) {
     *error = At(p.line) + "PIPELINE '" + p.name + "', shader '" + shader.name + "': " + *error;
     return false;
   }

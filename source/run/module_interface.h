@@ -25,15 +25,20 @@ struct ModuleResource {
 struct ModuleInterface {
   std::vector<ModuleResource> resources;
   bool push_constants = false;
-  uint32_t local_size[3] = {0, 0, 0};   // OpExecutionMode LocalSize; 0 when not literal.
+  // The workgroup size once specialized (the WorkgroupSize built-in, LocalSizeId or LocalSize);
+  // 0 when not known.
+  uint32_t local_size[3] = {0, 0, 0};
   std::vector<std::string> extensions;  // The module's OpExtension names.
 };
 
-// False with a message when the module has no GLCompute entry point named `entry_point`.
-// Modules of SPIR-V 1.4 and later list every global they use on the entry point; for older
-// ones every descriptor variable of the module counts.
+// False with a message when the module cannot be read or has no GLCompute entry point named
+// `entry_point`. The resources are the descriptor and push-constant variables the entry point
+// statically uses (Vulkan's interface matching looks at no others: an unused variable needs no
+// binding, whatever the SPIR-V version), found in the functions the entry point reaches. `spec`
+// specializes the workgroup size.
 bool ReadModuleInterface(std::span<const uint32_t> words, std::string_view entry_point,
-                         ModuleInterface* out, std::string* error);
+                         ModuleInterface* out, std::string* error,
+                         std::span<const SpecConstant> spec = {});
 
 // Reads the interface of the pipeline's entry point and checks the script's bindings against
 // it: every storage or uniform buffer the shader declares is bound at its set and binding as the

@@ -363,8 +363,8 @@ TEST(LegalizeForLavapipe, EveryCorpusModuleValidatesForLavapipeOrIsRefusedNaming
     for (const auto& d : result.diagnostics) ADD_FAILURE() << FormatDiagnostic(d);
   }
   // khr_arith_funcs, khr_gemm_specdims, khr_int8_saturating, nv_coopmat1_legacy (each in 3
-  // environments), coopvec_loadstore_math and khr_bf16_fp8.
-  EXPECT_EQ(legalized, 18);
+  // environments), coopvec_loadstore_math, khr_bf16_fp8 and khr_vkcmp_style.
+  EXPECT_EQ(legalized, 19);
 }
 
 // ---- --legalize-for-device

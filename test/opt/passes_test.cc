@@ -250,6 +250,49 @@ TEST(FoldCoopLength, WorkgroupScopeUsesTheLocalSize) {
   EXPECT_TRUE(testing::FileCheck(r.text, "CHECK: OpStore %var %uint_4"));  // 256 / 64.
 }
 
+// A WorkgroupSize built-in overrides LocalSize (SPIR-V 3.2.2, BuiltIn WorkgroupSize); LocalSizeId
+// gives the size by ids; a spec-constant size is not known before specialization.
+TEST(FoldCoopLength, WorkgroupScopeTakesTheWorkgroupSizeBuiltInOverLocalSize) {
+  std::string m =
+      Module("OpName %var \"var\"\nOpDecorate %wgs BuiltIn WorkgroupSize\n",
+             "%v3uint = OpTypeVector %uint 3\n%uint_128 = OpConstant %uint 128\n"
+             "%wgs = OpConstantComposite %v3uint %uint_128 %uint_1 %uint_1\n"
+             "%mat = OpTypeCooperativeMatrixKHR %float %uint_2 %uint_16 %uint_16 %uint_2\n"
+             "%_ptr_Function_uint = OpTypePointer Function %uint\n",
+             "%var = OpVariable %_ptr_Function_uint Function\n"
+             "%len = OpCooperativeMatrixLengthKHR %uint %mat\nOpStore %var %len\n");
+  const PassRun r = Optimize(m, {{"fold-coop-length", "32"}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, "CHECK: OpStore %var %uint_2"));  // 256 / 128.
+
+  const std::string spec = std::string(m).replace(m.find("%wgs = OpConstantComposite"),
+                                                  std::string("%wgs = OpConstantComposite").size(),
+                                                  "%wgs = OpSpecConstantComposite");
+  std::string specialized = spec;
+  specialized.replace(specialized.find("%uint_128 = OpConstant"),
+                      std::string("%uint_128 = OpConstant").size(), "%uint_128 = OpSpecConstant");
+  specialized.insert(specialized.find("OpDecorate %wgs"), "OpDecorate %uint_128 SpecId 0\n");
+  const PassRun unknown = Optimize(specialized, {{"fold-coop-length", "32"}});
+  ASSERT_TRUE(unknown.ok) << unknown.error;
+  EXPECT_TRUE(testing::FileCheck(unknown.text, "CHECK: OpCooperativeMatrixLengthKHR"));
+}
+
+TEST(FoldCoopLength, WorkgroupScopeReadsLocalSizeId) {
+  std::string m =
+      Module("OpName %var \"var\"\n",
+             "%uint_32 = OpConstant %uint 32\n"
+             "%mat = OpTypeCooperativeMatrixKHR %float %uint_2 %uint_16 %uint_16 %uint_2\n"
+             "%_ptr_Function_uint = OpTypePointer Function %uint\n",
+             "%var = OpVariable %_ptr_Function_uint Function\n"
+             "%len = OpCooperativeMatrixLengthKHR %uint %mat\nOpStore %var %len\n");
+  m.replace(m.find("OpExecutionMode %main LocalSize 64 1 1"),
+            std::string("OpExecutionMode %main LocalSize 64 1 1").size(),
+            "OpExecutionModeId %main LocalSizeId %uint_32 %uint_2 %uint_1");
+  const PassRun r = Optimize(m, {{"fold-coop-length", "32"}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, "CHECK: OpStore %var %uint_4"));  // 256 / 64.
+}
+
 TEST(FoldCoopLength, SpecConstantDimensionsAreLeftAlone) {
   const std::string m =
       Module("OpDecorate %rows SpecId 0\n",
@@ -295,6 +338,29 @@ TEST(EliminateDead, RemovesUnusedDeclarationsFunctionsAndVariables) {
     CHECK-NOT: OpTypePointer Function
     CHECK: OpStore %kept %uint_1
   )"));
+}
+
+// What a BuiltIn or a SpecId decorates has meaning without a use: the WorkgroupSize built-in sets
+// the workgroup size over LocalSize, and the pipeline specializes by SpecId.
+TEST(EliminateDead, KeepsBuiltInsAndSpecIdsThatNothingUses) {
+  const std::string m = Module(
+      "OpName %size_x \"size_x\"\nOpName %wgs \"wgs\"\nOpName %tile \"tile\"\n"
+      "OpDecorate %size_x SpecId 7\nOpDecorate %wgs BuiltIn WorkgroupSize\n"
+      "OpDecorate %tile SpecId 3\n",
+      "%v3uint = OpTypeVector %uint 3\n%size_x = OpSpecConstant %uint 64\n"
+      "%wgs = OpSpecConstantComposite %v3uint %size_x %uint_1 %uint_1\n"
+      "%tile = OpSpecConstant %uint 16\n%unused = OpConstant %uint 77\n");
+  const PassRun r = Optimize(m, {{"eliminate-dead", ""}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: OpDecorate %size_x SpecId 7
+    CHECK: OpDecorate %wgs BuiltIn WorkgroupSize
+    CHECK: OpDecorate %tile SpecId 3
+    CHECK: %size_x = OpSpecConstant %uint 64
+    CHECK: %wgs = OpSpecConstantComposite %v3uint %size_x %uint_1 %uint_1
+    CHECK: %tile = OpSpecConstant %uint 16
+  )")) << r.text;
+  EXPECT_EQ(r.text.find("OpConstant %uint 77"), std::string::npos) << r.text;
 }
 
 // ---- --compact-ids

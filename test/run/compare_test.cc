@@ -170,11 +170,23 @@ OpDecorate %ubo Binding 0
 %p_ssbo = OpTypePointer StorageBuffer %S
 %p_ubo = OpTypePointer Uniform %S
 %p_pc = OpTypePointer PushConstant %S
+%p_ssbo_uint = OpTypePointer StorageBuffer %uint
+%p_ubo_uint = OpTypePointer Uniform %uint
+%p_pc_uint = OpTypePointer PushConstant %uint
+%int = OpTypeInt 32 1
+%int_0 = OpConstant %int 0
 %ssbo = OpVariable %p_ssbo StorageBuffer
 %ubo = OpVariable %p_ubo Uniform
 %pc = OpVariable %p_pc PushConstant
 %main = OpFunction %void None %fn
 %l = OpLabel
+%a = OpAccessChain %p_ubo_uint %ubo %int_0
+%b = OpAccessChain %p_pc_uint %pc %int_0
+%x = OpLoad %uint %a
+%y = OpLoad %uint %b
+%z = OpIAdd %uint %x %y
+%c = OpAccessChain %p_ssbo_uint %ssbo %int_0
+OpStore %c %z
 OpReturn
 OpFunctionEnd
 %other = OpFunction %void None %fn
@@ -206,6 +218,84 @@ OpFunctionEnd
   words.back() = 0xFFFF0000u | 1;
   EXPECT_FALSE(ReadModuleInterface(words, "main", &mi, &error));
   EXPECT_FALSE(ReadModuleInterface(std::vector<uint32_t>{0x07230203u}, "main", &mi, &error));
+}
+
+// vk_cooperative_matrix_perf's shape at SPIR-V 1.3: variables that are declared but never used
+// need no binding (four storage blocks share the uniform block's set and binding), a function
+// called from the entry point uses what it names, and the WorkgroupSize built-in (specialized)
+// sets the workgroup size over LocalSize 1 1 1.
+TEST(ModuleInterfaceTest, CountsOnlyWhatTheEntryPointUsesAndSpecializesTheWorkgroupSize) {
+  std::vector<uint32_t> words;
+  Problem problem;
+  AssembleOptions options;
+  options.version = 0x00010300u;
+  ASSERT_TRUE(Assemble(R"(OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %S Block
+OpMemberDecorate %S 0 Offset 0
+OpDecorate %ubo DescriptorSet 0
+OpDecorate %ubo Binding 0
+OpDecorate %unused DescriptorSet 0
+OpDecorate %unused Binding 0
+OpDecorate %ssbo DescriptorSet 0
+OpDecorate %ssbo Binding 1
+OpDecorate %size_x SpecId 18
+OpDecorate %wgs BuiltIn WorkgroupSize
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%uint_1 = OpConstant %uint 1
+%v3uint = OpTypeVector %uint 3
+%size_x = OpSpecConstant %uint 64
+%uint_2 = OpConstant %uint 2
+%half = OpSpecConstantOp %uint UDiv %size_x %uint_2
+%wgs = OpSpecConstantComposite %v3uint %size_x %half %uint_1
+%S = OpTypeStruct %uint
+%p_ssbo = OpTypePointer StorageBuffer %S
+%p_ubo = OpTypePointer Uniform %S
+%p_ssbo_uint = OpTypePointer StorageBuffer %uint
+%int = OpTypeInt 32 1
+%int_0 = OpConstant %int 0
+%ubo = OpVariable %p_ubo Uniform
+%unused = OpVariable %p_ssbo StorageBuffer
+%ssbo = OpVariable %p_ssbo StorageBuffer
+%main = OpFunction %void None %fn
+%l = OpLabel
+%r = OpFunctionCall %void %store
+%u = OpCopyObject %p_ubo %ubo
+OpReturn
+OpFunctionEnd
+%store = OpFunction %void None %fn
+%l2 = OpLabel
+%c = OpAccessChain %p_ssbo_uint %ssbo %int_0
+OpStore %c %uint_1
+OpReturn
+OpFunctionEnd
+)",
+                       options, &words, &problem))
+      << problem.ToString();
+  ModuleInterface mi;
+  std::string error;
+  ASSERT_TRUE(ReadModuleInterface(words, "main", &mi, &error)) << error;
+  ASSERT_EQ(mi.resources.size(), 2u);
+  EXPECT_EQ(mi.resources[0].kind, ModuleResource::kUniform);
+  EXPECT_EQ(mi.resources[0].binding, 0u);
+  EXPECT_EQ(mi.resources[1].kind, ModuleResource::kStorage);
+  EXPECT_EQ(mi.resources[1].binding, 1u);
+  // The built-in's defaults: 64, 64 / 2, 1.
+  EXPECT_EQ(mi.local_size[0], 64u);
+  EXPECT_EQ(mi.local_size[1], 32u);
+  EXPECT_EQ(mi.local_size[2], 1u);
+  // Specialized: SpecId 18 = 16 gives 16 x 8 x 1.
+  SpecConstant size;
+  size.id = 18;
+  size.value.bits = 16;
+  const SpecConstant spec[] = {size};
+  ASSERT_TRUE(ReadModuleInterface(words, "main", &mi, &error, spec)) << error;
+  EXPECT_EQ(mi.local_size[0], 16u);
+  EXPECT_EQ(mi.local_size[1], 8u);
 }
 
 TEST(FeatureTest, NamesResolve) {

@@ -200,6 +200,15 @@ expect_contains "$TMP/err" "buffer 'out' differs after the passes: first mismatc
 expect_contains "$TMP/err" "(with the passes)" "--passes that change the result"
 expect_contains "$TMP/err" "out[0] is 1060, expected 1040" "--passes that change the result"
 
+# Passes that delete or rebuild declarations keep what has meaning without a use: the
+# WorkgroupSize built-in (a spec-constant composite no instruction names) and its SpecId.
+for passes in "--eliminate-dead" "--eliminate-dead --compact-ids" \
+  "--freeze-spec-const --fold-spec-const --eliminate-dead --compact-ids"; do
+  expect_exit 0 "--passes \"$passes\" on workgroup_size_spec" "$RUN" --json --passes "$passes" \
+    "$DIR/workgroup_size_spec.amber"
+  expect_contains "$TMP/out" '{"buffer":"out","result":"equal"' "--passes \"$passes\""
+done
+
 # --lower: the lowering passes this build has.
 if "$OPT" --help | grep -qE -- "--lower-coop-(matrix|vector)"; then
   expect_exit 0 "--lower on plain compute" "$RUN" --lower "$DIR/tiled_matmul.amber"

@@ -36,7 +36,7 @@ fail() {
   failures=$((failures + 1))
 }
 
-for name in khr_arith_funcs coopvec_mlp_f16 cm2_transpose_convert; do
+for name in khr_arith_funcs coopvec_mlp_f16 cm2_transpose_convert khr_vkcmp_style; do
   script="$DIR/$name.amber"
   if ! timeout 300 "$RUN" --timeout-ms 120000 --passes-only --lower "$script" >"$TMP/$name.out" 2>&1; then
     fail "$name: lowered on lavapipe"
@@ -47,7 +47,7 @@ for name in khr_arith_funcs coopvec_mlp_f16 cm2_transpose_convert; do
 done
 
 legalize=(--passes "--freeze-spec-const --fold-spec-const --legalize-for-device=lavapipe")
-for name in khr_arith_funcs coopvec_mlp_f16 khr_workgroup_shared_bda; do
+for name in khr_arith_funcs coopvec_mlp_f16 khr_workgroup_shared_bda khr_vkcmp_style; do
   script="$DIR/$name.amber"
   if ! timeout 300 "$RUN" --timeout-ms 120000 --passes-only "${legalize[@]}" "$script" \
       >"$TMP/$name.legal.out" 2>&1; then

@@ -878,6 +878,46 @@ CONVERT_MATRIX dw32 dw32_rows {conv} SRC_LAYOUT training_optimal SRC_TYPE float3
     return s
 
 
+def khr_vkcmp_style(seed=1416):
+    rng = random.Random(seed)
+    T, N = 4, 16
+    a = [rng.randint(-3, 3) for _ in range(T * N * N)]  # Row-major tiles.
+    b = [rng.randint(-3, 3) for _ in range(T * N * N)]  # Column-major tiles: (k, n) at n * 16 + k.
+    c = [sum(a[t * 256 + m * N + k] * b[t * 256 + n * N + k] for k in range(N))
+         for t in range(T) for m in range(N) for n in range(N)]
+    s = header("vk_cooperative_matrix_perf's way of writing a kernel (khr_vkcmp_style): SPIR-V 1.3, the\n"
+               "# workgroup size a spec constant through the WorkgroupSize built-in (LocalSize 1 1 1 beside it,\n"
+               "# which a runner must not read), the matrices behind device addresses in a uniform block at set 0,\n"
+               "# binding 0, two storage blocks never used at the same binding, full subgroups. Four 16x16x16\n"
+               "# float16 tiles, C = A * B into float, shared out over the subgroups of one workgroup of 32.", seed)
+    s += lowering("--lower")
+    s += needs(["VK_KHR_cooperative_matrix"],
+               ["CooperativeMatrixFeaturesKHR.cooperativeMatrix",
+                "Vulkan12Features.shaderFloat16",
+                "Vulkan12Features.vulkanMemoryModel",
+                "Vulkan12Features.bufferDeviceAddress",
+                "Storage16BitFeatures.storageBuffer16BitAccess"])
+    s += f"SHADER compute gemm SPIRV-ASM TARGET_ENV vulkan1.1 FILE {CORPUS}/khr_vkcmp_style.spvasm\n\n"
+    s += data_buffer("a", "float16", a)
+    s += data_buffer("b", "float16", b)
+    s += f"BUFFER c DATA_TYPE float SIZE {T * N * N} FILL 7\n"
+    s += "# A, B, C (device addresses, written by BUFFER_ADDRESS).\n"
+    s += "BUFFER params DATA_TYPE uint32 SIZE 6 FILL 0\n"
+    s += pointers(["a", "b", "c"], "params")
+    s += """
+PIPELINE compute tiles
+  ATTACH gemm SPECIALIZE 0 AS uint32 32
+  SUBGROUP gemm FULLY_POPULATED on
+  BIND BUFFER params AS uniform DESCRIPTOR_SET 0 BINDING 0
+END
+
+RUN tiles 1 1 1
+"""
+    s += data_buffer("c_expected", "float", c)
+    s += "EXPECT c EQ_BUFFER c_expected\n"
+    return s
+
+
 # Cooperative modules of test/data/corpus/ without a native script here, and why (README.md of
 # the folder lists them too).
 NOT_RUN = {
@@ -896,7 +936,8 @@ def main():
                        ("coopvec_loadstore_math", coopvec_loadstore),
                        ("coopvec_fp8_matmul", coopvec_fp8),
                        ("coopvec_int8_packed", coopvec_int8_packed),
-                       ("coopvec_training", coopvec_training)):
+                       ("coopvec_training", coopvec_training),
+                       ("khr_vkcmp_style", khr_vkcmp_style)):
         with open(os.path.join(HERE, name + ".amber"), "w") as f:
             f.write(make())
     with open(os.path.join(HERE, "khr_bf16.spvasm"), "w") as f:
