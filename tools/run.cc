@@ -64,12 +64,17 @@ void PrintHelp(const char* argv0) {
       "  --entry-point <name>    The entry point for --create-pipeline (default main).\n"
       "  --check                 No device: parse the script, assemble its shaders and check\n"
       "                          the bindings against the modules.\n"
+      "  --skip-validation       Hand the driver modules coopspv-val finds invalid for the\n"
+      "                          device (driver bug hunting). By default each module, as\n"
+      "                          written and after the passes, specialized by its pipeline,\n"
+      "                          is validated with the live device's profile first and an\n"
+      "                          error refuses the run (exit 2, naming the rule and VUID).\n"
       "  -h, --help              Print this help and exit.\n"
       "  --version               Print the version and exit.\n"
       "\n"
       "Exit status: 0 every EXPECT passed (and the buffers matched), 1 an EXPECT failed or a\n"
       "buffer differed, 2 a usage, parse or driver error (a missing device feature or extension\n"
-      "is named), or a RUN that timed out.\n",
+      "is named), a module invalid for the device, or a RUN that timed out.\n",
       argv0, "--lower-coop-matrix, --lower-coop-vector");
 }
 
@@ -246,6 +251,8 @@ int main(int argc, char** argv) {
       lower = true;
     } else if (arg == "--passes-only") {
       options.passes_only = true;
+    } else if (arg == "--skip-validation") {
+      options.skip_validation = true;
     } else if (arg == "--timing") {
       options.timing_runs = 10;
     } else if ((got = value("--timing", &v)) != 0) {

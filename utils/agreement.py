@@ -3,7 +3,7 @@
 
 A developer tool, not a test: nothing in the build or CI runs it. For every module of
 test/data/corpus/*.spvasm (assembled with coopspv-as) and of a directory of real modules
-(default /work/shared/corpus/real-sample, envs from its MANIFEST.tsv), it makes mutants with
+(default ../shared/corpus/real-sample beside the repository, envs from its MANIFEST.tsv), it makes mutants with
 mutate_spv.py (--all: of every instruction; else of the cooperative ones), validates each one
 with both validators in the module's target environment, and prints the agreement and the
 disagreements grouped by mutated opcode and direction:
@@ -29,7 +29,9 @@ import subprocess
 import sys
 import tempfile
 
-SHARED = '/work/shared'
+# The shared folder beside the repository (../shared from its root), or $COOPSPV_SHARED.
+SHARED = os.environ.get('COOPSPV_SHARED', os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), 'shared'))
 
 
 def read_envs(manifest):

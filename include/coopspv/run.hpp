@@ -42,6 +42,11 @@ struct RunOptions {
   std::string target_env = "vulkan1.3";  // For the passes' validation.
   // Floats compare within max(tolerance, tolerance * |value|); integers exactly.
   double tolerance = 1e-3;
+  // Hand the driver modules that coopspv-val finds invalid for it (driver bug hunting). By
+  // default every module, as written and after the passes, specialized by its pipeline, is
+  // validated against the live device's profile first, and an error refuses the run (an error
+  // report naming the rule and its clause or VUID).
+  bool skip_validation = false;
 };
 
 struct ExpectReport {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "include/coopspv/coopspv.hpp"
 #include "source/common/float.h"
 #include "source/profile/device_profile.h"
 #include "source/run/compare.h"
@@ -175,6 +176,10 @@ struct DevicePipeline {
   uint32_t push_constant_size = 0;
 };
 
+// The profile of a selected device (QueryDeviceProfile's work, on an instance already made).
+void ReadDeviceProfile(const Instance& instance, VkPhysicalDevice device,
+                       profile::DeviceProfile* out, std::vector<std::string>* notes);
+
 class Executor {
  public:
   Executor(const Script& script, const ExecuteOptions& options, ExecuteResult* result)
@@ -308,7 +313,10 @@ class Executor {
       chained[ref.structure] = true;
     }
     FeatureChain enabled(chained);
-    for (const auto& [ref, line] : wanted) enabled.Set(ref, true);
+    for (const auto& [ref, line] : wanted) {
+      enabled.Set(ref, true);
+      enabled_features_.insert(ref.Name());
+    }
 
     uint32_t count = 0;
     vk.vkGetPhysicalDeviceQueueFamilyProperties(physical_, &count, nullptr);
@@ -644,6 +652,7 @@ class Executor {
         d.layout = VK_NULL_HANDLE;
         return false;
       }
+      if (options_.validate && !ValidateForDevice(p, shader, error)) return false;
       VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
       module_info.codeSize = shader.words.size() * 4;
       module_info.pCode = shader.words.data();
@@ -702,6 +711,67 @@ class Executor {
                                 nullptr);
     }
     return true;
+  }
+
+  // A driver handed a module that breaks its rules may reject it, compute something else or
+  // crash (the H100's driver does, given a cooperative shape it does not list): the module,
+  // specialized as the pipeline specializes it, is validated with the live device's profile
+  // first, in the environment of the device's Vulkan version and with the block layouts the
+  // script enables.
+  bool ValidateForDevice(const Pipeline& p, const Shader& shader, std::string* error) {
+    Problem problem;
+    if (!device_profile_) {
+      profile::DeviceProfile profile;
+      std::vector<std::string> notes;
+      ReadDeviceProfile(instance_, physical_, &profile, &notes);
+      if (!LoadDeviceProfile(profile::Write(profile), &device_profile_, &problem)) {
+        *error =
+            "the profile of " + result_->device_name + " does not read back: " + problem.message;
+        return false;
+      }
+    }
+    const uint32_t minor = std::min(VK_API_VERSION_MINOR(props_.base.properties.apiVersion), 4u);
+    const std::string env = "vulkan1." + std::to_string(minor);
+    std::vector<uint32_t> specialized;
+    const std::string defaults = SpecializationDefaults(shader.words, p.spec_constants);
+    if (!defaults.empty()) {
+      OptimizerOptions set;
+      set.target_env = env;
+      set.passes = {{"set-spec-const-default-value", defaults}};
+      OptimizeResult r;
+      // A module the pass refuses (an invalid one) is validated as written below.
+      if (Optimize(shader.words, set, &r, &problem)) specialized = std::move(r.words);
+    }
+    ValidatorOptions options;
+    options.target_env = env;
+    options.device_profile = device_profile_;
+    options.max_errors = 5;
+    auto enabled = [&](const char* name) { return enabled_features_.count(name) != 0; };
+    options.scalar_block_layout = enabled("Vulkan12Features.scalarBlockLayout");
+    options.uniform_buffer_standard_layout =
+        enabled("Vulkan12Features.uniformBufferStandardLayout");
+    options.workgroup_scalar_block_layout = enabled(
+        "WorkgroupMemoryExplicitLayoutFeaturesKHR.workgroupMemoryExplicitLayoutScalarBlockLayout");
+    ValidationResult result;
+    if (!Validate(specialized.empty() ? shader.words : specialized, options, &result, &problem)) {
+      *error =
+          At(shader.line) + "shader '" + shader.name + "' cannot be validated: " + problem.message;
+      return false;
+    }
+    if (result.valid) return true;
+    *error = At(p.line) + "PIPELINE '" + p.name + "': shader '" + shader.name +
+             "' is not valid for " + result_->device_name + " (" + env +
+             "), so it is not handed to the driver (--skip-validation hands it over anyway):";
+    for (const ValidationDiagnostic& d : result.diagnostics) {
+      if (!d.is_error) continue;
+      std::string text = FormatDiagnostic(d);
+      while (!text.empty() && text.back() == '\n') text.pop_back();
+      for (size_t at = 0; (at = text.find('\n', at)) != std::string::npos; ++at) {
+        text.replace(at, 1, "\n    ");
+      }
+      *error += "\n  " + text;
+    }
+    return false;
   }
 
   bool CreatePipeline(const Pipeline& p, const Shader& shader, const ModuleInterface& mi,
@@ -1003,6 +1073,8 @@ class Executor {
   VulkanApi& vk;
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;
   DeviceProperties props_;
+  std::set<std::string> enabled_features_;  // FeatureRef::Name() of each enabled feature.
+  std::shared_ptr<const DeviceProfileHandle> device_profile_;  // Built on first need.
   VkDevice device_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;
   uint32_t timestamp_bits_ = 0;
@@ -1204,9 +1276,17 @@ bool QueryDeviceProfile(const std::string& which, profile::DeviceProfile* out,
                         std::vector<std::string>* notes, std::string* error) {
   Instance instance;
   if (!instance.Create(error)) return false;
-  const VulkanApi& vk = instance.vk;
   VkPhysicalDevice device;
   if (!instance.Select(which, &device, error)) return false;
+  ReadDeviceProfile(instance, device, out, notes);
+  return true;
+}
+
+namespace {
+
+void ReadDeviceProfile(const Instance& instance, VkPhysicalDevice device,
+                       profile::DeviceProfile* out, std::vector<std::string>* notes) {
+  const VulkanApi& vk = instance.vk;
   DeviceProperties props;
   props.Query(vk, device);
   const VkPhysicalDeviceProperties& p = props.base.properties;
@@ -1416,7 +1496,8 @@ bool QueryDeviceProfile(const std::string& which, profile::DeviceProfile* out,
                                                     e.transpose != VK_FALSE};
       },
       &d.cooperativeVectorProperties);
-  return true;
 }
+
+}  // namespace
 
 }  // namespace coopspv::run

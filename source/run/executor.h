@@ -23,6 +23,9 @@ struct ExecuteOptions {
   // optimal-as-column-major (1): CONVERT_MATRIX writes an optimal layout as that one, with a
   // tight stride. -1: as written.
   int optimal_layout_as = -1;
+  // Each module, specialized by its pipeline, is validated against the live device's profile
+  // (coopspv-val with the device rules) before the driver sees it; an error refuses the run.
+  bool validate = true;
 };
 
 struct ExecuteResult {
@@ -36,7 +39,8 @@ struct ExecuteResult {
 
 // False with a message (exit status 2) for a driver or device problem: no loader, no device, a
 // missing feature or extension (by its Vulkan name), a binding the shader does not match, a
-// module the driver rejects, a RUN that times out. A failed EXPECT is not an error.
+// module invalid for the device (ExecuteOptions::validate) or that the driver rejects, a RUN that
+// times out. A failed EXPECT is not an error.
 bool Execute(const Script& script, const ExecuteOptions& options, ExecuteResult* result,
              std::string* error);
 

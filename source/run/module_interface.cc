@@ -1,6 +1,8 @@
 #include "source/run/module_interface.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -46,6 +48,44 @@ std::vector<bool> ReachedFunctions(const ir::Module& m, Id entry) {
 }
 
 }  // namespace
+
+std::string SpecializationDefaults(std::span<const uint32_t> words,
+                                   std::span<const SpecConstant> spec) {
+  std::string values;
+  if (spec.empty()) return values;
+  Diagnostic d;
+  const auto m = ir::Module::Read(words, &d);
+  std::set<Id> booleans;  // Ids of OpSpecConstantTrue / False.
+  for (InstIndex i = 0; m && i < m->global_end(); ++i) {
+    if (m->opcode(i) == Op::SpecConstantTrue || m->opcode(i) == Op::SpecConstantFalse) {
+      booleans.insert(m->result_id(i));
+    }
+  }
+  for (const SpecConstant& c : spec) {
+    bool boolean = false;
+    for (InstIndex i = 0; m && i < m->global_end(); ++i) {
+      if (m->opcode(i) == Op::Decorate && m->num_words(i) == 4 &&
+          m->word(i, 2) == U(spv::Decoration::SpecId) && m->word(i, 3) == c.id &&
+          booleans.count(m->word(i, 1))) {
+        boolean = true;
+      }
+    }
+    char buf[64];
+    if (boolean) {
+      std::snprintf(buf, sizeof(buf), "%s", c.value.bits ? "true" : "false");
+    } else if (c.type.kind == DataType::kFloat) {
+      std::snprintf(buf, sizeof(buf), "%.17g", c.value.value);
+    } else if (c.type.kind == DataType::kSigned) {
+      const int shift = 64 - static_cast<int>(c.type.bits);
+      const int64_t v = static_cast<int64_t>(c.value.bits << shift) >> shift;
+      std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(v));
+    } else {
+      std::snprintf(buf, sizeof(buf), "%llu", static_cast<unsigned long long>(c.value.bits));
+    }
+    values += (values.empty() ? "" : " ") + std::to_string(c.id) + ":" + buf;
+  }
+  return values;
+}
 
 bool ReadModuleInterface(std::span<const uint32_t> words, std::string_view entry_point,
                          ModuleInterface* out, std::string* error,

@@ -40,6 +40,12 @@ bool ReadModuleInterface(std::span<const uint32_t> words, std::string_view entry
                          ModuleInterface* out, std::string* error,
                          std::span<const SpecConstant> spec = {});
 
+// A pipeline's SPECIALIZE values as --set-spec-const-default-value reads them ("id:value ..."),
+// each value written for its constant's type in `words` (a Boolean spec constant's value is a
+// VkBool32); empty when there are none.
+std::string SpecializationDefaults(std::span<const uint32_t> words,
+                                   std::span<const SpecConstant> spec);
+
 // Reads the interface of the pipeline's entry point and checks the script's bindings against
 // it: every storage or uniform buffer the shader declares is bound at its set and binding as the
 // same kind, a push-constant block has a push_constant buffer and the other way round. False

@@ -36,39 +36,6 @@ bool ParseWithOptions(std::string_view text, const RunOptions& options, run::Scr
   return true;
 }
 
-// Whether the constant decorated with SpecId `spec_id` is a Boolean (OpSpecConstantTrue /
-// False): a SPECIALIZE value for it is a VkBool32.
-bool SpecIdIsBoolean(const std::vector<uint32_t>& words, uint32_t spec_id) {
-  std::set<uint32_t> targets;
-  for (size_t i = 5; i < words.size();) {
-    const uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
-    if (count == 0 || i + count > words.size()) break;
-    if (opcode == 71 && count == 4 && words[i + 2] == 1 && words[i + 3] == spec_id) {
-      targets.insert(words[i + 1]);  // OpDecorate %id SpecId spec_id
-    } else if ((opcode == 48 || opcode == 49) && count == 3 && targets.count(words[i + 2])) {
-      return true;  // OpSpecConstantTrue / False
-    }
-    i += count;
-  }
-  return false;
-}
-
-// A SPECIALIZE value as --set-spec-const-default-value reads it.
-std::string SpecValueText(const run::SpecConstant& c, bool boolean) {
-  if (boolean) return c.value.bits ? "true" : "false";
-  char buf[64];
-  if (c.type.kind == run::DataType::kFloat) {
-    std::snprintf(buf, sizeof(buf), "%.17g", c.value.value);
-  } else if (c.type.kind == run::DataType::kSigned) {
-    const int shift = 64 - static_cast<int>(c.type.bits);
-    const int64_t v = static_cast<int64_t>(c.value.bits << shift) >> shift;
-    std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(v));
-  } else {
-    std::snprintf(buf, sizeof(buf), "%llu", static_cast<unsigned long long>(c.value.bits));
-  }
-  return buf;
-}
-
 // Every shader of the script through the passes. When the passes freeze specialization
 // constants, each pipeline's SPECIALIZE values become the defaults first (in a copy of the
 // shader per pipeline that specializes), so that the frozen module computes what the pipeline
@@ -92,11 +59,7 @@ bool ApplyPasses(const RunOptions& options, uint32_t subgroup_size, run::Script*
       if (shader == nullptr) continue;
       run::Shader copy = *shader;
       copy.name = p.shader + "@" + p.name;
-      std::string values;
-      for (const run::SpecConstant& c : p.spec_constants) {
-        values += (values.empty() ? "" : " ") + std::to_string(c.id) + ":" +
-                  SpecValueText(c, SpecIdIsBoolean(copy.words, c.id));
-      }
+      std::string values = run::SpecializationDefaults(copy.words, p.spec_constants);
       p.shader = copy.name;
       p.spec_constants.clear();
       script->shaders.push_back(std::move(copy));
@@ -256,6 +219,7 @@ run::ExecuteOptions ExecOptions(const RunOptions& options, const char* variant) 
   exec.timing_runs = options.timing_runs;
   exec.warmup_runs = options.warmup_runs;
   exec.variant = variant;
+  exec.validate = !options.skip_validation;
   return exec;
 }
 
@@ -429,6 +393,7 @@ RunReport CreatePipelineForModule(const std::vector<uint32_t>& module,
   script.pipelines.push_back(std::move(pipeline));
   run::ExecuteOptions exec;
   exec.device = options.device;
+  exec.validate = !options.skip_validation;
   run::ExecuteResult result;
   RunReport report;
   const bool ok = run::Execute(script, exec, &result, &error);

@@ -2,8 +2,10 @@
 // module of the realistic corpus, and every output validates (coopspv::Optimize validates it).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -70,6 +72,91 @@ TEST(OptCorpus, EveryPassAloneKeepsEveryModuleValid) {
   for (const Module& m : corpus) {
     for (const PassRequest& pass : passes) ExpectRuns(m, {pass}, "--" + pass.flag);
   }
+}
+
+// What a module means beyond its instructions: each BuiltIn decoration (by built-in), each SpecId,
+// each execution mode (LocalSize and LocalSizeId count as one: folding may turn one into the
+// other) and each entry point, one token per line of the disassembly.
+std::multiset<std::string> Meaning(const std::vector<uint32_t>& words, bool with_spec_ids) {
+  std::string text;
+  Problem p;
+  DisassembleOptions dis;
+  dis.friendly_names = false;
+  EXPECT_TRUE(Disassemble(words, dis, &text, &p)) << p.ToString();
+  std::multiset<std::string> meaning;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream in(line);
+    std::vector<std::string> t;
+    for (std::string token; in >> token;) t.push_back(token);
+    auto after = [&](const std::string& token) {
+      const auto it = std::find(t.begin(), t.end(), token);
+      return it != t.end() && it + 1 != t.end() ? *(it + 1) : std::string();
+    };
+    if (t.empty()) continue;
+    if ((t[0] == "OpDecorate" || t[0] == "OpMemberDecorate") && !after("BuiltIn").empty()) {
+      meaning.insert("BuiltIn " + after("BuiltIn"));
+    } else if (t[0] == "OpDecorate" && with_spec_ids && !after("SpecId").empty()) {
+      meaning.insert("SpecId " + after("SpecId"));
+    } else if ((t[0] == "OpExecutionMode" || t[0] == "OpExecutionModeId") && t.size() > 2) {
+      meaning.insert(t[2] == "LocalSizeId" ? "LocalSize" : t[2]);
+    } else if (t[0] == "OpEntryPoint" && t.size() > 3) {
+      meaning.insert("OpEntryPoint " + t[1] + " " + t[3]);
+    }
+  }
+  return meaning;
+}
+
+// A pass never drops what has meaning without a use: a WorkgroupSize built-in nothing names
+// overrides LocalSize, the pipeline specializes by SpecId, execution modes and entry points are
+// the interface. Every pass that deletes or rebuilds declarations, alone and after freezing and
+// folding (freezing drops SpecIds by design; lowering may add built-ins, never lose one).
+TEST(OptCorpus, EveryPassKeepsBuiltInsSpecIdsModesAndEntryPoints) {
+  const std::vector<std::vector<PassRequest>> pipelines = {
+      {{"eliminate-dead", ""}},
+      {{"compact-ids", ""}},
+      {{"fold-spec-const", ""}},
+      {{"fold-coop-length", "32"}},
+      {{"coop-matrix-nv-to-khr", ""}},
+      {{"strip-decode-vector", ""}},
+      {{"lower-small-floats", ""}},
+      {{"freeze-spec-const", ""},
+       {"fold-spec-const", ""},
+       {"lower-coop-matrix", "8"},
+       {"eliminate-dead", ""},
+       {"compact-ids", ""}},
+      {{"freeze-spec-const", ""},
+       {"fold-spec-const", ""},
+       {"lower-coop-matrix2", "8"},
+       {"eliminate-dead", ""}},
+      {{"freeze-spec-const", ""}, {"lower-coop-vector", ""}, {"eliminate-dead", ""}},
+      {{"freeze-spec-const", ""},
+       {"fold-spec-const", ""},
+       {"legalize-for-device", "lavapipe"},
+       {"eliminate-dead", ""},
+       {"compact-ids", ""}},
+  };
+  int checked = 0;
+  for (const Module& m : LoadCorpus()) {
+    for (const auto& passes : pipelines) {
+      const bool freezes = passes[0].flag == "freeze-spec-const";
+      OptimizerOptions options;
+      options.target_env = m.env;
+      options.passes = passes;
+      OptimizeResult result;
+      Problem p;
+      if (!Optimize(m.words, options, &result, &p)) continue;  // Refused: nothing to compare.
+      const auto before = Meaning(m.words, !freezes);
+      const auto after = Meaning(result.words, !freezes);
+      std::string lost;
+      for (const std::string& x : before) {
+        if (after.count(x) < before.count(x)) lost += " [" + x + "]";
+      }
+      EXPECT_TRUE(lost.empty()) << m.file << " --" << passes.back().flag << " lost" << lost;
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 200);
 }
 
 TEST(OptCorpus, PipelineKeepsEveryModuleValid) {

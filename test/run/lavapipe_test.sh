@@ -156,7 +156,14 @@ check_bad missing_buffer.amber "line 8: unknown buffer 'result'"
 check_bad binding_mismatch.amber \
   "uses a storage buffer at DESCRIPTOR_SET 0 BINDING 1, but the pipeline binds nothing there"
 check_bad binding_kind_mismatch.amber "line 8: binding mismatch: 'in' is bound AS uniform"
-check_bad driver_rejects.amber "the driver rejected shader 'coop_length'"
+check_bad driver_rejects.amber \
+  "PIPELINE 'length': shader 'coop_length' is not valid for llvmpipe"
+expect_contains "$TMP/err" "device.coop-matrix.type: %13 = OpTypeCooperativeMatrixKHR" \
+  "bad/driver_rejects.amber"
+expect_contains "$TMP/err" "[VUID-VkShaderModuleCreateInfo-pCode-08740]" "bad/driver_rejects.amber"
+expect_exit 2 "bad/driver_rejects.amber --skip-validation" "$RUN" --skip-validation \
+  "$DIR/bad/driver_rejects.amber"
+expect_contains "$TMP/err" "the driver rejected shader 'coop_length'" "--skip-validation"
 check_bad missing_feature.amber \
   "does not support the device extension VK_KHR_cooperative_matrix (needed for the feature CooperativeMatrixFeaturesKHR.cooperativeMatrix)"
 check_bad missing_extension.amber "does not support the device extension VK_NV_cooperative_vector"

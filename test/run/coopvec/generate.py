@@ -721,7 +721,9 @@ void main() {{
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--glslang', default='/work/shared/bin/glslang')
+    # glslang 16 of the shared folder beside the repository (../shared/bin from its root).
+    parser.add_argument('--glslang', default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'shared', 'bin', 'glslang'))
     parser.add_argument('--dis', default='bazel-bin/tools/coopspv-dis')
     args = parser.parse_args()
     mlp_f16(args)
