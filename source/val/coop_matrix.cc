@@ -53,6 +53,7 @@ class CoopMatrixRules {
   void CheckNvLoadStore(InstIndex i, bool load);
   void CheckPointer(InstIndex i, Id pointer, const char* rule);
   void CheckMemoryOperands(InstIndex i, size_t mask_word, bool load);
+  void CheckStrideValue(InstIndex i, bool load, int64_t layout, Id stride);
   void CheckArmBlockedLayout(InstIndex i, int64_t layout, Id matrix_type, Id stride);
   void CheckMulAdd(InstIndex i);
   void CheckLength(InstIndex i);
@@ -359,10 +360,10 @@ void CoopMatrixRules::CheckKhrLoadStore(InstIndex i, bool load) {
     }
   }
 
-  // Stride: required by RowMajorKHR / ColumnMajorKHR; a scalar integer. No clause bounds its
-  // value (a store with Stride 0 writes every row to one place, a race but not invalid).
+  // Stride: required by RowMajorKHR / ColumnMajorKHR; a scalar integer.
+  const bool row_or_column_major = layout_value && (*layout_value == 0 || *layout_value == 1);
   if (!has_stride) {
-    if (layout_value && (*layout_value == 0 || *layout_value == 1)) {
+    if (row_or_column_major) {
       state_.Report("coop-matrix.memory.stride", i,
                     state_.Describe(i) + ": " +
                         (*layout_value == 0 ? "RowMajorKHR" : "ColumnMajorKHR") +
@@ -373,12 +374,33 @@ void CoopMatrixRules::CheckKhrLoadStore(InstIndex i, bool load) {
       state_.Report("coop-matrix.memory.stride", i,
                     state_.Describe(i) + ": Stride " + state_.Name(stride) +
                         " must be a scalar integer (a Memory Operand may only follow a Stride)");
+    } else if (row_or_column_major) {
+      CheckStrideValue(i, load, *layout_value, stride);
     }
   }
   if (layout_value && (*layout_value == kRowBlockedArm || *layout_value == kColumnBlockedArm)) {
     CheckArmBlockedLayout(i, *layout_value, matrix_type, stride);
   }
   CheckMemoryOperands(i, stride_word + 1, load);
+}
+
+// SPV_KHR_cooperative_matrix, RowMajorKHR / ColumnMajorKHR: "Stride must be greater than 0 when
+// passed to OpCooperativeMatrixStoreKHR and must be greater than or equal to 0 when passed to
+// OpCooperativeMatrixLoadKHR." Judged only on a value no specialization can change (an
+// OpConstant, OpConstantNull, or an OpSpecConstantOp of those): a spec constant's default is not
+// its specialized value. A Signedness-1 Stride is a signed count (a 32-bit 0xFFFFFFFF is -1).
+// Signedness 0 is "unsigned, or no signedness semantics" (SPIR-V OpTypeInt) and the extension
+// gives Stride no sign of its own, so a Signedness-0 Stride is read as unsigned: never negative,
+// only 0 breaks the store's bound (reading it signed would reject large valid strides).
+void CoopMatrixRules::CheckStrideValue(InstIndex i, bool load, int64_t layout, Id stride) {
+  const auto v = FoldedValue(state_, stride);
+  if (!v) return;
+  const bool negative = state_.IsSignedInt(state_.TypeOf(stride)) && *v < 0;
+  if (load ? !negative : !negative && *v != 0) return;
+  state_.Report("coop-matrix.memory.stride-value", i,
+                state_.Describe(i) + ": Stride is " + ws::to_string(*v) + "; " +
+                    (layout == 0 ? "RowMajorKHR" : "ColumnMajorKHR") + " needs a Stride " +
+                    (load ? "of at least 0 for a load" : "greater than 0 for a store"));
 }
 
 // SPV_ARM_cooperative_matrix_layouts (2.16.1): a blocked layout needs a constant Stride of 1, 2
@@ -440,6 +462,7 @@ void CoopMatrixRules::CheckNvLoadStore(InstIndex i, bool load) {
                       state_.Name(matrix_type) + " is not an OpTypeCooperativeMatrixNV");
   }
   CheckPointer(i, pointer, "coop-matrix.memory.pointer");
+  // SPV_NV_cooperative_matrix bounds no Stride value (Vulkan's alignment is a device rule).
   if (state_.DefOp(stride) != Op::Nop && !state_.IsIntType(state_.TypeOf(stride))) {
     state_.Report(
         "coop-matrix.memory.stride", i,

@@ -33,6 +33,9 @@ std::optional<int64_t> KnownValue(const ValidationState& state, Id id);
 // As KnownValue, but spec constants give their default value, and OpSpecConstantOp scalar
 // integer / Boolean expressions the value they compute from their operands' defaults.
 std::optional<int64_t> DefaultValue(const ValidationState& state, Id id);
+// As KnownValue, and OpSpecConstantOp scalar integer / Boolean expressions of such values only:
+// the value no specialization can change (nullopt where a spec constant is involved).
+std::optional<int64_t> FoldedValue(const ValidationState& state, Id id);
 
 // True when a and b are provably the same value for every specialization: the same id, equal
 // known constants, or structurally identical OpSpecConstantOp expressions.
