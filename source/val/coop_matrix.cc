@@ -150,7 +150,7 @@ void CoopMatrixRules::Run() {
 
 bool CoopMatrixRules::Same(InstIndex i, const char* rule, Id a, Id b, const char* what) {
   // Validity is a property of the specialized module: a spec constant may be specialized to any
-  // value, so only two known (non-spec) values that differ are an error.
+  // value, so only two values no specialization changes that differ are an error.
   if (!ProvablyDifferent(state_, a, b)) return true;
   state_.Report(rule, i,
                 state_.Describe(i) + ": " + what + " differ: " + ValueText(state_, a) + " vs " +
@@ -209,8 +209,9 @@ void CoopMatrixRules::CheckType(InstIndex i) {
     state_.Report("coop-matrix.type.use", i,
                   state_.Describe(i) + ": Use " + state_.Name(use) +
                       " must be a constant instruction of 32-bit integer type");
-  } else if (const auto v = KnownValue(state_, use); v && (*v < 0 || *v > 2)) {
-    // A spec constant's default is not its specialized value: only a known Use is checked.
+  } else if (const auto v = FoldedValue(state_, use); v && (*v < 0 || *v > 2)) {
+    // A spec constant's default is not its specialized value: only a Use no specialization
+    // changes is checked.
     state_.Report("coop-matrix.type.use", i,
                   state_.Describe(i) + ": Use is " + ValueText(state_, use) +
                       ", not a Cooperative Matrix Use (0 MatrixAKHR, 1 MatrixBKHR, 2 "
@@ -343,8 +344,9 @@ void CoopMatrixRules::CheckKhrLoadStore(InstIndex i, bool load) {
       state_.Report("coop-matrix.memory.layout", i,
                     state_.Describe(i) + ": MemoryLayout " + state_.Name(layout) +
                         " must be a constant instruction of 32-bit integer type");
-    } else if ((layout_value = KnownValue(state_, layout))) {
-      // A spec constant's default is not its specialized value: only a known layout is checked.
+    } else if ((layout_value = FoldedValue(state_, layout))) {
+      // A spec constant's default is not its specialized value: only a layout no specialization
+      // changes is checked.
       const int64_t v = *layout_value;
       const bool arm = v == kRowBlockedArm || v == kColumnBlockedArm;
       if (v != 0 && v != 1 && !arm) {

@@ -139,14 +139,18 @@ bool SameValue(const ValidationState& state, Id a, Id b) {
 }
 
 bool ProvablyDifferent(const ValidationState& state, Id a, Id b) {
-  const auto va = KnownValue(state, a), vb = KnownValue(state, b);
+  const auto va = FoldedValue(state, a), vb = FoldedValue(state, b);
   return va && vb && *va != *vb;
 }
 
 ws::string ValueText(ValidationState& state, Id id) {
   if (const auto v = KnownValue(state, id)) return ws::to_string(*v);
   ws::string out = state.Name(id);
-  if (const auto d = DefaultValue(state, id)) out += " (default " + ws::to_string(*d) + ")";
+  if (const auto f = FoldedValue(state, id)) {
+    out += " (" + ws::to_string(*f) + ")";
+  } else if (const auto d = DefaultValue(state, id)) {
+    out += " (default " + ws::to_string(*d) + ")";
+  }
   return out;
 }
 

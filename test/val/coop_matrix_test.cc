@@ -237,6 +237,45 @@ TEST(CoopMatrixKhr, KnownUseIsChecked) {
               "coop-matrix.type.use");
 }
 
+// An OpSpecConstantOp of constants only has one value whatever the specialization: Use,
+// MemoryLayout and the multiply's dimensions given so are checked like OpConstants.
+TEST(CoopMatrixKhr, ConstantFoldedOperandsAreChecked) {
+  const std::string text = Mutate(KnownDimsMatmul(), "%TK = OpConstant %uint 8",
+                                  "%TK = OpConstant %uint 8\n"
+                                  "%use6 = OpSpecConstantOp %uint IAdd %uint_3 %uint_3\n"
+                                  "%layout3 = OpSpecConstantOp %int IAdd %int_1 %int_2\n"
+                                  "%layout1 = OpSpecConstantOp %int ISub %int_2 %int_1\n"
+                                  "%k16 = OpSpecConstantOp %uint IAdd %TK %TK\n"
+                                  "%k8 = OpSpecConstantOp %uint ISub %TN %TK");
+  EXPECT_RULE(
+      testing::ValidateText(
+          Mutate(text, kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TN %use6"),
+          "vulkan1.3"),
+      "coop-matrix.type.use");
+  EXPECT_RULE_AT(
+      testing::ValidateText(
+          Mutate(text, kLoadB, "%b = OpCooperativeMatrixLoadKHR %matB %pB %layout3 %K Aligned 16"),
+          "vulkan1.3"),
+      "coop-matrix.memory.layout", "OpCooperativeMatrixLoadKHR",
+      "is not a Cooperative Matrix Layout");
+  EXPECT_RULE_AT(
+      testing::ValidateText(Mutate(text, kStore,
+                                   "OpCooperativeMatrixStoreKHR %pC %result %layout1 %uint_0 "
+                                   "NonPrivatePointer|MakePointerAvailable %uint_1"),
+                            "vulkan1.3"),
+      "coop-matrix.memory.stride-value", "OpCooperativeMatrixStoreKHR", "ColumnMajorKHR");
+  EXPECT_RULE_AT(
+      testing::ValidateText(
+          Mutate(text, kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %k16 %TN %uint_1"),
+          "vulkan1.3"),
+      "coop-matrix.muladd.dims", "OpCooperativeMatrixMulAddKHR", " (16)");
+  EXPECT_CLEAN(testing::ValidateText(
+      Mutate(
+          Mutate(text, kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %k8 %TN %uint_1"),
+          kLoadB, "%b = OpCooperativeMatrixLoadKHR %matB %pB %layout1 %K Aligned 16"),
+      "vulkan1.3"));
+}
+
 // Equal known values count as the same dimension even when the ids differ; so do identical
 // spec-constant expressions.
 TEST(CoopMatrixKhr, SameValueThroughConstantsAndExpressions) {
