@@ -53,6 +53,7 @@ class CoopMatrixRules {
   void CheckNvLoadStore(InstIndex i, bool load);
   void CheckPointer(InstIndex i, Id pointer, const char* rule);
   void CheckMemoryOperands(InstIndex i, size_t mask_word, bool load);
+  void CheckStrideValue(InstIndex i, bool load, int64_t layout, Id stride);
   void CheckArmBlockedLayout(InstIndex i, int64_t layout, Id matrix_type, Id stride);
   void CheckMulAdd(InstIndex i);
   void CheckLength(InstIndex i);
@@ -149,7 +150,7 @@ void CoopMatrixRules::Run() {
 
 bool CoopMatrixRules::Same(InstIndex i, const char* rule, Id a, Id b, const char* what) {
   // Validity is a property of the specialized module: a spec constant may be specialized to any
-  // value, so only two known (non-spec) values that differ are an error.
+  // value, so only two values no specialization changes that differ are an error.
   if (!ProvablyDifferent(state_, a, b)) return true;
   state_.Report(rule, i,
                 state_.Describe(i) + ": " + what + " differ: " + ValueText(state_, a) + " vs " +
@@ -208,8 +209,9 @@ void CoopMatrixRules::CheckType(InstIndex i) {
     state_.Report("coop-matrix.type.use", i,
                   state_.Describe(i) + ": Use " + state_.Name(use) +
                       " must be a constant instruction of 32-bit integer type");
-  } else if (const auto v = KnownValue(state_, use); v && (*v < 0 || *v > 2)) {
-    // A spec constant's default is not its specialized value: only a known Use is checked.
+  } else if (const auto v = FoldedValue(state_, use); v && (*v < 0 || *v > 2)) {
+    // A spec constant's default is not its specialized value: only a Use no specialization
+    // changes is checked.
     state_.Report("coop-matrix.type.use", i,
                   state_.Describe(i) + ": Use is " + ValueText(state_, use) +
                       ", not a Cooperative Matrix Use (0 MatrixAKHR, 1 MatrixBKHR, 2 "
@@ -342,8 +344,9 @@ void CoopMatrixRules::CheckKhrLoadStore(InstIndex i, bool load) {
       state_.Report("coop-matrix.memory.layout", i,
                     state_.Describe(i) + ": MemoryLayout " + state_.Name(layout) +
                         " must be a constant instruction of 32-bit integer type");
-    } else if ((layout_value = KnownValue(state_, layout))) {
-      // A spec constant's default is not its specialized value: only a known layout is checked.
+    } else if ((layout_value = FoldedValue(state_, layout))) {
+      // A spec constant's default is not its specialized value: only a layout no specialization
+      // changes is checked.
       const int64_t v = *layout_value;
       const bool arm = v == kRowBlockedArm || v == kColumnBlockedArm;
       if (v != 0 && v != 1 && !arm) {
@@ -359,10 +362,10 @@ void CoopMatrixRules::CheckKhrLoadStore(InstIndex i, bool load) {
     }
   }
 
-  // Stride: required by RowMajorKHR / ColumnMajorKHR; a scalar integer. No clause bounds its
-  // value (a store with Stride 0 writes every row to one place, a race but not invalid).
+  // Stride: required by RowMajorKHR / ColumnMajorKHR; a scalar integer.
+  const bool row_or_column_major = layout_value && (*layout_value == 0 || *layout_value == 1);
   if (!has_stride) {
-    if (layout_value && (*layout_value == 0 || *layout_value == 1)) {
+    if (row_or_column_major) {
       state_.Report("coop-matrix.memory.stride", i,
                     state_.Describe(i) + ": " +
                         (*layout_value == 0 ? "RowMajorKHR" : "ColumnMajorKHR") +
@@ -373,12 +376,33 @@ void CoopMatrixRules::CheckKhrLoadStore(InstIndex i, bool load) {
       state_.Report("coop-matrix.memory.stride", i,
                     state_.Describe(i) + ": Stride " + state_.Name(stride) +
                         " must be a scalar integer (a Memory Operand may only follow a Stride)");
+    } else if (row_or_column_major) {
+      CheckStrideValue(i, load, *layout_value, stride);
     }
   }
   if (layout_value && (*layout_value == kRowBlockedArm || *layout_value == kColumnBlockedArm)) {
     CheckArmBlockedLayout(i, *layout_value, matrix_type, stride);
   }
   CheckMemoryOperands(i, stride_word + 1, load);
+}
+
+// SPV_KHR_cooperative_matrix, RowMajorKHR / ColumnMajorKHR: "Stride must be greater than 0 when
+// passed to OpCooperativeMatrixStoreKHR and must be greater than or equal to 0 when passed to
+// OpCooperativeMatrixLoadKHR." Judged only on a value no specialization can change (an
+// OpConstant, OpConstantNull, or an OpSpecConstantOp of those): a spec constant's default is not
+// its specialized value. A Signedness-1 Stride is a signed count (a 32-bit 0xFFFFFFFF is -1).
+// Signedness 0 is "unsigned, or no signedness semantics" (SPIR-V OpTypeInt) and the extension
+// gives Stride no sign of its own, so a Signedness-0 Stride is read as unsigned: never negative,
+// only 0 breaks the store's bound (reading it signed would reject large valid strides).
+void CoopMatrixRules::CheckStrideValue(InstIndex i, bool load, int64_t layout, Id stride) {
+  const auto v = FoldedValue(state_, stride);
+  if (!v) return;
+  const bool negative = state_.IsSignedInt(state_.TypeOf(stride)) && *v < 0;
+  if (load ? !negative : !negative && *v != 0) return;
+  state_.Report("coop-matrix.memory.stride-value", i,
+                state_.Describe(i) + ": Stride is " + ws::to_string(*v) + "; " +
+                    (layout == 0 ? "RowMajorKHR" : "ColumnMajorKHR") + " needs a Stride " +
+                    (load ? "of at least 0 for a load" : "greater than 0 for a store"));
 }
 
 // SPV_ARM_cooperative_matrix_layouts (2.16.1): a blocked layout needs a constant Stride of 1, 2
@@ -440,6 +464,7 @@ void CoopMatrixRules::CheckNvLoadStore(InstIndex i, bool load) {
                       state_.Name(matrix_type) + " is not an OpTypeCooperativeMatrixNV");
   }
   CheckPointer(i, pointer, "coop-matrix.memory.pointer");
+  // SPV_NV_cooperative_matrix bounds no Stride value (Vulkan's alignment is a device rule).
   if (state_.DefOp(stride) != Op::Nop && !state_.IsIntType(state_.TypeOf(stride))) {
     state_.Report(
         "coop-matrix.memory.stride", i,

@@ -49,17 +49,18 @@ std::optional<int64_t> KnownValue(const ValidationState& state, Id id) {
 
 namespace {
 
-// DefaultValue, with `budget` bounding the instructions an OpSpecConstantOp expression may visit
+// DefaultValue (`defaults`: spec constants give their defaults) or FoldedValue (they give
+// nothing), with `budget` bounding the instructions an OpSpecConstantOp expression may visit
 // (hostile nesting, or a DAG that shares operands, stays cheap).
-std::optional<int64_t> EvaluateDefault(const ValidationState& state, Id id, int* budget) {
+std::optional<int64_t> Evaluate(const ValidationState& state, Id id, bool defaults, int* budget) {
   if (--*budget < 0) return std::nullopt;
   switch (state.DefOp(id)) {
     case Op::SpecConstant:
-      return state.IntConstantOrSpecDefault(id);
+      return defaults ? state.IntConstantOrSpecDefault(id) : std::nullopt;
     case Op::SpecConstantTrue:
-      return 1;
+      return defaults ? std::optional<int64_t>(1) : std::nullopt;
     case Op::SpecConstantFalse:
-      return 0;
+      return defaults ? std::optional<int64_t>(0) : std::nullopt;
     case Op::SpecConstantOp:
       break;
     default:
@@ -79,7 +80,7 @@ std::optional<int64_t> EvaluateDefault(const ValidationState& state, Id id, int*
     const Id arg = inst.word(operand);
     std::optional<ir::Scalar> value = ir::ScalarShape(m, state.TypeOf(arg));
     if (!value) return std::nullopt;
-    const std::optional<int64_t> v = EvaluateDefault(state, arg, budget);
+    const std::optional<int64_t> v = Evaluate(state, arg, defaults, budget);
     if (!v) return std::nullopt;
     value->bits = value->is_bool ? (*v != 0) : ir::MaskTo(static_cast<uint64_t>(*v), value->width);
     args[num_args++] = *value;
@@ -94,7 +95,12 @@ std::optional<int64_t> EvaluateDefault(const ValidationState& state, Id id, int*
 
 std::optional<int64_t> DefaultValue(const ValidationState& state, Id id) {
   int budget = 256;
-  return EvaluateDefault(state, id, &budget);
+  return Evaluate(state, id, /*defaults=*/true, &budget);
+}
+
+std::optional<int64_t> FoldedValue(const ValidationState& state, Id id) {
+  int budget = 256;
+  return Evaluate(state, id, /*defaults=*/false, &budget);
 }
 
 bool SameValue(const ValidationState& state, Id a, Id b) {
@@ -133,14 +139,18 @@ bool SameValue(const ValidationState& state, Id a, Id b) {
 }
 
 bool ProvablyDifferent(const ValidationState& state, Id a, Id b) {
-  const auto va = KnownValue(state, a), vb = KnownValue(state, b);
+  const auto va = FoldedValue(state, a), vb = FoldedValue(state, b);
   return va && vb && *va != *vb;
 }
 
 ws::string ValueText(ValidationState& state, Id id) {
   if (const auto v = KnownValue(state, id)) return ws::to_string(*v);
   ws::string out = state.Name(id);
-  if (const auto d = DefaultValue(state, id)) out += " (default " + ws::to_string(*d) + ")";
+  if (const auto f = FoldedValue(state, id)) {
+    out += " (" + ws::to_string(*f) + ")";
+  } else if (const auto d = DefaultValue(state, id)) {
+    out += " (default " + ws::to_string(*d) + ")";
+  }
   return out;
 }
 

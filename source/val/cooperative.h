@@ -33,15 +33,20 @@ std::optional<int64_t> KnownValue(const ValidationState& state, Id id);
 // As KnownValue, but spec constants give their default value, and OpSpecConstantOp scalar
 // integer / Boolean expressions the value they compute from their operands' defaults.
 std::optional<int64_t> DefaultValue(const ValidationState& state, Id id);
+// As KnownValue, and OpSpecConstantOp scalar integer / Boolean expressions of such values only:
+// the value no specialization can change (nullopt where a spec constant is involved).
+std::optional<int64_t> FoldedValue(const ValidationState& state, Id id);
 
 // True when a and b are provably the same value for every specialization: the same id, equal
 // known constants, or structurally identical OpSpecConstantOp expressions.
 bool SameValue(const ValidationState& state, Id a, Id b);
-// True when a and b are both known before specialization (KnownValue) and differ. Validity is a
-// property of the specialized module, so rules comparing dimensions or scopes report only this.
+// True when a and b both have values no specialization changes (FoldedValue) and differ.
+// Validity is a property of the specialized module, so rules comparing dimensions or scopes
+// report only this.
 bool ProvablyDifferent(const ValidationState& state, Id a, Id b);
 
-// "16", "%BM" or "%BM (default 64)": how messages show a dimension or scope operand.
+// "16", "%BM", "%BM (64)" (an OpSpecConstantOp of constants) or "%BM (default 64)": how messages
+// show a dimension or scope operand.
 ws::string ValueText(ValidationState& state, Id id);
 
 // Opcode 5288 declares both cooperative vectors (CooperativeVectorNV) and long vectors

@@ -439,6 +439,13 @@ constexpr Rule kRules[] = {
      "SPV_KHR_cooperative_matrix Cooperative Matrix Layout (RowMajorKHR, ColumnMajorKHR)",
      "RowMajorKHR and ColumnMajorKHR need a Stride; Stride is a scalar integer; a Memory "
      "Operand only after a Stride."},
+    {"coop-matrix.memory.stride-value", kE, "coop-matrix",
+     "SPV_KHR_cooperative_matrix Cooperative Matrix Layout (RowMajorKHR, ColumnMajorKHR): \"Stride "
+     "must be greater than 0 when passed to OpCooperativeMatrixStoreKHR and must be greater than "
+     "or equal to 0 when passed to OpCooperativeMatrixLoadKHR\"",
+     "With RowMajorKHR or ColumnMajorKHR, a Stride whose value no specialization changes "
+     "(OpConstant, OpConstantNull, an OpSpecConstantOp of those) is greater than 0 for a store and "
+     "at least 0 for a load; a Signedness-1 Stride is signed, a Signedness-0 one unsigned."},
     {"coop-matrix.memory.operands", kE, "coop-matrix",
      "SPV_KHR_cooperative_matrix 3.26 Memory Operands",
      "MakePointerAvailable is not used on a load, MakePointerVisible not on a store; either "

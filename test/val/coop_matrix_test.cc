@@ -77,11 +77,13 @@ const Mutation kMutations[] = {
      "coop-matrix.memory.stride"},
     {"StrideFloat", kLoadA, "%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %float_0 None",
      "coop-matrix.memory.stride"},
-    // No clause bounds a Stride's value.
-    {"StoreStrideZeroIsValid", kStore,
+    // SPV_KHR_cooperative_matrix, RowMajorKHR: Stride must be greater than 0 for a store.
+    {"StoreStrideZero", kStore,
      "OpCooperativeMatrixStoreKHR %pC %result %rowMajor %uint_0 "
      "NonPrivatePointer|MakePointerAvailable %uint_1",
-     ""},
+     "coop-matrix.memory.stride-value"},
+    {"LoadStrideZeroIsValid", kLoadA,
+     "%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %int_0 None", ""},
     {"StoreMakePointerVisible", kStore,
      "OpCooperativeMatrixStoreKHR %pC %result %rowMajor %N NonPrivatePointer|MakePointerVisible "
      "%uint_1",
@@ -235,6 +237,45 @@ TEST(CoopMatrixKhr, KnownUseIsChecked) {
               "coop-matrix.type.use");
 }
 
+// An OpSpecConstantOp of constants only has one value whatever the specialization: Use,
+// MemoryLayout and the multiply's dimensions given so are checked like OpConstants.
+TEST(CoopMatrixKhr, ConstantFoldedOperandsAreChecked) {
+  const std::string text = Mutate(KnownDimsMatmul(), "%TK = OpConstant %uint 8",
+                                  "%TK = OpConstant %uint 8\n"
+                                  "%use6 = OpSpecConstantOp %uint IAdd %uint_3 %uint_3\n"
+                                  "%layout3 = OpSpecConstantOp %int IAdd %int_1 %int_2\n"
+                                  "%layout1 = OpSpecConstantOp %int ISub %int_2 %int_1\n"
+                                  "%k16 = OpSpecConstantOp %uint IAdd %TK %TK\n"
+                                  "%k8 = OpSpecConstantOp %uint ISub %TN %TK");
+  EXPECT_RULE(
+      testing::ValidateText(
+          Mutate(text, kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %TK %TN %use6"),
+          "vulkan1.3"),
+      "coop-matrix.type.use");
+  EXPECT_RULE_AT(
+      testing::ValidateText(
+          Mutate(text, kLoadB, "%b = OpCooperativeMatrixLoadKHR %matB %pB %layout3 %K Aligned 16"),
+          "vulkan1.3"),
+      "coop-matrix.memory.layout", "OpCooperativeMatrixLoadKHR",
+      "is not a Cooperative Matrix Layout");
+  EXPECT_RULE_AT(
+      testing::ValidateText(Mutate(text, kStore,
+                                   "OpCooperativeMatrixStoreKHR %pC %result %layout1 %uint_0 "
+                                   "NonPrivatePointer|MakePointerAvailable %uint_1"),
+                            "vulkan1.3"),
+      "coop-matrix.memory.stride-value", "OpCooperativeMatrixStoreKHR", "ColumnMajorKHR");
+  EXPECT_RULE_AT(
+      testing::ValidateText(
+          Mutate(text, kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %k16 %TN %uint_1"),
+          "vulkan1.3"),
+      "coop-matrix.muladd.dims", "OpCooperativeMatrixMulAddKHR", " (16)");
+  EXPECT_CLEAN(testing::ValidateText(
+      Mutate(
+          Mutate(text, kTypeB, "%matB = OpTypeCooperativeMatrixKHR %half %uint_3 %k8 %TN %uint_1"),
+          kLoadB, "%b = OpCooperativeMatrixLoadKHR %matB %pB %layout1 %K Aligned 16"),
+      "vulkan1.3"));
+}
+
 // Equal known values count as the same dimension even when the ids differ; so do identical
 // spec-constant expressions.
 TEST(CoopMatrixKhr, SameValueThroughConstantsAndExpressions) {
@@ -292,6 +333,90 @@ TEST(CoopMatrixArmLayouts, ShapeMustFitTheBlocks) {
                  "needs Rows a multiple of 16; Rows is 8");
   // ColumnBlocked, Stride 1: Rows a multiple of 4, Columns of 8 (16 bytes of half).
   EXPECT_CLEAN(ArmLoad("%b = OpCooperativeMatrixLoadKHR %matB %pB %colBlocked %uint_1 None"));
+}
+
+// SPV_KHR_cooperative_matrix, RowMajorKHR and ColumnMajorKHR: "Stride must be greater than 0
+// when passed to OpCooperativeMatrixStoreKHR and must be greater than or equal to 0 when passed
+// to OpCooperativeMatrixLoadKHR." The tiled multiply with more constants to pass as Stride, and
+// `load` / `store` in place of A's load and the store of C.
+Result WithStride(const std::string& load, const std::string& store) {
+  std::string text = Mutate(TiledMatmul(), "%int_2 = OpConstant %int 2",
+                            "%int_2 = OpConstant %int 2\n"
+                            "%int_m1 = OpConstant %int -1\n"
+                            "%int_16 = OpConstant %int 16\n"
+                            "%uint_max = OpConstant %uint 4294967295\n"
+                            "%int_null = OpConstantNull %int\n"
+                            "%fold_m1 = OpSpecConstantOp %int ISub %int_1 %int_2\n"
+                            "%fold_0 = OpSpecConstantOp %int IMul %int_0 %int_2\n"
+                            "%spec_0 = OpSpecConstant %uint 0\n"
+                            "%spec_m1 = OpSpecConstant %int -1\n"
+                            "%spec_fold_m1 = OpSpecConstantOp %int ISub %spec_m1 %int_0\n"
+                            "%spec_layout = OpSpecConstant %int 0");
+  if (!load.empty()) text = Mutate(text, kLoadA, load);
+  if (!store.empty()) text = Mutate(text, kStore, store);
+  return testing::ValidateText(text, "vulkan1.3");
+}
+
+std::string LoadA(const std::string& layout, const std::string& stride) {
+  return "%a = OpCooperativeMatrixLoadKHR %matA %pA " + layout + " " + stride + " None";
+}
+
+std::string StoreC(const std::string& layout, const std::string& stride) {
+  return "OpCooperativeMatrixStoreKHR %pC %result " + layout + " " + stride +
+         " NonPrivatePointer|MakePointerAvailable %uint_1";
+}
+
+TEST(CoopMatrixKhrStride, NegativeSignedConstantIsAnErrorForALoad) {
+  EXPECT_RULE_AT(WithStride(LoadA("%rowMajor", "%int_m1"), ""), "coop-matrix.memory.stride-value",
+                 "OpCooperativeMatrixLoadKHR", "Stride is -1");
+  EXPECT_RULE_AT(WithStride(LoadA("%colMajor", "%int_m1"), ""), "coop-matrix.memory.stride-value",
+                 "OpCooperativeMatrixLoadKHR", "ColumnMajorKHR");
+}
+
+TEST(CoopMatrixKhrStride, ZeroIsFineForALoad) {
+  EXPECT_CLEAN(WithStride(LoadA("%rowMajor", "%int_0"), ""));
+  EXPECT_CLEAN(WithStride(LoadA("%rowMajor", "%uint_0"), ""));
+  EXPECT_CLEAN(WithStride(LoadA("%colMajor", "%int_null"), ""));
+}
+
+TEST(CoopMatrixKhrStride, ZeroOrNegativeIsAnErrorForAStore) {
+  for (const char* stride : {"%uint_0", "%int_0", "%int_m1", "%int_null"}) {
+    for (const char* layout : {"%rowMajor", "%colMajor"}) {
+      EXPECT_RULE_AT(WithStride("", StoreC(layout, stride)), "coop-matrix.memory.stride-value",
+                     "OpCooperativeMatrixStoreKHR", "greater than 0 for a store");
+    }
+  }
+}
+
+TEST(CoopMatrixKhrStride, PositiveConstantsAreFine) {
+  EXPECT_CLEAN(WithStride(LoadA("%rowMajor", "%int_16"), StoreC("%rowMajor", "%int_16")));
+  EXPECT_CLEAN(WithStride(LoadA("%colMajor", "%uint_1"), StoreC("%colMajor", "%uint_1")));
+  // Signedness 0: the bits are an unsigned count, so 0xFFFFFFFF is 4294967295, not -1.
+  EXPECT_CLEAN(WithStride(LoadA("%rowMajor", "%uint_max"), StoreC("%rowMajor", "%uint_max")));
+}
+
+// An OpSpecConstantOp of constants only has one value whatever the specialization.
+TEST(CoopMatrixKhrStride, ConstantFoldedExpressionsAreChecked) {
+  EXPECT_RULE_AT(WithStride(LoadA("%rowMajor", "%fold_m1"), ""), "coop-matrix.memory.stride-value",
+                 "OpCooperativeMatrixLoadKHR", "Stride is -1");
+  EXPECT_RULE_AT(WithStride("", StoreC("%rowMajor", "%fold_0")), "coop-matrix.memory.stride-value",
+                 "OpCooperativeMatrixStoreKHR", "Stride is 0");
+  EXPECT_CLEAN(WithStride(LoadA("%rowMajor", "%fold_0"), ""));
+}
+
+// Runtime values (the unmodified module passes the push-constant K and N) and spec constants are
+// not judged: specialization may give a spec constant any value, whatever its default.
+TEST(CoopMatrixKhrStride, RuntimeAndSpecConstantStridesAreAccepted) {
+  EXPECT_CLEAN(WithStride("", ""));
+  EXPECT_CLEAN(WithStride(LoadA("%rowMajor", "%TK"), StoreC("%rowMajor", "%TK")));
+  EXPECT_CLEAN(WithStride(LoadA("%rowMajor", "%spec_m1"), StoreC("%rowMajor", "%spec_0")));
+  EXPECT_CLEAN(WithStride(LoadA("%rowMajor", "%spec_fold_m1"), ""));
+}
+
+// The clause is RowMajorKHR's and ColumnMajorKHR's: with a layout known only after
+// specialization the Stride is not judged.
+TEST(CoopMatrixKhrStride, OnlyRowAndColumnMajorBoundTheStride) {
+  EXPECT_CLEAN(WithStride("", StoreC("%spec_layout", "%uint_0")));
 }
 
 // A store with a spec-constant Scope id is fine once CooperativeMatrixKHR is declared.
@@ -456,6 +581,15 @@ TEST(CoopMatrixNv, KhrInstructionOnNvMatrixIsRejected) {
                             "vulkan1.1");
   EXPECT_FALSE(r.valid);
   EXPECT_RULE(r, "coop-matrix.muladd.operand");
+}
+
+// SPV_NV_cooperative_matrix gives the Stride no bound (GL_NV_cooperative_matrix passes a uint;
+// only Vulkan's alignment applies, device.coop-matrix.load-store-alignment).
+TEST(CoopMatrixNv, StrideValueIsNotBounded) {
+  EXPECT_CLEAN(testing::ValidateText(
+      Mutate(kNvProgram, "OpCooperativeMatrixStoreNV %p %d %uint_16 %false None",
+             "OpCooperativeMatrixStoreNV %p %d %uint_0 %false None"),
+      "vulkan1.1"));
 }
 
 TEST(CoopMatrixNv, StrideMustBeAnInteger) {
