@@ -691,7 +691,8 @@ void CoopVectorRules::CheckComposite(InstIndex i) {
   }
   if (op == Op::CompositeConstruct) {
     const Id type = m_.type_id(i);
-    if (!IsVectorIdType(state_, type)) return;
+    // A long vector is constructed as any vector is (composites.cc).
+    if (!IsVectorIdType(state_, type) || long_vectors_) return;
     const auto count = KnownValue(state_, CountOf(type));
     for (size_t w = 3; w < n; ++w) {
       const Id c = m_.word(i, w);

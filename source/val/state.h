@@ -134,6 +134,15 @@ class ValidationState {
     return op == Op::TypeVector ||
            (op == Op::TypeVectorIdEXT && HasCapability(spv::Capability::LongVectorEXT));
   }
+  // The component count of a vector type (IsVectorType): OpTypeVector's literal, or
+  // OpTypeVectorIdEXT's when an OpConstant gives it; nullopt otherwise (a spec constant).
+  std::optional<uint32_t> VectorCount(Id type) const {
+    if (DefOp(type) == Op::TypeVector) return DefWord(type, 3);
+    if (!IsVectorType(type)) return std::nullopt;
+    const auto n = IntConstant(DefWord(type, 3));
+    if (!n || *n < 0 || *n > 0xFFFFFFFF) return std::nullopt;
+    return static_cast<uint32_t>(*n);
+  }
   // For a pointer type: its storage class and pointee.
   std::optional<spv::StorageClass> PointerStorageClass(Id type) const;
   Id PointeeType(Id type) const;
