@@ -59,13 +59,6 @@ class BlockLayout {
 
   uint32_t Alignment(Id type, Mode mode, const MatrixFacts& mf, int depth = 0);
   uint32_t ScalarAlignment(Id type, int depth = 0);
-  // Components of an OpTypeVector, or of an OpTypeVectorIdEXT whose count is known.
-  std::optional<uint32_t> VectorCount(Id type) const {
-    if (state_.DefOp(type) == Op::TypeVector) return state_.DefWord(type, 3);
-    const auto n = KnownValue(state_, state_.DefWord(type, 3));
-    if (!n || *n < 1 || *n > 0xFFFFFFFF) return std::nullopt;
-    return static_cast<uint32_t>(*n);
-  }
   uint32_t Size(Id type, const MatrixFacts& mf, int depth = 0);
   const StructFacts& Struct(Id id, Mode mode, int depth);
   void CheckStruct(Id id, Mode mode, const char* where, int depth = 0);
@@ -161,7 +154,7 @@ uint32_t BlockLayout::Alignment(Id type, Mode mode, const MatrixFacts& mf, int d
       // SPV_EXT_long_vector: one component aligns as a scalar, three or more (long vectors
       // included) as four, as glslang lays them out and spirv-val checks them.
       const uint32_t c = ScalarAlignment(state_.DefWord(type, 2));
-      const uint32_t n = VectorCount(type).value_or(4);
+      const uint32_t n = state_.VectorCount(type).value_or(4);
       return n == 1 ? c : n == 2 ? 2 * c : 4 * c;
     }
     case Op::TypeMatrix: {
@@ -194,8 +187,8 @@ uint32_t BlockLayout::Size(Id type, const MatrixFacts& mf, int depth) {
       return ScalarAlignment(type);  // A scalar's (or pointer's) size is its alignment.
     case Op::TypeVector:
     case Op::TypeVectorIdEXT: {
-      const uint64_t size =
-          uint64_t{VectorCount(type).value_or(0)} * Size(state_.DefWord(type, 2), mf, depth + 1);
+      const uint64_t size = uint64_t{state_.VectorCount(type).value_or(0)} *
+                            Size(state_.DefWord(type, 2), mf, depth + 1);
       return size > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<uint32_t>(size);
     }
     case Op::TypeMatrix: {

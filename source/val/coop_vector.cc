@@ -569,15 +569,12 @@ void CoopVectorRules::CheckConversion(InstIndex i) {
       (v || state_.DefOp(value_type) == Op::TypeVector)) {
     // SPV_EXT_long_vector: OpTypeVector and OpTypeVectorIdEXT are both vector types; a conversion
     // between them keeps the component count (a bitcast the total width).
-    const auto count = [&](Id t) -> std::optional<int64_t> {
-      if (state_.DefOp(t) == Op::TypeVector) return state_.DefWord(t, 3);
-      return KnownValue(state_, CountOf(t));
-    };
-    const auto rc = count(result_type), vc = count(value_type);
+    const auto rc = state_.VectorCount(result_type), vc = state_.VectorCount(value_type);
     const uint32_t rw = state_.ScalarWidth(ComponentOf(result_type));
     const uint32_t vw = state_.ScalarWidth(ComponentOf(value_type));
     const bool bitcast = m_.opcode(i) == Op::Bitcast;
-    if ((!r || !v) && rc && vc && (bitcast ? *rc * rw != *vc * vw : *rc != *vc)) {
+    if ((!r || !v) && rc && vc &&
+        (bitcast ? uint64_t{*rc} * rw != uint64_t{*vc} * vw : *rc != *vc)) {
       state_.Report("coop-vector.convert", i,
                     state_.Describe(i) + ": " + (bitcast ? "total widths" : "component counts") +
                         " differ: " + state_.Name(value_type) + " vs " + state_.Name(result_type));
