@@ -154,9 +154,15 @@ class LegalizeForDevicePass : public Pass {
       if (!pass) return PassResult::Failed("--lower-coop-matrix: " + error);
       if (!step(std::move(pass))) return PassResult::Failed(error);
     }
-    if (!target_.has_coop_vector && (Declares(now(), Capability::CooperativeVectorNV) ||
-                                     Declares(now(), Capability::CooperativeVectorTrainingNV))) {
-      if (!step(CreateLowerCoopVectorPass("", &error))) return PassResult::Failed(error);
+    // SPV_EXT_long_vector: without longVector, long vectors become arrays (or 2-4 component
+    // vectors) in the same pass.
+    const bool lower_long = !target_.has_long_vector && Declares(now(), Capability::LongVectorEXT);
+    if ((!target_.has_coop_vector && (Declares(now(), Capability::CooperativeVectorNV) ||
+                                      Declares(now(), Capability::CooperativeVectorTrainingNV))) ||
+        lower_long) {
+      auto pass = CreateLowerCoopVectorPass(lower_long ? "lower-long-vectors" : "", &error);
+      if (!pass) return PassResult::Failed("--lower-coop-vector: " + error);
+      if (!step(std::move(pass))) return PassResult::Failed(error);
     }
     // After the lowerings, which leave the matrices' and vectors' components as scalars. Where
     // the device keeps such matrices, the device check below names the missing feature.
@@ -237,6 +243,7 @@ bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
   target->has_coop_vector =
       p->HasExtension("VK_NV_cooperative_vector") && p->features.cooperativeVector;
   target->has_matrix2 = p->HasExtension("VK_NV_cooperative_matrix2");
+  target->has_long_vector = p->HasExtension("VK_EXT_shader_long_vector") && p->features.longVector;
   target->has_bfloat16 = p->features.shaderBFloat16Type;
   target->has_float8 = p->features.shaderFloat8;
   target->subgroup_size = p->properties.subgroupSize;

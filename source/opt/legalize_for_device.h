@@ -19,6 +19,7 @@ struct LegalizeTarget {
   bool has_nv_coop_matrix = false;   // VK_NV_cooperative_matrix.
   bool has_decode_vector = false;    // VK_NV_cooperative_matrix_decode_vector.
   bool has_coop_vector = false;      // VK_NV_cooperative_vector.
+  bool has_long_vector = false;      // VK_EXT_shader_long_vector (longVector).
   bool has_matrix2 = false;          // VK_NV_cooperative_matrix2.
   bool has_bfloat16 = false;         // shaderBFloat16Type.
   bool has_float8 = false;           // shaderFloat8.
@@ -42,10 +43,11 @@ bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
 // Workgroup-scope KHR matrices) and the device lacks it; --coop-matrix-nv-to-khr when the module
 // uses NV matrices and the device has only KHR ones;
 // --lower-coop-matrix=<subgroup size> when it has neither; --lower-coop-vector when it lacks
-// cooperative vectors; then --lower-small-floats when the module still declares bfloat16 /
-// float8 scalars the device lacks. Fails naming what it cannot fix (a lowering without a subgroup
-// size, what a lowering refuses, a device rule the result still breaks). Its sub-passes' timings
-// follow its own in
+// cooperative vectors (--lower-coop-vector=lower-long-vectors when it lacks long vectors too,
+// and the module declares LongVectorEXT); then --lower-small-floats when the module still declares
+// bfloat16 / float8 scalars the device lacks. Fails naming what it cannot fix (a lowering without a
+// subgroup size, what a lowering refuses, a device rule the result still breaks). Its sub-passes'
+// timings follow its own in
 // --time-report.
 std::unique_ptr<Pass> CreateLegalizeForDevicePass(const LegalizeTarget& target);
 

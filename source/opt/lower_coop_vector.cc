@@ -11,6 +11,15 @@
 //   - OpTypeArray <component> <count> otherwise (the count may be a specialization constant);
 //   - or, when the module declares LongVectorEXT (SPV_EXT_long_vector), the type stays: the same
 //     opcode then declares a long vector, on which the element-wise instructions are legal.
+// With lower-long-vectors (a target without VK_EXT_shader_long_vector) SPV_EXT_long_vector goes
+// too: every OpTypeVectorIdEXT, and every OpTypeVector of 1 or more than 4 components (a count
+// constant is declared just before it), is redefined as above (array, or vector of 2 to 4), with
+// Boolean components allowed; OpSelect with such a Boolean condition selects per component. Long
+// vectors in memory with an explicit layout (Uniform, StorageBuffer, PushConstant,
+// PhysicalStorageBuffer) are refused (lower-coop-vector.long-vector-memory), as are instructions
+// with no per-component form here (OpVectorShuffle, OpDot, OpAny / OpAll, GLSL.std.450
+// instructions of a scalar result such as Length, extended arithmetic, OpGroupNonUniformAllEqual:
+// lower-coop-vector.unsupported). A replicated constant of a spec-constant count stays replicated.
 // Keeping the id means that every place a value lives (Function / Private variables, function
 // parameters and results, OpPhi, OpSelect, OpCopyObject, constants, spec-constant composites,
 // OpCompositeConstruct / Extract / Insert, OpAccessChain into a variable) needs no change.
@@ -71,8 +80,9 @@
 // fails. Under the Vulkan memory model Device scope also needs VulkanMemoryModelDeviceScope.
 //
 // At the end CooperativeVectorNV, CooperativeVectorTrainingNV and SPV_NV_cooperative_vector are
-// removed; capabilities the new code needs (Int8 / Int16 / Int64 / Float16 / Float64 for the
-// types it reads through) are added when missing.
+// removed (and LongVectorEXT and SPV_EXT_long_vector with lower-long-vectors); capabilities the new
+// code needs (Int8 / Int16 / Int64 / Float16 / Float64 for the types it reads through) are added
+// when missing.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -120,7 +130,8 @@ constexpr uint32_t kGlslFMin = 37, kGlslUMin = 38, kGlslSMin = 39, kGlslFMax = 4
                    kGlslFClamp = 43, kGlslSClamp = 45, kGlslRoundEven = 2;
 constexpr uint32_t kMemAligned = 0x2, kMemAvailable = 0x8, kMemVisible = 0x10;
 constexpr uint32_t kScopeDevice = 1;
-constexpr uint32_t kStorageFunction = 7, kStoragePhysicalStorageBuffer = 5349;
+constexpr uint32_t kStorageFunction = 7, kStoragePhysicalStorageBuffer = 5349, kStoragePrivate = 6,
+                   kStorageWorkgroup = 4;
 constexpr uint32_t kCmoMatrixBSigned = 0x2;
 constexpr uint32_t kMemoryModelVulkan = 3;
 
@@ -174,6 +185,8 @@ struct Features {
   // How InferencingOptimalNV / TrainingOptimalNV matrices are stored: -1 unknown (a failure),
   // 0 row-major, 1 column-major, with a tight stride.
   int optimal_as = -1;
+  // The target lacks VK_EXT_shader_long_vector: long vectors (SPV_EXT_long_vector) are lowered too.
+  bool lower_long_vectors = false;
 };
 
 // What a cooperative vector type became.
@@ -368,6 +381,7 @@ class Lowering {
   std::string error_;
   std::map<Id, VecInfo> vecs_;
   std::set<uint32_t> caps_;
+  std::map<Id, Id> long_counts_;  // Long OpTypeVector -> the count constant declared for it.
   std::vector<uint32_t> new_caps_;
   std::set<std::string> exts_;
   std::vector<std::string> new_exts_;
@@ -768,7 +782,6 @@ bool Lowering::LowerInstruction(InstIndex i) {
     case Op::CopyObject:
     case Op::CopyMemory:
     case Op::Phi:
-    case Op::Select:
     case Op::Undef:
     case Op::Variable:
     case Op::AccessChain:
@@ -782,6 +795,15 @@ bool Lowering::LowerInstruction(InstIndex i) {
     case Op::Name:
     case Op::Decorate:
       return true;
+    case Op::Select: {
+      // A per-component condition (a long Boolean vector become an array) selects per component;
+      // a scalar one selects whole values of any type.
+      const VecInfo* condition = VecOfValue(m_.word(i, 3));
+      if (!condition || condition->as_vector) return true;
+      const VecInfo* v = Vec(m_.type_id(i));
+      if (!v) return Fail("unsupported", i, "selects with a per-component condition");
+      return LowerElementwise(i, *v);
+    }
     case Op::CompositeConstructReplicateEXT: {
       // Plain code: the value once per component.
       const VecInfo* v = Vec(m_.type_id(i));
@@ -823,7 +845,7 @@ bool Lowering::LowerInstruction(InstIndex i) {
     if (VecOfValue(inst.word(operand))) {
       const VecInfo* v = VecOfValue(inst.word(operand));
       if (v->as_vector) continue;
-      return Fail("unsupported", i, "reads a cooperative vector and has no lowering");
+      return Fail("unsupported", i, "reads a cooperative or long vector and has no lowering");
     }
   }
   return true;
@@ -1357,26 +1379,53 @@ PassResult Lowering::Run() {
       memory_model_value_ = m_.word(i, 2);
     }
   }
-  if (!has_coop_vector) return PassResult::Unchanged();
+  const bool lower_long = features_.lower_long_vectors && caps_.count(kCapLongVectorEXT) != 0;
+  if (!has_coop_vector && !lower_long) return PassResult::Unchanged();
   if (memory_model_ == ir::kNoInst) return PassResult::Failed("the module has no OpMemoryModel");
+  // With SPV_EXT_long_vector kept, opcode 5288 is already a vector of any length: it stays.
+  const bool keep_long_vectors = caps_.count(kCapLongVectorEXT) != 0 && !lower_long;
+
+  // Long OpTypeVectors (1 or more than 4 components) are lowered as OpTypeVectorIdEXT of a
+  // constant count is: a constant for the count is declared just before the type.
+  std::vector<InstIndex> long_types;
+  if (lower_long) {
+    Id uint32 = 0;
+    for (InstIndex i = 0; i < m_.global_end(); ++i) {
+      const Op op = m_.opcode(i);
+      if (op == Op::TypeInt && m_.word(i, 2) == 32 && m_.word(i, 3) == 0 && uint32 == 0) {
+        uint32 = m_.result_id(i);
+      }
+      if (op != Op::TypeVector) continue;
+      const uint32_t n = m_.word(i, 3);
+      if (n >= 2 && n <= 4) continue;
+      b_.SetInsertBefore(i);
+      if (uint32 == 0) uint32 = b_.Add(Op::TypeInt, 0, {32, 0});
+      long_counts_.emplace(m_.result_id(i), b_.Add(Op::Constant, uint32, {n}));
+      long_types.push_back(i);
+    }
+  }
 
   // Types, in place under the same ids.
   for (InstIndex i = 0; i < m_.global_end(); ++i) {
-    if (m_.opcode(i) != Op::TypeVectorIdEXT) continue;
+    const bool long_type = m_.opcode(i) == Op::TypeVector && long_counts_.count(m_.result_id(i));
+    if (m_.opcode(i) != Op::TypeVectorIdEXT && !long_type) continue;
     VecInfo v{m_.result_id(i), m_.word(i, 2), m_.word(i, 3), std::nullopt, false};
-    const auto count_type = Scalar(m_.TypeOf(v.count));
-    if (!Scalar(v.elem) || !count_type || count_type->is_float ||
-        !ir::IsConstant(m_.DefOpcode(v.count))) {
-      Fail("type", i,
-           "needs a numeric scalar Component Type and a constant integer Component Count");
+    if (long_type) {
+      v.count = long_counts_.at(v.type);
+      v.known = m_.word(i, 3);
+    }
+    // Long vectors may have Boolean components.
+    const bool bool_ok = lower_long && m_.DefOpcode(v.elem) == Op::TypeBool;
+    const auto count_type = long_type ? Scalar(UInt(32)) : Scalar(m_.TypeOf(v.count));
+    if ((!Scalar(v.elem) && !bool_ok) || !count_type || count_type->is_float ||
+        (!long_type && !ir::IsConstant(m_.DefOpcode(v.count)))) {
+      Fail("type", i, "needs a scalar Component Type and a constant integer Component Count");
       return PassResult::Failed(error_);
     }
-    const InstIndex c = m_.Def(v.count);
+    const InstIndex c = long_type ? ir::kNoInst : m_.Def(v.count);
     if (c != ir::kNoInst && m_.opcode(c) == Op::Constant) v.known = m_.word(c, 3);
-    // With SPV_EXT_long_vector, opcode 5288 is already a vector of any length: keep it.
-    const bool long_vectors = caps_.count(kCapLongVectorEXT) != 0;
-    v.as_vector = long_vectors || (v.known && *v.known >= 2 && *v.known <= 4);
-    if (long_vectors) {
+    v.as_vector = keep_long_vectors || (v.known && *v.known >= 2 && *v.known <= 4);
+    if (keep_long_vectors) {
       // Same instruction, now a long vector once CooperativeVectorNV is gone.
     } else if (v.as_vector) {
       const uint32_t words[3] = {v.type, v.elem, *v.known};
@@ -1386,6 +1435,34 @@ PassResult Lowering::Run() {
       b_.Replace(i, Op::TypeArray, words);
     }
     vecs_.emplace(v.type, v);
+  }
+
+  // An array has no layout of its own in Uniform, StorageBuffer, PushConstant or
+  // PhysicalStorageBuffer memory (its ArrayStride would also apply where the type lives in
+  // Function memory): long vectors there are refused.
+  if (lower_long) {
+    std::set<Id> holds;  // Types that are, or hold, a vector that becomes an array.
+    for (const auto& [id, v] : vecs_) {
+      if (!v.as_vector) holds.insert(id);
+    }
+    for (InstIndex i = 0; i < m_.global_end(); ++i) {
+      const Op op = m_.opcode(i);
+      if (op == Op::TypeArray || op == Op::TypeRuntimeArray) {
+        if (holds.count(m_.word(i, 2))) holds.insert(m_.result_id(i));
+      } else if (op == Op::TypeStruct) {
+        for (uint32_t w = 2; w < m_.num_words(i); ++w) {
+          if (holds.count(m_.word(i, w))) holds.insert(m_.result_id(i));
+        }
+      } else if (op == Op::TypePointer && holds.count(m_.word(i, 3))) {
+        const uint32_t sc = m_.word(i, 2);
+        if (sc != kStorageFunction && sc != kStoragePrivate && sc != kStorageWorkgroup) {
+          Fail("long-vector-memory", i,
+               "a long vector in memory with an explicit layout (Uniform, StorageBuffer, "
+               "PushConstant, PhysicalStorageBuffer) cannot become an array");
+          return PassResult::Failed(error_);
+        }
+      }
+    }
   }
 
   // Replicated constants of a known count become plain composites (a spec-constant or huge count
@@ -1456,12 +1533,13 @@ PassResult Lowering::Run() {
       last_capability = i;
       const uint32_t cap = m_.word(i, 1);
       if (cap == kCapCooperativeVectorNV || cap == kCapCooperativeVectorTrainingNV ||
+          (cap == kCapLongVectorEXT && lower_long) ||
           (cap == kCapReplicatedCompositesEXT && !replicates_left)) {
         b_.Remove(i);
       }
     } else if (op == Op::Extension) {
       const std::string name = StringAt(m_.inst(i), 1);
-      if (name == "SPV_NV_cooperative_vector" ||
+      if (name == "SPV_NV_cooperative_vector" || (name == "SPV_EXT_long_vector" && lower_long) ||
           (name == "SPV_EXT_replicated_composites" && !replicates_left)) {
         b_.Remove(i);
       }
@@ -1499,6 +1577,8 @@ std::unique_ptr<Pass> CreateLowerCoopVectorPass(std::string_view argument, std::
       features.atomic_float_add32 = true;
     } else if (item == "atomic-float64-add") {
       features.atomic_float_add64 = true;
+    } else if (item == "lower-long-vectors") {
+      features.lower_long_vectors = true;
     } else if (item == "optimal-as-row-major" || item == "optimal-as-column-major") {
       const int as = item == "optimal-as-column-major" ? 1 : 0;
       if (features.optimal_as >= 0 && features.optimal_as != as) {
@@ -1509,7 +1589,7 @@ std::unique_ptr<Pass> CreateLowerCoopVectorPass(std::string_view argument, std::
     } else {
       *error = "unknown target feature '" + std::string(item) +
                "' (expected atomic-float16-add, atomic-float32-add, atomic-float64-add, "
-               "optimal-as-row-major or optimal-as-column-major)";
+               "optimal-as-row-major, optimal-as-column-major or lower-long-vectors)";
       return nullptr;
     }
     argument = comma == std::string_view::npos ? std::string_view() : argument.substr(comma + 1);

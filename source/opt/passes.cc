@@ -42,11 +42,13 @@ constexpr PassInfo kPasses[] = {
      CreateCompactIdsPass},
     {"lower-coop-vector",
      "=[<atomic-float16-add,atomic-float32-add,atomic-float64-add,optimal-as-row-major|"
-     "optimal-as-column-major>]",
+     "optimal-as-column-major,lower-long-vectors>]",
      "Rewrite SPV_NV_cooperative_vector types and instructions into per-invocation arrays / "
      "vectors and loops; the argument names the atomic float adds the target supports (for the "
-     "training instructions) and, optionally, the layout the application converts optimal-layout "
-     "matrices into instead (row- or column-major, tight stride).",
+     "training instructions), optionally the layout the application converts optimal-layout "
+     "matrices into instead (row- or column-major, tight stride), and lower-long-vectors for a "
+     "target without VK_EXT_shader_long_vector (SPV_EXT_long_vector's vectors become arrays "
+     "too).",
      CreateLowerCoopVectorPass},
     {"strip-decode-vector", nullptr,
      "Drop the DecodeVectorFunc operands of OpCooperativeMatrixLoadTensorNV (DecodeFunc is then "

@@ -68,6 +68,7 @@ constexpr FeatureField kFeatureFields[] = {
     COOPSPV_FEATURE(shaderFloat8),
     COOPSPV_FEATURE(shaderFloat8CooperativeMatrix),
     COOPSPV_FEATURE(shaderReplicatedComposites),
+    COOPSPV_FEATURE(longVector),
     COOPSPV_FEATURE(shaderFloat64),
     COOPSPV_FEATURE(shaderInt64),
     COOPSPV_FEATURE(shaderInt16),

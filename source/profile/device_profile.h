@@ -99,6 +99,8 @@ struct Features {
   bool shaderFloat8CooperativeMatrix = false;
   // VkPhysicalDeviceShaderReplicatedCompositesFeaturesEXT.
   bool shaderReplicatedComposites = false;
+  // VkPhysicalDeviceShaderLongVectorFeaturesEXT (VK_EXT_shader_long_vector): SPV_EXT_long_vector.
+  bool longVector = false;
   // Core (Vulkan 1.0 - 1.3).
   bool shaderFloat64 = false;
   bool shaderInt64 = false;

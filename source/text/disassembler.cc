@@ -536,8 +536,7 @@ LazyFriendlyNames::LazyFriendlyNames(const binary::ParsedModule& module, uint32_
     : module_(module), first_(module.header.bound) {
   const std::span<const uint32_t> words = module.data();
   const binary::ParsedModule::Instruction* const insts = module.instructions.data();
-  const uint32_t num_insts =
-      std::min(scan_end, static_cast<uint32_t>(module.instructions.size()));
+  const uint32_t num_insts = std::min(scan_end, static_cast<uint32_t>(module.instructions.size()));
   const uint32_t bound = module.header.bound;
   uint32_t* const first = first_.data();
   for (uint32_t i = 0; i < num_insts; ++i) {
@@ -668,14 +667,15 @@ namespace {
 
 // Prints one instruction's text, `id_name(id)` giving the names of ids ("": print the number).
 template <class IdName>
-ws::string InstructionTextWith(const ParsedInstruction& inst, const IdName& id_name) {
+ws::string InstructionTextWith(const ParsedInstruction& inst, const IdName& id_name,
+                               bool cooperative_vector_spelling) {
   auto id_text = [&](uint32_t id) {
     const ws::string& name = id_name(id);
     return "%" + (!name.empty() ? name : ws::to_string(id));
   };
   ws::string out;
   if (inst.result_id != 0) out = id_text(inst.result_id) + " = ";
-  out += inst.info->name;
+  out += OpcodeSpelling(*inst.info, cooperative_vector_spelling);
   for (const ParsedOperand& op : inst.operands) {
     if (op.kind == OperandKind::kIdResult) continue;
     out += ' ';
@@ -722,14 +722,35 @@ ws::string InstructionTextWith(const ParsedInstruction& inst, const IdName& id_n
 
 }  // namespace
 
-ws::string InstructionText(const ParsedInstruction& inst, const ws::vector<ws::string>& names) {
-  const ws::string none;
-  return InstructionTextWith(
-      inst, [&](uint32_t id) -> const ws::string& { return id < names.size() ? names[id] : none; });
+bool SpellsCooperativeVector(std::span<const uint32_t> declared_capabilities) {
+  bool cooperative = false, long_vector = false;
+  for (uint32_t c : declared_capabilities) {
+    cooperative = cooperative || c == static_cast<uint32_t>(spv::Capability::CooperativeVectorNV);
+    long_vector = long_vector || c == static_cast<uint32_t>(spv::Capability::LongVectorEXT);
+  }
+  return cooperative && !long_vector;
 }
 
-ws::string InstructionText(const ParsedInstruction& inst, LazyFriendlyNames& names) {
-  return InstructionTextWith(inst, [&](uint32_t id) -> const ws::string& { return names.Get(id); });
+const char* OpcodeSpelling(const grammar::InstructionInfo& info, bool cooperative_vector_spelling) {
+  if (cooperative_vector_spelling && info.opcode == static_cast<uint32_t>(Op::TypeVectorIdEXT)) {
+    return "OpTypeCooperativeVectorNV";
+  }
+  return info.name;
+}
+
+ws::string InstructionText(const ParsedInstruction& inst, const ws::vector<ws::string>& names,
+                           bool cooperative_vector_spelling) {
+  const ws::string none;
+  return InstructionTextWith(
+      inst, [&](uint32_t id) -> const ws::string& { return id < names.size() ? names[id] : none; },
+      cooperative_vector_spelling);
+}
+
+ws::string InstructionText(const ParsedInstruction& inst, LazyFriendlyNames& names,
+                           bool cooperative_vector_spelling) {
+  return InstructionTextWith(
+      inst, [&](uint32_t id) -> const ws::string& { return names.Get(id); },
+      cooperative_vector_spelling);
 }
 
 bool Disassemble(std::span<const uint32_t> words, const DisassembleOptions& options,
@@ -755,10 +776,18 @@ bool Disassemble(std::span<const uint32_t> words, const DisassembleOptions& opti
     out += "; " + ws::to_string(h.generator & 0xFFFF) + "\n; Bound: " + ws::to_string(h.bound) +
            "\n; Schema: " + ws::to_string(h.schema) + "\n";
   }
+  // Capabilities come first (SPIR-V 2.4), so the scan stops at the first other instruction.
+  ws::vector<uint32_t> capabilities;
+  for (size_t i = 0; i < module.instructions.size(); ++i) {
+    const ParsedInstruction inst = module.Get(i);
+    if (static_cast<Op>(inst.opcode) != Op::Capability) break;
+    if (inst.words.size() > 1) capabilities.push_back(inst.words[1]);
+  }
+  const bool cooperative_vector_spelling = SpellsCooperativeVector(capabilities);
   constexpr size_t kOpcodeColumn = 15;
   for (size_t i = 0; i < module.instructions.size(); ++i) {
     const ParsedInstruction inst = module.Get(i);
-    ws::string line = InstructionText(inst, names);
+    ws::string line = InstructionText(inst, names, cooperative_vector_spelling);
     if (options.indent) {
       size_t prefix = 0;  // Width of "%name = ".
       if (inst.result_id != 0) prefix = line.find(" = ") + 3;

@@ -80,11 +80,21 @@ class LazyFriendlyNames {
   const ws::string none_;
 };
 
+// Opcode 5288 has two names: OpTypeVectorIdEXT (SPV_EXT_long_vector, the grammar's name) and
+// OpTypeCooperativeVectorNV (SPV_NV_cooperative_vector). A module that declares CooperativeVectorNV
+// and not LongVectorEXT can only mean a cooperative vector, and is printed with that name; every
+// other module with the grammar's. The assembler takes either.
+bool SpellsCooperativeVector(std::span<const uint32_t> declared_capabilities);
+// The opcode's name as a module printed with `cooperative_vector_spelling` spells it.
+const char* OpcodeSpelling(const grammar::InstructionInfo& info, bool cooperative_vector_spelling);
+
 // Prints one instruction's text (without indentation), using `names` for ids (or numbers when
-// `names` is empty, or an id's name is).
+// `names` is empty, or an id's name is), opcode 5288 spelled as SpellsCooperativeVector says.
 ws::string InstructionText(const binary::ParsedInstruction& inst,
-                           const ws::vector<ws::string>& names);
-ws::string InstructionText(const binary::ParsedInstruction& inst, LazyFriendlyNames& names);
+                           const ws::vector<ws::string>& names,
+                           bool cooperative_vector_spelling = false);
+ws::string InstructionText(const binary::ParsedInstruction& inst, LazyFriendlyNames& names,
+                           bool cooperative_vector_spelling = false);
 
 }  // namespace coopspv::text
 

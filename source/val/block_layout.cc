@@ -126,6 +126,7 @@ uint32_t BlockLayout::ScalarAlignment(Id type, int depth) {
     case Op::TypeForwardPointer:
       return 8;
     case Op::TypeVector:
+    case Op::TypeVectorIdEXT:
     case Op::TypeMatrix:
     case Op::TypeArray:
     case Op::TypeRuntimeArray:
@@ -148,9 +149,13 @@ uint32_t BlockLayout::Alignment(Id type, Mode mode, const MatrixFacts& mf, int d
   if (depth > 64) return 1;
   const Op op = state_.DefOp(type);
   switch (op) {
-    case Op::TypeVector: {
+    case Op::TypeVector:
+    case Op::TypeVectorIdEXT: {
+      // SPV_EXT_long_vector: one component aligns as a scalar, three or more (long vectors
+      // included) as four, as glslang lays them out and spirv-val checks them.
       const uint32_t c = ScalarAlignment(state_.DefWord(type, 2));
-      return state_.DefWord(type, 3) == 2 ? 2 * c : 4 * c;
+      const uint32_t n = state_.VectorCount(type).value_or(4);
+      return n == 1 ? c : n == 2 ? 2 * c : 4 * c;
     }
     case Op::TypeMatrix: {
       // A vector of the matrix's rows (column-major) or columns (row-major).
@@ -181,7 +186,11 @@ uint32_t BlockLayout::Size(Id type, const MatrixFacts& mf, int depth) {
     case Op::TypeForwardPointer:
       return ScalarAlignment(type);  // A scalar's (or pointer's) size is its alignment.
     case Op::TypeVector:
-      return state_.DefWord(type, 3) * Size(state_.DefWord(type, 2), mf, depth + 1);
+    case Op::TypeVectorIdEXT: {
+      const uint64_t size = uint64_t{state_.VectorCount(type).value_or(0)} *
+                            Size(state_.DefWord(type, 2), mf, depth + 1);
+      return size > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<uint32_t>(size);
+    }
     case Op::TypeMatrix: {
       const uint32_t columns = state_.DefWord(type, 3);
       if (!mf.row_major) return columns * mf.stride;

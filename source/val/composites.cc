@@ -36,7 +36,12 @@ Id Walk(ValidationState& state, InstIndex i, Id composite, std::span<const uint3
       case Op::TypeCooperativeMatrixKHR:
       case Op::TypeCooperativeMatrixNV:
       case Op::TypeVectorIdEXT:
-        size = ~0ull;  // Sized by the implementation or a specialization constant.
+        // Sized by the implementation or a specialization constant, or a long vector's constant.
+        if (const auto count = state.VectorCount(current)) {
+          size = *count;
+        } else {
+          size = ~0ull;
+        }
         next = state.DefWord(current, 2);
         break;
       default:
@@ -101,33 +106,38 @@ void CheckVectorShuffle(ValidationState& state, InstIndex i) {
   const Id result_type = m.word(i, 1);
   const Id v1 = m.word(i, 3), v2 = m.word(i, 4);
   if (!state.IsType(result_type) || !IsValue(state, v1) || !IsValue(state, v2)) return;
-  if (state.DefOp(result_type) != Op::TypeVector) {
+  // SPV_EXT_long_vector: "a vector type", OpTypeVectorIdEXT included; a spec-constant count is
+  // known only once specialized.
+  if (!state.IsVectorType(result_type)) {
     state.Report(
         "composite.type", i,
         state.Describe(i) + ": Result Type " + state.Name(result_type) + " is not a vector type");
     return;
   }
   const uint32_t components = m.num_words(i) - 5;
-  if (components != state.DefWord(result_type, 3)) {
+  if (const auto count = state.VectorCount(result_type); count && components != *count) {
     state.Report("composite.type", i,
                  state.Describe(i) + ": " + ws::to_string(components) +
                      " Components select into Result Type " + state.Name(result_type) + " of " +
-                     ws::to_string(state.DefWord(result_type, 3)) + " components");
+                     ws::to_string(*count) + " components");
     return;
   }
   const Id component = state.DefWord(result_type, 2);
   uint64_t total = 0;
+  bool total_known = true;
   for (Id v : {v1, v2}) {
     const Id type = state.TypeOf(v);
-    if (state.DefOp(type) != Op::TypeVector || state.DefWord(type, 2) != component) {
+    if (!state.IsVectorType(type) || state.DefWord(type, 2) != component) {
       state.Report("composite.type", i,
                    state.Describe(i) + ": " + state.Name(v) + " is not a vector of " +
                        state.Name(component) + ", the Result Type's component type");
       return;
     }
-    total += state.DefWord(type, 3);
+    const auto count = state.VectorCount(type);
+    total += count.value_or(0);
+    total_known = total_known && count.has_value();
   }
-  for (uint32_t w = 5; w < m.num_words(i); ++w) {
+  for (uint32_t w = 5; w < m.num_words(i) && total_known; ++w) {
     const uint32_t c = m.word(i, w);
     if (c != 0xFFFFFFFFu && c >= total) {
       state.Report("composite.index", i,
@@ -162,22 +172,29 @@ void CheckConstruct(ValidationState& state, InstIndex i) {
     return false;
   };
   switch (m.opcode(def)) {
-    case Op::TypeVector: {
+    case Op::TypeVector:
+    case Op::TypeVectorIdEXT: {
+      // An OpTypeVectorIdEXT that is no long vector is a cooperative vector: coop_vector.cc's.
+      if (!state.IsVectorType(type)) return;
       const Id component = m.word(def, 2);
-      uint32_t total = 0;
+      uint64_t total = 0;
+      bool total_known = true;
       for (uint32_t w = first; w < m.num_words(i); ++w) {
         const Id t = state.TypeOf(m.word(i, w));
-        if (state.DefOp(t) == Op::TypeVector && state.DefWord(t, 2) == component) {
-          total += state.DefWord(t, 3);
+        if (state.IsVectorType(t) && state.DefWord(t, 2) == component) {
+          const auto count = state.VectorCount(t);
+          total += count.value_or(0);
+          total_known = total_known && count.has_value();
         } else if (!expect(w, component)) {
           return;
         } else {
           ++total;
         }
       }
-      if (total != m.word(def, 3)) {
+      const auto want = state.VectorCount(type);
+      if (total_known && want && total != *want) {
         fail("the constituents have " + ws::to_string(total) + " components; Result Type " +
-             state.Name(type) + " has " + ws::to_string(m.word(def, 3)));
+             state.Name(type) + " has " + ws::to_string(*want));
       }
       return;
     }

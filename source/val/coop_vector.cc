@@ -172,17 +172,21 @@ void CoopVectorRules::Run() {
 void CoopVectorRules::CheckType(InstIndex i) {
   const Id component = m_.word(i, 2);
   const Id count = m_.word(i, 3);
-  if (state_.IsType(component) && !state_.IsNumericScalarType(component)) {
-    state_.Report("coop-vector.type", i,
-                  state_.Describe(i) + ": Component Type " + state_.Name(component) +
-                      " is not a scalar integer or float type");
+  // SPV_EXT_long_vector: a long vector's components are any scalar type, Booleans included.
+  if (state_.IsType(component) &&
+      !(long_vectors_ ? state_.IsScalarType(component) : state_.IsNumericScalarType(component))) {
+    state_.Report(
+        "coop-vector.type", i,
+        state_.Describe(i) + ": Component Type " + state_.Name(component) +
+            (long_vectors_ ? " is not a scalar type" : " is not a scalar integer or float type"));
   }
   if (state_.DefOp(count) == Op::Nop) return;
   if (!state_.IsConstantInstruction(count) || !state_.IsInt32(state_.TypeOf(count))) {
     state_.Report("coop-vector.type", i,
                   state_.Describe(i) + ": Component Count " + state_.Name(count) +
                       " must be a constant instruction of 32-bit integer type");
-  } else if (const auto v = DefaultValue(state_, count); v && *v <= 0) {
+  } else if (const auto v = KnownValue(state_, count); v && *v <= 0) {
+    // A spec constant's default may be 0: validity is a property of the specialized module.
     state_.Report("coop-vector.type", i,
                   state_.Describe(i) + ": Component Count is " + ValueText(state_, count) +
                       "; a vector has at least one component");
@@ -561,6 +565,23 @@ void CoopVectorRules::CheckConversion(InstIndex i) {
   const bool r = IsVectorIdType(state_, result_type), v = IsVectorIdType(state_, value_type);
   if (!r && !v) return;
   if (state_.DefOp(value) == Op::Nop) return;
+  if (long_vectors_ && (r || state_.DefOp(result_type) == Op::TypeVector) &&
+      (v || state_.DefOp(value_type) == Op::TypeVector)) {
+    // SPV_EXT_long_vector: OpTypeVector and OpTypeVectorIdEXT are both vector types; a conversion
+    // between them keeps the component count (a bitcast the total width).
+    const auto rc = state_.VectorCount(result_type), vc = state_.VectorCount(value_type);
+    const uint32_t rw = state_.ScalarWidth(ComponentOf(result_type));
+    const uint32_t vw = state_.ScalarWidth(ComponentOf(value_type));
+    const bool bitcast = m_.opcode(i) == Op::Bitcast;
+    if ((!r || !v) && rc && vc &&
+        (bitcast ? uint64_t{*rc} * rw != uint64_t{*vc} * vw : *rc != *vc)) {
+      state_.Report("coop-vector.convert", i,
+                    state_.Describe(i) + ": " + (bitcast ? "total widths" : "component counts") +
+                        " differ: " + state_.Name(value_type) + " vs " + state_.Name(result_type));
+      return;
+    }
+    if (!r || !v) return;
+  }
   if (!r || !v) {
     state_.Report("coop-vector.convert", i,
                   state_.Describe(i) + ": converts between " + state_.Name(value_type) + " and " +
@@ -667,7 +688,8 @@ void CoopVectorRules::CheckComposite(InstIndex i) {
   }
   if (op == Op::CompositeConstruct) {
     const Id type = m_.type_id(i);
-    if (!IsVectorIdType(state_, type)) return;
+    // A long vector is constructed as any vector is (composites.cc).
+    if (!IsVectorIdType(state_, type) || long_vectors_) return;
     const auto count = KnownValue(state_, CountOf(type));
     for (size_t w = 3; w < n; ++w) {
       const Id c = m_.word(i, w);

@@ -46,7 +46,7 @@ const char* WantText(Want w) {
 }
 
 bool Satisfies(const ValidationState& state, Id type, Want w) {
-  const bool vector = state.DefOp(type) == Op::TypeVector;
+  const bool vector = state.IsVectorType(type);
   const Id scalar = vector ? state.ComponentType(type) : type;
   switch (w) {
     case Want::kBool:
@@ -64,8 +64,8 @@ bool Satisfies(const ValidationState& state, Id type, Want w) {
     case Want::kIntScalar:
       return state.IsIntType(type);
     case Want::kBallot:
-      return vector && state.DefWord(type, 3) == 4 && state.IsInt32(scalar) &&
-             !state.IsSignedInt(scalar);
+      return state.DefOp(type) == Op::TypeVector && state.DefWord(type, 3) == 4 &&
+             state.IsInt32(scalar) && !state.IsSignedInt(scalar);
   }
   return true;
 }
@@ -236,6 +236,12 @@ void GroupRules::Check(InstIndex i, const Shape& s) {
     }
   }
   if (!s.cluster) return;
+  // SPV_NV_shader_subgroup_partitioned: the Partitioned operations take a Ballot, not a
+  // ClusterSize.
+  if (group_operation >= 6 && group_operation <= 8) {
+    if (n > w) Type(i, "Ballot", m_.word(i, w), Want::kBallot);
+    return;
+  }
   if (n <= w) {
     if (s.group_operation && group_operation == 3) {
       state_.Report("group.cluster-size", i,

@@ -77,10 +77,18 @@ constexpr Rule kRules[] = {
     {"type.float", kE, "types", "SPIR-V OpTypeFloat; SPV_KHR_bfloat16; SPV_EXT_float8",
      "OpTypeFloat has width 16, 32 or 64 (16 and 64 need a capability); a Floating Point "
      "Encoding fixes the width (BFloat16KHR: 16, Float8 encodings: 8)."},
-    {"type.vector", kE, "types", "SPIR-V OpTypeVector",
-     "A vector has a scalar component type and 2, 3 or 4 components (8 and 16 with Vector16)."},
-    {"type.matrix", kE, "types", "SPIR-V OpTypeMatrix",
-     "A matrix has at least 2 columns of a float vector type."},
+    {"type.vector", kE, "types",
+     "SPIR-V OpTypeVector; SPV_EXT_long_vector; VUID-StandaloneSpirv-None-12295",
+     "A vector has a scalar component type and 2, 3 or 4 components (8 and 16 with Vector16; "
+     "any count from 1 with LongVectorEXT)."},
+    {"type.vector.storage", kE, "types",
+     "SPV_EXT_long_vector 2.16.1; VUID-StandaloneSpirv-Type-12297",
+     "A pointer to a vector known to have more than four components, or to an array or struct "
+     "holding one, has storage class Function, Private, UniformConstant, Uniform, Workgroup, "
+     "StorageBuffer, PhysicalStorageBuffer, PushConstant, ShaderRecordBufferKHR, CrossWorkgroup "
+     "or Generic."},
+    {"type.matrix", kE, "types", "SPIR-V OpTypeMatrix; SPV_EXT_long_vector 2.16.1",
+     "A matrix has 2, 3 or 4 columns of a float vector type of 2, 3 or 4 components."},
     {"type.array", kE, "types", "SPIR-V OpTypeArray",
      "An array's element type is a non-void type and its Length a constant integer of value at "
      "least 1."},
@@ -494,9 +502,11 @@ constexpr Rule kRules[] = {
     {"coop-vector.capability", kE, "coop-vector", "SPV_NV_cooperative_vector, 2.16.2",
      "If the CooperativeVectorNV capability is declared, the VulkanMemoryModel capability is "
      "declared as well."},
-    {"coop-vector.type", kE, "coop-vector", "SPV_NV_cooperative_vector OpTypeCooperativeVectorNV",
-     "Component Type is a scalar numerical type; Component Count a constant instruction of "
-     "32-bit integer type (spec constants allowed), at least 1 where known."},
+    {"coop-vector.type", kE, "coop-vector",
+     "SPV_NV_cooperative_vector OpTypeCooperativeVectorNV; SPV_EXT_long_vector OpTypeVectorIdEXT",
+     "Component Type is a scalar numerical type (any scalar type, Boolean included, with "
+     "LongVectorEXT); Component Count a constant instruction of 32-bit integer type (spec "
+     "constants allowed), at least 1 where known before specialization."},
     {"coop-vector.storage", kE, "coop-vector", "SPV_NV_cooperative_vector 2.16.1",
      "Cooperative vector types, and types containing them, are allocated only in Function or "
      "Private storage (not enforced where LongVectorEXT makes opcode 5288 a long vector)."},

@@ -176,7 +176,8 @@ bool ValidationState::Report(const char* rule_id, InstIndex inst, ws::string mes
     d.word_offset = module_.word_offset(inst);
     d.result_id = module_.result_id(inst);
     d.opcode = static_cast<uint32_t>(module_.opcode(inst));
-    d.instruction_text = text::InstructionText(module_.inst(inst), Names());
+    d.instruction_text =
+        text::InstructionText(module_.inst(inst), Names(), cooperative_vector_spelling());
   }
   if (d.severity == Severity::kError) {
     ++result_->num_errors;
@@ -211,7 +212,10 @@ ws::string ValidationState::OpName(Op op) {
 ws::string ValidationState::Describe(InstIndex inst) {
   const Id result = module_.result_id(inst);
   ws::string out = result ? Name(result) + " = " : "";
-  return out + OpName(module_.opcode(inst));
+  const grammar::InstructionInfo* info =
+      grammar::LookupOpcode(static_cast<uint32_t>(module_.opcode(inst)));
+  if (info == nullptr) return out + OpName(module_.opcode(inst));
+  return out + text::OpcodeSpelling(*info, cooperative_vector_spelling());
 }
 
 uint32_t ValidationState::ScalarWidth(Id type) const {

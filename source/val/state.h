@@ -83,6 +83,11 @@ class ValidationState {
   }
   bool HasCapabilityValue(uint32_t v) const { return v < capabilities_.size() && capabilities_[v]; }
   bool HasExtension(std::string_view name) const;
+  // Whether messages spell opcode 5288 OpTypeCooperativeVectorNV (text::SpellsCooperativeVector).
+  bool cooperative_vector_spelling() const {
+    return HasCapability(spv::Capability::CooperativeVectorNV) &&
+           !HasCapability(spv::Capability::LongVectorEXT);
+  }
   spv::AddressingModel addressing_model() const { return addressing_model_; }
   spv::MemoryModel memory_model() const { return memory_model_; }
   bool has_memory_model() const { return has_memory_model_; }
@@ -122,6 +127,22 @@ class ValidationState {
   bool IsSignedInt(Id type) const { return IsIntType(type) && DefWord(type, 3) != 0; }
   bool IsInt32(Id type) const { return IsIntType(type) && DefWord(type, 2) == 32; }
   bool IsPointerType(Id type) const { return DefOp(type) == Op::TypePointer; }
+  // OpTypeVector, and OpTypeVectorIdEXT where LongVectorEXT makes it a vector (SPV_EXT_long_vector:
+  // it then goes wherever a vector of unrestricted component count does).
+  bool IsVectorType(Id type) const {
+    const Op op = DefOp(type);
+    return op == Op::TypeVector ||
+           (op == Op::TypeVectorIdEXT && HasCapability(spv::Capability::LongVectorEXT));
+  }
+  // The component count of a vector type (IsVectorType): OpTypeVector's literal, or
+  // OpTypeVectorIdEXT's when an OpConstant gives it; nullopt otherwise (a spec constant).
+  std::optional<uint32_t> VectorCount(Id type) const {
+    if (DefOp(type) == Op::TypeVector) return DefWord(type, 3);
+    if (!IsVectorType(type)) return std::nullopt;
+    const auto n = IntConstant(DefWord(type, 3));
+    if (!n || *n < 0 || *n > 0xFFFFFFFF) return std::nullopt;
+    return static_cast<uint32_t>(*n);
+  }
   // For a pointer type: its storage class and pointee.
   std::optional<spv::StorageClass> PointerStorageClass(Id type) const;
   Id PointeeType(Id type) const;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "source/common/workspace.h"
+#include "source/val/cooperative.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -118,11 +119,41 @@ void CheckFloat(ValidationState& state, InstIndex i) {
   }
 }
 
+// SPV_EXT_long_vector 2.16.1: where vectors of more than four components (or types holding them)
+// may be allocated. Vulkan's VUID-StandaloneSpirv-Type-12297 list is a subset.
+bool LongVectorStorage(spv::StorageClass sc) {
+  using SC = spv::StorageClass;
+  switch (sc) {
+    case SC::Function:
+    case SC::Private:
+    case SC::UniformConstant:
+    case SC::Uniform:
+    case SC::Workgroup:
+    case SC::StorageBuffer:
+    case SC::PhysicalStorageBuffer:
+    case SC::PushConstant:
+    case SC::ShaderRecordBufferKHR:
+    case SC::CrossWorkgroup:
+    case SC::Generic:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 void ValidateTypes(ValidationState& state) {
   const ir::Module& m = state.module();
   ws::vector<uint16_t> depth(m.bound(), 0);
+  // Types that are, or hold through arrays and structs, a vector known to have more than four
+  // components: where SPV_EXT_long_vector restricts storage classes.
+  // Only LongVectorEXT makes such vectors valid, so only then are they tracked.
+  const bool long_vectors = state.HasCapability(Capability::LongVectorEXT);
+  ws::vector<bool> long_vector(long_vectors ? m.bound() : 0, false);
+  const auto holds_long_vector = [&](Id type) {
+    return type < long_vector.size() && long_vector[type];
+  };
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     if (!ir::IsTypeDeclaration(op) && op != Op::TypeForwardPointer) continue;
@@ -143,13 +174,31 @@ void ValidateTypes(ValidationState& state) {
                        state.Describe(i) + ": Component Type " + state.Name(component) +
                            " is not a scalar type");
         }
-        const bool ok = count == 2 || count == 3 || count == 4 ||
-                        ((count == 8 || count == 16) && state.HasCapability(Capability::Vector16));
+        // SPV_EXT_long_vector: LongVectorEXT enables any count from 1
+        // (VUID-StandaloneSpirv-None-12295).
+        const bool ok =
+            count == 2 || count == 3 || count == 4 ||
+            ((count == 8 || count == 16) && state.HasCapability(Capability::Vector16)) ||
+            (count >= 1 && long_vectors);
         if (!ok) {
-          state.Report("type.vector", i,
-                       state.Describe(i) + ": Component Count " + ws::to_string(count) +
-                           " is not 2, 3 or 4" +
-                           ((count == 8 || count == 16) ? " (8 and 16 need Vector16)" : ""));
+          state.Report(
+              "type.vector", i,
+              state.Describe(i) + ": Component Count " + ws::to_string(count) +
+                  (count == 0 ? " is not 2, 3 or 4 (a vector has at least one component)"
+                              : " is not 2, 3 or 4" +
+                                    ws::string((count == 8 || count == 16)
+                                                   ? " (8 and 16 need Vector16; other counts "
+                                                     "LongVectorEXT)"
+                                                   : " (other counts need LongVectorEXT)")));
+        }
+        if (count > 4 && id < long_vector.size()) long_vector[id] = true;
+        break;
+      }
+      case Op::TypeVectorIdEXT: {
+        // The count's own rules are coop_vector.cc's; here only whether it is known to be long.
+        if (const auto count = state.IntConstant(inst.words[3]);
+            count && *count > 4 && id < long_vector.size()) {
+          long_vector[id] = true;
         }
         break;
       }
@@ -166,6 +215,15 @@ void ValidateTypes(ValidationState& state) {
           state.Report(
               "type.matrix", i,
               state.Describe(i) + ": Column Count " + ws::to_string(count) + " is not 2, 3 or 4");
+        }
+        // SPV_EXT_long_vector 2.16.1: matrix columns are vectors of 2, 3 or 4 components.
+        if (state.DefOp(column) == Op::TypeVector) {
+          const uint32_t rows = state.DefWord(column, 3);
+          if (rows < 2 || rows > 4) {
+            state.Report("type.matrix", i,
+                         state.Describe(i) + ": Column Type " + state.Name(column) + " has " +
+                             ws::to_string(rows) + " components; a column has 2, 3 or 4");
+          }
         }
         break;
       }
@@ -188,6 +246,7 @@ void ValidateTypes(ValidationState& state) {
                            ws::to_string(*value) + "; an array has at least one element");
         }
         depth[id] = static_cast<uint16_t>(std::min<int>(depth[element] + 1, 0xFFFF));
+        if (holds_long_vector(element) && id < long_vector.size()) long_vector[id] = true;
         break;
       }
       case Op::TypeRuntimeArray: {
@@ -196,6 +255,7 @@ void ValidateTypes(ValidationState& state) {
           state.Report("type.runtime-array", i, state.Describe(i) + ": Element Type is void");
         }
         depth[id] = static_cast<uint16_t>(std::min<int>(depth[element] + 1, 0xFFFF));
+        if (holds_long_vector(element) && id < long_vector.size()) long_vector[id] = true;
         break;
       }
       case Op::TypeStruct: {
@@ -219,13 +279,26 @@ void ValidateTypes(ValidationState& state) {
                          state.Describe(i) + ": member " + ws::to_string(k - 2) +
                              " is a runtime array but not the last member");
           }
-          if (member < depth.size()) d = std::max(d, depth[member]);
+          if (member < depth.size()) {
+            d = std::max(d, depth[member]);
+            if (holds_long_vector(member) && id < long_vector.size()) long_vector[id] = true;
+          }
         }
         depth[id] = static_cast<uint16_t>(std::min<int>(d + 1, 0xFFFF));
         break;
       }
-      case Op::TypePointer:
-        break;  // Pointee kind is checked by the id rules; depth does not pass pointers.
+      case Op::TypePointer: {
+        // Pointee kind is checked by the id rules; depth does not pass pointers.
+        const Id pointee = inst.words[3];
+        const auto sc = static_cast<spv::StorageClass>(inst.words[2]);
+        if (holds_long_vector(pointee) && !LongVectorStorage(sc)) {
+          state.Report("type.vector.storage", i,
+                       state.Describe(i) + ": " + state.Name(pointee) +
+                           " is or holds a vector of more than four components, which " +
+                           StorageClassName(sc) + " storage cannot hold");
+        }
+        break;
+      }
       case Op::TypeForwardPointer: {
         const Id pointer = inst.words[1];
         const InstIndex def = m.Def(pointer);

@@ -319,6 +319,86 @@ TEST(LowerCoopVector, WithLongVectorsTheTypesStayVectors) {
   )")) << r.text;
 }
 
+// SPV_EXT_long_vector for a device without long vectors (lower-long-vectors): OpTypeVector of 1 or
+// more than 4 components and OpTypeVectorIdEXT become arrays (2 to 4 components: vectors), their
+// arithmetic goes component by component, LongVectorEXT and its extension go.
+constexpr const char* kLongVectors = R"(
+OpCapability Shader
+OpCapability LongVectorEXT
+OpExtension "SPV_EXT_long_vector"
+%glsl = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %wg
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %n SpecId 0
+%void = OpTypeVoid
+%fnvoid = OpTypeFunction %void
+%bool = OpTypeBool
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%n = OpSpecConstant %uint 6
+%uint_3 = OpConstant %uint 3
+%float_1 = OpConstant %float 1
+%v8float = OpTypeVector %float 8
+%v1float = OpTypeVector %float 1
+%v8bool = OpTypeVector %bool 8
+%v3float = OpTypeVectorIdEXT %float %uint_3
+%vnfloat = OpTypeVectorIdEXT %float %n
+%ptr_wg_v8float = OpTypePointer Workgroup %v8float
+%ptr_fn_vnfloat = OpTypePointer Function %vnfloat
+%wg = OpVariable %ptr_wg_v8float Workgroup
+%main = OpFunction %void None %fnvoid
+%entry = OpLabel
+%fv = OpVariable %ptr_fn_vnfloat Function
+%a = OpLoad %v8float %wg
+%b = OpFMul %v8float %a %a
+%c = OpExtInst %v8float %glsl FMax %b %a
+%gt = OpFOrdGreaterThan %v8bool %c %a
+%d = OpSelect %v8float %gt %c %a
+OpStore %wg %d
+%one = OpCompositeConstruct %v1float %float_1
+%e = OpCompositeExtract %float %one 0
+%three = OpCompositeConstruct %v3float %e %e %e
+%f = OpLoad %vnfloat %fv
+%g = OpFAdd %vnfloat %f %f
+OpStore %fv %g
+OpReturn
+OpFunctionEnd
+)";
+
+TEST(LowerCoopVector, LongVectorsBecomeArraysWithoutLongVectorSupport) {
+  const PassRun r = Lower(kLongVectors, "lower-long-vectors");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK-NOT: LongVectorEXT
+    CHECK-NOT: SPV_EXT_long_vector
+    CHECK: %_arr_float_uint_8 = OpTypeArray %float %uint_8
+    CHECK: %_arr_float_uint_1 = OpTypeArray %float %uint_1
+    CHECK: %_arr_bool_uint_8 = OpTypeArray %bool %uint_8
+    CHECK: %v3float = OpTypeVector %float 3
+    CHECK: OpTypeArray %float %4
+    CHECK: OpFOrdGreaterThan %bool
+    CHECK: OpSelect %float
+    CHECK: OpLoopMerge
+  )")) << r.text;
+  EXPECT_EQ(r.text.find("OpTypeVectorIdEXT"), std::string::npos) << r.text;
+  // Without the argument, long vectors stay (the device has them).
+  const PassRun kept = Lower(kLongVectors);
+  ASSERT_TRUE(kept.ok) << kept.error;
+  EXPECT_NE(kept.text.find("OpCapability LongVectorEXT"), std::string::npos);
+}
+
+TEST(LowerCoopVector, LongVectorsInExplicitLayoutMemoryAreRefused) {
+  std::string text = kLongVectors;
+  text.replace(text.find("%ptr_wg_v8float = OpTypePointer Workgroup %v8float"),
+               std::string("%ptr_wg_v8float = OpTypePointer Workgroup %v8float").size(),
+               "%ptr_wg_v8float = OpTypePointer Workgroup %v8float\n"
+               "%S = OpTypeStruct %v8float\n%ptr_sb_S = OpTypePointer StorageBuffer %S");
+  const PassRun r = Lower(text, "lower-long-vectors");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("lower-coop-vector.long-vector-memory"), std::string::npos) << r.error;
+}
+
 // ---- Load / store
 
 TEST(LowerCoopVector, LoadAndStoreComponentWiseAtTheByteOffset) {

@@ -258,6 +258,27 @@ TEST(DisassemblerNames, UnnamedCooperativeTypesStayNumeric) {
   EXPECT_NE(text.find("          %8 = OpTypeTensorLayoutNV"), std::string::npos) << text;
 }
 
+// Opcode 5288: OpTypeCooperativeVectorNV where the module can only mean a cooperative vector
+// (CooperativeVectorNV without LongVectorEXT), the grammar's OpTypeVectorIdEXT otherwise.
+TEST(DisassemblerNames, Opcode5288IsSpelledAsTheModuleDeclares) {
+  const std::string types =
+      "OpMemoryModel Logical GLSL450\n%half = OpTypeFloat 16\n%uint = OpTypeInt 32 0\n"
+      "%u16 = OpConstant %uint 16\n%v = OpTypeVectorIdEXT %half %u16\n";
+  const std::string coop =
+      Dis(Asm("OpCapability Shader\nOpCapability CooperativeVectorNV\n" + types));
+  EXPECT_NE(coop.find("%4 = OpTypeCooperativeVectorNV %half %uint_16\n"), std::string::npos)
+      << coop;
+  const std::string both =
+      Dis(Asm("OpCapability Shader\nOpCapability CooperativeVectorNV\n"
+              "OpCapability LongVectorEXT\n" +
+              types));
+  EXPECT_NE(both.find("%4 = OpTypeVectorIdEXT %half %uint_16\n"), std::string::npos) << both;
+  const std::string long_vector =
+      Dis(Asm("OpCapability Shader\nOpCapability LongVectorEXT\n" + types));
+  EXPECT_NE(long_vector.find("%4 = OpTypeVectorIdEXT %half %uint_16\n"), std::string::npos)
+      << long_vector;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Options.
 

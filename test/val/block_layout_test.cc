@@ -193,5 +193,54 @@ TEST(BlockLayout, NoBlockInsideABlock) {
   EXPECT_CLEAN(ValidateText(Mutate(nested, "OpDecorate %In Block", ""), "vulkan1.3"));
 }
 
+// SPV_EXT_long_vector, as glslang lays long vectors out and spirv-val checks them: one component
+// aligns as a scalar, three or more as four components.
+TEST(BlockLayout, LongVectors) {
+  const std::string text = R"(
+OpCapability Shader
+OpCapability LongVectorEXT
+OpExtension "SPV_EXT_long_vector"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %arr5 ArrayStride 32
+OpDecorate %arr1 ArrayStride 4
+OpDecorate %S Block
+OpMemberDecorate %S 0 Offset 0
+OpMemberDecorate %S 1 Offset 64
+OpMemberDecorate %S 2 Offset 92
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%uint_2 = OpConstant %uint 2
+%uint_7 = OpConstant %uint 7
+%v5uint = OpTypeVector %uint 5
+%v7uint = OpTypeVectorIdEXT %uint %uint_7
+%v1uint = OpTypeVector %uint 1
+%arr5 = OpTypeArray %v5uint %uint_2
+%arr1 = OpTypeArray %v1uint %uint_2
+%S = OpTypeStruct %arr5 %v7uint %arr1
+%ptr = OpTypePointer StorageBuffer %S
+%buf = OpVariable %ptr StorageBuffer
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  EXPECT_CLEAN(ValidateText(text, "vulkan1.3"));
+  // A tight 20-byte stride is scalar layout only.
+  const std::string tight =
+      Mutate(text, "OpDecorate %arr5 ArrayStride 32", "OpDecorate %arr5 ArrayStride 20");
+  EXPECT_RULE_AT(ValidateText(tight, "vulkan1.3"), "block-layout.array-stride", "OpTypeArray",
+                 "ArrayStride 20 is not a multiple of its base (std430) alignment 16");
+  Options scalar;
+  scalar.env = *ParseTargetEnv("vulkan1.3");
+  scalar.scalar_block_layout = true;
+  EXPECT_CLEAN(ValidateText(
+      Mutate(tight, "OpMemberDecorate %S 1 Offset 64", "OpMemberDecorate %S 1 Offset 40"), scalar));
+}
+
 }  // namespace
 }  // namespace coopspv::val

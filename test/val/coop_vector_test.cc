@@ -38,9 +38,7 @@ const Mutation kMutations[] = {
     {"ComponentNotScalar", "%vIn = OpTypeVectorIdEXT %half %uint_16",
      "%vIn = OpTypeVectorIdEXT %v3uint %uint_16", "coop-vector.type"},
     {"CountZero", "%uint_0 = OpConstant %uint 0",
-     "%uint_0 = OpConstant %uint 0\n%zeroCount = OpSpecConstant %uint 0\n"
-     "%vBad = OpTypeVectorIdEXT %half %zeroCount",
-     "coop-vector.type"},
+     "%uint_0 = OpConstant %uint 0\n%vBad = OpTypeVectorIdEXT %half %uint_0", "coop-vector.type"},
     {"CountNotConstant", "%vIn = OpTypeVectorIdEXT %half %uint_16",
      "%vIn = OpTypeVectorIdEXT %half %gid", "coop-vector.type"},
     {"NoVulkanMemoryModel", "OpCapability VulkanMemoryModel", "", "coop-vector.capability"},
@@ -248,6 +246,90 @@ TEST(CoopVector, LongVectorsMayLiveInWorkgroupAndShuffle) {
   const Result r = testing::ValidateText(kLongVector, "spv1.6");
   EXPECT_FALSE(testing::HasRule(r, "coop-vector.storage")) << testing::Dump(r);
   EXPECT_FALSE(testing::HasRule(r, "coop-vector.composite")) << testing::Dump(r);
+}
+
+// SPV_EXT_long_vector: Boolean components, a spec-constant count (its default may be 0: validity is
+// decided after specialization), and conversions between OpTypeVector and OpTypeVectorIdEXT.
+constexpr const char* kLongVectorConversions = R"(
+               OpCapability Shader
+               OpCapability LongVectorEXT
+               OpExtension "SPV_EXT_long_vector"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %n SpecId 0
+       %void = OpTypeVoid
+     %fnvoid = OpTypeFunction %void
+      %float = OpTypeFloat 32
+       %uint = OpTypeInt 32 0
+       %bool = OpTypeBool
+          %n = OpSpecConstant %uint 0
+    %uint_20 = OpConstant %uint 20
+   %v20float = OpTypeVector %float 20
+    %v20uint = OpTypeVector %uint 20
+   %vid20flt = OpTypeVectorIdEXT %float %uint_20
+      %vnflt = OpTypeVectorIdEXT %float %n
+     %vnbool = OpTypeVectorIdEXT %bool %n
+%_ptr_Function_v20float = OpTypePointer Function %v20float
+%_ptr_Function_vnflt = OpTypePointer Function %vnflt
+%_ptr_Function_vnbool = OpTypePointer Function %vnbool
+       %main = OpFunction %void None %fnvoid
+      %entry = OpLabel
+         %vf = OpVariable %_ptr_Function_v20float Function
+         %vn = OpVariable %_ptr_Function_vnflt Function
+         %vb = OpVariable %_ptr_Function_vnbool Function
+          %a = OpLoad %v20float %vf
+          %b = OpBitcast %vid20flt %a
+          %c = OpBitcast %v20float %b
+          %d = OpBitcast %v20uint %b
+          %e = OpLoad %vnflt %vn
+          %f = OpFOrdLessThan %vnbool %e %e
+               OpStore %vb %f
+               OpReturn
+               OpFunctionEnd
+)";
+
+TEST(CoopVector, LongVectorConversionsBoolsAndSpecCounts) {
+  EXPECT_CLEAN(testing::ValidateText(kLongVectorConversions, "vulkan1.3"));
+}
+
+TEST(CoopVector, LongVectorBitcastKeepsTheTotalWidth) {
+  const std::string text = Mutate(kLongVectorConversions, "%b = OpBitcast %vid20flt %a",
+                                  "%b = OpBitcast %vid20flt %a\n%bad = OpBitcast %vnflt %a");
+  // %vnflt's count is a spec constant: not known, so not compared.
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+  const std::string bad = Mutate(kLongVectorConversions, "%uint_20 = OpConstant %uint 20",
+                                 "%uint_20 = OpConstant %uint 20\n%uint_10 = OpConstant %uint 10");
+  const Result r =
+      testing::ValidateText(Mutate(Mutate(bad, "%vid20flt = OpTypeVectorIdEXT %float %uint_20",
+                                          "%vid20flt = OpTypeVectorIdEXT %float %uint_20\n"
+                                          "%vid10flt = OpTypeVectorIdEXT %float %uint_10"),
+                                   "%d = OpBitcast %v20uint %b", "%d = OpBitcast %vid10flt %a"),
+                            "vulkan1.3");
+  EXPECT_TRUE(testing::RuleAt(r, "coop-vector.convert", "OpBitcast", "total widths differ"))
+      << testing::Dump(r);
+}
+
+TEST(CoopVector, BoolComponentsOnlyForLongVectors) {
+  const std::string text =
+      Mutate(Mlp(), "%vIn = OpTypeVectorIdEXT %half %uint_16",
+             "%vIn = OpTypeVectorIdEXT %half %uint_16\n"
+             "%bool_ = OpTypeBool\n%vBool = OpTypeVectorIdEXT %bool_ %uint_16");
+  const Result r = testing::ValidateText(text, "vulkan1.3");
+  EXPECT_TRUE(testing::RuleAt(r, "coop-vector.type", "OpTypeCooperativeVectorNV %bool",
+                              "is not a scalar integer or float type"))
+      << testing::Dump(r);
+}
+
+TEST(CoopVector, MessagesSpellOpcode5288AsTheModuleMeansIt) {
+  // A CooperativeVectorNV module: OpTypeCooperativeVectorNV; a long-vector module:
+  // OpTypeVectorIdEXT.
+  const std::string coop = Mutate(Mlp(), "%vIn = OpTypeVectorIdEXT %half %uint_16",
+                                  "%vIn = OpTypeVectorIdEXT %half %uint_16\n"
+                                  "%vBad = OpTypeVectorIdEXT %half %uint_0");
+  EXPECT_TRUE(testing::RuleAt(testing::ValidateText(coop, "vulkan1.3"), "coop-vector.type",
+                              "OpTypeCooperativeVectorNV %half %uint_0",
+                              "OpTypeCooperativeVectorNV: Component Count is 0"));
 }
 
 }  // namespace

@@ -516,10 +516,10 @@ const std::string& Mlp() {
 TEST(DeviceRules, MlpIsCleanOnH100Like) { EXPECT_CLEAN(Check(Mlp(), H100())); }
 
 TEST(DeviceRules, VectorComponentCount) {
-  const std::string text = Mutate(Mlp(), "%19 = OpTypeVectorIdEXT %half %IN_DIM",
-                                  "%19 = OpTypeVectorIdEXT %half %IN_DIM\n"
+  const std::string text = Mutate(Mlp(), "%19 = OpTypeCooperativeVectorNV %half %IN_DIM",
+                                  "%19 = OpTypeCooperativeVectorNV %half %IN_DIM\n"
                                   "%uint_600 = OpConstant %uint 600\n"
-                                  "%wide = OpTypeVectorIdEXT %half %uint_600");
+                                  "%wide = OpTypeCooperativeVectorNV %half %uint_600");
   ExpectDeviceRule(text, H100(), "device.coop-vector.components");
   EXPECT_RULE_AT(Check(text, H100()), "device.coop-vector.components", "%half %uint_600");
 }

@@ -112,5 +112,24 @@ TEST(Group, ClusterSizeNotAPowerOfTwoIsAWarning) {
       testing::RuleAt(r, "group.cluster-size-value", "OpGroupNonUniformIAdd", "not a power of 2"));
 }
 
+// SPV_NV_shader_subgroup_partitioned: the Partitioned operations take a Ballot where
+// ClusteredReduce takes a ClusterSize.
+TEST(Group, PartitionedOperationsTakeABallot) {
+  const auto partitioned = [](const std::string& instruction) {
+    return testing::Mutate(Kernel(instruction), "OpCapability GroupNonUniformClustered",
+                           "OpCapability GroupNonUniformClustered\n"
+                           "OpCapability GroupNonUniformPartitionedNV\n"
+                           "OpExtension \"SPV_NV_shader_subgroup_partitioned\"");
+  };
+  EXPECT_CLEAN(testing::ValidateText(
+      partitioned("OpGroupNonUniformIAdd %uint %uint_3 PartitionedReduceNV %uint_1 %ballot"),
+      "vulkan1.1"));
+  const Result r = testing::ValidateText(
+      partitioned("OpGroupNonUniformIAdd %uint %uint_3 PartitionedReduceNV %uint_1 %uint_1"),
+      "vulkan1.1");
+  EXPECT_TRUE(testing::RuleAt(r, "group.operand", "OpGroupNonUniformIAdd",
+                              "Ballot %uint_1 has type %uint; it must be a vector of four"));
+}
+
 }  // namespace
 }  // namespace coopspv::val

@@ -461,6 +461,121 @@ OpFunctionEnd
   EXPECT_RULE_AT(r, "type.vector", "OpTypeVector %Pair 2", "is not a scalar type");
 }
 
+// SPV_EXT_long_vector: LongVectorEXT enables every count from 1, where the vectors may live,
+// and matrices keep columns of 2, 3 or 4 components.
+constexpr std::string_view kLongVectorPreamble = R"(
+OpCapability Shader
+OpCapability LongVectorEXT
+OpExtension "SPV_EXT_long_vector"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+)";
+
+TEST(TypeVector, LongVectorEXTAllowsAnyCountFromOne) {
+  const Result r = ValidateText(R"(
+OpCapability Shader
+OpCapability LongVectorEXT
+OpExtension "SPV_EXT_long_vector"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %buf %shared %priv
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %_arr_v5uint_2 ArrayStride 32
+OpDecorate %Buf Block
+OpMemberDecorate %Buf 0 Offset 0
+OpMemberDecorate %Buf 1 Offset 64
+OpMemberDecorate %Buf 2 Offset 92
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%uint = OpTypeInt 32 0
+%uint_2 = OpConstant %uint 2
+%uint_6 = OpConstant %uint 6
+%v1float = OpTypeVector %float 1
+%v5float = OpTypeVector %float 5
+%v8float = OpTypeVector %float 8
+%v12float = OpTypeVector %float 12
+%v20float = OpTypeVector %float 20
+%v5uint = OpTypeVector %uint 5
+%v7uint = OpTypeVector %uint 7
+%v1uint = OpTypeVector %uint 1
+%v6float = OpTypeVectorIdEXT %float %uint_6
+%_arr_v5uint_2 = OpTypeArray %v5uint %uint_2
+%Buf = OpTypeStruct %_arr_v5uint_2 %v7uint %v1uint
+%_ptr_StorageBuffer_Buf = OpTypePointer StorageBuffer %Buf
+%buf = OpVariable %_ptr_StorageBuffer_Buf StorageBuffer
+%_ptr_Workgroup_v20float = OpTypePointer Workgroup %v20float
+%shared = OpVariable %_ptr_Workgroup_v20float Workgroup
+%_ptr_Private_v6float = OpTypePointer Private %v6float
+%priv = OpVariable %_ptr_Private_v6float Private
+%_ptr_Function_v12float = OpTypePointer Function %v12float
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%local = OpVariable %_ptr_Function_v12float Function
+%s = OpLoad %v20float %shared
+%t = OpFAdd %v20float %s %s
+OpStore %shared %t
+OpReturn
+OpFunctionEnd
+)");
+  EXPECT_CLEAN(r);
+}
+
+TEST(TypeVector, ZeroComponentsEvenWithLongVectorEXT) {
+  const Result r = ValidateText(std::string(kLongVectorPreamble) + R"(
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%v0float = OpTypeVector %float 0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  EXPECT_RULE_AT(r, "type.vector", "OpTypeVector %float 0", "at least one component");
+  ExpectOnly(r, "type.vector");
+}
+
+TEST(TypeVectorStorage, LongVectorsNotInInputOutput) {
+  const Result r = ValidateText(R"(
+OpCapability Shader
+OpCapability LongVectorEXT
+OpExtension "SPV_EXT_long_vector"
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main" %in %out %in4
+OpExecutionMode %main OriginUpperLeft
+OpDecorate %in Location 0
+OpDecorate %out Location 0
+OpDecorate %in4 Location 3
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%uint = OpTypeInt 32 0
+%uint_4 = OpConstant %uint 4
+%uint_6 = OpConstant %uint 6
+%v8float = OpTypeVector %float 8
+%v6float = OpTypeVectorIdEXT %float %uint_6
+%v4float = OpTypeVectorIdEXT %float %uint_4
+%_arr_v6float_4 = OpTypeArray %v6float %uint_4
+%_ptr_Input_v8float = OpTypePointer Input %v8float
+%_ptr_Output_arr = OpTypePointer Output %_arr_v6float_4
+%_ptr_Input_v4float = OpTypePointer Input %v4float
+%in = OpVariable %_ptr_Input_v8float Input
+%out = OpVariable %_ptr_Output_arr Output
+%in4 = OpVariable %_ptr_Input_v4float Input
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  EXPECT_RULE_AT(r, "type.vector.storage", "OpTypePointer Input %v8float",
+                 "more than four components, which Input storage cannot hold");
+  EXPECT_RULE_AT(r, "type.vector.storage", "OpTypePointer Output", "Output storage");
+  EXPECT_EQ(RuleIds(r).size(), 2u) << Dump(r);
+}
+
 // ---------------------------------------------------------------- type.matrix
 
 TEST(TypeMatrix, FloatMatricesAreValid) {
@@ -560,6 +675,26 @@ OpReturn
 OpFunctionEnd
 )");
   EXPECT_RULE_AT(r, "type.matrix", "OpTypeMatrix %float 4", "is not a vector of floats");
+}
+
+TEST(TypeMatrix, LongVectorColumns) {
+  const Result r = ValidateText(std::string(kLongVectorPreamble) + R"(
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%v5float = OpTypeVector %float 5
+%v1float = OpTypeVector %float 1
+%mat4v5float = OpTypeMatrix %v5float 4
+%mat2v1float = OpTypeMatrix %v1float 2
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  EXPECT_RULE_AT(r, "type.matrix", "OpTypeMatrix %v5float 4",
+                 "Column Type %v5float has 5 components; a column has 2, 3 or 4");
+  EXPECT_RULE_AT(r, "type.matrix", "OpTypeMatrix %v1float 2", "has 1 components");
+  ExpectOnly(r, "type.matrix");
 }
 
 // ---------------------------------------------------------------- type.array

@@ -10,7 +10,8 @@
 # - --strip-decode-vector on the corpus decode-vector module validates with no DecodeVectorFunc;
 # - --time-report names each pass with its instruction counts;
 # - --legalize-for-device=lavapipe on small_floats (bfloat16 / float8 conversions): run on
-#   lavapipe through --lower-small-floats, against generate_small_floats.py's exact roundings.
+#   lavapipe through --lower-small-floats, against generate_small_floats.py's exact roundings;
+# - --legalize-for-device=lavapipe on long_vector (SPV_EXT_long_vector): lowered to arrays, run.
 set -u
 AS=tools/coopspv-as
 OPT=tools/coopspv-opt
@@ -160,6 +161,28 @@ if ! timeout 300 "${RUN_ENV[@]}" "$RUN" --timeout-ms 120000 --passes-only \
   sed 's/^/    /' "$TMP/out" | head -20 >&2
 elif ! grep -q "5 of 5 EXPECT passed .* with the passes alone" "$TMP/out"; then
   fail "small_floats legalized for lavapipe: $(cat "$TMP/out")"
+fi
+
+# SPV_EXT_long_vector on lavapipe, which lacks VK_EXT_shader_long_vector: the glslang module's
+# vectors of 8, 5 and N components become arrays (--lower-coop-vector=lower-long-vectors, run by
+# --legalize-for-device=lavapipe), the result passes lavapipe's device rules and computes
+# long_vector.amber's values.
+"$AS" test/run/legalize/long_vector.spvasm -o "$TMP/long_vector.spv" &&
+  "$VAL" --target-env vulkan1.3 --device-profile=lavapipe "$TMP/long_vector.spv" \
+    >"$TMP/err" 2>&1 && fail "long_vector as written passes the lavapipe device rules"
+"$OPT" --target-env vulkan1.3 --legalize-for-device=lavapipe "$TMP/long_vector.spv" \
+  -o "$TMP/long_vector_lavapipe.spv" 2>"$TMP/err" || fail "long_vector legalize: $(cat "$TMP/err")"
+"$VAL" --target-env vulkan1.3 --device-profile=lavapipe "$TMP/long_vector_lavapipe.spv" \
+  >"$TMP/err" 2>&1 || fail "long_vector legalized: $(head -3 "$TMP/err")"
+"$DIS" "$TMP/long_vector_lavapipe.spv" | grep -q "LongVectorEXT\|OpTypeVector %float [5-9]" &&
+  fail "long vectors left after --legalize-for-device=lavapipe"
+cp test/run/legalize/long_vector.amber test/run/legalize/long_vector.spvasm "$TMP/"
+if ! timeout 300 "${RUN_ENV[@]}" "$RUN" --timeout-ms 120000 --passes-only \
+    --passes "--legalize-for-device=lavapipe" "$TMP/long_vector.amber" >"$TMP/out" 2>&1; then
+  fail "long_vector legalized for lavapipe, on lavapipe"
+  sed 's/^/    /' "$TMP/out" | head -20 >&2
+elif ! grep -q "1 of 1 EXPECT passed .* with the passes alone" "$TMP/out"; then
+  fail "long_vector legalized for lavapipe: $(cat "$TMP/out")"
 fi
 
 if [ "$failures" != 0 ]; then
