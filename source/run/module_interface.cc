@@ -62,14 +62,17 @@ std::string SpecializationDefaults(std::span<const uint32_t> words,
     }
   }
   for (const SpecConstant& c : spec) {
-    bool boolean = false;
+    bool boolean = false, found = m == nullptr;
     for (InstIndex i = 0; m && i < m->global_end(); ++i) {
       if (m->opcode(i) == Op::Decorate && m->num_words(i) == 4 &&
-          m->word(i, 2) == U(spv::Decoration::SpecId) && m->word(i, 3) == c.id &&
-          booleans.count(m->word(i, 1))) {
-        boolean = true;
+          m->word(i, 2) == U(spv::Decoration::SpecId) && m->word(i, 3) == c.id) {
+        found = true;
+        boolean = boolean || booleans.count(m->word(i, 1)) != 0;
       }
     }
+    // Vulkan: "If a constant ID is not found in the shader, the map entry does not affect the
+    // behavior of the pipeline" (vk_cooperative_matrix_perf passes SpecIds its kernels lack).
+    if (!found) continue;
     char buf[64];
     if (boolean) {
       std::snprintf(buf, sizeof(buf), "%s", c.value.bits ? "true" : "false");

@@ -42,7 +42,8 @@ bool ReadModuleInterface(std::span<const uint32_t> words, std::string_view entry
 
 // A pipeline's SPECIALIZE values as --set-spec-const-default-value reads them ("id:value ..."),
 // each value written for its constant's type in `words` (a Boolean spec constant's value is a
-// VkBool32); empty when there are none.
+// VkBool32); a SpecId the module does not have is left out (it does not affect the pipeline);
+// empty when there are none.
 std::string SpecializationDefaults(std::span<const uint32_t> words,
                                    std::span<const SpecConstant> spec);
 

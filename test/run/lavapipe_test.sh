@@ -198,6 +198,13 @@ expect_contains "$TMP/out" '{"buffer":"out","result":"equal"' "--passes"
 # defaults of its own copy of the shader before the passes freeze them.
 expect_exit 0 "--passes freezing a specialized pipeline" "$RUN" --passes "--freeze-spec-const" \
   "$DIR/push_spec_constants.amber"
+# A SPECIALIZE of a SpecId the shader lacks does not affect the pipeline (Vulkan ignores such map
+# entries; vk_cooperative_matrix_perf passes some): freezing still keeps the meaning.
+sed 's/^\(  ATTACH .*SPECIALIZE.*\)$/\1 SPECIALIZE 77 AS uint32 5/' "$DIR/push_spec_constants.amber" \
+  >"$TMP/unknown_spec_id.amber"
+grep -q "SPECIALIZE 77" "$TMP/unknown_spec_id.amber" || fail "no ATTACH line took SPECIALIZE 77"
+expect_exit 0 "--passes freezing with an unknown SpecId" "$RUN" --passes "--freeze-spec-const" \
+  "$TMP/unknown_spec_id.amber"
 # A default set after the SPECIALIZE values wins and changes the meaning: the second run's
 # EXPECTs fail and the comparison names index 0.
 expect_exit 1 "--passes that change the result" "$RUN" --passes \
