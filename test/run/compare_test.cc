@@ -298,6 +298,58 @@ OpFunctionEnd
   EXPECT_EQ(mi.local_size[1], 8u);
 }
 
+// The pipeline hands over the bytes of a SPECIALIZE value; the constant reads them as its own
+// type. A SpecId the module lacks does not affect the pipeline.
+TEST(ModuleInterfaceTest, SpecializationDefaultsReadTheBytesAsTheConstantsType) {
+  std::vector<uint32_t> words;
+  Problem problem;
+  ASSERT_TRUE(Assemble(R"(OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %alpha SpecId 3
+OpDecorate %offset SpecId 4
+OpDecorate %flag SpecId 5
+OpDecorate %count SpecId 6
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%int = OpTypeInt 32 1
+%uint = OpTypeInt 32 0
+%bool = OpTypeBool
+%alpha = OpSpecConstant %float 1
+%offset = OpSpecConstant %int 0
+%flag = OpSpecConstantFalse %bool
+%count = OpSpecConstant %uint 1
+%main = OpFunction %void None %fn
+%l = OpLabel
+OpReturn
+OpFunctionEnd
+)",
+                       AssembleOptions(), &words, &problem))
+      << problem.ToString();
+  auto spec = [](uint32_t id, DataType::Kind kind, uint64_t bits, double value) {
+    SpecConstant c;
+    c.id = id;
+    c.type.kind = kind;
+    c.type.bits = 32;
+    c.value.bits = bits;
+    c.value.value = value;
+    return c;
+  };
+  const SpecConstant as_bits[] = {
+      spec(3, DataType::kUnsigned, 0x3FC00000u, 0x3FC00000u),  // 1.5 as float.
+      spec(4, DataType::kUnsigned, 0xFFFFFFFEu, 0xFFFFFFFEu),  // -2 as int.
+      spec(5, DataType::kUnsigned, 1, 1),                      // VkBool32 true.
+      spec(6, DataType::kSigned, 40, 40),
+      spec(19, DataType::kUnsigned, 7, 7),  // No such SpecId: left out.
+  };
+  EXPECT_EQ(SpecializationDefaults(words, as_bits), "3:1.5 4:-2 5:true 6:40");
+  const SpecConstant as_float[] = {spec(3, DataType::kFloat, 0x40200000u, 2.5)};
+  EXPECT_EQ(SpecializationDefaults(words, as_float), "3:2.5");
+  EXPECT_EQ(SpecializationDefaults(words, {}), "");
+}
+
 TEST(FeatureTest, NamesResolve) {
   FeatureRef ref;
   ASSERT_TRUE(FindFeature("shaderInt64", &ref));
