@@ -114,12 +114,15 @@ for script in "${SCRIPTS[@]}"; do
   report="$(timeout 300 "$RUN" --json "${DEVICE_ARGS[@]}" "${TIMING_ARGS[@]}" "${PASS_ARGS[@]}" \
     --dump-buffers "$GOLDEN/$name.amber" "$script" 2>"$GOLDEN/$name.stderr")"
   code=$?
-  # A script with passes whose module, as written, is not valid for this device (coopspv-run
-  # validates every module against the device's profile first: a cooperative shape the device
-  # does not list, say) runs lowered alone; the summary says the native run was not supported.
-  if [ "$code" = 2 ] && [ ${#PASS_ARGS[@]} -gt 0 ] && printf '%s' "$report" | grep -q 'is not valid for'; then
+  # A script whose module, as written, is not valid for this device (coopspv-run validates every
+  # module against the device's profile first: a cooperative shape or a saturating or float32
+  # accumulation the device does not list, say) runs lowered alone, with its passes or --lower;
+  # the summary says the native run was not supported, and why.
+  if [ "$code" = 2 ] && printf '%s' "$report" | grep -q 'is not valid for'; then
     native_refusal="$(printf '%s' "$report" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("error",""))' 2>/dev/null)"
-    report="$(timeout 300 "$RUN" --json "${DEVICE_ARGS[@]}" "${TIMING_ARGS[@]}" "${PASS_ARGS[@]}" \
+    LOWERED_ARGS=("${PASS_ARGS[@]}")
+    [ ${#LOWERED_ARGS[@]} -gt 0 ] || LOWERED_ARGS=(--lower)
+    report="$(timeout 300 "$RUN" --json "${DEVICE_ARGS[@]}" "${TIMING_ARGS[@]}" "${LOWERED_ARGS[@]}" \
       --passes-only "$script" 2>>"$GOLDEN/$name.stderr")"
     code=$?
     [ -n "$report" ] && report="${report%\}},\"native\":\"unsupported\",\"native_refusal\":$(json_string "$native_refusal")}"
