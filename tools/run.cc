@@ -13,6 +13,8 @@
 namespace {
 
 constexpr int kExitExpectFailed = 1;
+// The device lacks what the script asks for (automake and meson read 77 as "skipped").
+constexpr int kExitUnsupported = 77;
 
 // What --lower runs: these passes, those of them that this build has (the registry is asked
 // by flag name, so a pass joins --lower by existing).
@@ -73,8 +75,9 @@ void PrintHelp(const char* argv0) {
       "  --version               Print the version and exit.\n"
       "\n"
       "Exit status: 0 every EXPECT passed (and the buffers matched), 1 an EXPECT failed or a\n"
-      "buffer differed, 2 a usage, parse or driver error (a missing device feature or extension\n"
-      "is named), a module invalid for the device, or a RUN that timed out.\n",
+      "buffer differed, 2 a usage, parse or driver error, a module invalid for the device, or\n"
+      "a RUN that timed out, 77 unsupported: the device lacks a DEVICE_EXTENSION,\n"
+      "DEVICE_FEATURE or DEVICE_PROPERTY the script asks for (named).\n",
       argv0, "--lower-coop-matrix, --lower-coop-vector");
 }
 
@@ -186,6 +189,10 @@ void PrintText(const coopspv::RunReport& report) {
   }
   if (report.status == coopspv::RunReport::kError) {
     std::fprintf(stderr, "error: %s\n", report.error.c_str());
+    return;
+  }
+  if (report.status == coopspv::RunReport::kUnsupported) {
+    std::printf("UNSUPPORTED: %s\n", report.error.c_str());
     return;
   }
   size_t passed = 0;
@@ -390,7 +397,8 @@ int main(int argc, char** argv) {
   // A RUN that timed out may still be running on the device (a CPU driver's threads spin on):
   // leave without the exit-time teardown that would wait for it.
   if (report.hung) std::_Exit(kExitUsage);
-  return report.status == coopspv::RunReport::kPassed   ? kExitOk
-         : report.status == coopspv::RunReport::kFailed ? kExitExpectFailed
-                                                        : kExitUsage;
+  return report.status == coopspv::RunReport::kPassed        ? kExitOk
+         : report.status == coopspv::RunReport::kFailed      ? kExitExpectFailed
+         : report.status == coopspv::RunReport::kUnsupported ? kExitUnsupported
+                                                             : kExitUsage;
 }

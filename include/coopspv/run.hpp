@@ -90,8 +90,10 @@ struct FinalBuffer {
 };
 
 struct RunReport {
-  enum Status { kPassed = 0, kFailed = 1, kError = 2 } status = kError;  // The exit code.
-  std::string error;  // For kError: what went wrong, with the script line when known.
+  // The exit code. kUnsupported: the device lacks an extension, feature or property the script
+  // asks for (the CTS's NotSupported); 77 is what automake and meson read as "skipped".
+  enum Status { kPassed = 0, kFailed = 1, kError = 2, kUnsupported = 77 } status = kError;
+  std::string error;  // For kError and kUnsupported: what went wrong, with the script line.
   bool hung = false;  // A RUN timed out; the device was left as it was.
   std::string device_name;
   std::vector<ExpectReport> expects;

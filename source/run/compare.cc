@@ -64,7 +64,7 @@ void EvaluateExpect(const Command& command, const DataType& type, std::span<cons
     return s;
   };
   if (command.kind == Command::kExpectIndex) {
-    const uint64_t first = command.index * type.components;
+    const uint64_t first = command.first_component;
     uint64_t k = 0;
     ForEachComponent(type, bytes, [&](uint64_t e, uint32_t c, uint64_t bits) {
       const uint64_t flat = e * type.components + c;

@@ -288,6 +288,7 @@ class Executor {
     auto add_extension = [&](const std::string& e, uint32_t line) {
       if (!available.count(e)) {
         *error = At(line) + name + " does not support the device extension " + e;
+        result_->unsupported = true;
         return false;
       }
       if (std::find(extensions.begin(), extensions.end(), e) == extensions.end()) {
@@ -308,9 +309,19 @@ class Executor {
       }
       if (!supported.Get(ref)) {
         *error = At(line) + name + " does not support the device feature " + ref.Name();
+        result_->unsupported = true;
         return false;
       }
       chained[ref.structure] = true;
+    }
+    for (const Requirement& r : script_.properties) {
+      for (const FloatControlProperty& p : FloatControlProperties()) {
+        if (r.name == p.name && props_.v12.*p.field == VK_FALSE) {
+          *error = At(r.line) + name + " does not have the device property " + r.name;
+          result_->unsupported = true;
+          return false;
+        }
+      }
     }
     FeatureChain enabled(chained);
     for (const auto& [ref, line] : wanted) {

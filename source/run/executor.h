@@ -35,6 +35,9 @@ struct ExecuteResult {
   std::vector<RunTiming> timings;
   std::vector<std::vector<uint8_t>> buffers;  // Final contents, one per Script::buffers entry.
   bool hung = false;  // A RUN timed out: the device and its objects were left alive.
+  // The error is that the device lacks a DEVICE_EXTENSION, DEVICE_FEATURE or DEVICE_PROPERTY the
+  // script asks for (the CTS's NotSupported), not a failure.
+  bool unsupported = false;
 };
 
 // False with a message (exit status 2) for a driver or device problem: no loader, no device, a

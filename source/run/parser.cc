@@ -14,6 +14,7 @@
 #include "source/common/float.h"
 #include "source/common/literal.h"
 #include "source/run/script.h"
+#include "source/run/vulkan.h"
 
 namespace coopspv::run {
 namespace {
@@ -51,6 +52,34 @@ bool EncodeNumber(std::string_view text, const DataType& type, Number* number, s
   number->bits = bits;
   number->value = ComponentValue(bits, type);
   return true;
+}
+
+// A buffer value as Amber reads it: the literal of the component type, and for an integer type
+// also a floating-point literal, converted as Amber converts its number tokens (truncated toward
+// zero: the CTS writes "FILL 0.0" for integer buffers).
+bool EncodeValue(std::string_view text, const DataType& type, Number* number, std::string* error) {
+  if (EncodeNumber(text, type, number, error)) return true;
+  if (type.kind == DataType::kFloat) return false;
+  // An integer of the width's other signedness is its bits, as Amber stores it (the CTS writes
+  // "40206" into an int16 buffer, "-1" into a uint32 one).
+  DataType other = type;
+  other.kind = type.kind == DataType::kSigned ? DataType::kUnsigned : DataType::kSigned;
+  std::string ignored;
+  if (EncodeNumber(text, other, number, &ignored)) {
+    number->value = ComponentValue(number->bits, type);
+    return true;
+  }
+  const std::string s(text);
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || errno != 0 || !std::isfinite(v) ||
+      std::fabs(v) >= 9.2e18) {
+    return false;
+  }
+  char integer[32];
+  std::snprintf(integer, sizeof(integer), "%lld", static_cast<long long>(std::trunc(v)));
+  return EncodeNumber(integer, type, number, error);
 }
 
 void StoreComponent(const Number& n, uint32_t bytes, uint8_t* out) {
@@ -100,6 +129,12 @@ class Parser {
           auto& list = keyword == "DEVICE_FEATURE" ? script_->features : script_->extensions;
           list.push_back({std::string(tokens[1]), line_number_});
         }
+      } else if (keyword == "DEVICE_PROPERTY") {
+        ok = Expect(tokens.size() == 2, "DEVICE_PROPERTY takes one name") &&
+             Expect(IsDeviceProperty(tokens[1]),
+                    "unknown DEVICE_PROPERTY " + Quote(tokens[1]) +
+                        " (FloatControlsProperties.<boolean>, as in Amber)");
+        if (ok) script_->properties.push_back({std::string(tokens[1]), line_number_});
       } else if (keyword == "SET") {
         ok = ParseSet(tokens);
       } else if (keyword == "BUFFER_ADDRESS") {
@@ -115,6 +150,13 @@ class Parser {
   }
 
  private:
+  static bool IsDeviceProperty(std::string_view name) {
+    for (const FloatControlProperty& p : FloatControlProperties()) {
+      if (name == p.name) return true;
+    }
+    return false;
+  }
+
   bool Fail(std::string message) {
     error_->line = line_number_;
     error_->message = std::move(message);
@@ -219,8 +261,65 @@ class Parser {
     return true;
   }
 
-  // BUFFER <name> DATA_TYPE <type> [STD430] (SIZE <n> (FILL <v> | SERIES_FROM <s> INC_BY <i>)
-  //                                       | DATA <v>... END)
+  // DATA values up to the END token, from `rest` (the tokens after DATA on its line) on, across
+  // lines: Amber reads tokens, so "DATA 1 2 END" is one statement.
+  bool ReadData(std::vector<std::string_view> rest, std::vector<std::string_view>* values) {
+    const uint32_t start = line_number_;
+    for (;;) {
+      for (size_t k = 0; k < rest.size(); ++k) {
+        if (rest[k] == "END") {
+          return Expect(
+              k + 1 == rest.size(),
+              "unexpected " + (k + 1 < rest.size() ? Quote(rest[k + 1]) : "") + " after END");
+        }
+        values->push_back(rest[k]);
+      }
+      if (next_ >= lines_.size()) break;
+      line_number_ = static_cast<uint32_t>(next_ + 1);
+      rest = Tokenize(lines_[next_++]);
+    }
+    line_number_ = start;
+    return Fail("BUFFER DATA has no END");
+  }
+
+  // Values (DATA, FILE TEXT) into the buffer's bytes, component by component; `elements` 0: as
+  // many elements as the values make (whole elements), else that many (zero beyond the values).
+  bool StoreValues(const std::vector<std::string_view>& values, uint64_t elements, const char* what,
+                   Buffer* buffer) {
+    const DataType& type = buffer->type;
+    if (elements == 0) {
+      if (!Expect(!values.empty() && values.size() % type.components == 0,
+                  std::string(what) + " needs a whole number of " + type.Name() +
+                      " elements, got " + std::to_string(values.size()) + " values")) {
+        return false;
+      }
+      elements = values.size() / type.components;
+    }
+    if (!Expect(elements * type.ElementBytes() <= options_.max_buffer_bytes,
+                std::string(what) + " is larger than the buffer limit") ||
+        !Expect(values.size() <= elements * type.components,
+                std::string(what) + " has " + std::to_string(values.size()) + " values for " +
+                    std::to_string(elements) + " " + type.Name() + " elements")) {
+      return false;
+    }
+    buffer->bytes.assign(elements * type.ElementBytes(), 0);
+    std::string error;
+    for (size_t k = 0; k < values.size(); ++k) {
+      Number n;
+      if (!EncodeValue(values[k], type, &n, &error)) {
+        return Fail(std::string(what) + " value " + std::to_string(k) + ": " + error);
+      }
+      const uint64_t e = k / type.components, c = k % type.components;
+      StoreComponent(n, type.ComponentBytes(),
+                     &buffer->bytes[e * type.ElementBytes() + c * type.ComponentBytes()]);
+    }
+    return true;
+  }
+
+  // BUFFER <name> DATA_TYPE <type> [STD430]
+  //     ( DATA <v>... END
+  //     | SIZE <n> [ FILL <v> | SERIES_FROM <s> INC_BY <i> | FILE [TEXT|BINARY] <path> ] )
+  // SIZE alone is zero-filled; DATA's values may share its line and END's.
   bool ParseBuffer(const std::vector<std::string_view>& t) {
     if (!Expect(t.size() >= 3, "BUFFER needs a name and DATA_TYPE")) return false;
     if (!CheckNewName(t[1])) return false;
@@ -249,24 +348,26 @@ class Parser {
       }
       i += 2;
       buffer.bytes.assign(size * type.ElementBytes(), 0);
-      if (i < t.size() && t[i] == "FILL") {
+      if (i == t.size()) {
+        // No initializer: zeros.
+      } else if (t[i] == "FILL") {
         Number n;
         if (!Expect(i + 2 == t.size(), "FILL takes one value")) return false;
-        if (!EncodeNumber(t[i + 1], type, &n, &error)) return Fail("FILL: " + error);
+        if (!EncodeValue(t[i + 1], type, &n, &error)) return Fail("FILL: " + error);
         for (uint64_t e = 0; e < size; ++e) {
           for (uint32_t c = 0; c < type.components; ++c) {
             StoreComponent(n, component_bytes,
                            &buffer.bytes[e * type.ElementBytes() + c * component_bytes]);
           }
         }
-      } else if (i < t.size() && t[i] == "SERIES_FROM") {
+      } else if (t[i] == "SERIES_FROM") {
         if (!Expect(i + 4 == t.size() && t[i + 2] == "INC_BY",
                     "SERIES_FROM <start> INC_BY <increment>")) {
           return false;
         }
         Number start, inc;
-        if (!EncodeNumber(t[i + 1], type, &start, &error) ||
-            !EncodeNumber(t[i + 3], type, &inc, &error)) {
+        if (!EncodeValue(t[i + 1], type, &start, &error) ||
+            !EncodeValue(t[i + 3], type, &inc, &error)) {
           return Fail("SERIES_FROM: " + error);
         }
         for (uint64_t e = 0; e < size; ++e) {
@@ -286,36 +387,45 @@ class Parser {
                            &buffer.bytes[e * type.ElementBytes() + c * component_bytes]);
           }
         }
+      } else if (t[i] == "FILE") {
+        // FILE [TEXT | BINARY] <path>: whitespace-separated values, or the bytes themselves
+        // (TEXT when not said, as Amber).
+        size_t k = i + 1;
+        const bool binary = k < t.size() && t[k] == "BINARY";
+        if (k < t.size() && (t[k] == "BINARY" || t[k] == "TEXT")) ++k;
+        if (!Expect(k + 1 == t.size(), "FILE [TEXT|BINARY] <path>")) return false;
+        std::string contents;
+        if (!ReadFile(std::string(t[k]), &contents)) return false;
+        // As in Amber, the file's data sets the buffer's size (SIZE is superseded).
+        if (binary) {
+          if (!Expect(!contents.empty() && contents.size() % type.ElementBytes() == 0 &&
+                          contents.size() <= options_.max_buffer_bytes,
+                      "FILE BINARY " + Quote(t[k]) + " has " + std::to_string(contents.size()) +
+                          " bytes, not a whole number of " + type.Name() + " elements")) {
+            return false;
+          }
+          buffer.bytes.assign(contents.begin(), contents.end());
+        } else {
+          std::vector<std::string_view> values;
+          std::string_view rest = contents;
+          while (!rest.empty()) {
+            const size_t end = rest.find('\n');
+            for (auto v : Tokenize(rest.substr(0, end))) values.push_back(v);
+            rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+          }
+          if (!StoreValues(values, 0, "FILE TEXT", &buffer)) return false;
+        }
       } else {
-        return Fail("SIZE needs FILL <value> or SERIES_FROM <start> INC_BY <increment>");
+        return Fail(
+            "SIZE takes FILL <value>, SERIES_FROM <start> INC_BY <increment>, FILE "
+            "[TEXT|BINARY] <path> or nothing (zeros), not " +
+            Quote(t[i]));
       }
     } else if (t[i] == "DATA") {
-      std::vector<std::string_view> values(t.begin() + static_cast<long>(i) + 1, t.end());
-      std::vector<std::pair<uint32_t, std::string_view>> block;
-      if (!ReadBlock("BUFFER DATA", &block)) return false;
-      for (const auto& [number, line] : block) {
-        for (auto v : Tokenize(line)) values.push_back(v);
-      }
-      if (!Expect(!values.empty() && values.size() % type.components == 0,
-                  "DATA needs a whole number of " + type.Name() + " elements, got " +
-                      std::to_string(values.size()) + " values")) {
-        return false;
-      }
-      const uint64_t elements = values.size() / type.components;
-      if (!Expect(elements * type.ElementBytes() <= options_.max_buffer_bytes,
-                  "DATA is larger than the buffer limit")) {
-        return false;
-      }
-      buffer.bytes.assign(elements * type.ElementBytes(), 0);
-      for (size_t k = 0; k < values.size(); ++k) {
-        Number n;
-        if (!EncodeNumber(values[k], type, &n, &error)) {
-          return Fail("DATA value " + std::to_string(k) + ": " + error);
-        }
-        const uint64_t e = k / type.components, c = k % type.components;
-        StoreComponent(n, component_bytes,
-                       &buffer.bytes[e * type.ElementBytes() + c * component_bytes]);
-      }
+      std::vector<std::string_view> values;
+      if (!ReadData({t.begin() + static_cast<long>(i) + 1, t.end()}, &values)) return false;
+      line_number_ = buffer.line;  // Errors in the values name the BUFFER line.
+      if (!StoreValues(values, 0, "DATA", &buffer)) return false;
     } else {
       return Fail("BUFFER needs SIZE or DATA, not " + Quote(t[i]));
     }
@@ -722,7 +832,20 @@ class Parser {
       return Fail("EXPECT " + Quote(t[2]) + " is not supported (IDX, EQ_BUFFER, RMSE_BUFFER)");
     }
     c.kind = Command::kExpectIndex;
-    if (!Expect(ParseUint(t[3], UINT64_MAX, &c.index), "IDX needs an element index")) return false;
+    // Amber: IDX is a byte offset (its amber_script.md example: a vec2<int32> buffer's element 255
+    // is at IDX 2040). It must start a component, not fall into std430 padding.
+    const uint64_t element_bytes = buffer->type.ElementBytes();
+    const uint32_t component_bytes = buffer->type.ComponentBytes();
+    if (!Expect(ParseUint(t[3], UINT64_MAX, &c.offset), "IDX needs a byte offset")) return false;
+    if (!Expect(c.offset % component_bytes == 0 &&
+                    (c.offset % element_bytes) / component_bytes < buffer->type.components,
+                "IDX " + std::to_string(c.offset) + " is not the byte offset of a component of " +
+                    Quote(buffer->name) + " (" + buffer->type.Name() + ": " +
+                    std::to_string(element_bytes) + " bytes an element)")) {
+      return false;
+    }
+    c.first_component = c.offset / element_bytes * buffer->type.components +
+                        (c.offset % element_bytes) / component_bytes;
     size_t i = 4;
     if (i < t.size() && t[i] == "TOLERANCE") {
       ++i;
@@ -763,15 +886,15 @@ class Parser {
     std::string error;
     for (; i < t.size(); ++i) {
       Number n;
-      if (!EncodeNumber(t[i], buffer->type, &n, &error)) return Fail("EXPECT: " + error);
+      if (!EncodeValue(t[i], buffer->type, &n, &error)) return Fail("EXPECT: " + error);
       c.values.push_back(n);
     }
-    // Components from element `index` on must lie inside the buffer as declared.
+    // Components from the offset on must lie inside the buffer as declared.
     const uint64_t components = buffer->ElementCount() * buffer->type.components;
-    if (!Expect(c.index < buffer->ElementCount() &&
-                    c.values.size() <= components - c.index * buffer->type.components,
+    if (!Expect(c.first_component < components && c.values.size() <= components - c.first_component,
                 "EXPECT reads past the end of " + Quote(buffer->name) + " (" +
-                    std::to_string(buffer->ElementCount()) + " elements)")) {
+                    std::to_string(buffer->ElementCount()) + " elements, " +
+                    std::to_string(buffer->bytes.size()) + " bytes)")) {
       return false;
     }
     script_->commands.push_back(std::move(c));

@@ -256,9 +256,10 @@ RunReport RunPassesOnly(run::Script script, const RunOptions& options) {
   report.passes_applied = PassesApplied(options, subgroup_size);
   run::ExecuteResult result;
   const bool ok = run::Execute(script, ExecOptions(options, "passes"), &result, &error);
+  const bool unsupported = result.unsupported;
   TakeResult(script, std::move(result), &report);
   if (!ok) {
-    report.status = RunReport::kError;
+    report.status = unsupported ? RunReport::kUnsupported : RunReport::kError;
     report.error = "with the passes: " + error;
     return report;
   }
@@ -294,9 +295,10 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
   run::ExecuteResult original;
   const bool ok = run::Execute(script, exec, &original, &error);
   const uint32_t subgroup_size = original.subgroup_size;
+  const bool unsupported = original.unsupported;
   TakeResult(script, std::move(original), &report);
   if (!ok) {
-    report.status = RunReport::kError;
+    report.status = unsupported ? RunReport::kUnsupported : RunReport::kError;
     report.error = error;
     return report;
   }
@@ -316,7 +318,7 @@ RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
     for (auto& e : second.expects) report.expects.push_back(std::move(e));
     for (auto& t : second.timings) report.timings.push_back(std::move(t));
     if (!second_ok) {
-      report.status = RunReport::kError;
+      report.status = second.unsupported ? RunReport::kUnsupported : RunReport::kError;
       report.error = "with the passes: " + error;
       return report;
     }
@@ -405,13 +407,16 @@ RunReport CreatePipelineForModule(const std::vector<uint32_t>& module,
 }
 
 std::string FormatRunJson(const RunReport& report) {
-  const char* status = report.status == RunReport::kPassed   ? "pass"
-                       : report.status == RunReport::kFailed ? "fail"
-                                                             : "error";
+  const char* status = report.status == RunReport::kPassed        ? "pass"
+                       : report.status == RunReport::kFailed      ? "fail"
+                       : report.status == RunReport::kUnsupported ? "unsupported"
+                                                                  : "error";
   std::string out = "{\"status\":" + JsonString(status) +
                     ",\"exit_code\":" + std::to_string(static_cast<int>(report.status)) +
                     ",\"device\":" + JsonString(report.device_name);
-  if (report.status == RunReport::kError) out += ",\"error\":" + JsonString(report.error);
+  if (report.status == RunReport::kError || report.status == RunReport::kUnsupported) {
+    out += ",\"error\":" + JsonString(report.error);
+  }
   if (report.hung) out += ",\"hung\":true";
   out += ",\"expects\":[";
   for (size_t i = 0; i < report.expects.size(); ++i) {

@@ -142,8 +142,12 @@ struct Command {
   std::string buffer;
   std::string other;  // EQ_BUFFER / RMSE_BUFFER.
   enum class Compare : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe } compare = Compare::kEq;
-  uint64_t index = 0;          // IDX: the first element compared.
-  std::vector<Number> values;  // Components, from element `index` on.
+  // IDX <x>: x is a byte offset into the buffer, as in Amber; the values are compared component
+  // by component from there (std430 padding skipped). `first_component` counts the components
+  // before it (element * components + component).
+  uint64_t offset = 0;
+  uint64_t first_component = 0;
+  std::vector<Number> values;  // Components, from `first_component` on.
   struct Tolerance {
     double amount = 0;
     bool percent = false;
@@ -176,6 +180,8 @@ struct Script {
   std::vector<BufferAddress> addresses;
   std::vector<Requirement> features;
   std::vector<Requirement> extensions;
+  // DEVICE_PROPERTY: FloatControlsProperties.<boolean> names, as Amber has them.
+  std::vector<Requirement> properties;
   uint32_t fence_timeout_ms = 0;  // SET ENGINE_DATA fence_timeout_ms; 0: the runner's default.
 
   const Buffer* FindBuffer(std::string_view name) const;
@@ -184,7 +190,7 @@ struct Script {
 };
 
 struct ParseOptions {
-  std::string directory;  // SPIRV-BINARY FILE paths are relative to it ("" : the current one).
+  std::string directory;  // FILE paths are relative to it ("" : the current one).
   uint64_t max_buffer_bytes = uint64_t{1} << 28;  // A SIZE beyond this is an error, not an OOM.
 };
 

@@ -254,6 +254,30 @@ std::string FeatureRef::Name() const {
   return structure == 0 ? field_name : std::string(s.name) + "." + field_name;
 }
 
+const std::vector<FloatControlProperty>& FloatControlProperties() {
+  using P = VkPhysicalDeviceVulkan12Properties;
+  static const std::vector<FloatControlProperty> properties = {
+#define COOPSPV_FLOAT_CONTROL(field) {"FloatControlsProperties." #field, &P::field}
+      COOPSPV_FLOAT_CONTROL(shaderSignedZeroInfNanPreserveFloat16),
+      COOPSPV_FLOAT_CONTROL(shaderSignedZeroInfNanPreserveFloat32),
+      COOPSPV_FLOAT_CONTROL(shaderSignedZeroInfNanPreserveFloat64),
+      COOPSPV_FLOAT_CONTROL(shaderDenormPreserveFloat16),
+      COOPSPV_FLOAT_CONTROL(shaderDenormPreserveFloat32),
+      COOPSPV_FLOAT_CONTROL(shaderDenormPreserveFloat64),
+      COOPSPV_FLOAT_CONTROL(shaderDenormFlushToZeroFloat16),
+      COOPSPV_FLOAT_CONTROL(shaderDenormFlushToZeroFloat32),
+      COOPSPV_FLOAT_CONTROL(shaderDenormFlushToZeroFloat64),
+      COOPSPV_FLOAT_CONTROL(shaderRoundingModeRTEFloat16),
+      COOPSPV_FLOAT_CONTROL(shaderRoundingModeRTEFloat32),
+      COOPSPV_FLOAT_CONTROL(shaderRoundingModeRTEFloat64),
+      COOPSPV_FLOAT_CONTROL(shaderRoundingModeRTZFloat16),
+      COOPSPV_FLOAT_CONTROL(shaderRoundingModeRTZFloat32),
+      COOPSPV_FLOAT_CONTROL(shaderRoundingModeRTZFloat64),
+#undef COOPSPV_FLOAT_CONTROL
+  };
+  return properties;
+}
+
 bool FindFeature(std::string_view name, FeatureRef* ref) {
   const auto& structs = FeatureStructs();
   if (name.starts_with("VkPhysicalDevice")) name.remove_prefix(16);

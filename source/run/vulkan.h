@@ -145,6 +145,14 @@ struct FeatureRef {
 // "CooperativeMatrixFeaturesKHR.cooperativeMatrix", with or without "VkPhysicalDevice".
 bool FindFeature(std::string_view name, FeatureRef* ref);
 
+// The DEVICE_PROPERTY names Amber knows: the Boolean float-controls properties of Vulkan 1.2
+// ("FloatControlsProperties.shaderDenormPreserveFloat16", ...), each with its field.
+struct FloatControlProperty {
+  const char* name;
+  VkBool32 VkPhysicalDeviceVulkan12Properties::*field;
+};
+const std::vector<FloatControlProperty>& FloatControlProperties();
+
 // Feature structures as blobs, chained through pNext from `head` (a VkPhysicalDeviceFeatures2).
 class FeatureChain {
  public:

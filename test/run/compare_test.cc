@@ -35,7 +35,7 @@ Command ParseExpect(const std::string& buffer, const std::string& expect) {
 const DataType kFloat{DataType::kFloat, 32, 1};
 
 TEST(CompareTest, ExpectIndexExact) {
-  const Command c = ParseExpect("BUFFER b DATA_TYPE float SIZE 4 FILL 0", "EXPECT b IDX 1 EQ 2 3");
+  const Command c = ParseExpect("BUFFER b DATA_TYPE float SIZE 4 FILL 0", "EXPECT b IDX 4 EQ 2 3");
   ExpectReport r;
   EvaluateExpect(c, kFloat, Floats({9, 2, 3, 9}), {}, &r);
   EXPECT_TRUE(r.passed);
@@ -99,7 +99,7 @@ TEST(CompareTest, ExpectVectors) {
   const auto bytes = Floats({1, 2, 3, 99, 4, 5, 6, 99});
   ExpectReport r;
   EvaluateExpect(
-      ParseExpect("BUFFER b DATA_TYPE vec3<float> SIZE 2 FILL 0", "EXPECT b IDX 1 EQ 4 5 7"), v3,
+      ParseExpect("BUFFER b DATA_TYPE vec3<float> SIZE 2 FILL 0", "EXPECT b IDX 16 EQ 4 5 7"), v3,
       bytes, {}, &r);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.first_mismatch, 1u);

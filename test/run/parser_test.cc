@@ -101,6 +101,60 @@ BUFFER e DATA_TYPE float SIZE 3 SERIES_FROM 0.5 INC_BY 0.25
   EXPECT_EQ(f, 1.0f);
 }
 
+// What the CTS's compute scripts write, read as Amber reads it.
+TEST(ParserTest, AmberBufferForms) {
+  const std::string dir = ::testing::TempDir();
+  {
+    FILE* f = std::fopen((dir + "/values.txt").c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("# A comment line\n0x10 0x20\n# another\n0x30\n", f);
+    std::fclose(f);
+    f = std::fopen((dir + "/values.bin").c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    const uint8_t bytes[8] = {1, 0, 0, 0, 2, 0, 0, 0};
+    std::fwrite(bytes, 1, sizeof(bytes), f);
+    std::fclose(f);
+  }
+  Script s;
+  ParseError e;
+  ParseOptions options;
+  options.directory = dir;
+  ASSERT_TRUE(ParseScript(R"(BUFFER zeros DATA_TYPE uint32 SIZE 3
+BUFFER ints DATA_TYPE vec2<int32> SIZE 2 FILL 0.0
+BUFFER one_line DATA_TYPE uint32 DATA 7 8 END
+BUFFER wrapped DATA_TYPE int16 DATA
+  40206 -1
+END
+BUFFER unsigned DATA_TYPE uint8 DATA -1 END
+BUFFER text DATA_TYPE uint32 SIZE 1296 FILE TEXT values.txt
+BUFFER binary DATA_TYPE uint32 SIZE 9 FILE BINARY values.bin
+DEVICE_PROPERTY FloatControlsProperties.shaderDenormPreserveFloat16
+)",
+                          options, &s, &e))
+      << e.ToString();
+  ASSERT_EQ(s.buffers.size(), 7u);
+  EXPECT_EQ(s.buffers[0].bytes, std::vector<uint8_t>(12, 0));  // SIZE alone: zeros.
+  EXPECT_EQ(s.buffers[1].bytes, std::vector<uint8_t>(16, 0));
+  EXPECT_EQ(U32(s.buffers[2], 0), 7u);
+  EXPECT_EQ(U32(s.buffers[2], 1), 8u);
+  // 40206 into int16 keeps its bits (-25330), -1 is 0xFFFF; -1 into uint8 is 0xFF.
+  EXPECT_EQ(s.buffers[3].bytes, (std::vector<uint8_t>{0x0E, 0x9D, 0xFF, 0xFF}));
+  EXPECT_EQ(s.buffers[4].bytes, std::vector<uint8_t>{0xFF});
+  // The file's values set the size (SIZE is superseded, as in Amber); '#' starts a comment.
+  ASSERT_EQ(s.buffers[5].bytes.size(), 12u);
+  EXPECT_EQ(U32(s.buffers[5], 2), 0x30u);
+  ASSERT_EQ(s.buffers[6].bytes.size(), 8u);
+  EXPECT_EQ(U32(s.buffers[6], 1), 2u);
+  ASSERT_EQ(s.properties.size(), 1u);
+  EXPECT_EQ(s.properties[0].line, 10u);
+  ExpectError("DEVICE_PROPERTY FloatControlsProperties.noSuchThing\n", 1,
+              "unknown DEVICE_PROPERTY 'FloatControlsProperties.noSuchThing'");
+  ExpectError("BUFFER b DATA_TYPE uint32 DATA 1 2\n", 1, "BUFFER DATA has no END");
+  ExpectError("BUFFER b DATA_TYPE uint32 DATA 1 END 2\n", 1, "unexpected '2' after END");
+  ExpectError("BUFFER b DATA_TYPE uint8 DATA 256 END\n", 1, "DATA value 0");
+  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4 FILE TEXT /no/such/file.txt\n", 1, "cannot open");
+}
+
 TEST(ParserTest, ShaderPipelineRunExpect) {
   Script s;
   ParseError e;
@@ -126,16 +180,13 @@ PIPELINE compute q
   SUBGROUP inc REQUIRED_SIZE MAX VARYING_SIZE on
 END
 RUN p 2 3 4
-EXPECT out IDX 2 TOLERANCE 0.1 5% EQ 1.0 2.0
+EXPECT out IDX 8 TOLERANCE 0.1 5% EQ 1.0 2.0
 EXPECT out IDX 0 GE 0
 EXPECT out EQ_BUFFER in
 EXPECT out RMSE_BUFFER in TOLERANCE 0.5
 )";
-  // "DATA 3 END" on one line is not a block end: the block runs to the next END line.
-  ASSERT_FALSE(Parse(text, &s, &e));
-  std::string fixed = text;
-  fixed.replace(fixed.find("DATA 3 END"), 10, "DATA 3\nEND");
-  ASSERT_TRUE(Parse(fixed, &s, &e)) << e.ToString();
+  // Amber reads tokens: "DATA 3 END" on one line is a whole statement.
+  ASSERT_TRUE(Parse(text, &s, &e)) << e.ToString();
   ASSERT_EQ(s.shaders.size(), 1u);
   EXPECT_EQ(s.shaders[0].words[0], 0x07230203u);
   EXPECT_EQ(s.fence_timeout_ms, 250u);
@@ -165,11 +216,12 @@ EXPECT out RMSE_BUFFER in TOLERANCE 0.5
   EXPECT_EQ(s.commands[0].groups[2], 4u);
   const Command& x = s.commands[1];
   EXPECT_EQ(x.kind, Command::kExpectIndex);
-  EXPECT_EQ(x.index, 2u);
+  EXPECT_EQ(x.offset, 8u);  // A byte offset, as in Amber: the third float.
+  EXPECT_EQ(x.first_component, 2u);
   ASSERT_EQ(x.tolerances.size(), 2u);
   EXPECT_TRUE(x.tolerances[1].percent);
   EXPECT_EQ(x.values[1].value, 2.0);
-  EXPECT_EQ(x.text, "EXPECT out IDX 2 TOLERANCE 0.1 5% EQ 1.0 2.0");
+  EXPECT_EQ(x.text, "EXPECT out IDX 8 TOLERANCE 0.1 5% EQ 1.0 2.0");
   EXPECT_EQ(s.commands[2].compare, Command::Compare::kGe);
   EXPECT_EQ(s.commands[3].kind, Command::kExpectEqualBuffer);
   EXPECT_EQ(s.commands[4].rmse_tolerance, 0.5);
@@ -185,7 +237,7 @@ TEST(ParserTest, MalformedScripts) {
   const std::string shader(kShader);  // 12 lines.
   ExpectError("BUFFER b DATA_TYPE uint32 SIZE\n", 1, "SIZE must be an element count");
   ExpectError("BUFFER b DATA_TYPE uint32 SIZE 0 FILL 1\n", 1, "SIZE must be an element count");
-  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4\n", 1, "FILL <value> or SERIES_FROM");
+  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4 NOPE 1\n", 1, "SIZE takes FILL <value>");
   ExpectError("BUFFER b DATA_TYPE uint32 SIZE 99999999999999 FILL 0\n", 1, "SIZE");
   ExpectError("BUFFER b DATA_TYPE uint8 SIZE 2 FILL 256\n", 1, "FILL");
   ExpectError("BUFFER b DATA_TYPE int8 DATA 1 2 -129\nEND\n", 1, "DATA value 2");
@@ -239,10 +291,15 @@ TEST(ParserTest, MalformedScripts) {
   ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\nEND\nRUN p 1 1\n", 16, "RUN <pipeline>");
   ExpectError(shader + "PIPELINE compute p\n  ATTACH inc\nEND\nRUN p 0 1 1\n", 16, "positive");
   ExpectError("RUN nope 1 1 1\n", 1, "unknown pipeline 'nope'");
-  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\nEXPECT b IDX 3 EQ 0 0\n", 2,
-              "reads past the end of 'b'");
-  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\nEXPECT b IDX 4 EQ 0\n", 2,
+  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\nEXPECT b IDX 12 EQ 0 0\n", 2,
+              "reads past the end of 'b' (4 elements, 16 bytes)");
+  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\nEXPECT b IDX 16 EQ 0\n", 2,
               "reads past the end");
+  ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\nEXPECT b IDX 2 EQ 0\n", 2,
+              "IDX 2 is not the byte offset of a component of 'b'");
+  // A vec3<float> element takes 16 bytes; bytes 12 to 15 are padding.
+  ExpectError("BUFFER b DATA_TYPE vec3<float> SIZE 4 FILL 0\nEXPECT b IDX 12 EQ 0\n", 2,
+              "IDX 12 is not the byte offset of a component of 'b' (vec3<float>: 16 bytes");
   ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\nEXPECT b IDX 0 TOLERANCE 1 EQ 0\n", 2,
               "TOLERANCE needs a float buffer");
   ExpectError("BUFFER b DATA_TYPE float SIZE 4 FILL 0\nEXPECT b IDX 0 TOLERANCE -1 EQ 0\n", 2,

@@ -33,6 +33,6 @@ lines += ["END", "BUFFER d DATA_TYPE float16 SIZE 256 FILL 99", "",
           "  BIND BUFFER a AS storage DESCRIPTOR_SET 0 BINDING 0",
           "  BIND BUFFER d AS storage DESCRIPTOR_SET 0 BINDING 1", "END", "",
           "RUN pipeline 1 1 1", ""]
-lines += ["EXPECT d IDX %d EQ %s" % (N * i, " ".join(str(v) for v in d[i]))
+lines += ["EXPECT d IDX %d EQ %s" % (2 * N * i, " ".join(str(v) for v in d[i]))  # Bytes.
           for i in range(N)]
 print("\n".join(lines))

@@ -31,11 +31,12 @@ def data_buffer(name, data_type, values):
     return f"BUFFER {name} DATA_TYPE {data_type} DATA\n" + rows(values) + "END\n"
 
 
-def expect_all(buffer, values, per=16, tolerance=None):
+def expect_all(buffer, values, per=16, tolerance=None, size=4):
+    """EXPECT lines for a scalar buffer of `size`-byte components (IDX is a byte offset)."""
     out = ""
     tol = f" TOLERANCE {tolerance}" if tolerance is not None else ""
     for i in range(0, len(values), per):
-        out += f"EXPECT {buffer} IDX {i}{tol} EQ " + " ".join(fmt(v) for v in values[i:i + per]) + "\n"
+        out += f"EXPECT {buffer} IDX {i * size}{tol} EQ " + " ".join(fmt(v) for v in values[i:i + per]) + "\n"
     return out
 
 
@@ -146,7 +147,7 @@ RUN legacy_nv 1 1 1
 """
     s += expect_all("cd", c_out)
     s += "EXPECT o IDX 0 EQ " + " ".join(str(ic[m][0]) for m in range(8)) + "\n"
-    s += "EXPECT o IDX 64 EQ " + " ".join(str(ic[m][7]) for m in range(8, 16)) + "\n"
+    s += "EXPECT o IDX 256 EQ " + " ".join(str(ic[m][7]) for m in range(8, 16)) + "\n"
     return s
 
 
@@ -180,7 +181,7 @@ END
 RUN arith_funcs 1 1 1
 """
     for i in range(0, 256, 32):
-        s += f"EXPECT io IDX {4 * R * C + i} EQ " + " ".join(["3"] * 32) + "\n"
+        s += f"EXPECT io IDX {2 * (4 * R * C + i)} EQ " + " ".join(["3"] * 32) + "\n"
     # m[0] and m[1] are inputs the shader only reads.
     s += "EXPECT io IDX 0 EQ " + " ".join(fmt(v) for v in x[:16]) + "\n"
     return s
@@ -236,7 +237,7 @@ END
 
 RUN mlp_rows 1 1 1
 """
-    s += expect_all("y", [round(v, 6) for v in y], tolerance=0.01)
+    s += expect_all("y", [round(v, 6) for v in y], tolerance=0.01, size=2)
     return s
 
 
@@ -400,7 +401,7 @@ RUN softmax_rows 1 1 1
     s += expect_all("o", [float("%.9g" % v) for v in flat], tolerance=1e-4)
     out = ""
     for i in range(0, len(pooled), 16):
-        out += f"EXPECT o IDX {R * C + i} TOLERANCE 0.001 EQ " + " ".join(fmt(v) for v in pooled[i:i + 16]) + "\n"
+        out += f"EXPECT o IDX {4 * (R * C + i)} TOLERANCE 0.001 EQ " + " ".join(fmt(v) for v in pooled[i:i + 16]) + "\n"
     return s + out
 
 
@@ -705,7 +706,7 @@ def coopvec_loadstore(seed=1412):
     s += pointers(["x", "w"], "pc")
     s += pipeline("loadstore", "math", ["h"], push="pc")
     s += expect_all("w", [round(e, 6) for e in w], tolerance=0.01)
-    s += expect_all("h", [round(e, 6) for e in h], tolerance=0.01)
+    s += expect_all("h", [round(e, 6) for e in h], tolerance=0.01, size=2)
     return s
 
 
