@@ -17,8 +17,11 @@
 // what is stored into them (and of the control level of the stores; flow-sensitively for
 // variables only loaded and stored whole). Memory the invocations share (buffers, Workgroup)
 // gives the same value to every invocation that loads one location together: anything else
-// would need a data race. A load's address that differs per invocation makes its result
-// unproven (kUnknown), never divergent: equal data at different places is common and the
+// would need a data race. Loads at an address that differs per invocation (or per subgroup) read
+// different locations (SharedLoad): they agree only where every location provably holds one value
+// (every write of the Workgroup variable stores the same uniform value, computed once per
+// invocation); they are divergent where the data stored there is per invocation (sh[lid] = lid
+// read back at sh[lid]), and unproven otherwise: equal data at different places is common and the
 // validator cannot see it. Only computation on per-invocation sources proves divergence; data
 // chosen by divergent control is unproven too (JoinControl). Values join their operands; OpPhi
 // also takes the level of divergent branches that reconverge at its block; a function called
@@ -211,6 +214,21 @@ uint8_t Facts(Op op) {
   return v < kFactsTable.size() ? kFactsTable[v] : 0;
 }
 
+// Memory the invocations share (buffers, Workgroup, push constants, ...).
+bool SharedStorage(StorageClass sc) {
+  switch (sc) {
+    case StorageClass::Uniform:
+    case StorageClass::UniformConstant:
+    case StorageClass::PushConstant:
+    case StorageClass::StorageBuffer:
+    case StorageClass::Workgroup:
+    case StorageClass::PhysicalStorageBuffer:
+      return true;
+    default:
+      return false;
+  }
+}
+
 class Uniformity {
  public:
   explicit Uniformity(ValidationState& state) : state_(state), m_(state.module()), cfg_(m_.cfg()) {}
@@ -234,8 +252,13 @@ class Uniformity {
     uint32_t deps = 0;
   };
   static_assert(sizeof(Source) == 8);
-  static constexpr uint32_t kMaxSummarizedParams = 31;
+  static constexpr uint32_t kMaxSummarizedParams = 30;
   static constexpr uint32_t kCallControlBit = 1u << 31;  // The control level of the call site.
+  // With parameter bits: they choose an address into shared memory not proven to hold
+  // per-invocation data (SharedLoad), so what a call passes proves nothing of the value read
+  // there: a per-invocation argument makes it unproven, a per-subgroup one subgroup-uniform but
+  // unproven across the workgroup (Capped).
+  static constexpr uint32_t kAddressBit = 1u << 30;
 
   // Sets `table` to `n` uniform Sources.
   static void ZeroFill(ws::vector<Source>& table, size_t n) {
@@ -296,15 +319,54 @@ class Uniformity {
     r.deps = a.deps | b.deps;
     return r;
   }
+  // What a call passes for a dependence bit of a Source with kAddressBit: `s` as an address into
+  // shared memory, which proves no value read there different per invocation (or per subgroup
+  // across the workgroup). `why` (a parameter or the function) names the reason, never proven.
+  static Source Capped(Source s, InstIndex why) {
+    if (s.deps != 0) s.deps |= kAddressBit;
+    if (s.level == kUniform) return s;
+    return Source(s.level > kUnknown ? kUnknown : static_cast<Level>(s.level), why, s.deps);
+  }
+  // The parameter (or the function, for kCallControlBit) that dependence bit `p` of `f` stands for.
+  InstIndex DependenceDef(uint32_t f, uint32_t p) const {
+    const ir::Function& fn = m_.functions()[f];
+    return (1u << p) == kCallControlBit ? fn.def : fn.first_param + p;
+  }
   // The level a value of function `f` has at its worst call site: its own level joined with what
   // the call sites pass for the parameters it depends on. No deps left.
   Source Effective(Source s, uint32_t f) const {
+    if (s.deps & kAddressBit) return EffectiveCapped(s, f);
     Source r(s.level, s.reason());
     for (uint32_t deps = s.deps; deps != 0; deps &= deps - 1) {
       const uint32_t p = std::countr_zero(deps);
       const Source& a =
           (1u << p) == kCallControlBit ? entries_[f] : param_effective_[param_base_[f] + p];
       if (a.level > r.level) r = Source(a.level, a.reason());
+    }
+    return r;
+  }
+  // Effective for a Source with kAddressBit, each call site's level Capped.
+  [[gnu::noinline]] Source EffectiveCapped(Source s, uint32_t f) const {
+    Source r(s.level, s.reason());
+    for (uint32_t deps = s.deps & ~kAddressBit; deps != 0; deps &= deps - 1) {
+      const uint32_t p = std::countr_zero(deps);
+      const Source a =
+          Capped((1u << p) == kCallControlBit ? entries_[f] : param_effective_[param_base_[f] + p],
+                 DependenceDef(f, p));
+      if (a.level > r.level) r = Source(a.level, a.reason());
+    }
+    return r;
+  }
+  // The level call `i` (in control `control`, passing `num_args` arguments) gets from function
+  // `f`: the callee's own level, and what this call passes for the parameters it depends on.
+  Source Returned(InstIndex i, uint32_t f, uint32_t num_args, Source control) const {
+    const Source& ret = returns_[f];
+    Source r(ret.level, ret.reason());
+    for (uint32_t deps = ret.deps & ~kAddressBit; deps != 0; deps &= deps - 1) {
+      const uint32_t p = std::countr_zero(deps);
+      if ((1u << p) != kCallControlBit && p >= num_args) continue;
+      const Source a = (1u << p) == kCallControlBit ? control : Argument(i, f, p);
+      r = Join(r, (ret.deps & kAddressBit) ? Capped(a, DependenceDef(f, p)) : a);
     }
     return r;
   }
@@ -334,6 +396,56 @@ class Uniformity {
   // invocations share, Function and Private variables; not Input variables nor parameters,
   // which Prepare sets): a load of it raises nothing until something it reads was raised.
   bool QuietRoot(Id root) const;
+  // The memory a root pointer (RootOf) designates, as its loads and stores are evaluated.
+  enum class Memory : uint8_t {
+    kUnknown,  // No root (0 or undefined).
+    kPrivate,  // Function and Private variables, pointer parameters.
+    // Workgroup variables: contents_ hold the level of the data stored there (not of where),
+    // contents_control_ the control it is stored under.
+    kWorkgroup,
+    // Buffers, push constants, pointers loaded or computed at run time: they hold what the host
+    // and other workgroups wrote too, so what is stored here is not followed.
+    kShared,
+    kOther,  // Input and the other storage classes.
+  };
+  Memory MemoryOf(Id root) const {
+    const InstIndex d = root ? m_.Def(root) : kNoInst;
+    if (d == kNoInst) return Memory::kUnknown;
+    const Op op = m_.opcode(d);
+    if (op == Op::FunctionParameter) return Memory::kPrivate;
+    if (op != Op::Variable) return Memory::kShared;
+    const auto sc = static_cast<StorageClass>(m_.word(d, 3));
+    if (sc == StorageClass::Workgroup) return Memory::kWorkgroup;
+    if (sc == StorageClass::Function || sc == StorageClass::Private) return Memory::kPrivate;
+    return SharedStorage(sc) ? Memory::kShared : Memory::kOther;
+  }
+  // The helpers of loads and stores of shared memory below are rarely run and kept out of line
+  // (noinline), so that the hot evaluation keeps the inlining this file's budget allows it.
+  // The data store `i` (of opcode `op`, in `block`) writes to Workgroup memory.
+  [[gnu::noinline]] Source StoredData(InstIndex i, Op op, uint32_t block) const;
+  // What writes a Workgroup variable, from the uses of it and of the pointers derived from it
+  // (found once, when a load at an address that is not uniform first needs it): the one value
+  // every OpStore writes (0 for none, kManyValues for several, or where cooperative stores or an
+  // initializer write too), and the first writer whose data the analysis does not follow (an
+  // atomic, a pointer passed on or copied into), kNoInst if none.
+  struct SharedWrites {
+    Id root;
+    Id value = 0;
+    InstIndex opaque = kNoInst;
+  };
+  static constexpr Id kManyValues = ~0u;
+  ws::vector<SharedWrites> shared_writes_;  // Those found, a few: a module has few variables.
+  [[gnu::noinline]] const SharedWrites& WritesOf(Id root);
+  // Whether every location of Workgroup variable `root` that a load at `address` may read holds
+  // the same value.
+  [[gnu::noinline]] bool OneValue(Id root, const SharedWrites& writes, const Source& address);
+  // Whether block b is on a cycle of the CFG (its values may differ per iteration); found on
+  // demand, 0 unknown, 1 no, 2 yes.
+  ws::vector<uint8_t> in_cycle_;
+  [[gnu::noinline]] bool InCycle(uint32_t b);
+  // The level of load `i` of `memory` (kWorkgroup or kShared) `root` at `address` (its pointer's
+  // level), an address that is not uniform.
+  [[gnu::noinline]] Source SharedLoad(InstIndex i, Id root, Memory memory, Source address);
   // Whether `pointer` is an access chain into a cooperative matrix (its element).
   bool MatrixElementPointer(Id pointer) const {
     const InstIndex chain = m_.Def(pointer);
@@ -348,7 +460,7 @@ class Uniformity {
   // Records a use that depends on `s`, not proven either way; Check() reports each cause once.
   void Unproven(const Source& s, InstIndex i, Id operand, const char* scope_name);
   void CheckCooperative(InstIndex i, uint32_t block);
-  ws::string Why(const Source& s);
+  [[gnu::cold]] ws::string Why(const Source& s);
 
   ValidationState& state_;
   const ir::Module& m_;
@@ -729,21 +841,6 @@ Id Uniformity::RootOf(Id pointer) const {
   return PointerBase(m_, pointer);
 }
 
-// Memory the invocations share (buffers, Workgroup, push constants, ...).
-bool SharedStorage(StorageClass sc) {
-  switch (sc) {
-    case StorageClass::Uniform:
-    case StorageClass::UniformConstant:
-    case StorageClass::PushConstant:
-    case StorageClass::StorageBuffer:
-    case StorageClass::Workgroup:
-    case StorageClass::PhysicalStorageBuffer:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool Uniformity::QuietRoot(Id root) const {
   if (root == 0) return false;
   const InstIndex d = m_.Def(root);
@@ -751,6 +848,165 @@ bool Uniformity::QuietRoot(Id root) const {
   if (m_.opcode(d) != Op::Variable) return true;
   const auto sc = static_cast<StorageClass>(m_.word(d, 3));
   return sc == StorageClass::Function || sc == StorageClass::Private || SharedStorage(sc);
+}
+
+Uniformity::Source Uniformity::StoredData(InstIndex i, Op op, uint32_t block) const {
+  const std::span<const ValueOperand> operands = OperandsOf(i);
+  switch (op) {
+    case Op::Store:
+      return JoinOperands(operands, block, 2);
+    case Op::CooperativeVectorStoreNV:
+      return JoinOperands(operands, block, 3);
+    default: {
+      // A cooperative matrix store writes each element to its own location: data that differs
+      // per location unless every element holds one value.
+      const Id matrix = m_.word(i, 2);
+      if (matrix >= replicated_.size() || !replicated_[matrix]) return Source(kDivergent, i);
+      return JoinOperands(operands, block, 2);
+    }
+  }
+}
+
+const Uniformity::SharedWrites& Uniformity::WritesOf(Id root) {
+  for (const SharedWrites& found : shared_writes_) {
+    if (found.root == root) return found;
+  }
+  SharedWrites writes{root};
+  ws::vector<Id> work(1, root);
+  while (!work.empty()) {
+    const Id pointer = work.back();
+    work.pop_back();
+    for (uint32_t k = first_use_[pointer]; k != kNoUse; k = operands_[k].next_use) {
+      const ValueOperand& use = operands_[k];
+      const InstIndex i = use.inst;
+      const Op op = m_.opcode(i);
+      switch (op) {
+        case Op::AccessChain:
+        case Op::InBoundsAccessChain:
+        case Op::PtrAccessChain:
+        case Op::InBoundsPtrAccessChain:
+        case Op::CopyObject:
+          if (use.offset == 3) work.push_back(m_.result_id(i));
+          continue;
+        case Op::Load:
+        case Op::AtomicLoad:
+        case Op::CooperativeMatrixLoadKHR:
+        case Op::CooperativeMatrixLoadNV:
+        case Op::CooperativeMatrixLoadTensorNV:
+        case Op::CooperativeVectorLoadNV:
+          continue;
+        case Op::Store:
+          if (use.offset != 1) break;  // The pointer itself stored: written through elsewhere.
+          if (writes.value == 0) writes.value = m_.word(i, 2);
+          if (writes.value != m_.word(i, 2)) writes.value = kManyValues;
+          continue;
+        case Op::CooperativeMatrixStoreKHR:
+        case Op::CooperativeMatrixStoreNV:
+        case Op::CooperativeMatrixStoreTensorNV:
+        case Op::CooperativeVectorStoreNV:
+          // Their data is followed as a level (StoredData), not as one value.
+          writes.value = kManyValues;
+          continue;
+        default:
+          break;
+      }
+      writes.value = kManyValues;
+      if (writes.opaque == kNoInst) writes.opaque = i;
+    }
+  }
+  // An initializer writes every location first: one value only if nothing else writes and all
+  // its elements are equal.
+  const InstIndex def = m_.Def(root);
+  if (m_.num_words(def) > 4) {
+    const Id init = m_.word(def, 4);
+    writes.value =
+        writes.value == 0 && m_.opcode(m_.Def(init)) == Op::ConstantNull ? init : kManyValues;
+  }
+  shared_writes_.push_back(writes);
+  return shared_writes_.back();
+}
+
+bool Uniformity::InCycle(uint32_t b) {
+  if (in_cycle_.empty()) in_cycle_.resize(m_.blocks().size());
+  if (in_cycle_[b] == 0) {
+    ws::vector<uint8_t> seen(m_.blocks().size(), 0);
+    const auto successors = cfg_.Successors(b);
+    ws::vector<uint32_t> work(successors.begin(), successors.end());
+    in_cycle_[b] = 1;
+    while (!work.empty()) {
+      const uint32_t x = work.back();
+      work.pop_back();
+      if (x == b) {
+        in_cycle_[b] = 2;
+        break;
+      }
+      if (seen[x]) continue;
+      seen[x] = 1;
+      for (const uint32_t s : cfg_.Successors(x)) work.push_back(s);
+    }
+  }
+  return in_cycle_[b] == 2;
+}
+
+bool Uniformity::OneValue(Id root, const SharedWrites& writes, const Source& address) {
+  if (writes.opaque != kNoInst || writes.value == 0 || writes.value == kManyValues) return false;
+  const Source& data = contents_[root];
+  if (data.level != kUniform || data.deps != 0) return false;
+  // Stores under divergent control may leave locations that invocations reading at addresses of
+  // their own find unwritten. Per-subgroup slots written by one invocation of each subgroup (the
+  // usual guard) are read by the subgroups whose addresses they are.
+  const Source& under = contents_control_[root];
+  if ((address.level > kSubgroup || address.deps != 0) &&
+      (under.level != kUniform || under.deps != 0)) {
+    return false;
+  }
+  // The value is the same wherever it is stored: a constant, or a uniform value computed once
+  // per invocation (outside the loops of an entry point that nothing calls).
+  const InstIndex def = m_.Def(writes.value);
+  if (def == kNoInst) return false;
+  if (def < body_begin_) return true;
+  const uint32_t b = m_.BlockOf(def);
+  if (b == ~0u) return false;  // A parameter.
+  const uint32_t f = m_.blocks()[b].function;
+  return is_entry_point_[f] && call_sites_[f] == 0 && !InCycle(b);
+}
+
+Uniformity::Source Uniformity::SharedLoad(InstIndex i, Id root, Memory memory, Source address) {
+  // Different locations: what the stores wrote there decides, in Workgroup memory. Buffers hold
+  // what the host and other workgroups wrote too, never proven.
+  Source data(kUnknown, i);
+  if (memory == Memory::kWorkgroup) {
+    data = contents_[root];
+    // Per-invocation data stays so whatever else writes there.
+    if (data.level != kDivergent) {
+      const SharedWrites& writes = WritesOf(root);
+      if (OneValue(root, writes, address)) return {};
+      if (writes.opaque != kNoInst) data = Join(data, Source(kUnknown, writes.opaque));
+    }
+  }
+  Source r;
+  switch (address.level) {
+    case kUniform:
+      break;
+    case kSubgroup:
+      // One location per subgroup, the same value within it. Across subgroups the values differ
+      // where the data is per subgroup or per invocation; otherwise that is not proven (the load
+      // as the reason, which CheckCooperative takes as no proof).
+      r = data.level == kSubgroup || data.level == kDivergent ? Source(kSubgroup, address.reason())
+                                                              : Source(kSubgroup, i);
+      break;
+    case kUnknown:
+      r = Source(kUnknown, address.reason());
+      break;
+    case kDivergent:
+      // Per-invocation data read at per-invocation addresses (sh[lid] = lid; ... = sh[lid]).
+      r = Source(data.level == kDivergent ? kDivergent : kUnknown, i);
+      break;
+  }
+  // An address chosen by the call sites (a summarized function's parameters): what they pass
+  // decides, as it would here, only where the data is per invocation.
+  if (address.deps != 0) r.deps = address.deps | (data.level == kDivergent ? 0 : kAddressBit);
+  return r;
 }
 
 Uniformity::Source Uniformity::ContentsOf(Id root) const {
@@ -770,7 +1026,7 @@ Uniformity::Source Uniformity::ContentsOf(Id root) const {
   // Memory shared by the invocations: a non-atomic load of one location gives every invocation
   // that executes it together the same value, whoever wrote it, because a write that some of
   // them could see and others not would be a data race (undefined behaviour in the Vulkan memory
-  // model). Only the address can make the result differ.
+  // model). Only the address can make the result differ (SharedLoad).
   if (SharedStorage(sc)) return {};
   return {kUnknown, d};
 }
@@ -897,12 +1153,19 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
           return Raise(values_, result, s);
         }
       }
+      const Id root = RootOf(m_.word(i, 3));
+      Source address = join_operands(3);
+      const Memory memory = MemoryOf(root);
+      if (memory == Memory::kWorkgroup || memory == Memory::kShared) {
+        // One location for the whole workgroup: every invocation that loads it together reads
+        // the same value, whoever wrote it (ContentsOf).
+        if (address.level == kUniform && address.deps == 0) return false;
+        return Raise(values_, result, SharedLoad(i, root, memory, address));
+      }
       // Reading different locations is no proof of reading different values: a pointer that
       // differs per invocation makes the result unproven, not divergent (the data decides).
-      const Id pointer = m_.word(i, 3);
-      Source address = join_operands(3);
       if (address.level > kUnknown) address = Source(kUnknown, i, address.deps);
-      const Source s = Join(address, ContentsOf(RootOf(pointer)));
+      const Source s = Join(address, ContentsOf(root));
       return Raise(values_, result, s);
     }
     case Op::CooperativeMatrixLoadKHR:
@@ -919,17 +1182,23 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
     case Op::CooperativeMatrixStoreTensorNV:
     case Op::CooperativeVectorStoreNV: {
       const Id root = RootOf(m_.word(i, 1));
-      // Private memory assigned under divergent control differs per invocation. What is stored
-      // to shared memory (buffers, Workgroup) does not matter to its loads (ContentsOf).
-      const InstIndex root_def = root ? m_.Def(root) : kNoInst;
-      const bool private_memory =
-          root_def != kNoInst &&
-          (m_.opcode(root_def) == Op::FunctionParameter ||
-           (m_.opcode(root_def) == Op::Variable &&
-            (static_cast<StorageClass>(m_.word(root_def, 3)) == StorageClass::Function ||
-             static_cast<StorageClass>(m_.word(root_def, 3)) == StorageClass::Private)));
-      const Source stored = join_operands(1);
-      const Source under = private_memory || root_def == kNoInst ? control : Source{};
+      // Private memory assigned under divergent control differs per invocation. Of memory the
+      // invocations share, only loads of Workgroup memory at an address that is not uniform read
+      // what was stored (SharedLoad): the data alone (not where it goes) as the worst call site
+      // of this function passes it, and the control it is stored under.
+      const Memory memory = MemoryOf(root);
+      if (memory == Memory::kShared) return false;
+      Source stored, under;
+      if (memory == Memory::kWorkgroup) {
+        const uint32_t fn = m_.blocks()[block].function;
+        stored = StoredData(i, op, block);
+        under = control;
+        if (stored.deps != 0) stored = Effective(stored, fn);
+        if (under.deps != 0) under = Effective(under, fn);
+      } else {
+        stored = join_operands(1);
+        if (memory == Memory::kPrivate || memory == Memory::kUnknown) under = control;
+      }
       const InstIndex stored_reason = stored.reason() == kNoInst ? i : stored.reason();
       const InstIndex under_reason = under.reason() == kNoInst ? i : under.reason();
       // Both pairs of tables are read by the loads of the root (Raised), marked once.
@@ -990,18 +1259,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
         }
       }
       if (result != 0) {
-        // The callee's own level, and what this call passes for the parameters it depends on.
-        const Source& ret = returns_[f];
-        Source r(ret.level, ret.reason());
-        for (uint32_t deps = ret.deps; deps != 0; deps &= deps - 1) {
-          const uint32_t p = std::countr_zero(deps);
-          if ((1u << p) == kCallControlBit) {
-            r = Join(r, control);
-          } else if (p < num_args) {
-            r = Join(r, Argument(i, f, p));
-          }
-        }
-        changed = Raise(values_, result, r) || changed;
+        changed = Raise(values_, result, Returned(i, f, num_args, control)) || changed;
       }
       return changed;
     }
@@ -1166,9 +1424,16 @@ ws::string Uniformity::Why(const Source& s) {
     }
     return " (it depends on memory of " + state_.Name(var) + ")";
   }
-  if (op == Op::Load && s.level == kUnknown) {
-    return " (it depends on " + state_.Describe(r) +
-           ", data read at an address that differs per invocation)";
+  if (op == Op::Load || op == Op::CooperativeVectorLoadNV) {
+    // What made the load not uniform (SharedLoad), unless it reads an element of a matrix.
+    const char* what =
+        s.level == kUnknown    ? ", data read at an address that differs per invocation)"
+        : s.level == kSubgroup ? ", data read at an address that differs per subgroup, not proven "
+                                 "the same in every subgroup's location)"
+        : !MatrixElementPointer(m_.word(r, 3))
+            ? ", per-invocation data read back at an address that differs per invocation)"
+            : ")";
+    return " (it depends on " + state_.Describe(r) + what;
   }
   if (op == Op::FunctionParameter) {
     return " (it depends on parameter " + state_.Name(m_.result_id(r)) +
@@ -1197,9 +1462,13 @@ void Uniformity::CheckCooperative(InstIndex i, uint32_t block) {
   // subgroup can be (128 invocations).
   // Nor is a level that a function shared by several call sites got from them.
   auto proven_divergent = [&](const Source& s) {
-    if (s.reason() != kNoInst &&
-        (m_.opcode(s.reason()) == Op::FunctionParameter || m_.opcode(s.reason()) == Op::Function)) {
-      return false;
+    if (s.reason() != kNoInst) {
+      const Op op = m_.opcode(s.reason());
+      if (op == Op::FunctionParameter || op == Op::Function) return false;
+      // Shared memory read at per-subgroup addresses, its data not known to differ (SharedLoad).
+      if (s.level == kSubgroup && (op == Op::Load || op == Op::CooperativeVectorLoadNV)) {
+        return false;
+      }
     }
     return s.level == kDivergent ||
            (s.level == kSubgroup && required == kUniform && workgroup_invocations_ > 128);

@@ -1529,6 +1529,275 @@ OpReturn
 }
 
 // ------------------------------------------------------------------------------------------
+// Workgroup memory read at addresses that are not uniform (issue 33). Loads of one location
+// agree; loads of locations that differ per invocation (or per subgroup) read what was stored
+// there: per-invocation data makes them divergent, one value in every location uniform, any
+// other data unproven. %sh holds 64 uints, one per invocation.
+
+constexpr std::string_view kAvailable = " MakePointerAvailable|NonPrivatePointer %uint_2\n";
+constexpr std::string_view kVisible = " MakePointerVisible|NonPrivatePointer %uint_2\n";
+
+// `writes` into %sh, a barrier, then `reads` leaving the offset of A's tile in %off. `w` is "w"
+// for Workgroup-scope matrices; `functions` follow main.
+std::string SlotModule(const std::string& writes, const std::string& reads,
+                       const std::string& w = "", const std::string& functions = "") {
+  // The multiply, on Subgroup- or Workgroup-scope matrices.
+  std::string multiply = R"(%pO = OpAccessChain %_ptr_StorageBuffer_half %bufA %int_0 %off
+%a = OpCooperativeMatrixLoadKHR %WmatA %pO %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %WmatB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %WmatC %a %b %WzeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpReturn
+)";
+  for (size_t at; (at = multiply.find("%W")) != std::string::npos;) {
+    multiply.replace(at, 2, "%" + w);
+  }
+  const std::string body = std::string(kLid) + std::string(kLda) + std::string(kPointers) +
+                           "%sg = OpLoad %uint %gl_SubgroupID\n"
+                           "%lane = OpLoad %uint %gl_SubgroupInvocationID\n" +
+                           writes + "OpControlBarrier %uint_2 %uint_2 %uint_264\n" + reads +
+                           multiply;
+  std::string text = Module(Main(body) + functions, R"(%_arr_uint_64 = OpTypeArray %uint %uint_64
+%_ptr_Workgroup_slots = OpTypePointer Workgroup %_arr_uint_64
+%sh = OpVariable %_ptr_Workgroup_slots Workgroup
+)");
+  const std::string interface = "%pc %shA %shU";
+  text.insert(text.find(interface) + interface.size(), " %sh");
+  return text;
+}
+
+// More invocations than any subgroup has (128): subgroup-uniform is then provably not
+// workgroup-uniform.
+std::string WithLargeWorkgroup(const std::string& text) {
+  return Mutate(text, "OpExecutionMode %main LocalSize 64 1 1",
+                "OpExecutionMode %main LocalSize 256 1 1");
+}
+
+// sh[lid] = <value>; the store's pointer is %mine.
+std::string StoreOwnSlot(const std::string& value) {
+  return "%mine = OpAccessChain %_ptr_Workgroup_uint %sh %lx\nOpStore %mine " + value +
+         std::string(kAvailable);
+}
+
+// %off = sh[<index>].
+std::string ReadSlot(const std::string& index) {
+  return "%back = OpAccessChain %_ptr_Workgroup_uint %sh " + index + "\n%off = OpLoad %uint %back" +
+         std::string(kVisible);
+}
+
+// The issue's kernel: sh[gl_LocalInvocationID.x] = gl_LocalInvocationID.x * 16; barrier();
+// coopMatLoad(a, A, sh[gl_LocalInvocationID.x], ...). Each invocation reads back its own value.
+// It was only unproven (a warning): what was stored at the per-invocation addresses was not
+// looked at.
+TEST(UniformityBug, OffsetReadBackFromOwnWorkgroupSlot) {
+  const std::string writes = "%v = OpIMul %uint %lx %uint_16\n" + StoreOwnSlot("%v");
+  const Result r = Check(SlotModule(writes, ReadSlot("%lx")));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR",
+                               "%off = OpLoad, per-invocation data read back at an address that "
+                               "differs per invocation",
+                               "%pO"}));
+  const Result w = Check(SlotModule(writes, ReadSlot("%lx"), "w"));
+  EXPECT_TRUE(ReportsFirst(
+      w, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "%off = OpLoad", "%pO"}));
+  EXPECT_NE(w.diagnostics.front().message.find("within the workgroup"), std::string::npos);
+}
+
+// Another invocation's value (sh[lid ^ 1]) differs per invocation too.
+TEST(UniformityBug, OffsetReadFromNeighbourSlot) {
+  const Result r = Check(SlotModule("%v = OpIMul %uint %lx %uint_16\n" + StoreOwnSlot("%v"),
+                                    "%nb = OpBitwiseXor %uint %lx %uint_1\n" + ReadSlot("%nb")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "%off = OpLoad", "%pO"}));
+}
+
+// Every invocation stores the same value into its slot: whichever slot an invocation reads holds
+// that value. A constant, or a uniform value computed once (the push constant lda).
+TEST(UniformityClean, SameUniformValueInEverySlot) {
+  EXPECT_CLEAN(Check(SlotModule(StoreOwnSlot("%uint_16"), ReadSlot("%lx"))));
+  EXPECT_CLEAN(Check(SlotModule(StoreOwnSlot("%lda"), ReadSlot("%lx"), "w")));
+}
+
+// if (lid < 32) sh[lid] = 16; else sh[lid] = 32: uniform values, but not one value in every
+// slot. Whether the reads differ depends on which slots they read: unproven.
+TEST(UniformityData, DifferentConstantsInDifferentSlotsAreUnproven) {
+  const Result r = Check(SlotModule(std::string(R"(%low = OpULessThan %bool %lx %uint_32
+%mine = OpAccessChain %_ptr_Workgroup_uint %sh %lx
+OpSelectionMerge %written None
+OpBranchConditional %low %w16 %w32
+%w16 = OpLabel
+OpStore %mine %uint_16)") + std::string(kAvailable) +
+                                        R"(OpBranch %written
+%w32 = OpLabel
+OpStore %mine %uint_32)" + std::string(kAvailable) +
+                                        "OpBranch %written\n%written = OpLabel\n",
+                                    ReadSlot("%lx")));
+  EXPECT_TRUE(ReportsFirst(r, {"uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR",
+                               "%off = OpLoad, data read at an address that differs per "
+                               "invocation"}));
+  ExpectOnly(r, "uniformity.unproven");
+}
+
+// for (k = 0; k < 64; ++k) sh[k] = k: one store of a uniform value, but the value differs per
+// iteration, so per slot.
+TEST(UniformityData, UniformValuesThatDifferPerSlotAreUnproven) {
+  const Result r = Check(SlotModule(std::string(R"(OpBranch %head
+%head = OpLabel
+%k = OpPhi %uint %uint_0 %entry %k1 %latch
+OpLoopMerge %done %latch None
+OpBranch %body
+%body = OpLabel
+%slot = OpAccessChain %_ptr_Workgroup_uint %sh %k
+OpStore %slot %k)") + std::string(kAvailable) +
+                                        R"(OpBranch %latch
+%latch = OpLabel
+%k1 = OpIAdd %uint %k %uint_1
+%more = OpULessThan %bool %k1 %uint_64
+OpBranchConditional %more %head %done
+%done = OpLabel
+)",
+                                    ReadSlot("%lx")));
+  EXPECT_TRUE(RuleAt(r, "uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR", "%off = OpLoad"));
+  ExpectOnly(r, "uniformity.unproven");
+}
+
+// if (gl_LocalInvocationID.x < 16) sh[lid] = lid: the slots written under the guard hold
+// per-invocation data.
+TEST(UniformityBug, SlotsWrittenUnderGuardReadPerInvocation) {
+  const std::string guard = R"(%few = OpULessThan %bool %lx %uint_16
+OpSelectionMerge %written None
+OpBranchConditional %few %write %written
+%write = OpLabel
+)";
+  const Result r = Check(SlotModule(
+      guard + StoreOwnSlot("%lx") + "OpBranch %written\n%written = OpLabel\n", ReadSlot("%lx")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "%off = OpLoad", "%pO"}));
+  // One constant under the guard: the invocations past 16 read slots nobody wrote. Unproven.
+  const Result c =
+      Check(SlotModule(guard + StoreOwnSlot("%uint_16") + "OpBranch %written\n%written = OpLabel\n",
+                       ReadSlot("%lx")));
+  EXPECT_TRUE(RuleAt(c, "uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR", "%off = OpLoad"));
+  ExpectOnly(c, "uniformity.unproven");
+}
+
+// if (gl_SubgroupInvocationID == 0) sh[gl_SubgroupID] = <value>: one slot per subgroup, written
+// by its first invocation.
+std::string StoreSubgroupSlot(const std::string& value) {
+  return R"(%first = OpIEqual %bool %lane %uint_0
+%own = OpAccessChain %_ptr_Workgroup_uint %sh %sg
+OpSelectionMerge %written None
+OpBranchConditional %first %write %written
+%write = OpLabel
+OpStore %own )" +
+         value + std::string(kAvailable) + "OpBranch %written\n%written = OpLabel\n";
+}
+constexpr std::string_view kSubgroupValue =
+    "%sgv = OpGroupNonUniformBroadcastFirst %uint %uint_3 %lx\n";
+
+// Each subgroup reads its own slot, holding a per-subgroup value: the same within the subgroup
+// (enough for Subgroup-scope matrices), not across the workgroup (an error for Workgroup scope
+// once the workgroup is larger than a subgroup can be, unproven below that).
+TEST(UniformityBug, WorkgroupScopeOffsetFromSubgroupSlots) {
+  const std::string writes = std::string(kSubgroupValue) + StoreSubgroupSlot("%sgv");
+  EXPECT_CLEAN(Check(SlotModule(writes, ReadSlot("%sg"))));
+  const Result large = Check(WithLargeWorkgroup(SlotModule(writes, ReadSlot("%sg"), "w")));
+  EXPECT_TRUE(ReportsFirst(
+      large, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "SubgroupId", "%pO"}));
+  EXPECT_NE(large.diagnostics.front().message.find("subgroup-uniform"), std::string::npos);
+  const Result small = Check(SlotModule(writes, ReadSlot("%sg"), "w"));
+  EXPECT_TRUE(ReportsFirst(
+      small, {"uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR", "SubgroupId", "%pO"}));
+}
+
+// A subgroup reading another subgroup's slot (sh[(gl_SubgroupID + 1) % 4]) reads one location:
+// subgroup-uniform, like its own.
+TEST(UniformityBug, OffsetFromAnotherSubgroupSlot) {
+  const std::string writes = std::string(kSubgroupValue) + StoreSubgroupSlot("%sgv");
+  const std::string reads =
+      "%sg1 = OpIAdd %uint %sg %uint_1\n"
+      "%next = OpBitwiseAnd %uint %sg1 %uint_3\n" +
+      ReadSlot("%next");
+  EXPECT_CLEAN(Check(SlotModule(writes, reads)));
+  EXPECT_TRUE(
+      ReportsFirst(Check(WithLargeWorkgroup(SlotModule(writes, reads, "w"))),
+                   {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "SubgroupId", "%pO"}));
+}
+
+// Each invocation of a subgroup reading another subgroup's slot (sh[gl_SubgroupInvocationID]):
+// the per-subgroup values may differ within the subgroup, or not. Unproven.
+TEST(UniformityData, SubgroupSlotsReadPerInvocationAreUnproven) {
+  const Result r =
+      Check(SlotModule(std::string(kSubgroupValue) + StoreSubgroupSlot("%sgv"), ReadSlot("%lane")));
+  EXPECT_TRUE(RuleAt(r, "uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR", "%off = OpLoad"));
+  ExpectOnly(r, "uniformity.unproven");
+}
+
+// Every subgroup's slot holds the push constant lda: uniform in the whole workgroup. It was an
+// error for Workgroup-scope matrices (the per-subgroup address taken for per-subgroup data).
+// Slots written twice (16, then 32) all end up holding 32, but the analysis sees two values
+// stored: unproven, not an error.
+TEST(UniformityClean, UniformValueInSubgroupSlots) {
+  EXPECT_CLEAN(
+      Check(WithLargeWorkgroup(SlotModule(StoreSubgroupSlot("%lda"), ReadSlot("%sg"), "w"))));
+  const std::string two =
+      StoreSubgroupSlot("%uint_16" + std::string(kAvailable) + "OpStore %own %uint_32");
+  const Result r = Check(WithLargeWorkgroup(SlotModule(two, ReadSlot("%sg"), "w")));
+  EXPECT_TRUE(RuleAt(r, "uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR",
+                     "%off = OpLoad, data read at an address that differs per subgroup"));
+  ExpectOnly(r, "uniformity.unproven");
+}
+
+// atomicAdd(sh[lid], lid) after sh[lid] = 16: what an atomic leaves in memory is not followed.
+// atomicAdd(sh[0], lid) read back at sh[0]: one location, uniform.
+TEST(UniformityData, AtomicallyUpdatedSlotsAreUnproven) {
+  const Result r = Check(
+      SlotModule(StoreOwnSlot("%uint_16") + "%old = OpAtomicIAdd %uint %mine %uint_2 %uint_0 %lx\n",
+                 ReadSlot("%lx")));
+  EXPECT_TRUE(RuleAt(r, "uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR", "%off = OpLoad"));
+  ExpectOnly(r, "uniformity.unproven");
+  EXPECT_CLEAN(
+      Check(SlotModule("%slot0 = OpAccessChain %_ptr_Workgroup_uint %sh %uint_0\n"
+                       "%old = OpAtomicIAdd %uint %slot0 %uint_2 %uint_0 %lx\n",
+                       ReadSlot("%uint_0"))));
+}
+
+// uint rd(uint i) { return sh[i]; } called from two places (summarized): what it reads at
+// rd(gl_LocalInvocationID.x) is as uniform as the slots' data. A divergent stride for slots of
+// per-invocation data, clean for one value in every slot, unproven for other uniform data (both
+// used to be errors: the call's argument was taken for the value read).
+std::string SlotReader(const std::string& writes) {
+  return SlotModule(writes,
+                    "%o1 = OpFunctionCall %uint %rd %lx\n%o0 = OpFunctionCall %uint %rd %uint_0\n"
+                    "%off = OpIAdd %uint %o1 %o0\n",
+                    "",
+                    R"(%rd = OpFunction %uint None %fn_uint_uint
+%ri = OpFunctionParameter %uint
+%rd_entry = OpLabel
+%rp = OpAccessChain %_ptr_Workgroup_uint %sh %ri
+%rv = OpLoad %uint %rp)" +
+                        std::string(kVisible) + "OpReturnValue %rv\nOpFunctionEnd\n");
+}
+
+TEST(UniformityBug, HelperReadsPerInvocationSlot) {
+  const Result r = Check(SlotReader("%v = OpIMul %uint %lx %uint_16\n" + StoreOwnSlot("%v")));
+  EXPECT_TRUE(ReportsFirst(
+      r, {"uniformity.operand", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationId", "%pO"}));
+}
+
+TEST(UniformityClean, HelperReadsSlotsHoldingOneValue) {
+  EXPECT_CLEAN(Check(SlotReader(StoreOwnSlot("%lda"))));
+}
+
+TEST(UniformityData, HelperReadsSlotsOfOtherUniformData) {
+  const Result r = Check(SlotReader(StoreOwnSlot("%lda") +
+                                    "%slot0 = OpAccessChain "
+                                    "%_ptr_Workgroup_uint %sh %uint_0\nOpStore %slot0 %uint_16" +
+                                    std::string(kAvailable)));
+  EXPECT_TRUE(RuleAt(r, "uniformity.unproven", "%a = OpCooperativeMatrixLoadKHR", "%ri"));
+  ExpectOnly(r, "uniformity.unproven");
+}
+
+// ------------------------------------------------------------------------------------------
 // Suppression and promotion of the uniformity.unproven warning.
 
 // The stride is read from a buffer at a per-invocation index: the values there may or may not
