@@ -120,11 +120,30 @@ for script in "${SCRIPTS[@]}"; do
   # the summary says the native run was not supported, and why.
   if [ "$code" = 2 ] && printf '%s' "$report" | grep -q 'is not valid for'; then
     native_refusal="$(printf '%s' "$report" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("error",""))' 2>/dev/null)"
+    # The script's own "# lower: <passes>" line (test/run/native, as native_golden_test.sh reads
+    # it: with its "# lowered-needs:" extensions and "# lowered-expect:" EXPECTs), else its
+    # passes, else --lower.
+    lowered="$script"
     LOWERED_ARGS=("${PASS_ARGS[@]}")
+    own=$(sed -n 's/^# lower: //p' "$script" | head -1)
+    if [ -n "$own" ]; then
+      lowered="$(dirname "$script")/.lowered_$(basename "$script")"
+      {
+        for e in $(sed -n 's/^# lowered-needs: //p' "$script"); do echo "DEVICE_EXTENSION $e"; done
+        cat "$script"
+        sed -n 's/^# lowered-expect: //p' "$script"
+      } >"$lowered"
+      if [ "$own" = "--lower" ]; then
+        LOWERED_ARGS=(--lower)
+      else
+        LOWERED_ARGS=(--passes "--freeze-spec-const --fold-spec-const $own")
+      fi
+    fi
     [ ${#LOWERED_ARGS[@]} -gt 0 ] || LOWERED_ARGS=(--lower)
     report="$(timeout 300 "$RUN" --json "${DEVICE_ARGS[@]}" "${TIMING_ARGS[@]}" "${LOWERED_ARGS[@]}" \
-      --passes-only "$script" 2>>"$GOLDEN/$name.stderr")"
+      --passes-only "$lowered" 2>>"$GOLDEN/$name.stderr")"
     code=$?
+    [ "$lowered" = "$script" ] || rm -f "$lowered"
     [ -n "$report" ] && report="${report%\}},\"native\":\"unsupported\",\"native_refusal\":$(json_string "$native_refusal")}"
     unsupported=$((unsupported + 1))
   fi
