@@ -26,8 +26,8 @@
 # the EXPECT computed by generate.py and coopspv-run compares their buffers; h100/ times a
 # 4096 x 4096 x 4096 f16 -> f32 matmul as written, lowered, and as a plain shared-memory kernel
 # (the medians are printed at the end and kept in the summary).
-# Exit status: 0 when every script passed, 1 otherwise (the summary says which and why), 2 on
-# a usage error.
+# Exit status: 0 when no script failed or errored (unsupported ones are counted apart), 1
+# otherwise (the summary says which and why), 2 on a usage error.
 set -u
 cd "$(dirname "$0")/.."
 
@@ -84,6 +84,7 @@ record() {
   case $2 in
     0) passed=$((passed + 1)) ;;
     1) failed=$((failed + 1)) ;;
+    77) skipped=$((skipped + 1)) ;;  # Unsupported by the device as written and lowered.
     *) errors=$((errors + 1)) ;;
   esac
   results="${results:+$results,}{\"script\":$(json_string "$1"),\"exit_code\":$2,\"milliseconds\":$3,"
@@ -97,6 +98,7 @@ passed=0
 failed=0
 errors=0
 unsupported=0
+skipped=0
 results=""
 LOWER_GEMM='--set-spec-const-default-value "0:128" --freeze-spec-const --fold-spec-const --lower-coop-matrix=32 --eliminate-dead'
 for script in "${SCRIPTS[@]}"; do
@@ -170,11 +172,12 @@ tar -C "$WORK" -czf "${SUMMARY%.json}.golden.tar.gz" . && rm -rf "$WORK"
 
 {
   printf '{"tool":%s,"devices":%s,' "$(json_string "$("$RUN" --version)")" "$devices"
-  printf '"passed":%d,"failed":%d,"errors":%d,"native_unsupported":%d,"results":[%s]}\n' \
-    "$passed" "$failed" "$errors" "$unsupported" "$results"
+  printf '"passed":%d,"failed":%d,"errors":%d,"native_unsupported":%d,"unsupported":%d,"results":[%s]}\n' \
+    "$passed" "$failed" "$errors" "$unsupported" "$skipped" "$results"
 } >"$SUMMARY"
-echo "gpu_check: $passed passed, $failed failed, $errors errors ($unsupported ran lowered only:" \
-  "the device does not support them as written); summary in $SUMMARY," \
+echo "gpu_check: $passed passed, $failed failed, $errors errors, $skipped unsupported (exit 77:" \
+  "the device lacks what they need, as written and lowered; $unsupported ran lowered only: the" \
+  "device does not support them as written); summary in $SUMMARY," \
   "dumps and logs in ${SUMMARY%.json}.golden.tar.gz" >&2
 # The 4096^3 matmul: native, lowered (S = 32) and plain medians.
 python3 - "$SUMMARY" <<'PY' >&2 || true
