@@ -170,7 +170,10 @@ class Parser {
       return Fail("shader format " + Quote(format) +
                   " is not supported (coopspv-run takes SPIRV-ASM or SPIRV-BINARY)");
     }
+    // Amber assembles at SPIR-V 1.0 without TARGET_ENV; coopspv-run also reads the version of
+    // the text's "; Version:" header comment, which Amber ignores.
     AssembleOptions assemble;
+    assemble.default_version = 0x00010000;
     std::string file;
     for (size_t i = 4; i < t.size(); ++i) {
       if (t[i] == "TARGET_ENV" && i + 1 < t.size()) {

@@ -181,6 +181,24 @@ TEST(ParserTest, AssemblyErrorsPointIntoTheBlock) {
               "SPIR-V assembly of shader 's'");
 }
 
+// The header version of the module of "SHADER compute s <format>" with `body`.
+uint32_t ShaderVersion(const std::string& format, const std::string& body) {
+  Script s;
+  ParseError e;
+  EXPECT_TRUE(Parse("SHADER compute s " + format + "\n" + body + "END\n", &s, &e))
+      << format << ": " << e.ToString();
+  return s.shaders.empty() || s.shaders[0].words.size() < 5 ? 0 : s.shaders[0].words[1];
+}
+
+TEST(ParserTest, AssemblyVersions) {
+  // TARGET_ENV, else the "; Version:" header comment, else Amber's 1.0.
+  const std::string body(std::strchr(kShader, '\n') + 1, std::strstr(kShader, "END\n"));
+  EXPECT_EQ(ShaderVersion("SPIRV-ASM", body), 0x00010000u);
+  EXPECT_EQ(ShaderVersion("SPIRV-ASM", "; SPIR-V\n; Version: 1.5\n" + body), 0x00010500u);
+  EXPECT_EQ(ShaderVersion("SPIRV-ASM TARGET_ENV spv1.3", "; Version: 1.5\n" + body), 0x00010300u);
+  EXPECT_EQ(ShaderVersion("SPIRV-ASM TARGET_ENV vulkan1.2", body), 0x00010500u);
+}
+
 TEST(ParserTest, MalformedScripts) {
   const std::string shader(kShader);  // 12 lines.
   ExpectError("BUFFER b DATA_TYPE uint32 SIZE\n", 1, "SIZE must be an element count");
