@@ -39,7 +39,9 @@ bool BytesToWords(std::span<const uint8_t> bytes, std::vector<uint32_t>* words, 
 std::vector<uint8_t> WordsToBytes(std::span<const uint32_t> words);
 
 struct AssembleOptions {
-  std::optional<uint32_t> version;  // Header version; default from the text's header comment.
+  // Header version; default from the text's header comment, else default_version.
+  std::optional<uint32_t> version;
+  uint32_t default_version = 0x00010600;
   bool preserve_numeric_ids = false;
 };
 bool Assemble(std::string_view text, const AssembleOptions& options, std::vector<uint32_t>* words,

@@ -57,6 +57,7 @@ bool Assemble(std::string_view text, const AssembleOptions& options, std::vector
               Problem* problem) {
   text::AssembleOptions internal;
   internal.version = options.version;
+  internal.default_version = options.default_version;
   internal.preserve_numeric_ids = options.preserve_numeric_ids;
   Diagnostic d;
   if (text::Assemble(text, internal, words, &d)) return true;

@@ -13,6 +13,7 @@
 #include "include/coopspv/coopspv.hpp"
 #include "source/common/float.h"
 #include "source/common/literal.h"
+#include "source/run/glsl.h"
 #include "source/run/script.h"
 #include "source/run/vulkan.h"
 
@@ -197,7 +198,8 @@ class Parser {
     return true;
   }
 
-  // SHADER compute <name> SPIRV-ASM|SPIRV-BINARY [TARGET_ENV <env>] [FILE [BINARY|TEXT] <path>]
+  // SHADER compute <name> SPIRV-ASM|SPIRV-BINARY|GLSL [TARGET_ENV <env>]
+  //        [FILE [BINARY|TEXT] <path>]
   bool ParseShader(const std::vector<std::string_view>& t) {
     if (!Expect(t.size() >= 4, "SHADER needs a type, a name and a format")) return false;
     if (!Expect(t[1] == "compute", "shader type " + Quote(t[1]) +
@@ -208,17 +210,23 @@ class Parser {
     Shader shader{std::string(t[2]), {}, line_number_};
     const std::string_view format = t[3];
     const bool binary = format == "SPIRV-BINARY" || format == "SPIRV-BIN";
-    if (!binary && format != "SPIRV-ASM") {
+    const bool glsl = format == "GLSL";
+    if (!binary && !glsl && format != "SPIRV-ASM") {
       return Fail("shader format " + Quote(format) +
-                  " is not supported (coopspv-run takes SPIRV-ASM or SPIRV-BINARY)");
+                  " is not supported (coopspv-run takes SPIRV-ASM, SPIRV-BINARY or GLSL)");
     }
+    // Amber assembles at SPIR-V 1.0 without TARGET_ENV; coopspv-run also reads the version of
+    // the text's "; Version:" header comment, which Amber ignores.
     AssembleOptions assemble;
+    assemble.default_version = 0x00010000;
+    GlslTarget glsl_target;
     std::string file;
     for (size_t i = 4; i < t.size(); ++i) {
       if (t[i] == "TARGET_ENV" && i + 1 < t.size()) {
         const auto version = SpirvVersionForTargetEnv(t[++i]);
         if (!Expect(version.has_value(), "unknown TARGET_ENV " + Quote(t[i]))) return false;
         assemble.version = version;
+        if (const auto target = GlslTargetForEnv(t[i])) glsl_target = *target;
       } else if (t[i] == "FILE" && i + 1 < t.size()) {
         if ((t[i + 1] == "BINARY" || t[i + 1] == "TEXT") && i + 2 < t.size()) ++i;
         file = std::string(t[++i]);
@@ -249,6 +257,20 @@ class Parser {
           text.append(line);
           text.push_back('\n');
         }
+      }
+      if (glsl) {
+        const GlslSource source{text, file.empty() ? shader.name : file,
+                                file.empty() ? shader.line + 1 : 0};
+        std::string error;
+        if (!CompileGlslCompute(source, glsl_target, &shader.words, &error)) {
+          for (size_t at = 0; (at = error.find('\n', at)) != std::string::npos; ++at) {
+            error.replace(at, 1, "\n  ");
+          }
+          return Fail("GLSL compile of shader " + Quote(shader.name) +
+                      (file.empty() ? "" : " (" + file + ")") + " failed:\n  " + error);
+        }
+        script_->shaders.push_back(std::move(shader));
+        return true;
       }
       Problem problem;
       if (!Assemble(text, assemble, &shader.words, &problem)) {

@@ -321,7 +321,7 @@ bool Assembler::Run(std::string_view text, std::vector<uint32_t>* words) {
   for (const auto& [name, id] : ids_) bound = std::max(bound, id + 1);
   if (bound == 0) return ErrorAtEnd("too many ids: the bound would exceed 2^32");
   out_[0] = spv::kMagicNumber;
-  out_[1] = options_.version.value_or(comment_version_.value_or(0x00010600));
+  out_[1] = options_.version.value_or(comment_version_.value_or(options_.default_version));
   out_[2] = generator_;
   out_[3] = std::max(bound, comment_bound_);
   out_[4] = schema_;

@@ -18,8 +18,10 @@
 namespace coopspv::text {
 
 struct AssembleOptions {
-  // Header version when set (e.g. from --target-env); else the "; Version:" comment, else 1.6.
+  // Header version when set (e.g. from --target-env); else the "; Version:" comment, else
+  // default_version.
   std::optional<uint32_t> version;
+  uint32_t default_version = 0x00010600;
   bool preserve_numeric_ids = false;
 };
 

@@ -187,6 +187,9 @@ check_bad convert_optimal.amber \
   "line 6: CONVERT_MATRIX w (row_major, float16) to w_opt (inferencing_optimal, float16) needs vkConvertCooperativeVectorMatrixNV: VK_NV_cooperative_vector is not enabled"
 check_bad convert_out_of_range.amber "line 7: CONVERT_MATRIX m (row_major, float16) to m8 (row_major, float_e4m3): element (1, 0)"
 check_bad buffer_address_offset.amber "line 5: BUFFER_ADDRESS OFFSET '20'"
+check_bad glsl_error.amber "line 2: GLSL compile of shader 'broken' failed:"
+expect_contains "$TMP/err" "  line 7: error: 'undeclared' : undeclared identifier" \
+  "bad/glsl_error.amber"
 printf 'DEVICE_FEATURE sparseResidencyBuffer\n' >"$TMP/core_feature.amber"
 expect_exit 77 "missing core feature" "$RUN" "$TMP/core_feature.amber"
 expect_contains "$TMP/out" "does not support the device feature sparseResidencyBuffer" \
@@ -198,6 +201,9 @@ expect_exit 2 "--check on malformed" "$RUN" --check "$DIR/bad/malformed.amber"
 expect_exit 2 "--check on a binding mismatch" "$RUN" --check "$DIR/bad/binding_mismatch.amber"
 expect_contains "$TMP/err" "but the pipeline binds nothing there" "--check on a binding mismatch"
 expect_exit 0 "--check" "$RUN" --check "$DIR/tiled_matmul.amber"
+expect_exit 2 "--check on a GLSL error" "$RUN" --check "$DIR/bad/glsl_error.amber"
+expect_contains "$TMP/err" "line 7: error: 'undeclared' : undeclared identifier" \
+  "--check on a GLSL error"
 head -c 3000 /dev/urandom >"$TMP/random.amber"
 expect_exit 2 "random bytes" "$RUN" "$TMP/random.amber"
 

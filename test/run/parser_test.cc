@@ -2,7 +2,10 @@
 // the line and message of every error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "source/run/script.h"
@@ -233,6 +236,84 @@ TEST(ParserTest, AssemblyErrorsPointIntoTheBlock) {
               "SPIR-V assembly of shader 's'");
 }
 
+// The header version of the module of "SHADER compute s <format>" with `body`.
+uint32_t ShaderVersion(const std::string& format, const std::string& body) {
+  Script s;
+  ParseError e;
+  EXPECT_TRUE(Parse("SHADER compute s " + format + "\n" + body + "END\n", &s, &e))
+      << format << ": " << e.ToString();
+  return s.shaders.empty() || s.shaders[0].words.size() < 5 ? 0 : s.shaders[0].words[1];
+}
+
+TEST(ParserTest, AssemblyVersions) {
+  // TARGET_ENV, else the "; Version:" header comment, else Amber's 1.0.
+  const std::string body(std::strchr(kShader, '\n') + 1, std::strstr(kShader, "END\n"));
+  EXPECT_EQ(ShaderVersion("SPIRV-ASM", body), 0x00010000u);
+  EXPECT_EQ(ShaderVersion("SPIRV-ASM", "; SPIR-V\n; Version: 1.5\n" + body), 0x00010500u);
+  EXPECT_EQ(ShaderVersion("SPIRV-ASM TARGET_ENV spv1.3", "; Version: 1.5\n" + body), 0x00010300u);
+  EXPECT_EQ(ShaderVersion("SPIRV-ASM TARGET_ENV vulkan1.2", body), 0x00010500u);
+}
+
+constexpr const char* kGlsl = R"(#version 450
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) buffer B { uint data[]; };
+void main() { data[gl_GlobalInvocationID.x] += 1u; }
+)";
+
+TEST(ParserTest, GlslShadersAtAmbersTargetEnvironments) {
+  // Amber (src/shader_compiler.cc, ParseSpvEnv): no TARGET_ENV is SPIR-V 1.0, vulkan1.1 is 1.3,
+  // vulkan1.2 is 1.5.
+  EXPECT_EQ(ShaderVersion("GLSL", kGlsl), 0x00010000u);
+  EXPECT_EQ(ShaderVersion("GLSL TARGET_ENV spv1.3", kGlsl), 0x00010300u);
+  EXPECT_EQ(ShaderVersion("GLSL TARGET_ENV spv1.4", kGlsl), 0x00010400u);
+  EXPECT_EQ(ShaderVersion("GLSL TARGET_ENV vulkan1.1", kGlsl), 0x00010300u);
+  EXPECT_EQ(ShaderVersion("GLSL TARGET_ENV vulkan1.1spv1.4", kGlsl), 0x00010400u);
+  EXPECT_EQ(ShaderVersion("GLSL TARGET_ENV vulkan1.2", kGlsl), 0x00010500u);
+  EXPECT_EQ(ShaderVersion("GLSL TARGET_ENV vulkan1.3", kGlsl), 0x00010600u);
+  EXPECT_EQ(ShaderVersion("GLSL TARGET_ENV spv1.6", kGlsl), 0x00010600u);
+}
+
+TEST(ParserTest, GlslFromAFile) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  ParseOptions options;
+  options.directory = tmp != nullptr ? tmp : "/tmp";
+  std::ofstream(options.directory + "/inc.comp") << kGlsl;
+  std::ofstream(options.directory + "/bad.comp") << "#version 450\n\nvoid main() { x = 1; }\n";
+  Script s;
+  ParseError e;
+  ASSERT_TRUE(
+      ParseScript("SHADER compute s GLSL TARGET_ENV vulkan1.1 FILE inc.comp\n", options, &s, &e))
+      << e.ToString();
+  ASSERT_EQ(s.shaders.size(), 1u);
+  EXPECT_EQ(s.shaders[0].words[1], 0x00010300u);
+  // A file's messages keep the file's own lines.
+  ASSERT_FALSE(ParseScript("\nSHADER compute s GLSL FILE bad.comp\n", options, &s, &e));
+  EXPECT_EQ(e.line, 2u);
+  EXPECT_NE(e.message.find("GLSL compile of shader 's' (bad.comp) failed:\n  bad.comp:3: error: "
+                           "'x' : undeclared identifier"),
+            std::string::npos)
+      << e.ToString();
+  ASSERT_FALSE(ParseScript("SHADER compute s GLSL FILE missing.comp\n", options, &s, &e));
+  EXPECT_NE(e.message.find("cannot open"), std::string::npos) << e.ToString();
+}
+
+TEST(ParserTest, GlslErrorsNameScriptLines) {
+  // The SHADER line is 2, so the block's line 3 is the script's line 5.
+  ExpectError(
+      "# x\nSHADER compute s GLSL\n#version 450\nlayout(local_size_x = 1) in;\n"
+      "void main() { int y = 1.5; }\nEND\n",
+      2,
+      "GLSL compile of shader 's' failed:\n  line 5: error: '=' :  cannot convert from "
+      "' const float' to ' temp highp int'");
+  // Each message on a line of its own.
+  ExpectError("SHADER compute s GLSL\n#version 450\nvoid main() { a = 1; b = 2; }\nEND\n", 1,
+              "line 3: error: 'a' : undeclared identifier\n  line 3: error: 'b' : undeclared");
+  // A compute shader needs a main; the linker's message names no line.
+  ExpectError("SHADER compute s GLSL\n#version 450\nEND\n", 1, "Missing entry point");
+  ExpectError("SHADER compute s GLSL TARGET_ENV vulkan9\nEND\n", 1, "unknown TARGET_ENV");
+  ExpectError("SHADER compute s GLSL\n#version 450\n", 1, "SHADER has no END");
+}
+
 TEST(ParserTest, MalformedScripts) {
   const std::string shader(kShader);  // 12 lines.
   ExpectError("BUFFER b DATA_TYPE uint32 SIZE\n", 1, "SIZE must be an element count");
@@ -248,7 +329,7 @@ TEST(ParserTest, MalformedScripts) {
   ExpectError("BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\nBUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\n",
               2, "'b' is already declared");
   ExpectError("SHADER vertex v GLSL\n", 1, "shader type 'vertex' is not supported");
-  ExpectError("SHADER compute s GLSL\n#version 450\nEND\n", 1, "shader format 'GLSL'");
+  ExpectError("SHADER compute s HLSL\nEND\n", 1, "shader format 'HLSL'");
   ExpectError("SHADER compute s SPIRV-ASM\nOpCapability Shader\n", 1, "SHADER has no END");
   ExpectError("SHADER compute s SPIRV-BINARY\n", 1, "SPIRV-BINARY needs FILE");
   ExpectError("SHADER compute s SPIRV-BINARY FILE /nonexistent/x.spv\n", 1, "cannot open");
@@ -393,6 +474,13 @@ TEST(ParserTest, GarbageNeverCrashes) {
   std::string noise;
   for (int i = 0; i < 4096; ++i) noise.push_back(static_cast<char>((i * 7919) % 256));
   EXPECT_FALSE(Parse(noise, &s, &e));
+  // The GLSL compiler too: every 16th prefix of a shader, and the noise as a shader.
+  const std::string glsl = std::string("SHADER compute s GLSL\n") + kGlsl + "END\n";
+  ASSERT_TRUE(Parse(glsl, &s, &e)) << e.ToString();
+  for (size_t n = 0; n < glsl.size(); n += 16) Parse(glsl.substr(0, n) + "\nEND\n", &s, &e);
+  std::string noisy = noise;
+  std::replace(noisy.begin(), noisy.end(), '\n', ' ');
+  EXPECT_FALSE(Parse("SHADER compute s GLSL\n" + noisy + "\nEND\n", &s, &e));
 }
 
 }  // namespace

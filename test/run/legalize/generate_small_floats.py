@@ -115,7 +115,7 @@ DEVICE_FEATURE ShaderBfloat16FeaturesKHR.shaderBFloat16Type
 DEVICE_FEATURE ShaderFloat8FeaturesEXT.shaderFloat8
 DEVICE_FEATURE Storage16BitFeatures.storageBuffer16BitAccess
 
-SHADER compute convert SPIRV-ASM FILE small_floats.spvasm
+SHADER compute convert SPIRV-ASM TARGET_ENV spv1.6 FILE small_floats.spvasm
 
 BUFFER in DATA_TYPE uint32 DATA
 {rows(bits)}

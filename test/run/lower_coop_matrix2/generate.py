@@ -1102,7 +1102,7 @@ def native_amber(name, lines, lowered_script):
                        "VK_NV_cooperative_matrix2 and subgroups of 32." % (name, name))
             continue
         if line.startswith("SHADER compute kernel"):
-            out += features + ["", "SHADER compute kernel SPIRV-ASM"]
+            out += features + ["", "SHADER compute kernel SPIRV-ASM TARGET_ENV spv1.6"]
             out += [l for l in text.splitlines() if not l.startswith(";")]
             out.append("END")
             continue
