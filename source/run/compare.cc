@@ -28,11 +28,19 @@ template <typename F>
 void ForEachComponent(const DataType& type, std::span<const uint8_t> bytes, F&& f) {
   const uint64_t elements = bytes.size() / type.ElementBytes();
   for (uint64_t e = 0; e < elements; ++e) {
-    for (uint32_t c = 0; c < type.components; ++c) {
-      const uint8_t* p = bytes.data() + e * type.ElementBytes() + c * type.ComponentBytes();
+    for (uint32_t c = 0; c < type.ComponentCount(); ++c) {
+      const uint8_t* p = bytes.data() + e * type.ElementBytes() + type.ComponentOffset(c);
       f(e, c, ReadComponentBits(p, type));
     }
   }
+}
+
+// EQ on a float without TOLERANCE, as Amber's verifier compares: a value written as an integer
+// exactly, any other within a relative 1e-8 (its kEpsilon, 0.000001, taken as a percentage),
+// NaN equal to NaN.
+bool AmberEqual(double got, double want, bool fuzzy) {
+  if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
+  return got == want || (fuzzy && std::fabs(got - want) <= 1e-8 * std::fabs(want));
 }
 
 }  // namespace
@@ -60,14 +68,20 @@ void EvaluateExpect(const Command& command, const DataType& type, std::span<cons
   };
   auto name = [&](uint64_t e, uint32_t c) {
     std::string s = command.buffer + "[" + std::to_string(e) + "]";
-    if (type.components > 1) s += "." + std::string(1, "xyzw"[c]);
+    if (type.columns > 1) {
+      s += "[" + std::to_string(c / type.components) + "][" + std::to_string(c % type.components) +
+           "]";
+    } else if (type.components > 1) {
+      s += "." + std::string(1, "xyzw"[c]);
+    }
     return s;
   };
   if (command.kind == Command::kExpectIndex) {
     const uint64_t first = command.first_component;
+    auto fuzzy = [&](uint64_t k) { return k < command.fuzzy.size() && command.fuzzy[k] != 0; };
     uint64_t k = 0;
     ForEachComponent(type, bytes, [&](uint64_t e, uint32_t c, uint64_t bits) {
-      const uint64_t flat = e * type.components + c;
+      const uint64_t flat = e * type.ComponentCount() + c;
       if (flat < first || flat - first >= command.values.size()) return;
       const Number& want = command.values[flat - first];
       const double got = ComponentValue(bits, type);
@@ -107,7 +121,7 @@ void EvaluateExpect(const Command& command, const DataType& type, std::span<cons
         }
       } else if (command.compare == Command::Compare::kEq) {
         if (command.tolerances.empty()) {
-          ok = got == want.value || (std::isnan(got) && std::isnan(want.value));
+          ok = AmberEqual(got, want.value, fuzzy(flat - first));
         } else {
           const auto& t = command.tolerances[std::min<size_t>(k, command.tolerances.size() - 1)];
           const double allowed = t.percent ? t.amount / 100.0 * std::fabs(want.value) : t.amount;
@@ -116,7 +130,7 @@ void EvaluateExpect(const Command& command, const DataType& type, std::span<cons
       } else {
         switch (command.compare) {
           case Command::Compare::kNe:
-            ok = got != want.value;
+            ok = !AmberEqual(got, want.value, fuzzy(flat - first));
             break;
           case Command::Compare::kLt:
             ok = got < want.value;

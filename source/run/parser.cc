@@ -60,7 +60,19 @@ bool EncodeNumber(std::string_view text, const DataType& type, Number* number, s
 // zero: the CTS writes "FILL 0.0" for integer buffers).
 bool EncodeValue(std::string_view text, const DataType& type, Number* number, std::string* error) {
   if (EncodeNumber(text, type, number, error)) return true;
-  if (type.kind == DataType::kFloat) return false;
+  if (type.kind == DataType::kFloat) {
+    // "nan" and "inf" (signed or not), which Amber's float reading takes: a quiet NaN, infinity.
+    const bool negative = text.starts_with('-');
+    std::string_view word = text.substr(negative || text.starts_with('+') ? 1 : 0);
+    const bool nan = word == "nan" || word == "NaN" || word == "NAN";
+    if (!nan && word != "inf" && word != "Inf" && word != "INF") return false;
+    const uint32_t mantissa = type.bits == 16 ? 10 : type.bits == 32 ? 23 : 52;
+    const uint64_t exponent = ((uint64_t{1} << (type.bits - 1 - mantissa)) - 1) << mantissa;
+    number->bits = exponent | (nan ? uint64_t{1} << (mantissa - 1) : 0) |
+                   (negative ? uint64_t{1} << (type.bits - 1) : 0);
+    number->value = ComponentValue(number->bits, type);
+    return true;
+  }
   // An integer of the width's other signedness is its bits, as Amber stores it (the CTS writes
   // "40206" into an int16 buffer, "-1" into a uint32 one).
   DataType other = type;
@@ -310,16 +322,16 @@ class Parser {
                    Buffer* buffer) {
     const DataType& type = buffer->type;
     if (elements == 0) {
-      if (!Expect(!values.empty() && values.size() % type.components == 0,
+      if (!Expect(!values.empty() && values.size() % type.ComponentCount() == 0,
                   std::string(what) + " needs a whole number of " + type.Name() +
                       " elements, got " + std::to_string(values.size()) + " values")) {
         return false;
       }
-      elements = values.size() / type.components;
+      elements = values.size() / type.ComponentCount();
     }
     if (!Expect(elements * type.ElementBytes() <= options_.max_buffer_bytes,
                 std::string(what) + " is larger than the buffer limit") ||
-        !Expect(values.size() <= elements * type.components,
+        !Expect(values.size() <= elements * type.ComponentCount(),
                 std::string(what) + " has " + std::to_string(values.size()) + " values for " +
                     std::to_string(elements) + " " + type.Name() + " elements")) {
       return false;
@@ -331,9 +343,10 @@ class Parser {
       if (!EncodeValue(values[k], type, &n, &error)) {
         return Fail(std::string(what) + " value " + std::to_string(k) + ": " + error);
       }
-      const uint64_t e = k / type.components, c = k % type.components;
+      const uint64_t e = k / type.ComponentCount();
+      const uint32_t c = static_cast<uint32_t>(k % type.ComponentCount());
       StoreComponent(n, type.ComponentBytes(),
-                     &buffer->bytes[e * type.ElementBytes() + c * type.ComponentBytes()]);
+                     &buffer->bytes[e * type.ElementBytes() + type.ComponentOffset(c)]);
     }
     return true;
   }
@@ -377,9 +390,9 @@ class Parser {
         if (!Expect(i + 2 == t.size(), "FILL takes one value")) return false;
         if (!EncodeValue(t[i + 1], type, &n, &error)) return Fail("FILL: " + error);
         for (uint64_t e = 0; e < size; ++e) {
-          for (uint32_t c = 0; c < type.components; ++c) {
+          for (uint32_t c = 0; c < type.ComponentCount(); ++c) {
             StoreComponent(n, component_bytes,
-                           &buffer.bytes[e * type.ElementBytes() + c * component_bytes]);
+                           &buffer.bytes[e * type.ElementBytes() + type.ComponentOffset(c)]);
           }
         }
       } else if (t[i] == "SERIES_FROM") {
@@ -393,8 +406,8 @@ class Parser {
           return Fail("SERIES_FROM: " + error);
         }
         for (uint64_t e = 0; e < size; ++e) {
-          for (uint32_t c = 0; c < type.components; ++c) {
-            const uint64_t k = e * type.components + c;
+          for (uint32_t c = 0; c < type.ComponentCount(); ++c) {
+            const uint64_t k = e * type.ComponentCount() + c;
             Number n;
             if (type.kind == DataType::kFloat) {
               const double v = start.value + static_cast<double>(k) * inc.value;
@@ -406,7 +419,7 @@ class Parser {
               n.bits = start.bits + k * inc.bits;
             }
             StoreComponent(n, component_bytes,
-                           &buffer.bytes[e * type.ElementBytes() + c * component_bytes]);
+                           &buffer.bytes[e * type.ElementBytes() + type.ComponentOffset(c)]);
           }
         }
       } else if (t[i] == "FILE") {
@@ -465,8 +478,9 @@ class Parser {
     if (!Expect(ParseUint(t[*i + 1], UINT32_MAX, &id), "bad spec constant id " + Quote(t[*i + 1])))
       return false;
     s.id = static_cast<uint32_t>(id);
-    if (!Expect(ParseDataType(t[*i + 3], &s.type) && s.type.components == 1 && s.type.bits >= 32,
-                "SPECIALIZE type must be a 32- or 64-bit scalar, not " + Quote(t[*i + 3]))) {
+    if (!Expect(
+            ParseDataType(t[*i + 3], &s.type) && s.type.ComponentCount() == 1 && s.type.bits >= 32,
+            "SPECIALIZE type must be a 32- or 64-bit scalar, not " + Quote(t[*i + 3]))) {
       return false;
     }
     std::string error;
@@ -828,6 +842,7 @@ class Parser {
       if (!Expect(other != nullptr, "unknown buffer " + Quote(t[3]))) return false;
       if (!Expect(other->type.kind == buffer->type.kind && other->type.bits == buffer->type.bits &&
                       other->type.components == buffer->type.components &&
+                      other->type.columns == buffer->type.columns &&
                       other->bytes.size() == buffer->bytes.size(),
                   "buffers " + Quote(t[1]) + " and " + Quote(t[3]) + " differ in type or size")) {
         return false;
@@ -859,15 +874,17 @@ class Parser {
     const uint64_t element_bytes = buffer->type.ElementBytes();
     const uint32_t component_bytes = buffer->type.ComponentBytes();
     if (!Expect(ParseUint(t[3], UINT64_MAX, &c.offset), "IDX needs a byte offset")) return false;
+    const uint64_t column_bytes = uint64_t{buffer->type.StoredComponents()} * component_bytes;
     if (!Expect(c.offset % component_bytes == 0 &&
-                    (c.offset % element_bytes) / component_bytes < buffer->type.components,
+                    (c.offset % column_bytes) / component_bytes < buffer->type.components,
                 "IDX " + std::to_string(c.offset) + " is not the byte offset of a component of " +
                     Quote(buffer->name) + " (" + buffer->type.Name() + ": " +
                     std::to_string(element_bytes) + " bytes an element)")) {
       return false;
     }
-    c.first_component = c.offset / element_bytes * buffer->type.components +
-                        (c.offset % element_bytes) / component_bytes;
+    c.first_component = c.offset / element_bytes * buffer->type.ComponentCount() +
+                        c.offset % element_bytes / column_bytes * buffer->type.components +
+                        c.offset % column_bytes / component_bytes;
     size_t i = 4;
     if (i < t.size() && t[i] == "TOLERANCE") {
       ++i;
@@ -910,9 +927,13 @@ class Parser {
       Number n;
       if (!EncodeValue(t[i], buffer->type, &n, &error)) return Fail("EXPECT: " + error);
       c.values.push_back(n);
+      // Amber reads "5", "-26", "0x7F" as integers, "0.5", "1e3", "nan" as floats.
+      const bool integer = t[i].find_first_of(".eEnNiI") == std::string_view::npos ||
+                           t[i].starts_with("0x") || t[i].starts_with("-0x");
+      c.fuzzy.push_back(buffer->type.kind == DataType::kFloat && !integer);
     }
     // Components from the offset on must lie inside the buffer as declared.
-    const uint64_t components = buffer->ElementCount() * buffer->type.components;
+    const uint64_t components = buffer->ElementCount() * buffer->type.ComponentCount();
     if (!Expect(c.first_component < components && c.values.size() <= components - c.first_component,
                 "EXPECT reads past the end of " + Quote(buffer->name) + " (" +
                     std::to_string(buffer->ElementCount()) + " elements, " +
@@ -978,16 +999,33 @@ std::string DataType::Name() const {
                                          : bits == 32 ? "float"
                                                       : "double")
                                       : (kind == kSigned ? "int" : "uint") + std::to_string(bits);
+  if (columns > 1) {
+    return "mat" + std::to_string(columns) + "x" + std::to_string(components) + "<" + scalar + ">";
+  }
   if (components == 1) return scalar;
   return "vec" + std::to_string(components) + "<" + scalar + ">";
 }
 
 bool ParseDataType(std::string_view text, DataType* type) {
   DataType t;
+  // matCxR<scalar>: C columns of R components (Amber's mat<columns>x<rows>).
+  if (text.starts_with("mat") && text.size() > 8 && text[4] == 'x' && text[6] == '<' &&
+      text.ends_with('>')) {
+    if (text[3] < '2' || text[3] > '4' || text[5] < '2' || text[5] > '4') return false;
+    DataType inner;
+    if (!ParseDataType(text.substr(7, text.size() - 8), &inner) || inner.ComponentCount() != 1 ||
+        inner.kind != DataType::kFloat) {
+      return false;
+    }
+    inner.columns = static_cast<uint32_t>(text[3] - '0');
+    inner.components = static_cast<uint32_t>(text[5] - '0');
+    *type = inner;
+    return true;
+  }
   if (text.starts_with("vec") && text.size() > 6 && text[4] == '<' && text.ends_with('>')) {
     if (text[3] < '2' || text[3] > '4') return false;
     DataType inner;
-    if (!ParseDataType(text.substr(5, text.size() - 6), &inner) || inner.components != 1) {
+    if (!ParseDataType(text.substr(5, text.size() - 6), &inner) || inner.ComponentCount() != 1) {
       return false;
     }
     inner.components = static_cast<uint32_t>(text[3] - '0');

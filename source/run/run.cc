@@ -472,8 +472,8 @@ std::string FormatBuffersAsAmber(const RunReport& report) {
     const uint64_t elements = b.bytes.size() / type.ElementBytes();
     uint64_t on_line = 0;
     for (uint64_t e = 0; e < elements; ++e) {
-      for (uint32_t c = 0; c < type.components; ++c) {
-        const uint8_t* p = b.bytes.data() + e * type.ElementBytes() + c * type.ComponentBytes();
+      for (uint32_t c = 0; c < type.ComponentCount(); ++c) {
+        const uint8_t* p = b.bytes.data() + e * type.ElementBytes() + type.ComponentOffset(c);
         const uint64_t bits = run::ReadComponentBits(p, type);
         char text[40];
         std::string value;

@@ -14,16 +14,24 @@
 
 namespace coopspv::run {
 
-// A buffer element type: a scalar or vecN<scalar>.
+// A buffer element type: a scalar, vecN<scalar> or matCxR<scalar> (C columns of R components,
+// column-major, as Amber lays them out).
 struct DataType {
   enum Kind : uint8_t { kSigned, kUnsigned, kFloat } kind = kUnsigned;
   uint32_t bits = 32;       // 8, 16, 32 or 64 (float: 16, 32, 64).
-  uint32_t components = 1;  // 1 for a scalar, else 2, 3 or 4.
+  uint32_t components = 1;  // A vector's or a matrix column's: 1 for a scalar, else 2, 3 or 4.
+  uint32_t columns = 1;     // A matrix's columns (2, 3 or 4); 1 otherwise.
 
   uint32_t ComponentBytes() const { return bits / 8; }
-  // std430: a vec3 takes the room of a vec4.
+  // std430: a vec3 (and a matrix column of 3) takes the room of a vec4.
   uint32_t StoredComponents() const { return components == 3 ? 4 : components; }
-  uint32_t ElementBytes() const { return ComponentBytes() * StoredComponents(); }
+  uint32_t ElementBytes() const { return ComponentBytes() * StoredComponents() * columns; }
+  // The components of one element, and where component k of an element lies in it (padding
+  // skipped): the values of DATA, EXPECT and the comparisons go component by component.
+  uint32_t ComponentCount() const { return components * columns; }
+  uint32_t ComponentOffset(uint32_t k) const {
+    return (k / components * StoredComponents() + k % components) * ComponentBytes();
+  }
   std::string Name() const;
 };
 
@@ -148,6 +156,10 @@ struct Command {
   uint64_t offset = 0;
   uint64_t first_component = 0;
   std::vector<Number> values;  // Components, from `first_component` on.
+  // Per value of a float EQ / NE without TOLERANCE: 1 where it was not written as an integer, so
+  // that it compares within Amber's default relative tolerance (1e-8), 0 where it compares
+  // exactly.
+  std::vector<uint8_t> fuzzy;
   struct Tolerance {
     double amount = 0;
     bool percent = false;

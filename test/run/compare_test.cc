@@ -48,6 +48,42 @@ TEST(CompareTest, ExpectIndexExact) {
   EXPECT_EQ(r.message, "b[2] is 3.5, expected 3");
 }
 
+// Amber's EQ on floats without TOLERANCE: a value written as an integer compares exactly, any
+// other within a relative 1e-8; matrices go column by column, padding skipped.
+TEST(CompareTest, AmberDefaultToleranceAndMatrices) {
+  const DataType f64{DataType::kFloat, 64, 1};
+  std::vector<uint8_t> bytes(16);
+  const double got[2] = {-0.36410167913301, 3.0000000001};
+  std::memcpy(bytes.data(), got, 16);
+  ExpectReport r;
+  EvaluateExpect(ParseExpect("BUFFER b DATA_TYPE double SIZE 2 FILL 0",
+                             "EXPECT b IDX 0 EQ -0.364101678133011 3.0"),
+                 f64, bytes, {}, &r);
+  EXPECT_TRUE(r.passed) << r.message;
+  EvaluateExpect(ParseExpect("BUFFER b DATA_TYPE double SIZE 2 FILL 0", "EXPECT b IDX 8 EQ 3"), f64,
+                 bytes, {}, &r);
+  EXPECT_FALSE(r.passed);  // Written as an integer: exact.
+  EvaluateExpect(
+      ParseExpect("BUFFER b DATA_TYPE double SIZE 2 FILL 0", "EXPECT b IDX 0 EQ -0.3641016 3.0"),
+      f64, bytes, {}, &r);
+  EXPECT_FALSE(r.passed);  // 1e-7 apart: beyond 1e-8 relative.
+  // mat2x3<float>: two columns of three floats, each column padded to four.
+  DataType m;
+  ASSERT_TRUE(ParseDataType("mat2x3<float>", &m));
+  EXPECT_EQ(m.ElementBytes(), 32u);
+  EXPECT_EQ(m.Name(), "mat2x3<float>");
+  const auto mat = Floats({1, 2, 3, 99, 4, 5, 6, 99});
+  EvaluateExpect(
+      ParseExpect("BUFFER b DATA_TYPE mat2x3<float> SIZE 1 FILL 0", "EXPECT b IDX 4 EQ 2 3 4 5 6"),
+      m, mat, {}, &r);
+  EXPECT_TRUE(r.passed) << r.message;
+  EvaluateExpect(
+      ParseExpect("BUFFER b DATA_TYPE mat2x3<float> SIZE 1 FILL 0", "EXPECT b IDX 16 EQ 4 5 7"), m,
+      mat, {}, &r);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message, "b[0][1][2] is 6, expected 7");
+}
+
 TEST(CompareTest, ExpectTolerances) {
   const Command abs = ParseExpect("BUFFER b DATA_TYPE float SIZE 2 FILL 0",
                                   "EXPECT b IDX 0 TOLERANCE 0.1 EQ 1 100");

@@ -131,11 +131,15 @@ END
 BUFFER unsigned DATA_TYPE uint8 DATA -1 END
 BUFFER text DATA_TYPE uint32 SIZE 1296 FILE TEXT values.txt
 BUFFER binary DATA_TYPE uint32 SIZE 9 FILE BINARY values.bin
+BUFFER m DATA_TYPE mat3x3<float> DATA
+  1 2 3  4 5 6  7 8 9
+END
+BUFFER specials DATA_TYPE float16 DATA nan -inf END
 DEVICE_PROPERTY FloatControlsProperties.shaderDenormPreserveFloat16
 )",
                           options, &s, &e))
       << e.ToString();
-  ASSERT_EQ(s.buffers.size(), 7u);
+  ASSERT_EQ(s.buffers.size(), 9u);
   EXPECT_EQ(s.buffers[0].bytes, std::vector<uint8_t>(12, 0));  // SIZE alone: zeros.
   EXPECT_EQ(s.buffers[1].bytes, std::vector<uint8_t>(16, 0));
   EXPECT_EQ(U32(s.buffers[2], 0), 7u);
@@ -148,8 +152,14 @@ DEVICE_PROPERTY FloatControlsProperties.shaderDenormPreserveFloat16
   EXPECT_EQ(U32(s.buffers[5], 2), 0x30u);
   ASSERT_EQ(s.buffers[6].bytes.size(), 8u);
   EXPECT_EQ(U32(s.buffers[6], 1), 2u);
+  // Columns of three floats, each padded to four: 7 lies at float 8.
+  ASSERT_EQ(s.buffers[7].bytes.size(), 48u);
+  float seven;
+  std::memcpy(&seven, s.buffers[7].bytes.data() + 32, 4);
+  EXPECT_EQ(seven, 7.0f);
+  EXPECT_EQ(s.buffers[8].bytes, (std::vector<uint8_t>{0x00, 0x7E, 0x00, 0xFC}));
   ASSERT_EQ(s.properties.size(), 1u);
-  EXPECT_EQ(s.properties[0].line, 10u);
+  EXPECT_EQ(s.properties[0].line, 14u);
   ExpectError("DEVICE_PROPERTY FloatControlsProperties.noSuchThing\n", 1,
               "unknown DEVICE_PROPERTY 'FloatControlsProperties.noSuchThing'");
   ExpectError("BUFFER b DATA_TYPE uint32 DATA 1 2\n", 1, "BUFFER DATA has no END");
