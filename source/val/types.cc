@@ -67,6 +67,22 @@ void CheckInt(ValidationState& state, InstIndex i) {
   }
 }
 
+// What a float type of Floating Point Encoding `encoding` is (ValidationState::FloatEncodings).
+uint8_t FloatEncodingsOf(spv::FPEncoding encoding) {
+  switch (encoding) {
+    case spv::FPEncoding::Float4E2M1EXT:
+    case spv::FPEncoding::Float6E2M3EXT:
+    case spv::FPEncoding::Float6E3M2EXT:
+      return ValidationState::kEncodedFloat | ValidationState::kMicroscalingFloat |
+             ValidationState::kSubByteFloat;
+    case spv::FPEncoding::Float8UnsignedE8M0EXT:
+    case spv::FPEncoding::MXInt8EXT:
+      return ValidationState::kEncodedFloat | ValidationState::kMicroscalingFloat;
+    default:
+      return ValidationState::kEncodedFloat;
+  }
+}
+
 void CheckFloat(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   const uint32_t width = m.word(i, 2);
@@ -80,7 +96,15 @@ void CheckFloat(ValidationState& state, InstIndex i) {
       case spv::FPEncoding::Float8E4M3EXT:
       case spv::FPEncoding::Float8E5M2EXT:
       case spv::FPEncoding::Float8UnsignedE8M0EXT:
+      case spv::FPEncoding::MXInt8EXT:
         expected = 8;
+        break;
+      case spv::FPEncoding::Float6E2M3EXT:
+      case spv::FPEncoding::Float6E3M2EXT:
+        expected = 6;
+        break;
+      case spv::FPEncoding::Float4E2M1EXT:
+        expected = 4;
         break;
       default:
         break;
@@ -109,7 +133,10 @@ void CheckFloat(ValidationState& state, InstIndex i) {
     default:
       state.Report("type.float", i,
                    state.Describe(i) + ": Width " + ws::to_string(width) +
-                       " is not a supported float width (16, 32 or 64) without an encoding");
+                       " is not a supported float width (16, 32 or 64) without an encoding" +
+                       ws::string(width == 4 || width == 6 || width == 8
+                                      ? " (FP4, FP6 and FP8 floats name their encoding)"
+                                      : ""));
       return;
   }
   if (!ok) {
@@ -141,6 +168,63 @@ bool LongVectorStorage(spv::StorageClass sc) {
   }
 }
 
+// Marks the type declared at `i` with the encoded floats it holds (composites and cooperative
+// types hold their components, not pointers their pointees), and checks where those may live:
+// SPV_EXT_ocp_microscaling_types, "Float4E2M1EXT, Float6E2M3EXT, and Float6E3M2EXT encodings can
+// only be used with the Function and Private storage classes"; in Vulkan, no Input or Output
+// variable holds a float with an encoding (VUID-StandaloneSpirv-OpTypeFloat-10370, -10823).
+void TrackFloatEncodings(ValidationState& state, InstIndex i, ws::vector<uint8_t>& encodings) {
+  const ir::Module& m = state.module();
+  const Id id = m.result_id(i);
+  if (id >= encodings.size() || m.num_words(i) < 3) return;
+  const auto of = [&](Id type) -> uint8_t { return type < encodings.size() ? encodings[type] : 0; };
+  switch (m.opcode(i)) {
+    case Op::TypeVector:
+    case Op::TypeVectorIdEXT:
+    case Op::TypeMatrix:
+    case Op::TypeArray:
+    case Op::TypeRuntimeArray:
+    case Op::TypeCooperativeMatrixKHR:
+    case Op::TypeCooperativeMatrixNV:
+      encodings[id] = of(m.word(i, 2));
+      break;
+    case Op::TypeStruct:
+      for (uint32_t w = 2; w < m.num_words(i); ++w) encodings[id] |= of(m.word(i, w));
+      break;
+    case Op::TypePointer: {
+      if (m.num_words(i) < 4) break;
+      const auto sc = static_cast<spv::StorageClass>(m.word(i, 2));
+      const Id pointee = m.word(i, 3);
+      if ((of(pointee) & ValidationState::kSubByteFloat) && sc != spv::StorageClass::Function &&
+          sc != spv::StorageClass::Private) {
+        state.Report("type.float.storage", i,
+                     state.Describe(i) + ": " + state.Name(pointee) +
+                         " is or holds an FP4 / FP6 float (Float4E2M1EXT, Float6E2M3EXT, "
+                         "Float6E3M2EXT), which only Function and Private storage may hold, not " +
+                         StorageClassName(sc));
+      }
+      break;
+    }
+    case Op::Variable: {
+      if (!state.options().env.is_vulkan() || m.num_words(i) < 4) break;
+      const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
+      const Id pointee = state.PointeeType(m.type_id(i));
+      // FP4 / FP6 ones are type.float.storage's already, at the pointer type.
+      if ((sc == spv::StorageClass::Input || sc == spv::StorageClass::Output) &&
+          (of(pointee) & (ValidationState::kEncodedFloat | ValidationState::kSubByteFloat)) ==
+              ValidationState::kEncodedFloat) {
+        state.Report("vulkan.encoded-float-interface", i,
+                     state.Describe(i) + ": " + state.Name(pointee) +
+                         " is or holds a float with a Floating Point Encoding, which no " +
+                         StorageClassName(sc) + " variable may hold in a Vulkan environment");
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 }  // namespace
 
 void ValidateTypes(ValidationState& state) {
@@ -154,9 +238,18 @@ void ValidateTypes(ValidationState& state) {
   const auto holds_long_vector = [&](Id type) {
     return type < long_vector.size() && long_vector[type];
   };
+  // The floats with a Floating Point Encoding each type is or holds
+  // (ValidationState::FloatEncodings), tracked only where a capability of them is declared.
+  ws::vector<uint8_t> float_encodings(state.DeclaresEncodedFloats() ? m.bound() : 0, 0);
+
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
-    if (!ir::IsTypeDeclaration(op) && op != Op::TypeForwardPointer) continue;
+    if (!ir::IsTypeDeclaration(op) && op != Op::TypeForwardPointer) {
+      if (op == Op::Variable && !float_encodings.empty()) {
+        TrackFloatEncodings(state, i, float_encodings);
+      }
+      continue;
+    }
     const ir::Inst inst = m.inst(i);
     const Id id = m.result_id(i);
     switch (op) {
@@ -165,6 +258,9 @@ void ValidateTypes(ValidationState& state) {
         break;
       case Op::TypeFloat:
         CheckFloat(state, i);
+        if (id < float_encodings.size() && inst.words.size() > 3) {
+          float_encodings[id] = FloatEncodingsOf(static_cast<spv::FPEncoding>(inst.words[3]));
+        }
         break;
       case Op::TypeVector: {
         const Id component = inst.words[2];
@@ -331,6 +427,7 @@ void ValidateTypes(ValidationState& state) {
       default:
         break;
     }
+    if (!float_encodings.empty()) TrackFloatEncodings(state, i, float_encodings);
     if (id != 0 && depth[id] > state.options().max_type_nesting_depth) {
       state.Report("type.nesting", i,
                    state.Describe(i) + " nests " + ws::to_string(depth[id]) +
@@ -348,6 +445,7 @@ void ValidateTypes(ValidationState& state) {
       }
     }
   }
+  state.SetFloatEncodings(std::move(float_encodings));
 }
 
 }  // namespace coopspv::val
