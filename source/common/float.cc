@@ -56,8 +56,7 @@ bool EncodeFinite(bool negative, uint64_t significand, int exponent, FloatFormat
   }
   const int all_ones = (1 << f.exponent_bits) - 1;
   if (field > all_ones) return false;
-  if (field == all_ones && !f.all_finite &&
-      (!f.finite_only || fraction == Mask(f.mantissa_bits))) {
+  if (field == all_ones && !f.all_finite && (!f.finite_only || fraction == Mask(f.mantissa_bits))) {
     return false;
   }
   *bits = (static_cast<uint64_t>(negative) << (f.width() - 1)) |
@@ -138,11 +137,10 @@ bool ParseHexFloat(std::string_view text, bool negative, FloatFormat f, uint64_t
   const int unbiased = top + exponent;
   // For finite-only formats the all-ones exponent is mostly finite: only the NaN pattern is
   // spelled through it below.
-  const bool nan_pattern =
-      f.finite_only && !f.all_finite &&
-      ((top >= f.mantissa_bits ? significand >> (top - f.mantissa_bits)
-                                                : significand << (f.mantissa_bits - top)) &
-                        Mask(f.mantissa_bits)) == Mask(f.mantissa_bits);
+  const bool nan_pattern = f.finite_only && !f.all_finite &&
+                           ((top >= f.mantissa_bits ? significand >> (top - f.mantissa_bits)
+                                                    : significand << (f.mantissa_bits - top)) &
+                            Mask(f.mantissa_bits)) == Mask(f.mantissa_bits);
   if (unbiased == f.bias() + 1 && !f.all_finite && (!f.finite_only || nan_pattern)) {
     // The all-ones exponent: infinity or NaN, spelled as spirv-dis prints them.
     const uint64_t fraction =

@@ -643,16 +643,15 @@ OpFunctionEnd
   EXPECT_EQ(insts[31].opcode, 4195u);  // OpBitcastExtractEXT.
   EXPECT_EQ(insts[31].words.size(), 5u);
   // Named and printed as spirv-dis names and prints them.
-  for (const char* line : {"%fp4e2m1 = OpTypeFloat 4 Float4E2M1EXT\n",
-                           "%fp6e2m3 = OpTypeFloat 6 Float6E2M3EXT\n",
-                           "%fp6e3m2 = OpTypeFloat 6 Float6E3M2EXT\n",
-                           "%fp8e8m0 = OpTypeFloat 8 Float8UnsignedE8M0EXT\n",
-                           "%mxint8 = OpTypeFloat 8 MXInt8EXT\n", "OpConstant %fp4e2m1 -0x1.8p+0\n",
-                           "OpConstant %fp4e2m1 0x1.8p+2\n", "OpConstant %fp6e2m3 0x1p-3\n",
-                           "OpConstant %fp6e3m2 0x1.cp+4\n", "OpConstant %fp8e8m0 0x1p-1\n",
-                           "OpConstant %fp8e8m0 0x1p+128\n", "OpConstant %mxint8 -0x1p+1\n",
-                           "OpSpecConstant %mxint8 0x1p-2\n",
-                           "OpBitcastExtractEXT %fp4e2m1 %uchar_7 %uint_4\n"}) {
+  for (const char* line :
+       {"%fp4e2m1 = OpTypeFloat 4 Float4E2M1EXT\n", "%fp6e2m3 = OpTypeFloat 6 Float6E2M3EXT\n",
+        "%fp6e3m2 = OpTypeFloat 6 Float6E3M2EXT\n",
+        "%fp8e8m0 = OpTypeFloat 8 Float8UnsignedE8M0EXT\n", "%mxint8 = OpTypeFloat 8 MXInt8EXT\n",
+        "OpConstant %fp4e2m1 -0x1.8p+0\n", "OpConstant %fp4e2m1 0x1.8p+2\n",
+        "OpConstant %fp6e2m3 0x1p-3\n", "OpConstant %fp6e3m2 0x1.cp+4\n",
+        "OpConstant %fp8e8m0 0x1p-1\n", "OpConstant %fp8e8m0 0x1p+128\n",
+        "OpConstant %mxint8 -0x1p+1\n", "OpSpecConstant %mxint8 0x1p-2\n",
+        "OpBitcastExtractEXT %fp4e2m1 %uchar_7 %uint_4\n"}) {
     EXPECT_NE(dis.find(line), std::string::npos) << line << dis;
   }
 }
