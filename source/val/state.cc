@@ -151,6 +151,10 @@ void ValidationState::CollectCapabilities() {
       for (uint32_t implied : grammar::Capabilities(*e)) worklist.push_back(implied);
     }
   }
+  declares_microscaling_ = HasCapability(spv::Capability::Float4EXT) ||
+                           HasCapability(spv::Capability::Float6EXT) ||
+                           HasCapability(spv::Capability::Float8UnsignedE8M0EXT) ||
+                           HasCapability(spv::Capability::MXInt8EXT);
 }
 
 bool ValidationState::HasExtension(std::string_view name) const {

@@ -161,22 +161,12 @@ class ValidationState {
   // ---- SPV_EXT_ocp_microscaling_types.
   // Whether the module declares a capability of the OCP microscaling types (Float4EXT, Float6EXT,
   // Float8UnsignedE8M0EXT, MXInt8EXT): without one no such type is valid.
-  bool DeclaresMicroscaling() const {
-    return HasCapability(spv::Capability::Float4EXT) || HasCapability(spv::Capability::Float6EXT) ||
-           HasCapability(spv::Capability::Float8UnsignedE8M0EXT) ||
-           HasCapability(spv::Capability::MXInt8EXT);
-  }
-  // Whether the module declares a capability of a float type with a Floating Point Encoding
-  // (bfloat16, float8 or OCP microscaling).
-  bool DeclaresEncodedFloats() const {
-    return DeclaresMicroscaling() || HasCapability(spv::Capability::BFloat16TypeKHR) ||
-           HasCapability(spv::Capability::Float8EXT);
-  }
+  bool DeclaresMicroscaling() const { return declares_microscaling_; }
   // What ValidateTypes found a type to be or hold through vectors, matrices, arrays, structs and
-  // cooperative types (not pointers): a float with a Floating Point Encoding (kEncodedFloat), of
-  // an OCP microscaling encoding (kMicroscalingFloat too), of the FP4 / FP6 ones (kSubByteFloat
-  // too). 0 for every type of a module that declares none of their capabilities.
-  static constexpr uint8_t kEncodedFloat = 1, kMicroscalingFloat = 2, kSubByteFloat = 4;
+  // cooperative types (not pointers): a float of an OCP microscaling encoding
+  // (kMicroscalingFloat), of the FP4 / FP6 ones (kSubByteFloat too). 0 for every type of a module
+  // that declares no capability of these types.
+  static constexpr uint8_t kMicroscalingFloat = 1, kSubByteFloat = 2;
   uint8_t FloatEncodings(Id type) const {
     return type < float_encodings_.size() ? float_encodings_[type] : 0;
   }
@@ -220,6 +210,7 @@ class ValidationState {
   size_t walk_stride_ = 0;
   InstIndex walk_size_[kNumWalks] = {};
   bool walks_ready_ = false;
+  bool declares_microscaling_ = false;              // See DeclaresMicroscaling().
   ws::vector<uint8_t> float_encodings_;             // See FloatEncodings().
   ws::unordered_set<std::string_view> suppressed_;  // Views of the options' rule ids.
   bool all_warnings_as_errors_ = false;

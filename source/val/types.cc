@@ -73,13 +73,59 @@ uint8_t FloatEncodingsOf(spv::FPEncoding encoding) {
     case spv::FPEncoding::Float4E2M1EXT:
     case spv::FPEncoding::Float6E2M3EXT:
     case spv::FPEncoding::Float6E3M2EXT:
-      return ValidationState::kEncodedFloat | ValidationState::kMicroscalingFloat |
-             ValidationState::kSubByteFloat;
+      return ValidationState::kMicroscalingFloat | ValidationState::kSubByteFloat;
     case spv::FPEncoding::Float8UnsignedE8M0EXT:
     case spv::FPEncoding::MXInt8EXT:
-      return ValidationState::kEncodedFloat | ValidationState::kMicroscalingFloat;
+      return ValidationState::kMicroscalingFloat;
     default:
-      return ValidationState::kEncodedFloat;
+      return 0;
+  }
+}
+
+// Whether `type` is or holds (not through pointers) a float with a Floating Point Encoding other
+// than FP4 / FP6 (whose storage classes type.float.storage checks).
+bool HoldsByteEncodedFloat(const ValidationState& state, Id type, int depth = 0) {
+  if (depth > 64) return false;
+  switch (state.DefOp(type)) {
+    case Op::TypeFloat: {
+      const InstIndex d = state.module().Def(type);
+      return state.module().num_words(d) > 3 &&
+             !(FloatEncodingsOf(static_cast<spv::FPEncoding>(state.module().word(d, 3))) &
+               ValidationState::kSubByteFloat);
+    }
+    case Op::TypeVector:
+    case Op::TypeVectorIdEXT:
+    case Op::TypeMatrix:
+    case Op::TypeArray:
+    case Op::TypeRuntimeArray:
+    case Op::TypeCooperativeMatrixKHR:
+    case Op::TypeCooperativeMatrixNV:
+      return HoldsByteEncodedFloat(state, state.DefWord(type, 2), depth + 1);
+    case Op::TypeStruct: {
+      const InstIndex d = state.module().Def(type);
+      for (uint32_t w = 2; w < state.module().num_words(d); ++w) {
+        if (HoldsByteEncodedFloat(state, state.module().word(d, w), depth + 1)) return true;
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+// VUID-StandaloneSpirv-OpTypeFloat-10370, -10823: in Vulkan no Input or Output variable holds a
+// bfloat16, float8 or OCP microscaling float.
+void CheckInterfaceVariable(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  if (m.num_words(i) < 4) return;
+  const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
+  if (sc != spv::StorageClass::Input && sc != spv::StorageClass::Output) return;
+  const Id pointee = state.PointeeType(m.type_id(i));
+  if (HoldsByteEncodedFloat(state, pointee)) {
+    state.Report("vulkan.encoded-float-interface", i,
+                 state.Describe(i) + ": " + state.Name(pointee) +
+                     " is or holds a float with a Floating Point Encoding, which no " +
+                     StorageClassName(sc) + " variable may hold in a Vulkan environment");
   }
 }
 
@@ -171,8 +217,7 @@ bool LongVectorStorage(spv::StorageClass sc) {
 // Marks the type declared at `i` with the encoded floats it holds (composites and cooperative
 // types hold their components, not pointers their pointees), and checks where those may live:
 // SPV_EXT_ocp_microscaling_types, "Float4E2M1EXT, Float6E2M3EXT, and Float6E3M2EXT encodings can
-// only be used with the Function and Private storage classes"; in Vulkan, no Input or Output
-// variable holds a float with an encoding (VUID-StandaloneSpirv-OpTypeFloat-10370, -10823).
+// only be used with the Function and Private storage classes".
 void TrackFloatEncodings(ValidationState& state, InstIndex i, ws::vector<uint8_t>& encodings) {
   const ir::Module& m = state.module();
   const Id id = m.result_id(i);
@@ -205,21 +250,6 @@ void TrackFloatEncodings(ValidationState& state, InstIndex i, ws::vector<uint8_t
       }
       break;
     }
-    case Op::Variable: {
-      if (!state.options().env.is_vulkan() || m.num_words(i) < 4) break;
-      const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
-      const Id pointee = state.PointeeType(m.type_id(i));
-      // FP4 / FP6 ones are type.float.storage's already, at the pointer type.
-      if ((sc == spv::StorageClass::Input || sc == spv::StorageClass::Output) &&
-          (of(pointee) & (ValidationState::kEncodedFloat | ValidationState::kSubByteFloat)) ==
-              ValidationState::kEncodedFloat) {
-        state.Report("vulkan.encoded-float-interface", i,
-                     state.Describe(i) + ": " + state.Name(pointee) +
-                         " is or holds a float with a Floating Point Encoding, which no " +
-                         StorageClassName(sc) + " variable may hold in a Vulkan environment");
-      }
-      break;
-    }
     default:
       break;
   }
@@ -238,16 +268,19 @@ void ValidateTypes(ValidationState& state) {
   const auto holds_long_vector = [&](Id type) {
     return type < long_vector.size() && long_vector[type];
   };
-  // The floats with a Floating Point Encoding each type is or holds
-  // (ValidationState::FloatEncodings), tracked only where a capability of them is declared.
-  ws::vector<uint8_t> float_encodings(state.DeclaresEncodedFloats() ? m.bound() : 0, 0);
+  // The OCP microscaling floats each type is or holds (ValidationState::FloatEncodings), tracked
+  // only where a capability of them is declared.
+  ws::vector<uint8_t> float_encodings(state.DeclaresMicroscaling() ? m.bound() : 0, 0);
+  // Interface variables are judged only where a float with an encoding can be declared.
+  const bool vulkan_encoded_floats =
+      state.options().env.is_vulkan() &&
+      (state.DeclaresMicroscaling() || state.HasCapability(Capability::BFloat16TypeKHR) ||
+       state.HasCapability(Capability::Float8EXT));
 
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     if (!ir::IsTypeDeclaration(op) && op != Op::TypeForwardPointer) {
-      if (op == Op::Variable && !float_encodings.empty()) {
-        TrackFloatEncodings(state, i, float_encodings);
-      }
+      if (op == Op::Variable && vulkan_encoded_floats) CheckInterfaceVariable(state, i);
       continue;
     }
     const ir::Inst inst = m.inst(i);
