@@ -56,7 +56,9 @@ bool EncodeFinite(bool negative, uint64_t significand, int exponent, FloatFormat
   }
   const int all_ones = (1 << f.exponent_bits) - 1;
   if (field > all_ones) return false;
-  if (field == all_ones && (!f.finite_only || fraction == Mask(f.mantissa_bits))) return false;
+  if (field == all_ones && !f.all_finite && (!f.finite_only || fraction == Mask(f.mantissa_bits))) {
+    return false;
+  }
   *bits = (static_cast<uint64_t>(negative) << (f.width() - 1)) |
           (static_cast<uint64_t>(field) << f.mantissa_bits) | fraction;
   return true;
@@ -135,11 +137,11 @@ bool ParseHexFloat(std::string_view text, bool negative, FloatFormat f, uint64_t
   const int unbiased = top + exponent;
   // For finite-only formats the all-ones exponent is mostly finite: only the NaN pattern is
   // spelled through it below.
-  const bool nan_pattern =
-      f.finite_only && ((top >= f.mantissa_bits ? significand >> (top - f.mantissa_bits)
-                                                : significand << (f.mantissa_bits - top)) &
-                        Mask(f.mantissa_bits)) == Mask(f.mantissa_bits);
-  if (unbiased == f.bias() + 1 && (!f.finite_only || nan_pattern)) {
+  const bool nan_pattern = f.finite_only && !f.all_finite &&
+                           ((top >= f.mantissa_bits ? significand >> (top - f.mantissa_bits)
+                                                    : significand << (f.mantissa_bits - top)) &
+                            Mask(f.mantissa_bits)) == Mask(f.mantissa_bits);
+  if (unbiased == f.bias() + 1 && !f.all_finite && (!f.finite_only || nan_pattern)) {
     // The all-ones exponent: infinity or NaN, spelled as spirv-dis prints them.
     const uint64_t fraction =
         top >= f.mantissa_bits ? (significand >> (top - f.mantissa_bits)) & Mask(f.mantissa_bits)
@@ -155,7 +157,39 @@ bool ParseHexFloat(std::string_view text, bool negative, FloatFormat f, uint64_t
   return true;
 }
 
+// Parses a literal as a double, exactly or not at all.
+bool ParseExact(std::string_view text, double* value, std::string* error) {
+  uint64_t bits = 0;
+  if (!ParseFloat(text, kDouble, &bits, error)) return false;
+  *value = std::bit_cast<double>(bits);
+  return true;
+}
+
 }  // namespace
+
+std::optional<FloatFormat> FloatFormatOf(uint32_t width, int32_t encoding) {
+  switch (encoding) {
+    case -1:
+      if (width == 16) return kHalf;
+      if (width == 32) return kSingle;
+      if (width == 64) return kDouble;
+      return std::nullopt;
+    case 0:  // BFloat16KHR.
+      return kBFloat16;
+    case 4214:  // Float8E4M3EXT.
+      return kFloat8E4M3;
+    case 4215:  // Float8E5M2EXT.
+      return kFloat8E5M2;
+    case 4223:  // Float6E2M3EXT.
+      return kFloat6E2M3;
+    case 4224:  // Float6E3M2EXT.
+      return kFloat6E3M2;
+    case 4225:  // Float4E2M1EXT.
+      return kFloat4E2M1;
+    default:
+      return std::nullopt;
+  }
+}
 
 double IeeeFloatValue(uint64_t bits, uint32_t width) {
   if (width == 64) {
@@ -317,6 +351,45 @@ bool ParseFloat(std::string_view text, FloatFormat f, uint64_t* bits, std::strin
     return false;
   }
   return true;
+}
+
+std::string FormatE8M0(uint64_t bits) {
+  const int exponent = static_cast<int>(bits & 0xFF) - 127;
+  return std::string("0x1p") + (exponent < 0 ? "-" : "+") + std::to_string(std::abs(exponent));
+}
+
+bool ParseE8M0(std::string_view text, uint64_t* bits, std::string* error) {
+  double value = 0;
+  if (!ParseExact(text, &value, error)) return false;
+  int exponent = 0;
+  // frexp gives value = m * 2^exponent with m in [0.5, 1): a power of two has m = 0.5.
+  if (value > 0 && std::frexp(value, &exponent) == 0.5 && exponent - 1 >= -127 &&
+      exponent - 1 <= 128) {
+    *bits = static_cast<uint64_t>(exponent - 1 + 127);
+    return true;
+  }
+  *error = "'" + std::string(text) +
+           "' is not an E8M0 value (a power of two from 0x1p-127 to 0x1p+127, or 0x1p+128 for NaN)";
+  return false;
+}
+
+std::string FormatMXInt8(uint64_t bits) {
+  const int8_t value = static_cast<int8_t>(bits & 0xFF);
+  const float scaled = std::ldexp(static_cast<float>(value), -6);  // Exact.
+  return FormatHexFloat(std::bit_cast<uint32_t>(scaled), kSingle);
+}
+
+bool ParseMXInt8(std::string_view text, uint64_t* bits, std::string* error) {
+  double value = 0;
+  if (!ParseExact(text, &value, error)) return false;
+  const double scaled = std::ldexp(value, 6);
+  if (scaled >= -128 && scaled <= 127 && scaled == std::trunc(scaled)) {
+    *bits = static_cast<uint64_t>(static_cast<int64_t>(scaled)) & 0xFF;
+    return true;
+  }
+  *error = "'" + std::string(text) +
+           "' is not an MXINT8 value (a multiple of 0x1p-6 from -2 to 0x1.fcp+0)";
+  return false;
 }
 
 }  // namespace coopspv

@@ -5,14 +5,6 @@
 #include "source/common/float.h"
 
 namespace coopspv {
-namespace {
-
-// FPEncoding values (SPV_KHR_bfloat16, SPV_EXT_float8).
-constexpr int32_t kBFloat16KHR = 0;
-constexpr int32_t kFloat8E4M3EXT = 4214;
-constexpr int32_t kFloat8E5M2EXT = 4215;
-
-}  // namespace
 
 bool ParseInteger(std::string_view text, bool* negative, uint64_t* magnitude) {
   *negative = false;
@@ -38,12 +30,15 @@ bool EncodeLiteral(std::string_view text, const ScalarType& type, uint64_t* bits
     return false;
   }
   if (type.kind == ScalarType::kFloat) {
-    FloatFormat format = type.width == 16 ? kHalf : type.width == 64 ? kDouble : kSingle;
-    if (type.fp_encoding == kBFloat16KHR) format = kBFloat16;
-    if (type.fp_encoding == kFloat8E4M3EXT) format = kFloat8E4M3;
-    if (type.fp_encoding == kFloat8E5M2EXT) format = kFloat8E5M2;
-    if (static_cast<uint32_t>(format.width()) != type.width) {
-      // An encoding without a float format here (e.g. E8M0): take the bits as an integer.
+    if (type.width == 8 && type.fp_encoding == kEncodingFloat8UnsignedE8M0) {
+      return ParseE8M0(text, bits, error);
+    }
+    if (type.width == 8 && type.fp_encoding == kEncodingMXInt8) {
+      return ParseMXInt8(text, bits, error);
+    }
+    const std::optional<FloatFormat> format = FloatFormatOf(type.width, type.fp_encoding);
+    if (!format || static_cast<uint32_t>(format->width()) != type.width) {
+      // A width or encoding without a float format here: take the bits as an integer.
       bool negative = false;
       if (!ParseInteger(text, &negative, bits) || negative ||
           (type.width < 64 && *bits >> type.width)) {
@@ -52,7 +47,7 @@ bool EncodeLiteral(std::string_view text, const ScalarType& type, uint64_t* bits
       }
       return true;
     }
-    if (!ParseFloat(text, format, bits, error)) return false;
+    if (!ParseFloat(text, *format, bits, error)) return false;
     if (type.width < 64) *bits &= (1ull << type.width) - 1;
     return true;
   }

@@ -8,7 +8,8 @@
 // SaturatedToLargestFloat8NormalConversionEXT (and always for E4M3, which has no infinity).
 // The bfloat16 / float8 capabilities and extensions go; Int8 / Int16 and the 8- / 16-bit storage
 // capabilities the integers need come in. Cooperative matrices or vectors of these types must be
-// lowered first (a clear failure otherwise).
+// lowered first (a clear failure otherwise). A module with an OCP microscaling type
+// (SPV_EXT_ocp_microscaling_types: FP4, FP6, E8M0, MXINT8) is refused, naming the type.
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -397,7 +398,15 @@ PassResult Lowering::Run() {
           break;
       }
       if (!f) {
-        Fail(i, "a floating-point encoding this pass does not emulate");
+        // SPV_EXT_ocp_microscaling_types is refused, not lowered: FP4 and FP6 values have no
+        // integer of their width to live in (their vectors bitcast to fewer, wider integers),
+        // and E8M0 / MXINT8 would fit bytes but no device profile feature names them yet.
+        const grammar::EnumerantInfo* e =
+            grammar::LookupEnumerant(grammar::OperandKind::kFPEncoding, m_.word(i, 3));
+        Fail(i, (e ? std::string(e->name) : "FPEncoding " + std::to_string(m_.word(i, 3))) +
+                    " is not emulated: this pass lowers bfloat16 and float8 E4M3 / E5M2 only (an "
+                    "OCP microscaling type of SPV_EXT_ocp_microscaling_types needs a device that "
+                    "has it)");
         return PassResult::Failed(error_);
       }
       small_.emplace(m_.result_id(i), SmallType{*f, m_.word(i, 2)});

@@ -64,7 +64,8 @@ constexpr PassInfo kPasses[] = {
     {"lower-small-floats", nullptr,
      "Rewrite bfloat16 and float8 (E4M3 / E5M2) scalars and vectors into unsigned integers "
      "holding their bits, each conversion or arithmetic operation done in float32 and rounded "
-     "back to nearest even, for devices without shaderBFloat16Type / shaderFloat8.",
+     "back to nearest even, for devices without shaderBFloat16Type / shaderFloat8; refuses the "
+     "OCP microscaling types (SPV_EXT_ocp_microscaling_types).",
      CreateLowerSmallFloatsPass},
     {"tile-coop-matrix", "=[<device profile: JSON file or built-in name>]",
      "Split every Subgroup-scope KHR cooperative matrix type whose shape the device does not "

@@ -37,29 +37,6 @@ ws::string Sanitize(std::string_view name) {
   return out;
 }
 
-FloatFormat FormatFor(int width, uint16_t fp_encoding_plus_one) {
-  if (fp_encoding_plus_one != 0) {
-    switch (static_cast<spv::FPEncoding>(fp_encoding_plus_one - 1)) {
-      case spv::FPEncoding::BFloat16KHR:
-        return kBFloat16;
-      case spv::FPEncoding::Float8E4M3EXT:
-        return kFloat8E4M3;
-      case spv::FPEncoding::Float8E5M2EXT:
-        return kFloat8E5M2;
-      default:
-        break;
-    }
-  }
-  switch (width) {
-    case 16:
-      return kHalf;
-    case 64:
-      return kDouble;
-    default:
-      return kSingle;
-  }
-}
-
 // The text of a context-dependent literal number.
 ws::string NumberText(const ParsedInstruction& inst, const ParsedOperand& op) {
   uint64_t bits = inst.word(op);
@@ -71,9 +48,16 @@ ws::string NumberText(const ParsedInstruction& inst, const ParsedOperand& op) {
       return ws::to_string(value);
     }
     case NumberKind::kFloat: {
-      const FloatFormat format = FormatFor(op.number_width, op.fp_encoding);
-      if (format.width() != op.number_width) return ws::to_string(bits);  // E.g. E8M0.
-      return ws::string(std::string_view(FormatFloat(bits, format)));
+      const int32_t encoding = static_cast<int32_t>(op.fp_encoding) - 1;  // -1: IEEE.
+      if (op.number_width == 8 && encoding == kEncodingFloat8UnsignedE8M0) {
+        return ws::string(std::string_view(FormatE8M0(bits)));
+      }
+      if (op.number_width == 8 && encoding == kEncodingMXInt8) {
+        return ws::string(std::string_view(FormatMXInt8(bits)));
+      }
+      const std::optional<FloatFormat> format = FloatFormatOf(op.number_width, encoding);
+      if (!format || format->width() != op.number_width) return ws::to_string(bits);
+      return ws::string(std::string_view(FormatFloat(bits, *format)));
     }
     default:
       if (op.number_width < 64) bits &= (1ull << op.number_width) - 1;
@@ -266,6 +250,16 @@ ws::string FloatTypeName(const ParsedInstruction& inst) {
         return "fp8e4m3";
       case spv::FPEncoding::Float8E5M2EXT:
         return "fp8e5m2";
+      case spv::FPEncoding::Float6E2M3EXT:
+        return "fp6e2m3";
+      case spv::FPEncoding::Float6E3M2EXT:
+        return "fp6e3m2";
+      case spv::FPEncoding::Float4E2M1EXT:
+        return "fp4e2m1";
+      case spv::FPEncoding::Float8UnsignedE8M0EXT:
+        return "fp8e8m0";
+      case spv::FPEncoding::MXInt8EXT:
+        return "mxint8";
       default:
         return "fp" + ws::to_string(width) + "_" + ws::to_string(inst.words[3]);
     }

@@ -403,9 +403,12 @@ class Checker {
       if (!c.Result(type, scalar, kind == Kind::kUConvert)) return;
       if (!c.Operand(args[0], types[0], scalar, r.count, 0)) return;
       const Shape a = shapes[types[0]];
-      if (a.width == r.width && !a.encoded && !r.encoded) {
+      // Between floats of one width, only a change of Floating Point Encoding converts.
+      const auto component = [&](Id t) { return r.count == 1 ? t : state.ComponentType(t); };
+      if (a.width == r.width &&
+          ((!a.encoded && !r.encoded) || component(types[0]) == component(type))) {
         c.Fail("operand " + state.Name(args[0]) + " has the Result Type's width; a conversion " +
-               "changes it");
+               "changes it" + (a.encoded ? " or the Floating Point Encoding" : ""));
       }
       return;
     }
@@ -507,6 +510,29 @@ void CheckGlsl(ValidationState& state, const Shapes& shapes, InstIndex i) {
   }
 }
 
+// VUID-StandaloneSpirv-OpConvertFToU-12465, -OpFConvert-12466, -OpFConvert-12467: in a Vulkan
+// environment no conversion produces OCP microscaling values and only OpFConvert takes them, to
+// an IEEE 754, E4M3, E5M2 or bfloat16 float (every float that is not one of them is an OCP
+// microscaling type, so 12466 also enforces 12467). `op` is the conversion, `operand` its value.
+void CheckVulkanMicroscaling(ValidationState& state, InstIndex i, Op op, Id type, Id operand) {
+  const Kind kind = KindOf(op);
+  if (kind != Kind::kFConvert && kind != Kind::kFloatToInt && kind != Kind::kIntToFloat) return;
+  if (state.HoldsMicroscaling(type)) {
+    state.Report("vulkan.microscaling-convert", i,
+                 state.Describe(i) + ": Result Type " + state.Name(type) +
+                     " is or holds an OCP microscaling type, which no " + state.OpName(op) +
+                     " produces in a Vulkan environment");
+    return;
+  }
+  const Id from = state.TypeOf(operand);
+  if (kind != Kind::kFConvert && state.HoldsMicroscaling(from)) {
+    state.Report("vulkan.microscaling-convert", i,
+                 state.Describe(i) + ": operand " + state.Name(operand) + " has type " +
+                     state.Name(from) + ", an OCP microscaling type, which " + state.OpName(op) +
+                     " does not take in a Vulkan environment (OpFConvert does)");
+  }
+}
+
 }  // namespace
 
 bool ArithmeticVisits(const ValidationState& state, Op op) {
@@ -525,6 +551,7 @@ void ValidateArithmetic(ValidationState& state) {
       glsl = m.result_id(i);
     }
   }
+  const bool vulkan_microscaling = state.options().env.is_vulkan() && state.DeclaresMicroscaling();
   for (const InstIndex i : state.Walked(Walk::kArithmetic)) {
     if (state.Full()) break;
     const Op op = m.opcode(i);
@@ -532,6 +559,9 @@ void ValidateArithmetic(ValidationState& state) {
     if (op == Op::SpecConstantOp) {
       if (n < 4) continue;
       const Op operation = static_cast<Op>(m.word(i, 3));
+      if (vulkan_microscaling && n == 5) {
+        CheckVulkanMicroscaling(state, i, operation, m.word(i, 1), m.word(i, 4));
+      }
       // Operands that are not constants are constant.spec-op's to report.
       bool constants = true;
       for (uint32_t w = 4; w < n; ++w)
@@ -545,6 +575,9 @@ void ValidateArithmetic(ValidationState& state) {
     } else if (const Kind kind = KindOf(op); n >= 3 && kind != Kind::kNone) {
       Check(state, shapes, i, op, kind, m.word(i, 1),
             m.words().subspan(m.word_offset(i) + 3, n - 3));
+      if (vulkan_microscaling && n == 4) {
+        CheckVulkanMicroscaling(state, i, op, m.word(i, 1), m.word(i, 3));
+      }
     }
   }
 }

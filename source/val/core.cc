@@ -4,8 +4,9 @@ namespace coopspv::val {
 
 void ValidateCore(ValidationState& state) {
   void (*const families[])(ValidationState&) = {
-      ValidateDecorations,          ValidateMemory,      ValidateArithmetic,  ValidateVectorMatrix,
-      ValidateComposites,           ValidateControlFlow, ValidateBlockLayout, ValidateGroups,
+      ValidateDecorations,          ValidateMemory,       ValidateArithmetic,
+      ValidateVectorMatrix,         ValidateMicroscaling, ValidateComposites,
+      ValidateControlFlow,          ValidateBlockLayout,  ValidateGroups,
       ValidateEntryPointInterfaces, ValidateVulkan,
   };
   for (auto family : families) {

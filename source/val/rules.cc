@@ -74,9 +74,17 @@ constexpr Rule kRules[] = {
     {"type.int", kE, "types", "SPIR-V OpTypeInt; 2.16.1",
      "OpTypeInt has Signedness 0 or 1 (0 for kernels) and a width enabled by a capability: 32, "
      "or 8/16/64 with Int8/Int16/Int64 or a storage capability."},
-    {"type.float", kE, "types", "SPIR-V OpTypeFloat; SPV_KHR_bfloat16; SPV_EXT_float8",
+    {"type.float", kE, "types",
+     "SPIR-V OpTypeFloat; SPV_KHR_bfloat16; SPV_EXT_float8; SPV_EXT_ocp_microscaling_types "
+     "(FP Encoding)",
      "OpTypeFloat has width 16, 32 or 64 (16 and 64 need a capability); a Floating Point "
-     "Encoding fixes the width (BFloat16KHR: 16, Float8 encodings: 8)."},
+     "Encoding fixes the width (BFloat16KHR: 16, Float8 encodings, Float8UnsignedE8M0EXT and "
+     "MXInt8EXT: 8, Float6E2M3EXT and Float6E3M2EXT: 6, Float4E2M1EXT: 4)."},
+    {"type.float.storage", kE, "types",
+     "SPV_EXT_ocp_microscaling_types 2.16.11 Universal Validation Rules (Memory Instructions)",
+     "A pointer to a Float4E2M1EXT, Float6E2M3EXT or Float6E3M2EXT float, or to a type holding "
+     "one (vectors, matrices, arrays, structs, cooperative types), has storage class Function "
+     "or Private."},
     {"type.vector", kE, "types",
      "SPIR-V OpTypeVector; SPV_EXT_long_vector; VUID-StandaloneSpirv-None-12295",
      "A vector has a scalar component type and 2, 3 or 4 components (8 and 16 with Vector16; "
@@ -216,8 +224,8 @@ constexpr Rule kRules[] = {
      "Conversions: Result Type and operand are scalars or vectors of the kinds the instruction "
      "converts between, with the same component count; OpUConvert's and OpConvertFToU's Result "
      "Type is unsigned; "
-     "OpUConvert, OpSConvert and OpFConvert change the width (FConvert: unless a Floating Point "
-     "Encoding is involved)."},
+     "OpUConvert, OpSConvert and OpFConvert change the width (OpFConvert: or the Floating Point "
+     "Encoding)."},
     // vector_matrix.cc
     {"matrix.operand", kE, "arithmetic",
      "SPIR-V 3.42.13 Arithmetic Instructions (OpVectorTimesScalar, OpMatrixTimesScalar, "
@@ -228,6 +236,19 @@ constexpr Rule kRules[] = {
      "OpBitcast converts between pointers or numerical scalars and vectors of the same total "
      "width; a pointer only to or from a pointer or an integer scalar (or vector from 1.5); "
      "under Logical addressing no logical pointer as result or operand."},
+    {"bitcast.extract", kE, "arithmetic", "SPV_EXT_ocp_microscaling_types OpBitcastExtractEXT",
+     "OpBitcastExtractEXT: Result Type and Base are numerical scalars or vectors of the same "
+     "component count, Base's components wider than the Result Type's; Offset is an integer "
+     "scalar."},
+
+    // microscaling.cc
+    {"microscaling.use", kE, "microscaling",
+     "SPV_EXT_ocp_microscaling_types 2.16.11 Universal Validation Rules",
+     "Values whose type is or holds a float of an OCP microscaling encoding (Float4E2M1EXT, "
+     "Float6E2M3EXT, Float6E3M2EXT, Float8UnsignedE8M0EXT, MXInt8EXT) are used only by "
+     "constant-creation, memory, function, conversion, composite, annotation, debug, "
+     "miscellaneous, extension and mode-setting instructions, OpSelect, OpPhi, OpReturnValue, "
+     "OpLifetimeStart and OpLifetimeStop."},
 
     // composites.cc
     {"composite.index", kE, "composites", "SPIR-V 3.42.12 Composite Instructions",
@@ -396,6 +417,21 @@ constexpr Rule kRules[] = {
      "the Int64Atomics capability (no VUID of its own)",
      "In a Vulkan environment, integer atomics operate on 32-bit integers, or 64-bit ones with "
      "Int64Atomics."},
+    {"vulkan.encoded-float-interface", kE, "vulkan",
+     "VUID-StandaloneSpirv-OpTypeFloat-10370, VUID-StandaloneSpirv-OpTypeFloat-10823",
+     "In a Vulkan environment, no Input or Output variable is or holds a float with a Floating "
+     "Point Encoding (bfloat16, float8, OCP microscaling types)."},
+    {"vulkan.microscaling-convert", kE, "vulkan",
+     "VUID-StandaloneSpirv-OpConvertFToU-12465, VUID-StandaloneSpirv-OpFConvert-12466, "
+     "VUID-StandaloneSpirv-OpFConvert-12467",
+     "In a Vulkan environment, OpConvertFToU, OpConvertFToS, OpConvertSToF and OpConvertUToF "
+     "neither take nor produce OCP microscaling types, and OpFConvert (also as an "
+     "OpSpecConstantOp) produces none: it converts them only to IEEE 754, Float8E4M3EXT, "
+     "Float8E5M2EXT or BFloat16KHR floats."},
+    {"vulkan.bitcast-extract", kE, "vulkan",
+     "VUID-StandaloneSpirv-Result-12468, VUID-StandaloneSpirv-Base-12469",
+     "In a Vulkan environment, OpBitcastExtractEXT extracts Float4E2M1EXT, Float6E2M3EXT or "
+     "Float6E3M2EXT scalars or vectors from an integer scalar or vector Base."},
 
     // coop_matrix.cc
     {"coop-matrix.capability", kE, "coop-matrix", "SPV_KHR_cooperative_matrix, 2.16.2",

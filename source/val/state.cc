@@ -27,7 +27,7 @@ namespace {
 // The walks (bit w for Walk w) that visit instructions of `op`.
 uint32_t WalksOf(const ValidationState& state, Op op) {
   // Direct calls, in the order of enum Walk.
-  static_assert(kNumWalks == 15);
+  static_assert(kNumWalks == 16);
   const auto bit = [](bool visits, Walk w) { return uint32_t{visits} << static_cast<uint32_t>(w); };
   return bit(MemoryVisits(state, op), Walk::kMemory) |
          bit(CompositesVisits(state, op), Walk::kComposites) |
@@ -42,7 +42,8 @@ uint32_t WalksOf(const ValidationState& state, Op op) {
          bit(TensorVisits(state, op), Walk::kTensor) |
          bit(CoopMatrix2Visits(state, op), Walk::kCoopMatrix2) |
          bit(FunctionsVisits(state, op), Walk::kFunctions) |
-         bit(StructureVisits(state, op), Walk::kStructure);
+         bit(StructureVisits(state, op), Walk::kStructure) |
+         bit(MicroscalingVisits(state, op), Walk::kMicroscaling);
 }
 
 // The walks of the opcodes a module uses, each worked out on its first instruction: directly
@@ -150,6 +151,10 @@ void ValidationState::CollectCapabilities() {
       for (uint32_t implied : grammar::Capabilities(*e)) worklist.push_back(implied);
     }
   }
+  declares_microscaling_ = HasCapability(spv::Capability::Float4EXT) ||
+                           HasCapability(spv::Capability::Float6EXT) ||
+                           HasCapability(spv::Capability::Float8UnsignedE8M0EXT) ||
+                           HasCapability(spv::Capability::MXInt8EXT);
 }
 
 bool ValidationState::HasExtension(std::string_view name) const {

@@ -44,8 +44,9 @@ enum class Walk : uint8_t {
   kCoopMatrix2,
   kFunctions,
   kStructure,
+  kMicroscaling,
 };
-inline constexpr size_t kNumWalks = static_cast<size_t>(Walk::kStructure) + 1;
+inline constexpr size_t kNumWalks = static_cast<size_t>(Walk::kMicroscaling) + 1;
 
 class ValidationState;
 
@@ -67,6 +68,7 @@ bool TensorVisits(const ValidationState& state, Op op);
 bool CoopMatrix2Visits(const ValidationState& state, Op op);
 bool FunctionsVisits(const ValidationState& state, Op op);
 bool StructureVisits(const ValidationState& state, Op op);
+bool MicroscalingVisits(const ValidationState& state, Op op);
 
 class ValidationState {
  public:
@@ -156,6 +158,21 @@ class ValidationState {
   // The value of OpConstant or OpSpecConstant (its default) of integer type.
   std::optional<int64_t> IntConstantOrSpecDefault(Id id) const;
 
+  // ---- SPV_EXT_ocp_microscaling_types.
+  // Whether the module declares a capability of the OCP microscaling types (Float4EXT, Float6EXT,
+  // Float8UnsignedE8M0EXT, MXInt8EXT): without one no such type is valid.
+  bool DeclaresMicroscaling() const { return declares_microscaling_; }
+  // What ValidateTypes found a type to be or hold through vectors, matrices, arrays, structs and
+  // cooperative types (not pointers): a float of an OCP microscaling encoding
+  // (kMicroscalingFloat), of the FP4 / FP6 ones (kSubByteFloat too). 0 for every type of a module
+  // that declares no capability of these types.
+  static constexpr uint8_t kMicroscalingFloat = 1, kSubByteFloat = 2;
+  uint8_t FloatEncodings(Id type) const {
+    return type < float_encodings_.size() ? float_encodings_[type] : 0;
+  }
+  bool HoldsMicroscaling(Id type) const { return FloatEncodings(type) & kMicroscalingFloat; }
+  void SetFloatEncodings(ws::vector<uint8_t> by_type) { float_encodings_ = std::move(by_type); }
+
   // The instructions walk `w` visits, in module order, from instruction `begin` on.
   std::span<const InstIndex> Walked(Walk w, InstIndex begin = 0);
 
@@ -193,6 +210,8 @@ class ValidationState {
   size_t walk_stride_ = 0;
   InstIndex walk_size_[kNumWalks] = {};
   bool walks_ready_ = false;
+  bool declares_microscaling_ = false;              // See DeclaresMicroscaling().
+  ws::vector<uint8_t> float_encodings_;             // See FloatEncodings().
   ws::unordered_set<std::string_view> suppressed_;  // Views of the options' rule ids.
   bool all_warnings_as_errors_ = false;
   ws::unordered_set<std::string_view> warnings_as_errors_;

@@ -67,6 +67,68 @@ void CheckInt(ValidationState& state, InstIndex i) {
   }
 }
 
+// What a float type of Floating Point Encoding `encoding` is (ValidationState::FloatEncodings).
+uint8_t FloatEncodingsOf(spv::FPEncoding encoding) {
+  switch (encoding) {
+    case spv::FPEncoding::Float4E2M1EXT:
+    case spv::FPEncoding::Float6E2M3EXT:
+    case spv::FPEncoding::Float6E3M2EXT:
+      return ValidationState::kMicroscalingFloat | ValidationState::kSubByteFloat;
+    case spv::FPEncoding::Float8UnsignedE8M0EXT:
+    case spv::FPEncoding::MXInt8EXT:
+      return ValidationState::kMicroscalingFloat;
+    default:
+      return 0;
+  }
+}
+
+// Whether `type` is or holds (not through pointers) a float with a Floating Point Encoding other
+// than FP4 / FP6 (whose storage classes type.float.storage checks).
+bool HoldsByteEncodedFloat(const ValidationState& state, Id type, int depth = 0) {
+  if (depth > 64) return false;
+  switch (state.DefOp(type)) {
+    case Op::TypeFloat: {
+      const InstIndex d = state.module().Def(type);
+      return state.module().num_words(d) > 3 &&
+             !(FloatEncodingsOf(static_cast<spv::FPEncoding>(state.module().word(d, 3))) &
+               ValidationState::kSubByteFloat);
+    }
+    case Op::TypeVector:
+    case Op::TypeVectorIdEXT:
+    case Op::TypeMatrix:
+    case Op::TypeArray:
+    case Op::TypeRuntimeArray:
+    case Op::TypeCooperativeMatrixKHR:
+    case Op::TypeCooperativeMatrixNV:
+      return HoldsByteEncodedFloat(state, state.DefWord(type, 2), depth + 1);
+    case Op::TypeStruct: {
+      const InstIndex d = state.module().Def(type);
+      for (uint32_t w = 2; w < state.module().num_words(d); ++w) {
+        if (HoldsByteEncodedFloat(state, state.module().word(d, w), depth + 1)) return true;
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+// VUID-StandaloneSpirv-OpTypeFloat-10370, -10823: in Vulkan no Input or Output variable holds a
+// bfloat16, float8 or OCP microscaling float.
+void CheckInterfaceVariable(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  if (m.num_words(i) < 4) return;
+  const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
+  if (sc != spv::StorageClass::Input && sc != spv::StorageClass::Output) return;
+  const Id pointee = state.PointeeType(m.type_id(i));
+  if (HoldsByteEncodedFloat(state, pointee)) {
+    state.Report("vulkan.encoded-float-interface", i,
+                 state.Describe(i) + ": " + state.Name(pointee) +
+                     " is or holds a float with a Floating Point Encoding, which no " +
+                     StorageClassName(sc) + " variable may hold in a Vulkan environment");
+  }
+}
+
 void CheckFloat(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   const uint32_t width = m.word(i, 2);
@@ -80,7 +142,15 @@ void CheckFloat(ValidationState& state, InstIndex i) {
       case spv::FPEncoding::Float8E4M3EXT:
       case spv::FPEncoding::Float8E5M2EXT:
       case spv::FPEncoding::Float8UnsignedE8M0EXT:
+      case spv::FPEncoding::MXInt8EXT:
         expected = 8;
+        break;
+      case spv::FPEncoding::Float6E2M3EXT:
+      case spv::FPEncoding::Float6E3M2EXT:
+        expected = 6;
+        break;
+      case spv::FPEncoding::Float4E2M1EXT:
+        expected = 4;
         break;
       default:
         break;
@@ -109,7 +179,10 @@ void CheckFloat(ValidationState& state, InstIndex i) {
     default:
       state.Report("type.float", i,
                    state.Describe(i) + ": Width " + ws::to_string(width) +
-                       " is not a supported float width (16, 32 or 64) without an encoding");
+                       " is not a supported float width (16, 32 or 64) without an encoding" +
+                       ws::string(width == 4 || width == 6 || width == 8
+                                      ? " (FP4, FP6 and FP8 floats name their encoding)"
+                                      : ""));
       return;
   }
   if (!ok) {
@@ -141,6 +214,47 @@ bool LongVectorStorage(spv::StorageClass sc) {
   }
 }
 
+// Marks the type declared at `i` with the encoded floats it holds (composites and cooperative
+// types hold their components, not pointers their pointees), and checks where those may live:
+// SPV_EXT_ocp_microscaling_types, "Float4E2M1EXT, Float6E2M3EXT, and Float6E3M2EXT encodings can
+// only be used with the Function and Private storage classes".
+void TrackFloatEncodings(ValidationState& state, InstIndex i, ws::vector<uint8_t>& encodings) {
+  const ir::Module& m = state.module();
+  const Id id = m.result_id(i);
+  if (id >= encodings.size() || m.num_words(i) < 3) return;
+  const auto of = [&](Id type) -> uint8_t { return type < encodings.size() ? encodings[type] : 0; };
+  switch (m.opcode(i)) {
+    case Op::TypeVector:
+    case Op::TypeVectorIdEXT:
+    case Op::TypeMatrix:
+    case Op::TypeArray:
+    case Op::TypeRuntimeArray:
+    case Op::TypeCooperativeMatrixKHR:
+    case Op::TypeCooperativeMatrixNV:
+      encodings[id] = of(m.word(i, 2));
+      break;
+    case Op::TypeStruct:
+      for (uint32_t w = 2; w < m.num_words(i); ++w) encodings[id] |= of(m.word(i, w));
+      break;
+    case Op::TypePointer: {
+      if (m.num_words(i) < 4) break;
+      const auto sc = static_cast<spv::StorageClass>(m.word(i, 2));
+      const Id pointee = m.word(i, 3);
+      if ((of(pointee) & ValidationState::kSubByteFloat) && sc != spv::StorageClass::Function &&
+          sc != spv::StorageClass::Private) {
+        state.Report("type.float.storage", i,
+                     state.Describe(i) + ": " + state.Name(pointee) +
+                         " is or holds an FP4 / FP6 float (Float4E2M1EXT, Float6E2M3EXT, "
+                         "Float6E3M2EXT), which only Function and Private storage may hold, not " +
+                         StorageClassName(sc));
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 }  // namespace
 
 void ValidateTypes(ValidationState& state) {
@@ -154,9 +268,21 @@ void ValidateTypes(ValidationState& state) {
   const auto holds_long_vector = [&](Id type) {
     return type < long_vector.size() && long_vector[type];
   };
+  // The OCP microscaling floats each type is or holds (ValidationState::FloatEncodings), tracked
+  // only where a capability of them is declared.
+  ws::vector<uint8_t> float_encodings(state.DeclaresMicroscaling() ? m.bound() : 0, 0);
+  // Interface variables are judged only where a float with an encoding can be declared.
+  const bool vulkan_encoded_floats =
+      state.options().env.is_vulkan() &&
+      (state.DeclaresMicroscaling() || state.HasCapability(Capability::BFloat16TypeKHR) ||
+       state.HasCapability(Capability::Float8EXT));
+
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
-    if (!ir::IsTypeDeclaration(op) && op != Op::TypeForwardPointer) continue;
+    if (!ir::IsTypeDeclaration(op) && op != Op::TypeForwardPointer) {
+      if (op == Op::Variable && vulkan_encoded_floats) CheckInterfaceVariable(state, i);
+      continue;
+    }
     const ir::Inst inst = m.inst(i);
     const Id id = m.result_id(i);
     switch (op) {
@@ -165,6 +291,9 @@ void ValidateTypes(ValidationState& state) {
         break;
       case Op::TypeFloat:
         CheckFloat(state, i);
+        if (id < float_encodings.size() && inst.words.size() > 3) {
+          float_encodings[id] = FloatEncodingsOf(static_cast<spv::FPEncoding>(inst.words[3]));
+        }
         break;
       case Op::TypeVector: {
         const Id component = inst.words[2];
@@ -331,6 +460,7 @@ void ValidateTypes(ValidationState& state) {
       default:
         break;
     }
+    if (!float_encodings.empty()) TrackFloatEncodings(state, i, float_encodings);
     if (id != 0 && depth[id] > state.options().max_type_nesting_depth) {
       state.Report("type.nesting", i,
                    state.Describe(i) + " nests " + ws::to_string(depth[id]) +
@@ -348,6 +478,7 @@ void ValidateTypes(ValidationState& state) {
       }
     }
   }
+  state.SetFloatEncodings(std::move(float_encodings));
 }
 
 }  // namespace coopspv::val

@@ -1,10 +1,12 @@
 // Vector and matrix arithmetic (SPIR-V 3.42.13: OpVectorTimesScalar, OpMatrixTimesScalar,
-// OpVectorTimesMatrix, OpMatrixTimesVector, OpMatrixTimesMatrix, OpOuterProduct, OpDot) and
-// OpBitcast (3.42.11): the shapes of Result Type and operands, which relate through component
-// and column counts or total bit widths. Cooperative matrices and vectors are the cooperative
-// families' (coop-matrix.arith, coop-vector.convert): these rules skip them, except for an
-// OpMatrixTimesScalar whose Result Type is a cooperative matrix and whose Matrix is not.
+// OpVectorTimesMatrix, OpMatrixTimesVector, OpMatrixTimesMatrix, OpOuterProduct, OpDot), OpBitcast
+// (3.42.11) and OpBitcastExtractEXT (SPV_EXT_ocp_microscaling_types): the shapes of Result Type
+// and operands, which relate through component and column counts or bit widths. Cooperative
+// matrices and vectors are the cooperative families' (coop-matrix.arith, coop-vector.convert):
+// these rules skip them, except for an OpMatrixTimesScalar whose Result Type is a cooperative
+// matrix and whose Matrix is not.
 #include <string>
+#include <utility>
 
 #include "source/common/workspace.h"
 #include "source/val/cooperative.h"
@@ -42,6 +44,16 @@ class VectorMatrixRules {
     state_.Report(rule, i, state_.Describe(i) + ": " + what);
   }
   void CheckBitcast(InstIndex i, Id result, Id operand);
+  void CheckBitcastExtract(InstIndex i, Id result, Id base, Id offset);
+  // The component type and count of a numerical scalar or vector type (OpTypeVectorIdEXT under
+  // LongVectorEXT included; a count a spec constant gives is 0); {0, 0} for other types.
+  std::pair<Id, uint32_t> NumericalShape(Id t) const {
+    if (state_.IsNumericScalarType(t)) return {t, 1};
+    if (!state_.IsVectorType(t) || !state_.IsNumericScalarType(state_.ComponentType(t))) {
+      return {0, 0};
+    }
+    return {state_.ComponentType(t), state_.VectorCount(t).value_or(0)};
+  }
 
   ValidationState& state_;
   const ir::Module& m_;
@@ -104,11 +116,67 @@ void VectorMatrixRules::CheckBitcast(InstIndex i, Id result, Id operand) {
   }
 }
 
+// SPV_EXT_ocp_microscaling_types OpBitcastExtractEXT: "'Result Type' must be a scalar or
+// vector of numerical type with the same number of components as 'Base'. 'Base' must be a scalar
+// or vector of numerical type whose components must have a bit width greater than that of 'Result
+// Type'. 'Offset' must be a scalar integer type." In Vulkan (VUID-StandaloneSpirv-Result-12468,
+// -Base-12469) it extracts FP4 / FP6 floats from integers.
+void VectorMatrixRules::CheckBitcastExtract(InstIndex i, Id result, Id base, Id offset) {
+  const auto [result_component, result_count] = NumericalShape(result);
+  if (result_component == 0) {
+    return Fail(
+        "bitcast.extract", i,
+        "Result Type " + state_.Name(result) + " is not a scalar or vector of numerical type");
+  }
+  const bool vulkan = state_.options().env.is_vulkan();
+  if (vulkan && !(state_.FloatEncodings(result_component) & ValidationState::kSubByteFloat)) {
+    return Fail("vulkan.bitcast-extract", i,
+                "Result Type " + state_.Name(result) +
+                    " is not a Float4E2M1EXT, Float6E2M3EXT or Float6E3M2EXT scalar or vector, "
+                    "which a Vulkan environment requires");
+  }
+  const Id base_type = state_.TypeOf(base);
+  const auto [base_component, base_count] = NumericalShape(base_type);
+  if (base_component == 0) {
+    return Fail("bitcast.extract", i,
+                "Base " + state_.Name(base) + " has type " + state_.Name(base_type) +
+                    ", not a scalar or vector of numerical type");
+  }
+  if (vulkan && !state_.IsIntType(base_component)) {
+    return Fail("vulkan.bitcast-extract", i,
+                "Base " + state_.Name(base) + " has type " + state_.Name(base_type) +
+                    ", not an integer scalar or vector, which a Vulkan environment requires");
+  }
+  if (result_count != base_count && result_count != 0 && base_count != 0) {
+    return Fail("bitcast.extract", i,
+                "Base " + state_.Name(base) + " has " + ws::to_string(base_count) +
+                    " components, Result Type " + state_.Name(result) + " " +
+                    ws::to_string(result_count));
+  }
+  const uint32_t result_width = state_.ScalarWidth(result_component);
+  const uint32_t base_width = state_.ScalarWidth(base_component);
+  if (base_width <= result_width) {
+    return Fail("bitcast.extract", i,
+                "Base " + state_.Name(base) + " has components of " + ws::to_string(base_width) +
+                    " bits, not more than the Result Type's " + ws::to_string(result_width));
+  }
+  const Id offset_type = state_.TypeOf(offset);
+  if (!state_.IsIntType(offset_type)) {
+    Fail("bitcast.extract", i,
+         "Offset " + state_.Name(offset) + " has type " + state_.Name(offset_type) +
+             ", not a scalar integer type");
+  }
+}
+
 void VectorMatrixRules::Check(InstIndex i) {
   const Op op = m_.opcode(i);
   const uint32_t n = m_.num_words(i);
   if (n < 4) return;
   const Id result = m_.word(i, 1);
+  if (op == Op::BitcastExtractEXT) {
+    if (n == 5) CheckBitcastExtract(i, result, m_.word(i, 3), m_.word(i, 4));
+    return;
+  }
   for (uint32_t w = 3; w < n; ++w) {
     if (IsCooperative(state_, state_.TypeOf(m_.word(i, w)))) return;
   }
@@ -224,6 +292,7 @@ void VectorMatrixRules::Check(InstIndex i) {
 bool VectorMatrixVisits(const ValidationState& state, Op op) {
   switch (op) {
     case Op::Bitcast:
+    case Op::BitcastExtractEXT:
     case Op::VectorTimesScalar:
     case Op::MatrixTimesScalar:
     case Op::VectorTimesMatrix:

@@ -437,10 +437,123 @@ TEST(Float8Test, AllBitPatternsRoundTrip) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// OCP microscaling (SPV_EXT_ocp_microscaling_types): FP4 E2M1 and FP6 E2M3 / E3M2 have no
+// infinities nor NaN, so every pattern is finite; E8M0 and MXINT8 print as spirv-dis prints them.
+
+TEST(MicroscalingTest, Fp4E2M1) {
+  EXPECT_EQ(kFloat4E2M1.width(), 4);
+  EXPECT_EQ(kFloat4E2M1.bias(), 1);
+  EXPECT_EQ(FormatFloat(0x0, kFloat4E2M1), "0x0p+0");
+  EXPECT_EQ(FormatFloat(0x1, kFloat4E2M1), "0x1p-1");  // The one subnormal, 0.5.
+  EXPECT_EQ(FormatFloat(0x2, kFloat4E2M1), "0x1p+0");
+  EXPECT_EQ(FormatFloat(0x3, kFloat4E2M1), "0x1.8p+0");
+  EXPECT_EQ(FormatFloat(0x6, kFloat4E2M1), "0x1p+2");
+  EXPECT_EQ(FormatFloat(0x7, kFloat4E2M1), "0x1.8p+2");  // 6, the largest: not NaN.
+  EXPECT_EQ(FormatFloat(0xF, kFloat4E2M1), "-0x1.8p+2");
+  EXPECT_TRUE(Parses("6", kFloat4E2M1, 0x7));
+  EXPECT_TRUE(Parses("-6", kFloat4E2M1, 0xF));
+  EXPECT_TRUE(Parses("0.5", kFloat4E2M1, 0x1));
+  EXPECT_TRUE(Parses("0.25", kFloat4E2M1, 0x0));  // Half the subnormal: tie to even, zero.
+  EXPECT_TRUE(Parses("5", kFloat4E2M1, 0x6));     // Between 4 and 6: tie to even, 4.
+  EXPECT_TRUE(Parses("0x1.8p+2", kFloat4E2M1, 0x7));
+  EXPECT_TRUE(Fails("7", kFloat4E2M1, "out of range for a 4-bit float"));
+  EXPECT_TRUE(Fails("0x1p+3", kFloat4E2M1, "out of range"));
+}
+
+TEST(MicroscalingTest, Fp6E2M3AndE3M2) {
+  EXPECT_EQ(kFloat6E2M3.width(), 6);
+  EXPECT_EQ(kFloat6E3M2.width(), 6);
+  EXPECT_EQ(kFloat6E3M2.bias(), 3);
+  EXPECT_EQ(FormatFloat(0x1F, kFloat6E2M3), "0x1.ep+2");  // 7.5, the largest.
+  EXPECT_EQ(FormatFloat(0x01, kFloat6E2M3), "0x1p-3");    // Smallest subnormal.
+  EXPECT_EQ(FormatFloat(0x1F, kFloat6E3M2), "0x1.cp+4");  // 28, the largest.
+  EXPECT_EQ(FormatFloat(0x01, kFloat6E3M2), "0x1p-4");
+  EXPECT_EQ(FormatFloat(0x3F, kFloat6E3M2), "-0x1.cp+4");
+  EXPECT_TRUE(Parses("7.5", kFloat6E2M3, 0x1F));
+  EXPECT_TRUE(Parses("28", kFloat6E3M2, 0x1F));
+  EXPECT_TRUE(Parses("-1", kFloat6E3M2, 0x2C));
+  EXPECT_TRUE(Fails("8", kFloat6E2M3, "out of range for a 6-bit float"));
+  EXPECT_TRUE(Fails("32", kFloat6E3M2, "out of range"));
+}
+
+TEST(MicroscalingTest, AllBitPatternsRoundTrip) {
+  for (FloatFormat format : {kFloat4E2M1, kFloat6E2M3, kFloat6E3M2}) {
+    SCOPED_TRACE(format.exponent_bits * 10 + format.mantissa_bits);
+    for (uint64_t bits = 0; bits < (1u << format.width()); ++bits) {
+      const std::string text = FormatFloat(bits, format);
+      uint64_t parsed = ~0ull;
+      std::string error;
+      ASSERT_TRUE(ParseFloat(text, format, &parsed, &error)) << text << ": " << error;
+      ASSERT_EQ(parsed, bits) << text;
+    }
+  }
+  for (uint64_t bits = 0; bits <= 0xFF; ++bits) {
+    uint64_t parsed = ~0ull;
+    std::string error;
+    ASSERT_TRUE(ParseE8M0(FormatE8M0(bits), &parsed, &error)) << FormatE8M0(bits) << error;
+    ASSERT_EQ(parsed, bits);
+    ASSERT_TRUE(ParseMXInt8(FormatMXInt8(bits), &parsed, &error)) << FormatMXInt8(bits) << error;
+    ASSERT_EQ(parsed, bits);
+  }
+}
+
+TEST(MicroscalingTest, E8M0) {
+  EXPECT_EQ(FormatE8M0(0), "0x1p-127");  // No zero: the smallest power of two.
+  EXPECT_EQ(FormatE8M0(127), "0x1p+0");
+  EXPECT_EQ(FormatE8M0(254), "0x1p+127");
+  EXPECT_EQ(FormatE8M0(255), "0x1p+128");  // NaN.
+  uint64_t bits = 0;
+  std::string error;
+  EXPECT_TRUE(ParseE8M0("1", &bits, &error));
+  EXPECT_EQ(bits, 127u);
+  EXPECT_TRUE(ParseE8M0("0.25", &bits, &error));
+  EXPECT_EQ(bits, 125u);
+  for (const char* bad : {"0", "-1", "3", "0x1p+129", "0x1p-128", "x"}) {
+    EXPECT_FALSE(ParseE8M0(bad, &bits, &error)) << bad;
+  }
+  EXPECT_FALSE(ParseE8M0("3", &bits, &error));
+  EXPECT_NE(error.find("is not an E8M0 value"), std::string::npos) << error;
+}
+
+TEST(MicroscalingTest, MXInt8) {
+  EXPECT_EQ(FormatMXInt8(0x00), "0x0p+0");
+  EXPECT_EQ(FormatMXInt8(0x40), "0x1p+0");
+  EXPECT_EQ(FormatMXInt8(0x01), "0x1p-6");
+  EXPECT_EQ(FormatMXInt8(0x7F), "0x1.fcp+0");
+  EXPECT_EQ(FormatMXInt8(0x80), "-0x1p+1");
+  EXPECT_EQ(FormatMXInt8(0xFF), "-0x1p-6");
+  uint64_t bits = 0;
+  std::string error;
+  EXPECT_TRUE(ParseMXInt8("-2", &bits, &error));
+  EXPECT_EQ(bits, 0x80u);
+  EXPECT_TRUE(ParseMXInt8("0.5", &bits, &error));
+  EXPECT_EQ(bits, 0x20u);
+  EXPECT_TRUE(ParseMXInt8("-0", &bits, &error));
+  EXPECT_EQ(bits, 0u);
+  for (const char* bad : {"2", "-2.015625", "0x1p-7", "0.1", "x"}) {
+    EXPECT_FALSE(ParseMXInt8(bad, &bits, &error)) << bad;
+  }
+  EXPECT_FALSE(ParseMXInt8("2", &bits, &error));
+  EXPECT_NE(error.find("is not an MXINT8 value"), std::string::npos) << error;
+}
+
+TEST(MicroscalingTest, FormatOfEncoding) {
+  EXPECT_EQ(FloatFormatOf(32, -1)->width(), 32);
+  EXPECT_EQ(FloatFormatOf(16, 0)->exponent_bits, 8);  // BFloat16KHR.
+  EXPECT_EQ(FloatFormatOf(4, 4225)->width(), 4);
+  EXPECT_EQ(FloatFormatOf(6, 4223)->mantissa_bits, 3);
+  EXPECT_EQ(FloatFormatOf(6, 4224)->mantissa_bits, 2);
+  EXPECT_FALSE(FloatFormatOf(8, kEncodingFloat8UnsignedE8M0).has_value());
+  EXPECT_FALSE(FloatFormatOf(8, kEncodingMXInt8).has_value());
+  EXPECT_FALSE(FloatFormatOf(8, -1).has_value());
+}
+
+// ---------------------------------------------------------------------------------------------
 // Text that is not a number.
 
 TEST(ParseFloatTest, JunkIsRejectedInEveryFormat) {
-  const FloatFormat formats[] = {kHalf, kSingle, kDouble, kBFloat16, kFloat8E4M3, kFloat8E5M2};
+  const FloatFormat formats[] = {kHalf,       kSingle,     kDouble,     kBFloat16,  kFloat8E4M3,
+                                 kFloat8E5M2, kFloat4E2M1, kFloat6E2M3, kFloat6E3M2};
   for (const FloatFormat& format : formats) {
     SCOPED_TRACE(format.width());
     EXPECT_TRUE(Fails("abc", format, "'abc' is not a floating-point number"));

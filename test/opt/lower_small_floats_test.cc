@@ -302,6 +302,24 @@ TEST(LowerSmallFloats, RefusesWhatItCannotRewrite) {
   EXPECT_NE(r.error.find("OpExtInst"), std::string::npos) << r.error;
 }
 
+// SPV_EXT_ocp_microscaling_types: the FP4 / FP6 / E8M0 / MXINT8 types are refused, naming the
+// type, never half lowered.
+TEST(LowerSmallFloats, RefusesTheOcpMicroscalingTypes) {
+  for (const char* type : {"OpTypeFloat 4 Float4E2M1EXT", "OpTypeFloat 8 MXInt8EXT"}) {
+    std::string text = Module("", "", std::string("%ocp = ") + type + "\n");
+    text.replace(text.find("OpExtension"), 0,
+                 "OpCapability Float4EXT\nOpCapability MXInt8EXT\n"
+                 "OpExtension \"SPV_EXT_ocp_microscaling_types\"\n");
+    const PassRun r = Lower(text);
+    EXPECT_FALSE(r.ok) << type;
+    EXPECT_NE(r.error.find("lower-small-floats.unsupported"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find(std::string(type).substr(std::string(type).rfind(' ') + 1) +
+                           " is not emulated"),
+              std::string::npos)
+        << r.error;
+  }
+}
+
 // The GLSL.std.450 import is added only for a helper that calls FindUMsb (a float8 decode), and
 // never left unused.
 TEST(LowerSmallFloats, ImportsGlslOnlyForTheHelpersThatUseIt) {

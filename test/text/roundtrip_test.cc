@@ -584,6 +584,78 @@ OpMemoryModel Logical GLSL450
   EXPECT_NE(dis.find("OpConstant %fp8e4m3 0x1p-9\n"), std::string::npos) << dis;
 }
 
+// SPV_EXT_ocp_microscaling_types: the FP4 / FP6 / E8M0 / MXINT8 types, their literals (hex
+// floats, as spirv-dis prints them) and OpBitcastExtractEXT.
+TEST(CoopFamilyRoundTrip, MicroscalingTypesConstantsAndBitcastExtract) {
+  const std::string text = R"(OpCapability Shader
+OpCapability Int8
+OpCapability Float4EXT
+OpCapability Float6EXT
+OpCapability Float8UnsignedE8M0EXT
+OpCapability MXInt8EXT
+OpCapability BitcastExtractEXT
+OpExtension "SPV_EXT_float8"
+OpExtension "SPV_EXT_ocp_microscaling_types"
+OpMemoryModel Logical GLSL450
+%f4 = OpTypeFloat 4 Float4E2M1EXT
+%f6a = OpTypeFloat 6 Float6E2M3EXT
+%f6b = OpTypeFloat 6 Float6E3M2EXT
+%e8m0 = OpTypeFloat 8 Float8UnsignedE8M0EXT
+%mx = OpTypeFloat 8 MXInt8EXT
+%uchar = OpTypeInt 8 0
+%uint = OpTypeInt 32 0
+%c1 = OpConstant %f4 -1.5
+%c2 = OpConstant %f4 6
+%c3 = OpConstant %f6a 0x1p-3
+%c4 = OpConstant %f6b 28
+%c5 = OpConstant %e8m0 0.5
+%c6 = OpConstant %e8m0 0x1p+128
+%c7 = OpConstant %mx -2
+%c8 = OpSpecConstant %mx 0.25
+%c9 = OpConstant %uchar 7
+%c10 = OpConstant %uint 4
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%x = OpBitcastExtractEXT %f4 %c9 %c10
+OpReturn
+OpFunctionEnd
+)";
+  auto result = RoundTrip(text);
+  ASSERT_TRUE(result);
+  const auto& [binary, dis] = *result;
+  const std::vector<Inst> insts = Instructions(binary);
+  ASSERT_EQ(insts.size(), 34u);
+  EXPECT_EQ(insts[10].words, (std::vector<uint32_t>{0x00040016, 1, 4, 4225}));
+  EXPECT_EQ(insts[11].words, (std::vector<uint32_t>{0x00040016, 2, 6, 4223}));
+  EXPECT_EQ(insts[12].words, (std::vector<uint32_t>{0x00040016, 3, 6, 4224}));
+  EXPECT_EQ(insts[13].words, (std::vector<uint32_t>{0x00040016, 4, 8, 4226}));
+  EXPECT_EQ(insts[14].words, (std::vector<uint32_t>{0x00040016, 5, 8, 4227}));
+  // -1.5 = S.01.1, 6 = 0.11.1, 2^-3 = the smallest E2M3 subnormal, 28 = 0.111.11, 2^-1 = 126,
+  // NaN = 0xFF, -2 = 0x80, 0.25 = 16 * 2^-6.
+  const std::vector<uint32_t> expected = {0xB, 0x7, 0x01, 0x1F, 126, 0xFF, 0x80, 0x10};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const Inst& inst = insts[17 + i];
+    ASSERT_EQ(inst.words.size(), 4u) << i;
+    EXPECT_EQ(inst.words[3], expected[i]) << "constant " << i;
+  }
+  EXPECT_EQ(insts[31].opcode, 4195u);  // OpBitcastExtractEXT.
+  EXPECT_EQ(insts[31].words.size(), 5u);
+  // Named and printed as spirv-dis names and prints them.
+  for (const char* line :
+       {"%fp4e2m1 = OpTypeFloat 4 Float4E2M1EXT\n", "%fp6e2m3 = OpTypeFloat 6 Float6E2M3EXT\n",
+        "%fp6e3m2 = OpTypeFloat 6 Float6E3M2EXT\n",
+        "%fp8e8m0 = OpTypeFloat 8 Float8UnsignedE8M0EXT\n", "%mxint8 = OpTypeFloat 8 MXInt8EXT\n",
+        "OpConstant %fp4e2m1 -0x1.8p+0\n", "OpConstant %fp4e2m1 0x1.8p+2\n",
+        "OpConstant %fp6e2m3 0x1p-3\n", "OpConstant %fp6e3m2 0x1.cp+4\n",
+        "OpConstant %fp8e8m0 0x1p-1\n", "OpConstant %fp8e8m0 0x1p+128\n",
+        "OpConstant %mxint8 -0x1p+1\n", "OpSpecConstant %mxint8 0x1p-2\n",
+        "OpBitcastExtractEXT %fp4e2m1 %uchar_7 %uint_4\n"}) {
+    EXPECT_NE(dis.find(line), std::string::npos) << line << dis;
+  }
+}
+
 // CooperativeVector ComponentType / MatrixLayout and CooperativeMatrixLayout values are ids of
 // constants; the constants carry the enumerant values of grammar-facts.md.
 TEST(CoopFamilyRoundTrip, EnumerantValuesAsConstants) {

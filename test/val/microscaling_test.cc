@@ -1,0 +1,354 @@
+// Tests of SPV_EXT_ocp_microscaling_types across the rule families that check it: the types and
+// their storage classes (types.cc: type.float, type.float.storage and, with bfloat16 and float8,
+// vulkan.encoded-float-interface), their uses
+// (microscaling.cc: microscaling.use), the conversions' Vulkan rules (arithmetic.cc:
+// vulkan.microscaling-convert) and OpBitcastExtractEXT (vector_matrix.cc: bitcast.extract,
+// vulkan.bitcast-extract).
+#include <string>
+
+#include "test/val/val_test_util.h"
+
+namespace coopspv::val {
+namespace {
+
+// A kernel declaring every OCP microscaling type, scalars and vectors, with constants of each and
+// Function variables; `globals` follow the declarations, `body` is the entry block.
+std::string Kernel(const std::string& body, const std::string& globals = "") {
+  return R"(
+OpCapability Shader
+OpCapability Int8
+OpCapability Float16
+OpCapability Float8EXT
+OpCapability Float4EXT
+OpCapability Float6EXT
+OpCapability Float8UnsignedE8M0EXT
+OpCapability MXInt8EXT
+OpCapability BitcastExtractEXT
+OpExtension "SPV_EXT_float8"
+OpExtension "SPV_EXT_ocp_microscaling_types"
+%glsl = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %priv
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%uchar = OpTypeInt 8 0
+%uint = OpTypeInt 32 0
+%half = OpTypeFloat 16
+%float = OpTypeFloat 32
+%e4m3 = OpTypeFloat 8 Float8E4M3EXT
+%fp4 = OpTypeFloat 4 Float4E2M1EXT
+%e2m3 = OpTypeFloat 6 Float6E2M3EXT
+%e3m2 = OpTypeFloat 6 Float6E3M2EXT
+%e8m0 = OpTypeFloat 8 Float8UnsignedE8M0EXT
+%mx = OpTypeFloat 8 MXInt8EXT
+%v2fp4 = OpTypeVector %fp4 2
+%v4fp4 = OpTypeVector %fp4 4
+%v2e3m2 = OpTypeVector %e3m2 2
+%v2uchar = OpTypeVector %uchar 2
+%v4uchar = OpTypeVector %uchar 4
+%v2mx = OpTypeVector %mx 2
+%S = OpTypeStruct %float %e2m3
+%uint_2 = OpConstant %uint 2
+%arr = OpTypeArray %mx %uint_2
+%true = OpConstantTrue %bool
+%uchar_9 = OpConstant %uchar 9
+%uint_1 = OpConstant %uint 1
+%float_1 = OpConstant %float 1
+%half_1 = OpConstant %half 1
+%fp4_1 = OpConstant %fp4 1
+%e2m3_1 = OpConstant %e2m3 1
+%e3m2_1 = OpConstant %e3m2 1
+%e8m0_1 = OpConstant %e8m0 1
+%mx_1 = OpConstant %mx 1
+%fp4_v2 = OpConstantComposite %v2fp4 %fp4_1 %fp4_1
+%mx_v2 = OpConstantComposite %v2mx %mx_1 %mx_1
+%uchar_v2 = OpConstantComposite %v2uchar %uchar_9 %uchar_9
+%S_1 = OpConstantComposite %S %float_1 %e2m3_1
+%arr_1 = OpConstantComposite %arr %mx_1 %mx_1
+%spec = OpSpecConstant %e3m2 2
+%pfp4 = OpTypePointer Function %fp4
+%pS = OpTypePointer Function %S
+%parr = OpTypePointer Private %arr
+%priv = OpVariable %parr Private
+)" + globals +
+         R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%vfp4 = OpVariable %pfp4 Function
+%vS = OpVariable %pS Function
+)" + body +
+         R"(
+OpReturn
+OpFunctionEnd
+)";
+}
+
+TEST(Microscaling, EveryTypeInConstantsMemoryConversionsAndComposites) {
+  const std::string body = R"(
+OpStore %vfp4 %fp4_1
+%l = OpLoad %fp4 %vfp4
+OpStore %vS %S_1
+%a = OpFConvert %float %l
+%b = OpFConvert %half %e2m3_1
+%c = OpFConvert %float %spec
+%d = OpFConvert %float %e8m0_1
+%e = OpFConvert %e4m3 %mx_1
+%g = OpBitcast %uchar %fp4_v2
+%h = OpBitcast %v2fp4 %uchar_9
+%i = OpBitcast %uchar %mx_1
+%j = OpBitcast %v2uchar %mx_v2
+%k = OpCompositeExtract %fp4 %fp4_v2 1
+%m = OpCompositeConstruct %v2fp4 %k %l
+%n = OpVectorShuffle %v4fp4 %m %fp4_v2 0 1 3 2
+%o = OpSelect %fp4 %true %k %l
+%p = OpCopyObject %S %S_1
+%q = OpUndef %v2mx
+%r = OpBitcastExtractEXT %fp4 %uchar_9 %uint_1
+%s = OpBitcastExtractEXT %v2fp4 %uchar_v2 %uint_2
+%t = OpBitcastExtractEXT %e3m2 %uint_1 %uint_1
+%u = OpLoad %arr %priv
+)";
+  // spirv-val accepts the same module in both environments.
+  EXPECT_CLEAN(testing::ValidateText(Kernel(body), "vulkan1.3"));
+  EXPECT_CLEAN(testing::ValidateText(Kernel(body), "spv1.6"));
+}
+
+// Functions take, pass and return the values; OpPhi merges them.
+TEST(Microscaling, FunctionsAndPhi) {
+  const std::string text = Kernel(R"(
+%x = OpFunctionCall %fp4 %id %fp4_1
+OpBranch %next
+%next = OpLabel
+%y = OpPhi %fp4 %x %entry
+)",
+                                  "%idfn = OpTypeFunction %fp4 %fp4\n");
+  const std::string with_function = text + R"(
+%id = OpFunction %fp4 None %idfn
+%param = OpFunctionParameter %fp4
+%body = OpLabel
+OpReturnValue %param
+OpFunctionEnd
+)";
+  EXPECT_CLEAN(testing::ValidateText(with_function, "vulkan1.3"));
+}
+
+using Case = testing::InstructionCase;
+
+class MicroscalingCase : public ::testing::TestWithParam<Case> {};
+
+TEST_P(MicroscalingCase, IsReportedWithItsRule) {
+  const Case& c = GetParam();
+  const Result r = testing::ValidateText(Kernel(c.instruction), c.env);
+  // The reported instruction: the case's first, by its opcode (the friendly names differ).
+  const std::string first = c.instruction;
+  const size_t op = first.find("= Op") + 2;
+  const std::string opcode = first.substr(op, first.find(' ', op) - op);
+  testing::ExpectCase(r, c.rule, c.rule[0] != '\0' ? opcode.c_str() : nullptr);
+}
+
+// microscaling.use: "must only be used with" constant-creation, memory, function, conversion,
+// composite, ... instructions, OpSelect, OpPhi, OpReturnValue, OpLifetimeStart / Stop.
+INSTANTIATE_TEST_SUITE_P(
+    Use, MicroscalingCase,
+    ::testing::Values(
+        Case{"%x = OpFAdd %fp4 %fp4_1 %fp4_1", "spv1.6", "microscaling.use"},
+        Case{"%x = OpFNegate %mx %mx_1", "spv1.6", "microscaling.use"},
+        Case{"%x = OpFMul %v2fp4 %fp4_v2 %fp4_v2", "vulkan1.3", "microscaling.use"},
+        Case{"%x = OpVectorTimesScalar %v2fp4 %fp4_v2 %fp4_1", "spv1.6", "microscaling.use"},
+        Case{"%x = OpDot %fp4 %fp4_v2 %fp4_v2", "spv1.6", "microscaling.use"},
+        Case{"%x = OpIsNan %bool %e8m0_1", "spv1.6", "microscaling.use"},
+        Case{"%x = OpFOrdLessThan %bool %e3m2_1 %e3m2_1", "spv1.6", "microscaling.use"},
+        Case{"%x = OpFOrdEqual %bool %spec %spec", "vulkan1.3", "microscaling.use"},
+        // Values of a struct or array holding one are such values too.
+        Case{"%x = OpIEqual %bool %uint_1 %uint_1\n%y = OpSelect %S %x %S_1 %S_1", "spv1.6", ""},
+        // Other values in the same instructions are fine.
+        Case{"%x = OpFAdd %float %float_1 %float_1", "spv1.6", ""},
+        Case{"%x = OpExtInst %fp4 %glsl FAbs %fp4_1", "spv1.6", ""}));
+
+// OpBitcastExtractEXT: numerical scalars or vectors of one component count, Base wider; in
+// Vulkan FP4 / FP6 results from integers.
+INSTANTIATE_TEST_SUITE_P(
+    BitcastExtract, MicroscalingCase,
+    ::testing::Values(
+        Case{"%x = OpBitcastExtractEXT %fp4 %uchar_9 %uint_1", "vulkan1.3", ""},
+        Case{"%x = OpBitcastExtractEXT %e2m3 %uint_1 %uchar_9", "vulkan1.3", ""},
+        Case{"%x = OpBitcastExtractEXT %v2fp4 %uchar_9 %uint_1", "vulkan1.3", "bitcast.extract"},
+        Case{"%x = OpBitcastExtractEXT %v4fp4 %uchar_v2 %uint_1", "spv1.6", "bitcast.extract"},
+        Case{"%x = OpBitcastExtractEXT %mx %uchar_9 %uint_1", "spv1.6", "bitcast.extract"},
+        Case{"%x = OpBitcastExtractEXT %fp4 %fp4_1 %uint_1", "spv1.6", "bitcast.extract"},
+        Case{"%x = OpBitcastExtractEXT %fp4 %uchar_9 %float_1", "spv1.6", "bitcast.extract"},
+        Case{"%x = OpBitcastExtractEXT %fp4 %true %uint_1", "spv1.6", "bitcast.extract"},
+        Case{"%x = OpBitcastExtractEXT %S %uint_1 %uint_1", "spv1.6", "bitcast.extract"},
+        // Outside Vulkan any numerical result and Base.
+        Case{"%x = OpBitcastExtractEXT %uchar %uint_1 %uint_1", "spv1.6", ""},
+        Case{"%x = OpBitcastExtractEXT %mx %half_1 %uint_1", "spv1.6", ""},
+        Case{"%x = OpBitcastExtractEXT %uchar %uint_1 %uint_1", "vulkan1.3",
+             "vulkan.bitcast-extract"},
+        Case{"%x = OpBitcastExtractEXT %mx %uint_1 %uint_1", "vulkan1.3", "vulkan.bitcast-extract"},
+        Case{"%x = OpBitcastExtractEXT %fp4 %half_1 %uint_1", "vulkan1.3",
+             "vulkan.bitcast-extract"}));
+
+// In Vulkan no conversion produces these values and only OpFConvert takes them.
+INSTANTIATE_TEST_SUITE_P(
+    Convert, MicroscalingCase,
+    ::testing::Values(
+        Case{"%x = OpFConvert %fp4 %float_1", "vulkan1.3", "vulkan.microscaling-convert"},
+        Case{"%x = OpFConvert %e8m0 %half_1", "vulkan1.3", "vulkan.microscaling-convert"},
+        Case{"%x = OpFConvert %e3m2 %e2m3_1", "vulkan1.3", "vulkan.microscaling-convert"},
+        Case{"%x = OpFConvert %v2e3m2 %fp4_v2", "vulkan1.3", "vulkan.microscaling-convert"},
+        Case{"%x = OpConvertFToU %uint %fp4_1", "vulkan1.3", "vulkan.microscaling-convert"},
+        Case{"%x = OpConvertFToS %uint %mx_1", "vulkan1.3", "vulkan.microscaling-convert"},
+        Case{"%x = OpConvertUToF %e2m3 %uint_1", "vulkan1.3", "vulkan.microscaling-convert"},
+        Case{"%x = OpFConvert %e4m3 %e8m0_1", "vulkan1.3", ""},
+        // The universal environment leaves the conversions to the client API.
+        Case{"%x = OpFConvert %fp4 %float_1", "spv1.6", ""},
+        Case{"%x = OpFConvert %e3m2 %e2m3_1", "spv1.6", ""},
+        Case{"%x = OpFConvert %v2e3m2 %fp4_v2", "spv1.6", ""},
+        Case{"%x = OpConvertFToU %uint %fp4_1", "spv1.6", ""},
+        // Between one type and itself nothing converts.
+        Case{"%x = OpFConvert %e3m2 %e3m2_1", "spv1.6", "conversion.operand"}));
+
+// OpSpecConstantOp FConvert produces none either.
+TEST(Microscaling, SpecConstantOpConversionInVulkan) {
+  const std::string globals = "%x = OpSpecConstantOp %fp4 FConvert %float_1\n";
+  EXPECT_RULE_AT(testing::ValidateText(Kernel("", globals), "vulkan1.3"),
+                 "vulkan.microscaling-convert", "OpSpecConstantOp", "no OpFConvert produces");
+  EXPECT_CLEAN(testing::ValidateText(Kernel("", globals), "spv1.6"));
+}
+
+TEST(Microscaling, UseNamesTheValueAndItsType) {
+  const Result r = testing::ValidateText(Kernel("%x = OpIsNan %bool %e8m0_1"), "spv1.6");
+  EXPECT_RULE_AT(r, "microscaling.use", "OpIsNan",
+                 "operand %fp8e8m0_0x1p_0 (type %fp8e8m0) is or holds an OCP microscaling type");
+  testing::ExpectOnly(r, "microscaling.use");
+}
+
+// type.float: each encoding fixes the width.
+TEST(Microscaling, EncodingsFixTheWidth) {
+  for (const char* bad :
+       {"OpTypeFloat 8 Float4E2M1EXT", "OpTypeFloat 4 Float6E2M3EXT", "OpTypeFloat 8 Float6E3M2EXT",
+        "OpTypeFloat 16 MXInt8EXT", "OpTypeFloat 6 Float8UnsignedE8M0EXT"}) {
+    const Result r = testing::ValidateText(Kernel("", std::string("%bad = ") + bad + "\n"));
+    EXPECT_RULE_AT(r, "type.float", bad, "the encoding requires Width");
+  }
+  for (const char* bad : {"OpTypeFloat 4", "OpTypeFloat 6"}) {
+    const Result r = testing::ValidateText(Kernel("", std::string("%bad = ") + bad + "\n"));
+    EXPECT_RULE_AT(r, "type.float", bad, "FP4, FP6 and FP8 floats name their encoding");
+  }
+}
+
+// type.float.storage: FP4 / FP6 values, and what holds them, live in Function or Private
+// storage only; E8M0 and MXINT8 anywhere.
+TEST(Microscaling, SubByteFloatsOnlyInFunctionAndPrivateStorage) {
+  const std::string globals = R"(
+%pw = OpTypePointer Workgroup %fp4
+%psb = OpTypePointer StorageBuffer %S
+%Sarr = OpTypeStruct %arr
+%pwarr = OpTypePointer Workgroup %Sarr
+%pprivS = OpTypePointer Private %S
+%w = OpVariable %pw Workgroup
+)";
+  const Result r = testing::ValidateText(Kernel("", globals), "vulkan1.3");
+  EXPECT_RULE_AT(r, "type.float.storage", "OpTypePointer Workgroup %fp4",
+                 "only Function and Private storage may hold, not Workgroup");
+  EXPECT_RULE_AT(r, "type.float.storage", "OpTypePointer StorageBuffer", "not StorageBuffer");
+  testing::ExpectOnly(r, "type.float.storage");
+  EXPECT_EQ(r.diagnostics.size(), 2u) << testing::Dump(r);
+}
+
+// A realistic kernel (test/val/data/ocp_microscaling.comp as glslang compiles it) validates
+// clean, and one-line breaks of it are reported.
+TEST(Microscaling, RealisticKernel) {
+  const std::string text = testing::ReadFile("test/val/data/ocp_microscaling.spvasm");
+  ASSERT_FALSE(text.empty());
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+  EXPECT_CLEAN(testing::ValidateText(text, "spv1.6"));
+  const testing::Mutation mutations[] = {
+      {"ArithmeticOnMxint8", "%203 = OpFConvert %float %202",
+       "%203 = OpFConvert %float %202\n%bad = OpFMul %mxint8 %202 %202", "microscaling.use"},
+      {"ConvertToE8M0", "%98 = OpFConvert %float %97",
+       "%98 = OpFConvert %float %97\n%bad = OpFConvert %fp8e8m0 %98",
+       "vulkan.microscaling-convert"},
+      {"ExtractFromAFloat", "%130 = OpBitcastExtractEXT %fp6e2m3 %129 %uint_2",
+       "%130 = OpBitcastExtractEXT %fp6e2m3 %97 %uint_2", "vulkan.bitcast-extract"},
+      {"Fp4InWorkgroupMemory", "%_ptr_Workgroup_fp8e8m0 = OpTypePointer Workgroup %fp8e8m0",
+       "%_ptr_Workgroup_fp8e8m0 = OpTypePointer Workgroup %fp8e8m0\n"
+       "%bad = OpTypePointer Workgroup %v2fp4e2m1",
+       "type.float.storage"},
+  };
+  for (const testing::Mutation& m : mutations) {
+    SCOPED_TRACE(m.name);
+    const Result r =
+        testing::ValidateText(testing::Mutate(text, m.anchor, m.replacement), "vulkan1.3");
+    EXPECT_RULE(r, m.rule);
+  }
+}
+
+// vulkan.encoded-float-interface: in Vulkan no Input or Output variable holds a float with an
+// encoding (E8M0, MXINT8, float8, bfloat16; FP4 / FP6 are type.float.storage's already).
+TEST(Microscaling, EncodedFloatsNotInVulkanInputOutput) {
+  for (const char* type : {"OpTypeFloat 8 Float8UnsignedE8M0EXT", "OpTypeFloat 8 MXInt8EXT",
+                           "OpTypeFloat 8 Float8E5M2EXT", "OpTypeFloat 16 BFloat16KHR"}) {
+    SCOPED_TRACE(type);
+    const std::string text = std::string(R"(
+OpCapability Shader
+OpCapability Float8EXT
+OpCapability BFloat16TypeKHR
+OpCapability Float8UnsignedE8M0EXT
+OpCapability MXInt8EXT
+OpExtension "SPV_KHR_bfloat16"
+OpExtension "SPV_EXT_float8"
+OpExtension "SPV_EXT_ocp_microscaling_types"
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main" %in %out
+OpExecutionMode %main OriginUpperLeft
+OpDecorate %in Location 0
+OpDecorate %out Location 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%t = )") + type + R"(
+%S = OpTypeStruct %float %t
+%pin = OpTypePointer Input %S
+%pout = OpTypePointer Output %float
+%in = OpVariable %pin Input
+%out = OpVariable %pout Output
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+    const Result r = testing::ValidateText(text, "vulkan1.3");
+    EXPECT_RULE_AT(r, "vulkan.encoded-float-interface", "OpVariable",
+                   "which no Input variable may hold");
+    testing::ExpectOnly(r, "vulkan.encoded-float-interface");
+    EXPECT_CLEAN(testing::ValidateText(text, "spv1.6"));
+  }
+}
+
+// Without a capability of the types, no use is judged (the capability rules report the types).
+TEST(Microscaling, UsesAreJudgedOnlyWithTheCapabilities) {
+  const std::string text = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%fp4 = OpTypeFloat 4 Float4E2M1EXT
+%c = OpConstant %fp4 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%x = OpFAdd %fp4 %c %c
+OpReturn
+OpFunctionEnd
+)";
+  const Result r = testing::ValidateText(text, "spv1.6");
+  EXPECT_RULE_AT(r, "capability.operand", "OpTypeFloat 4 Float4E2M1EXT", "Float4EXT");
+  EXPECT_FALSE(testing::HasRule(r, "microscaling.use")) << testing::Dump(r);
+}
+
+}  // namespace
+}  // namespace coopspv::val
