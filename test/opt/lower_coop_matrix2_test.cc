@@ -592,7 +592,7 @@ TEST(LowerCoopMatrix2, ReductionsFoldRowsColumnsBlocksAndEverythingWithCombineFu
     size_t loops;  // Beside the tensor load's.
   };
   for (const Case& c : {Case{"Row", "%mat16x8", 2}, Case{"Column", "%mat", 2},
-                        Case{"Row|Column", "%mat8", 2}, Case{"2x2", "%mat8", 1}}) {
+                        Case{"Row|Column", "%mat8", 1}, Case{"2x2", "%mat8", 1}}) {
     const PassRun r = Lower(Text(MatrixKernel(
         std::string("%t = OpCooperativeMatrixReduceNV ") + c.type + " %m " + c.reduce + " %add\n",
         "")));
@@ -603,6 +603,13 @@ TEST(LowerCoopMatrix2, ReductionsFoldRowsColumnsBlocksAndEverythingWithCombineFu
     EXPECT_EQ(Count(r.text, "OpFunctionCall %float %add"), std::string(c.reduce) == "2x2" ? 3u : 1u)
         << c.reduce << "\n"
         << r.text;
+    if (std::string(c.reduce) == "Row|Column") {
+      // One value for every element: the fold's result, replicated (no result slots).
+      EXPECT_TRUE(std::regex_search(
+          r.text, std::regex("OpControlBarrier .*\n%t = OpCompositeConstruct %[0-9]+ %[0-9]+\n")))
+          << r.text;
+      continue;
+    }
     // The results follow the 256 input elements in the region.
     EXPECT_TRUE(Contains(r.text, "OpIAdd %uint %") && Contains(r.text, " %uint_256\n")) << r.text;
   }
@@ -983,6 +990,7 @@ std::string DecodeText(const std::string& func, const std::string& operands) {
       "OpCapability PhysicalStorageBufferAddresses\n"
       "OpCapability CooperativeMatrixBlockLoadsNV\n"
       "OpCapability CooperativeMatrixDecodeVectorNV\n";
+  k.annotations = "OpMemberDecorate %wrap 0 Offset 0\n";
   k.globals =
       "%ltb = OpTypeTensorLayoutNV %u_2 %u_0\n"
       "%psb = OpTypePointer PhysicalStorageBuffer %float\n"
@@ -1041,29 +1049,39 @@ TEST(LowerCoopMatrix2, BlockSizesAreLayoutMembersAndPackedStridesCountBlocks) {
       << r.text;
 }
 
-TEST(LowerCoopMatrix2, DecodeFuncIsCalledPerElementOnAClonedFunctionTakingTheBlockIndex) {
+TEST(LowerCoopMatrix2, DecodeFuncIsCalledPerElementOnACloneTakingTheBlocksByteOffset) {
   for (const char* operands : {"DecodeFunc", "DecodeFunc|DecodeVectorFunc"}) {
     const PassRun r = Lower(DecodeText("%dec", operands));
     ASSERT_TRUE(r.ok) << operands << ": " << r.error;
     EXPECT_FALSE(Contains(r.text, "Decode")) << r.text;
     EXPECT_FALSE(Contains(r.text, "BlockLoads")) << r.text;
     // Block coordinates c / size, coordinates in the block c % size, the block index from the
-    // strides added to Pointer's last index, the arrays built, the clone called.
+    // strides times the block's 4 bytes added to Pointer's byte offset (0), the arrays built,
+    // the clone called.
     EXPECT_EQ(Count(r.text, "OpUDiv %uint"), 1u + 2u + 1u) << r.text;  // Span, blocks, stride.
     EXPECT_TRUE(std::regex_search(
-        r.text, std::regex("(%[0-9]+) = OpIAdd %uint %uint_0 %[0-9]+\n(%[0-9]+) = "
-                           "OpCompositeConstruct %_arr_uint_uint_2 %[0-9]+ %[0-9]+\n(%[0-9]+) = "
-                           "OpCompositeConstruct %_arr_uint_uint_2 %[0-9]+ %[0-9]+\n%[0-9]+ = "
-                           "OpFunctionCall %float (%[0-9]+) \\1 \\2 \\3\n")))
-        << r.text;
-    // The clone: an index parameter; the block's pointer is Pointer's chain at that index.
-    EXPECT_TRUE(std::regex_search(
         r.text,
+        std::regex("(%[0-9]+) = OpIMul %uint %[0-9]+ %uint_4\n(%[0-9]+) = OpIAdd %uint %uint_0 "
+                   "\\1\n(%[0-9]+) = OpCompositeConstruct %_arr_uint_uint_2 %[0-9]+ %[0-9]+\n"
+                   "(%[0-9]+) = OpCompositeConstruct %_arr_uint_uint_2 %[0-9]+ %[0-9]+\n%[0-9]+ = "
+                   "OpFunctionCall %float %[0-9]+ \\2 \\3 \\4\n")))
+        << r.text;
+    // The clone: a byte-offset parameter; the load through the block pointer reads the float
+    // at that offset through an alias of Pointer's binding (an array of floats).
+    std::smatch clone;
+    ASSERT_TRUE(std::regex_search(
+        r.text, clone,
         std::regex("(%[0-9]+) = OpFunctionParameter %uint\n%[0-9]+ = OpFunctionParameter "
                    "%_arr_uint_uint_2\n%[0-9]+ = OpFunctionParameter %_arr_uint_uint_2\n"
-                   "%[0-9]+ = OpLabel\n(%[0-9]+) = OpAccessChain "
-                   "%_ptr_StorageBuffer_float %[0-9a-z_]+ %uint_0 \\1\n%[0-9]+ = OpLoad %float "
-                   "\\2 Aligned 4\n")))
+                   "%[0-9]+ = OpLabel\n(%[0-9]+) = OpShiftRightLogical %uint \\1 %uint_2\n"
+                   "(%[0-9]+) = OpAccessChain %_ptr_StorageBuffer_float (%[0-9]+) %uint_0 \\2\n"
+                   "%[0-9]+ = OpLoad %float \\3\n")))
+        << r.text;
+    const std::string alias = clone[4];
+    EXPECT_TRUE(Contains(r.text, "OpDecorate " + alias + " DescriptorSet 0\n") &&
+                Contains(r.text, "OpDecorate " + alias + " Binding 0\n"))
+        << r.text;
+    EXPECT_TRUE(std::regex_search(r.text, std::regex("OpEntryPoint GLCompute %main .* " + alias)))
         << r.text;
     // The original function stays (for any other caller), with its pointer parameter.
     EXPECT_TRUE(Contains(r.text, "%dp = OpFunctionParameter %_ptr_PhysicalStorageBuffer_float"))
@@ -1071,14 +1089,15 @@ TEST(LowerCoopMatrix2, DecodeFuncIsCalledPerElementOnAClonedFunctionTakingTheBlo
   }
 }
 
-TEST(LowerCoopMatrix2, DecodeFuncsWithAWrappedBlockIndexThroughIt) {
+TEST(LowerCoopMatrix2, DecodeFuncsAccessChainsStepByTheBlocksOffsets) {
   const PassRun r = Lower(DecodeText("%decw", "DecodeFunc"));
   ASSERT_TRUE(r.ok) << r.error;
-  // The wrapper's member 0 is the block: the chain continues from the block's pointer.
+  // The wrapper's member 0 is at Offset 0: the chain is the block's own offset.
   EXPECT_TRUE(std::regex_search(
-      r.text, std::regex("(%[0-9]+) = OpAccessChain %_ptr_StorageBuffer_float %[0-9a-z_]+ %uint_0 "
-                         "%[0-9]+\n(%[0-9]+) = OpAccessChain %_ptr_StorageBuffer_float \\1\n"
-                         "%[0-9]+ = OpLoad %float \\2 Aligned 4\n")))
+      r.text, std::regex("(%[0-9]+) = OpFunctionParameter %uint\n(.*\n){3}(%[0-9]+) = "
+                         "OpCopyObject %uint \\1\n(%[0-9]+) = OpShiftRightLogical %uint \\3 "
+                         "%uint_2\n%[0-9]+ = OpAccessChain %_ptr_StorageBuffer_float %[0-9]+ "
+                         "%uint_0 \\4\n")))
       << r.text;
 }
 
@@ -1165,11 +1184,6 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
         k.annotations = "OpDecorate %sm SpecId 0\n";
         k.globals = "%sm = OpSpecConstant %uint 1\n";  // Moved before %lt below.
       });
-  add("elements not a multiple of S", "elements are not a multiple of the subgroup size",
-      [](Kernel& k) {
-        k.rows = 4;
-        k.cols = 3;
-      });
   for (const Unlowered& c : cases) {
     std::string text = Text(c.kernel);
     if (c.kernel.mode == "%sm") {
@@ -1180,6 +1194,25 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
     EXPECT_FALSE(r.ok) << c.what << "\n" << r.text;
     EXPECT_TRUE(Contains(r.error, c.expected)) << c.what << ": " << r.error;
   }
+}
+
+// A 4 x 3 matrix in subgroups of 8: two slots, the second one for lanes 0 .. 3 only.
+TEST(LowerCoopMatrix2, ElementCountsNotAMultipleOfTheSubgroupSizeSkipThePastTheEndSlots) {
+  Kernel k;
+  k.rows = 4;
+  k.cols = 3;
+  k.body = kLoadStore;
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  // Load and store: a loop of 2 slots, each element e guarded by e < 12.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("OpULessThan %bool %[0-9]+ %uint_2\nOpBranchConditional")))
+      << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpULessThan %bool %[0-9]+ %uint_12\nOpSelectionMerge "
+                         "(%[0-9]+) None\nOpBranchConditional \\1 %[0-9]+ \\2\n")))
+      << r.text;
+  EXPECT_EQ(Count(r.text, "%uint_12\nOpSelectionMerge"), 2u) << r.text;
 }
 
 TEST(LowerCoopMatrix2, LoopHeadersFailNamingTheInstruction) {
