@@ -928,8 +928,17 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
            (m_.opcode(root_def) == Op::Variable &&
             (static_cast<StorageClass>(m_.word(root_def, 3)) == StorageClass::Function ||
              static_cast<StorageClass>(m_.word(root_def, 3)) == StorageClass::Private)));
-      const Source stored = join_operands(1);
-      const Source under = private_memory || root_def == kNoInst ? control : Source{};
+      Source stored = join_operands(1);
+      Source under = private_memory || root_def == kNoInst ? control : Source{};
+      // A module-level variable outlives the function: its contents cannot depend on this
+      // function's parameters or call sites (a load in another function would read those bits
+      // as its own), so they are resolved here, at the worst call site.
+      if (root_def != kNoInst && m_.opcode(root_def) == Op::Variable &&
+          static_cast<StorageClass>(m_.word(root_def, 3)) != StorageClass::Function) {
+        const uint32_t f = m_.blocks()[block].function;
+        stored = Effective(stored, f);
+        under = Effective(under, f);
+      }
       const InstIndex stored_reason = stored.reason() == kNoInst ? i : stored.reason();
       const InstIndex under_reason = under.reason() == kNoInst ? i : under.reason();
       // Both pairs of tables are read by the loads of the root (Raised), marked once.
