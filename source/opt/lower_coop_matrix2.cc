@@ -48,7 +48,8 @@
 // - DecodeFunc (loads): element (r, c) at clamped coordinates x is DecodeFunc(block pointer,
 //   block coordinates x / block size, coordinates in the block x % block size), the block pointer
 //   being Pointer plus sum((x[i] / block size[i]) * stride[i]) times the size of DecodeFunc's
-//   pointee (its pointer type's ArrayStride if it has one, else the end of its last member).
+//   pointee (its pointer type's ArrayStride if it has one, else the end of its last member; a
+//   trailing runtime array adds nothing).
 //   When Pointer is a PhysicalStorageBuffer pointer, that is an OpPtrAccessChain from Pointer
 //   bitcast to a pointer to the pointee with that ArrayStride, and DecodeFunc is called as it is.
 //   When Pointer is a StorageBuffer (descriptor) pointer, SPIR-V has no way to turn it into an
@@ -509,18 +510,25 @@ class Lowering {
   }
   // The bytes a value of `type` spans in explicitly laid-out memory (what a pointer to it steps
   // over): scalars their width, vectors their components, arrays length * ArrayStride, structs
-  // up to the end of their last member; nullopt for other types or missing decorations.
+  // up to the end of their last member (a runtime array ends at its Offset); nullopt for other
+  // types or missing decorations.
   std::optional<uint32_t> LaidOutBytes(Id type) const;
   // The (type, byte offset) of each component, element or member of a laid-out vector, array or
   // struct; empty for other types.
   std::vector<std::pair<Id, uint32_t>> LaidOutParts(Id type) const;
-  // `index` as a uint32 (a signed or 64-bit index is reinterpreted or truncated).
-  Id IndexAsU32(Id index);
+  // `value` (an integer of the module's type `type`) as a uint32: a signed one is reinterpreted,
+  // another width converted.
+  Id IndexAsU32(Id value, Id type);
   // byte + n (byte itself for n = 0).
-  Id AddBytes(Id byte, uint32_t n) { return n ? Emit(Op::IAdd, U32(), {byte, Const(n)}) : byte; }
+  Id AddBytes(Id byte, uint32_t n) {
+    if (byte == Const(0)) return Const(n);
+    return n ? Emit(Op::IAdd, U32(), {byte, Const(n)}) : byte;
+  }
   // One access-chain step from a value of *type at *byte: a struct member's Offset, an array
   // element's ArrayStride, a vector component's size; *type becomes what the index selects.
-  bool StepInto(InstIndex at, Id* type, Id index, Id* byte);
+  // `index` is the module's id (a constant is folded in), `value` the id to compute with (a
+  // clone's copy of it; `index` itself when 0).
+  bool StepInto(InstIndex at, Id* type, Id index, Id* byte, Id value = 0);
   // Pointer as an access chain into a StorageBuffer descriptor variable.
   bool ReadBuffer(InstIndex at, Id pointer, Buffer* buffer);
   // The byte offset in its block of what an access chain into the buffer points to.
@@ -1027,7 +1035,7 @@ bool Lowering::ReadDecodeFunc(InstIndex i, TensorAccess* a) {
   a->block_pointer = m_.word(ft, 3);
   const auto stride = DecorationOf(a->block_pointer, spv::Decoration::ArrayStride);
   const auto bytes = stride ? stride : LaidOutBytes(m_.word(m_.Def(a->block_pointer), 3));
-  if (!bytes || *bytes == 0) {
+  if (!bytes) {
     Fail(i, "the size of DecodeFunc's block type is not known (no explicit layout)");
     return false;
   }
@@ -1471,7 +1479,10 @@ std::optional<uint32_t> Lowering::LaidOutBytes(Id type) const {
       uint32_t end = 0;
       for (uint32_t w = 2; w < m_.num_words(d); ++w) {
         const auto offset = DecorationOf(type, spv::Decoration::Offset, w - 2);
-        const auto bytes = LaidOutBytes(m_.word(d, w));
+        // A runtime array (the last member) adds no bytes: ggml's matmul_id hands DecodeFunc a
+        // { B_TYPE b[]; } block pointer it never reads through.
+        const bool runtime = m_.DefOpcode(m_.word(d, w)) == Op::TypeRuntimeArray;
+        const auto bytes = runtime ? std::optional<uint32_t>(0) : LaidOutBytes(m_.word(d, w));
         if (!offset || !bytes) return std::nullopt;
         end = std::max(end, *offset + *bytes);
       }
@@ -1505,14 +1516,15 @@ std::vector<std::pair<Id, uint32_t>> Lowering::LaidOutParts(Id type) const {
   return parts;
 }
 
-Id Lowering::IndexAsU32(Id index) {
-  const InstIndex td = m_.Def(m_.TypeOf(index));
-  if (td == ir::kNoInst || m_.opcode(td) != Op::TypeInt) return index;
-  if (m_.word(td, 2) != 32) return Emit(Op::UConvert, U32(), {index});
-  return m_.word(td, 3) ? Emit(Op::Bitcast, U32(), {index}) : index;
+Id Lowering::IndexAsU32(Id value, Id type) {
+  const InstIndex td = m_.Def(type);
+  if (td == ir::kNoInst || m_.opcode(td) != Op::TypeInt) return value;
+  if (m_.word(td, 2) != 32) return Emit(Op::UConvert, U32(), {value});
+  return m_.word(td, 3) ? Emit(Op::Bitcast, U32(), {value}) : value;
 }
 
-bool Lowering::StepInto(InstIndex at, Id* type, Id index, Id* byte) {
+bool Lowering::StepInto(InstIndex at, Id* type, Id index, Id* byte, Id value) {
+  if (!value) value = index;
   const InstIndex d = m_.Def(*type);
   const Op op = d == ir::kNoInst ? Op::Nop : m_.opcode(d);
   uint32_t stride = 0;
@@ -1550,8 +1562,8 @@ bool Lowering::StepInto(InstIndex at, Id* type, Id index, Id* byte) {
   if (const auto k = ConstantValue(index)) {
     *byte = AddBytes(*byte, *k * stride);
   } else {
-    *byte =
-        Emit(Op::IAdd, U32(), {*byte, Emit(Op::IMul, U32(), {IndexAsU32(index), Const(stride)})});
+    const Id term = Emit(Op::IMul, U32(), {IndexAsU32(value, m_.TypeOf(index)), Const(stride)});
+    *byte = *byte == Const(0) ? term : Emit(Op::IAdd, U32(), {*byte, term});
   }
   *type = element;
   return true;
@@ -1804,12 +1816,14 @@ Id Lowering::OffsetClone(InstIndex at, Id function, const Buffer& b) {
              {Emit(Op::UConvert, u64, {offset}), Declare(constants_, Op::Constant, {u64, 0, 1})});
     return m_.word(td, 3) ? Emit(Op::Bitcast, type, {wide}) : wide;
   };
-  auto from_address = [&](Id value) -> Id {
-    const InstIndex td = m_.Def(m_.TypeOf(value));
+  // `value` is the clone's copy of the module's `original`.
+  auto from_address = [&](Id value, Id original) -> Id {
+    const InstIndex td = m_.Def(m_.TypeOf(original));
     if (m_.opcode(td) == Op::TypeVector) {
       return Emit(Op::CompositeExtract, u32, {value, 0});
     }
-    return m_.word(td, 2) == 32 ? IndexAsU32(value) : Emit(Op::UConvert, u32, {value});
+    return m_.word(td, 2) == 32 ? IndexAsU32(value, m_.TypeOf(original))
+                                : Emit(Op::UConvert, u32, {value});
   };
 
   std::vector<uint32_t> saved;
@@ -1876,10 +1890,15 @@ Id Lowering::OffsetClone(InstIndex at, Id function, const Buffer& b) {
             Fail(at, "OpPtrAccessChain on a block pointer whose type has no ArrayStride");
             break;
           }
-          byte = Emit(Op::IAdd, u32,
-                      {byte, Emit(Op::IMul, u32, {IndexAsU32(operand(w++)), Const(*stride)})});
+          byte = Emit(
+              Op::IAdd, u32,
+              {byte, Emit(Op::IMul, u32,
+                          {IndexAsU32(operand(w), m_.TypeOf(m_.word(i, w))), Const(*stride)})});
+          ++w;
         }
-        for (; w < m_.num_words(i) && !failed(); ++w) StepInto(at, &pointee, operand(w), &byte);
+        for (; w < m_.num_words(i) && !failed(); ++w) {
+          StepInto(at, &pointee, m_.word(i, w), &byte, operand(w));
+        }
         Emit(Op::CopyObject, u32, {byte}, result);
         continue;
       }
@@ -1893,7 +1912,7 @@ Id Lowering::OffsetClone(InstIndex at, Id function, const Buffer& b) {
         } else if (from) {
           Emit(Op::CopyObject, m_.type_id(i), {to_address(operand(3), m_.type_id(i))}, result);
         } else {
-          Emit(Op::CopyObject, u32, {from_address(operand(3))}, result);
+          Emit(Op::CopyObject, u32, {from_address(operand(3), m_.word(i, 3))}, result);
         }
         continue;
       }
