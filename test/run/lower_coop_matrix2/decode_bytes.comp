@@ -1,7 +1,9 @@
 // A --lower-coop-matrix2 run test kernel of test/run/lower_coop_matrix2 (decode_bytes.spvasm is
 // its glslang 16 output: glslang -V --target-env vulkan1.3 decode_bytes.comp, disassembled),
 // written in the style of ggml's flash attention: every buffer holds bytes. Q (16 x 32 float) and
-// a mask M (16 x 16 float16) are loaded through uint8 Pointers at byte offsets; K (16 keys x 32)
+// a mask M (16 x 16 float16) are loaded through uint8 Pointers at byte offsets (multiples of 16:
+// NVIDIA's driver read a mask at byte 2 from byte 0, as if the Pointer of a load without
+// DecodeFunc were 16-byte aligned; the decoded blocks below start at any byte); K (16 keys x 32)
 // is decoded from 18-byte blocks (a float16 scale and 16 bytes of 4-bit codes, element i of a
 // block (code(i) - 8) * scale, code(i) the low nibble of byte i % 16 below 16, else the high one)
 // that start at byte 4 of a uint8 buffer, loaded transposed through a view. DecodeFunc takes a
@@ -73,7 +75,7 @@ float16_t decodeK(const RawBlock raw, const uint blockCoords[2], const uint coor
 void main() {
   const uint q_offset = 16;  // Bytes.
   const uint k_offset = 4;
-  const uint m_offset = 2;
+  const uint m_offset = 16;
 
   tensorLayoutNV<2> layoutQ = createTensorLayoutNV(2);
   layoutQ = setTensorLayoutDimensionNV(layoutQ, 16, 32);

@@ -1026,13 +1026,13 @@ def nibble_blocks(rows, scales):
 
 def decode_bytes():
     """decode_bytes.comp: O (16 x 16) = Q (16 x 32 float at byte 16) * K^T (16 keys x 32, 4-bit
-    blocks at byte 4) + M (16 x 16 float16 at byte 2), every input a uint8 buffer."""
+    blocks at byte 4) + M (16 x 16 float16 at byte 16), every input a uint8 buffer."""
     q = [[((i * 3 + d * 5) % 9 - 4) * 0.25 for d in range(32)] for i in range(16)]
     blocks, k = nibble_blocks(16, [0.5, 1.0, 2.0, 0.25])
     m = [[((i + 2 * j) % 5 - 2) * 0.5 for j in range(16)] for i in range(16)]
     q_bytes = [0] * 16 + float_bytes([v for row in q for v in row], "f")
     k_bytes = [0xEE] * 4 + blocks
-    m_bytes = [0x55] * 2 + float_bytes([v for row in m for v in row], "e")
+    m_bytes = [0x55] * 16 + float_bytes([v for row in m for v in row], "e")
     o = [sum(q[i][d] * k[j][d] for d in range(32)) + m[i][j] for i in range(16) for j in range(16)]
     return {"q": ("uint8", q_bytes), "k": ("uint8", k_bytes), "m": ("uint8", m_bytes)}, {"o": o}
 
@@ -1100,6 +1100,8 @@ TOLERANCE = {"flash_attn": 0.01}
 
 # Cases with no native script, and why.
 LAVAPIPE_ONLY = {
+    "workgroup_odd": "its 3 x 5, 3 x 8 and 8 x 5 Workgroup-scope shapes are not multiples of the "
+                     "granularity (16) of any flexible-dimensions entry of the H100 / H200",
     "decode_q8_vector": "DecodeVectorFunc needs VK_NV_cooperative_matrix_decode_vector, which the "
                         "H200 (NVIDIA 580.159.04) lacks; the lowering drops DecodeVectorFunc and "
                         "lavapipe checks the result (decode_q8_matmul is the same load without it)",
