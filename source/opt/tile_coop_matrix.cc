@@ -22,7 +22,9 @@
 // already have, with the most M * N * K, gives the tiles: A in M x K, B in K x N, C and the result
 // in M x N. One matrix type has one tiling in the whole module (a type used as A in one
 // multiply-add and loaded or stored elsewhere is tiled the same everywhere). An element-wise
-// instruction between two types (a conversion) gives both the same tiles. A type tiled by none of
+// instruction between two types (a conversion) gives both the same tiles, or leaves both whole
+// when one stays as it is (its multiply-add has no listed shape: ggml's bfloat16 matmul with a
+// float16 accumulator on the H100, converted to float). A type tiled by none of
 // these takes the largest entry shape of its Use and component type that divides it. A type no
 // shape divides stays as it is (the validator's device rules report it); so does a type whose
 // dimensions are specialization constants (freeze them first).
@@ -336,11 +338,16 @@ class Tiler {
           const Id o = m_.TypeOf(m_.word(i, w));
           if (o == r || !Find(o)) continue;
           const bool has_r = chosen.count(r), has_o = chosen.count(o);
-          if (has_r && !has_o) {
+          const bool pin_r = pinned.count(r), pin_o = pinned.count(o);
+          if (has_r && !has_o && !pin_o) {
             chosen[o] = chosen[r];
             again = true;
-          } else if (has_o && !has_r) {
+          } else if (has_o && !has_r && !pin_r) {
             chosen[r] = chosen[o];
+            again = true;
+          } else if (pin_r != pin_o && !has_r && !has_o) {
+            // A type that stays (its multiply-add has no listed shape) keeps its partner whole.
+            pinned.insert(pin_r ? o : r);
             again = true;
           }
         }
