@@ -78,7 +78,10 @@
 //   whole block is, added to the entry points' interfaces (the original loses Restrict, which
 //   the alias would contradict). Vulkan allows several variables on one binding (ggml's shaders
 //   declare such aliases themselves). Every scalar must lie at a multiple of its size, as Vulkan
-//   requires of buffer accesses (a misaligned Pointer would be one for the original too).
+//   requires of buffer accesses (a misaligned Pointer would be one for the original too). Measured
+//   on an H200 (test/run/lower_coop_matrix2/decode_bytes): float and float16 elements at a uint8
+//   Pointer 16 bytes in, and 18-byte blocks from byte 4, read as described; a float16 load whose
+//   Pointer was 2 bytes in read from byte 0, as if such a Pointer were 16-byte aligned.
 // - Tensor views without dimensions (HasDimensions false): OpTypeTensorViewNV becomes a struct of
 //   4 uint32, the clip (row offset, row span, column offset, column span; OpCreateTensorViewNV:
 //   0, 0xFFFFFFFF, 0, 0xFFFFFFFF; OpTensorViewSetClipNV sets them); its permutation p stays in the
