@@ -1927,12 +1927,17 @@ Id Lowering::OffsetClone(InstIndex at, Id function, const Buffer& b) {
         continue;
       case Op::PtrDiff: {
         if (!is_offset(m_.word(i, 3))) break;
+        // (a - b) / the pointee's size, signed, in the result's integer type.
         const auto bytes = LaidOutBytes(m_.word(m_.Def(m_.TypeOf(m_.word(i, 3))), 3));
-        const Id diff = Emit(Op::ISub, u32, {operand(3), operand(4)});
-        Emit(Op::SDiv, m_.type_id(i),
-             {Emit(Op::Bitcast, m_.type_id(i), {diff}),
-              Declare(constants_, Op::Constant, {m_.type_id(i), bytes.value_or(1)})},
-             result);
+        const Id i32 = Declare(scalar_types_, Op::TypeInt, {32, 1});
+        const Id diff = Emit(Op::Bitcast, i32, {Emit(Op::ISub, u32, {operand(3), operand(4)})});
+        const Id q = Emit(Op::SDiv, i32,
+                          {diff, Declare(constants_, Op::Constant, {i32, bytes.value_or(1)})});
+        const InstIndex rt = m_.Def(m_.type_id(i));
+        const Op convert = m_.word(rt, 2) != 32 ? Op::SConvert
+                           : m_.word(rt, 3)     ? Op::CopyObject
+                                                : Op::Bitcast;
+        Emit(convert, m_.type_id(i), {q}, result);
         continue;
       }
       case Op::FunctionCall: {

@@ -1194,6 +1194,18 @@ TEST(LowerCoopMatrix2, BlockPointersPassedOnStoredBitcastOffsetAndComparedBecome
       << r.text;
 }
 
+TEST(LowerCoopMatrix2, BlockPointerDifferencesCountPointees) {
+  std::string text = BlockPointerShapesText("%pd = OpPtrDiff %int %next %kept\n");
+  text.insert(text.find("OpCapability Int64"), "OpCapability VariablePointers\n");
+  const PassRun r = Lower(text);
+  ASSERT_TRUE(r.ok) << r.error;
+  // (next - kept) / 8, the pair's size, signed.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpISub %uint %[0-9]+ %[0-9]+\n(%[0-9]+) = OpBitcast %int "
+                         "\\1\n(%[0-9]+) = OpSDiv %int \\2 %int_8\n")))
+      << r.text;
+}
+
 TEST(LowerCoopMatrix2, BlockPointersWrittenToOrReadFromMemoryFail) {
   const std::string stored = BlockPointerShapesText();
   // A Private variable holding a block pointer (not a Function one).
