@@ -571,11 +571,26 @@ class Tiler {
     return variable;
   }
 
-  // (tile, element in the tile) of element `index` (an id of a 32-bit integer type) of the tiled
-  // type `t`: index / L and index % L, L the tile's OpCooperativeMatrixLengthKHR.
+  // The 32-bit unsigned integer type: the module's, else one added before the first tiled type.
+  Id U32Type() {
+    auto add = [&](Op op, std::span<const uint32_t> words) {
+      b_.SetInsertBefore(first_tiled_);
+      const Id id = b_.AddDeclaration(op, words);
+      if (current_ != ir::kNoInst) b_.SetInsertBefore(current_);
+      return id;
+    };
+    return declarations_.FindOrAdd(Op::TypeInt, {32, 0}, Reuse::kModule, add);
+  }
+
+  // (tile, element in the tile) of element `index` (an id of the 32-bit integer type `type`) of
+  // the tiled type `t`: index / L and index % L in uint32 (a signed index, such as GLSL's
+  // `m[0]`, is reinterpreted), L the tile's OpCooperativeMatrixLengthKHR, whose result type is
+  // uint32.
   std::pair<Id, Id> SplitIndex(const MatrixType& t, Id index, Id type) {
-    const Id length = b_.Add(Op::CooperativeMatrixLengthKHR, type, {t.tile});
-    return {b_.Add(Op::UDiv, type, {index, length}), b_.Add(Op::UMod, type, {index, length})};
+    const Id u32 = U32Type();
+    if (type != u32) index = b_.Add(Op::Bitcast, u32, {index});
+    const Id length = b_.Add(Op::CooperativeMatrixLengthKHR, u32, {t.tile});
+    return {b_.Add(Op::UDiv, u32, {index, length}), b_.Add(Op::UMod, u32, {index, length})};
   }
 
   // OpAccessChain / OpInBoundsAccessChain through a tiled type: its element index becomes the

@@ -449,6 +449,26 @@ TEST(TileCoopMatrix, ElementAccessGoesThroughAVariable) {
       << run.text;
 }
 
+TEST(TileCoopMatrix, SignedElementIndicesSplitInUnsignedIntegers) {
+  // GLSL's m[0] indexes with an int: the tile and the element in it are computed in uint32, and
+  // the tile's OpCooperativeMatrixLengthKHR is a uint32 (ggml's flash attention reads element 0
+  // of a row-and-column reduction so).
+  PassRun run = Tile(Module(std::string(kMulAdd) + "OpStore %v %d\n"
+                                                   "%pv = OpAccessChain %pf_float %v %i_0\n"
+                                                   "%x = OpLoad %float %pv\n"
+                                                   "OpStore %p_f %x\n",
+                            "%pf_c32 = OpTypePointer Function %c32\n"
+                            "%pf_float = OpTypePointer Function %float\n"
+                            "%i_0 = OpConstant %int 0\n",
+                            "", "%v = OpVariable %pf_c32 Function\n"));
+  ASSERT_TRUE(run.ok) << run.error;
+  EXPECT_TRUE(std::regex_search(
+      run.text, std::regex("(%\\w+) = OpBitcast %uint %int_0\n(%\\w+) = "
+                           "OpCooperativeMatrixLengthKHR %uint %\\w+\n%\\w+ = OpUDiv %uint \\1 "
+                           "\\2\n%\\w+ = OpUMod %uint \\1 \\2\n")))
+      << run.text;
+}
+
 TEST(TileCoopMatrix, AnIndexThroughATiledMatrixInAStructFails) {
   PassRun run =
       testing::RunPasses(Module(std::string(kMulAdd) + "%s = OpCompositeConstruct %st %d\n"
