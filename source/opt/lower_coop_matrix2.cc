@@ -26,11 +26,14 @@
 //   dimensions are set (a Q4 tensor of M x K elements in blocks of 1 x 32 has K / 32 blocks a
 //   row; the H100 golden data of test/run/native/cm2_decode_q4 is computed that way).
 // - OpCooperativeMatrixLoadTensorNV / OpCooperativeMatrixStoreTensorNV of a Subgroup-scope R x C
-//   matrix without DecodeFunc / DecodeVectorFunc (views below), whose Pointer is an
-//   access chain to the component type. Element (r, c) of the matrix is element e = r * C + c of
+//   matrix without DecodeFunc / DecodeVectorFunc (views below). Element (r, c) of the matrix is
+//   element e = r * C + c of
 //   the slice enumerated row-major over its spans (the last dimension fastest; for D = 2 and spans
 //   (R, C): tensor coordinate (offset0 + r, offset1 + c)). Its address is Pointer plus the sum
-//   of coordinate[i] * stride[i] elements (the access chain's last index moves). An element is in
+//   of coordinate[i] * stride[i] elements of the component type (SPV_NV_cooperative_matrix2:
+//   "multiplied by the size of the component type ... treated as a byte offset from Pointer"):
+//   Pointer's access chain with its last index moved when Pointer points to the component type,
+//   else as below ("Pointers to other types"). An element is in
 //   bounds when every coordinate, unsigned, is below its dimension. Loads by clamp mode:
 //   Undefined and Constant give the clamp value (its low bits, reinterpreted as the component
 //   type) out of bounds and read an in-bounds element instead (coordinate 0); ClampToEdge clamps
@@ -43,19 +46,42 @@
 //   computes OpSRem of a negative dividend as if unsigned; lavapipe's OpSMod is wrong for one).
 //   Stores write the in-bounds elements only, whatever the clamp mode.
 // - DecodeFunc (loads): element (r, c) at clamped coordinates x is DecodeFunc(block pointer,
-//   block coordinates x / block size, coordinates in the block x % block size), the block being
-//   element sum((x[i] / block size[i]) * stride[i]) of Pointer's array (Pointer then points to
-//   blocks, not to components). DecodeFunc takes a PhysicalStorageBuffer pointer, but Pointer is
-//   a StorageBuffer (descriptor) pointer, and SPIR-V has no way to turn one into the other's
-//   address. So DecodeFunc is cloned, once per Pointer base: the clone takes the block's index
-//   (a uint32) instead of the pointer and starts with Pointer's own access chain (a global
-//   variable and constant indices) with that index as its last one; the pointer parameter's
-//   access chains continue from it, in Pointer's storage class (a first index 0 into a struct
-//   that wraps the block as its only member, as a GLSL buffer reference does, is dropped), and a
-//   direct load of the parameter loads it. That is plain Logical-addressing SPIR-V (no
-//   VariablePointers: no pointer crosses a call). Any other use of the pointer (passing it on,
-//   OpPtrAccessChain, a conversion to an integer) fails. DecodeVectorFunc is dropped: calling
-//   DecodeFunc for every element is always allowed.
+//   block coordinates x / block size, coordinates in the block x % block size), the block pointer
+//   being Pointer plus sum((x[i] / block size[i]) * stride[i]) times the size of DecodeFunc's
+//   pointee (its pointer type's ArrayStride if it has one, else the end of its last member; a
+//   trailing runtime array adds nothing).
+//   When Pointer is a PhysicalStorageBuffer pointer, that is an OpPtrAccessChain from Pointer
+//   bitcast to a pointer to the pointee with that ArrayStride, and DecodeFunc is called as it is.
+//   When Pointer is a StorageBuffer (descriptor) pointer, SPIR-V has no way to turn it into an
+//   address, so DecodeFunc is cloned, once per descriptor variable, to take the block's byte
+//   offset in the variable's block (a uint32) instead: in the clone every PhysicalStorageBuffer
+//   pointer is such an offset. Access chains add their members' Offset and their elements'
+//   ArrayStride (OpPtrAccessChain: the pointer type's ArrayStride), bitcasts between pointer
+//   types keep the offset, Function variables, OpPhi, OpSelect and parameters hold it, a function
+//   called with (or returning) one is cloned the same way, OpPtrEqual / OpPtrNotEqual /
+//   OpPtrDiff compare offsets, and a conversion to a 64-bit integer gives 2^32 + offset (never
+//   null; the low bits, which alignment tests read, are the offset's; back: its low 32 bits).
+//   Loads and stores through an offset read and write the value one scalar at a time (members at
+//   their Offset, elements at their ArrayStride) through aliases of the descriptor variable
+//   (below). A block pointer read from or written to other memory, or kept in a composite, fails.
+//   This is plain Logical-addressing SPIR-V (no VariablePointers: no pointer crosses a call).
+//   DecodeVectorFunc is dropped: calling DecodeFunc for every element is always allowed.
+// - Pointers to other types: a tensor access whose Pointer points to another type than the
+//   component type (ggml's byte buffers), and DecodeFunc's blocks, address memory by bytes. A
+//   PhysicalStorageBuffer Pointer is bitcast to a pointer to the component type (or block) with
+//   its size as ArrayStride and stepped with OpPtrAccessChain (every access Aligned to the
+//   component's size). A StorageBuffer Pointer (an access chain into a descriptor variable,
+//   through constant indices into an array of blocks) becomes a byte offset in the variable's
+//   block (member Offsets, ArrayStrides); a scalar of type T at byte b is element b / sizeof(T)
+//   of an alias of the variable: a variable of the same DescriptorSet and Binding whose block is
+//   a runtime array of T (ArrayStride sizeof(T)), NonWritable / NonReadable when the original's
+//   whole block is, added to the entry points' interfaces (the original loses Restrict, which
+//   the alias would contradict). Vulkan allows several variables on one binding (ggml's shaders
+//   declare such aliases themselves). Every scalar must lie at a multiple of its size, as Vulkan
+//   requires of buffer accesses (a misaligned Pointer would be one for the original too). Measured
+//   on an H200 (test/run/lower_coop_matrix2/decode_bytes): float and float16 elements at a uint8
+//   Pointer 16 bytes in, and 18-byte blocks from byte 4, read as described; a float16 load whose
+//   Pointer was 2 bytes in read from byte 0, as if such a Pointer were 16-byte aligned.
 // - Tensor views without dimensions (HasDimensions false): OpTypeTensorViewNV becomes a struct of
 //   4 uint32, the clip (row offset, row span, column offset, column span; OpCreateTensorViewNV:
 //   0, 0xFFFFFFFF, 0, 0xFFFFFFFF; OpTensorViewSetClipNV sets them); its permutation p stays in the
@@ -151,7 +177,10 @@
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
 //   elements of the result: CombineFunc folded left to right over the element's row (Row), its
 //   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes
-//   them after the matrix in the region, where the result is loaded from.
+//   them after the matrix in the region, where the result is loaded from. Row|Column gives one
+//   value: every invocation folds the whole matrix, and the result is OpCompositeConstruct of
+//   that value (a replicated matrix, whose elements the validator's uniformity analysis knows
+//   agree: ggml's flash attention branches on element 0 of such a reduction).
 //
 // Data layout (a shared Workgroup-scope instruction, above, uses the workgroup's one region,
 // LocalInvocationIndex and Workgroup-scope barriers instead of the subgroup's region,
@@ -161,8 +190,9 @@
 // instruction of that component type needs (R * C; a reduction needs its input's and its
 // result's), and the array holds ceil(workgroup size / S) regions. Invocation `lane`
 // (SubgroupLocalInvocationId; the module's own variables for these builtins are used when it has
-// them) handles elements e = lane + j * S for j = 0 .. R * C / S - 1 (R * C must be a multiple of
-// S), in a loop over j. A load: each invocation computes its elements, each from its own address
+// them) handles elements e = lane + j * S for j = 0 .. ceil(R * C / S) - 1, in a loop over j
+// (when S does not divide R * C, the code for an element is in a selection that e < R * C
+// enters). A load: each invocation computes its elements, each from its own address
 // in the tensor, writes them to region[e]; an OpControlBarrier at Subgroup scope
 // (WorkgroupMemory, AcquireRelease, plus MakeAvailable / MakeVisible under the Vulkan memory
 // model, where the region accesses are NonPrivatePointer) orders those writes before
@@ -298,6 +328,21 @@ struct ViewType {
   bool has_dimensions = false;  // Then the clip is followed by Dim dimensions and Dim strides.
 };
 
+// A descriptor variable read and written at byte offsets (head comment: Pointer to another type
+// than the component type, DecodeFunc's block pointer), through aliases of its binding.
+struct Buffer {
+  Id variable = 0;
+  std::vector<Id> leading;  // Constant indices into an array of blocks (a descriptor array).
+  uint32_t first = 0;       // Word of Pointer's access chain that indexes into the block.
+};
+
+// How a tensor access reaches its elements (or DecodeFunc's blocks).
+enum class Addressing {
+  kChain,     // Pointer's access chain with its last index moved (Pointer to the component type).
+  kBuffer,    // Byte offsets into Pointer's descriptor variable (Buffer), through its aliases.
+  kPhysical,  // OpPtrAccessChain from Pointer (PhysicalStorageBuffer), bitcast to a strided type.
+};
+
 // A tensor load's or store's operands.
 struct TensorAccess {
   InstIndex inst = ir::kNoInst;
@@ -310,6 +355,14 @@ struct TensorAccess {
   const ViewType* view_type = nullptr;
   std::vector<uint32_t> memory_operands;  // For each element access (Aligned dropped).
   Id decode = 0;                          // DecodeFunc, 0 for none.
+  Id block_pointer = 0;                   // DecodeFunc's first parameter type.
+  uint32_t block_bytes = 0;               // The size of its pointee.
+  Addressing addressing = Addressing::kChain;
+  Buffer buffer;  // kBuffer.
+  // kBuffer: Pointer's byte offset in its block; kPhysical: Pointer bitcast to `strided` (a
+  // pointer to the component type, or to DecodeFunc's block, with that size as ArrayStride).
+  Id base = 0, strided = 0;
+  std::vector<uint32_t> element_operands;  // Memory operands of each element access.
   Id component = 0;
   uint32_t width = 0;
   bool is_float = false;
@@ -435,11 +488,72 @@ class Lowering {
   // With `clamped`, no address: the coordinates (clamped for the load) go there instead.
   std::pair<Id, Id> ElementAddress(const TensorAccess& a, Id e, bool load,
                                    std::vector<Id>* clamped = nullptr);
-  // DecodeFunc cloned (once per Pointer base) to take, instead of its PhysicalStorageBuffer
-  // pointer to the block, the index of the block in Pointer's array.
-  Id DecodeClone(InstIndex at, const TensorAccess& a);
+  // Checks DecodeFunc's signature and sets the access's block pointer type and its size.
+  bool ReadDecodeFunc(InstIndex i, TensorAccess* a);
+  // The code before the element loop: Pointer's byte offset (kBuffer) or strided pointer
+  // (kPhysical), and the memory operands of each element access.
+  void PrepareAddressing(TensorAccess* a);
   // The value of the element at the (clamped) coordinates through DecodeFunc.
   Id Decode(const TensorAccess& a, const std::vector<Id>& coordinate);
+
+  // ---- Memory at byte offsets (head comment: "Pointers to other types")
+  // Decorations of the module: (target, member or kWhole, decoration) -> first literal (0 when
+  // it has none).
+  static constexpr uint32_t kWhole = ~0u;
+  std::optional<uint32_t> DecorationOf(Id target, spv::Decoration d,
+                                       uint32_t member = kWhole) const {
+    auto it = decoration_values_.find({target, member, U(d)});
+    if (it == decoration_values_.end()) return std::nullopt;
+    return it->second;
+  }
+  bool IsPhysicalPointer(Id type) const {
+    const InstIndex d = m_.Def(type);
+    return d != ir::kNoInst && m_.opcode(d) == Op::TypePointer &&
+           m_.word(d, 2) == U(spv::StorageClass::PhysicalStorageBuffer);
+  }
+  // The bytes a value of `type` spans in explicitly laid-out memory (what a pointer to it steps
+  // over): scalars their width, vectors their components, arrays length * ArrayStride, structs
+  // up to the end of their last member (a runtime array ends at its Offset); nullopt for other
+  // types or missing decorations.
+  std::optional<uint32_t> LaidOutBytes(Id type) const;
+  // The (type, byte offset) of each component, element or member of a laid-out vector, array or
+  // struct; empty for other types.
+  std::vector<std::pair<Id, uint32_t>> LaidOutParts(Id type) const;
+  // `value` (an integer of the module's type `type`) as a uint32: a signed one is reinterpreted,
+  // another width converted.
+  Id IndexAsU32(Id value, Id type);
+  // byte + n (byte itself for n = 0).
+  Id AddBytes(Id byte, uint32_t n) {
+    if (byte == Const(0)) return Const(n);
+    return n ? Emit(Op::IAdd, U32(), {byte, Const(n)}) : byte;
+  }
+  // One access-chain step from a value of *type at *byte: a struct member's Offset, an array
+  // element's ArrayStride, a vector component's size; *type becomes what the index selects.
+  // `index` is the module's id (a constant is folded in), `value` the id to compute with (a
+  // clone's copy of it; `index` itself when 0).
+  bool StepInto(InstIndex at, Id* type, Id index, Id* byte, Id value = 0);
+  // Pointer as an access chain into a StorageBuffer descriptor variable.
+  bool ReadBuffer(InstIndex at, Id pointer, Buffer* buffer);
+  // The byte offset in its block of what an access chain into the buffer points to.
+  Id ChainBytes(InstIndex at, InstIndex chain, const Buffer& b);
+  // A pointer to the `scalar` at `byte` in the buffer: an alias of its binding whose block is
+  // an array of that scalar type, indexed by byte / size.
+  Id ScalarPointer(const Buffer& b, Id scalar, Id byte);
+  // A value of `type` (laid out explicitly) read from / written to the buffer at `byte`, one
+  // scalar at a time. `result` names the load's value (0: a new id).
+  Id LoadAt(InstIndex at, const Buffer& b, Id byte, Id type, const std::vector<uint32_t>& operands,
+            Id result = 0);
+  void StoreAt(InstIndex at, const Buffer& b, Id byte, Id type, Id value,
+               const std::vector<uint32_t>& operands);
+  // A PhysicalStorageBuffer pointer type to `pointee` decorated ArrayStride `stride`.
+  Id StridedPointer(Id pointee, uint32_t stride);
+  // `function` cloned for the buffer (once per function and buffer): every PhysicalStorageBuffer
+  // pointer in it becomes a uint32 byte offset into the buffer (head comment); the functions
+  // it calls with such pointers are cloned too.
+  Id OffsetClone(InstIndex at, Id function, const Buffer& b);
+  // The words after the pointer (and object) of a load or store from word `w` on: its memory
+  // operands without Aligned (empty when nothing is left).
+  std::vector<uint32_t> MemoryOperandsWithoutAligned(InstIndex i, uint32_t w) const;
   Id ClampValueAs(const TensorAccess& a);
   // c modulo n in [0, n) for a signed c, through OpUMod of non-negative values only: c umod n
   // for c >= 0, else n - 1 - ((-c - 1) umod n), -c - 1 being ~c. (Neither OpSMod nor OpSRem:
@@ -474,6 +588,15 @@ class Lowering {
   SlotLoop BeginSlotLoop(uint32_t count, uint32_t first = 0, Id carried_type = 0,
                          Id carried_initial = 0);
   void EndSlotLoop(const SlotLoop& loop);
+  // The loop over the elements e of a region that the invocations divide among themselves (e =
+  // lane + j * Lanes()); when Lanes() does not divide `elements`, the last slot's code is in a
+  // selection that only e < elements enter.
+  struct ElementLoop {
+    SlotLoop loop;
+    Id e = 0, merge = 0;
+  };
+  ElementLoop BeginElements(const Region& r, uint32_t elements);
+  void EndElements(const ElementLoop& loop);
   // CombineFunc folded left to right over the region's elements index(0) .. index(count - 1).
   Id Fold(const Region& r, Id combine, uint32_t count, const std::function<Id(Id)>& index);
   // Element j * S + lane: the one slot j of each invocation stands for.
@@ -534,10 +657,16 @@ class Lowering {
   std::map<Id, ViewType> views_;
   std::set<Id> workgroup_matrices_;  // Workgroup-scope matrix types (now Subgroup-scope).
   std::set<Id> blocked_layouts_;     // Layout types some OpTensorLayoutSetBlockSizeNV sets.
-  // Decode functions cloned to take an element index (DecodeClone), by function and Pointer's
-  // base and leading indices; and the clones' code, which follows the functions.
+  // Functions cloned to take byte offsets for block pointers (OffsetClone), by function, buffer
+  // variable and leading indices; and the clones' code, which follows the functions.
   std::map<std::vector<uint32_t>, Id> clones_;
   std::vector<uint32_t> clone_code_;
+  std::map<std::tuple<Id, uint32_t, uint32_t>, uint32_t> decoration_values_;
+  // Aliases of descriptor variables, by (variable, scalar type); the variables aliased.
+  std::map<std::pair<Id, Id>, Id> aliases_;
+  std::set<Id> aliased_;
+  std::vector<Id> alias_interface_;
+  std::map<std::pair<Id, uint32_t>, Id> strided_;  // StridedPointer, by (pointee, stride).
   ir::Declarations declarations_{m_};
   std::vector<uint32_t> decorations_, scalar_types_, constants_, derived_, body_;
   Id lane_variable_ = 0, subgroup_variable_ = 0, index_variable_ = 0;
@@ -578,6 +707,13 @@ bool Lowering::ReadEnvironment() {
     const Op op = m_.opcode(i);
     if (op == Op::MemoryModel && m_.word(i, 2) == U(spv::MemoryModel::Vulkan)) {
       vulkan_memory_model_ = true;
+    }
+    if (op == Op::Decorate && m_.num_words(i) >= 3) {
+      decoration_values_.emplace(std::tuple{m_.word(i, 1), kWhole, m_.word(i, 2)},
+                                 m_.num_words(i) > 3 ? m_.word(i, 3) : 0);
+    } else if (op == Op::MemberDecorate && m_.num_words(i) >= 4) {
+      decoration_values_.emplace(std::tuple{m_.word(i, 1), m_.word(i, 2), m_.word(i, 3)},
+                                 m_.num_words(i) > 4 ? m_.word(i, 4) : 0);
     }
     if (op != Op::EntryPoint || m_.num_words(i) < 3) continue;
     any_entry = true;
@@ -777,17 +913,14 @@ bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
     Fail(i, "the Memory Operand is missing");
     return false;
   }
+  a->memory_operands = MemoryOperandsWithoutAligned(i, w);
   const uint32_t mask = m_.word(i, w++);
-  a->memory_operands.push_back(mask & ~kAligned);
   for (uint32_t bit = 1; bit != 0 && w < m_.num_words(i); bit <<= 1) {
-    if (!(mask & bit)) continue;
-    if (bit == kAligned) {
+    if ((mask & bit) &&
+        (bit == kAligned || bit == kMakePointerAvailable || bit == kMakePointerVisible)) {
       ++w;
-    } else if (bit == kMakePointerAvailable || bit == kMakePointerVisible) {
-      a->memory_operands.push_back(m_.word(i, w++));
     }
   }
-  if (a->memory_operands[0] == 0) a->memory_operands.clear();
   if (w >= m_.num_words(i)) {
     Fail(i, "the Tensor Addressing Operands are missing");
     return false;
@@ -838,21 +971,78 @@ bool Lowering::ReadTensorAccess(InstIndex i, bool store, TensorAccess* a) {
   const InstIndex ct = m_.Def(a->component);
   a->is_float = m_.opcode(ct) == Op::TypeFloat;
   a->width = m_.word(ct, 2);
+  if (a->decode && !ReadDecodeFunc(i, a)) return false;
   const InstIndex pt = m_.Def(m_.TypeOf(a->pointer));
-  const InstIndex chain = m_.Def(a->pointer);
-  if (pt == ir::kNoInst || m_.opcode(pt) != Op::TypePointer ||
-      (m_.word(pt, 3) != a->component && !a->decode)) {
-    Fail(i,
-         "a Pointer to another type than the component type (as with DecodeFunc) is not "
-         "lowered yet");
+  if (pt == ir::kNoInst || m_.opcode(pt) != Op::TypePointer) {
+    Fail(i, "the Pointer is not a pointer");
     return false;
   }
+  if (m_.word(pt, 2) == U(spv::StorageClass::PhysicalStorageBuffer)) {
+    a->addressing = Addressing::kPhysical;
+    return true;
+  }
+  if (m_.word(pt, 3) != a->component || a->decode) {
+    a->addressing = Addressing::kBuffer;
+    return ReadBuffer(i, a->pointer, &a->buffer);
+  }
+  const InstIndex chain = m_.Def(a->pointer);
   if (chain == ir::kNoInst ||
       (m_.opcode(chain) != Op::AccessChain && m_.opcode(chain) != Op::InBoundsAccessChain) ||
       m_.num_words(chain) < 5) {
     Fail(i, "the Pointer must come from OpAccessChain with at least one index");
     return false;
   }
+  return true;
+}
+
+std::vector<uint32_t> Lowering::MemoryOperandsWithoutAligned(InstIndex i, uint32_t w) const {
+  if (w >= m_.num_words(i)) return {};
+  const uint32_t mask = m_.word(i, w++);
+  std::vector<uint32_t> out = {mask & ~kAligned};
+  for (uint32_t bit = 1; bit != 0 && w < m_.num_words(i); bit <<= 1) {
+    if (!(mask & bit)) continue;
+    if (bit == kAligned) {
+      ++w;
+    } else if (bit == kMakePointerAvailable || bit == kMakePointerVisible) {
+      out.push_back(m_.word(i, w++));
+    }
+  }
+  if (out[0] == 0) out.clear();
+  return out;
+}
+
+bool Lowering::ReadDecodeFunc(InstIndex i, TensorAccess* a) {
+  const InstIndex fd = m_.Def(a->decode);
+  const InstIndex ft = fd == ir::kNoInst ? ir::kNoInst : m_.Def(m_.word(fd, 4));
+  const uint32_t dim = a->layout_type->dim;
+  // DecodeFunc(pointer to the block, uint[Dim] block coordinates, uint[Dim] coordinates in the
+  // block), returning the component type.
+  auto is_uint_array = [&](Id type) {
+    const InstIndex d = m_.Def(type);
+    if (d == ir::kNoInst || m_.opcode(d) != Op::TypeArray || ConstantValue(m_.word(d, 3)) != dim)
+      return false;
+    const InstIndex e = m_.Def(m_.word(d, 2));
+    return e != ir::kNoInst && m_.opcode(e) == Op::TypeInt && m_.word(e, 2) == 32;
+  };
+  if (fd == ir::kNoInst || m_.opcode(fd) != Op::Function || ft == ir::kNoInst ||
+      m_.num_words(ft) != 6 || m_.word(ft, 2) != a->component || !is_uint_array(m_.word(ft, 4)) ||
+      !is_uint_array(m_.word(ft, 5)) || !IsPhysicalPointer(m_.word(ft, 3))) {
+    Fail(i,
+         "DecodeFunc must be a function of (PhysicalStorageBuffer pointer, uint[Dim], "
+         "uint[Dim]) returning the component type");
+    return false;
+  }
+  // SPV_NV_cooperative_matrix2: the block pointer is Pointer plus the block's index times "the
+  // size of the pointee type": the pointer type's ArrayStride where it has one (the step of
+  // OpPtrAccessChain), else the pointee's laid-out size.
+  a->block_pointer = m_.word(ft, 3);
+  const auto stride = DecorationOf(a->block_pointer, spv::Decoration::ArrayStride);
+  const auto bytes = stride ? stride : LaidOutBytes(m_.word(m_.Def(a->block_pointer), 3));
+  if (!bytes) {
+    Fail(i, "the size of DecodeFunc's block type is not known (no explicit layout)");
+    return false;
+  }
+  a->block_bytes = *bytes;
   return true;
 }
 
@@ -873,11 +1063,6 @@ bool Lowering::ReadMatrix(InstIndex i, Id type, MatrixInfo* out) {
     Fail(i,
          "matrices whose Rows / Columns are not constants are not lowered (run "
          "--freeze-spec-const --fold-spec-const first)");
-    return false;
-  }
-  if ((*rows * *cols) % s_ != 0) {
-    Fail(i, "the matrix's " + std::to_string(*rows * *cols) +
-                " elements are not a multiple of the subgroup size; not lowered yet");
     return false;
   }
   *out = {type, m_.word(mt, 2), *rows, *cols};
@@ -977,6 +1162,31 @@ Lowering::SlotLoop Lowering::BeginSlotLoop(uint32_t count, uint32_t first, Id ca
   Put(body_, Op::Label, {loop.body});
   current_label_ = loop.body;
   return loop;
+}
+
+Lowering::ElementLoop Lowering::BeginElements(const Region& r, uint32_t elements) {
+  ElementLoop l;
+  l.loop = BeginSlotLoop((elements + Lanes() - 1) / Lanes());
+  l.e = Element(r, l.loop);
+  if (elements % Lanes() != 0) {
+    const Id inside = Emit(Op::ULessThan, Bool(), {l.e, Const(elements)});
+    const Id body = next_id_++;
+    l.merge = next_id_++;
+    EmitVoid(Op::SelectionMerge, {l.merge, 0u});
+    EmitVoid(Op::BranchConditional, {inside, body, l.merge});
+    Put(body_, Op::Label, {body});
+    current_label_ = body;
+  }
+  return l;
+}
+
+void Lowering::EndElements(const ElementLoop& l) {
+  if (l.merge) {
+    EmitVoid(Op::Branch, {l.merge});
+    Put(body_, Op::Label, {l.merge});
+    current_label_ = l.merge;
+  }
+  EndSlotLoop(l.loop);
 }
 
 Id Lowering::Fold(const Region& r, Id combine, uint32_t count, const std::function<Id(Id)>& index) {
@@ -1182,6 +1392,17 @@ std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool loa
     offset = offset ? Emit(Op::IAdd, u32, {offset, term}) : term;
   }
   if (clamped) return {0, in_bounds};
+  switch (a.addressing) {
+    case Addressing::kBuffer: {
+      const Id byte =
+          Emit(Op::IAdd, u32, {a.base, Emit(Op::IMul, u32, {offset, Const(a.width / 8)})});
+      return {ScalarPointer(a.buffer, a.component, byte), in_bounds};
+    }
+    case Addressing::kPhysical:
+      return {Emit(Op::PtrAccessChain, a.strided, {a.base, offset}), in_bounds};
+    case Addressing::kChain:
+      break;
+  }
   // Pointer's access chain with the offset added to its last index.
   const InstIndex chain = m_.Def(a.pointer);
   std::vector<uint32_t> operands;
@@ -1191,10 +1412,26 @@ std::pair<Id, Id> Lowering::ElementAddress(const TensorAccess& a, Id e, bool loa
   return {address, in_bounds};
 }
 
+void Lowering::PrepareAddressing(TensorAccess* a) {
+  a->element_operands = a->memory_operands;
+  if (a->addressing == Addressing::kBuffer) {
+    a->base = ChainBytes(a->inst, m_.Def(a->pointer), a->buffer);
+  } else if (a->addressing == Addressing::kPhysical) {
+    const Id pointee = a->decode ? m_.word(m_.Def(a->block_pointer), 3) : a->component;
+    const uint32_t bytes = a->decode ? a->block_bytes : a->width / 8;
+    a->strided = StridedPointer(pointee, bytes);
+    a->base = Emit(Op::Bitcast, a->strided, {a->pointer});
+    // Vulkan: every PhysicalStorageBuffer access names its alignment (Aligned's literal comes
+    // first: no lower bit takes one).
+    std::vector<uint32_t>& ops = a->element_operands;
+    if (ops.empty()) ops.push_back(0);
+    ops[0] |= kAligned;
+    ops.insert(ops.begin() + 1, a->width / 8);
+  }
+}
+
 Id Lowering::Decode(const TensorAccess& a, const std::vector<Id>& coordinate) {
   const LayoutType& t = *a.layout_type;
-  const Id clone = DecodeClone(a.inst, a);
-  if (!clone) return 0;
   const InstIndex ft = m_.Def(m_.word(m_.Def(a.decode), 4));
   const Id u32 = U32();
   std::vector<Id> block(t.dim), in_block(t.dim);
@@ -1207,145 +1444,548 @@ Id Lowering::Decode(const TensorAccess& a, const std::vector<Id>& coordinate) {
     const Id term = Emit(Op::IMul, u32, {block[k], stride});
     index = index ? Emit(Op::IAdd, u32, {index, term}) : term;
   }
-  const InstIndex chain = m_.Def(a.pointer);
-  index = Emit(Op::IAdd, u32, {m_.word(chain, m_.num_words(chain) - 1), index});
+  Id function = a.decode, pointer = 0;
+  if (a.addressing == Addressing::kPhysical) {
+    // The block pointer itself: Pointer stepped over `index` blocks.
+    pointer = Emit(Op::PtrAccessChain, a.strided, {a.base, index});
+    if (a.strided != a.block_pointer) pointer = Emit(Op::Bitcast, a.block_pointer, {pointer});
+  } else {
+    // The block's byte offset in Pointer's buffer, for the clone that reads through offsets.
+    function = OffsetClone(a.inst, a.decode, a.buffer);
+    if (!function) return 0;
+    pointer = Emit(Op::IAdd, u32, {a.base, Emit(Op::IMul, u32, {index, Const(a.block_bytes)})});
+  }
   const Id block_id = Emit(Op::CompositeConstruct, m_.word(ft, 4), block);
   const Id in_block_id = Emit(Op::CompositeConstruct, m_.word(ft, 5), in_block);
-  return Emit(Op::FunctionCall, a.component, {clone, index, block_id, in_block_id});
+  return Emit(Op::FunctionCall, a.component, {function, pointer, block_id, in_block_id});
 }
 
-Id Lowering::DecodeClone(InstIndex at, const TensorAccess& a) {
-  const InstIndex fd = m_.Def(a.decode);
-  const InstIndex ft = fd == ir::kNoInst ? ir::kNoInst : m_.Def(m_.word(fd, 4));
-  const InstIndex chain = m_.Def(a.pointer);
-  const uint32_t dim = a.layout_type->dim;
-  // DecodeFunc(pointer to the block, uint[Dim] block coordinates, uint[Dim] coordinates in the
-  // block), returning the component type.
-  auto is_uint_array = [&](Id type) {
-    const InstIndex d = m_.Def(type);
-    if (d == ir::kNoInst || m_.opcode(d) != Op::TypeArray || ConstantValue(m_.word(d, 3)) != dim)
-      return false;
-    const InstIndex e = m_.Def(m_.word(d, 2));
-    return e != ir::kNoInst && m_.opcode(e) == Op::TypeInt && m_.word(e, 2) == 32;
-  };
-  if (fd == ir::kNoInst || m_.opcode(fd) != Op::Function || ft == ir::kNoInst ||
-      m_.num_words(ft) != 6 || m_.word(ft, 2) != a.component || !is_uint_array(m_.word(ft, 4)) ||
-      !is_uint_array(m_.word(ft, 5))) {
-    Fail(at,
-         "DecodeFunc must be a function of (pointer, uint[Dim], uint[Dim]) returning the "
-         "component type");
-    return 0;
-  }
-  // The block pointer's pointee, and Pointer's (the block in the tensor's array): the same type,
-  // or a struct that wraps it as its only member (a GLSL buffer reference).
-  const InstIndex param_pointer = m_.Def(m_.word(ft, 3));
-  const InstIndex tensor_pointer = m_.Def(m_.type_id(chain));
-  if (param_pointer == ir::kNoInst || m_.opcode(param_pointer) != Op::TypePointer ||
-      tensor_pointer == ir::kNoInst) {
-    Fail(at, "DecodeFunc's first parameter is not a pointer");
-    return 0;
-  }
-  const Id block_type = m_.word(param_pointer, 3);
-  const InstIndex bd = m_.Def(block_type);
-  const bool wrapped = block_type != m_.word(tensor_pointer, 3);
-  if (wrapped && (bd == ir::kNoInst || m_.opcode(bd) != Op::TypeStruct || m_.num_words(bd) != 3)) {
-    Fail(at, "DecodeFunc's block type is neither Pointer's type nor a struct wrapping it");
-    return 0;
-  }
-  // Pointer's base must be a global variable, its indices but the last constants: the clone
-  // names them.
-  const InstIndex base = m_.Def(m_.word(chain, 3));
-  if (base == ir::kNoInst || m_.opcode(base) != Op::Variable) {
-    Fail(at, "with DecodeFunc, Pointer must be an access chain into a global variable");
-    return 0;
-  }
-  std::vector<uint32_t> key = {a.decode};
-  for (uint32_t w = 3; w + 1 < m_.num_words(chain); ++w) {
-    const InstIndex d = m_.Def(m_.word(chain, w));
-    if (w > 3 && (d == ir::kNoInst || m_.opcode(d) != Op::Constant)) {
-      Fail(at, "with DecodeFunc, Pointer's indices but the last must be constants");
-      return 0;
+std::optional<uint32_t> Lowering::LaidOutBytes(Id type) const {
+  const InstIndex d = m_.Def(type);
+  if (d == ir::kNoInst) return std::nullopt;
+  switch (m_.opcode(d)) {
+    case Op::TypeInt:
+    case Op::TypeFloat:
+      return m_.word(d, 2) / 8;
+    case Op::TypeVector: {
+      const auto component = LaidOutBytes(m_.word(d, 2));
+      if (!component) return std::nullopt;
+      return *component * m_.word(d, 3);
     }
-    key.push_back(m_.word(chain, w));
+    case Op::TypeArray: {
+      const auto length = ConstantValue(m_.word(d, 3));
+      const auto stride = DecorationOf(type, spv::Decoration::ArrayStride);
+      if (!length || !stride) return std::nullopt;
+      return *length * *stride;
+    }
+    case Op::TypeStruct: {
+      uint32_t end = 0;
+      for (uint32_t w = 2; w < m_.num_words(d); ++w) {
+        const auto offset = DecorationOf(type, spv::Decoration::Offset, w - 2);
+        // A runtime array (the last member) adds no bytes: ggml's matmul_id hands DecodeFunc a
+        // { B_TYPE b[]; } block pointer it never reads through.
+        const bool runtime = m_.DefOpcode(m_.word(d, w)) == Op::TypeRuntimeArray;
+        const auto bytes = runtime ? std::optional<uint32_t>(0) : LaidOutBytes(m_.word(d, w));
+        if (!offset || !bytes) return std::nullopt;
+        end = std::max(end, *offset + *bytes);
+      }
+      return end;
+    }
+    case Op::TypePointer:
+      if (IsPhysicalPointer(type)) return 8;
+      return std::nullopt;
+    default:
+      return std::nullopt;
   }
-  auto [it, fresh] = clones_.emplace(key, 0);
-  if (!fresh) return it->second;
+}
+
+std::vector<std::pair<Id, uint32_t>> Lowering::LaidOutParts(Id type) const {
+  std::vector<std::pair<Id, uint32_t>> parts;
+  const InstIndex d = m_.Def(type);
+  const Op op = d == ir::kNoInst ? Op::Nop : m_.opcode(d);
+  if (op == Op::TypeVector) {
+    const uint32_t bytes = LaidOutBytes(m_.word(d, 2)).value_or(0);
+    for (uint32_t k = 0; k < m_.word(d, 3); ++k) parts.push_back({m_.word(d, 2), k * bytes});
+  } else if (op == Op::TypeArray) {
+    const uint32_t stride = DecorationOf(type, spv::Decoration::ArrayStride).value_or(0);
+    const uint32_t length = ConstantValue(m_.word(d, 3)).value_or(0);
+    for (uint32_t k = 0; k < length; ++k) parts.push_back({m_.word(d, 2), k * stride});
+  } else if (op == Op::TypeStruct) {
+    for (uint32_t k = 0; k + 2 < m_.num_words(d); ++k) {
+      parts.push_back(
+          {m_.word(d, 2 + k), DecorationOf(type, spv::Decoration::Offset, k).value_or(0)});
+    }
+  }
+  return parts;
+}
+
+Id Lowering::IndexAsU32(Id value, Id type) {
+  const InstIndex td = m_.Def(type);
+  if (td == ir::kNoInst || m_.opcode(td) != Op::TypeInt) return value;
+  if (m_.word(td, 2) != 32) return Emit(Op::UConvert, U32(), {value});
+  return m_.word(td, 3) ? Emit(Op::Bitcast, U32(), {value}) : value;
+}
+
+bool Lowering::StepInto(InstIndex at, Id* type, Id index, Id* byte, Id value) {
+  if (!value) value = index;
+  const InstIndex d = m_.Def(*type);
+  const Op op = d == ir::kNoInst ? Op::Nop : m_.opcode(d);
+  uint32_t stride = 0;
+  Id element = 0;
+  if (op == Op::TypeStruct) {
+    const auto member = ConstantValue(index);
+    const auto offset =
+        member ? DecorationOf(*type, spv::Decoration::Offset, *member) : std::nullopt;
+    if (!member || *member + 2 >= m_.num_words(d) || !offset) {
+      Fail(at, "a struct member without a constant index or an Offset in a block's access chain");
+      return false;
+    }
+    *byte = AddBytes(*byte, *offset);
+    *type = m_.word(d, 2 + *member);
+    return true;
+  }
+  if (op == Op::TypeArray || op == Op::TypeRuntimeArray) {
+    const auto s = DecorationOf(*type, spv::Decoration::ArrayStride);
+    if (!s) {
+      Fail(at, "an array without ArrayStride in a block's access chain");
+      return false;
+    }
+    stride = *s;
+    element = m_.word(d, 2);
+  } else if (op == Op::TypeVector) {
+    element = m_.word(d, 2);
+    stride = LaidOutBytes(element).value_or(0);
+  }
+  if (!stride) {
+    Fail(at,
+         "an access chain into a block steps into something else than a struct, an array or "
+         "a vector");
+    return false;
+  }
+  if (const auto k = ConstantValue(index)) {
+    *byte = AddBytes(*byte, *k * stride);
+  } else {
+    const Id term = Emit(Op::IMul, U32(), {IndexAsU32(value, m_.TypeOf(index)), Const(stride)});
+    *byte = *byte == Const(0) ? term : Emit(Op::IAdd, U32(), {*byte, term});
+  }
+  *type = element;
+  return true;
+}
+
+bool Lowering::ReadBuffer(InstIndex at, Id pointer, Buffer* b) {
+  const InstIndex chain = m_.Def(pointer);
+  const InstIndex variable = chain == ir::kNoInst ? ir::kNoInst : m_.Def(m_.word(chain, 3));
+  if (chain == ir::kNoInst ||
+      (m_.opcode(chain) != Op::AccessChain && m_.opcode(chain) != Op::InBoundsAccessChain) ||
+      variable == ir::kNoInst || m_.opcode(variable) != Op::Variable ||
+      m_.word(variable, 3) != U(spv::StorageClass::StorageBuffer)) {
+    Fail(at,
+         "a Pointer to another type than the component type (or with DecodeFunc) must be an "
+         "access chain into a StorageBuffer variable or a PhysicalStorageBuffer pointer");
+    return false;
+  }
+  b->variable = m_.result_id(variable);
+  b->leading.clear();
+  Id type = m_.word(m_.Def(m_.type_id(variable)), 3);
+  uint32_t w = 4;
+  // An array of blocks (a descriptor array): its indices must be constants, which the alias
+  // variable is indexed with too.
+  while (!DecorationOf(type, spv::Decoration::Block)) {
+    const InstIndex d = m_.Def(type);
+    if (d == ir::kNoInst ||
+        (m_.opcode(d) != Op::TypeArray && m_.opcode(d) != Op::TypeRuntimeArray) ||
+        w >= m_.num_words(chain) || !ConstantValue(m_.word(chain, w))) {
+      Fail(at, "the buffer's block is not reached through constant indices");
+      return false;
+    }
+    b->leading.push_back(m_.word(chain, w++));
+    type = m_.word(d, 2);
+  }
+  b->first = w;
+  return true;
+}
+
+Id Lowering::ChainBytes(InstIndex at, InstIndex chain, const Buffer& b) {
+  Id type = m_.word(m_.Def(m_.type_id(m_.Def(b.variable))), 3);
+  for (size_t k = 0; k < b.leading.size(); ++k) type = m_.word(m_.Def(type), 2);
+  Id byte = Const(0);
+  for (uint32_t w = b.first; w < m_.num_words(chain); ++w) {
+    if (!StepInto(at, &type, m_.word(chain, w), &byte)) return byte;
+  }
+  return byte;
+}
+
+Id Lowering::ScalarPointer(const Buffer& b, Id scalar, Id byte) {
+  const uint32_t bytes = ScalarBytes(scalar);
+  auto [it, fresh] = aliases_.emplace(std::pair{b.variable, scalar}, 0);
+  if (fresh) {
+    // An alias of the binding: the same DescriptorSet and Binding, its block an array of the
+    // scalar (Vulkan lets several variables name one binding; ggml's shaders do so themselves).
+    const Id variable = b.variable;
+    const Id array = next_id_++, block = next_id_++;
+    Put(derived_, Op::TypeRuntimeArray, {array, scalar});
+    Put(derived_, Op::TypeStruct, {block, array});
+    Put(decorations_, Op::Decorate, {array, U(spv::Decoration::ArrayStride), bytes});
+    Put(decorations_, Op::MemberDecorate, {block, 0, U(spv::Decoration::Offset), 0});
+    Put(decorations_, Op::Decorate, {block, U(spv::Decoration::Block)});
+    // What the original promises about the whole block holds for the alias.
+    Id type = m_.word(m_.Def(m_.type_id(m_.Def(variable))), 3);
+    std::vector<Id> arrays;  // The descriptor array types, outermost first.
+    while (!DecorationOf(type, spv::Decoration::Block)) {
+      arrays.push_back(type);
+      type = m_.word(m_.Def(type), 2);
+    }
+    for (spv::Decoration d : {spv::Decoration::NonWritable, spv::Decoration::NonReadable}) {
+      bool all = DecorationOf(variable, d).has_value();
+      if (!all) {
+        all = true;
+        for (uint32_t w = 2; w < m_.num_words(m_.Def(type)); ++w) {
+          all = all && DecorationOf(type, d, w - 2).has_value();
+        }
+      }
+      if (all) Put(decorations_, Op::MemberDecorate, {block, 0, U(d)});
+    }
+    Id top = block;
+    for (size_t k = arrays.size(); k-- > 0;) {
+      const InstIndex d = m_.Def(arrays[k]);
+      const Id wrapped = next_id_++;
+      if (m_.opcode(d) == Op::TypeArray) {
+        Put(derived_, Op::TypeArray, {wrapped, top, m_.word(d, 3)});
+      } else {
+        Put(derived_, Op::TypeRuntimeArray, {wrapped, top});
+      }
+      top = wrapped;
+    }
+    it->second = next_id_++;
+    Put(derived_, Op::Variable,
+        {Pointer(spv::StorageClass::StorageBuffer, top), it->second,
+         U(spv::StorageClass::StorageBuffer)});
+    for (spv::Decoration d : {spv::Decoration::DescriptorSet, spv::Decoration::Binding}) {
+      if (const auto value = DecorationOf(variable, d)) {
+        Put(decorations_, Op::Decorate, {it->second, U(d), *value});
+      }
+    }
+    for (spv::Decoration d : {spv::Decoration::Coherent, spv::Decoration::Volatile}) {
+      if (DecorationOf(variable, d)) Put(decorations_, Op::Decorate, {it->second, U(d)});
+    }
+    aliased_.insert(variable);
+    alias_interface_.push_back(it->second);
+  }
+  std::vector<uint32_t> chain = {it->second};
+  chain.insert(chain.end(), b.leading.begin(), b.leading.end());
+  chain.push_back(Const(0));
+  uint32_t shift = 0;
+  while ((1u << shift) < bytes) ++shift;
+  chain.push_back(shift ? Emit(Op::ShiftRightLogical, U32(), {byte, Const(shift)}) : byte);
+  return Emit(Op::AccessChain, Pointer(spv::StorageClass::StorageBuffer, scalar), chain);
+}
+
+Id Lowering::LoadAt(InstIndex at, const Buffer& b, Id byte, Id type,
+                    const std::vector<uint32_t>& operands, Id result) {
+  const InstIndex d = m_.Def(type);
+  const Op op = d == ir::kNoInst ? Op::Nop : m_.opcode(d);
+  if (op == Op::TypeInt || op == Op::TypeFloat) {
+    std::vector<uint32_t> load = {ScalarPointer(b, type, byte)};
+    load.insert(load.end(), operands.begin(), operands.end());
+    return Emit(Op::Load, type, load, result);
+  }
+  std::vector<uint32_t> parts;
+  for (const auto& [element, offset] : LaidOutParts(type)) {
+    parts.push_back(LoadAt(at, b, AddBytes(byte, offset), element, operands));
+    if (failed()) return 0;
+  }
+  if (parts.empty()) {
+    Fail(at, "a value read through a block pointer is not made of 8- to 64-bit scalars");
+    return 0;
+  }
+  return Emit(Op::CompositeConstruct, type, parts, result);
+}
+
+void Lowering::StoreAt(InstIndex at, const Buffer& b, Id byte, Id type, Id value,
+                       const std::vector<uint32_t>& operands) {
+  const InstIndex d = m_.Def(type);
+  const Op op = d == ir::kNoInst ? Op::Nop : m_.opcode(d);
+  if (op == Op::TypeInt || op == Op::TypeFloat) {
+    std::vector<uint32_t> store = {ScalarPointer(b, type, byte), value};
+    store.insert(store.end(), operands.begin(), operands.end());
+    Put(body_, Op::Store, store);
+    return;
+  }
+  const auto parts = LaidOutParts(type);
+  for (uint32_t k = 0; k < parts.size() && !failed(); ++k) {
+    const auto& [element, offset] = parts[k];
+    StoreAt(at, b, AddBytes(byte, offset), element, Emit(Op::CompositeExtract, element, {value, k}),
+            operands);
+  }
+  if (parts.empty())
+    Fail(at, "a value written through a block pointer is not made of 8- to 64-bit scalars");
+}
+
+Id Lowering::StridedPointer(Id pointee, uint32_t stride) {
+  auto [it, fresh] = strided_.emplace(std::pair{pointee, stride}, 0);
+  if (fresh) {
+    // A pointer type of its own: the module's may carry another ArrayStride, or none.
+    it->second = next_id_++;
+    Put(derived_, Op::TypePointer,
+        {it->second, U(spv::StorageClass::PhysicalStorageBuffer), pointee});
+    Put(decorations_, Op::Decorate, {it->second, U(spv::Decoration::ArrayStride), stride});
+  }
+  return it->second;
+}
+
+Id Lowering::OffsetClone(InstIndex at, Id function, const Buffer& b) {
+  std::vector<uint32_t> key = {function, b.variable};
+  key.insert(key.end(), b.leading.begin(), b.leading.end());
+  auto found = clones_.find(key);
+  if (found != clones_.end()) return found->second;
   const ir::Function* f = nullptr;
   for (const ir::Function& g : m_.functions()) {
-    if (g.def == fd) f = &g;
+    if (m_.result_id(g.def) == function) f = &g;
   }
-  if (!f || f->end == ir::kNoInst || f->num_params != 3) {
-    Fail(at, "DecodeFunc has no body");
+  if (!f || f->end == ir::kNoInst) {
+    Fail(at, "DecodeFunc (or a function it passes a block pointer to) has no body");
     return 0;
   }
+  // Fresh ids for everything the function defines.
   std::map<Id, Id> map;
   for (InstIndex i = f->def; i <= f->end; ++i) {
     if (m_.result_id(i)) map[m_.result_id(i)] = next_id_++;
   }
-  const Id param = m_.result_id(f->first_param);
-  const Id index = map[param];
-  const Id storage = m_.word(tensor_pointer, 2);
-  std::vector<uint32_t> out;
-  const Id fn_type =
-      Declare(derived_, Op::TypeFunction, {a.component, U32(), m_.word(ft, 4), m_.word(ft, 5)});
-  Put(out, Op::Function, {a.component, map[m_.result_id(fd)], m_.word(fd, 3), fn_type});
-  Put(out, Op::FunctionParameter, {U32(), index});
-  // The block's pointer, made at the start of the first block (after its variables): Pointer's
-  // access chain with `index` as its last index. The block parameter's uses become uses of it
-  // (a wrapping struct's member 0 being the block itself).
-  const Id block = next_id_++;
-  bool block_made = false;
-  for (InstIndex i = f->first_param + 1; i <= f->end; ++i) {
+  const Id clone = map[function];
+  clones_[key] = clone;
+  const Id u32 = U32();
+  // Types: a PhysicalStorageBuffer pointer is a uint32 byte offset, a Function variable holding
+  // one holds the offset; anything else with such a pointer inside is not lowered.
+  std::function<bool(Id)> holds_pointer = [&](Id type) {
+    const InstIndex d = m_.Def(type);
+    if (d == ir::kNoInst) return false;
+    switch (m_.opcode(d)) {
+      case Op::TypePointer:
+        return IsPhysicalPointer(type) || holds_pointer(m_.word(d, 3));
+      case Op::TypeArray:
+      case Op::TypeRuntimeArray:
+      case Op::TypeVector:
+        return holds_pointer(m_.word(d, 2));
+      case Op::TypeStruct:
+        for (uint32_t w = 2; w < m_.num_words(d); ++w) {
+          if (holds_pointer(m_.word(d, w))) return true;
+        }
+        return false;
+      default:
+        return false;
+    }
+  };
+  auto map_type = [&](Id type) -> Id {
+    if (!type || !holds_pointer(type)) return type;
+    if (IsPhysicalPointer(type)) return u32;
+    const InstIndex d = m_.Def(type);
+    if (m_.opcode(d) == Op::TypePointer && m_.word(d, 2) == U(spv::StorageClass::Function) &&
+        IsPhysicalPointer(m_.word(d, 3))) {
+      return Pointer(spv::StorageClass::Function, u32);
+    }
+    return 0;
+  };
+  auto map_id = [&](Id id) -> Id {
+    auto it = map.find(id);
+    if (it != map.end()) return it->second;
+    // A null or undefined block pointer of the module's globals: offset 0 (nothing may read
+    // through it).
+    const Op op = m_.DefOpcode(id);
+    if ((op == Op::ConstantNull || op == Op::Undef) && IsPhysicalPointer(m_.TypeOf(id))) {
+      return Const(0);
+    }
+    return id;
+  };
+  auto is_offset = [&](Id id) { return IsPhysicalPointer(m_.TypeOf(id)); };
+  // A pointer to a Function variable (which then holds an offset).
+  auto in_function = [&](Id pointer) {
+    const InstIndex d = m_.Def(m_.TypeOf(pointer));
+    return d != ir::kNoInst && m_.opcode(d) == Op::TypePointer &&
+           m_.word(d, 2) == U(spv::StorageClass::Function);
+  };
+  // A 64-bit address stands for an offset as 2^32 + offset: never null, and its low bits (the
+  // alignment a shader may test) are the offset's.
+  auto to_address = [&](Id offset, Id type) -> Id {
+    const InstIndex td = m_.Def(type);
+    if (m_.opcode(td) == Op::TypeVector) {  // uvec2 / ivec2: low word, high word.
+      const Id v = Emit(Op::CompositeConstruct, Declare(derived_, Op::TypeVector, {u32, 2}),
+                        {offset, Const(1)});
+      return Emit(Op::Bitcast, type, {v});
+    }
+    if (m_.word(td, 2) == 32) return m_.word(td, 3) ? Emit(Op::Bitcast, type, {offset}) : offset;
+    const Id u64 = Declare(scalar_types_, Op::TypeInt, {64, 0});
+    const Id wide =
+        Emit(Op::IAdd, u64,
+             {Emit(Op::UConvert, u64, {offset}), Declare(constants_, Op::Constant, {u64, 0, 1})});
+    return m_.word(td, 3) ? Emit(Op::Bitcast, type, {wide}) : wide;
+  };
+  // `value` is the clone's copy of the module's `original`.
+  auto from_address = [&](Id value, Id original) -> Id {
+    const InstIndex td = m_.Def(m_.TypeOf(original));
+    if (m_.opcode(td) == Op::TypeVector) {
+      return Emit(Op::CompositeExtract, u32, {value, 0});
+    }
+    return m_.word(td, 2) == 32 ? IndexAsU32(value, m_.TypeOf(original))
+                                : Emit(Op::UConvert, u32, {value});
+  };
+
+  std::vector<uint32_t> saved;
+  std::swap(body_, saved);
+  for (InstIndex i = f->def; i <= f->end && !failed(); ++i) {
     const ir::Inst inst = m_.inst(i);
     const Op op = m_.opcode(i);
-    if (!block_made && i > f->first_param + 2 && m_.opcode(i - 1) != Op::FunctionParameter &&
-        op != Op::Label && op != Op::Variable) {
-      std::vector<uint32_t> words = {m_.type_id(chain), block};
-      for (uint32_t w = 3; w + 1 < m_.num_words(chain); ++w) words.push_back(m_.word(chain, w));
-      words.push_back(index);
-      Put(out, m_.opcode(chain), words);
-      block_made = true;
+    const Id result = m_.result_id(i) ? map[m_.result_id(i)] : 0;
+    const Id type = map_type(m_.type_id(i));
+    if (m_.type_id(i) && !type) {
+      Fail(at, "DecodeFunc keeps a block pointer inside a composite (" +
+                   DescribeInstruction(m_, i) + "), which is not lowered");
+      break;
     }
-    std::vector<uint32_t> words(inst.words.begin(), inst.words.end());
-    if ((op == Op::AccessChain || op == Op::InBoundsAccessChain) && m_.word(i, 3) == param) {
-      // A pointer into the block: the same indices from `block`, in Pointer's storage class.
-      if (wrapped && (m_.num_words(i) < 5 || ConstantValue(m_.word(i, 4)) != 0u)) {
-        Fail(at, "DecodeFunc indexes its block pointer other than through the wrapped block");
-        return 0;
-      }
-      const InstIndex rt = m_.Def(m_.type_id(i));
-      words = {0, Pointer(static_cast<spv::StorageClass>(storage), m_.word(rt, 3)), m_.result_id(i),
-               block};
-      for (uint32_t w = wrapped ? 5 : 4; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
-      words[0] = (static_cast<uint32_t>(words.size()) << 16) | U(op);
-      // Remap the rest below (the result and indices); `block` is new.
-      for (size_t w = 2; w < words.size(); ++w) {
-        if (w == 3) continue;
-        auto m = map.find(words[w]);
-        if (m != map.end()) words[w] = m->second;
-      }
-      out.insert(out.end(), words.begin(), words.end());
-      continue;
-    }
-    for (const auto& operand : inst.operands) {
-      if (!grammar::IsIdKind(operand.kind)) continue;
-      uint32_t& word = words[operand.offset];
-      if (word == param) {
-        if (wrapped || op != Op::Load) {
-          Fail(at, "DecodeFunc uses its block pointer other than in access chains and loads");
-          return 0;
+    auto operand = [&](uint32_t w) { return map_id(m_.word(i, w)); };
+    switch (op) {
+      case Op::Function: {
+        const InstIndex ft = m_.Def(m_.word(i, 4));
+        std::vector<uint32_t> words = {type};
+        for (uint32_t w = 3; w < m_.num_words(ft); ++w) words.push_back(map_type(m_.word(ft, w)));
+        if (std::find(words.begin(), words.end(), 0u) != words.end()) {
+          Fail(at,
+               "a function taking or returning a block pointer inside a composite is not "
+               "lowered");
+          break;
         }
-        word = block;
+        Put(body_, Op::Function,
+            {type, result, m_.word(i, 3), Declare(derived_, Op::TypeFunction, words)});
         continue;
       }
-      auto m = map.find(word);
-      if (m != map.end()) word = m->second;
+      case Op::Load:
+        if (is_offset(m_.word(i, 3))) {
+          LoadAt(at, b, operand(3), m_.type_id(i), MemoryOperandsWithoutAligned(i, 4), result);
+          continue;
+        }
+        if (IsPhysicalPointer(m_.type_id(i)) && !in_function(m_.word(i, 3))) {
+          Fail(at, "DecodeFunc reads a block pointer from memory (" + DescribeInstruction(m_, i) +
+                       "), which is not lowered");
+        }
+        break;
+      case Op::Store:
+        if (is_offset(m_.word(i, 1))) {
+          StoreAt(at, b, operand(1), m_.TypeOf(m_.word(i, 2)), operand(2),
+                  MemoryOperandsWithoutAligned(i, 3));
+          continue;
+        }
+        if (is_offset(m_.word(i, 2)) && !in_function(m_.word(i, 1))) {
+          Fail(at, "DecodeFunc writes its block pointer to memory (" + DescribeInstruction(m_, i) +
+                       "), which is not lowered");
+        }
+        break;
+      case Op::AccessChain:
+      case Op::InBoundsAccessChain:
+      case Op::PtrAccessChain:
+      case Op::InBoundsPtrAccessChain: {
+        if (!is_offset(m_.word(i, 3))) break;
+        const Id base_type = m_.TypeOf(m_.word(i, 3));
+        Id byte = operand(3), pointee = m_.word(m_.Def(base_type), 3);
+        uint32_t w = 4;
+        if (op == Op::PtrAccessChain || op == Op::InBoundsPtrAccessChain) {
+          // Element: steps of the base pointer type's ArrayStride.
+          const auto stride = DecorationOf(base_type, spv::Decoration::ArrayStride);
+          if (!stride) {
+            Fail(at, "OpPtrAccessChain on a block pointer whose type has no ArrayStride");
+            break;
+          }
+          byte = Emit(
+              Op::IAdd, u32,
+              {byte, Emit(Op::IMul, u32,
+                          {IndexAsU32(operand(w), m_.TypeOf(m_.word(i, w))), Const(*stride)})});
+          ++w;
+        }
+        for (; w < m_.num_words(i) && !failed(); ++w) {
+          StepInto(at, &pointee, m_.word(i, w), &byte, operand(w));
+        }
+        Emit(Op::CopyObject, u32, {byte}, result);
+        continue;
+      }
+      case Op::Bitcast:
+      case Op::ConvertPtrToU:
+      case Op::ConvertUToPtr: {
+        const bool from = is_offset(m_.word(i, 3)), to = IsPhysicalPointer(m_.type_id(i));
+        if (!from && !to) break;
+        if (from && to) {
+          Emit(Op::CopyObject, u32, {operand(3)}, result);
+        } else if (from) {
+          Emit(Op::CopyObject, m_.type_id(i), {to_address(operand(3), m_.type_id(i))}, result);
+        } else {
+          Emit(Op::CopyObject, u32, {from_address(operand(3), m_.word(i, 3))}, result);
+        }
+        continue;
+      }
+      case Op::PtrEqual:
+      case Op::PtrNotEqual:
+        if (!is_offset(m_.word(i, 3))) break;
+        Emit(op == Op::PtrEqual ? Op::IEqual : Op::INotEqual, m_.type_id(i),
+             {operand(3), operand(4)}, result);
+        continue;
+      case Op::PtrDiff: {
+        if (!is_offset(m_.word(i, 3))) break;
+        // (a - b) / the pointee's size, signed, in the result's integer type.
+        const auto bytes = LaidOutBytes(m_.word(m_.Def(m_.TypeOf(m_.word(i, 3))), 3));
+        const Id i32 = Declare(scalar_types_, Op::TypeInt, {32, 1});
+        const Id diff = Emit(Op::Bitcast, i32, {Emit(Op::ISub, u32, {operand(3), operand(4)})});
+        const Id q = Emit(Op::SDiv, i32,
+                          {diff, Declare(constants_, Op::Constant, {i32, bytes.value_or(1)})});
+        const InstIndex rt = m_.Def(m_.type_id(i));
+        const Op convert = m_.word(rt, 2) != 32 ? Op::SConvert
+                           : m_.word(rt, 3)     ? Op::CopyObject
+                                                : Op::Bitcast;
+        Emit(convert, m_.type_id(i), {q}, result);
+        continue;
+      }
+      case Op::FunctionCall: {
+        // A callee taking or returning block pointers takes offsets too: its clone.
+        const InstIndex ft = m_.Def(m_.word(m_.Def(m_.word(i, 3)), 4));
+        bool takes = false;
+        for (uint32_t w = 2; w < m_.num_words(ft); ++w)
+          takes = takes || holds_pointer(m_.word(ft, w));
+        if (!takes) break;
+        std::vector<uint32_t> words = {type, result, OffsetClone(at, m_.word(i, 3), b)};
+        for (uint32_t w = 4; w < m_.num_words(i); ++w) words.push_back(operand(w));
+        Put(body_, Op::FunctionCall, words);
+        continue;
+      }
+      case Op::Phi:
+      case Op::Select:
+      case Op::CopyObject:
+      case Op::ReturnValue:
+      case Op::Variable:
+      case Op::FunctionParameter:
+        break;  // Copied with their types mapped: offsets flow through them as values.
+      default:
+        for (const auto& o : inst.operands) {
+          const uint32_t first = m_.type_id(i) ? 3 : m_.result_id(i) ? 2 : 1;
+          if (grammar::IsIdKind(o.kind) && o.offset >= first && is_offset(m_.word(i, o.offset))) {
+            Fail(at, "DecodeFunc uses its block pointer in " + DescribeInstruction(m_, i) +
+                         ", which is not lowered");
+            break;
+          }
+        }
+        break;
     }
-    out.insert(out.end(), words.begin(), words.end());
+    if (failed()) break;
+    // Copied with fresh ids and mapped types.
+    std::vector<uint32_t> words(inst.words.begin(), inst.words.end());
+    for (const auto& o : inst.operands) {
+      if (!grammar::IsIdKind(o.kind)) continue;
+      uint32_t& word = words[o.offset];
+      word = m_.type_id(i) && o.offset == 1 ? type : map_id(word);
+    }
+    body_.insert(body_.end(), words.begin(), words.end());
   }
-  clone_code_.insert(clone_code_.end(), out.begin(), out.end());
-  it->second = map[m_.result_id(fd)];
-  return it->second;
+  std::vector<uint32_t> code;
+  std::swap(body_, code);
+  std::swap(body_, saved);
+  if (failed()) return 0;
+  clone_code_.insert(clone_code_.end(), code.begin(), code.end());
+  return clone;
 }
 
 void Lowering::LowerLoadTensor(InstIndex i) {
@@ -1358,8 +1998,10 @@ void Lowering::LowerLoadTensor(InstIndex i) {
   const Id clamp = constant ? ClampValueAs(a) : 0;
   // With a view, the elements outside its clip rectangle are Object's.
   if (a.view) StoreMatrix(region, a.object, false, a.cols);
-  const SlotLoop loop = BeginSlotLoop(elements / Lanes());
-  const Id e = Element(region, loop);
+  PrepareAddressing(&a);
+  if (failed()) return;
+  const ElementLoop loop = BeginElements(region, elements);
+  const Id e = loop.e;
   const auto [in_clip, index] = Clip(a, e);
   Id value = 0, in_bounds = 0;
   if (a.decode) {
@@ -1371,13 +2013,13 @@ void Lowering::LowerLoadTensor(InstIndex i) {
     Id address = 0;
     std::tie(address, in_bounds) = ElementAddress(a, index, true);
     std::vector<uint32_t> load = {address};
-    load.insert(load.end(), a.memory_operands.begin(), a.memory_operands.end());
+    load.insert(load.end(), a.element_operands.begin(), a.element_operands.end());
     value = Emit(Op::Load, a.component, load);
   }
   if (constant) value = Emit(Op::Select, a.component, {in_bounds, value, clamp});
   if (in_clip) value = Emit(Op::Select, a.component, {in_clip, value, LoadSlot(region, e)});
   StoreSlot(region, e, value);
-  EndSlotLoop(loop);
+  EndElements(loop);
   LoadMatrix(region, a.matrix_type, m_.result_id(i), false, a.cols);
 }
 
@@ -1387,8 +2029,10 @@ void Lowering::LowerStoreTensor(InstIndex i) {
   const uint32_t elements = a.rows * a.cols;
   const Region region = RegionOf(a.component, elements);
   StoreMatrix(region, a.object, false, a.cols);
-  const SlotLoop loop = BeginSlotLoop(elements / Lanes());
-  const Id e = Element(region, loop);
+  PrepareAddressing(&a);
+  if (failed()) return;
+  const ElementLoop loop = BeginElements(region, elements);
+  const Id e = loop.e;
   const Id value = LoadSlot(region, e);
   const auto [in_clip, index] = Clip(a, e);
   auto [address, in_bounds] = ElementAddress(a, index, false);
@@ -1403,12 +2047,12 @@ void Lowering::LowerStoreTensor(InstIndex i) {
   EmitVoid(Op::BranchConditional, {in_bounds, write, merge});
   Put(body_, Op::Label, {write});
   std::vector<uint32_t> w = {address, value};
-  w.insert(w.end(), a.memory_operands.begin(), a.memory_operands.end());
+  w.insert(w.end(), a.element_operands.begin(), a.element_operands.end());
   Put(body_, Op::Store, w);
   EmitVoid(Op::Branch, {merge});
   Put(body_, Op::Label, {merge});
   current_label_ = merge;
-  EndSlotLoop(loop);
+  EndElements(loop);
   Barrier();
 }
 
@@ -1558,8 +2202,8 @@ void Lowering::LowerPerElementOp(InstIndex i) {
     StoreMatrix(r, m_.word(i, w), false, in.cols, offset);
     matrix_operands[w] = {r, offset};
   }
-  const SlotLoop loop = BeginSlotLoop(elements / Lanes());
-  const Id e = Element(from, loop);
+  const ElementLoop loop = BeginElements(from, elements);
+  const Id e = loop.e;
   const Id row = Emit(Op::UDiv, U32(), {e, Const(in.cols)});
   const Id col = Emit(Op::UMod, U32(), {e, Const(in.cols)});
   std::vector<uint32_t> call = {func, AsParameter(ft, 0, row), AsParameter(ft, 1, col),
@@ -1574,7 +2218,7 @@ void Lowering::LowerPerElementOp(InstIndex i) {
     }
   }
   StoreSlot(to, e, Emit(Op::FunctionCall, out.component, call));
-  EndSlotLoop(loop);
+  EndElements(loop);
   LoadMatrix(to, out.type, m_.result_id(i), false, in.cols);
 }
 
@@ -1596,38 +2240,43 @@ void Lowering::LowerReduce(InstIndex i) {
   }
   // The input at the region's start, the results after it.
   const uint32_t inputs = in.rows * in.cols;
-  const Region region = RegionOf(in.component, inputs + out.rows * out.cols);
+  const bool everything = by_row && by_column;
+  const Region region = RegionOf(in.component, inputs + (everything ? 0 : out.rows * out.cols));
   StoreMatrix(region, m_.word(i, 3), false, in.cols);
+  if (everything) {
+    // Row|Column: every invocation folds the whole matrix, and the result is that one value
+    // in every element (a replicated construct, whose elements the validator knows agree).
+    const Id total = Fold(region, combine, inputs, [](Id k) { return k; });
+    Barrier();  // Every read of the region before the next write to it.
+    Emit(Op::CompositeConstruct, out.type, {total}, m_.result_id(i));
+    return;
+  }
   const Id u32 = U32();
   auto at = [&](Id row, Id col) {
     return Emit(Op::IAdd, u32, {Emit(Op::IMul, u32, {row, Const(in.cols)}), col});
   };
-  Id total = 0;  // Row|Column: one value for every element, computed before the loop.
-  if (by_row && by_column) total = Fold(region, combine, inputs, [](Id k) { return k; });
-  const SlotLoop loop = BeginSlotLoop(out.rows * out.cols / Lanes());
-  const Id e = Element(region, loop);
-  Id value = total;
-  if (!value) {
-    const Id r = Emit(Op::UDiv, u32, {e, Const(out.cols)});
-    const Id c = Emit(Op::UMod, u32, {e, Const(out.cols)});
-    if (quad) {
-      const Id r2 = Emit(Op::IMul, u32, {r, Const(2)});
-      const Id c2 = Emit(Op::IMul, u32, {c, Const(2)});
-      const Id r21 = Emit(Op::IAdd, u32, {r2, Const(1)});
-      const Id c21 = Emit(Op::IAdd, u32, {c2, Const(1)});
-      const Id block[4] = {at(r2, c2), at(r2, c21), at(r21, c2), at(r21, c21)};
-      value = LoadSlot(region, block[0]);
-      for (int k = 1; k < 4; ++k) {
-        value = Emit(Op::FunctionCall, in.component, {combine, value, LoadSlot(region, block[k])});
-      }
-    } else if (by_row) {
-      value = Fold(region, combine, in.cols, [&](Id x) { return at(r, x); });
-    } else {
-      value = Fold(region, combine, in.rows, [&](Id y) { return at(y, c); });
+  const ElementLoop loop = BeginElements(region, out.rows * out.cols);
+  const Id e = loop.e;
+  Id value = 0;
+  const Id r = Emit(Op::UDiv, u32, {e, Const(out.cols)});
+  const Id c = Emit(Op::UMod, u32, {e, Const(out.cols)});
+  if (quad) {
+    const Id r2 = Emit(Op::IMul, u32, {r, Const(2)});
+    const Id c2 = Emit(Op::IMul, u32, {c, Const(2)});
+    const Id r21 = Emit(Op::IAdd, u32, {r2, Const(1)});
+    const Id c21 = Emit(Op::IAdd, u32, {c2, Const(1)});
+    const Id block[4] = {at(r2, c2), at(r2, c21), at(r21, c2), at(r21, c21)};
+    value = LoadSlot(region, block[0]);
+    for (int k = 1; k < 4; ++k) {
+      value = Emit(Op::FunctionCall, in.component, {combine, value, LoadSlot(region, block[k])});
     }
+  } else if (by_row) {
+    value = Fold(region, combine, in.cols, [&](Id x) { return at(r, x); });
+  } else {
+    value = Fold(region, combine, in.rows, [&](Id y) { return at(y, c); });
   }
   StoreSlot(region, Emit(Op::IAdd, u32, {e, Const(inputs)}), value);
-  EndSlotLoop(loop);
+  EndElements(loop);
   LoadMatrix(region, out.type, m_.result_id(i), false, out.cols, inputs);
 }
 
@@ -1848,6 +2497,9 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   if (lane_variable_) interface.push_back(lane_variable_);
   if (subgroup_variable_) interface.push_back(subgroup_variable_);
   if (index_variable_) interface.push_back(index_variable_);
+  if (version >= grammar::MakeVersion(1, 4)) {
+    interface.insert(interface.end(), alias_interface_.begin(), alias_interface_.end());
+  }
   own_bytes_ = OwnWorkgroupBytes();
   for (const auto* arrays : {&scratch_, &shared_scratch_}) {
     for (const auto& [component, s] : *arrays) {
@@ -1877,6 +2529,20 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
                (name == "SPV_EXT_cooperative_matrix_maintenance1" && !has_get_coordinate);
       },
       interface);
+  // An aliased variable is no longer Restrict (its alias reaches the same memory).
+  if (!aliased_.empty()) {
+    std::vector<uint32_t> kept(out.begin(), out.begin() + binary::kHeaderWords);
+    for (size_t w = binary::kHeaderWords; w < out.size(); w += out[w] >> 16) {
+      const size_t n = out[w] >> 16;
+      if (n == 0) break;
+      if ((out[w] & 0xFFFF) == U(Op::Decorate) && n == 3 && aliased_.count(out[w + 1]) &&
+          out[w + 2] == U(spv::Decoration::Restrict)) {
+        continue;
+      }
+      kept.insert(kept.end(), out.begin() + w, out.begin() + w + n);
+    }
+    out.swap(kept);
+  }
   return JoinAndRead(
       {&out, &decorations_, &hoisted, &scalar_types_, &constants_, &globals, &derived_, &functions},
       next_id_, error);

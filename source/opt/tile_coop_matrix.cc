@@ -22,7 +22,9 @@
 // already have, with the most M * N * K, gives the tiles: A in M x K, B in K x N, C and the result
 // in M x N. One matrix type has one tiling in the whole module (a type used as A in one
 // multiply-add and loaded or stored elsewhere is tiled the same everywhere). An element-wise
-// instruction between two types (a conversion) gives both the same tiles. A type tiled by none of
+// instruction between two types (a conversion) gives both the same tiles, or leaves both whole
+// when one stays as it is (its multiply-add has no listed shape: ggml's bfloat16 matmul with a
+// float16 accumulator on the H100, converted to float). A type tiled by none of
 // these takes the largest entry shape of its Use and component type that divides it. A type no
 // shape divides stays as it is (the validator's device rules report it); so does a type whose
 // dimensions are specialization constants (freeze them first).
@@ -336,11 +338,16 @@ class Tiler {
           const Id o = m_.TypeOf(m_.word(i, w));
           if (o == r || !Find(o)) continue;
           const bool has_r = chosen.count(r), has_o = chosen.count(o);
-          if (has_r && !has_o) {
+          const bool pin_r = pinned.count(r), pin_o = pinned.count(o);
+          if (has_r && !has_o && !pin_o) {
             chosen[o] = chosen[r];
             again = true;
-          } else if (has_o && !has_r) {
+          } else if (has_o && !has_r && !pin_r) {
             chosen[r] = chosen[o];
+            again = true;
+          } else if (pin_r != pin_o && !has_r && !has_o) {
+            // A type that stays (its multiply-add has no listed shape) keeps its partner whole.
+            pinned.insert(pin_r ? o : r);
             again = true;
           }
         }
@@ -564,11 +571,26 @@ class Tiler {
     return variable;
   }
 
-  // (tile, element in the tile) of element `index` (an id of a 32-bit integer type) of the tiled
-  // type `t`: index / L and index % L, L the tile's OpCooperativeMatrixLengthKHR.
+  // The 32-bit unsigned integer type: the module's, else one added before the first tiled type.
+  Id U32Type() {
+    auto add = [&](Op op, std::span<const uint32_t> words) {
+      b_.SetInsertBefore(first_tiled_);
+      const Id id = b_.AddDeclaration(op, words);
+      if (current_ != ir::kNoInst) b_.SetInsertBefore(current_);
+      return id;
+    };
+    return declarations_.FindOrAdd(Op::TypeInt, {32, 0}, Reuse::kModule, add);
+  }
+
+  // (tile, element in the tile) of element `index` (an id of the 32-bit integer type `type`) of
+  // the tiled type `t`: index / L and index % L in uint32 (a signed index, such as GLSL's
+  // `m[0]`, is reinterpreted), L the tile's OpCooperativeMatrixLengthKHR, whose result type is
+  // uint32.
   std::pair<Id, Id> SplitIndex(const MatrixType& t, Id index, Id type) {
-    const Id length = b_.Add(Op::CooperativeMatrixLengthKHR, type, {t.tile});
-    return {b_.Add(Op::UDiv, type, {index, length}), b_.Add(Op::UMod, type, {index, length})};
+    const Id u32 = U32Type();
+    if (type != u32) index = b_.Add(Op::Bitcast, u32, {index});
+    const Id length = b_.Add(Op::CooperativeMatrixLengthKHR, u32, {t.tile});
+    return {b_.Add(Op::UDiv, u32, {index, length}), b_.Add(Op::UMod, u32, {index, length})};
   }
 
   // OpAccessChain / OpInBoundsAccessChain through a tiled type: its element index becomes the

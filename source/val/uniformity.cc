@@ -1189,8 +1189,8 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       const Memory memory = MemoryOf(root);
       if (memory == Memory::kShared) return false;
       Source stored, under;
+      const uint32_t fn = m_.blocks()[block].function;
       if (memory == Memory::kWorkgroup) {
-        const uint32_t fn = m_.blocks()[block].function;
         stored = StoredData(i, op, block);
         under = control;
         if (stored.deps != 0) stored = Effective(stored, fn);
@@ -1198,6 +1198,15 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
       } else {
         stored = join_operands(1);
         if (memory == Memory::kPrivate || memory == Memory::kUnknown) under = control;
+        // A module-level variable outlives the function: its contents cannot depend on this
+        // function's parameters or call sites (a load in another function would read those bits
+        // as its own), so they are resolved here, at the worst call site.
+        const InstIndex root_def = root ? m_.Def(root) : kNoInst;
+        if (root_def != kNoInst && m_.opcode(root_def) == Op::Variable &&
+            static_cast<StorageClass>(m_.word(root_def, 3)) != StorageClass::Function) {
+          if (stored.deps != 0) stored = Effective(stored, fn);
+          if (under.deps != 0) under = Effective(under, fn);
+        }
       }
       const InstIndex stored_reason = stored.reason() == kNoInst ? i : stored.reason();
       const InstIndex under_reason = under.reason() == kNoInst ? i : under.reason();

@@ -592,7 +592,7 @@ TEST(LowerCoopMatrix2, ReductionsFoldRowsColumnsBlocksAndEverythingWithCombineFu
     size_t loops;  // Beside the tensor load's.
   };
   for (const Case& c : {Case{"Row", "%mat16x8", 2}, Case{"Column", "%mat", 2},
-                        Case{"Row|Column", "%mat8", 2}, Case{"2x2", "%mat8", 1}}) {
+                        Case{"Row|Column", "%mat8", 1}, Case{"2x2", "%mat8", 1}}) {
     const PassRun r = Lower(Text(MatrixKernel(
         std::string("%t = OpCooperativeMatrixReduceNV ") + c.type + " %m " + c.reduce + " %add\n",
         "")));
@@ -603,6 +603,13 @@ TEST(LowerCoopMatrix2, ReductionsFoldRowsColumnsBlocksAndEverythingWithCombineFu
     EXPECT_EQ(Count(r.text, "OpFunctionCall %float %add"), std::string(c.reduce) == "2x2" ? 3u : 1u)
         << c.reduce << "\n"
         << r.text;
+    if (std::string(c.reduce) == "Row|Column") {
+      // One value for every element: the fold's result, replicated (no result slots).
+      EXPECT_TRUE(std::regex_search(
+          r.text, std::regex("OpControlBarrier .*\n%t = OpCompositeConstruct %[0-9]+ %[0-9]+\n")))
+          << r.text;
+      continue;
+    }
     // The results follow the 256 input elements in the region.
     EXPECT_TRUE(Contains(r.text, "OpIAdd %uint %") && Contains(r.text, " %uint_256\n")) << r.text;
   }
@@ -983,6 +990,7 @@ std::string DecodeText(const std::string& func, const std::string& operands) {
       "OpCapability PhysicalStorageBufferAddresses\n"
       "OpCapability CooperativeMatrixBlockLoadsNV\n"
       "OpCapability CooperativeMatrixDecodeVectorNV\n";
+  k.annotations = "OpMemberDecorate %wrap 0 Offset 0\n";
   k.globals =
       "%ltb = OpTypeTensorLayoutNV %u_2 %u_0\n"
       "%psb = OpTypePointer PhysicalStorageBuffer %float\n"
@@ -1041,29 +1049,39 @@ TEST(LowerCoopMatrix2, BlockSizesAreLayoutMembersAndPackedStridesCountBlocks) {
       << r.text;
 }
 
-TEST(LowerCoopMatrix2, DecodeFuncIsCalledPerElementOnAClonedFunctionTakingTheBlockIndex) {
+TEST(LowerCoopMatrix2, DecodeFuncIsCalledPerElementOnACloneTakingTheBlocksByteOffset) {
   for (const char* operands : {"DecodeFunc", "DecodeFunc|DecodeVectorFunc"}) {
     const PassRun r = Lower(DecodeText("%dec", operands));
     ASSERT_TRUE(r.ok) << operands << ": " << r.error;
     EXPECT_FALSE(Contains(r.text, "Decode")) << r.text;
     EXPECT_FALSE(Contains(r.text, "BlockLoads")) << r.text;
     // Block coordinates c / size, coordinates in the block c % size, the block index from the
-    // strides added to Pointer's last index, the arrays built, the clone called.
+    // strides times the block's 4 bytes added to Pointer's byte offset (0), the arrays built,
+    // the clone called.
     EXPECT_EQ(Count(r.text, "OpUDiv %uint"), 1u + 2u + 1u) << r.text;  // Span, blocks, stride.
     EXPECT_TRUE(std::regex_search(
-        r.text, std::regex("(%[0-9]+) = OpIAdd %uint %uint_0 %[0-9]+\n(%[0-9]+) = "
-                           "OpCompositeConstruct %_arr_uint_uint_2 %[0-9]+ %[0-9]+\n(%[0-9]+) = "
-                           "OpCompositeConstruct %_arr_uint_uint_2 %[0-9]+ %[0-9]+\n%[0-9]+ = "
-                           "OpFunctionCall %float (%[0-9]+) \\1 \\2 \\3\n")))
-        << r.text;
-    // The clone: an index parameter; the block's pointer is Pointer's chain at that index.
-    EXPECT_TRUE(std::regex_search(
         r.text,
+        std::regex("(%[0-9]+) = OpIMul %uint %[0-9]+ %uint_4\n(%[0-9]+) = OpIAdd %uint %uint_0 "
+                   "\\1\n(%[0-9]+) = OpCompositeConstruct %_arr_uint_uint_2 %[0-9]+ %[0-9]+\n"
+                   "(%[0-9]+) = OpCompositeConstruct %_arr_uint_uint_2 %[0-9]+ %[0-9]+\n%[0-9]+ = "
+                   "OpFunctionCall %float %[0-9]+ \\2 \\3 \\4\n")))
+        << r.text;
+    // The clone: a byte-offset parameter; the load through the block pointer reads the float
+    // at that offset through an alias of Pointer's binding (an array of floats).
+    std::smatch clone;
+    ASSERT_TRUE(std::regex_search(
+        r.text, clone,
         std::regex("(%[0-9]+) = OpFunctionParameter %uint\n%[0-9]+ = OpFunctionParameter "
                    "%_arr_uint_uint_2\n%[0-9]+ = OpFunctionParameter %_arr_uint_uint_2\n"
-                   "%[0-9]+ = OpLabel\n(%[0-9]+) = OpAccessChain "
-                   "%_ptr_StorageBuffer_float %[0-9a-z_]+ %uint_0 \\1\n%[0-9]+ = OpLoad %float "
-                   "\\2 Aligned 4\n")))
+                   "%[0-9]+ = OpLabel\n(%[0-9]+) = OpShiftRightLogical %uint \\1 %uint_2\n"
+                   "(%[0-9]+) = OpAccessChain %_ptr_StorageBuffer_float (%[0-9]+) %uint_0 \\2\n"
+                   "%[0-9]+ = OpLoad %float \\3\n")))
+        << r.text;
+    const std::string alias = clone[4];
+    EXPECT_TRUE(Contains(r.text, "OpDecorate " + alias + " DescriptorSet 0\n") &&
+                Contains(r.text, "OpDecorate " + alias + " Binding 0\n"))
+        << r.text;
+    EXPECT_TRUE(std::regex_search(r.text, std::regex("OpEntryPoint GLCompute %main .* " + alias)))
         << r.text;
     // The original function stays (for any other caller), with its pointer parameter.
     EXPECT_TRUE(Contains(r.text, "%dp = OpFunctionParameter %_ptr_PhysicalStorageBuffer_float"))
@@ -1071,15 +1089,242 @@ TEST(LowerCoopMatrix2, DecodeFuncIsCalledPerElementOnAClonedFunctionTakingTheBlo
   }
 }
 
-TEST(LowerCoopMatrix2, DecodeFuncsWithAWrappedBlockIndexThroughIt) {
+TEST(LowerCoopMatrix2, DecodeFuncsAccessChainsStepByTheBlocksOffsets) {
   const PassRun r = Lower(DecodeText("%decw", "DecodeFunc"));
   ASSERT_TRUE(r.ok) << r.error;
-  // The wrapper's member 0 is the block: the chain continues from the block's pointer.
+  // The wrapper's member 0 is at Offset 0: the chain is the block's own offset.
   EXPECT_TRUE(std::regex_search(
-      r.text, std::regex("(%[0-9]+) = OpAccessChain %_ptr_StorageBuffer_float %[0-9a-z_]+ %uint_0 "
-                         "%[0-9]+\n(%[0-9]+) = OpAccessChain %_ptr_StorageBuffer_float \\1\n"
-                         "%[0-9]+ = OpLoad %float \\2 Aligned 4\n")))
+      r.text, std::regex("(%[0-9]+) = OpFunctionParameter %uint\n(.*\n){3}(%[0-9]+) = "
+                         "OpCopyObject %uint \\1\n(%[0-9]+) = OpShiftRightLogical %uint \\3 "
+                         "%uint_2\n%[0-9]+ = OpAccessChain %_ptr_StorageBuffer_float %[0-9]+ "
+                         "%uint_0 \\4\n")))
       << r.text;
+}
+
+// A DecodeFunc whose block pointer goes everywhere a GLSL buffer reference can: bitcast to another
+// block type and kept in a Function variable, passed to a helper by value and through a Function
+// variable, stepped with OpPtrAccessChain, offset as a 64-bit integer and compared.
+std::string BlockPointerShapesText(const std::string& extra_body = "") {
+  Kernel k;
+  k.capabilities =
+      "OpCapability PhysicalStorageBufferAddresses\n"
+      "OpCapability CooperativeMatrixBlockLoadsNV\n"
+      "OpCapability Int64\n";
+  k.annotations =
+      "OpMemberDecorate %wrap 0 Offset 0\n"
+      "OpMemberDecorate %pair 0 Offset 0\nOpMemberDecorate %pair 1 Offset 4\n"
+      "OpDecorate %psbpair ArrayStride 8\n";
+  k.globals =
+      "%ltb = OpTypeTensorLayoutNV %u_2 %u_0\n"
+      "%ulong = OpTypeInt 64 0\n%ulong_4 = OpConstant %ulong 4\n"
+      "%psb = OpTypePointer PhysicalStorageBuffer %float\n"
+      "%wrap = OpTypeStruct %float\n"
+      "%psbw = OpTypePointer PhysicalStorageBuffer %wrap\n"
+      "%pair = OpTypeStruct %float %float\n"
+      "%psbpair = OpTypePointer PhysicalStorageBuffer %pair\n"
+      "%fpsb = OpTypePointer Function %psbpair\n"
+      "%arr2 = OpTypeArray %uint %u_2\n"
+      "%decfn = OpTypeFunction %float %psbw %arr2 %arr2\n"
+      "%helpfn = OpTypeFunction %float %psbpair\n"
+      "%help2fn = OpTypeFunction %float %fpsb\n";
+  k.body =
+      "%b0 = OpCreateTensorLayoutNV %ltb\n"
+      "%b1 = OpTensorLayoutSetBlockSizeNV %ltb %b0 %u_1 %u_4\n"
+      "%b2 = OpTensorLayoutSetDimensionNV %ltb %b1 %u_16 %u_20\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %b2 None DecodeFunc %dec\n"
+      "OpReturn\nOpFunctionEnd\n"
+      "%dec = OpFunction %float None %decfn\n"
+      "%dp = OpFunctionParameter %psbw\n%db = OpFunctionParameter %arr2\n"
+      "%di = OpFunctionParameter %arr2\n%dl = OpLabel\n"
+      "%var = OpVariable %fpsb Function\n"
+      "%cast = OpBitcast %psbpair %dp\nOpStore %var %cast\n"
+      "%kept = OpLoad %psbpair %var\n"
+      "%h1 = OpFunctionCall %float %help %kept\n"
+      "%h2 = OpFunctionCall %float %help2 %var\n"
+      "%next = OpPtrAccessChain %psbpair %kept %u_1\n"
+      "%addr = OpConvertPtrToU %ulong %kept\n%addr4 = OpIAdd %ulong %addr %ulong_4\n"
+      "%second = OpConvertUToPtr %psb %addr4\n%sv = OpLoad %float %second Aligned 4\n"
+      "%same = OpPtrEqual %bool %kept %next\n" +
+      extra_body +
+      "%nv = OpAccessChain %psb %next %u_1\n%nx = OpLoad %float %nv Aligned 4\n"
+      "%s1 = OpFAdd %float %h1 %h2\n%s2 = OpFAdd %float %s1 %sv\n%s3 = OpFAdd %float %s2 %nx\n"
+      "%r = OpSelect %float %same %sv %s3\nOpReturnValue %r\nOpFunctionEnd\n"
+      "%help = OpFunction %float None %helpfn\n%hp = OpFunctionParameter %psbpair\n"
+      "%hl = OpLabel\n%hc = OpAccessChain %psb %hp %u_1\n%hv = OpLoad %float %hc Aligned 4\n"
+      "OpReturnValue %hv\nOpFunctionEnd\n"
+      "%help2 = OpFunction %float None %help2fn\n%hq = OpFunctionParameter %fpsb\n"
+      "%hl2 = OpLabel\n%hr = OpLoad %psbpair %hq\n%hd = OpAccessChain %psb %hr %u_0\n"
+      "%hw = OpLoad %float %hd Aligned 4\nOpReturnValue %hw\n";
+  k.names.insert(k.names.end(), {"dec", "help", "help2", "hp", "hq"});
+  std::string text = Text(k);
+  text.replace(text.find("OpMemoryModel Logical"), 21, "OpMemoryModel PhysicalStorageBuffer64");
+  return text;
+}
+
+TEST(LowerCoopMatrix2, BlockPointersPassedOnStoredBitcastOffsetAndComparedBecomeByteOffsets) {
+  const PassRun r = Lower(BlockPointerShapesText());
+  ASSERT_TRUE(r.ok) << r.error;
+  // The decode function and both helpers are cloned; the originals stay.
+  EXPECT_TRUE(Contains(r.text, "%hp = OpFunctionParameter %_ptr_PhysicalStorageBuffer"));
+  EXPECT_EQ(Count(r.text, " = OpFunctionParameter %uint\n"), 2u) << r.text;  // dec, help.
+  EXPECT_EQ(Count(r.text, " = OpFunctionParameter %_ptr_Function_uint\n"), 1u) << r.text;
+  EXPECT_EQ(Count(r.text, " = OpVariable %_ptr_Function_uint Function\n"), 1u) << r.text;
+  // OpPtrAccessChain steps by the pointer type's ArrayStride (8), the member by its Offset (4).
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("OpIMul %uint %uint_1 %uint_8\n")) ||
+              Contains(r.text, "%uint_8\n"))
+      << r.text;
+  // The 64-bit address is 2^32 + offset, and back its low 32 bits.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpUConvert %ulong %[0-9]+\n(%[0-9]+) = OpIAdd %ulong \\1 "
+                         "%ulong_4294967296\n")))
+      << r.text;
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("= OpUConvert %uint %[0-9]+\n"))) << r.text;
+  // Pointer comparisons compare offsets.
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("= OpIEqual %bool %[0-9]+ %[0-9]+\n")))
+      << r.text;
+  // Every load through the block pointer reads the buffer's alias.
+  EXPECT_EQ(Count(r.text, "OpLoad %float %") - Count(r.text, "Aligned 4"),
+            Count(r.text, "OpShiftRightLogical %uint %"))
+      << r.text;
+  // No clone keeps a PhysicalStorageBuffer pointer: the only ones left are the originals'.
+  const size_t clones = r.text.find("OpFunctionParameter %uint\n");
+  ASSERT_NE(clones, std::string::npos);
+  EXPECT_EQ(r.text.find("PhysicalStorageBuffer", r.text.rfind("OpFunctionEnd", clones)),
+            std::string::npos)
+      << r.text;
+}
+
+TEST(LowerCoopMatrix2, BlockPointerDifferencesCountPointees) {
+  std::string text = BlockPointerShapesText("%pd = OpPtrDiff %int %next %kept\n");
+  text.insert(text.find("OpCapability Int64"), "OpCapability VariablePointers\n");
+  const PassRun r = Lower(text);
+  ASSERT_TRUE(r.ok) << r.error;
+  // (next - kept) / 8, the pair's size, signed.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpISub %uint %[0-9]+ %[0-9]+\n(%[0-9]+) = OpBitcast %int "
+                         "\\1\n(%[0-9]+) = OpSDiv %int \\2 %int_8\n")))
+      << r.text;
+}
+
+TEST(LowerCoopMatrix2, BlockPointersWrittenToOrReadFromMemoryFail) {
+  const std::string stored = BlockPointerShapesText();
+  // A Private variable holding a block pointer (not a Function one).
+  std::string text = stored;
+  text.insert(text.find("%arr2 = OpTypeArray"),
+              "%ppsb = OpTypePointer Private %psbpair\n%gv = OpVariable %ppsb Private\n");
+  const std::string store = "OpStore %var %cast\n";
+  text.replace(text.find(store), store.size(), store + "OpStore %gv %cast\n");
+  PassRun r = Lower(text);
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error, "DecodeFunc writes its block pointer to memory")) << r.error;
+  text.replace(text.find("%kept = OpLoad %psbpair %var"), 28, "%kept = OpLoad %psbpair %gv ");
+  text.replace(text.find("OpStore %gv %cast\n"), 18, "");
+  r = Lower(text);
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error, "DecodeFunc reads a block pointer from memory")) << r.error;
+}
+
+// Pointer to bytes, the matrix of floats: element e is the float at byte 4 * e from Pointer, read
+// and written through an alias of the binding typed as floats.
+TEST(LowerCoopMatrix2, PointersToAnotherTypeReadAndWriteThroughAliasesOfTheirBinding) {
+  Kernel k;
+  k.capabilities = "OpCapability StorageBuffer8BitAccess\n";
+  k.entry_extra = " %bytes";
+  k.annotations =
+      "OpDecorate %rtb ArrayStride 1\nOpMemberDecorate %blkb 0 Offset 0\n"
+      "OpDecorate %blkb Block\nOpDecorate %bytes DescriptorSet 0\nOpDecorate %bytes Binding 3\n"
+      "OpDecorate %bytes Restrict\n";
+  k.globals =
+      "%uchar = OpTypeInt 8 0\n%rtb = OpTypeRuntimeArray %uchar\n%blkb = OpTypeStruct %rtb\n"
+      "%pblkb = OpTypePointer StorageBuffer %blkb\n%pbyte = OpTypePointer StorageBuffer %uchar\n"
+      "%bytes = OpVariable %pblkb StorageBuffer\n";
+  k.body =
+      "%pb = OpAccessChain %pbyte %bytes %u_0 %u_8\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %pb %mnull %l1 None None\n"
+      "OpCooperativeMatrixStoreTensorNV %pb %m %l1 None None\n"
+      "OpReturn\n";
+  k.names.push_back("bytes");
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  std::smatch alias;
+  ASSERT_TRUE(std::regex_search(r.text, alias,
+                                std::regex("OpDecorate (%[0-9]+) DescriptorSet 0\nOpDecorate \\1 "
+                                           "Binding 3\n")))
+      << r.text;
+  const std::string a = alias[1];
+  // Pointer's byte offset (8) plus 4 bytes an element, a float index into the alias.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpIMul %uint %[0-9]+ %uint_4\n(%[0-9]+) = OpIAdd %uint "
+                         "%uint_8 \\1\n(%[0-9]+) = OpShiftRightLogical %uint \\2 %uint_2\n"
+                         "%[0-9]+ = OpAccessChain %_ptr_StorageBuffer_float " +
+                         a + " %uint_0 \\3\n")))
+      << r.text;
+  EXPECT_EQ(Count(r.text, "OpAccessChain %_ptr_StorageBuffer_float " + a), 2u) << r.text;
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("OpEntryPoint GLCompute %main .* " + a)))
+      << r.text;
+  // The original is no longer Restrict (its alias reaches the same memory).
+  EXPECT_FALSE(Contains(r.text, "Restrict")) << r.text;
+}
+
+// A PhysicalStorageBuffer Pointer to vec4 with float components: bitcast to a pointer to float
+// with ArrayStride 4, stepped with OpPtrAccessChain, every access Aligned 4.
+TEST(LowerCoopMatrix2, PhysicalPointersToAnotherTypeStepWithPtrAccessChain) {
+  Kernel k;
+  k.capabilities = "OpCapability PhysicalStorageBufferAddresses\n";
+  k.entry_extra = " %pc";
+  k.annotations =
+      "OpDecorate %rtv ArrayStride 16\nOpMemberDecorate %refv 0 Offset 0\n"
+      "OpDecorate %refv Block\nOpMemberDecorate %pcs 0 Offset 0\nOpDecorate %pcs Block\n";
+  k.globals =
+      "%v4float = OpTypeVector %float 4\n%rtv = OpTypeRuntimeArray %v4float\n"
+      "%refv = OpTypeStruct %rtv\n%psbref = OpTypePointer PhysicalStorageBuffer %refv\n"
+      "%psbv4 = OpTypePointer PhysicalStorageBuffer %v4float\n"
+      "%pcs = OpTypeStruct %psbref\n%ppcs = OpTypePointer PushConstant %pcs\n"
+      "%ppcref = OpTypePointer PushConstant %psbref\n%pc = OpVariable %ppcs PushConstant\n";
+  k.body =
+      "%refp = OpAccessChain %ppcref %pc %u_0\n"
+      "%ref = OpLoad %psbref %refp\n%pv = OpAccessChain %psbv4 %ref %u_0 %u_1\n"
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %pv %mnull %l1 None None\n"
+      "OpCooperativeMatrixStoreTensorNV %pv %m %l1 None None\n"
+      "OpReturn\n";
+  std::string text = Text(k);
+  text.replace(text.find("OpMemoryModel Logical"), 21, "OpMemoryModel PhysicalStorageBuffer64");
+  const PassRun r = Lower(text);
+  ASSERT_TRUE(r.ok) << r.error;
+  std::smatch strided;
+  ASSERT_TRUE(std::regex_search(r.text, strided,
+                                std::regex("OpDecorate (%[0-9a-zA-Z_]+) ArrayStride 4\n(.*\n)*\\1 "
+                                           "= OpTypePointer PhysicalStorageBuffer %float\n")))
+      << r.text;
+  const std::string type = strided[1];
+  EXPECT_EQ(Count(r.text, "OpBitcast " + type + " %"), 2u) << r.text;  // Load, store.
+  EXPECT_EQ(Count(r.text, "OpPtrAccessChain " + type + " %"), 2u) << r.text;
+  EXPECT_EQ(Count(r.text, "Aligned 4"), 2u) << r.text;
+}
+
+// With a PhysicalStorageBuffer Pointer, DecodeFunc is called as it is, with Pointer stepped over
+// the block index (ArrayStride: the block's 4 bytes) and bitcast to its parameter type.
+TEST(LowerCoopMatrix2, DecodeFuncsOfPhysicalPointersTakeThePointerStepped) {
+  std::string text = DecodeText("%decw", "DecodeFunc");
+  const std::string load = "%m = OpCooperativeMatrixLoadTensorNV %mat %p ";
+  text.replace(text.find(load), load.size(),
+               "%ppp = OpAccessChain %ppcpsb %pc %u_0\n%pp = OpLoad %psb %ppp\n"
+               "%m = OpCooperativeMatrixLoadTensorNV %mat %pp ");
+  text.insert(text.find("%arr2 = OpTypeArray"),
+              "%pcs = OpTypeStruct %psb\n%ppcs = OpTypePointer PushConstant %pcs\n"
+              "%ppcpsb = OpTypePointer PushConstant %psb\n%pc = OpVariable %ppcs PushConstant\n");
+  text.insert(text.find("OpMemberDecorate %wrap"),
+              "OpMemberDecorate %pcs 0 Offset 0\nOpDecorate %pcs Block\n");
+  text.replace(text.find("\"main\" %buf"), 11, "\"main\" %buf %pc");
+  const PassRun r = Lower(text);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpBitcast (%[0-9a-zA-Z_]+) %[0-9]+\n(.*\n)*(%[0-9]+) = "
+                         "OpPtrAccessChain \\2 \\1 %[0-9]+\n(%[0-9]+) = OpBitcast "
+                         "%_ptr_PhysicalStorageBuffer__struct_[0-9]+ \\4\n(.*\n){2}%[0-9]+ = "
+                         "OpFunctionCall %float %decw \\5 ")))
+      << r.text;
+  EXPECT_EQ(Count(r.text, "= OpFunction "), 4u) << r.text;  // main and the three decoders.
 }
 
 TEST(LowerCoopMatrix2, MaintenanceOneNamesAreLoweredAndTheirExtensionGoes) {
@@ -1165,11 +1410,6 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
         k.annotations = "OpDecorate %sm SpecId 0\n";
         k.globals = "%sm = OpSpecConstant %uint 1\n";  // Moved before %lt below.
       });
-  add("elements not a multiple of S", "elements are not a multiple of the subgroup size",
-      [](Kernel& k) {
-        k.rows = 4;
-        k.cols = 3;
-      });
   for (const Unlowered& c : cases) {
     std::string text = Text(c.kernel);
     if (c.kernel.mode == "%sm") {
@@ -1180,6 +1420,25 @@ TEST(LowerCoopMatrix2, EverythingElseFailsNamingTheInstruction) {
     EXPECT_FALSE(r.ok) << c.what << "\n" << r.text;
     EXPECT_TRUE(Contains(r.error, c.expected)) << c.what << ": " << r.error;
   }
+}
+
+// A 4 x 3 matrix in subgroups of 8: two slots, the second one for lanes 0 .. 3 only.
+TEST(LowerCoopMatrix2, ElementCountsNotAMultipleOfTheSubgroupSizeSkipThePastTheEndSlots) {
+  Kernel k;
+  k.rows = 4;
+  k.cols = 3;
+  k.body = kLoadStore;
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  // Load and store: a loop of 2 slots, each element e guarded by e < 12.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("OpULessThan %bool %[0-9]+ %uint_2\nOpBranchConditional")))
+      << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpULessThan %bool %[0-9]+ %uint_12\nOpSelectionMerge "
+                         "(%[0-9]+) None\nOpBranchConditional \\1 %[0-9]+ \\2\n")))
+      << r.text;
+  EXPECT_EQ(Count(r.text, "%uint_12\nOpSelectionMerge"), 2u) << r.text;
 }
 
 TEST(LowerCoopMatrix2, LoopHeadersFailNamingTheInstruction) {

@@ -400,6 +400,32 @@ TEST(TileCoopMatrix, AMulAddNoShapeFitsKeepsItsTypes) {
   EXPECT_NE(DeviceErrors(run.text).find("device.coop-matrix.muladd"), std::string::npos);
 }
 
+TEST(TileCoopMatrix, AConversionOfATypeThatStaysKeepsTheOtherWhole) {
+  // bfloat16 x bfloat16 + float16 has no H100 entry: the float16 accumulator stays 32 x 32, and
+  // so does the float matrix converted from it (alone it would take 16 x 16 tiles); ggml's
+  // matmul_bf16_f16acc converts its accumulator so.
+  std::string text = Module(
+      "%a = OpCooperativeMatrixLoadKHR %bfa %p_h %u_0 %u_32\n"
+      "%b = OpCooperativeMatrixLoadKHR %bfb %p_h %u_1 %u_32\n"
+      "%c = OpCooperativeMatrixLoadKHR %h32 %p_h %u_0 %u_32\n"
+      "%d = OpCooperativeMatrixMulAddKHR %h32 %a %b %c\n"
+      "%e = OpFConvert %c32 %d\n"
+      "OpCooperativeMatrixStoreKHR %p_f %e %u_0 %u_32\n",
+      "%bf16 = OpTypeFloat 16 BFloat16KHR\n"
+      "%bfa = OpTypeCooperativeMatrixKHR %bf16 %u_3 %u_32 %u_32 %u_0\n"
+      "%bfb = OpTypeCooperativeMatrixKHR %bf16 %u_3 %u_32 %u_32 %u_1\n");
+  text = Replaced(text, "OpCapability CooperativeMatrixKHR\n",
+                  "OpCapability CooperativeMatrixKHR\nOpCapability BFloat16TypeKHR\n"
+                  "OpCapability BFloat16CooperativeMatrixKHR\n");
+  text = Replaced(text, "OpExtension \"SPV_KHR_cooperative_matrix\"\n",
+                  "OpExtension \"SPV_KHR_cooperative_matrix\"\nOpExtension \"SPV_KHR_bfloat16\"\n");
+  PassRun run = testing::RunPasses(text, {{"tile-coop-matrix", "h100"}});
+  ASSERT_TRUE(run.ok) << run.error;
+  EXPECT_EQ(Count(run.text, "OpFConvert"), 1u) << run.text;
+  EXPECT_EQ(Count(run.text, "OpCooperativeMatrixStoreKHR"), 1u) << run.text;
+  EXPECT_NE(DeviceErrors(run.text).find("device.coop-matrix.muladd"), std::string::npos);
+}
+
 TEST(TileCoopMatrix, ElementAccessGoesThroughAVariable) {
   // Element 3 of the 32 x 32 matrix: element 3 % L of tile 3 / L, L the tile's length, read and
   // written through a Function variable of the array of tiles; an access chain into a variable
@@ -420,6 +446,26 @@ TEST(TileCoopMatrix, ElementAccessGoesThroughAVariable) {
   EXPECT_EQ(Count(run.text, "OpUMod"), 3u) << run.text;
   EXPECT_TRUE(std::regex_search(
       run.text, std::regex("OpAccessChain %_ptr_Function_float %\\w+ %\\w+ %\\w+\n")))
+      << run.text;
+}
+
+TEST(TileCoopMatrix, SignedElementIndicesSplitInUnsignedIntegers) {
+  // GLSL's m[0] indexes with an int: the tile and the element in it are computed in uint32, and
+  // the tile's OpCooperativeMatrixLengthKHR is a uint32 (ggml's flash attention reads element 0
+  // of a row-and-column reduction so).
+  PassRun run = Tile(Module(std::string(kMulAdd) + "OpStore %v %d\n"
+                                                   "%pv = OpAccessChain %pf_float %v %i_0\n"
+                                                   "%x = OpLoad %float %pv\n"
+                                                   "OpStore %p_f %x\n",
+                            "%pf_c32 = OpTypePointer Function %c32\n"
+                            "%pf_float = OpTypePointer Function %float\n"
+                            "%i_0 = OpConstant %int 0\n",
+                            "", "%v = OpVariable %pf_c32 Function\n"));
+  ASSERT_TRUE(run.ok) << run.error;
+  EXPECT_TRUE(std::regex_search(
+      run.text, std::regex("(%\\w+) = OpBitcast %uint %int_0\n(%\\w+) = "
+                           "OpCooperativeMatrixLengthKHR %uint %\\w+\n%\\w+ = OpUDiv %uint \\1 "
+                           "\\2\n%\\w+ = OpUMod %uint \\1 \\2\n")))
       << run.text;
 }
 

@@ -968,6 +968,63 @@ TEST(UniformityFlow, UniformStoreOnBackEdgeIsClean) {
 // Correct patterns: no error, no warning.
 
 // for (uint k = 0; k < pc.n; k += 16) acc = mulAdd(A[row * lda + k], B[k], acc);
+// uint limit;                                   (Private)
+// void set_limit(uint x) { limit = x + 1; }     called twice: summarized per parameter
+// uint lane_plus(uint x) { return x + 1; }      called twice, with per-invocation arguments
+// main: set_limit(gl_WorkGroupID.x); set_limit(gl_WorkGroupID.y); lane_plus(lx);
+//       lane_plus(lx + 1); if (limit < 4) { load; mulAdd; store; }
+// limit is uniform. What set_limit stores depends on its parameter; a module-level variable
+// outlives the call, so that dependence is resolved where the store is (its worst call site),
+// not carried into main, where it read as main's own parameter 0, which is lane_plus's (ggml's
+// matmul_id: its _ne1, set by load_row_ids, was divergent after --eliminate-dead removed a
+// function between main and lane_plus's counterpart).
+TEST(UniformityClean, PrivateVariableStoredByASummarizedHelper) {
+  std::string text = Module(Main(std::string(kLid) + std::string(kPointers) + R"(
+%wg_p = OpAccessChain %_ptr_Input_uint %gl_WorkGroupID %uint_0
+%wg_x = OpLoad %uint %wg_p
+%wg_q = OpAccessChain %_ptr_Input_uint %gl_WorkGroupID %uint_1
+%wg_y = OpLoad %uint %wg_q
+%s1 = OpFunctionCall %void %set_limit %wg_x
+%s2 = OpFunctionCall %void %set_limit %wg_y
+%lx1 = OpIAdd %uint %lx %uint_1
+%p1 = OpFunctionCall %uint %lane_plus %lx
+%p2 = OpFunctionCall %uint %lane_plus %lx1
+%lim = OpLoad %uint %limit
+%small = OpULessThan %bool %lim %uint_8
+OpSelectionMerge %merge None
+OpBranchConditional %small %then %merge
+%then = OpLabel
+%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %uint_16 None
+%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %uint_16 None
+%d = OpCooperativeMatrixMulAddKHR %matC %a %b %zeroC
+OpCooperativeMatrixStoreKHR %pC %d %rowMajor %uint_16 None
+OpBranch %merge
+%merge = OpLabel
+OpReturn
+)") + R"(%lane_plus = OpFunction %uint None %fn_uint_uint
+%lp_x = OpFunctionParameter %uint
+%lp_entry = OpLabel
+%lp_r = OpIAdd %uint %lp_x %uint_1
+OpReturnValue %lp_r
+OpFunctionEnd
+%set_limit = OpFunction %void None %fn_void_uint
+%sl_x = OpFunctionParameter %uint
+%sl_entry = OpLabel
+%sl_v = OpIAdd %uint %sl_x %uint_1
+OpStore %limit %sl_v
+OpReturn
+OpFunctionEnd
+)",
+                            "%_ptr_Private_uint = OpTypePointer Private %uint\n%limit = OpVariable "
+                            "%_ptr_Private_uint Private\n");
+  text.replace(text.find(" %shU\n"), 6, " %shU %limit\n");
+  EXPECT_CLEAN(Check(text));
+  // One call with a per-invocation argument: limit differs per invocation.
+  text.replace(text.find("%set_limit %wg_y"), 16, "%set_limit %lx");
+  EXPECT_TRUE(Reports(
+      Check(text), {"uniformity.control", "%a = OpCooperativeMatrixLoadKHR", "LocalInvocationId"}));
+}
+
 TEST(UniformityClean, LoopBoundFromPushConstant) {
   EXPECT_CLEAN(Check(Module(Main(std::string(kLda) + R"(
 %n_p = OpAccessChain %_ptr_PushConstant_uint %pc %int_2

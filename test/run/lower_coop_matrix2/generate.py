@@ -56,6 +56,18 @@ Cases:
 - tensor_view_dims: loads through 3-D tensor views with dimensions and strides (permutation
   (1, 0, 2), a stride of 0, packed strides, a clip), the rule measured on an H200.
 
+Cases written in GLSL (<case>.comp, compiled by glslang 16: <case>.spvasm is its output, checked
+in; this script writes their AmberScripts):
+- decode_bytes: ggml flash-attention style, every buffer a uint8 array: Q (float) and a mask
+  (float16) loaded through uint8 Pointers at byte offsets, K decoded from 18-byte 4-bit blocks
+  whose raw block pointer is bitcast to another block type, passed to helpers (by value and
+  through a variable), kept in a variable, compared and offset as a 64-bit address.
+- decode_blocks: ggml matmul style, A decoded from arrays of block structs (18-byte q4_0-like,
+  20-byte q4_1-like) through views of other struct types (uint16 / uint32 words), in a K loop.
+- workgroup_odd: vk_cooperative_matrix_perf style Workgroup-scope GEMM through buffer references
+  (A and B uvec4 arrays loaded as float16), 3 x 16 x 5 in a workgroup of 32: element counts that
+  neither the workgroup nor a subgroup divides.
+
 The native scripts of decode_q8_matmul, transpose_wide, flash_attn and tensor_view_dims gave,
 as written, the values expected here on an H200 (NVIDIA 580.159.04; tensor_view_dims is how the
 view rule was found).
@@ -990,6 +1002,78 @@ def tensor_view_dims():
     return lines, {"a": ("uint32", a)}, {"d": d}
 
 
+def half_bits(x):
+    return struct.unpack("<H", struct.pack("<e", x))[0]
+
+
+def float_bytes(values, fmt):
+    return list(b"".join(struct.pack("<" + fmt, v) for v in values))
+
+
+def nibble_blocks(rows, scales):
+    """One 18-byte block a row: a float16 scale and 16 bytes of 4-bit codes; element i is
+    (code - 8) * scale, code the low nibble of byte i % 16 below 16, else the high one."""
+    blocks, values = [], []
+    for r in range(rows):
+        d = scales[r % len(scales)]
+        q = [(r * 7 + j * 13) % 256 for j in range(16)]
+        bits = half_bits(d)
+        blocks += [bits & 0xFF, bits >> 8] + q
+        values.append([((q[i % 16] >> (4 if i >= 16 else 0)) & 15) - 8 for i in range(32)])
+        values[-1] = [v * d for v in values[-1]]
+    return blocks, values
+
+
+def decode_bytes():
+    """decode_bytes.comp: O (16 x 16) = Q (16 x 32 float at byte 16) * K^T (16 keys x 32, 4-bit
+    blocks at byte 4) + M (16 x 16 float16 at byte 16), every input a uint8 buffer."""
+    q = [[((i * 3 + d * 5) % 9 - 4) * 0.25 for d in range(32)] for i in range(16)]
+    blocks, k = nibble_blocks(16, [0.5, 1.0, 2.0, 0.25])
+    m = [[((i + 2 * j) % 5 - 2) * 0.5 for j in range(16)] for i in range(16)]
+    q_bytes = [0] * 16 + float_bytes([v for row in q for v in row], "f")
+    k_bytes = [0xEE] * 4 + blocks
+    m_bytes = [0x55] * 16 + float_bytes([v for row in m for v in row], "e")
+    o = [sum(q[i][d] * k[j][d] for d in range(32)) + m[i][j] for i in range(16) for j in range(16)]
+    return {"q": ("uint8", q_bytes), "k": ("uint8", k_bytes), "m": ("uint8", m_bytes)}, {"o": o}
+
+
+def decode_blocks():
+    """decode_blocks.comp: D (16 x 16) = A0 * B + A1 * B, A0 and A1 (16 x 64) decoded from 18- and
+    20-byte blocks (two a row) from the buffers' second block on, B (64 x 16) float16."""
+    a0_blocks, a1_blocks = [0x11] * 18, [0x22] * 20  # Block 0 is not read.
+    a0 = [[0.0] * 64 for _ in range(16)]
+    a1 = [[0.0] * 64 for _ in range(16)]
+    for r in range(16):
+        for h in range(2):
+            j = r * 2 + h
+            q = [(j * 11 + i * 7 + 3) % 256 for i in range(16)]
+            codes = [(q[i % 16] >> (4 if i >= 16 else 0)) & 15 for i in range(32)]
+            d0 = [0.5, 1.0, 2.0, 0.25][j % 4]
+            bits = half_bits(d0)
+            a0_blocks += [bits & 0xFF, bits >> 8] + q
+            d1, m1 = [0.25, 0.5][j % 2], [-1.0, 0.5, -2.0][j % 3]
+            a1_blocks += float_bytes([d1, m1], "e") + q
+            for i in range(32):
+                a0[r][32 * h + i] = (codes[i] - 8) * d0
+                a1[r][32 * h + i] = codes[i] * d1 + m1
+    b = [float((i * 5) % 7 - 3) for i in range(64 * 16)]
+    d = [sum((a0[r][x] + a1[r][x]) * b[x * 16 + c] for x in range(64))
+         for r in range(16) for c in range(16)]
+    return ({"a0": ("uint8", a0_blocks), "a1": ("uint8", a1_blocks), "b": ("float16", b)},
+            {"d": d})
+
+
+def workgroup_odd():
+    """workgroup_odd.comp: D (3 x 5 float) = A (3 x 16 float16) * B (16 x 5 float16) + C, every
+    matrix behind a device address in the uniform block at binding 0."""
+    a = [float((i * 3) % 7 - 3) for i in range(3 * 16)]
+    b = [float((i * 5) % 9 - 4) * 0.5 for i in range(16 * 5)]
+    c = [float(i % 4) - 1.5 for i in range(15)]
+    d = [sum(a[r * 16 + x] * b[x * 5 + n] for x in range(16)) + c[r * 5 + n]
+         for r in range(3) for n in range(5)]
+    return {"a": ("float16", a), "b": ("float16", b), "c": ("float", c)}, {"d": d}
+
+
 CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
          "tensor_view": tensor_view, "matrix2_ops": matrix2_ops,
          "workgroup_matmul": workgroup_matmul, "decode_q4": decode_q4,
@@ -998,15 +1082,26 @@ CASES = {"tensor_float": tensor_float, "tensor_uint_clamp": tensor_uint_clamp,
          "decode_q8_vector": lambda: decode_q8(True),
          "transpose_wide": transpose_wide, "flash_attn": flash_attn,
          "tensor_view_dims": tensor_view_dims}
+# Cases written in GLSL (<case>.comp; <case>.spvasm is glslang 16's output, disassembled, and is
+# checked in: glslang is no dependency of the tests). Their functions return the inputs and the
+# expected outputs; this script writes their AmberScripts only.
+GLSL_CASES = {"decode_bytes": decode_bytes, "decode_blocks": decode_blocks,
+              "workgroup_odd": workgroup_odd}
 # The outputs' type where it is not the first input's.
-OUTPUT_TYPE = {"workgroup_matmul": "float", "decode_q4": "float", "decode_q8_matmul": "float",
+OUTPUT_TYPE = {"decode_bytes": "float", "decode_blocks": "float", "workgroup_odd": "float",
+               "workgroup_matmul": "float", "decode_q4": "float", "decode_q8_matmul": "float",
                "decode_q8_vector": "float", "flash_attn": "float", "transpose_wide": {"t": "float16", None: "float"}}
+# Cases whose buffers the kernel reaches through device addresses (buffer references), in the
+# order of the inputs then the outputs, 8 bytes each in a uniform block at binding 0.
+ADDRESSED = {"workgroup_odd"}
 # The absolute tolerance of the EXPECTs of a case with rounded float results (the others are
 # exact: small integers and powers of two).
 TOLERANCE = {"flash_attn": 0.01}
 
 # Cases with no native script, and why.
 LAVAPIPE_ONLY = {
+    "workgroup_odd": "its 3 x 5, 3 x 8 and 8 x 5 Workgroup-scope shapes are not multiples of the "
+                     "granularity (16) of any flexible-dimensions entry of the H100 / H200",
     "decode_q8_vector": "DecodeVectorFunc needs VK_NV_cooperative_matrix_decode_vector, which the "
                         "H200 (NVIDIA 580.159.04) lacks; the lowering drops DecodeVectorFunc and "
                         "lavapipe checks the result (decode_q8_matmul is the same load without it)",
@@ -1045,8 +1140,15 @@ def amber(name, inputs, output, expected, vulkan_memory_model):
         fill = -1 if otype.startswith("float") else 0
         out.append("BUFFER %s DATA_TYPE %s SIZE %d FILL %s" % (oname, otype, len(values),
                                                                 number(fill)))
+    if name in ADDRESSED:
+        names = list(inputs) + list(expected)
+        out.append("BUFFER params DATA_TYPE uint32 SIZE %d FILL 0" % (2 * len(names)))
+        out += ["BUFFER_ADDRESS %s INTO params OFFSET %d" % (buf, 8 * i)
+                for i, buf in enumerate(names)]
     out += ["", "PIPELINE compute pipeline", "  ATTACH kernel"]
-    for i, buf in enumerate(list(inputs) + list(expected)):
+    if name in ADDRESSED:
+        out.append("  BIND BUFFER params AS uniform DESCRIPTOR_SET 0 BINDING 0")
+    for i, buf in enumerate([] if name in ADDRESSED else list(inputs) + list(expected)):
         out.append("  BIND BUFFER %s AS storage DESCRIPTOR_SET 0 BINDING %d" % (buf, i))
     out += ["END", "", "RUN pipeline 1 1 1"]
     for oname, values in expected.items():
@@ -1061,7 +1163,7 @@ def amber(name, inputs, output, expected, vulkan_memory_model):
 NATIVE_LOCAL_SIZE = {32: 128, 16: 64, 8: 32}
 # Cases with Subgroup-scope shapes outside the H100 / H200 KHR list (multiples of 16 from the
 # flexible-dimension list instead).
-FLEXIBLE_SHAPES = {"transpose_wide", "flash_attn"}
+FLEXIBLE_SHAPES = {"transpose_wide", "flash_attn", "decode_bytes", "decode_blocks"}
 
 
 def native_amber(name, lines, lowered_script):
@@ -1076,7 +1178,7 @@ def native_amber(name, lines, lowered_script):
                 "DEVICE_EXTENSION VK_KHR_cooperative_matrix",
                 "DEVICE_FEATURE CooperativeMatrixFeaturesKHR.cooperativeMatrix",
                 "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixTensorAddressing"]
-    if "OpTypeCooperativeMatrixKHR %half %u_2 " in text:  # Workgroup scope.
+    if re.search(r"OpTypeCooperativeMatrixKHR %\w+ %u(int)?_2 ", text):  # Workgroup scope.
         features += ["DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope",
                      "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixFlexibleDimensions"]
     elif name in FLEXIBLE_SHAPES:
@@ -1088,7 +1190,8 @@ def native_amber(name, lines, lowered_script):
                          ("StorageBuffer16BitAccess", "Storage16BitFeatures.storageBuffer16BitAccess"),
                          ("Int8", "Vulkan12Features.shaderInt8"),
                          ("StorageBuffer8BitAccess", "Vulkan12Features.storageBuffer8BitAccess"),
-                         ("PhysicalStorageBufferAddresses", "Vulkan12Features.bufferDeviceAddress")]:
+                         ("PhysicalStorageBufferAddresses", "Vulkan12Features.bufferDeviceAddress"),
+                         ("Int64", "shaderInt64")]:
         if "OpCapability %s\n" % cap in text + "\n":
             features.append("DEVICE_FEATURE " + feature)
     for cap, feature in caps.items():
@@ -1112,15 +1215,22 @@ def native_amber(name, lines, lowered_script):
 
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
-    for name, make in CASES.items():
-        lines, inputs, expected = make()
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name, make in list(CASES.items()) + list(GLSL_CASES.items()):
+        if name in GLSL_CASES:
+            inputs, expected = make()
+            with open(os.path.join(here, name + ".spvasm")) as f:
+                lines = [l.strip() for l in f.read().splitlines()]
+        else:
+            lines, inputs, expected = make()
+            with open(os.path.join(folder, name + ".spvasm"), "w") as f:
+                f.write("; Generated by test/run/lower_coop_matrix2/generate.py; do not edit.\n")
+                f.write("\n".join(lines) + "\n")
         otype = OUTPUT_TYPE.get(name, next(iter(inputs.values()))[0])
         # The outputs' types ({output: type}, None for the others).
         output = otype if isinstance(otype, dict) else {None: otype}
-        with open(os.path.join(folder, name + ".spvasm"), "w") as f:
-            f.write("; Generated by test/run/lower_coop_matrix2/generate.py; do not edit.\n")
-            f.write("\n".join(lines) + "\n")
-        vmm = "OpMemoryModel Logical Vulkan" in lines
+        vmm = "OpMemoryModel Logical Vulkan" in lines or (
+            name in GLSL_CASES and "OpMemoryModel PhysicalStorageBuffer64 Vulkan" in lines)
         script = amber(name, inputs, output, expected, vmm)
         with open(os.path.join(folder, name + ".amber"), "w") as f:
             f.write(script)
@@ -1132,7 +1242,7 @@ def main():
     with open(os.path.join(folder, "native", "README"), "w") as f:
         f.write(NATIVE_README + "".join("- %s: %s\n" % kv for kv in LAVAPIPE_ONLY.items()))
     with open(os.path.join(folder, "CASES"), "w") as f:
-        f.write("\n".join(CASES) + "\n")
+        f.write("\n".join(list(CASES) + list(GLSL_CASES)) + "\n")
 
 
 if __name__ == "__main__":
