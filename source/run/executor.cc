@@ -56,7 +56,9 @@ class Instance {
   ~Instance() {
     if (instance_ != VK_NULL_HANDLE && !leak_) vk.vkDestroyInstance(instance_, nullptr);
   }
-  bool Create(std::string* error) {
+  // `extensions`: INSTANCE_EXTENSION lines; one the loader lacks sets `*unsupported`.
+  bool Create(std::string* error, const std::vector<Requirement>& extensions = {},
+              bool* unsupported = nullptr) {
     if (!LoadVulkan(&vk, error)) return false;
     uint32_t version = 0;
     vk.vkEnumerateInstanceVersion(&version);
@@ -64,11 +66,32 @@ class Instance {
       *error = "the Vulkan loader is version " + VersionString(version) + "; 1.1 or later needed";
       return false;
     }
+    std::vector<const char*> names;
+    if (!extensions.empty()) {
+      uint32_t count = 0;
+      vk.vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+      std::vector<VkExtensionProperties> available(count);
+      vk.vkEnumerateInstanceExtensionProperties(nullptr, &count, available.data());
+      available.resize(std::min<size_t>(count, available.size()));
+      for (const Requirement& e : extensions) {
+        if (std::none_of(available.begin(), available.end(), [&](const VkExtensionProperties& p) {
+              return e.name == p.extensionName;
+            })) {
+          *error =
+              At(e.line) + "the Vulkan loader does not support the instance extension " + e.name;
+          if (unsupported) *unsupported = true;
+          return false;
+        }
+        names.push_back(e.name.c_str());
+      }
+    }
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "coopspv-run";
     app.apiVersion = VK_API_VERSION_1_3;
     VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     info.pApplicationInfo = &app;
+    info.enabledExtensionCount = static_cast<uint32_t>(names.size());
+    info.ppEnabledExtensionNames = names.data();
     const VkResult r = vk.vkCreateInstance(&info, nullptr, &instance_);
     if (r != VK_SUCCESS) {
       instance_ = VK_NULL_HANDLE;
@@ -213,8 +236,9 @@ class Executor {
   }
 
   bool Run(std::string* error) {
-    if (!instance_.Create(error) || !CreateDevice(error) || !CreateBuffers(error) ||
-        !CreatePipelines(error) || !CreateCommandObjects(error)) {
+    if (!instance_.Create(error, script_.instance_extensions, &result_->unsupported) ||
+        !CreateDevice(error) || !CreateBuffers(error) || !CreatePipelines(error) ||
+        !CreateCommandObjects(error)) {
       return false;
     }
     for (const Command& c : script_.commands) {

@@ -118,11 +118,23 @@ class Parser {
     }
   }
 
+  // The tokens of line `next_` and, where a line ends with a backslash, of the lines it
+  // continues on (Amber's line continuation: "ATTACH s \" then "SPECIALIZE 1 AS uint32 2").
+  std::vector<std::string_view> TakeTokens() {
+    auto tokens = Tokenize(lines_[next_++]);
+    while (!tokens.empty() && tokens.back().ends_with('\\') && next_ < lines_.size()) {
+      tokens.back().remove_suffix(1);
+      if (tokens.back().empty()) tokens.pop_back();
+      for (auto t : Tokenize(lines_[next_++])) tokens.push_back(t);
+    }
+    return tokens;
+  }
+
   bool Parse() {
     while (next_ < lines_.size()) {
       line_number_ = static_cast<uint32_t>(next_ + 1);
-      const std::string_view line = lines_[next_++];
-      const auto tokens = Tokenize(line);
+      const std::string_view line = lines_[next_];
+      const auto tokens = TakeTokens();
       if (tokens.empty()) continue;
       const std::string_view keyword = tokens[0];
       bool ok;
@@ -142,6 +154,11 @@ class Parser {
           auto& list = keyword == "DEVICE_FEATURE" ? script_->features : script_->extensions;
           list.push_back({std::string(tokens[1]), line_number_});
         }
+      } else if (keyword == "INSTANCE_EXTENSION") {
+        ok = Expect(tokens.size() == 2, "INSTANCE_EXTENSION takes one name");
+        if (ok) script_->instance_extensions.push_back({std::string(tokens[1]), line_number_});
+      } else if (keyword == "REPEAT") {
+        ok = ParseRepeat(tokens);
       } else if (keyword == "DEVICE_PROPERTY") {
         ok = Expect(tokens.size() == 2, "DEVICE_PROPERTY takes one name") &&
              Expect(IsDeviceProperty(tokens[1]),
@@ -530,7 +547,7 @@ class Parser {
     bool ended = false;
     while (next_ < lines_.size()) {
       line_number_ = static_cast<uint32_t>(next_ + 1);
-      const auto s = Tokenize(lines_[next_++]);
+      const auto s = TakeTokens();
       if (s.empty()) continue;
       if (s[0] == "END" && s.size() == 1) {
         ended = true;
@@ -799,7 +816,52 @@ class Parser {
     return true;
   }
 
-  bool ParseRun(const std::vector<std::string_view>& t, std::string_view line) {
+  // REPEAT <n> ... END: the RUN and EXPECT commands of the block, n times over.
+  bool ParseRepeat(const std::vector<std::string_view>& t) {
+    uint64_t count = 0;
+    if (!Expect(t.size() == 2 && ParseUint(t[1], 100000, &count) && count > 0,
+                "REPEAT <count> (1 to 100000), then RUN / EXPECT lines, then END")) {
+      return false;
+    }
+    const uint32_t start = line_number_;
+    const size_t first = script_->commands.size();
+    for (;;) {
+      if (next_ >= lines_.size()) {
+        line_number_ = start;
+        return Fail("REPEAT has no END");
+      }
+      line_number_ = static_cast<uint32_t>(next_ + 1);
+      const std::string_view line = lines_[next_];
+      const auto s = TakeTokens();
+      if (s.empty()) continue;
+      if (s.size() == 1 && s[0] == "END") break;
+      bool ok;
+      if (s[0] == "RUN") {
+        ok = ParseRun(s, line);
+      } else if (s[0] == "EXPECT") {
+        ok = ParseExpect(s, line);
+      } else {
+        ok = Fail(Quote(s[0]) + " is not supported in a REPEAT block (RUN, EXPECT)");
+      }
+      if (!ok) return false;
+    }
+    if (script_->commands.size() == first) {
+      line_number_ = start;
+      return Fail("REPEAT with no command in it");
+    }
+    const std::vector<Command> block(script_->commands.begin() + static_cast<long>(first),
+                                     script_->commands.end());
+    if (!Expect(block.size() * count <= 1000000, "REPEAT makes too many commands")) return false;
+    for (uint64_t k = 1; k < count; ++k) {
+      script_->commands.insert(script_->commands.end(), block.begin(), block.end());
+    }
+    return true;
+  }
+
+  // RUN [TIMED_EXECUTION] <pipeline> <X> <Y> <Z>. TIMED_EXECUTION is accepted: coopspv-run
+  // times every RUN with --timing.
+  bool ParseRun(std::vector<std::string_view> t, std::string_view line) {
+    if (t.size() >= 2 && t[1] == "TIMED_EXECUTION") t.erase(t.begin() + 1);
     if (!Expect(t.size() >= 2, "RUN needs a pipeline")) return false;
     if (!Expect(script_->FindPipeline(t[1]) != nullptr, "unknown pipeline " + Quote(t[1])))
       return false;

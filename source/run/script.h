@@ -192,6 +192,7 @@ struct Script {
   std::vector<BufferAddress> addresses;
   std::vector<Requirement> features;
   std::vector<Requirement> extensions;
+  std::vector<Requirement> instance_extensions;  // INSTANCE_EXTENSION.
   // DEVICE_PROPERTY: FloatControlsProperties.<boolean> names, as Amber has them.
   std::vector<Requirement> properties;
   uint32_t fence_timeout_ms = 0;  // SET ENGINE_DATA fence_timeout_ms; 0: the runner's default.

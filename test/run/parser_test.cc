@@ -168,6 +168,46 @@ DEVICE_PROPERTY FloatControlsProperties.shaderDenormPreserveFloat16
   ExpectError("BUFFER b DATA_TYPE uint32 SIZE 4 FILE TEXT /no/such/file.txt\n", 1, "cannot open");
 }
 
+// Amber's line continuation, REPEAT, RUN TIMED_EXECUTION and INSTANCE_EXTENSION.
+TEST(ParserTest, AmberCommandForms) {
+  Script s;
+  ParseError e;
+  ASSERT_TRUE(
+      Parse(std::string(kShader) + R"(INSTANCE_EXTENSION VK_KHR_get_physical_device_properties2
+BUFFER b DATA_TYPE uint32 DATA 0 END
+PIPELINE compute p
+  ATTACH inc \
+    SPECIALIZE 1 AS uint32 2 \
+    SPECIALIZE 2 AS uint32 3
+  BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0
+END
+REPEAT 3
+  RUN TIMED_EXECUTION p 1 1 1
+  EXPECT b IDX 0 GE 1
+END
+RUN p 2 1 1
+)",
+            &s, &e))
+      << e.ToString();
+  ASSERT_EQ(s.instance_extensions.size(), 1u);
+  EXPECT_EQ(s.instance_extensions[0].name, "VK_KHR_get_physical_device_properties2");
+  ASSERT_EQ(s.pipelines.size(), 1u);
+  ASSERT_EQ(s.pipelines[0].spec_constants.size(), 2u);
+  EXPECT_EQ(s.pipelines[0].spec_constants[1].value.bits, 3u);
+  ASSERT_EQ(s.commands.size(), 7u);  // (RUN, EXPECT) three times, then RUN.
+  EXPECT_EQ(s.commands[4].kind, Command::kRun);
+  EXPECT_EQ(s.commands[4].line, 22u);  // Each copy keeps its line.
+  EXPECT_EQ(s.commands[5].kind, Command::kExpectIndex);
+  EXPECT_EQ(s.commands[6].groups[0], 2u);
+  const std::string p = std::string(kShader) +
+                        "BUFFER b DATA_TYPE uint32 DATA 0 END\nPIPELINE compute p\n  ATTACH inc\n"
+                        "  BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n";
+  ExpectError(p + "REPEAT 2\n  RUN p 1 1 1\n", 18, "REPEAT has no END");
+  ExpectError(p + "REPEAT 2\n  BUFFER c DATA_TYPE uint32 SIZE 1\nEND\n", 19,
+              "'BUFFER' is not supported in a REPEAT block");
+  ExpectError(p + "REPEAT 0\nEND\n", 18, "REPEAT <count>");
+}
+
 TEST(ParserTest, ShaderPipelineRunExpect) {
   Script s;
   ParseError e;
@@ -409,7 +449,7 @@ TEST(ParserTest, MalformedScripts) {
   ExpectError("DEVICE_FEATURE\n", 1, "takes one name");
   ExpectError("SET ENGINE_DATA fence_timeout_ms 0\n", 1, "fence_timeout_ms");
   ExpectError("\n\nCLEAR_COLOR p 0 0 0 0\n", 3, "'CLEAR_COLOR' is not supported by coopspv-run");
-  ExpectError("REPEAT 3\nEND\n", 1, "'REPEAT' is not supported");
+  ExpectError("REPEAT 3\nEND\n", 1, "REPEAT with no command in it");
 }
 
 TEST(ParserTest, BufferAddressAndConvertMatrix) {
