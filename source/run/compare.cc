@@ -46,6 +46,15 @@ bool AmberEqual(double got, double want, bool fuzzy) {
   return got == want || (fuzzy && std::fabs(got - want) <= 1e-8 * std::fabs(want));
 }
 
+// A report of no mismatch yet.
+void Reset(ExpectReport* report) {
+  report->passed = true;
+  report->first_mismatch.reset();
+  report->message.clear();
+  report->mismatches = 0;
+  report->max_abs_error = report->max_ulp_error = 0;
+}
+
 }  // namespace
 
 double UlpDistance(uint64_t a, uint64_t b, const DataType& type) {
@@ -56,11 +65,7 @@ double UlpDistance(uint64_t a, uint64_t b, const DataType& type) {
 
 void EvaluateExpect(const Command& command, const DataType& type, std::span<const uint8_t> bytes,
                     std::span<const uint8_t> other, ExpectReport* report) {
-  report->passed = true;
-  report->first_mismatch.reset();
-  report->message.clear();
-  report->mismatches = 0;
-  report->max_abs_error = report->max_ulp_error = 0;
+  Reset(report);
   auto mismatch = [&](uint64_t element, const std::string& message) {
     if (!report->first_mismatch) {
       report->first_mismatch = element;
@@ -196,11 +201,7 @@ void EvaluateExpect(const Command& command, const DataType& type, std::span<cons
 
 void EvaluateProbe(const Command& command, const DataType& type, uint32_t width,
                    std::span<const uint8_t> bytes, ExpectReport* report) {
-  report->passed = true;
-  report->first_mismatch.reset();
-  report->message.clear();
-  report->mismatches = 0;
-  report->max_abs_error = report->max_ulp_error = 0;
+  Reset(report);
   // Amber's tolerances for texels: four values apply per channel, fewer all take the first;
   // none is 0.002 absolute.
   Command::Tolerance tolerance[4];

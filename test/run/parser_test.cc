@@ -382,7 +382,6 @@ EXPECT color IDX 28 EQ 255 255 255 255
 
 TEST(ParserTest, ImageAndDescriptorErrors) {
   const std::string shader(kShader);
-  const std::string pipe = "PIPELINE compute p\n  ATTACH inc\n";  // Lines 13 and 14.
   ExpectError("IMAGE i FORMAT R8G8B8A8_UNROM WIDTH 4 HEIGHT 4\n", 1,
               "unknown FORMAT 'R8G8B8A8_UNROM'");
   ExpectError("IMAGE i FORMAT D24_UNORM_S8_UINT WIDTH 4 HEIGHT 4\n", 1, "differ in width or kind");
@@ -721,6 +720,30 @@ TEST(ParserTest, GarbageNeverCrashes) {
   ParseError e;
   ASSERT_TRUE(Parse(text, &s, &e)) << e.ToString();
   for (size_t n = 0; n < text.size(); ++n) Parse(text.substr(0, n), &s, &e);
+  // Images, samplers and descriptors: every prefix, and every statement with one word dropped.
+  const std::string images =
+      std::string(kShader) +
+      "IMAGE i FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 2 HEIGHT 2 \\\n MIP_LEVELS 2 SAMPLES 1 FILL 1\n"
+      "IMAGE j DATA_TYPE vec2<float> DIM_3D WIDTH 1 HEIGHT 1 DEPTH 2 DATA 1 2 3 4 END\n"
+      "BUFFER t DATA_TYPE uint32 WIDTH 2 HEIGHT 1 SERIES_FROM 1 INC_BY 2\n"
+      "SAMPLER s MIN_FILTER linear ADDRESS_MODE_W mirrored_repeat MAX_LOD 2 COMPARE off\n"
+      "BUFFER b DATA_TYPE int32 SIZE 128 FILL 0\n"
+      "PIPELINE compute p\n  ATTACH inc\n"
+      "  BIND BUFFER i AS combined_image_sampler SAMPLER s DESCRIPTOR_SET 1 BINDING 0 "
+      "BASE_MIP_LEVEL 1\n"
+      "  BIND BUFFER_ARRAY b b AS uniform_dynamic BINDING 1 OFFSET 0 256 DESCRIPTOR_OFFSET 0 0 "
+      "DESCRIPTOR_RANGE 16 -1\n"
+      "  BIND SAMPLER_ARRAY s s BINDING 2\n  BIND BUFFER t AS storage_texel_buffer BINDING 3\n"
+      "END\nRUN p 1 1 1\nEXPECT i IDX 0 1 SIZE 2 1 EQ_RGBA 1 1 1 1 TOLERANCE 1 2 3 4\n"
+      "EXPECT i IDX 4 EQ 1 1 1 1\n";
+  ASSERT_TRUE(Parse(images, &s, &e)) << e.ToString();
+  for (size_t n = 0; n < images.size(); ++n) Parse(images.substr(0, n), &s, &e);
+  const size_t body = std::string(kShader).size();
+  for (size_t at = body; at < images.size(); at = images.find_first_of(" \n", at) + 1) {
+    const size_t end = images.find_first_of(" \n", at);
+    if (end == std::string::npos) break;
+    Parse(images.substr(0, at) + images.substr(end), &s, &e);
+  }
   std::string noise;
   for (int i = 0; i < 4096; ++i) noise.push_back(static_cast<char>((i * 7919) % 256));
   EXPECT_FALSE(Parse(noise, &s, &e));
