@@ -84,8 +84,11 @@ struct BufferComparison {
 // A buffer's contents after the run as written.
 struct FinalBuffer {
   std::string name;
-  std::string data_type;  // As the script declares it: "float16", "vec4<int32>", ...
-  bool written = false;   // Some pipeline binds it as storage.
+  std::string data_type;  // As the script declares it: "float16", "vec4<int32>", "R8G8B8A8_UNORM"
+  bool written = false;   // Some pipeline binds it as storage (a buffer, image or texel buffer).
+  // An image's shape as its declaration says it after the format ("DIM_2D WIDTH 16 HEIGHT 16");
+  // empty for a buffer that is no image.
+  std::string image;
   std::vector<uint8_t> bytes;
 };
 
@@ -120,8 +123,8 @@ RunReport CreatePipelineForModule(const std::vector<uint32_t>& module,
 std::string FormatRunJson(const RunReport& report);
 
 // The buffers that the shaders may have written (bound as storage), as AmberScript BUFFER
-// declarations named <name>_result with every value written exactly: golden data to paste
-// into a script and compare with EQ_BUFFER or RMSE_BUFFER.
+// declarations (IMAGE for images) named <name>_result with every value written exactly: golden
+// data to paste into a script and compare with EQ_BUFFER or RMSE_BUFFER.
 std::string FormatBuffersAsAmber(const RunReport& report);
 
 struct VulkanDeviceInfo {

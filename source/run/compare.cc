@@ -1,7 +1,10 @@
 #include "source/run/compare.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
+
+#include "source/run/format.h"
 
 namespace coopspv::run {
 namespace {
@@ -43,6 +46,15 @@ bool AmberEqual(double got, double want, bool fuzzy) {
   return got == want || (fuzzy && std::fabs(got - want) <= 1e-8 * std::fabs(want));
 }
 
+// A report of no mismatch yet.
+void Reset(ExpectReport* report) {
+  report->passed = true;
+  report->first_mismatch.reset();
+  report->message.clear();
+  report->mismatches = 0;
+  report->max_abs_error = report->max_ulp_error = 0;
+}
+
 }  // namespace
 
 double UlpDistance(uint64_t a, uint64_t b, const DataType& type) {
@@ -53,11 +65,7 @@ double UlpDistance(uint64_t a, uint64_t b, const DataType& type) {
 
 void EvaluateExpect(const Command& command, const DataType& type, std::span<const uint8_t> bytes,
                     std::span<const uint8_t> other, ExpectReport* report) {
-  report->passed = true;
-  report->first_mismatch.reset();
-  report->message.clear();
-  report->mismatches = 0;
-  report->max_abs_error = report->max_ulp_error = 0;
+  Reset(report);
   auto mismatch = [&](uint64_t element, const std::string& message) {
     if (!report->first_mismatch) {
       report->first_mismatch = element;
@@ -187,6 +195,82 @@ void EvaluateExpect(const Command& command, const DataType& type, std::span<cons
       report->mismatches = k;
       report->message = "RMSE " + FormatValue(rmse, {DataType::kFloat, 64, 1}) + " is above " +
                         FormatValue(command.rmse_tolerance, {DataType::kFloat, 64, 1});
+    }
+  }
+}
+
+void EvaluateProbe(const Command& command, const DataType& type, uint32_t width,
+                   std::span<const uint8_t> bytes, ExpectReport* report) {
+  Reset(report);
+  // Amber's tolerances for texels: four values apply per channel, fewer all take the first;
+  // none is 0.002 absolute.
+  Command::Tolerance tolerance[4];
+  for (int k = 0; k < 4; ++k) {
+    const auto& t = command.tolerances;
+    tolerance[k] = t.empty() ? Command::Tolerance{0.002, false} : t[t.size() == 4 ? k : 0];
+  }
+  const uint32_t x0 = command.probe_rect[0], y0 = command.probe_rect[1];
+  const uint64_t element = type.ElementBytes();
+  bool normalized = false;
+  for (uint32_t y = y0; y < y0 + command.probe_rect[3]; ++y) {
+    for (uint32_t x = x0; x < x0 + command.probe_rect[2]; ++x) {
+      const uint64_t texel = uint64_t{y} * width + x;
+      if ((texel + 1) * element > bytes.size()) return;  // The parser kept the rect inside.
+      double rgba[4] = {0, 0, 0, 0};
+      bool ok = true;
+      for (uint32_t k = 0; k < type.ComponentCount(); ++k) {
+        const char channel = ProbeChannel(type, k);
+        const size_t c = channel == 'R'   ? 0
+                         : channel == 'G' ? 1
+                         : channel == 'B' ? 2
+                         : channel == 'A' ? 3
+                                          : 4;
+        if (c == 4 || (c == 3 && !command.probe_alpha)) continue;
+        const uint8_t* p = bytes.data() + texel * element + type.ComponentOffset(k);
+        double v = ComponentValue(ReadComponentBits(p, type), type);
+        // Normalized formats are scaled to [0, 1] (sRGB made linear, but its alpha), as
+        // Amber's probe reads them.
+        const NumericFormat numeric = ComponentNumericFormat(type, k);
+        const double top = std::ldexp(1.0, static_cast<int>(type.bits)) - 1;
+        if (numeric == NumericFormat::kUNorm || numeric == NumericFormat::kSRGB) {
+          v /= top;
+          normalized = true;
+          if (numeric == NumericFormat::kSRGB && channel != 'A') {
+            v = v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+          }
+        } else if (numeric == NumericFormat::kSNorm) {
+          v /= std::ldexp(1.0, static_cast<int>(type.bits) - 1) - 1;
+          normalized = true;
+        }
+        rgba[c] = v;
+        const double want = command.probe_color[c];
+        const double diff = std::fabs(want - v);
+        const Command::Tolerance& t = tolerance[c];
+        const bool equal = std::isnan(v) || std::isnan(want)
+                               ? std::isnan(v) && std::isnan(want)
+                               : diff <= (t.percent ? t.amount / 100.0 * std::fabs(v) : t.amount);
+        if (!std::isnan(diff)) report->max_abs_error = std::max(report->max_abs_error, diff);
+        ok &= equal;
+      }
+      if (ok) continue;
+      if (!report->first_mismatch) {
+        const double scale = normalized ? 255 : 1;
+        const size_t n = command.probe_alpha ? 4 : 3;
+        std::string got, want;
+        for (size_t c = 0; c < n; ++c) {
+          char text[32];
+          std::snprintf(text, sizeof(text), "%s%.6g", c ? ", " : "", rgba[c] * scale);
+          got += text;
+          std::snprintf(text, sizeof(text), "%s%.6g", c ? ", " : "",
+                        command.probe_color[c] * scale);
+          want += text;
+        }
+        report->first_mismatch = texel;
+        report->message = command.buffer + " texel (" + std::to_string(x) + ", " +
+                          std::to_string(y) + ") is " + got + ", expected " + want;
+      }
+      report->passed = false;
+      ++report->mismatches;
     }
   }
 }

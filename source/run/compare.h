@@ -17,6 +17,13 @@ namespace coopspv::run {
 void EvaluateExpect(const Command& command, const DataType& type, std::span<const uint8_t> bytes,
                     std::span<const uint8_t> other, ExpectReport* report);
 
+// Evaluates an EXPECT ... IDX x y SIZE w h EQ_RGB / EQ_RGBA: each texel of the rectangle of an
+// image `width` texels wide holding `type`-typed texels, as Amber's probe compares them
+// (normalized formats scaled to [0, 1], within the tolerances, 0.002 by default). first_mismatch
+// is the first failing texel's index (y * width + x), mismatches the failing texels.
+void EvaluateProbe(const Command& command, const DataType& type, uint32_t width,
+                   std::span<const uint8_t> bytes, ExpectReport* report);
+
 // Compares two runs' contents of one buffer: integers exactly, floats within
 // max(tolerance, tolerance * |expected|) (NaN equals NaN).
 void CompareBuffers(const DataType& type, std::span<const uint8_t> expected,

@@ -11,6 +11,7 @@
 #include "source/common/float.h"
 #include "source/profile/device_profile.h"
 #include "source/run/compare.h"
+#include "source/run/format.h"
 #include "source/run/module_interface.h"
 #include "source/run/vulkan.h"
 
@@ -179,14 +180,28 @@ class Instance {
 // commands around a RUN. A shader never reads host memory across the bus, and the host never
 // reads uncached device memory: both would make timings and large buffers slow by orders of
 // magnitude on a discrete GPU.
+//
+// A buffer a pipeline binds as an image lives in a VkImage too (or only, when nothing binds it as
+// a buffer): uploads copy the staging bytes into it texel by texel, downloads copy its texels
+// back, and between them it stays in VK_IMAGE_LAYOUT_GENERAL, the layout its descriptors name
+// (as Amber's). A multisampled image is never copied, as in Amber: its texels start undefined and
+// EXPECT reads the script's data.
 struct DeviceBuffer {
-  VkBuffer buffer = VK_NULL_HANDLE;  // Device-local.
+  VkBuffer buffer = VK_NULL_HANDLE;  // Device-local; none for a buffer bound only as an image.
   VkDeviceMemory memory = VK_NULL_HANDLE;
   VkBuffer staging = VK_NULL_HANDLE;  // Host-visible.
   VkDeviceMemory staging_memory = VK_NULL_HANDLE;
   uint8_t* mapped = nullptr;  // The staging copy.
   VkDeviceSize size = 0;      // What the script declared; the allocations may be larger.
   VkDeviceSize allocated = 0;
+
+  VkImage image = VK_NULL_HANDLE;
+  VkDeviceMemory image_memory = VK_NULL_HANDLE;
+  VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+  VkImageAspectFlags aspect = 0;
+  uint32_t copy_level = 0;  // The first mip level the bytes go to, and the one read back.
+  std::vector<std::pair<uint32_t, VkImageView>> views;  // By BASE_MIP_LEVEL.
+  VkBufferView texel_view = VK_NULL_HANDLE;             // For texel buffer descriptors.
 };
 
 struct DevicePipeline {
@@ -195,9 +210,40 @@ struct DevicePipeline {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
   std::vector<VkDescriptorSet> sets;
+  // The dynamic offsets vkCmdBindDescriptorSets takes: by set, then by binding number, then by
+  // array element (as Amber orders them).
+  std::vector<uint32_t> dynamic_offsets;
   int push_constant_buffer = -1;
   uint32_t push_constant_size = 0;
 };
+
+VkDescriptorType DescriptorType(BufferBinding::Kind kind) {
+  switch (kind) {
+    case BufferBinding::kStorage:
+      return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    case BufferBinding::kUniform:
+      return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    case BufferBinding::kStorageDynamic:
+      return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+    case BufferBinding::kUniformDynamic:
+      return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+    case BufferBinding::kStorageImage:
+      return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    case BufferBinding::kSampledImage:
+      return VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+    case BufferBinding::kCombinedImageSampler:
+      return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    case BufferBinding::kUniformTexelBuffer:
+      return VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    case BufferBinding::kStorageTexelBuffer:
+      return VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+    case BufferBinding::kSampler:
+      return VK_DESCRIPTOR_TYPE_SAMPLER;
+    case BufferBinding::kPushConstant:
+      break;
+  }
+  return VK_DESCRIPTOR_TYPE_MAX_ENUM;
+}
 
 // The profile of a selected device (QueryDeviceProfile's work, on an instance already made).
 void ReadDeviceProfile(const Instance& instance, VkPhysicalDevice device,
@@ -226,7 +272,14 @@ class Executor {
     if (command_pool_) vk.vkDestroyCommandPool(device_, command_pool_, nullptr);
     if (fence_) vk.vkDestroyFence(device_, fence_, nullptr);
     if (query_pool_) vk.vkDestroyQueryPool(device_, query_pool_, nullptr);
+    for (VkSampler sampler : samplers_) {
+      if (sampler) vk.vkDestroySampler(device_, sampler, nullptr);
+    }
     for (auto& b : buffers_) {
+      for (const auto& [level, view] : b.views) vk.vkDestroyImageView(device_, view, nullptr);
+      if (b.texel_view) vk.vkDestroyBufferView(device_, b.texel_view, nullptr);
+      if (b.image) vk.vkDestroyImage(device_, b.image, nullptr);
+      if (b.image_memory) vk.vkFreeMemory(device_, b.image_memory, nullptr);
       if (b.buffer) vk.vkDestroyBuffer(device_, b.buffer, nullptr);
       if (b.memory) vk.vkFreeMemory(device_, b.memory, nullptr);
       if (b.staging) vk.vkDestroyBuffer(device_, b.staging, nullptr);
@@ -296,6 +349,16 @@ class Executor {
       FeatureRef ref;
       FindFeature("Vulkan12Features.bufferDeviceAddress", &ref);
       wanted.push_back({ref, script_.addresses.front().line});
+    }
+    for (const Sampler& s : script_.samplers) {
+      // A sampler with mirrored_clamp_to_edge needs the feature (Vulkan 1.2), which Amber's
+      // DEVICE_FEATURE names cannot ask for.
+      if (std::find(std::begin(s.address_mode), std::end(s.address_mode),
+                    VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE) != std::end(s.address_mode)) {
+        FeatureRef ref;
+        FindFeature("Vulkan12Features.samplerMirrorClampToEdge", &ref);
+        wanted.push_back({ref, s.line});
+      }
     }
     for (const Pipeline& p : script_.pipelines) {
       FeatureRef ref;
@@ -399,8 +462,23 @@ class Executor {
     return true;
   }
 
-  // A buffer and its memory, of the first memory type (in the order of `prefer`) that has
-  // every flag asked for and a heap large enough; mapped when the type is host-visible.
+  // The first memory type (in the order of `prefer`) that `req` allows, has every flag asked for
+  // and a heap large enough; -1 when none.
+  int MemoryType(const VkMemoryRequirements& req,
+                 std::initializer_list<VkMemoryPropertyFlags> prefer) const {
+    for (VkMemoryPropertyFlags want : prefer) {
+      for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
+        if ((req.memoryTypeBits & (1u << i)) &&
+            (memory_.memoryTypes[i].propertyFlags & want) == want &&
+            memory_.memoryHeaps[memory_.memoryTypes[i].heapIndex].size >= req.size) {
+          return static_cast<int>(i);
+        }
+      }
+    }
+    return -1;
+  }
+
+  // A buffer and its memory, of MemoryType's choice; mapped when the type is host-visible.
   bool AllocateBuffer(const Buffer& b, VkDeviceSize size, VkBufferUsageFlags usage,
                       std::initializer_list<VkMemoryPropertyFlags> prefer, const char* role,
                       VkBuffer* buffer, VkDeviceMemory* memory, uint8_t** mapped,
@@ -416,17 +494,7 @@ class Executor {
     }
     VkMemoryRequirements req;
     vk.vkGetBufferMemoryRequirements(device_, *buffer, &req);
-    int type = -1;
-    for (VkMemoryPropertyFlags want : prefer) {
-      for (uint32_t i = 0; i < memory_.memoryTypeCount && type < 0; ++i) {
-        if ((req.memoryTypeBits & (1u << i)) &&
-            (memory_.memoryTypes[i].propertyFlags & want) == want &&
-            memory_.memoryHeaps[memory_.memoryTypes[i].heapIndex].size >= req.size) {
-          type = static_cast<int>(i);
-        }
-      }
-      if (type >= 0) break;
-    }
+    const int type = MemoryType(req, prefer);
     if (type < 0) {
       *error = At(b.line) + "no memory type for the " + role + " of buffer '" + b.name + "'";
       return false;
@@ -470,13 +538,48 @@ class Executor {
       const bool addressed =
           std::any_of(script_.addresses.begin(), script_.addresses.end(),
                       [&](const BufferAddress& a) { return a.buffer == b.name; });
-      if (!AllocateBuffer(b, d.allocated,
+      // How the pipelines bind it: as an image (with which usage, from which mip level on), as a
+      // texel buffer, as anything else.
+      VkImageUsageFlags image_usage = 0;
+      VkBufferUsageFlags texel_usage = 0;
+      bool as_buffer = false;
+      uint32_t line = b.line;
+      d.copy_level = b.image.mip_levels;
+      for (const Pipeline& p : script_.pipelines) {
+        for (const BufferBinding& binding : p.bindings) {
+          for (const BufferBinding::Element& e : binding.elements) {
+            if (e.name != b.name || binding.kind == BufferBinding::kSampler) continue;
+            if (binding.IsImage()) {
+              image_usage |= binding.kind == BufferBinding::kStorageImage
+                                 ? VK_IMAGE_USAGE_STORAGE_BIT
+                                 : VK_IMAGE_USAGE_SAMPLED_BIT;
+              d.copy_level = std::min(d.copy_level, binding.base_mip_level);
+              line = binding.line;
+            } else {
+              as_buffer = true;
+              if (binding.kind == BufferBinding::kUniformTexelBuffer) {
+                texel_usage |= VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT;
+              } else if (binding.kind == BufferBinding::kStorageTexelBuffer) {
+                texel_usage |= VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
+              }
+            }
+          }
+        }
+      }
+      if (image_usage == 0) d.copy_level = 0;
+      if ((image_usage == 0 || as_buffer || addressed) &&
+          !AllocateBuffer(b, d.allocated,
                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                              texel_usage |
                               (addressed ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0),
                           {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0}, "device copy", &d.buffer,
-                          &d.memory, nullptr, error) ||
-          !AllocateBuffer(b, d.allocated,
+                          &d.memory, nullptr, error)) {
+        return false;
+      }
+      if (texel_usage != 0 && !CreateTexelView(b, texel_usage, &d, error)) return false;
+      if (image_usage != 0 && !CreateImage(b, image_usage, line, &d, error)) return false;
+      if (!AllocateBuffer(b, d.allocated,
                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                           {host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, host}, "staging copy",
                           &d.staging, &d.staging_memory, &d.mapped, error)) {
@@ -494,6 +597,187 @@ class Executor {
     }
     device_stale_ = true;
     return true;
+  }
+
+  // The format of `b`'s images and texel buffers, by name.
+  static std::string FormatName(const Buffer& b) {
+    const auto format = ImageFormatOf(b.type);
+    const ImageFormat* f = format ? FindImageFormat(*format) : nullptr;
+    return f ? std::string(f->name) : b.type.Name();
+  }
+
+  // The view of a buffer bound as a texel buffer: the whole texels of its declared size.
+  bool CreateTexelView(const Buffer& b, VkBufferUsageFlags usage, DeviceBuffer* d,
+                       std::string* error) {
+    const VkFormat format = static_cast<VkFormat>(*ImageFormatOf(b.type));
+    VkFormatProperties props;
+    vk.vkGetPhysicalDeviceFormatProperties(physical_, format, &props);
+    const VkFormatFeatureFlags want = ((usage & VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT)
+                                           ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT
+                                           : 0) |
+                                      ((usage & VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT)
+                                           ? VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT
+                                           : 0);
+    if ((props.bufferFeatures & want) != want) {
+      *error = At(b.line) + result_->device_name + " does not support " + FormatName(b) +
+               " texel buffers for " +
+               ((want & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT) ? "storage" : "uniform") +
+               " (VkFormatProperties::bufferFeatures)";
+      result_->unsupported = true;
+      return false;
+    }
+    const uint32_t texel = b.type.ElementBytes();
+    VkBufferViewCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+    info.buffer = d->buffer;
+    info.format = format;
+    info.range = d->size / texel * texel;
+    return Check(vk.vkCreateBufferView(device_, &info, nullptr, &d->texel_view),
+                 At(b.line) + "vkCreateBufferView of '" + b.name + "'", error);
+  }
+
+  // The image of a buffer bound as an image: a 1D, 2D or 3D optimal-tiling image of its format,
+  // mip levels and samples, asked of the device first (a combination it lacks is unsupported,
+  // as the CTS reports it).
+  bool CreateImage(const Buffer& b, VkImageUsageFlags usage, uint32_t line, DeviceBuffer* d,
+                   std::string* error) {
+    const ImageShape& shape = b.image;
+    const VkFormat format = static_cast<VkFormat>(*ImageFormatOf(b.type));
+    const ImageFormat* f = FindImageFormat(static_cast<uint32_t>(format));
+    usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    const VkImageType type = shape.dimensions == 1   ? VK_IMAGE_TYPE_1D
+                             : shape.dimensions == 3 ? VK_IMAGE_TYPE_3D
+                                                     : VK_IMAGE_TYPE_2D;
+    const std::string what =
+        FormatName(b) + " " + std::to_string(shape.dimensions) + "D images for " +
+        ((usage & VK_IMAGE_USAGE_STORAGE_BIT) && (usage & VK_IMAGE_USAGE_SAMPLED_BIT)
+             ? "storage and sampling"
+         : (usage & VK_IMAGE_USAGE_STORAGE_BIT) ? "storage"
+                                                : "sampling");
+    VkImageFormatProperties props{};
+    const VkResult r = vk.vkGetPhysicalDeviceImageFormatProperties(
+        physical_, format, type, VK_IMAGE_TILING_OPTIMAL, usage, 0, &props);
+    std::string lacks;
+    if (r == VK_ERROR_FORMAT_NOT_SUPPORTED) {
+      lacks = what;
+    } else if (r != VK_SUCCESS) {
+      return Check(r, At(line) + "vkGetPhysicalDeviceImageFormatProperties", error);
+    } else if (!(props.sampleCounts & shape.samples)) {
+      std::string counts;
+      for (uint32_t n = 1; n <= 64; n *= 2) {
+        if (props.sampleCounts & n) counts += (counts.empty() ? "" : ", ") + std::to_string(n);
+      }
+      lacks = what + " with SAMPLES " + std::to_string(shape.samples) + " (only " + counts + ")";
+    } else if (shape.width > props.maxExtent.width || shape.height > props.maxExtent.height ||
+               shape.depth > props.maxExtent.depth || shape.mip_levels > props.maxMipLevels) {
+      lacks = what + " of " + shape.Declaration() + " (at most " +
+              std::to_string(props.maxExtent.width) + "x" + std::to_string(props.maxExtent.height) +
+              "x" + std::to_string(props.maxExtent.depth) + ", " +
+              std::to_string(props.maxMipLevels) + " mip levels)";
+    }
+    if (!lacks.empty()) {
+      *error = At(line) + result_->device_name + " does not support " + lacks +
+               " (vkGetPhysicalDeviceImageFormatProperties)";
+      result_->unsupported = true;
+      return false;
+    }
+    VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    info.imageType = type;
+    info.format = format;
+    info.extent = {shape.width, shape.height, shape.depth};
+    info.mipLevels = shape.mip_levels;
+    info.arrayLayers = 1;
+    info.samples = static_cast<VkSampleCountFlagBits>(shape.samples);
+    info.tiling = VK_IMAGE_TILING_OPTIMAL;
+    info.usage = usage;
+    info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    if (!Check(vk.vkCreateImage(device_, &info, nullptr, &d->image),
+               At(b.line) + "vkCreateImage of '" + b.name + "'", error)) {
+      d->image = VK_NULL_HANDLE;
+      return false;
+    }
+    VkMemoryRequirements req;
+    vk.vkGetImageMemoryRequirements(device_, d->image, &req);
+    const int memory_type = MemoryType(req, {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0});
+    if (memory_type < 0) {
+      *error = At(b.line) + "no memory type for the image of '" + b.name + "'";
+      return false;
+    }
+    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    alloc.allocationSize = req.size;
+    alloc.memoryTypeIndex = static_cast<uint32_t>(memory_type);
+    if (!Check(vk.vkAllocateMemory(device_, &alloc, nullptr, &d->image_memory),
+               At(b.line) + "allocating " + std::to_string(req.size) + " bytes for the image of '" +
+                   b.name + "'",
+               error)) {
+      d->image_memory = VK_NULL_HANDLE;
+      return false;
+    }
+    d->aspect = f->HasDepth()     ? VK_IMAGE_ASPECT_DEPTH_BIT
+                : f->HasStencil() ? VK_IMAGE_ASPECT_STENCIL_BIT
+                                  : VK_IMAGE_ASPECT_COLOR_BIT;
+    return Check(vk.vkBindImageMemory(device_, d->image, d->image_memory, 0), "vkBindImageMemory",
+                 error);
+  }
+
+  // The view of buffer `index`'s image from mip level `base` on (every level from there).
+  bool ImageView(int index, uint32_t base, uint32_t line, VkImageView* view, std::string* error) {
+    DeviceBuffer& d = buffers_[index];
+    for (const auto& [level, v] : d.views) {
+      if (level == base) {
+        *view = v;
+        return true;
+      }
+    }
+    const Buffer& b = script_.buffers[index];
+    VkImageViewCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    info.image = d.image;
+    info.viewType = b.image.dimensions == 1   ? VK_IMAGE_VIEW_TYPE_1D
+                    : b.image.dimensions == 3 ? VK_IMAGE_VIEW_TYPE_3D
+                                              : VK_IMAGE_VIEW_TYPE_2D;
+    info.format = static_cast<VkFormat>(*ImageFormatOf(b.type));
+    info.components = {VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY,
+                       VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY};
+    info.subresourceRange = {d.aspect, base, VK_REMAINING_MIP_LEVELS, 0, 1};
+    if (!Check(vk.vkCreateImageView(device_, &info, nullptr, view),
+               At(line) + "vkCreateImageView of '" + b.name + "'", error)) {
+      return false;
+    }
+    d.views.push_back({base, *view});
+    return true;
+  }
+
+  // The VkSampler of SAMPLER `name`, made on first use.
+  bool SamplerHandle(const std::string& name, VkSampler* out, std::string* error) {
+    samplers_.resize(script_.samplers.size(), VK_NULL_HANDLE);
+    for (size_t i = 0; i < script_.samplers.size(); ++i) {
+      const Sampler& s = script_.samplers[i];
+      if (s.name != name) continue;
+      if (samplers_[i] == VK_NULL_HANDLE) {
+        VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+        info.magFilter = static_cast<VkFilter>(s.mag_filter);
+        info.minFilter = static_cast<VkFilter>(s.min_filter);
+        info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+        info.addressModeU = static_cast<VkSamplerAddressMode>(s.address_mode[0]);
+        info.addressModeV = static_cast<VkSamplerAddressMode>(s.address_mode[1]);
+        info.addressModeW = static_cast<VkSamplerAddressMode>(s.address_mode[2]);
+        info.borderColor = static_cast<VkBorderColor>(s.border_color);
+        info.minLod = s.min_lod;
+        info.maxLod = s.max_lod;
+        info.unnormalizedCoordinates = s.normalized_coordinates ? VK_FALSE : VK_TRUE;
+        info.compareEnable = s.compare ? VK_TRUE : VK_FALSE;
+        info.compareOp = static_cast<VkCompareOp>(s.compare_op);
+        if (!Check(vk.vkCreateSampler(device_, &info, nullptr, &samplers_[i]),
+                   At(s.line) + "vkCreateSampler of '" + s.name + "'", error)) {
+          samplers_[i] = VK_NULL_HANDLE;
+          return false;
+        }
+      }
+      *out = samplers_[i];
+      return true;
+    }
+    *error = "no sampler '" + name + "'";
+    return false;
   }
 
   // CONVERT_MATRIX: between the staging copies (what the last RUN left, or the script's data),
@@ -617,10 +901,52 @@ class Executor {
     return -1;
   }
 
+  // The limits a buffer descriptor must keep (Vulkan's VkWriteDescriptorSet and
+  // vkCmdBindDescriptorSets rules): its offset and dynamic offset aligned for its kind, its range
+  // within the device's.
+  bool CheckBufferDescriptor(const BufferBinding& b, const BufferBinding::Element& e,
+                             std::string* error) {
+    const VkPhysicalDeviceLimits& limits = props_.limits();
+    const bool uniform =
+        b.kind == BufferBinding::kUniform || b.kind == BufferBinding::kUniformDynamic;
+    const VkDeviceSize align =
+        uniform ? limits.minUniformBufferOffsetAlignment : limits.minStorageBufferOffsetAlignment;
+    const char* align_name =
+        uniform ? "minUniformBufferOffsetAlignment" : "minStorageBufferOffsetAlignment";
+    const VkDeviceSize size = buffers_[BufferIndex(e.name)].size;
+    const uint64_t dynamic = b.IsDynamic() ? e.dynamic_offset : 0;
+    const uint64_t range = e.range == kWholeSize ? size - e.offset - dynamic : e.range;
+    const uint32_t max_range =
+        uniform ? limits.maxUniformBufferRange : limits.maxStorageBufferRange;
+    auto misaligned = [&](const char* what, uint64_t offset) {
+      *error = At(b.line) + what + " " + std::to_string(offset) + " of '" + e.name +
+               "' is not a multiple of the device's " + align_name + " (" + std::to_string(align) +
+               ")";
+      return false;
+    };
+    if (align != 0 && e.offset % align != 0) return misaligned("DESCRIPTOR_OFFSET", e.offset);
+    if (align != 0 && dynamic % align != 0) return misaligned("OFFSET", dynamic);
+    if (range > max_range) {
+      *error = At(b.line) + "buffer '" + e.name + "' (" + std::to_string(range) +
+               " bytes bound) is larger than the device's range for " +
+               BufferBinding::KindName(b.kind) + " buffers (" + std::to_string(max_range) + ")";
+      return false;
+    }
+    return true;
+  }
+
   bool CreatePipelines(std::string* error) {
     const VkPhysicalDeviceLimits& limits = props_.limits();
-    std::vector<VkDescriptorPoolSize> pool_sizes = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0},
-                                                    {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0}};
+    std::vector<VkDescriptorPoolSize> pool_sizes;
+    auto pool = [&](VkDescriptorType type, uint32_t count) {
+      for (auto& s : pool_sizes) {
+        if (s.type == type) {
+          s.descriptorCount += count;
+          return;
+        }
+      }
+      pool_sizes.push_back({type, count});
+    };
     uint32_t max_sets = 0;
     for (const Pipeline& p : script_.pipelines) {
       DevicePipeline& d = pipelines_.emplace_back();
@@ -630,11 +956,11 @@ class Executor {
       uint32_t set_count = 0;
       for (const auto& b : p.bindings) {
         if (b.kind == BufferBinding::kPushConstant) {
-          d.push_constant_buffer = BufferIndex(b.buffer);
+          d.push_constant_buffer = BufferIndex(b.buffer());
           d.push_constant_size =
               static_cast<uint32_t>((buffers_[d.push_constant_buffer].size + 3) / 4 * 4);
           if (d.push_constant_size > limits.maxPushConstantsSize) {
-            *error = At(b.line) + "push_constant buffer '" + b.buffer + "' has " +
+            *error = At(b.line) + "push_constant buffer '" + b.buffer() + "' has " +
                      std::to_string(d.push_constant_size) + " bytes; the device allows " +
                      std::to_string(limits.maxPushConstantsSize);
             return false;
@@ -642,28 +968,31 @@ class Executor {
           continue;
         }
         set_count = std::max(set_count, b.set + 1);
-        const VkDeviceSize size = buffers_[BufferIndex(b.buffer)].size;
-        const uint32_t range = b.kind == BufferBinding::kUniform ? limits.maxUniformBufferRange
-                                                                 : limits.maxStorageBufferRange;
-        if (size > range) {
-          *error = At(b.line) + "buffer '" + b.buffer + "' (" + std::to_string(size) +
-                   " bytes) is larger than the device's range for its kind (" +
-                   std::to_string(range) + ")";
-          return false;
+        if (!b.IsBlock()) continue;
+        for (const BufferBinding::Element& e : b.elements) {
+          if (!CheckBufferDescriptor(b, e, error)) return false;
         }
       }
       for (uint32_t s = 0; s < set_count; ++s) {
         std::vector<VkDescriptorSetLayoutBinding> bindings;
+        std::vector<const BufferBinding*> dynamic;
         for (const auto& b : p.bindings) {
           if (b.kind == BufferBinding::kPushConstant || b.set != s) continue;
           VkDescriptorSetLayoutBinding lb{};
           lb.binding = b.binding;
-          lb.descriptorType = b.kind == BufferBinding::kStorage ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-                                                                : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-          lb.descriptorCount = 1;
+          lb.descriptorType = DescriptorType(b.kind);
+          lb.descriptorCount = static_cast<uint32_t>(b.elements.size());
           lb.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
           bindings.push_back(lb);
-          ++pool_sizes[b.kind == BufferBinding::kStorage ? 0 : 1].descriptorCount;
+          pool(lb.descriptorType, lb.descriptorCount);
+          if (b.IsDynamic()) dynamic.push_back(&b);
+        }
+        // vkCmdBindDescriptorSets reads dynamic offsets by binding number, then array element.
+        std::sort(
+            dynamic.begin(), dynamic.end(),
+            [](const BufferBinding* a, const BufferBinding* b) { return a->binding < b->binding; });
+        for (const BufferBinding* b : dynamic) {
+          for (const auto& e : b->elements) d.dynamic_offsets.push_back(e.dynamic_offset);
         }
         VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
         info.bindingCount = static_cast<uint32_t>(bindings.size());
@@ -701,14 +1030,10 @@ class Executor {
       if (!CreatePipeline(p, shader, mi, &d, error)) return false;
     }
     if (max_sets == 0) return true;
-    std::vector<VkDescriptorPoolSize> sizes;
-    for (const auto& s : pool_sizes) {
-      if (s.descriptorCount) sizes.push_back(s);
-    }
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pool_info.maxSets = max_sets;
-    pool_info.poolSizeCount = static_cast<uint32_t>(sizes.size());
-    pool_info.pPoolSizes = sizes.data();
+    pool_info.poolSizeCount = static_cast<uint32_t>(pool_sizes.size());
+    pool_info.pPoolSizes = pool_sizes.data();
     if (!Check(vk.vkCreateDescriptorPool(device_, &pool_info, nullptr, &descriptor_pool_),
                "vkCreateDescriptorPool", error)) {
       descriptor_pool_ = VK_NULL_HANDLE;
@@ -726,25 +1051,61 @@ class Executor {
                  "vkAllocateDescriptorSets", error)) {
         return false;
       }
-      std::vector<VkDescriptorBufferInfo> infos;
-      infos.reserve(script_.pipelines[i].bindings.size());
-      std::vector<VkWriteDescriptorSet> writes;
-      for (const auto& b : script_.pipelines[i].bindings) {
-        if (b.kind == BufferBinding::kPushConstant) continue;
-        const DeviceBuffer& buffer = buffers_[BufferIndex(b.buffer)];
-        infos.push_back({buffer.buffer, 0, buffer.size});
-        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = d.sets[b.set];
-        w.dstBinding = b.binding;
-        w.descriptorCount = 1;
-        w.descriptorType = b.kind == BufferBinding::kStorage ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-                                                             : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-        w.pBufferInfo = &infos.back();
-        writes.push_back(w);
-      }
-      vk.vkUpdateDescriptorSets(device_, static_cast<uint32_t>(writes.size()), writes.data(), 0,
-                                nullptr);
+      if (!WriteDescriptors(script_.pipelines[i], d, error)) return false;
     }
+    return true;
+  }
+
+  // Writes a pipeline's descriptors: buffers from DESCRIPTOR_OFFSET with DESCRIPTOR_RANGE, or to
+  // the end of the buffer less the dynamic offset (Amber's range for VK_WHOLE_SIZE), image views
+  // in VK_IMAGE_LAYOUT_GENERAL, samplers, texel buffer views.
+  bool WriteDescriptors(const Pipeline& p, const DevicePipeline& d, std::string* error) {
+    // One array of infos per write: their addresses stay put while more are added.
+    std::vector<std::vector<VkDescriptorBufferInfo>> buffer_infos;
+    std::vector<std::vector<VkDescriptorImageInfo>> image_infos;
+    std::vector<std::vector<VkBufferView>> texel_views;
+    std::vector<VkWriteDescriptorSet> writes;
+    for (const auto& b : p.bindings) {
+      if (b.kind == BufferBinding::kPushConstant) continue;
+      VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      w.dstSet = d.sets[b.set];
+      w.dstBinding = b.binding;
+      w.descriptorCount = static_cast<uint32_t>(b.elements.size());
+      w.descriptorType = DescriptorType(b.kind);
+      if (b.IsBlock()) {
+        auto& infos = buffer_infos.emplace_back();
+        for (const auto& e : b.elements) {
+          const DeviceBuffer& buffer = buffers_[BufferIndex(e.name)];
+          const uint64_t dynamic = b.IsDynamic() ? e.dynamic_offset : 0;
+          infos.push_back({buffer.buffer, e.offset,
+                           e.range == kWholeSize ? buffer.size - e.offset - dynamic : e.range});
+        }
+        w.pBufferInfo = infos.data();
+      } else if (b.IsTexelBuffer()) {
+        auto& views = texel_views.emplace_back();
+        for (const auto& e : b.elements) views.push_back(buffers_[BufferIndex(e.name)].texel_view);
+        w.pTexelBufferView = views.data();
+      } else {
+        auto& infos = image_infos.emplace_back();
+        VkSampler sampler = VK_NULL_HANDLE;
+        if (!b.sampler.empty() && !SamplerHandle(b.sampler, &sampler, error)) return false;
+        for (const auto& e : b.elements) {
+          VkDescriptorImageInfo info{sampler, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL};
+          if (b.kind == BufferBinding::kSampler) {
+            if (!SamplerHandle(e.name, &info.sampler, error)) return false;
+            info.imageLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+          } else if (!ImageView(BufferIndex(e.name), b.base_mip_level, b.line, &info.imageView,
+                                error)) {
+            return false;
+          }
+          infos.push_back(info);
+        }
+        w.pImageInfo = infos.data();
+      }
+      writes.push_back(w);
+    }
+    vk.vkUpdateDescriptorSets(device_, static_cast<uint32_t>(writes.size()), writes.data(), 0,
+                              nullptr);
     return true;
   }
 
@@ -964,9 +1325,41 @@ class Executor {
     return Check(r, At(line) + "RUN (vkWaitForFences)", error);
   }
 
-  // Copies every buffer from its staging copy to its device copy (`upload`) or back.
-  bool Transfer(uint32_t line, bool upload, std::string* error) {
-    return Submit(
+  // Moves image `b` into `layout`; the accesses before and after as the stages say.
+  void ImageBarrier(DeviceBuffer& b, VkImageLayout layout, VkPipelineStageFlags src_stage,
+                    VkAccessFlags src, VkPipelineStageFlags dst_stage, VkAccessFlags dst) {
+    VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    barrier.srcAccessMask = src;
+    barrier.dstAccessMask = dst;
+    barrier.oldLayout = b.layout;
+    barrier.newLayout = layout;
+    barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.image = b.image;
+    barrier.subresourceRange = {b.aspect, 0, VK_REMAINING_MIP_LEVELS, 0, 1};
+    vk.vkCmdPipelineBarrier(command_buffer_, src_stage, dst_stage, 0, 0, nullptr, 0, nullptr, 1,
+                            &barrier);
+    b.layout = layout;
+  }
+
+  // The copy of mip level `level` of buffer `index`'s image from or to the start of its bytes.
+  VkBufferImageCopy ImageRegion(size_t index, const DeviceBuffer& b, uint32_t level) const {
+    const ImageShape& shape = script_.buffers[index].image;
+    VkBufferImageCopy region{};
+    region.imageSubresource = {b.aspect, level, 0, 1};
+    region.imageExtent = {std::max(1u, shape.width >> level), std::max(1u, shape.height >> level),
+                          std::max(1u, shape.depth >> level)};
+    return region;
+  }
+
+  // Copies every buffer from its staging copy to its device copy (`upload`) or back. An image's
+  // bytes go to every mip level from its lowest BASE_MIP_LEVEL on, each from the start of the
+  // bytes (as Amber uploads them); that first level comes back. A buffer that is an image and a
+  // buffer too comes back from what `pipeline` (the RUN before the download) binds, and both
+  // device copies are uploaded again before the next RUN.
+  bool Transfer(uint32_t line, bool upload, std::string* error, int pipeline = -1) {
+    bool both = false;
+    const bool ok = Submit(
         line,
         [&] {
           // Host writes and earlier shader work before the copies; the copies before what
@@ -975,10 +1368,55 @@ class Executor {
                   VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
                   VK_PIPELINE_STAGE_TRANSFER_BIT,
                   VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-          for (const DeviceBuffer& b : buffers_) {
-            const VkBufferCopy region{0, 0, b.allocated};
-            vk.vkCmdCopyBuffer(command_buffer_, upload ? b.staging : b.buffer,
-                               upload ? b.buffer : b.staging, 1, &region);
+          for (size_t i = 0; i < buffers_.size(); ++i) {
+            DeviceBuffer& b = buffers_[i];
+            const uint32_t samples = script_.buffers[i].image.samples;
+            bool image = b.image != VK_NULL_HANDLE;
+            both |= image && b.buffer != VK_NULL_HANDLE;
+            if (image && b.buffer != VK_NULL_HANDLE && !upload) {
+              image = pipeline >= 0 && BindsAsImage(script_.pipelines[pipeline], i);
+            }
+            if (b.buffer != VK_NULL_HANDLE && (upload || !image)) {
+              const VkBufferCopy region{0, 0, b.allocated};
+              vk.vkCmdCopyBuffer(command_buffer_, upload ? b.staging : b.buffer,
+                                 upload ? b.buffer : b.staging, 1, &region);
+            }
+            if (!image) continue;
+            const VkPipelineStageFlags shaders = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+            const VkAccessFlags shader_access =
+                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+            if (samples > 1) {  // Never copied (Amber's way): only made usable.
+              if (b.layout == VK_IMAGE_LAYOUT_UNDEFINED) {
+                ImageBarrier(b, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                             shaders, shader_access);
+              }
+              continue;
+            }
+            if (upload) {
+              ImageBarrier(b, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                           shaders | VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+              std::vector<VkBufferImageCopy> regions;
+              for (uint32_t level = b.copy_level; level < script_.buffers[i].image.mip_levels;
+                   ++level) {
+                regions.push_back(ImageRegion(i, b, level));
+              }
+              vk.vkCmdCopyBufferToImage(command_buffer_, b.staging, b.image,
+                                        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                        static_cast<uint32_t>(regions.size()), regions.data());
+              ImageBarrier(b, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                           VK_ACCESS_TRANSFER_WRITE_BIT, shaders, shader_access);
+            } else {
+              ImageBarrier(b, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                           shaders | VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+              const VkBufferImageCopy region = ImageRegion(i, b, b.copy_level);
+              vk.vkCmdCopyImageToBuffer(command_buffer_, b.image,
+                                        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, b.staging, 1,
+                                        &region);
+              ImageBarrier(b, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, shaders,
+                           shader_access);
+            }
           }
           Barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                   upload ? VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT : VK_PIPELINE_STAGE_HOST_BIT,
@@ -986,6 +1424,19 @@ class Executor {
                          : VK_ACCESS_HOST_READ_BIT);
         },
         error);
+    // The device copy that was not read back is stale.
+    if (ok && both && !upload) device_stale_ = true;
+    return ok;
+  }
+
+  bool BindsAsImage(const Pipeline& p, size_t index) const {
+    for (const BufferBinding& b : p.bindings) {
+      if (!b.IsImage()) continue;
+      for (const auto& e : b.elements) {
+        if (e.name == script_.buffers[index].name) return true;
+      }
+    }
+    return false;
   }
 
   // One dispatch in its own submission; `microseconds` gets its GPU time when `timed`.
@@ -1003,8 +1454,9 @@ class Executor {
           vk.vkCmdBindPipeline(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, d.pipeline);
           if (!d.sets.empty()) {
             vk.vkCmdBindDescriptorSets(command_buffer_, VK_PIPELINE_BIND_POINT_COMPUTE, d.layout, 0,
-                                       static_cast<uint32_t>(d.sets.size()), d.sets.data(), 0,
-                                       nullptr);
+                                       static_cast<uint32_t>(d.sets.size()), d.sets.data(),
+                                       static_cast<uint32_t>(d.dynamic_offsets.size()),
+                                       d.dynamic_offsets.data());
           }
           if (d.push_constant_buffer >= 0) {
             std::vector<uint8_t> bytes(d.push_constant_size, 0);
@@ -1082,7 +1534,8 @@ class Executor {
     }
     double unused = 0;
     // The staging copies hold the results for EXPECT, push constants and later uploads.
-    return Dispatch(c, index, false, &unused, error) && Transfer(c.line, false, error);
+    return Dispatch(c, index, false, &unused, error) &&
+           Transfer(c.line, false, error, static_cast<int>(index));
   }
 
   void Expect(const Command& c) {
@@ -1097,7 +1550,12 @@ class Executor {
       const DeviceBuffer& o = buffers_[BufferIndex(c.other)];
       other = {o.mapped, o.size};
     }
-    EvaluateExpect(c, script_.buffers[index].type, {b.mapped, b.size}, other, &report);
+    if (c.kind == Command::kExpectProbe) {
+      EvaluateProbe(c, script_.buffers[index].type, script_.buffers[index].image.width,
+                    {b.mapped, b.size}, &report);
+    } else {
+      EvaluateExpect(c, script_.buffers[index].type, {b.mapped, b.size}, other, &report);
+    }
     result_->expects.push_back(std::move(report));
   }
 
@@ -1115,6 +1573,7 @@ class Executor {
   uint32_t timestamp_bits_ = 0;
   VkQueue queue_ = VK_NULL_HANDLE;
   std::vector<DeviceBuffer> buffers_;
+  std::vector<VkSampler> samplers_;  // By Script::samplers; made on first use.
   std::vector<DevicePipeline> pipelines_;
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
   VkCommandPool command_pool_ = VK_NULL_HANDLE;

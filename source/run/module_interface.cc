@@ -10,6 +10,7 @@
 #include "source/common/float.h"
 #include "source/ir/module.h"
 #include "source/ir/workgroup_size.h"
+#include "source/run/format.h"
 
 namespace coopspv::run {
 namespace {
@@ -185,7 +186,8 @@ bool ReadModuleInterface(std::span<const uint32_t> words, std::string_view entry
     r.variable = m->result_id(i);
     r.set = sets.count(r.variable) ? sets[r.variable] : 0;
     r.binding = bindings.count(r.variable) ? bindings[r.variable] : 0;
-    // The pointee; arrays of blocks: the block.
+    // The pointee; arrays of descriptors: the element, and the array's length (Vulkan allows
+    // one array level; a runtime array takes any count).
     const InstIndex pointer = m->Def(m->type_id(i));
     Id type = pointer != ir::kNoInst && m->opcode(pointer) == Op::TypePointer &&
                       m->num_words(pointer) >= 4
@@ -194,18 +196,131 @@ bool ReadModuleInterface(std::span<const uint32_t> words, std::string_view entry
     for (int depth = 0; depth < 64; ++depth) {
       const Op t = m->DefOpcode(type);
       if (t != Op::TypeArray && t != Op::TypeRuntimeArray) break;
-      type = m->word(m->Def(type), 2);
+      const InstIndex array = m->Def(type);
+      if (t == Op::TypeRuntimeArray) {
+        r.count = 0;
+      } else if (m->num_words(array) >= 4) {
+        const InstIndex length = m->Def(m->word(array, 3));
+        const Op op = length == ir::kNoInst ? Op::Nop : m->opcode(length);
+        const bool constant =
+            (op == Op::Constant || op == Op::SpecConstant) && m->num_words(length) >= 4;
+        if (r.count != 0) r.count *= constant ? m->word(length, 3) : 1;
+      }
+      type = m->word(array, 2);
     }
+    Id image = type;
+    if (m->DefOpcode(type) == Op::TypeSampledImage) image = m->word(m->Def(type), 2);
+    const InstIndex image_def = m->Def(image);
+    if (image_def != ir::kNoInst && m->opcode(image_def) == Op::TypeImage &&
+        m->num_words(image_def) >= 9) {
+      r.image.dim = m->word(image_def, 3);
+      r.image.arrayed = m->word(image_def, 5) != 0;
+      r.image.multisampled = m->word(image_def, 6) != 0;
+      const InstIndex sampled = m->Def(m->word(image_def, 2));
+      if (sampled != ir::kNoInst && m->opcode(sampled) == Op::TypeFloat) {
+        r.image.sampled_type = 'f';
+      } else if (sampled != ir::kNoInst && m->opcode(sampled) == Op::TypeInt &&
+                 m->num_words(sampled) >= 4) {
+        r.image.sampled_type = m->word(sampled, 3) ? 'i' : 'u';
+      }
+    }
+    const Op kind = m->DefOpcode(type);
     if (storage == U(spv::StorageClass::StorageBuffer) ||
         (storage == U(spv::StorageClass::Uniform) && buffer_block.count(type))) {
       r.kind = ModuleResource::kStorage;
     } else if (storage == U(spv::StorageClass::Uniform) && block.count(type)) {
       r.kind = ModuleResource::kUniform;
+    } else if (kind == Op::TypeSampler) {
+      r.kind = ModuleResource::kSampler;
+    } else if (kind == Op::TypeSampledImage) {
+      // GLSL's samplerBuffer: a sampled image of a Dim Buffer image reads a uniform texel buffer.
+      r.kind = r.image.dim == U(spv::Dim::Buffer) ? ModuleResource::kUniformTexelBuffer
+                                                  : ModuleResource::kCombinedImageSampler;
+    } else if (kind == Op::TypeImage && image_def != ir::kNoInst && m->num_words(image_def) >= 9) {
+      const uint32_t sampled = m->word(image_def, 7);
+      const bool buffer = r.image.dim == U(spv::Dim::Buffer);
+      r.kind = sampled == 1
+                   ? (buffer ? ModuleResource::kUniformTexelBuffer : ModuleResource::kSampledImage)
+               : sampled == 2
+                   ? (buffer ? ModuleResource::kStorageTexelBuffer : ModuleResource::kStorageImage)
+                   : ModuleResource::kImage;
     }
     out->resources.push_back(r);
   }
   return true;
 }
+
+namespace {
+
+const char* ResourceName(ModuleResource::Kind kind) {
+  switch (kind) {
+    case ModuleResource::kStorage:
+      return "storage buffer";
+    case ModuleResource::kUniform:
+      return "uniform buffer";
+    case ModuleResource::kStorageImage:
+      return "storage image";
+    case ModuleResource::kSampledImage:
+      return "sampled image";
+    case ModuleResource::kImage:
+      return "image";
+    case ModuleResource::kSampler:
+      return "sampler";
+    case ModuleResource::kCombinedImageSampler:
+      return "combined image sampler";
+    case ModuleResource::kUniformTexelBuffer:
+      return "uniform texel buffer";
+    case ModuleResource::kStorageTexelBuffer:
+      return "storage texel buffer";
+    case ModuleResource::kOther:
+      break;
+  }
+  return "resource";
+}
+
+// Vulkan's Shader Resource and Descriptor Type Correspondence: the descriptor types a variable
+// of this kind reads.
+bool Reads(ModuleResource::Kind resource, BufferBinding::Kind bound) {
+  using B = BufferBinding;
+  switch (resource) {
+    case ModuleResource::kStorage:
+      return bound == B::kStorage || bound == B::kStorageDynamic;
+    case ModuleResource::kUniform:
+      return bound == B::kUniform || bound == B::kUniformDynamic;
+    case ModuleResource::kStorageImage:
+      return bound == B::kStorageImage;
+    case ModuleResource::kSampledImage:
+      return bound == B::kSampledImage || bound == B::kCombinedImageSampler;
+    case ModuleResource::kImage:
+      return bound == B::kStorageImage || bound == B::kSampledImage ||
+             bound == B::kCombinedImageSampler;
+    case ModuleResource::kSampler:
+      return bound == B::kSampler || bound == B::kCombinedImageSampler;
+    case ModuleResource::kCombinedImageSampler:
+      return bound == B::kCombinedImageSampler;
+    case ModuleResource::kUniformTexelBuffer:
+      return bound == B::kUniformTexelBuffer;
+    case ModuleResource::kStorageTexelBuffer:
+      return bound == B::kStorageTexelBuffer;
+    case ModuleResource::kOther:
+      break;
+  }
+  return false;
+}
+
+// Whether a view of `buffer`'s format reads as `sampled_type` ('f', 'i', 'u'): Vulkan wants the
+// view's numeric format to match the image's Sampled Type (float for the normalized, scaled and
+// float formats).
+bool NumericMatches(const Buffer& buffer, char sampled_type) {
+  const auto vk_format = ImageFormatOf(buffer.type);
+  const ImageFormat* format = vk_format ? FindImageFormat(*vk_format) : nullptr;
+  if (format == nullptr || sampled_type == 0) return true;
+  const NumericFormat n = format->components.front().numeric;
+  const char kind = n == NumericFormat::kSInt ? 'i' : n == NumericFormat::kUInt ? 'u' : 'f';
+  return kind == sampled_type;
+}
+
+}  // namespace
 
 bool CheckPipelineInterface(const Script& script, const Pipeline& p, ModuleInterface* interface,
                             std::string* error) {
@@ -221,32 +336,81 @@ bool CheckPipelineInterface(const Script& script, const Pipeline& p, ModuleInter
         "DESCRIPTOR_SET " + std::to_string(r.set) + " BINDING " + std::to_string(r.binding);
     if (r.kind == ModuleResource::kOther) {
       *error = where + "shader '" + shader.name + "' declares a resource at " + slot +
-               " that is not a storage or uniform buffer (coopspv-run binds only buffers)";
+               " that coopspv-run cannot bind (buffers, images, samplers and texel buffers)";
       return false;
     }
-    const char* kind = r.kind == ModuleResource::kStorage ? "storage" : "uniform";
+    const std::string kind = ResourceName(r.kind);
     const BufferBinding* bound = nullptr;
     for (const auto& b : p.bindings) {
       if (b.kind != BufferBinding::kPushConstant && b.set == r.set && b.binding == r.binding) {
         bound = &b;
       }
     }
+    const std::string array = r.count == 1   ? ""
+                              : r.count == 0 ? "a runtime array of "
+                                             : "an array of " + std::to_string(r.count) + " ";
     if (bound == nullptr) {
-      *error = where + "shader '" + shader.name + "' uses a " + kind + " buffer at " + slot +
+      *error = where + "shader '" + shader.name + "' uses " + (array.empty() ? "a " : array) +
+               kind + (r.count == 1 ? "" : "s") + " at " + slot +
                ", but the pipeline binds nothing there";
       return false;
     }
-    const bool storage = bound->kind == BufferBinding::kStorage;
-    if (storage != (r.kind == ModuleResource::kStorage)) {
-      *error = At(bound->line) + "binding mismatch: '" + bound->buffer + "' is bound AS " +
-               (storage ? "storage" : "uniform") + " at " + slot + ", but shader '" + shader.name +
-               "' declares a " + kind + " buffer there";
+    const std::string mismatch = At(bound->line) + "binding mismatch: '" + bound->buffer() +
+                                 "' is bound AS " + BufferBinding::KindName(bound->kind) + " at " +
+                                 slot + ", but shader '" + shader.name + "' declares ";
+    if (!Reads(r.kind, bound->kind)) {
+      *error =
+          mismatch + (array.empty() ? "a " : array) + kind + (r.count == 1 ? "" : "s") + " there";
       return false;
+    }
+    // Vulkan: a binding's descriptorCount is at least the length of the shader's array.
+    if (r.count > bound->elements.size()) {
+      *error = mismatch + array + kind + "s there; the binding has " +
+               std::to_string(bound->elements.size()) + " (BIND BUFFER_ARRAY binds more)";
+      return false;
+    }
+    if (!bound->IsImage() && !bound->IsTexelBuffer()) continue;
+    for (const BufferBinding::Element& e : bound->elements) {
+      const Buffer& buffer = *script.FindBuffer(e.name);
+      const std::string image = At(bound->line) + "binding mismatch: '" + e.name + "' at " + slot +
+                                " is " + buffer.type.Name();
+      if (!NumericMatches(buffer, r.image.sampled_type)) {
+        *error = image + ", but shader '" + shader.name + "' reads it as " +
+                 (r.image.sampled_type == 'f'   ? "float"
+                  : r.image.sampled_type == 'i' ? "signed integer"
+                                                : "unsigned integer") +
+                 " (Vulkan: the view's numeric format must match the image's Sampled Type)";
+        return false;
+      }
+      if (bound->IsTexelBuffer()) continue;
+      const ImageShape& shape = buffer.image;
+      // The image views are 1D, 2D or 3D as the IMAGE's DIM_ says, of one layer.
+      const uint32_t dim = shape.dimensions - 1;  // spv::Dim 1D, 2D, 3D.
+      if (r.image.dim != dim || r.image.arrayed) {
+        static constexpr const char* kDims[] = {"1D",   "2D",     "3D",         "Cube",
+                                                "Rect", "Buffer", "SubpassData"};
+        *error = image + " " + shape.Declaration() + ", but shader '" + shader.name +
+                 "' declares an image of Dim " +
+                 (r.image.dim < 7 ? kDims[r.image.dim] : std::to_string(r.image.dim)) +
+                 (r.image.arrayed ? " Arrayed" : "") +
+                 " (Vulkan: the view type must match the image's Dim and Arrayed; the image is "
+                 "viewed as " +
+                 std::to_string(shape.dimensions) + "D)";
+        return false;
+      }
+      if (r.image.multisampled != (shape.samples > 1)) {
+        *error = image + " " + shape.Declaration() + ", but shader '" + shader.name +
+                 "' declares " +
+                 (r.image.multisampled ? "a multisampled image (MS 1)"
+                                       : "a single-sampled image (MS 0)") +
+                 " there";
+        return false;
+      }
     }
   }
   for (const auto& b : p.bindings) {
     if (b.kind == BufferBinding::kPushConstant && !mi.push_constants) {
-      *error = At(b.line) + "binding mismatch: '" + b.buffer +
+      *error = At(b.line) + "binding mismatch: '" + b.buffer() +
                "' is bound AS push_constant, but shader '" + shader.name +
                "' has no push-constant block";
       return false;

@@ -16,10 +16,33 @@
 namespace coopspv::run {
 
 struct ModuleResource {
-  enum Kind : uint8_t { kStorage, kUniform, kOther } kind = kOther;
+  enum Kind : uint8_t {
+    kStorage,
+    kUniform,
+    kStorageImage,          // OpTypeImage, Sampled 2.
+    kSampledImage,          // OpTypeImage, Sampled 1.
+    kImage,                 // OpTypeImage, Sampled 0: sampled or storage, known at run time.
+    kSampler,               // OpTypeSampler.
+    kCombinedImageSampler,  // OpTypeSampledImage.
+    kUniformTexelBuffer,    // OpTypeImage, Dim Buffer, Sampled 1.
+    kStorageTexelBuffer,    // OpTypeImage, Dim Buffer, Sampled 2.
+    kOther                  // An acceleration structure, a tensor, ...
+  } kind = kOther;
   uint32_t set = 0;
   uint32_t binding = 0;
   uint32_t variable = 0;  // Result id of the OpVariable.
+  // An array of descriptors: its length (the binding's least descriptorCount); 1 for one; 0 for
+  // a runtime array (any count).
+  uint32_t count = 1;
+  // Images (OpTypeImage, also inside OpTypeSampledImage): the operands that must agree with the
+  // bound image's view.
+  struct Image {
+    uint32_t dim = 0;  // spv::Dim.
+    bool arrayed = false;
+    bool multisampled = false;
+    // The Sampled Type: 'f' float, 'i' signed, 'u' unsigned integer; 0 when void or unknown.
+    char sampled_type = 0;
+  } image;
 };
 
 struct ModuleInterface {
@@ -48,9 +71,11 @@ std::string SpecializationDefaults(std::span<const uint32_t> words,
                                    std::span<const SpecConstant> spec);
 
 // Reads the interface of the pipeline's entry point and checks the script's bindings against
-// it: every storage or uniform buffer the shader declares is bound at its set and binding as the
-// same kind, a push-constant block has a push_constant buffer and the other way round. False
-// with a message naming the script line.
+// it: every descriptor the entry point uses is bound at its set and binding as a kind of
+// descriptor that Vulkan lets the variable's type read (Shader Resource and Descriptor Type
+// Correspondence), with at least the array's length of descriptors, images with the view type,
+// sample count and numeric format the image type needs; a push-constant block has a
+// push_constant buffer and the other way round. False with a message naming the script line.
 bool CheckPipelineInterface(const Script& script, const Pipeline& pipeline,
                             ModuleInterface* interface, std::string* error);
 

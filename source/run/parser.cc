@@ -1,5 +1,6 @@
 // The AmberScript parser: one statement per line (blocks end with END), '#' comments, names
 // declared before use. Every error names its line.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include "include/coopspv/coopspv.hpp"
 #include "source/common/float.h"
 #include "source/common/literal.h"
+#include "source/run/format.h"
 #include "source/run/glsl.h"
 #include "source/run/script.h"
 #include "source/run/vulkan.h"
@@ -142,6 +144,10 @@ class Parser {
         ok = ParseShader(tokens);
       } else if (keyword == "BUFFER") {
         ok = ParseBuffer(tokens);
+      } else if (keyword == "IMAGE") {
+        ok = ParseImage(tokens);
+      } else if (keyword == "SAMPLER") {
+        ok = ParseSampler(tokens);
       } else if (keyword == "PIPELINE") {
         ok = ParsePipeline(tokens);
       } else if (keyword == "RUN") {
@@ -195,7 +201,8 @@ class Parser {
   bool Expect(bool condition, std::string message) { return condition || Fail(std::move(message)); }
 
   bool IsDeclared(std::string_view name) const {
-    return script_->FindBuffer(name) || script_->FindShader(name) || script_->FindPipeline(name);
+    return script_->FindBuffer(name) || script_->FindShader(name) || script_->FindPipeline(name) ||
+           script_->FindSampler(name);
   }
   bool CheckNewName(std::string_view name) {
     return Expect(!IsDeclared(name), Quote(name) + " is already declared");
@@ -368,28 +375,150 @@ class Parser {
     return true;
   }
 
+  // The initializer after a known element count, from t[i] on: nothing (zeros), FILL <v>,
+  // SERIES_FROM <s> INC_BY <i>, or (`file`) FILE [TEXT|BINARY] <path>, whose data sets the size.
+  bool FillBuffer(const std::vector<std::string_view>& t, size_t i, uint64_t size, bool file,
+                  Buffer* buffer) {
+    const DataType& type = buffer->type;
+    const uint32_t component_bytes = type.ComponentBytes();
+    std::string error;
+    buffer->bytes.assign(size * type.ElementBytes(), 0);
+    if (i == t.size()) return true;  // No initializer: zeros.
+    if (t[i] == "FILL") {
+      Number n;
+      if (!Expect(i + 2 == t.size(), "FILL takes one value")) return false;
+      if (!EncodeValue(t[i + 1], type, &n, &error)) return Fail("FILL: " + error);
+      for (uint64_t e = 0; e < size; ++e) {
+        for (uint32_t c = 0; c < type.ComponentCount(); ++c) {
+          StoreComponent(n, component_bytes,
+                         &buffer->bytes[e * type.ElementBytes() + type.ComponentOffset(c)]);
+        }
+      }
+      return true;
+    }
+    if (t[i] == "SERIES_FROM") {
+      if (!Expect(i + 4 == t.size() && t[i + 2] == "INC_BY",
+                  "SERIES_FROM <start> INC_BY <increment>")) {
+        return false;
+      }
+      Number start, inc;
+      if (!EncodeValue(t[i + 1], type, &start, &error) ||
+          !EncodeValue(t[i + 3], type, &inc, &error)) {
+        return Fail("SERIES_FROM: " + error);
+      }
+      for (uint64_t e = 0; e < size; ++e) {
+        for (uint32_t c = 0; c < type.ComponentCount(); ++c) {
+          const uint64_t k = e * type.ComponentCount() + c;
+          Number n;
+          if (type.kind == DataType::kFloat) {
+            const double v = start.value + static_cast<double>(k) * inc.value;
+            char text[64];
+            std::snprintf(text, sizeof(text), "%.17g", v);
+            if (!EncodeNumber(text, type, &n, &error)) return Fail("SERIES_FROM: " + error);
+          } else {
+            // Two's complement wraps, as the component type would.
+            n.bits = start.bits + k * inc.bits;
+          }
+          StoreComponent(n, component_bytes,
+                         &buffer->bytes[e * type.ElementBytes() + type.ComponentOffset(c)]);
+        }
+      }
+      return true;
+    }
+    if (t[i] == "FILE" && file) {
+      // FILE [TEXT | BINARY] <path>: whitespace-separated values, or the bytes themselves (TEXT
+      // when not said, as Amber).
+      size_t k = i + 1;
+      const bool binary = k < t.size() && t[k] == "BINARY";
+      if (k < t.size() && (t[k] == "BINARY" || t[k] == "TEXT")) ++k;
+      if (!Expect(k + 1 == t.size(), "FILE [TEXT|BINARY] <path>")) return false;
+      std::string contents;
+      if (!ReadFile(std::string(t[k]), &contents)) return false;
+      // As in Amber, the file's data sets the buffer's size (SIZE is superseded).
+      if (binary) {
+        if (!Expect(!contents.empty() && contents.size() % type.ElementBytes() == 0 &&
+                        contents.size() <= options_.max_buffer_bytes,
+                    "FILE BINARY " + Quote(t[k]) + " has " + std::to_string(contents.size()) +
+                        " bytes, not a whole number of " + type.Name() + " elements")) {
+          return false;
+        }
+        buffer->bytes.assign(contents.begin(), contents.end());
+        return true;
+      }
+      std::vector<std::string_view> values;
+      std::string_view rest = contents;
+      while (!rest.empty()) {
+        const size_t end = rest.find('\n');
+        for (auto v : Tokenize(rest.substr(0, end))) values.push_back(v);
+        rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+      }
+      return StoreValues(values, 0, "FILE TEXT", buffer);
+    }
+    return Fail("SIZE takes FILL <value>, SERIES_FROM <start> INC_BY <increment>" +
+                std::string(file ? ", FILE [TEXT|BINARY] <path>" : "") +
+                " or nothing (zeros), not " + Quote(t[i]));
+  }
+
+  // A DATA_TYPE or FORMAT word: a data type or an image format (format.h).
+  bool ParseType(std::string_view keyword, const std::vector<std::string_view>& t, size_t i,
+                 DataType* type) {
+    if (!Expect(i < t.size(), std::string(keyword) + " needs a type")) return false;
+    const ImageFormat* format = FindImageFormat(t[i]);
+    if (format != nullptr) {
+      std::string why;
+      const bool ok = FormatDataType(*format, type, &why);
+      return Expect(ok, "FORMAT " + Quote(t[i]) + " is not supported: " + why);
+    }
+    if (keyword == "FORMAT") {
+      return Fail("unknown FORMAT " + Quote(t[i]) +
+                  " (a Vulkan format name without VK_FORMAT_, as R8G8B8A8_UNORM or R32_SFLOAT)");
+    }
+    return Expect(ParseDataType(t[i], type), "unknown DATA_TYPE " + Quote(t[i]));
+  }
+
+  bool ParseDimension(std::string_view keyword, std::string_view value, uint32_t* out) {
+    uint64_t n = 0;
+    if (!Expect(ParseUint(value, 1 << 16, &n) && n > 0,
+                std::string(keyword) + " must be a number from 1 to 65536, not " + Quote(value))) {
+      return false;
+    }
+    *out = static_cast<uint32_t>(n);
+    return true;
+  }
+
+  // The element count of an image shape, within the buffer limit.
+  bool ImageElements(const ImageShape& shape, const DataType& type, uint64_t* elements) {
+    *elements = uint64_t{shape.width} * shape.height * shape.depth;
+    return Expect(*elements * type.ElementBytes() <= options_.max_buffer_bytes,
+                  "the image is larger than the buffer limit (" +
+                      std::to_string(options_.max_buffer_bytes) + " bytes)");
+  }
+
   // BUFFER <name> DATA_TYPE <type> [STD430]
   //     ( DATA <v>... END
-  //     | SIZE <n> [ FILL <v> | SERIES_FROM <s> INC_BY <i> | FILE [TEXT|BINARY] <path> ] )
-  // SIZE alone is zero-filled; DATA's values may share its line and END's.
+  //     | SIZE <n> [ FILL <v> | SERIES_FROM <s> INC_BY <i> | FILE [TEXT|BINARY] <path> ]
+  //     | WIDTH <w> HEIGHT <h> [ FILL <v> | SERIES_FROM <s> INC_BY <i> | DATA <v>... END ] )
+  // SIZE alone is zero-filled; DATA's values may share its line and END's. <type> may be an
+  // image format. WIDTH / HEIGHT (Amber's deprecated form) make a 2D image.
   bool ParseBuffer(const std::vector<std::string_view>& t) {
     if (!Expect(t.size() >= 3, "BUFFER needs a name and DATA_TYPE")) return false;
     if (!CheckNewName(t[1])) return false;
+    Buffer buffer{std::string(t[1]), {}, {}, line_number_, {}};
+    if (t[2] == "FORMAT") {
+      // Amber sizes such a buffer by a graphics pipeline's framebuffer.
+      return Fail("BUFFER " + Quote(t[1]) +
+                  " FORMAT: a buffer sized by a framebuffer (graphics pipelines); declare an "
+                  "IMAGE <name> FORMAT <format> ... WIDTH <w> HEIGHT <h>");
+    }
     if (!Expect(t[2] == "DATA_TYPE",
                 "BUFFER " + Quote(t[2]) + " is not supported: declare buffers with DATA_TYPE")) {
       return false;
     }
-    Buffer buffer{std::string(t[1]), {}, {}, line_number_};
-    if (!Expect(t.size() >= 4 && ParseDataType(t[3], &buffer.type),
-                "unknown DATA_TYPE" + (t.size() >= 4 ? " " + Quote(t[3]) : std::string()))) {
-      return false;
-    }
+    if (!ParseType("DATA_TYPE", t, 3, &buffer.type)) return false;
     size_t i = 4;
     if (i < t.size() && t[i] == "STD430") ++i;
-    if (!Expect(i < t.size(), "BUFFER needs SIZE or DATA")) return false;
+    if (!Expect(i < t.size(), "BUFFER needs SIZE, WIDTH or DATA")) return false;
     const DataType& type = buffer.type;
-    const uint32_t component_bytes = type.ComponentBytes();
-    std::string error;
     if (t[i] == "SIZE") {
       uint64_t size = 0;
       if (!Expect(i + 1 < t.size() && ParseUint(t[i + 1], options_.max_buffer_bytes, &size) &&
@@ -398,80 +527,22 @@ class Parser {
                       std::to_string(options_.max_buffer_bytes / type.ElementBytes()))) {
         return false;
       }
-      i += 2;
-      buffer.bytes.assign(size * type.ElementBytes(), 0);
-      if (i == t.size()) {
-        // No initializer: zeros.
-      } else if (t[i] == "FILL") {
-        Number n;
-        if (!Expect(i + 2 == t.size(), "FILL takes one value")) return false;
-        if (!EncodeValue(t[i + 1], type, &n, &error)) return Fail("FILL: " + error);
-        for (uint64_t e = 0; e < size; ++e) {
-          for (uint32_t c = 0; c < type.ComponentCount(); ++c) {
-            StoreComponent(n, component_bytes,
-                           &buffer.bytes[e * type.ElementBytes() + type.ComponentOffset(c)]);
-          }
-        }
-      } else if (t[i] == "SERIES_FROM") {
-        if (!Expect(i + 4 == t.size() && t[i + 2] == "INC_BY",
-                    "SERIES_FROM <start> INC_BY <increment>")) {
-          return false;
-        }
-        Number start, inc;
-        if (!EncodeValue(t[i + 1], type, &start, &error) ||
-            !EncodeValue(t[i + 3], type, &inc, &error)) {
-          return Fail("SERIES_FROM: " + error);
-        }
-        for (uint64_t e = 0; e < size; ++e) {
-          for (uint32_t c = 0; c < type.ComponentCount(); ++c) {
-            const uint64_t k = e * type.ComponentCount() + c;
-            Number n;
-            if (type.kind == DataType::kFloat) {
-              const double v = start.value + static_cast<double>(k) * inc.value;
-              char text[64];
-              std::snprintf(text, sizeof(text), "%.17g", v);
-              if (!EncodeNumber(text, type, &n, &error)) return Fail("SERIES_FROM: " + error);
-            } else {
-              // Two's complement wraps, as the component type would.
-              n.bits = start.bits + k * inc.bits;
-            }
-            StoreComponent(n, component_bytes,
-                           &buffer.bytes[e * type.ElementBytes() + type.ComponentOffset(c)]);
-          }
-        }
-      } else if (t[i] == "FILE") {
-        // FILE [TEXT | BINARY] <path>: whitespace-separated values, or the bytes themselves
-        // (TEXT when not said, as Amber).
-        size_t k = i + 1;
-        const bool binary = k < t.size() && t[k] == "BINARY";
-        if (k < t.size() && (t[k] == "BINARY" || t[k] == "TEXT")) ++k;
-        if (!Expect(k + 1 == t.size(), "FILE [TEXT|BINARY] <path>")) return false;
-        std::string contents;
-        if (!ReadFile(std::string(t[k]), &contents)) return false;
-        // As in Amber, the file's data sets the buffer's size (SIZE is superseded).
-        if (binary) {
-          if (!Expect(!contents.empty() && contents.size() % type.ElementBytes() == 0 &&
-                          contents.size() <= options_.max_buffer_bytes,
-                      "FILE BINARY " + Quote(t[k]) + " has " + std::to_string(contents.size()) +
-                          " bytes, not a whole number of " + type.Name() + " elements")) {
-            return false;
-          }
-          buffer.bytes.assign(contents.begin(), contents.end());
-        } else {
-          std::vector<std::string_view> values;
-          std::string_view rest = contents;
-          while (!rest.empty()) {
-            const size_t end = rest.find('\n');
-            for (auto v : Tokenize(rest.substr(0, end))) values.push_back(v);
-            rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
-          }
-          if (!StoreValues(values, 0, "FILE TEXT", &buffer)) return false;
-        }
-      } else {
-        return Fail(
-            "SIZE takes FILL <value>, SERIES_FROM <start> INC_BY <increment>, FILE "
-            "[TEXT|BINARY] <path> or nothing (zeros), not " +
-            Quote(t[i]));
+      if (!FillBuffer(t, i + 2, size, true, &buffer)) return false;
+    } else if (t[i] == "WIDTH") {
+      ImageShape& shape = buffer.image;
+      shape.dimensions = 2;
+      if (!Expect(i + 3 < t.size() && t[i + 2] == "HEIGHT", "BUFFER ... WIDTH <w> HEIGHT <h>") ||
+          !ParseDimension("WIDTH", t[i + 1], &shape.width) ||
+          !ParseDimension("HEIGHT", t[i + 3], &shape.height)) {
+        return false;
+      }
+      uint64_t elements = 0;
+      if (!ImageElements(shape, type, &elements)) return false;
+      i += 4;
+      if (i < t.size() && t[i] == "DATA") {
+        if (!ParseImageData(t, i, elements, &buffer)) return false;
+      } else if (!FillBuffer(t, i, elements, false, &buffer)) {
+        return false;
       }
     } else if (t[i] == "DATA") {
       std::vector<std::string_view> values;
@@ -479,9 +550,195 @@ class Parser {
       line_number_ = buffer.line;  // Errors in the values name the BUFFER line.
       if (!StoreValues(values, 0, "DATA", &buffer)) return false;
     } else {
-      return Fail("BUFFER needs SIZE or DATA, not " + Quote(t[i]));
+      return Fail("BUFFER needs SIZE, WIDTH or DATA, not " + Quote(t[i]));
     }
     script_->buffers.push_back(std::move(buffer));
+    return true;
+  }
+
+  // DATA <v>... END for an image: exactly its texels' values, as Amber wants them.
+  bool ParseImageData(const std::vector<std::string_view>& t, size_t i, uint64_t elements,
+                      Buffer* buffer) {
+    std::vector<std::string_view> values;
+    if (!ReadData({t.begin() + static_cast<long>(i) + 1, t.end()}, &values)) return false;
+    line_number_ = buffer->line;
+    if (!StoreValues(values, 0, "DATA", buffer)) return false;
+    const uint64_t got = buffer->ElementCount();
+    return Expect(got == elements, "DATA has " + std::to_string(got) + " texels for an image of " +
+                                       std::to_string(elements));
+  }
+
+  // IMAGE <name> ( FORMAT <format> | DATA_TYPE <type> ) [MIP_LEVELS <n>] [SAMPLES <n>]
+  //     [DIM_1D | DIM_2D | DIM_3D] WIDTH <w> [HEIGHT <h> [DEPTH <d>]]
+  //     [ FILL <v> | SERIES_FROM <s> INC_BY <i> | DATA <v>... END ]
+  // The keywords before the initializer in any order, as Amber reads them.
+  bool ParseImage(const std::vector<std::string_view>& t) {
+    if (!Expect(t.size() >= 2, "IMAGE needs a name")) return false;
+    if (!Expect(t[1] != "FORMAT" && t[1] != "DATA_TYPE", "IMAGE needs a name")) return false;
+    if (!CheckNewName(t[1])) return false;
+    Buffer buffer{std::string(t[1]), {}, {}, line_number_, {}};
+    ImageShape& shape = buffer.image;
+    bool typed = false, width = false, height = false, depth = false;
+    size_t i = 2;
+    for (; i < t.size() && t[i] != "FILL" && t[i] != "SERIES_FROM" && t[i] != "DATA"; ++i) {
+      const std::string_view key = t[i];
+      if (key == "DIM_1D" || key == "DIM_2D" || key == "DIM_3D") {
+        shape.dimensions = static_cast<uint32_t>(key[4] - '0');
+        continue;
+      }
+      if (key != "FORMAT" && key != "DATA_TYPE" && key != "WIDTH" && key != "HEIGHT" &&
+          key != "DEPTH" && key != "MIP_LEVELS" && key != "SAMPLES") {
+        return Fail("unexpected " + Quote(key) + " in IMAGE");
+      }
+      if (!Expect(i + 1 < t.size(), Quote(key) + " needs a value")) return false;
+      const std::string_view value = t[++i];
+      uint64_t n = 0;
+      if (key == "FORMAT" || key == "DATA_TYPE") {
+        if (!ParseType(key, t, i, &buffer.type)) return false;
+        if (key == "DATA_TYPE" && !ImageFormatOf(buffer.type)) {
+          return Fail("IMAGE DATA_TYPE " + Quote(value) +
+                      " has no image format (a scalar or a vec2 / vec4 of one; use FORMAT for "
+                      "three components)");
+        }
+        typed = true;
+      } else if (key == "WIDTH") {
+        if (!ParseDimension(key, value, &shape.width)) return false;
+        width = true;
+      } else if (key == "HEIGHT") {
+        if (!ParseDimension(key, value, &shape.height)) return false;
+        height = true;
+      } else if (key == "DEPTH") {
+        if (!ParseDimension(key, value, &shape.depth)) return false;
+        depth = true;
+      } else if (key == "MIP_LEVELS") {
+        if (!Expect(ParseUint(value, 16, &n) && n > 0, "MIP_LEVELS must be from 1 to 16")) {
+          return false;
+        }
+        shape.mip_levels = static_cast<uint32_t>(n);
+      } else if (key == "SAMPLES") {
+        if (!Expect(ParseUint(value, 64, &n) && n > 0 && (n & (n - 1)) == 0,
+                    "SAMPLES must be 1, 2, 4, 8, 16, 32 or 64, not " + Quote(value))) {
+          return false;
+        }
+        shape.samples = static_cast<uint32_t>(n);
+      }
+    }
+    if (!Expect(typed, "IMAGE needs FORMAT <format> or DATA_TYPE <type>") ||
+        !Expect(shape.dimensions != 3 || depth, "DIM_3D needs DEPTH") ||
+        !Expect(shape.dimensions < 2 || height,
+                "DIM_" + std::to_string(shape.dimensions) + "D needs HEIGHT") ||
+        !Expect(width, "IMAGE needs WIDTH")) {
+      return false;
+    }
+    if (shape.dimensions == 0) shape.dimensions = 2;  // Amber makes an image without DIM_ 2D.
+    if (!Expect(shape.dimensions >= 2 || shape.height == 1, "DIM_1D takes no HEIGHT") ||
+        !Expect(shape.dimensions == 3 || shape.depth == 1, "DEPTH needs DIM_3D")) {
+      return false;
+    }
+    if (!Expect(shape.samples == 1 || (shape.dimensions == 2 && shape.mip_levels == 1),
+                "SAMPLES above 1 needs a 2D image of one mip level")) {
+      return false;
+    }
+    uint32_t largest = std::max({shape.width, shape.height, shape.depth});
+    uint32_t levels = 1;
+    while (largest >>= 1) ++levels;
+    if (!Expect(shape.mip_levels <= levels,
+                "MIP_LEVELS " + std::to_string(shape.mip_levels) + " is more than the " +
+                    std::to_string(levels) + " levels of a " + std::to_string(shape.width) + "x" +
+                    std::to_string(shape.height) + "x" + std::to_string(shape.depth) + " image")) {
+      return false;
+    }
+    uint64_t elements = 0;
+    if (!ImageElements(shape, buffer.type, &elements)) return false;
+    if (i < t.size() && t[i] == "DATA") {
+      if (!ParseImageData(t, i, elements, &buffer)) return false;
+    } else if (!FillBuffer(t, i, elements, false, &buffer)) {
+      return false;
+    }
+    script_->buffers.push_back(std::move(buffer));
+    return true;
+  }
+
+  static bool ParseFilter(std::string_view s, uint32_t* out) {
+    if (s != "nearest" && s != "linear") return false;
+    *out = s == "nearest" ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
+    return true;
+  }
+
+  // SAMPLER <name> [MAG_FILTER f] [MIN_FILTER f] [ADDRESS_MODE_U|V|W m] [BORDER_COLOR c]
+  //     [MIN_LOD v] [MAX_LOD v] [NORMALIZED_COORDS | UNNORMALIZED_COORDS] [COMPARE on|off]
+  //     [COMPARE_OP op]
+  bool ParseSampler(const std::vector<std::string_view>& t) {
+    if (!Expect(t.size() >= 2, "SAMPLER needs a name")) return false;
+    if (!CheckNewName(t[1])) return false;
+    Sampler s;
+    s.name = std::string(t[1]);
+    s.line = line_number_;
+    static constexpr std::pair<std::string_view, VkSamplerAddressMode> kModes[] = {
+        {"repeat", VK_SAMPLER_ADDRESS_MODE_REPEAT},
+        {"mirrored_repeat", VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT},
+        {"clamp_to_edge", VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE},
+        {"clamp_to_border", VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER},
+        {"mirrored_clamp_to_edge", VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE}};
+    static constexpr std::pair<std::string_view, VkBorderColor> kColors[] = {
+        {"float_transparent_black", VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK},
+        {"int_transparent_black", VK_BORDER_COLOR_INT_TRANSPARENT_BLACK},
+        {"float_opaque_black", VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK},
+        {"int_opaque_black", VK_BORDER_COLOR_INT_OPAQUE_BLACK},
+        {"float_opaque_white", VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE},
+        {"int_opaque_white", VK_BORDER_COLOR_INT_OPAQUE_WHITE}};
+    static constexpr std::pair<std::string_view, VkCompareOp> kOps[] = {
+        {"never", VK_COMPARE_OP_NEVER},
+        {"less", VK_COMPARE_OP_LESS},
+        {"equal", VK_COMPARE_OP_EQUAL},
+        {"less_or_equal", VK_COMPARE_OP_LESS_OR_EQUAL},
+        {"greater", VK_COMPARE_OP_GREATER},
+        {"not_equal", VK_COMPARE_OP_NOT_EQUAL},
+        {"greater_or_equal", VK_COMPARE_OP_GREATER_OR_EQUAL},
+        {"always", VK_COMPARE_OP_ALWAYS}};
+    auto lookup = [](const auto& table, std::string_view word, uint32_t* out) {
+      for (const auto& [name, value] : table) {
+        if (word == name) {
+          *out = static_cast<uint32_t>(value);
+          return true;
+        }
+      }
+      return false;
+    };
+    for (size_t i = 2; i < t.size(); ++i) {
+      const std::string_view key = t[i];
+      if (key == "NORMALIZED_COORDS" || key == "UNNORMALIZED_COORDS") {
+        s.normalized_coordinates = key == "NORMALIZED_COORDS";
+        // Amber: unnormalized coordinates override MIN_LOD and MAX_LOD to 0.
+        if (!s.normalized_coordinates) s.min_lod = s.max_lod = 0;
+        continue;
+      }
+      if (!Expect(i + 1 < t.size(), Quote(key) + " needs a value")) return false;
+      const std::string_view value = t[++i];
+      bool ok = true;
+      if (key == "MAG_FILTER" || key == "MIN_FILTER") {
+        ok = ParseFilter(value, key == "MAG_FILTER" ? &s.mag_filter : &s.min_filter);
+      } else if (key.starts_with("ADDRESS_MODE_") && key.size() == 14 &&
+                 (key[13] == 'U' || key[13] == 'V' || key[13] == 'W')) {
+        ok = lookup(kModes, value, &s.address_mode[key[13] == 'U' ? 0 : key[13] == 'V' ? 1 : 2]);
+      } else if (key == "BORDER_COLOR") {
+        ok = lookup(kColors, value, &s.border_color);
+      } else if (key == "MIN_LOD" || key == "MAX_LOD") {
+        double v = 0;
+        ok = ParseDouble(value, &v);
+        (key == "MIN_LOD" ? s.min_lod : s.max_lod) = static_cast<float>(v);
+      } else if (key == "COMPARE") {
+        ok = value == "on" || value == "off";
+        s.compare = value == "on";
+      } else if (key == "COMPARE_OP") {
+        ok = lookup(kOps, value, &s.compare_op);
+      } else {
+        return Fail("unexpected " + Quote(key) + " in SAMPLER");
+      }
+      if (!Expect(ok, "SAMPLER: bad " + std::string(key) + " " + Quote(value))) return false;
+    }
+    if (!Expect(s.max_lod >= s.min_lod, "SAMPLER: MAX_LOD is below MIN_LOD")) return false;
+    script_->samplers.push_back(std::move(s));
     return true;
   }
 
@@ -495,9 +752,9 @@ class Parser {
     if (!Expect(ParseUint(t[*i + 1], UINT32_MAX, &id), "bad spec constant id " + Quote(t[*i + 1])))
       return false;
     s.id = static_cast<uint32_t>(id);
-    if (!Expect(
-            ParseDataType(t[*i + 3], &s.type) && s.type.ComponentCount() == 1 && s.type.bits >= 32,
-            "SPECIALIZE type must be a 32- or 64-bit scalar, not " + Quote(t[*i + 3]))) {
+    if (!Expect(ParseDataType(t[*i + 3], &s.type) && s.type.ComponentCount() == 1 &&
+                    s.type.bits >= 32 && s.type.format == 0,
+                "SPECIALIZE type must be a 32- or 64-bit scalar, not " + Quote(t[*i + 3]))) {
       return false;
     }
     std::string error;
@@ -606,22 +863,76 @@ class Parser {
     return true;
   }
 
-  // BIND BUFFER <b> AS storage|uniform [DESCRIPTOR_SET <s>] BINDING <n>
+  static std::optional<BufferBinding::Kind> ParseBindingKind(std::string_view s) {
+    for (auto kind : {BufferBinding::kStorage, BufferBinding::kUniform,
+                      BufferBinding::kPushConstant, BufferBinding::kStorageDynamic,
+                      BufferBinding::kUniformDynamic, BufferBinding::kStorageImage,
+                      BufferBinding::kSampledImage, BufferBinding::kCombinedImageSampler,
+                      BufferBinding::kUniformTexelBuffer, BufferBinding::kStorageTexelBuffer}) {
+      if (s == BufferBinding::KindName(kind)) return kind;
+    }
+    return std::nullopt;
+  }
+
+  // BIND BUFFER <b> AS <kind> [SAMPLER <s>] [DESCRIPTOR_SET <n>] BINDING <n> [BASE_MIP_LEVEL <l>]
+  //     [OFFSET <o>] [DESCRIPTOR_OFFSET <o>] [DESCRIPTOR_RANGE <r>]
   // BIND BUFFER <b> AS push_constant
+  // BIND BUFFER_ARRAY <b>... AS <kind> ... with OFFSET / DESCRIPTOR_OFFSET / DESCRIPTOR_RANGE
+  //     taking one value per buffer
+  // BIND SAMPLER <s> [DESCRIPTOR_SET <n>] BINDING <n>, BIND SAMPLER_ARRAY <s>... alike
   bool ParseBind(const std::vector<std::string_view>& s, Pipeline* p) {
-    if (!Expect(s.size() >= 5 && s[1] == "BUFFER" && s[3] == "AS",
-                "BIND BUFFER <name> AS storage|uniform|push_constant ...")) {
+    if (!Expect(s.size() >= 3 && (s[1] == "BUFFER" || s[1] == "BUFFER_ARRAY" || s[1] == "SAMPLER" ||
+                                  s[1] == "SAMPLER_ARRAY"),
+                "BIND BUFFER|BUFFER_ARRAY <name>... AS <kind> ..., or BIND SAMPLER|SAMPLER_ARRAY "
+                "<name>... BINDING <n>")) {
       return false;
     }
-    if (!Expect(script_->FindBuffer(s[2]) != nullptr, "unknown buffer " + Quote(s[2]))) {
-      return false;
-    }
+    const bool samplers = s[1].starts_with("SAMPLER");
+    const bool array = s[1].ends_with("_ARRAY");
     BufferBinding b;
-    b.buffer = std::string(s[2]);
     b.line = line_number_;
-    if (s[4] == "push_constant") {
-      if (!Expect(s.size() == 5,
-                  "unexpected " + (s.size() > 5 ? Quote(s[5]) : "") + " after push_constant")) {
+    size_t i = 2;
+    // The names, up to AS (buffers) or the first keyword (samplers).
+    for (; i < s.size() && s[i] != "AS" && s[i] != "DESCRIPTOR_SET" && s[i] != "BINDING" &&
+           (array || b.elements.empty());
+         ++i) {
+      if (samplers) {
+        if (!Expect(script_->FindSampler(s[i]) != nullptr, "unknown sampler " + Quote(s[i]))) {
+          return false;
+        }
+      } else if (!Expect(script_->FindBuffer(s[i]) != nullptr, "unknown buffer " + Quote(s[i]))) {
+        return false;
+      }
+      b.elements.push_back({std::string(s[i])});
+    }
+    if (!Expect(!b.elements.empty(), std::string("BIND ") + std::string(s[1]) + " needs a name") ||
+        !Expect(!array || b.elements.size() >= 2,
+                std::string(s[1]) + " needs two or more names (BIND " +
+                    (samplers ? "SAMPLER" : "BUFFER") + " binds one)")) {
+      return false;
+    }
+    if (samplers) {
+      b.kind = BufferBinding::kSampler;
+    } else {
+      if (!Expect(i + 1 < s.size() && s[i] == "AS",
+                  "BIND " + std::string(s[1]) + " <name>... AS <kind> ...")) {
+        return false;
+      }
+      const auto kind = ParseBindingKind(s[i + 1]);
+      if (!kind) {
+        return Fail("buffer kind " + Quote(s[i + 1]) +
+                    " is not supported (storage, uniform, storage_dynamic, uniform_dynamic, "
+                    "storage_image, sampled_image, combined_image_sampler, storage_texel_buffer, "
+                    "uniform_texel_buffer or push_constant)");
+      }
+      b.kind = *kind;
+      i += 2;
+    }
+    const std::string as = BufferBinding::KindName(b.kind);
+    if (b.kind == BufferBinding::kPushConstant) {
+      if (!Expect(!array, "BUFFER_ARRAY cannot be a push_constant buffer") ||
+          !Expect(s.size() == i,
+                  "unexpected " + (s.size() > i ? Quote(s[i]) : "") + " after push_constant")) {
         return false;
       }
       for (const auto& other : p->bindings) {
@@ -630,37 +941,123 @@ class Parser {
           return false;
         }
       }
-      b.kind = BufferBinding::kPushConstant;
       p->bindings.push_back(b);
       return true;
     }
-    if (s[4] == "storage") {
-      b.kind = BufferBinding::kStorage;
-    } else if (s[4] == "uniform") {
-      b.kind = BufferBinding::kUniform;
-    } else {
-      return Fail("buffer kind " + Quote(s[4]) +
-                  " is not supported (storage, uniform or push_constant)");
-    }
-    bool have_binding = false;
-    for (size_t i = 5; i < s.size(); i += 2) {
+    // A list of one number per element: OFFSET, DESCRIPTOR_OFFSET, DESCRIPTOR_RANGE.
+    auto numbers = [&](std::string_view key, auto set) {
+      for (size_t k = 0; k < b.elements.size(); ++k) {
+        uint64_t v = 0;
+        const bool whole = key == "DESCRIPTOR_RANGE" && i < s.size() && s[i] == "-1";
+        if (!whole &&
+            !(i < s.size() && ParseUint(s[i], key == "OFFSET" ? UINT32_MAX : UINT64_MAX, &v))) {
+          return Fail(b.elements.size() > 1 ? std::string(key) + " needs a value for each of the " +
+                                                  std::to_string(b.elements.size()) + " buffers"
+                                            : std::string(key) + " needs a number");
+        }
+        set(b.elements[k], whole ? kWholeSize : v);
+        ++i;
+      }
+      return true;
+    };
+    bool have_binding = false, have_offset = false;
+    while (i < s.size()) {
+      const std::string_view key = s[i++];
       uint64_t v = 0;
-      if (!Expect(i + 1 < s.size() && ParseUint(s[i + 1], UINT32_MAX, &v),
-                  Quote(s[i]) + " needs a number")) {
+      if (key == "DESCRIPTOR_SET" || key == "BINDING" || key == "BASE_MIP_LEVEL") {
+        if (!Expect(i < s.size() && ParseUint(s[i], UINT32_MAX, &v),
+                    Quote(key) + " needs a number")) {
+          return false;
+        }
+        ++i;
+        if (key == "DESCRIPTOR_SET") {
+          b.set = static_cast<uint32_t>(v);
+          if (!Expect(b.set < 32, "DESCRIPTOR_SET must be below 32")) return false;
+        } else if (key == "BINDING") {
+          b.binding = static_cast<uint32_t>(v);
+          have_binding = true;
+        } else {
+          if (!Expect(b.IsImage(),
+                      "BASE_MIP_LEVEL goes with storage_image, sampled_image and "
+                      "combined_image_sampler")) {
+            return false;
+          }
+          b.base_mip_level = static_cast<uint32_t>(v);
+        }
+      } else if (key == "SAMPLER" && b.kind == BufferBinding::kCombinedImageSampler) {
+        if (!Expect(i < s.size() && script_->FindSampler(s[i]) != nullptr,
+                    i < s.size() ? "unknown sampler " + Quote(s[i]) : "SAMPLER needs a name")) {
+          return false;
+        }
+        b.sampler = std::string(s[i++]);
+      } else if (key == "OFFSET") {
+        if (!Expect(b.IsDynamic(), "OFFSET goes with uniform_dynamic and storage_dynamic (" + as +
+                                       " takes DESCRIPTOR_OFFSET)") ||
+            !numbers(key, [](BufferBinding::Element& e, uint64_t n) {
+              e.dynamic_offset = static_cast<uint32_t>(n);
+            })) {
+          return false;
+        }
+        have_offset = true;
+      } else if (key == "DESCRIPTOR_OFFSET" || key == "DESCRIPTOR_RANGE") {
+        if (!Expect(b.IsBlock(), std::string(key) +
+                                     " goes with storage, uniform, storage_dynamic and "
+                                     "uniform_dynamic buffers, not " +
+                                     as)) {
+          return false;
+        }
+        const bool range = key == "DESCRIPTOR_RANGE";
+        if (!numbers(key, [range](BufferBinding::Element& e, uint64_t n) {
+              (range ? e.range : e.offset) = n;
+            })) {
+          return false;
+        }
+      } else {
+        return Fail("unexpected " + Quote(key) + " in BIND");
+      }
+    }
+    if (!Expect(have_binding, "BIND ... " + as + " needs BINDING <n>") ||
+        !Expect(!b.IsDynamic() || have_offset,
+                as + " needs OFFSET <bytes> (the dynamic offset" +
+                    (array ? std::string(", one per buffer") : std::string()) + ")") ||
+        !Expect(b.kind != BufferBinding::kCombinedImageSampler || !b.sampler.empty(),
+                "combined_image_sampler needs SAMPLER <name>")) {
+      return false;
+    }
+    for (const BufferBinding::Element& e : b.elements) {
+      if (b.kind == BufferBinding::kSampler) break;
+      const Buffer& buffer = *script_->FindBuffer(e.name);
+      if (b.IsImage() || b.IsTexelBuffer()) {
+        if (!Expect(!b.IsImage() || buffer.image.dimensions != 0,
+                    Quote(e.name) + " is bound AS " + as +
+                        " but is not an image: declare it with IMAGE") ||
+            !Expect(ImageFormatOf(buffer.type).has_value(),
+                    Quote(e.name) + " (" + buffer.type.Name() + ") has no image format")) {
+          return false;
+        }
+      }
+      if (b.IsImage() && !Expect(b.base_mip_level < buffer.image.mip_levels,
+                                 "BASE_MIP_LEVEL " + std::to_string(b.base_mip_level) +
+                                     " is not below the MIP_LEVELS of " + Quote(e.name) + " (" +
+                                     std::to_string(buffer.image.mip_levels) + ")")) {
         return false;
       }
-      if (s[i] == "DESCRIPTOR_SET") {
-        b.set = static_cast<uint32_t>(v);
-        if (!Expect(b.set < 32, "DESCRIPTOR_SET must be below 32")) return false;
-      } else if (s[i] == "BINDING") {
-        b.binding = static_cast<uint32_t>(v);
-        have_binding = true;
-      } else {
-        return Fail("unexpected " + Quote(s[i]) + " in BIND");
+      // What the shader sees starts at DESCRIPTOR_OFFSET plus the dynamic offset and has the
+      // range, or runs to the end (Amber: size - offset - dynamic offset).
+      const uint64_t size = buffer.bytes.size();
+      const uint64_t start = e.offset + (b.IsDynamic() ? e.dynamic_offset : 0);
+      if (b.IsBlock() &&
+          !Expect(
+              e.offset < size && start < size &&
+                  (e.range == kWholeSize || (e.range > 0 && e.range <= size - start)),
+              "DESCRIPTOR_OFFSET " + std::to_string(e.offset) +
+                  (b.IsDynamic() ? " + OFFSET " + std::to_string(e.dynamic_offset) : "") +
+                  " and DESCRIPTOR_RANGE " +
+                  (e.range == kWholeSize ? std::string("(to the end)") : std::to_string(e.range)) +
+                  " do not fit in " + Quote(e.name) + " (" + std::to_string(size) + " bytes)")) {
+        return false;
       }
     }
-    if (!Expect(have_binding, "BIND BUFFER ... AS " + std::string(s[4]) + " needs BINDING <n>"))
-      return false;
     for (const auto& other : p->bindings) {
       if (!Expect(other.kind == BufferBinding::kPushConstant || other.set != b.set ||
                       other.binding != b.binding,
@@ -669,7 +1066,7 @@ class Parser {
         return false;
       }
     }
-    p->bindings.push_back(b);
+    p->bindings.push_back(std::move(b));
     return true;
   }
 
@@ -902,11 +1299,18 @@ class Parser {
     if (t[2] == "EQ_BUFFER" || t[2] == "RMSE_BUFFER") {
       const Buffer* other = script_->FindBuffer(t[3]);
       if (!Expect(other != nullptr, "unknown buffer " + Quote(t[3]))) return false;
+      // Amber compares only buffers of one format, size, width and height.
       if (!Expect(other->type.kind == buffer->type.kind && other->type.bits == buffer->type.bits &&
                       other->type.components == buffer->type.components &&
                       other->type.columns == buffer->type.columns &&
+                      other->type.format == buffer->type.format &&
                       other->bytes.size() == buffer->bytes.size(),
-                  "buffers " + Quote(t[1]) + " and " + Quote(t[3]) + " differ in type or size")) {
+                  "buffers " + Quote(t[1]) + " and " + Quote(t[3]) + " differ in type or size") ||
+          !Expect(other->image.width == buffer->image.width &&
+                      other->image.height == buffer->image.height,
+                  "buffers " + Quote(t[1]) + " and " + Quote(t[3]) +
+                      " differ in WIDTH or HEIGHT (as in Amber, an IMAGE compares with an "
+                      "IMAGE of its size)")) {
         return false;
       }
       c.other = std::string(t[3]);
@@ -936,6 +1340,8 @@ class Parser {
     const uint64_t element_bytes = buffer->type.ElementBytes();
     const uint32_t component_bytes = buffer->type.ComponentBytes();
     if (!Expect(ParseUint(t[3], UINT64_MAX, &c.offset), "IDX needs a byte offset")) return false;
+    uint64_t y = 0;
+    if (t.size() > 4 && ParseUint(t[4], UINT32_MAX, &y)) return ParseProbe(t, *buffer, y, &c);
     const uint64_t column_bytes = uint64_t{buffer->type.StoredComponents()} * component_bytes;
     if (!Expect(c.offset % component_bytes == 0 &&
                     (c.offset % column_bytes) / component_bytes < buffer->type.components,
@@ -1006,6 +1412,71 @@ class Parser {
     return true;
   }
 
+  // EXPECT <image> IDX <x> <y> SIZE <w> <h> EQ_RGB|EQ_RGBA <r> <g> <b> [<a>]
+  //     [TOLERANCE <t>[%]...]: Amber's probe of a rectangle of texels (values 0 to 255).
+  bool ParseProbe(const std::vector<std::string_view>& t, const Buffer& buffer, uint64_t y,
+                  Command* c) {
+    c->kind = Command::kExpectProbe;
+    uint64_t n[2] = {0, 0};
+    if (!Expect(t.size() > 7 && t[5] == "SIZE",
+                "EXPECT IDX <x> <y> needs SIZE <width> <height> EQ_RGB|EQ_RGBA (the Y value is "
+                "only for those)") ||
+        !Expect(ParseUint(t[6], UINT32_MAX, &n[0]) && n[0] > 0 &&
+                    ParseUint(t[7], UINT32_MAX, &n[1]) && n[1] > 0,
+                "SIZE needs a positive width and height")) {
+      return false;
+    }
+    if (!Expect(t.size() > 8 && (t[8] == "EQ_RGB" || t[8] == "EQ_RGBA"),
+                "EXPECT IDX <x> <y> SIZE <w> <h> compares with EQ_RGB or EQ_RGBA")) {
+      return false;
+    }
+    c->probe_alpha = t[8] == "EQ_RGBA";
+    c->probe_rect[0] = static_cast<uint32_t>(c->offset);
+    c->probe_rect[1] = static_cast<uint32_t>(y);
+    c->probe_rect[2] = static_cast<uint32_t>(n[0]);
+    c->probe_rect[3] = static_cast<uint32_t>(n[1]);
+    const ImageShape& shape = buffer.image;
+    if (!Expect(c->offset <= shape.width && y <= shape.height && n[0] <= shape.width - c->offset &&
+                    n[1] <= shape.height - y,
+                "the probe's texels " + std::to_string(c->offset) + ", " + std::to_string(y) +
+                    " to " + std::to_string(c->offset + n[0] - 1) + ", " +
+                    std::to_string(y + n[1] - 1) + " are outside " + Quote(buffer.name) + " (" +
+                    std::to_string(shape.width) + "x" + std::to_string(shape.height) + ")")) {
+      return false;
+    }
+    const size_t channels = c->probe_alpha ? 4 : 3;
+    size_t i = 9;
+    for (size_t k = 0; k < channels; ++k, ++i) {
+      uint64_t v = 0;
+      if (!Expect(i < t.size() && ParseUint(t[i], 255, &v),
+                  std::string("invalid ") + "RGBA"[k] + " value (0 to 255) in EXPECT")) {
+        return false;
+      }
+      c->probe_color[k] = static_cast<double>(v) / 255.0;
+    }
+    if (i < t.size() && t[i] == "TOLERANCE") {
+      for (++i; i < t.size(); ++i) {
+        Command::Tolerance tol;
+        std::string_view v = t[i];
+        if (v.ends_with('%')) {
+          tol.percent = true;
+          v.remove_suffix(1);
+        }
+        if (!ParseDouble(v, &tol.amount) || tol.amount < 0)
+          return Fail("bad TOLERANCE " + Quote(t[i]));
+        c->tolerances.push_back(tol);
+      }
+      if (!Expect(!c->tolerances.empty() && c->tolerances.size() <= channels,
+                  "TOLERANCE takes one to " + std::to_string(channels) + " values here")) {
+        return false;
+      }
+    }
+    if (!Expect(i == t.size(), "unexpected " + (i < t.size() ? Quote(t[i]) : "") + " in EXPECT"))
+      return false;
+    script_->commands.push_back(std::move(*c));
+    return true;
+  }
+
   static bool IsComparator(std::string_view s) {
     return s == "EQ" || s == "NE" || s == "LT" || s == "LE" || s == "GT" || s == "GE";
   }
@@ -1057,6 +1528,10 @@ double ComponentValue(uint64_t bits, const DataType& type) {
 }
 
 std::string DataType::Name() const {
+  if (format != 0) {
+    const ImageFormat* f = FindImageFormat(format);
+    return f ? std::string(f->name) : "format " + std::to_string(format);
+  }
   std::string scalar = kind == kFloat ? (bits == 16   ? "float16"
                                          : bits == 32 ? "float"
                                                       : "double")
@@ -1069,6 +1544,10 @@ std::string DataType::Name() const {
 }
 
 bool ParseDataType(std::string_view text, DataType* type) {
+  if (const ImageFormat* format = FindImageFormat(text)) {
+    std::string why;
+    return FormatDataType(*format, type, &why);
+  }
   DataType t;
   // matCxR<scalar>: C columns of R components (Amber's mat<columns>x<rows>).
   if (text.starts_with("mat") && text.size() > 8 && text[4] == 'x' && text[6] == '<' &&
@@ -1076,7 +1555,7 @@ bool ParseDataType(std::string_view text, DataType* type) {
     if (text[3] < '2' || text[3] > '4' || text[5] < '2' || text[5] > '4') return false;
     DataType inner;
     if (!ParseDataType(text.substr(7, text.size() - 8), &inner) || inner.ComponentCount() != 1 ||
-        inner.kind != DataType::kFloat) {
+        inner.format != 0 || inner.kind != DataType::kFloat) {
       return false;
     }
     inner.columns = static_cast<uint32_t>(text[3] - '0');
@@ -1087,7 +1566,8 @@ bool ParseDataType(std::string_view text, DataType* type) {
   if (text.starts_with("vec") && text.size() > 6 && text[4] == '<' && text.ends_with('>')) {
     if (text[3] < '2' || text[3] > '4') return false;
     DataType inner;
-    if (!ParseDataType(text.substr(5, text.size() - 6), &inner) || inner.ComponentCount() != 1) {
+    if (!ParseDataType(text.substr(5, text.size() - 6), &inner) || inner.ComponentCount() != 1 ||
+        inner.format != 0) {
       return false;
     }
     inner.components = static_cast<uint32_t>(text[3] - '0');
@@ -1210,6 +1690,49 @@ const Pipeline* Script::FindPipeline(std::string_view name) const {
     if (p.name == name) return &p;
   }
   return nullptr;
+}
+const Sampler* Script::FindSampler(std::string_view name) const {
+  for (const auto& s : samplers) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+std::string ImageShape::Declaration() const {
+  std::string s = "DIM_" + std::to_string(dimensions) + "D WIDTH " + std::to_string(width);
+  if (dimensions >= 2) s += " HEIGHT " + std::to_string(height);
+  if (dimensions == 3) s += " DEPTH " + std::to_string(depth);
+  if (mip_levels != 1) s += " MIP_LEVELS " + std::to_string(mip_levels);
+  if (samples != 1) s += " SAMPLES " + std::to_string(samples);
+  return s;
+}
+
+const char* BufferBinding::KindName(Kind kind) {
+  switch (kind) {
+    case kStorage:
+      return "storage";
+    case kUniform:
+      return "uniform";
+    case kPushConstant:
+      return "push_constant";
+    case kStorageDynamic:
+      return "storage_dynamic";
+    case kUniformDynamic:
+      return "uniform_dynamic";
+    case kStorageImage:
+      return "storage_image";
+    case kSampledImage:
+      return "sampled_image";
+    case kCombinedImageSampler:
+      return "combined_image_sampler";
+    case kUniformTexelBuffer:
+      return "uniform_texel_buffer";
+    case kStorageTexelBuffer:
+      return "storage_texel_buffer";
+    case kSampler:
+      return "sampler";
+  }
+  return "?";
 }
 
 std::string At(uint32_t line) { return "line " + std::to_string(line) + ": "; }

@@ -94,9 +94,9 @@ bool ApplyPasses(const RunOptions& options, uint32_t subgroup_size, run::Script*
   return true;
 }
 
-// Every buffer some pipeline binds as storage, whose address a BUFFER_ADDRESS line hands on, or
-// that a CONVERT_MATRIX writes: what the shaders (or the conversions of their results) can have
-// written.
+// Every buffer some pipeline binds as storage (a storage buffer, dynamic or not, a storage image
+// or texel buffer), whose address a BUFFER_ADDRESS line hands on, or that a CONVERT_MATRIX
+// writes: what the shaders (or the conversions of their results) can have written.
 bool IsWritten(const run::Script& script, size_t buffer) {
   for (const auto& a : script.addresses) {
     if (a.buffer == script.buffers[buffer].name) return true;
@@ -107,10 +107,13 @@ bool IsWritten(const run::Script& script, size_t buffer) {
       return true;
     }
   }
+  // A multisampled image's texels never come back from the device (as in Amber).
+  if (script.buffers[buffer].image.samples > 1) return false;
   for (const auto& p : script.pipelines) {
     for (const auto& b : p.bindings) {
-      if (b.buffer == script.buffers[buffer].name && b.kind == run::BufferBinding::kStorage) {
-        return true;
+      if (!b.IsWritable()) continue;
+      for (const auto& e : b.elements) {
+        if (e.name == script.buffers[buffer].name) return true;
       }
     }
   }
@@ -233,6 +236,7 @@ void TakeResult(const run::Script& script, run::ExecuteResult&& result, RunRepor
     FinalBuffer b;
     b.name = script.buffers[i].name;
     b.data_type = script.buffers[i].type.Name();
+    if (script.buffers[i].image.dimensions != 0) b.image = script.buffers[i].image.Declaration();
     b.written = IsWritten(script, i);
     b.bytes = std::move(result.buffers[i]);
     report->buffers.push_back(std::move(b));
@@ -366,21 +370,23 @@ RunReport CreatePipelineForModule(const std::vector<uint32_t>& module,
     script.buffers.push_back(std::move(b));
   };
   for (const run::ModuleResource& r : interface.resources) {
-    if (r.kind == run::ModuleResource::kOther) {
+    if (r.kind != run::ModuleResource::kStorage && r.kind != run::ModuleResource::kUniform) {
       return Error("the entry point uses a resource at set " + std::to_string(r.set) +
                    ", binding " + std::to_string(r.binding) +
-                   " that is not a storage or uniform buffer; coopspv-run binds only buffers");
+                   " that is not a storage or uniform buffer; --create-pipeline makes only "
+                   "buffers");
     }
     const std::string name = "set" + std::to_string(r.set) + "_binding" + std::to_string(r.binding);
     if (std::any_of(pipeline.bindings.begin(), pipeline.bindings.end(),
-                    [&](const run::BufferBinding& b) { return b.buffer == name; })) {
+                    [&](const run::BufferBinding& b) { return b.buffer() == name; })) {
       continue;  // Two variables at one binding (aliases) share the buffer.
     }
     add_buffer(name, 4096);
     run::BufferBinding binding;
     binding.kind = r.kind == run::ModuleResource::kStorage ? run::BufferBinding::kStorage
                                                            : run::BufferBinding::kUniform;
-    binding.buffer = name;
+    // An array of blocks gets the one buffer in each of its elements.
+    binding.elements.assign(std::max<uint32_t>(r.count, 1), {name});
     binding.set = r.set;
     binding.binding = r.binding;
     pipeline.bindings.push_back(binding);
@@ -389,7 +395,7 @@ RunReport CreatePipelineForModule(const std::vector<uint32_t>& module,
     add_buffer("push_constants", 128);  // The least maxPushConstantsSize a device reports.
     run::BufferBinding binding;
     binding.kind = run::BufferBinding::kPushConstant;
-    binding.buffer = "push_constants";
+    binding.elements = {{"push_constants"}};
     pipeline.bindings.push_back(binding);
   }
   script.pipelines.push_back(std::move(pipeline));
@@ -468,7 +474,11 @@ std::string FormatBuffersAsAmber(const RunReport& report) {
   for (const FinalBuffer& b : report.buffers) {
     run::DataType type;
     if (!b.written || !run::ParseDataType(b.data_type, &type)) continue;
-    out += "BUFFER " + b.name + "_result DATA_TYPE " + b.data_type + " DATA\n";
+    // An image's texels as an IMAGE of its shape, which EQ_BUFFER compares with it.
+    out += b.image.empty()
+               ? "BUFFER " + b.name + "_result DATA_TYPE " + b.data_type + " DATA\n"
+               : "IMAGE " + b.name + "_result " + (type.format ? "FORMAT " : "DATA_TYPE ") +
+                     b.data_type + " " + b.image + " DATA\n";
     const uint64_t elements = b.bytes.size() / type.ElementBytes();
     uint64_t on_line = 0;
     for (uint64_t e = 0; e < elements; ++e) {

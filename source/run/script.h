@@ -15,16 +15,19 @@
 namespace coopspv::run {
 
 // A buffer element type: a scalar, vecN<scalar> or matCxR<scalar> (C columns of R components,
-// column-major, as Amber lays them out).
+// column-major, as Amber lays them out), or an image format (R8G8B8A8_UNORM: format.h).
 struct DataType {
   enum Kind : uint8_t { kSigned, kUnsigned, kFloat } kind = kUnsigned;
   uint32_t bits = 32;       // 8, 16, 32 or 64 (float: 16, 32, 64).
   uint32_t components = 1;  // A vector's or a matrix column's: 1 for a scalar, else 2, 3 or 4.
   uint32_t columns = 1;     // A matrix's columns (2, 3 or 4); 1 otherwise.
+  // An image format's VkFormat (its components in one kind and width, tightly packed; a packed
+  // format is one unsigned word); 0 for the data types.
+  uint32_t format = 0;
 
   uint32_t ComponentBytes() const { return bits / 8; }
-  // std430: a vec3 (and a matrix column of 3) takes the room of a vec4.
-  uint32_t StoredComponents() const { return components == 3 ? 4 : components; }
+  // std430: a vec3 (and a matrix column of 3) takes the room of a vec4; a format's texel does not.
+  uint32_t StoredComponents() const { return components == 3 && format == 0 ? 4 : components; }
   uint32_t ElementBytes() const { return ComponentBytes() * StoredComponents() * columns; }
   // The components of one element, and where component k of an element lies in it (padding
   // skipped): the values of DATA, EXPECT and the comparisons go component by component.
@@ -35,7 +38,8 @@ struct DataType {
   std::string Name() const;
 };
 
-// "int8" ... "uint64", "float16", "float", "double", "vec2<float>" ...; false for anything else.
+// "int8" ... "uint64", "float16", "float", "double", "vec2<float>" ..., or an image format
+// FormatDataType takes ("R8G8B8A8_UNORM"); false for anything else.
 bool ParseDataType(std::string_view text, DataType* type);
 
 // A component stored at `p` (little-endian): its bits, and its value as a double.
@@ -49,11 +53,23 @@ struct Number {
   double value = 0;
 };
 
+// IMAGE (and the deprecated BUFFER ... WIDTH w HEIGHT h): the image a buffer's bytes fill when
+// a pipeline binds it as an image: texels in rows of `width`, `height` rows a slice.
+struct ImageShape {
+  uint32_t dimensions = 0;  // 1, 2 or 3 (DIM_1D ...; an IMAGE without DIM_ is 2D); 0: no image.
+  uint32_t width = 1, height = 1, depth = 1;
+  uint32_t mip_levels = 1;
+  uint32_t samples = 1;
+  // "DIM_2D WIDTH 16 HEIGHT 16", the declaration's words after the format.
+  std::string Declaration() const;
+};
+
 struct Buffer {
   std::string name;
   DataType type;
   std::vector<uint8_t> bytes;  // Element count = bytes.size() / type.ElementBytes().
   uint32_t line = 0;
+  ImageShape image;  // Declared as an image: IMAGE, or BUFFER ... WIDTH w HEIGHT h.
 
   uint64_t ElementCount() const { return bytes.size() / type.ElementBytes(); }
 };
@@ -70,12 +86,69 @@ struct SpecConstant {
   Number value;
 };
 
+// SAMPLER <name> ...: a VkSampler's parameters (Vulkan's enum values).
+struct Sampler {
+  std::string name;
+  uint32_t mag_filter = 0, min_filter = 0;  // VkFilter: nearest.
+  uint32_t address_mode[3] = {0, 0, 0};     // VkSamplerAddressMode for U, V, W: repeat.
+  uint32_t border_color = 0;                // VkBorderColor: float transparent black.
+  float min_lod = 0, max_lod = 1;
+  bool normalized_coordinates = true;
+  bool compare = false;
+  uint32_t compare_op = 0;  // VkCompareOp: never.
+  uint32_t line = 0;
+};
+
+inline constexpr uint64_t kWholeSize = ~uint64_t{0};  // DESCRIPTOR_RANGE default: VK_WHOLE_SIZE.
+
+// BIND BUFFER / BUFFER_ARRAY / SAMPLER / SAMPLER_ARRAY in a PIPELINE: one descriptor binding.
 struct BufferBinding {
-  enum Kind : uint8_t { kStorage, kUniform, kPushConstant } kind = kStorage;
-  std::string buffer;
+  enum Kind : uint8_t {
+    kStorage,
+    kUniform,
+    kPushConstant,
+    kStorageDynamic,
+    kUniformDynamic,
+    kStorageImage,
+    kSampledImage,
+    kCombinedImageSampler,
+    kUniformTexelBuffer,
+    kStorageTexelBuffer,
+    kSampler,
+  } kind = kStorage;
+  // The descriptors of the binding, one per name (BIND BUFFER: one; BUFFER_ARRAY: an array, in
+  // order): a buffer, or a sampler for kSampler.
+  struct Element {
+    std::string name;
+    uint32_t dynamic_offset = 0;  // OFFSET (dynamic kinds).
+    uint64_t offset = 0;          // DESCRIPTOR_OFFSET (buffer kinds).
+    uint64_t range = kWholeSize;  // DESCRIPTOR_RANGE; kWholeSize: to the end of the buffer.
+  };
+  std::vector<Element> elements;
+  std::string sampler;          // combined_image_sampler: SAMPLER <name>.
+  uint32_t base_mip_level = 0;  // Image kinds: BASE_MIP_LEVEL.
   uint32_t set = 0;
   uint32_t binding = 0;
   uint32_t line = 0;
+
+  const std::string& buffer() const { return elements.front().name; }
+  bool IsDynamic() const { return kind == kStorageDynamic || kind == kUniformDynamic; }
+  bool IsImage() const {
+    return kind == kStorageImage || kind == kSampledImage || kind == kCombinedImageSampler;
+  }
+  bool IsTexelBuffer() const { return kind == kUniformTexelBuffer || kind == kStorageTexelBuffer; }
+  // A storage or uniform buffer descriptor, dynamic or not.
+  bool IsBlock() const {
+    return kind == kStorage || kind == kUniform || kind == kStorageDynamic ||
+           kind == kUniformDynamic;
+  }
+  // What the shaders may write through it.
+  bool IsWritable() const {
+    return kind == kStorage || kind == kStorageDynamic || kind == kStorageImage ||
+           kind == kStorageTexelBuffer;
+  }
+  // The AS word: "storage", "uniform_dynamic", "storage_image", ...; "sampler" for kSampler.
+  static const char* KindName(Kind kind);
 };
 
 struct Pipeline {
@@ -139,6 +212,7 @@ struct Command {
     kExpectIndex,
     kExpectEqualBuffer,
     kExpectRmseBuffer,
+    kExpectProbe,
     kConvertMatrix
   } kind = kRun;
   uint32_t line = 0;
@@ -166,7 +240,12 @@ struct Command {
   };
   std::vector<Tolerance> tolerances;  // Per component (the last one repeats); empty: exact.
   double rmse_tolerance = 0;
-  MatrixConversion conversion;  // CONVERT_MATRIX.
+  // IDX <x> <y> SIZE <w> <h> EQ_RGB|EQ_RGBA <r> <g> <b> [<a>] [TOLERANCE ...]: texels of an
+  // image, as Amber's probe reads them (values / 255; the tolerances in `tolerances`).
+  uint32_t probe_rect[4] = {0, 0, 0, 0};  // x, y, width, height.
+  double probe_color[4] = {0, 0, 0, 0};   // r, g, b, a in [0, 1].
+  bool probe_alpha = false;               // EQ_RGBA.
+  MatrixConversion conversion;            // CONVERT_MATRIX.
 };
 
 // BUFFER_ADDRESS <buffer> INTO <target> OFFSET <n>: the VkDeviceAddress of `buffer` is written
@@ -186,6 +265,7 @@ struct Requirement {
 
 struct Script {
   std::vector<Buffer> buffers;
+  std::vector<Sampler> samplers;
   std::vector<Shader> shaders;
   std::vector<Pipeline> pipelines;
   std::vector<Command> commands;
@@ -200,6 +280,7 @@ struct Script {
   const Buffer* FindBuffer(std::string_view name) const;
   const Shader* FindShader(std::string_view name) const;
   const Pipeline* FindPipeline(std::string_view name) const;
+  const Sampler* FindSampler(std::string_view name) const;
 };
 
 struct ParseOptions {

@@ -26,6 +26,8 @@ namespace coopspv::run {
   X(vkGetPhysicalDeviceFeatures2)             \
   X(vkGetPhysicalDeviceQueueFamilyProperties) \
   X(vkGetPhysicalDeviceMemoryProperties)      \
+  X(vkGetPhysicalDeviceFormatProperties)      \
+  X(vkGetPhysicalDeviceImageFormatProperties) \
   X(vkEnumerateDeviceExtensionProperties)     \
   X(vkCreateDevice)                           \
   X(vkGetDeviceProcAddr)
@@ -75,7 +77,19 @@ namespace coopspv::run {
   X(vkDestroyFence)                \
   X(vkResetFences)                 \
   X(vkWaitForFences)               \
-  X(vkGetBufferDeviceAddress)
+  X(vkGetBufferDeviceAddress)      \
+  X(vkCreateImage)                 \
+  X(vkDestroyImage)                \
+  X(vkGetImageMemoryRequirements)  \
+  X(vkBindImageMemory)             \
+  X(vkCreateImageView)             \
+  X(vkDestroyImageView)            \
+  X(vkCreateBufferView)            \
+  X(vkDestroyBufferView)           \
+  X(vkCreateSampler)               \
+  X(vkDestroySampler)              \
+  X(vkCmdCopyBufferToImage)        \
+  X(vkCmdCopyImageToBuffer)
 
 struct VulkanApi {
   PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr = nullptr;

@@ -129,6 +129,27 @@ expect_contains "$TMP/golden.amber" "BUFFER q_out_result DATA_TYPE int8 DATA" "-
 expect_exit 0 "golden data read back" "$RUN" --json "$TMP/with_golden.amber"
 [ "$(grep -o '"result":"pass"' "$TMP/out" | wc -l)" = 4 ] || fail "golden data: not 4 passes"
 
+# Images come back as IMAGE declarations of their shape, which EQ_BUFFER compares with them.
+expect_exit 0 "--dump-buffers of images" "$RUN" --dump-buffers "$TMP/images.amber" \
+  "$DIR/image_storage.amber"
+expect_contains "$TMP/images.amber" \
+  "IMAGE color_result FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 8 HEIGHT 8 DATA" "--dump-buffers of images"
+expect_contains "$TMP/images.amber" "IMAGE depth_result DATA_TYPE float DIM_2D WIDTH 8 HEIGHT 8 DATA" \
+  "--dump-buffers of images"
+{
+  cat "$DIR/image_storage.amber" "$TMP/images.amber"
+  echo "EXPECT color EQ_BUFFER color_result"
+  echo "EXPECT ids EQ_BUFFER ids_result"
+  echo "EXPECT depth RMSE_BUFFER depth_result TOLERANCE 0"
+} >"$TMP/images_golden.amber"
+expect_exit 0 "image golden data read back" "$RUN" "$TMP/images_golden.amber"
+expect_contains "$TMP/out" "PASS: 12 of 12" "image golden data read back"
+# --passes compares the images and storage buffers the shaders write.
+expect_exit 0 "--passes on images" "$RUN" --json --passes "--eliminate-dead --compact-ids" \
+  "$DIR/image_storage.amber"
+expect_contains "$TMP/out" '{"buffer":"color","result":"equal"' "--passes on images"
+expect_contains "$TMP/out" '{"buffer":"total","result":"equal"' "--passes on images"
+
 # SPIRV-BINARY FILE, relative to the script.
 "$AS" "$DIR/bad/increment.spvasm" -o "$TMP/increment.spv" || fail "assemble increment"
 cat >"$TMP/binary.amber" <<'AMBER'
@@ -183,6 +204,33 @@ expect_exit 77 "missing device property" "$RUN" "$TMP/property.amber"
 expect_contains "$TMP/out" "does not have the device property FloatControlsProperties.shaderDenormPreserveFloat16" \
   "missing device property"
 check_bad timeout.amber "line 78: RUN did not finish within 300 ms"
+# Images and descriptor arrays must match what the shader declares.
+check_bad image_mismatch.amber \
+  "line 17: binding mismatch: 'texels' at DESCRIPTOR_SET 0 BINDING 0 is R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 4, but shader 'ms' declares a multisampled image (MS 1) there"
+sed 's/HEIGHT 4$/HEIGHT 4 SAMPLES 4/; s/BUFFER_ARRAY out out/BUFFER out/' \
+  "$DIR/bad/image_mismatch.amber" >"$TMP/image_array.amber"
+expect_exit 2 "an array bound with too few descriptors" "$RUN" --check "$TMP/image_array.amber"
+expect_contains "$TMP/err" "declares an array of 2 storage buffers there; the binding has 1" \
+  "an array bound with too few descriptors"
+sed 's/HEIGHT 4$/HEIGHT 4 SAMPLES 4/; s/R8G8B8A8_UNORM/R8G8B8A8_UINT/' \
+  "$DIR/bad/image_mismatch.amber" >"$TMP/image_numeric.amber"
+expect_exit 2 "an integer image read as float" "$RUN" "$TMP/image_numeric.amber"
+expect_contains "$TMP/err" "is R8G8B8A8_UINT, but shader 'ms' reads it as float" \
+  "an integer image read as float"
+sed 's/DIM_2D WIDTH 4 HEIGHT 4$/DIM_3D WIDTH 4 HEIGHT 4 DEPTH 2/' \
+  "$DIR/bad/image_mismatch.amber" >"$TMP/image_dim.amber"
+expect_exit 2 "a 3D image for a 2D one" "$RUN" --check "$TMP/image_dim.amber"
+expect_contains "$TMP/err" "declares an image of Dim 2D" "a 3D image for a 2D one"
+# A sample count lavapipe lacks (it has 1 and 4) is unsupported, as the CTS reports it.
+sed 's/HEIGHT 4$/HEIGHT 4 SAMPLES 8/' "$DIR/bad/image_mismatch.amber" >"$TMP/image_samples.amber"
+expect_exit 77 "SAMPLES 8 on lavapipe" "$RUN" "$TMP/image_samples.amber"
+expect_contains "$TMP/out" "does not support R8G8B8A8_UNORM 2D images for storage with SAMPLES 8" \
+  "SAMPLES 8 on lavapipe"
+# A dynamic offset the device's alignment does not divide.
+sed 's/OFFSET 512$/OFFSET 516/' "$DIR/dynamic_buffers.amber" >"$TMP/misaligned.amber"
+expect_exit 2 "a misaligned dynamic offset" "$RUN" "$TMP/misaligned.amber"
+expect_contains "$TMP/err" "line 30: OFFSET 516 of 'series' is not a multiple of the device's minUniformBufferOffsetAlignment" \
+  "a misaligned dynamic offset"
 check_bad convert_optimal.amber \
   "line 6: CONVERT_MATRIX w (row_major, float16) to w_opt (inferencing_optimal, float16) needs vkConvertCooperativeVectorMatrixNV: VK_NV_cooperative_vector is not enabled"
 check_bad convert_out_of_range.amber "line 7: CONVERT_MATRIX m (row_major, float16) to m8 (row_major, float_e4m3): element (1, 0)"

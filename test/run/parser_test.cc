@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "source/run/format.h"
 #include "source/run/script.h"
 
 namespace coopspv::run {
@@ -280,6 +281,244 @@ EXPECT out RMSE_BUFFER in TOLERANCE 0.5
   EXPECT_EQ(s.commands[4].rmse_tolerance, 0.5);
 }
 
+TEST(ParserTest, ImageFormats) {
+  DataType t;
+  ASSERT_TRUE(ParseDataType("R8G8B8A8_UNORM", &t));
+  EXPECT_EQ(t.kind, DataType::kUnsigned);
+  EXPECT_EQ(t.components, 4u);
+  EXPECT_EQ(t.ElementBytes(), 4u);
+  EXPECT_EQ(t.Name(), "R8G8B8A8_UNORM");
+  ASSERT_TRUE(ParseDataType("R32G32B32_SFLOAT", &t));
+  EXPECT_EQ(t.ElementBytes(), 12u);  // A texel: no std430 padding.
+  EXPECT_EQ(ProbeChannel(t, 2), 'B');
+  ASSERT_TRUE(ParseDataType("B8G8R8A8_SNORM", &t));
+  EXPECT_EQ(t.kind, DataType::kSigned);
+  EXPECT_EQ(ProbeChannel(t, 0), 'B');
+  EXPECT_EQ(ComponentNumericFormat(t, 0), NumericFormat::kSNorm);
+  // A packed format is one unsigned word, as Amber reads it.
+  ASSERT_TRUE(ParseDataType("B10G11R11_UFLOAT_PACK32", &t));
+  EXPECT_EQ(t.kind, DataType::kUnsigned);
+  EXPECT_EQ(t.ComponentCount(), 1u);
+  EXPECT_EQ(t.ElementBytes(), 4u);
+  // Data types read by a probe: every component of a vector against red.
+  ASSERT_TRUE(ParseDataType("vec4<float>", &t));
+  EXPECT_EQ(ProbeChannel(t, 3), 'R');
+  EXPECT_EQ(ImageFormatOf(t), FindImageFormat("R32G32B32A32_SFLOAT")->vk_format);
+  ASSERT_TRUE(ParseDataType("vec3<float>", &t));
+  EXPECT_FALSE(ImageFormatOf(t).has_value());  // Padded to a vec4's room: no texel.
+  ASSERT_TRUE(ParseDataType("int16", &t));
+  EXPECT_EQ(ImageFormatOf(t), FindImageFormat("R16_SINT")->vk_format);
+  const ImageFormat* d = FindImageFormat("X8_D24_UNORM_PACK32");
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->HasDepth());
+  EXPECT_EQ(d->TexelBytes(), 4u);
+  // Components of different widths are not one buffer element type.
+  EXPECT_FALSE(ParseDataType("D24_UNORM_S8_UINT", &t));
+  EXPECT_FALSE(ParseDataType("R8G8B8A8_UNROM", &t));
+  EXPECT_FALSE(ParseDataType("vec2<R32_SFLOAT>", &t));
+}
+
+TEST(ParserTest, ImagesSamplersAndDescriptors) {
+  Script s;
+  ParseError e;
+  const std::string text = std::string(kShader) + R"(
+IMAGE color FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 2 FILL 255
+IMAGE vol DATA_TYPE vec4<int32> DIM_3D WIDTH 2 HEIGHT 2 DEPTH 2 SERIES_FROM 0 INC_BY 1
+IMAGE ms FORMAT R32_UINT SAMPLES 4 WIDTH 8 HEIGHT 8
+IMAGE mips MIP_LEVELS 3 FORMAT R16_SFLOAT DIM_1D WIDTH 8 DATA
+  0 1 2 3 4 5 6 7
+END
+BUFFER old DATA_TYPE float WIDTH 2 HEIGHT 3 FILL 1
+SAMPLER smp MAG_FILTER linear ADDRESS_MODE_V clamp_to_border BORDER_COLOR int_opaque_white \
+  MIN_LOD 1 MAX_LOD 4.5 COMPARE on COMPARE_OP less_or_equal
+SAMPLER raw UNNORMALIZED_COORDS
+BUFFER a DATA_TYPE int32 SIZE 256 FILL 0
+BUFFER b DATA_TYPE int32 SIZE 256 FILL 0
+PIPELINE compute p
+  ATTACH inc
+  BIND BUFFER color AS storage_image DESCRIPTOR_SET 1 BINDING 0
+  BIND BUFFER mips AS combined_image_sampler SAMPLER smp DESCRIPTOR_SET 1 BINDING 1 BASE_MIP_LEVEL 2
+  BIND SAMPLER_ARRAY smp raw BINDING 2
+  BIND BUFFER a AS uniform_dynamic BINDING 3 OFFSET 256 DESCRIPTOR_OFFSET 512 DESCRIPTOR_RANGE 16
+  BIND BUFFER_ARRAY a b a AS storage_dynamic BINDING 4 OFFSET 0 256 512 DESCRIPTOR_RANGE -1 4 8
+  BIND BUFFER_ARRAY a b AS storage BINDING 5 DESCRIPTOR_OFFSET 16 32
+  BIND BUFFER old AS uniform_texel_buffer BINDING 6
+END
+RUN p 1 1 1
+EXPECT color IDX 1 1 SIZE 3 1 EQ_RGBA 255 255 255 255 TOLERANCE 1 2 3 4%
+EXPECT color IDX 0 0 SIZE 1 1 EQ_RGB 255 255 255
+EXPECT color IDX 28 EQ 255 255 255 255
+)";
+  ASSERT_TRUE(Parse(text, &s, &e)) << e.ToString();
+  ASSERT_EQ(s.buffers.size(), 7u);
+  const Buffer& color = s.buffers[0];
+  EXPECT_EQ(color.image.dimensions, 2u);
+  EXPECT_EQ(color.image.width, 4u);
+  EXPECT_EQ(color.bytes.size(), 4u * 2 * 4);
+  EXPECT_EQ(color.bytes[31], 255);
+  EXPECT_EQ(color.type.Name(), "R8G8B8A8_UNORM");
+  const Buffer& vol = s.buffers[1];
+  EXPECT_EQ(vol.image.dimensions, 3u);
+  EXPECT_EQ(vol.bytes.size(), 8u * 16);
+  EXPECT_EQ(U32(vol, 31), 31u);
+  EXPECT_EQ(vol.image.Declaration(), "DIM_3D WIDTH 2 HEIGHT 2 DEPTH 2");
+  const Buffer& ms = s.buffers[2];
+  EXPECT_EQ(ms.image.dimensions, 2u);  // No DIM_: Amber's 2D.
+  EXPECT_EQ(ms.image.samples, 4u);
+  EXPECT_EQ(ms.bytes.size(), 8u * 8 * 4);  // Zeros without an initializer.
+  EXPECT_EQ(s.buffers[3].image.mip_levels, 3u);
+  EXPECT_EQ(s.buffers[3].image.Declaration(), "DIM_1D WIDTH 8 MIP_LEVELS 3");
+  EXPECT_EQ(s.buffers[3].bytes.size(), 16u);
+  EXPECT_EQ(s.buffers[4].image.dimensions, 2u);
+  EXPECT_EQ(s.buffers[4].image.height, 3u);
+  ASSERT_EQ(s.samplers.size(), 2u);
+  const Sampler& smp = s.samplers[0];
+  EXPECT_EQ(smp.mag_filter, 1u);       // VK_FILTER_LINEAR.
+  EXPECT_EQ(smp.min_filter, 0u);       // Nearest by default.
+  EXPECT_EQ(smp.address_mode[0], 0u);  // Repeat by default.
+  EXPECT_EQ(smp.address_mode[1], 3u);  // VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER.
+  EXPECT_EQ(smp.border_color, 5u);     // VK_BORDER_COLOR_INT_OPAQUE_WHITE.
+  EXPECT_EQ(smp.min_lod, 1.0f);
+  EXPECT_EQ(smp.max_lod, 4.5f);
+  EXPECT_TRUE(smp.compare);
+  EXPECT_EQ(smp.compare_op, 3u);  // VK_COMPARE_OP_LESS_OR_EQUAL.
+  EXPECT_FALSE(s.samplers[1].normalized_coordinates);
+  EXPECT_EQ(s.samplers[1].max_lod, 0.0f);  // Amber: unnormalized coordinates take LOD 0.
+  const auto& b = s.pipelines[0].bindings;
+  ASSERT_EQ(b.size(), 7u);
+  EXPECT_EQ(b[0].kind, BufferBinding::kStorageImage);
+  EXPECT_EQ(b[0].set, 1u);
+  EXPECT_EQ(b[1].kind, BufferBinding::kCombinedImageSampler);
+  EXPECT_EQ(b[1].sampler, "smp");
+  EXPECT_EQ(b[1].base_mip_level, 2u);
+  EXPECT_EQ(b[2].kind, BufferBinding::kSampler);
+  ASSERT_EQ(b[2].elements.size(), 2u);
+  EXPECT_EQ(b[2].elements[1].name, "raw");
+  EXPECT_EQ(b[3].kind, BufferBinding::kUniformDynamic);
+  EXPECT_EQ(b[3].elements[0].dynamic_offset, 256u);
+  EXPECT_EQ(b[3].elements[0].offset, 512u);
+  EXPECT_EQ(b[3].elements[0].range, 16u);
+  ASSERT_EQ(b[4].elements.size(), 3u);
+  EXPECT_EQ(b[4].elements[2].name, "a");
+  EXPECT_EQ(b[4].elements[2].dynamic_offset, 512u);
+  EXPECT_EQ(b[4].elements[0].range, kWholeSize);
+  EXPECT_EQ(b[4].elements[1].range, 4u);
+  EXPECT_EQ(b[5].elements[1].offset, 32u);
+  EXPECT_EQ(b[5].elements[1].range, kWholeSize);
+  EXPECT_EQ(b[6].kind, BufferBinding::kUniformTexelBuffer);
+  ASSERT_EQ(s.commands.size(), 4u);
+  const Command& probe = s.commands[1];
+  EXPECT_EQ(probe.kind, Command::kExpectProbe);
+  EXPECT_EQ(probe.probe_rect[0], 1u);
+  EXPECT_EQ(probe.probe_rect[2], 3u);
+  EXPECT_TRUE(probe.probe_alpha);
+  EXPECT_EQ(probe.probe_color[3], 1.0);
+  ASSERT_EQ(probe.tolerances.size(), 4u);
+  EXPECT_TRUE(probe.tolerances[3].percent);
+  EXPECT_FALSE(s.commands[2].probe_alpha);
+  EXPECT_EQ(s.commands[3].kind, Command::kExpectIndex);
+  EXPECT_EQ(s.commands[3].first_component, 28u);
+}
+
+TEST(ParserTest, ImageAndDescriptorErrors) {
+  const std::string shader(kShader);
+  ExpectError("IMAGE i FORMAT R8G8B8A8_UNROM WIDTH 4 HEIGHT 4\n", 1,
+              "unknown FORMAT 'R8G8B8A8_UNROM'");
+  ExpectError("IMAGE i FORMAT D24_UNORM_S8_UINT WIDTH 4 HEIGHT 4\n", 1, "differ in width or kind");
+  ExpectError("IMAGE i DATA_TYPE vec3<float> WIDTH 4 HEIGHT 4\n", 1, "has no image format");
+  ExpectError("IMAGE i DATA_TYPE mat2x2<float> WIDTH 4 HEIGHT 4\n", 1, "has no image format");
+  ExpectError("IMAGE i WIDTH 4 HEIGHT 4\n", 1, "IMAGE needs FORMAT");
+  ExpectError("IMAGE i FORMAT R32_SFLOAT DIM_2D WIDTH 4\n", 1, "DIM_2D needs HEIGHT");
+  ExpectError("IMAGE i FORMAT R32_SFLOAT DIM_3D WIDTH 4 HEIGHT 4\n", 1, "DIM_3D needs DEPTH");
+  ExpectError("IMAGE i FORMAT R32_SFLOAT DIM_2D HEIGHT 4\n", 1, "IMAGE needs WIDTH");
+  ExpectError("IMAGE i FORMAT R32_SFLOAT DIM_1D WIDTH 4 HEIGHT 2\n", 1, "DIM_1D takes no HEIGHT");
+  ExpectError("IMAGE i FORMAT R32_SFLOAT WIDTH 0 HEIGHT 2\n", 1, "WIDTH must be a number");
+  ExpectError("IMAGE i FORMAT R32_SFLOAT WIDTH 4 HEIGHT 4 SAMPLES 3\n", 1,
+              "SAMPLES must be 1, 2, 4");
+  ExpectError("IMAGE i FORMAT R32_SFLOAT WIDTH 4 HEIGHT 4 MIP_LEVELS 4\n", 1,
+              "MIP_LEVELS 4 is more than the 3 levels");
+  ExpectError("IMAGE i FORMAT R32_SFLOAT WIDTH 4 HEIGHT 4 SAMPLES 4 MIP_LEVELS 2\n", 1,
+              "SAMPLES above 1 needs a 2D image of one mip level");
+  ExpectError("IMAGE i FORMAT R32_SFLOAT WIDTH 2 HEIGHT 2 DATA 1 2 3 END\n", 1,
+              "DATA has 3 texels for an image of 4");
+  ExpectError("IMAGE i FORMAT R32_SFLOAT WIDTH 2 HEIGHT 2 NOPE\n", 1, "unexpected 'NOPE'");
+  ExpectError("IMAGE i FORMAT R8G8B8A8_UNORM WIDTH 2 HEIGHT 2 FILL 256\n", 1, "FILL");
+  ExpectError("BUFFER b DATA_TYPE float WIDTH 2 FILL 0\n", 1, "WIDTH <w> HEIGHT <h>");
+  ExpectError("SAMPLER s MAG_FILTER cubic\n", 1, "SAMPLER: bad MAG_FILTER 'cubic'");
+  ExpectError("SAMPLER s ADDRESS_MODE_Q repeat\n", 1, "unexpected 'ADDRESS_MODE_Q'");
+  ExpectError("SAMPLER s MIN_LOD 2 MAX_LOD 1\n", 1, "MAX_LOD is below MIN_LOD");
+  ExpectError("SAMPLER s COMPARE maybe\n", 1, "bad COMPARE");
+  ExpectError("BUFFER s DATA_TYPE float SIZE 1\nSAMPLER s\n", 2, "'s' is already declared");
+  const std::string decls =
+      "BUFFER b DATA_TYPE int32 SIZE 128 FILL 0\n"    // Line 13.
+      "IMAGE img FORMAT R32_SINT WIDTH 4 HEIGHT 4\n"  // 14
+      "SAMPLER smp\n"                                 // 15
+      "PIPELINE compute p\n  ATTACH inc\n";           // 16, 17
+  auto bind = [&](const std::string& line, const std::string& text) {
+    ExpectError(shader + decls + "  " + line + "\nEND\n", 18, text);
+  };
+  bind("BIND BUFFER b AS uniform_dynamic BINDING 0", "uniform_dynamic needs OFFSET <bytes>");
+  bind("BIND BUFFER b AS storage_dynamic BINDING 0 OFFSET", "OFFSET needs a number");
+  bind("BIND BUFFER b AS storage BINDING 0 OFFSET 16", "OFFSET goes with uniform_dynamic");
+  bind("BIND BUFFER_ARRAY b b AS storage_dynamic BINDING 0 OFFSET 0",
+       "OFFSET needs a value for each of the 2 buffers");
+  bind("BIND BUFFER_ARRAY b b AS storage BINDING 0 DESCRIPTOR_OFFSET 0 16 32",
+       "unexpected '32' in BIND");
+  bind("BIND BUFFER_ARRAY b AS storage BINDING 0", "BUFFER_ARRAY needs two or more names");
+  bind("BIND BUFFER_ARRAY b b AS push_constant", "BUFFER_ARRAY cannot be a push_constant");
+  bind("BIND BUFFER b AS storage BINDING 0 DESCRIPTOR_OFFSET 512",
+       "DESCRIPTOR_OFFSET 512 and DESCRIPTOR_RANGE (to the end) do not fit in 'b' (512 bytes)");
+  bind("BIND BUFFER b AS storage BINDING 0 DESCRIPTOR_OFFSET 256 DESCRIPTOR_RANGE 512",
+       "do not fit in 'b'");
+  bind("BIND BUFFER b AS uniform_dynamic BINDING 0 OFFSET 512",
+       "DESCRIPTOR_OFFSET 0 + OFFSET 512 and DESCRIPTOR_RANGE (to the end) do not fit");
+  bind("BIND BUFFER b AS storage BINDING 0 DESCRIPTOR_RANGE 0", "do not fit in 'b'");
+  bind("BIND BUFFER img AS storage_image BINDING 0 DESCRIPTOR_OFFSET 0",
+       "DESCRIPTOR_OFFSET goes with storage, uniform");
+  bind("BIND BUFFER b AS storage_image BINDING 0",
+       "'b' is bound AS storage_image but is not an "
+       "image");
+  bind("BIND BUFFER img AS combined_image_sampler BINDING 0",
+       "combined_image_sampler needs SAMPLER <name>");
+  bind("BIND BUFFER img AS combined_image_sampler SAMPLER nope BINDING 0",
+       "unknown sampler 'nope'");
+  bind("BIND BUFFER img AS sampled_image BINDING 0 BASE_MIP_LEVEL 1",
+       "BASE_MIP_LEVEL 1 is not below the MIP_LEVELS of 'img' (1)");
+  bind("BIND BUFFER b AS storage BINDING 0 BASE_MIP_LEVEL 0", "BASE_MIP_LEVEL goes with");
+  bind("BIND BUFFER img AS depth_stencil BINDING 0", "buffer kind 'depth_stencil'");
+  bind("BIND SAMPLER nope BINDING 0", "unknown sampler 'nope'");
+  bind("BIND SAMPLER smp DESCRIPTOR_SET 0", "needs BINDING");
+  bind("BIND SAMPLER_ARRAY smp BINDING 0", "SAMPLER_ARRAY needs two or more names");
+  bind("BIND TEXTURE img BINDING 0", "BIND BUFFER|BUFFER_ARRAY");
+  // Probes: a rectangle inside the image, EQ_RGB or EQ_RGBA with 0 to 255.
+  const std::string image = "IMAGE i FORMAT R8G8B8A8_UNORM WIDTH 4 HEIGHT 2\n";
+  ExpectError(image + "EXPECT i IDX 1 1 EQ 0\n", 2, "needs SIZE <width> <height>");
+  ExpectError(image + "EXPECT i IDX 3 0 SIZE 2 1 EQ_RGB 0 0 0\n", 2,
+              "the probe's texels 3, 0 to 4, 0 are outside 'i' (4x2)");
+  ExpectError(image + "EXPECT i IDX 0 0 SIZE 1 1 EQ_RGBA 0 0 0\n", 2, "invalid A value (0 to 255)");
+  ExpectError(image + "EXPECT i IDX 0 0 SIZE 1 1 EQ_RGB 0 256 0\n", 2, "invalid G value");
+  ExpectError(image + "EXPECT i IDX 0 0 SIZE 1 1 EQ 0 0 0\n", 2, "compares with EQ_RGB or");
+  ExpectError(image + "EXPECT i IDX 0 0 SIZE 1 1 EQ_RGB 0 0 0 TOLERANCE 1 1 1 1\n", 2,
+              "TOLERANCE takes one to 3 values");
+  ExpectError(image + "EXPECT i IDX 0 0 SIZE 1 1 EQ_RGB 0 0 0 5\n", 2, "unexpected '5'");
+  ExpectError(image + "BUFFER f DATA_TYPE R8G8B8A8_UNORM SIZE 8\nEXPECT i EQ_BUFFER f\n", 3,
+              "differ in WIDTH or HEIGHT");
+}
+
+TEST(ParserTest, LineContinuation) {
+  // Amber's backslash joins a statement's lines; the statement keeps its first line's number.
+  Script s;
+  ParseError e;
+  ASSERT_TRUE(
+      Parse("IMAGE i FORMAT R32_SFLOAT \\\n  DIM_2D WIDTH 2 \\\n HEIGHT 2 FILL 1\n"
+            "SAMPLER s \\\n",
+            &s, &e))
+      << e.ToString();
+  EXPECT_EQ(s.buffers[0].image.height, 2u);
+  EXPECT_EQ(s.samplers.size(), 1u);
+  ExpectError("# a\nIMAGE i FORMAT R32_SFLOAT \\\n  WIDTH 2 \\\n NOPE\n", 2, "unexpected 'NOPE'");
+}
+
 TEST(ParserTest, AssemblyErrorsPointIntoTheBlock) {
   // Line 4 of the script is the bad instruction (the block starts on line 2).
   ExpectError("# x\nSHADER compute s SPIRV-ASM\nOpCapability Shader\nOpNoSuchThing\nEND\n", 4,
@@ -375,7 +614,7 @@ TEST(ParserTest, MalformedScripts) {
   ExpectError("BUFFER b DATA_TYPE vec2<float> DATA 1 2 3\nEND\n", 1, "whole number of");
   ExpectError("BUFFER b DATA_TYPE float DATA 1 2\n", 1, "BUFFER DATA has no END");
   ExpectError("BUFFER b DATA_TYPE floaty SIZE 1 FILL 0\n", 1, "unknown DATA_TYPE 'floaty'");
-  ExpectError("BUFFER b FORMAT R32_SFLOAT\n", 1, "declare buffers with DATA_TYPE");
+  ExpectError("BUFFER b FORMAT R32_SFLOAT\n", 1, "a buffer sized by a framebuffer");
   ExpectError("BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\nBUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\n",
               2, "'b' is already declared");
   ExpectError("SHADER vertex v GLSL\n", 1, "shader type 'vertex' is not supported");
@@ -521,6 +760,30 @@ TEST(ParserTest, GarbageNeverCrashes) {
   ParseError e;
   ASSERT_TRUE(Parse(text, &s, &e)) << e.ToString();
   for (size_t n = 0; n < text.size(); ++n) Parse(text.substr(0, n), &s, &e);
+  // Images, samplers and descriptors: every prefix, and every statement with one word dropped.
+  const std::string images =
+      std::string(kShader) +
+      "IMAGE i FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 2 HEIGHT 2 \\\n MIP_LEVELS 2 SAMPLES 1 FILL 1\n"
+      "IMAGE j DATA_TYPE vec2<float> DIM_3D WIDTH 1 HEIGHT 1 DEPTH 2 DATA 1 2 3 4 END\n"
+      "BUFFER t DATA_TYPE uint32 WIDTH 2 HEIGHT 1 SERIES_FROM 1 INC_BY 2\n"
+      "SAMPLER s MIN_FILTER linear ADDRESS_MODE_W mirrored_repeat MAX_LOD 2 COMPARE off\n"
+      "BUFFER b DATA_TYPE int32 SIZE 128 FILL 0\n"
+      "PIPELINE compute p\n  ATTACH inc\n"
+      "  BIND BUFFER i AS combined_image_sampler SAMPLER s DESCRIPTOR_SET 1 BINDING 0 "
+      "BASE_MIP_LEVEL 1\n"
+      "  BIND BUFFER_ARRAY b b AS uniform_dynamic BINDING 1 OFFSET 0 256 DESCRIPTOR_OFFSET 0 0 "
+      "DESCRIPTOR_RANGE 16 -1\n"
+      "  BIND SAMPLER_ARRAY s s BINDING 2\n  BIND BUFFER t AS storage_texel_buffer BINDING 3\n"
+      "END\nRUN p 1 1 1\nEXPECT i IDX 0 1 SIZE 2 1 EQ_RGBA 1 1 1 1 TOLERANCE 1 2 3 4\n"
+      "EXPECT i IDX 4 EQ 1 1 1 1\n";
+  ASSERT_TRUE(Parse(images, &s, &e)) << e.ToString();
+  for (size_t n = 0; n < images.size(); ++n) Parse(images.substr(0, n), &s, &e);
+  const size_t body = std::string(kShader).size();
+  for (size_t at = body; at < images.size(); at = images.find_first_of(" \n", at) + 1) {
+    const size_t end = images.find_first_of(" \n", at);
+    if (end == std::string::npos) break;
+    Parse(images.substr(0, at) + images.substr(end), &s, &e);
+  }
   std::string noise;
   for (int i = 0; i < 4096; ++i) noise.push_back(static_cast<char>((i * 7919) % 256));
   EXPECT_FALSE(Parse(noise, &s, &e));
