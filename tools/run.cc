@@ -382,6 +382,8 @@ int main(int argc, char** argv) {
   } else if (check) {
     if (report.status == coopspv::RunReport::kError) {
       std::fprintf(stderr, "error: %s\n", report.error.c_str());
+    } else if (report.status == coopspv::RunReport::kUnsupported) {
+      std::printf("UNSUPPORTED: %s\n", report.error.c_str());
     }
   } else {
     PrintText(report);

@@ -17,6 +17,7 @@
 #include "source/run/format.h"
 #include "source/run/glsl.h"
 #include "source/run/script.h"
+#include "source/run/shader_optimization.h"
 #include "source/run/vulkan.h"
 
 namespace coopspv::run {
@@ -247,6 +248,12 @@ class Parser {
     const std::string_view format = t[3];
     const bool binary = format == "SPIRV-BINARY" || format == "SPIRV-BIN";
     const bool glsl = format == "GLSL";
+    if (format == "OPENCL-C") {
+      // Amber compiles OpenCL C with clspv, which Debian 12 does not package: the script needs
+      // a compiler this build lacks, as a device may lack an extension.
+      error_->unsupported = true;
+      return Fail("OPENCL-C shaders need the clspv compiler, which this build does not have");
+    }
     if (!binary && !glsl && format != "SPIRV-ASM") {
       return Fail("shader format " + Quote(format) +
                   " is not supported (coopspv-run takes SPIRV-ASM, SPIRV-BINARY or GLSL)");
@@ -802,6 +809,8 @@ class Parser {
     p.line = line_number_;
     const uint32_t start = line_number_;
     bool ended = false;
+    std::vector<std::string> optimizations;  // SHADER_OPTIMIZATION's pass flags.
+    uint32_t optimizations_line = 0;
     while (next_ < lines_.size()) {
       line_number_ = static_cast<uint32_t>(next_ + 1);
       const auto s = TakeTokens();
@@ -849,6 +858,18 @@ class Parser {
             if (!ParseSubgroupSetting(kv[0], kv[1], &p)) return false;
           }
         }
+      } else if (s[0] == "SHADER_OPTIMIZATION") {
+        // SHADER_OPTIMIZATION <shader>, then spirv-opt pass flags a line, then END.
+        if (!Expect(s.size() == 2 && s[1] == p.shader,
+                    "SHADER_OPTIMIZATION must name the attached shader")) {
+          return false;
+        }
+        std::vector<std::pair<uint32_t, std::string_view>> block;
+        if (!ReadBlock("SHADER_OPTIMIZATION", &block)) return false;
+        for (const auto& [number, line] : block) {
+          for (auto flag : Tokenize(line)) optimizations.emplace_back(flag);
+        }
+        optimizations_line = line_number_;
       } else {
         return Fail(Quote(s[0]) + " is not supported in a PIPELINE (see docs/run.md)");
       }
@@ -859,6 +880,19 @@ class Parser {
     }
     line_number_ = start;
     if (!Expect(!p.shader.empty(), "PIPELINE " + Quote(p.name) + " has no ATTACH")) return false;
+    if (!optimizations.empty()) {
+      // As Amber: the pipeline's own copy of the shader, through the SPIRV-Tools optimizer.
+      Shader optimized = *script_->FindShader(p.shader);
+      optimized.name = p.shader + "@" + p.name;
+      std::string error;
+      if (!OptimizeWithSpirvTools(script_->FindShader(p.shader)->words, optimizations,
+                                  &optimized.words, &error)) {
+        line_number_ = optimizations_line;
+        return Fail("SHADER_OPTIMIZATION of shader " + Quote(p.shader) + ": " + error);
+      }
+      p.shader = optimized.name;
+      script_->shaders.push_back(std::move(optimized));
+    }
     script_->pipelines.push_back(std::move(p));
     return true;
   }

@@ -25,15 +25,23 @@ RunReport Error(std::string message) {
 }
 
 bool ParseWithOptions(std::string_view text, const RunOptions& options, run::Script* script,
-                      std::string* error) {
+                      std::string* error, bool* unsupported = nullptr) {
   run::ParseOptions parse;
   parse.directory = options.script_directory;
   run::ParseError e;
   if (!run::ParseScript(text, parse, script, &e)) {
     *error = e.ToString();
+    if (unsupported) *unsupported = e.unsupported;
     return false;
   }
   return true;
+}
+
+// A parse failure: an error, or unsupported where the script needs what this build lacks.
+RunReport ParseFailure(std::string message, bool unsupported) {
+  RunReport report = Error(std::move(message));
+  if (unsupported) report.status = RunReport::kUnsupported;
+  return report;
 }
 
 // Every shader of the script through the passes. When the passes freeze specialization
@@ -279,7 +287,10 @@ RunReport RunPassesOnly(run::Script script, const RunOptions& options) {
 RunReport CheckAmberScript(std::string_view text, const RunOptions& options) {
   run::Script script;
   std::string error;
-  if (!ParseWithOptions(text, options, &script, &error)) return Error(error);
+  bool unsupported = false;
+  if (!ParseWithOptions(text, options, &script, &error, &unsupported)) {
+    return ParseFailure(error, unsupported);
+  }
   for (const run::Pipeline& p : script.pipelines) {
     run::ModuleInterface interface;
     if (!run::CheckPipelineInterface(script, p, &interface, &error)) return Error(error);
@@ -292,7 +303,10 @@ RunReport CheckAmberScript(std::string_view text, const RunOptions& options) {
 RunReport RunAmberScript(std::string_view text, const RunOptions& options) {
   run::Script script;
   std::string error;
-  if (!ParseWithOptions(text, options, &script, &error)) return Error(error);
+  bool unparsable = false;  // Unsupported by this build.
+  if (!ParseWithOptions(text, options, &script, &error, &unparsable)) {
+    return ParseFailure(error, unparsable);
+  }
   if (options.passes_only) return RunPassesOnly(std::move(script), options);
   RunReport report;
   run::ExecuteOptions exec = ExecOptions(options, "original");

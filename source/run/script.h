@@ -291,6 +291,9 @@ struct ParseOptions {
 struct ParseError {
   uint32_t line = 0;
   std::string message;
+  // The script needs what this build lacks (an OPENCL-C shader's compiler): unsupported, like a
+  // missing device extension, not an error in the script.
+  bool unsupported = false;
   std::string ToString() const;  // "line 12: message"
 };
 

@@ -209,6 +209,31 @@ RUN p 2 1 1
   ExpectError(p + "REPEAT 0\nEND\n", 18, "REPEAT <count>");
 }
 
+// SHADER_OPTIMIZATION: the pipeline's own copy of the shader through SPIRV-Tools' optimizer.
+TEST(ParserTest, ShaderOptimization) {
+  Script s;
+  ParseError e;
+  const std::string pipeline =
+      std::string(kShader) + "PIPELINE compute p\n  ATTACH inc\n  SHADER_OPTIMIZATION inc\n";
+  ASSERT_TRUE(Parse(pipeline + "    --eliminate-dead-code-aggressive\n  END\nEND\n", &s, &e))
+      << e.ToString();
+  ASSERT_EQ(s.shaders.size(), 2u);
+  EXPECT_EQ(s.pipelines[0].shader, "inc@p");
+  EXPECT_EQ(s.shaders[1].name, "inc@p");
+  EXPECT_EQ(s.shaders[1].words[0], 0x07230203u);
+  ExpectError(pipeline + "    --no-such-pass\n  END\nEND\n", 15,
+              "SHADER_OPTIMIZATION of shader 'inc': invalid optimizations");
+  ExpectError(std::string(kShader) +
+                  "PIPELINE compute p\n  ATTACH inc\n  SHADER_OPTIMIZATION other\n  END\nEND\n",
+              15, "SHADER_OPTIMIZATION must name the attached shader");
+  // OPENCL-C needs clspv, which this build lacks: unsupported, not an error in the script.
+  Script cl;
+  ParseError cl_error;
+  ASSERT_FALSE(Parse("SHADER compute k OPENCL-C\nkernel void f() {}\nEND\n", &cl, &cl_error));
+  EXPECT_TRUE(cl_error.unsupported);
+  EXPECT_NE(cl_error.message.find("clspv"), std::string::npos);
+}
+
 TEST(ParserTest, ShaderPipelineRunExpect) {
   Script s;
   ParseError e;
