@@ -129,13 +129,7 @@ class Instance {
   }
 
   std::set<std::string> Extensions(VkPhysicalDevice device) const {
-    uint32_t count = 0;
-    vk.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
-    std::vector<VkExtensionProperties> props(count);
-    vk.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, props.data());
-    std::set<std::string> out;
-    for (uint32_t i = 0; i < count && i < props.size(); ++i) out.insert(props[i].extensionName);
-    return out;
+    return DeviceExtensions(vk, device);
   }
 
   void Leak() { leak_ = true; }
@@ -175,10 +169,6 @@ struct DevicePipeline {
   int push_constant_buffer = -1;
   uint32_t push_constant_size = 0;
 };
-
-// The profile of a selected device (QueryDeviceProfile's work, on an instance already made).
-void ReadDeviceProfile(const Instance& instance, VkPhysicalDevice device,
-                       profile::DeviceProfile* out, std::vector<std::string>* notes);
 
 class Executor {
  public:
@@ -734,7 +724,7 @@ class Executor {
     if (!device_profile_) {
       profile::DeviceProfile profile;
       std::vector<std::string> notes;
-      ReadDeviceProfile(instance_, physical_, &profile, &notes);
+      ReadDeviceProfile(instance_.vk, instance_.handle(), physical_, &profile, &notes);
       if (!LoadDeviceProfile(profile::Write(profile), &device_profile_, &problem)) {
         *error =
             "the profile of " + result_->device_name + " does not read back: " + problem.message;
@@ -1199,61 +1189,6 @@ bool EnumerateDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error
 
 namespace {
 
-// Structures newer than Debian's 1.3.239 headers (layouts and sType values from the Vulkan
-// registry): the cooperative property structures and the entries of the property lists.
-struct CooperativeMatrixDevicePropertiesKHR {
-  VkStructureType sType = static_cast<VkStructureType>(1000506002);
-  void* pNext = nullptr;
-  VkShaderStageFlags cooperativeMatrixSupportedStages = 0;
-};
-struct CooperativeMatrix2DevicePropertiesNV {
-  VkStructureType sType = static_cast<VkStructureType>(1000593002);
-  void* pNext = nullptr;
-  uint32_t cooperativeMatrixWorkgroupScopeMaxWorkgroupSize = 0;
-  uint32_t cooperativeMatrixFlexibleDimensionsMaxDimension = 0;
-  uint32_t cooperativeMatrixWorkgroupScopeReservedSharedMemory = 0;
-};
-struct CooperativeVectorDevicePropertiesNV {
-  VkStructureType sType = static_cast<VkStructureType>(1000491001);
-  void* pNext = nullptr;
-  VkShaderStageFlags cooperativeVectorSupportedStages = 0;
-  VkBool32 cooperativeVectorTrainingFloat16Accumulation = VK_FALSE;
-  VkBool32 cooperativeVectorTrainingFloat32Accumulation = VK_FALSE;
-  uint32_t maxCooperativeVectorComponents = 0;
-};
-struct CooperativeMatrixEntryKHR {
-  VkStructureType sType = static_cast<VkStructureType>(1000506001);
-  void* pNext = nullptr;
-  uint32_t MSize = 0, NSize = 0, KSize = 0;
-  uint32_t AType = 0, BType = 0, CType = 0, ResultType = 0;
-  VkBool32 saturatingAccumulation = VK_FALSE;
-  uint32_t scope = 0;
-};
-// VkCooperativeMatrixPropertiesNV (VK_NV_cooperative_matrix): no saturatingAccumulation.
-struct CooperativeMatrixEntryNV {
-  VkStructureType sType = static_cast<VkStructureType>(1000249001);
-  void* pNext = nullptr;
-  uint32_t MSize = 0, NSize = 0, KSize = 0;
-  uint32_t AType = 0, BType = 0, CType = 0, DType = 0;
-  uint32_t scope = 0;
-};
-struct FlexibleDimensionsEntryNV {
-  VkStructureType sType = static_cast<VkStructureType>(1000593001);
-  void* pNext = nullptr;
-  uint32_t MGranularity = 0, NGranularity = 0, KGranularity = 0;
-  uint32_t AType = 0, BType = 0, CType = 0, ResultType = 0;
-  VkBool32 saturatingAccumulation = VK_FALSE;
-  uint32_t scope = 0;
-  uint32_t workgroupInvocations = 0;
-};
-struct CooperativeVectorEntryNV {
-  VkStructureType sType = static_cast<VkStructureType>(1000491002);
-  void* pNext = nullptr;
-  uint32_t inputType = 0, inputInterpretation = 0, matrixInterpretation = 0, biasInterpretation = 0,
-           resultType = 0;
-  VkBool32 transpose = VK_FALSE;
-};
-
 // vkGetPhysicalDevice*PropertiesNV/KHR(physicalDevice, pPropertyCount, pProperties): the list
 // the driver reports; empty when the instance has no such command.
 template <typename Entry>
@@ -1289,15 +1224,22 @@ bool QueryDeviceProfile(const std::string& which, profile::DeviceProfile* out,
   if (!instance.Create(error)) return false;
   VkPhysicalDevice device;
   if (!instance.Select(which, &device, error)) return false;
-  ReadDeviceProfile(instance, device, out, notes);
+  ReadDeviceProfile(instance.vk, instance.handle(), device, out, notes);
   return true;
 }
 
-namespace {
+std::set<std::string> DeviceExtensions(const VulkanApi& vk, VkPhysicalDevice device) {
+  uint32_t count = 0;
+  vk.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> props(count);
+  vk.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, props.data());
+  std::set<std::string> out;
+  for (uint32_t i = 0; i < count && i < props.size(); ++i) out.insert(props[i].extensionName);
+  return out;
+}
 
-void ReadDeviceProfile(const Instance& instance, VkPhysicalDevice device,
+void ReadDeviceProfile(const VulkanApi& vk, VkInstance vk_instance, VkPhysicalDevice device,
                        profile::DeviceProfile* out, std::vector<std::string>* notes) {
-  const VulkanApi& vk = instance.vk;
   DeviceProperties props;
   props.Query(vk, device);
   const VkPhysicalDeviceProperties& p = props.base.properties;
@@ -1306,7 +1248,7 @@ void ReadDeviceProfile(const Instance& instance, VkPhysicalDevice device,
   d.deviceName = p.deviceName;
   d.apiVersion = VersionString(p.apiVersion);
   if (v13) d.driver = std::string(props.v12.driverName) + " " + props.v12.driverInfo;
-  const std::set<std::string> extensions = instance.Extensions(device);
+  const std::set<std::string> extensions = DeviceExtensions(vk, device);
   d.extensions.assign(extensions.begin(), extensions.end());
   auto has = [&](const char* e) { return extensions.count(e) != 0; };
 
@@ -1434,7 +1376,6 @@ void ReadDeviceProfile(const Instance& instance, VkPhysicalDevice device,
 
   // The property lists. Entries with a component type or scope this build has no name for are
   // left out, with a note.
-  const VkInstance vk_instance = instance.handle();
   auto copy = [&](const char* extension, const char* command, const char* list, auto entry,
                   auto known, auto convert, auto* out) {
     if (!has(extension)) return;
@@ -1508,7 +1449,5 @@ void ReadDeviceProfile(const Instance& instance, VkPhysicalDevice device,
       },
       &d.cooperativeVectorProperties);
 }
-
-}  // namespace
 
 }  // namespace coopspv::run

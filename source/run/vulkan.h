@@ -121,6 +121,74 @@ inline constexpr auto kConvertCooperativeVectorMatrixInfoNV =
 using PFN_ConvertCooperativeVectorMatrixNV =
     VkResult(VKAPI_PTR*)(VkDevice device, const ConvertCooperativeVectorMatrixInfoNV* info);
 
+// ---- The cooperative property structures and the entries of the property lists (newer than
+// Debian's headers; layouts and sType values from the Vulkan registry).
+
+inline constexpr auto kCooperativeMatrixFeaturesKHR = static_cast<VkStructureType>(1000506000);
+inline constexpr auto kCooperativeMatrixPropertiesKHR = static_cast<VkStructureType>(1000506001);
+inline constexpr auto kPhysicalDeviceCooperativeMatrixPropertiesKHR =
+    static_cast<VkStructureType>(1000506002);
+
+// VkPhysicalDeviceCooperativeMatrixFeaturesKHR.
+struct CooperativeMatrixFeaturesKHR {
+  VkStructureType sType = kCooperativeMatrixFeaturesKHR;
+  void* pNext = nullptr;
+  VkBool32 cooperativeMatrix = VK_FALSE;
+  VkBool32 cooperativeMatrixRobustBufferAccess = VK_FALSE;
+};
+struct CooperativeMatrixDevicePropertiesKHR {
+  VkStructureType sType = kPhysicalDeviceCooperativeMatrixPropertiesKHR;
+  void* pNext = nullptr;
+  VkShaderStageFlags cooperativeMatrixSupportedStages = 0;
+};
+struct CooperativeMatrix2DevicePropertiesNV {
+  VkStructureType sType = static_cast<VkStructureType>(1000593002);
+  void* pNext = nullptr;
+  uint32_t cooperativeMatrixWorkgroupScopeMaxWorkgroupSize = 0;
+  uint32_t cooperativeMatrixFlexibleDimensionsMaxDimension = 0;
+  uint32_t cooperativeMatrixWorkgroupScopeReservedSharedMemory = 0;
+};
+struct CooperativeVectorDevicePropertiesNV {
+  VkStructureType sType = static_cast<VkStructureType>(1000491001);
+  void* pNext = nullptr;
+  VkShaderStageFlags cooperativeVectorSupportedStages = 0;
+  VkBool32 cooperativeVectorTrainingFloat16Accumulation = VK_FALSE;
+  VkBool32 cooperativeVectorTrainingFloat32Accumulation = VK_FALSE;
+  uint32_t maxCooperativeVectorComponents = 0;
+};
+struct CooperativeMatrixEntryKHR {
+  VkStructureType sType = kCooperativeMatrixPropertiesKHR;
+  void* pNext = nullptr;
+  uint32_t MSize = 0, NSize = 0, KSize = 0;
+  uint32_t AType = 0, BType = 0, CType = 0, ResultType = 0;
+  VkBool32 saturatingAccumulation = VK_FALSE;
+  uint32_t scope = 0;
+};
+// VkCooperativeMatrixPropertiesNV (VK_NV_cooperative_matrix): no saturatingAccumulation.
+struct CooperativeMatrixEntryNV {
+  VkStructureType sType = static_cast<VkStructureType>(1000249001);
+  void* pNext = nullptr;
+  uint32_t MSize = 0, NSize = 0, KSize = 0;
+  uint32_t AType = 0, BType = 0, CType = 0, DType = 0;
+  uint32_t scope = 0;
+};
+struct FlexibleDimensionsEntryNV {
+  VkStructureType sType = static_cast<VkStructureType>(1000593001);
+  void* pNext = nullptr;
+  uint32_t MGranularity = 0, NGranularity = 0, KGranularity = 0;
+  uint32_t AType = 0, BType = 0, CType = 0, ResultType = 0;
+  VkBool32 saturatingAccumulation = VK_FALSE;
+  uint32_t scope = 0;
+  uint32_t workgroupInvocations = 0;
+};
+struct CooperativeVectorEntryNV {
+  VkStructureType sType = static_cast<VkStructureType>(1000491002);
+  void* pNext = nullptr;
+  uint32_t inputType = 0, inputInterpretation = 0, matrixInterpretation = 0, biasInterpretation = 0,
+           resultType = 0;
+  VkBool32 transpose = VK_FALSE;
+};
+
 // ---- Device features by name.
 
 // A feature structure of the pNext chain: sType, pNext, then `fields` VkBool32 members. The
