@@ -4,14 +4,12 @@
 #define COOPSPV_SOURCE_RUN_EXECUTOR_H_
 
 #include <cstdint>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "include/coopspv/run.hpp"
 #include "source/profile/device_profile.h"
 #include "source/run/script.h"
-#include "source/run/vulkan.h"
 
 namespace coopspv::run {
 
@@ -71,14 +69,6 @@ bool EnumerateDevices(std::vector<VulkanDeviceInfo>* devices, std::string* error
 // limits and cooperative property lists. `notes` gets what was left out and why.
 bool QueryDeviceProfile(const std::string& which, profile::DeviceProfile* out,
                         std::vector<std::string>* notes, std::string* error);
-
-// QueryDeviceProfile's work through entry points already loaded: an application's instance, or
-// the next element of a layer's chain (source/layer/).
-void ReadDeviceProfile(const VulkanApi& vk, VkInstance instance, VkPhysicalDevice device,
-                       profile::DeviceProfile* out, std::vector<std::string>* notes);
-
-// The names vkEnumerateDeviceExtensionProperties lists for the device.
-std::set<std::string> DeviceExtensions(const VulkanApi& vk, VkPhysicalDevice device);
 
 }  // namespace coopspv::run
 
