@@ -1,0 +1,49 @@
+// Emulated VK_KHR_cooperative_matrix: what VK_LAYER_coopspv advertises on a device without it
+// (or whose own it hides), and how it tells a module that needs the lowering. docs/layer.md says
+// what is advertised and why.
+#ifndef COOPSPV_SOURCE_LAYER_EMULATE_H_
+#define COOPSPV_SOURCE_LAYER_EMULATE_H_
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "source/profile/device_profile.h"
+
+namespace coopspv::layer {
+
+inline constexpr const char* kKhrCooperativeMatrix = "VK_KHR_cooperative_matrix";
+inline constexpr uint32_t kKhrCooperativeMatrixSpecVersion = 2;
+
+// Why the device cannot have the matrices emulated ("" when it can): the lowering exchanges
+// elements with subgroup shuffles in compute shaders, and needs a Vulkan 1.1 device.
+std::string WhyNoEmulation(uint32_t api_version, VkShaderStageFlags subgroup_stages,
+                           VkSubgroupFeatureFlags subgroup_operations);
+
+// The device without its own VK_KHR_cooperative_matrix (coopspv.hide_native).
+void RemoveNativeMatrices(profile::DeviceProfile* profile);
+
+// The Subgroup-scope shapes advertised: the NVIDIA ones (which applications are written for)
+// whose component types the device has (float16 with shaderFloat16, 8-bit integers with
+// shaderInt8); the lowering takes any shape, these keep every row within one subgroup's slots.
+std::vector<profile::CooperativeMatrixProperties> EmulatedMatrixShapes(
+    const profile::DeviceProfile& device);
+
+// The device as the application sees it: the extension, the cooperativeMatrix feature
+// (cooperativeMatrixRobustBufferAccess stays false), compute as the supported stage and the
+// emulated shapes.
+profile::DeviceProfile Advertised(const profile::DeviceProfile& device);
+
+// The feature and property structures of a pNext chain, filled as advertised.
+void FillFeatures(void* chain);
+void FillProperties(void* chain);
+
+// Whether the module declares the CooperativeMatrixKHR capability (capabilities come first).
+bool DeclaresKhrMatrices(std::span<const uint32_t> words);
+
+}  // namespace coopspv::layer
+
+#endif  // COOPSPV_SOURCE_LAYER_EMULATE_H_
