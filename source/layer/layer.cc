@@ -138,6 +138,17 @@ Device* FindDevice(const void* handle) {
   return it == g_devices.end() ? nullptr : it->second.get();
 }
 
+// In a catch block: what was thrown, for the report.
+std::string WhatFailed() {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an unknown exception";
+  }
+}
+
 template <typename T>
 const T* FindInChain(const void* chain, VkStructureType type) {
   for (auto* s = static_cast<const VkBaseInStructure*>(chain); s != nullptr; s = s->pNext) {
@@ -473,8 +484,10 @@ VkLayerDeviceCreateInfo* DeviceLink(const VkDeviceCreateInfo* info) {
 // Changes to the application's pNext chain for the call down, undone when it returns.
 class ChainEdits {
  public:
-  ~ChainEdits() {
+  ~ChainEdits() { Undo(); }
+  void Undo() {
     for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) (*it)();
+    undo_.clear();
   }
   // Takes every structure of `type` out of the chain that starts after `head`.
   void Unlink(VkBaseOutStructure* head, VkStructureType type) {
@@ -559,7 +572,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
       size_control_enabled = (v13 && v13->subgroupSizeControl) || (own && own->subgroupSizeControl);
     }
   } catch (...) {
-    copy = *info;  // Out of memory: the driver gets what the application asked for.
+    edits.Undo();  // Out of memory: the driver gets what the application asked for.
+    copy = *info;
     p = nullptr;
   }
   const VkResult result = create(physical, &copy, allocator, out);
@@ -702,9 +716,13 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
         return d->invalid_result;
       }
     }
-  } catch (const std::exception& e) {
-    d->instance->Report(ReportLevel::kError, "coopspv-layer",
-                        std::string("vkCreateShaderModule: ") + e.what());
+  } catch (const std::bad_alloc&) {
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  } catch (...) {
+    // The module goes to the driver unchecked, and is not emulated.
+    d->instance->Report(
+        ReportLevel::kError, "coopspv-layer",
+        "vkCreateShaderModule: " + WhatFailed() + "; the module is passed on as it is");
     m = nullptr;
   }
   const VkResult result = d->create_module(device, info, allocator, out);
@@ -753,7 +771,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       if (r->module != VK_NULL_HANDLE) d->destroy_module(device, r->module, nullptr);
     }
   };
-  bool failed = false;
+  bool failed = false, emulated = false;
+  ChainEdits edits;
   try {
     const Settings& s = d->instance->settings;
     if (d->physical != nullptr && (s.validate || s.emulate)) {
@@ -761,8 +780,25 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
     }
     for (uint32_t i = 0; i < copies.size(); ++i) {
       VkPipelineShaderStageCreateInfo& stage = copies[i].stage;
-      const std::shared_ptr<Module> m = d->FindModule(stage.module);
+      std::shared_ptr<Module> m = d->FindModule(stage.module);
+      // A module given in the stage's pNext (VK_KHR_maintenance5) is checked here as created.
+      const auto* inline_module =
+          stage.module == VK_NULL_HANDLE
+              ? FindInChain<VkShaderModuleCreateInfo>(stage.pNext,
+                                                      VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)
+              : nullptr;
+      if (inline_module != nullptr && inline_module->pCode != nullptr) {
+        m = std::make_shared<Module>();
+        m->words.assign(inline_module->pCode, inline_module->pCode + inline_module->codeSize / 4);
+        m->khr_matrices = DeclaresKhrMatrices(m->words);
+        if (s.validate && Check(*d, *m, {}, 0, "vkCreateComputePipelines", VK_OBJECT_TYPE_DEVICE,
+                                reinterpret_cast<uint64_t>(device))) {
+          failed = true;
+          break;
+        }
+      }
       if (m == nullptr) continue;
+      emulated |= s.emulate && d->physical->emulate_matrices && m->khr_matrices;
       const std::vector<run::SpecConstant> spec = SpecConstantsOf(stage.pSpecializationInfo);
       const auto* required = FindInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
           stage.pNext, kRequiredSubgroupSizeInfo);
@@ -776,6 +812,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         break;
       }
       if (!s.emulate || !d->physical->emulate_matrices || !m->khr_matrices) continue;
+      // The driver gets the legalized module instead of the one in pNext.
+      if (inline_module != nullptr) {
+        edits.Unlink(reinterpret_cast<VkBaseOutStructure*>(&stage),
+                     VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+      }
       // The lowering's subgroup size: the pipeline's required one, else the device's only one,
       // else the device's default, which the layer then requires.
       const PhysicalDevice& p = *d->physical;
@@ -831,9 +872,16 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       stage.module = r->module;
       rewrites.push_back(std::move(r));
     }
-  } catch (const std::exception& e) {
+  } catch (...) {
+    // Without the legalized module the driver cannot take an emulated one: the call fails. Any
+    // other goes to the driver as the application gave it.
     d->instance->Report(ReportLevel::kError, "coopspv-layer",
-                        std::string("vkCreateComputePipelines: ") + e.what());
+                        "vkCreateComputePipelines: " + WhatFailed());
+    if (!emulated) {
+      edits.Undo();
+      destroy_rewrites();
+      return d->create_pipelines(device, cache, count, infos, allocator, out);
+    }
     failed = true;
   }
   if (failed) {

@@ -89,6 +89,22 @@ code=$?
   grep -q "MESSAGE error coopspv-layer-emulation | vkCreateComputePipelines: VK_KHR_cooperative_matrix cannot be emulated for this module (subgroup size 8): --legalize-for-device failed: --lower-coop-matrix failed: OpCooperativeMatrixStoreKHR: a store through 32-bit memory scalars" \
     "$TMP/unlowerable.out" || fail "a module the lowering refuses: exit $code, $(cat "$TMP/unlowerable.out")"
 
+# A module in the stage's pNext (VK_KHR_maintenance5's way, no shader module): validated and
+# emulated all the same; lavapipe (which predates maintenance5) gets a shader module of the
+# legalized words.
+"$AS" test/layer/listed_shape.spvasm -o "$TMP/listed_shape.spv" || fail "assembling listed_shape"
+"$CLIENT" --messenger --inline "$TMP/listed_shape.spv" >"$TMP/inline.out" 2>&1 &&
+  grep -q "listed_shape.spv: vkCreateComputePipelines VK_SUCCESS" "$TMP/inline.out" ||
+  fail "a module in the stage's pNext: $(cat "$TMP/inline.out")"
+env VK_COOPSPV_FAIL_ON_ERROR=1 "$CLIENT" --messenger --inline "$TMP/unlowerable.spv" \
+  >"$TMP/inline.out" 2>&1
+code=$?
+[ "$code" = 1 ] &&
+  grep -q "MESSAGE error VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163 | vkCreateComputePipelines: error: device.coop-matrix.type: %15 = OpTypeCooperativeMatrixKHR (16x7 float16" \
+    "$TMP/inline.out" &&
+  grep -q "unlowerable.spv: vkCreateComputePipelines VK_ERROR_UNKNOWN" "$TMP/inline.out" ||
+  fail "an invalid module in the stage's pNext: exit $code, $(cat "$TMP/inline.out")"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)" >&2
   exit 1

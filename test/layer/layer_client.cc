@@ -4,7 +4,10 @@
 // shader module and a compute pipeline; optionally from several threads at once.
 //
 //   layer_client [--messenger] [--enable-layer] [--instances n] [--devices n] [--threads n]
-//                [--repeat n] [--specialize id:value]... module.spv...
+//                [--repeat n] [--specialize id:value]... [--inline] module.spv...
+//
+// --inline: no shader module; each pipeline's stage carries the module's
+// VkShaderModuleCreateInfo in its pNext (VK_KHR_maintenance5's way).
 //
 // Prints "MESSAGE <severity> <pMessageIdName> | <pMessage>" per message and
 // "<module>: <function> <VkResult>" per creation. Exit status: 0 when every creation succeeded,
@@ -69,6 +72,7 @@ struct Device {
 // --specialize: 32-bit values, in every pipeline.
 std::vector<VkSpecializationMapEntry> g_spec_entries;
 std::vector<uint32_t> g_spec_data;
+bool g_inline = false;
 
 // One shader module and compute pipeline for the module; false when a creation failed.
 bool CreatePipeline(const Device& d, const Module& m) {
@@ -77,8 +81,9 @@ bool CreatePipeline(const Device& d, const Module& m) {
   info.codeSize = m.words.size() * 4;
   info.pCode = m.words.data();
   VkShaderModule module = VK_NULL_HANDLE;
-  VkResult r = vk.vkCreateShaderModule(d.device, &info, nullptr, &module);
-  {
+  VkResult r = VK_SUCCESS;
+  if (!g_inline) {
+    r = vk.vkCreateShaderModule(d.device, &info, nullptr, &module);
     std::lock_guard<std::mutex> lock(g_print);
     std::printf("%s: vkCreateShaderModule %s\n", m.name.c_str(), ResultName(r).c_str());
   }
@@ -117,6 +122,7 @@ bool CreatePipeline(const Device& d, const Module& m) {
   ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   ci.stage.module = module;
+  if (g_inline) ci.stage.pNext = &info;
   ci.stage.pName = "main";
   const VkSpecializationInfo spec{static_cast<uint32_t>(g_spec_entries.size()),
                                   g_spec_entries.data(), g_spec_data.size() * 4,
@@ -132,7 +138,7 @@ bool CreatePipeline(const Device& d, const Module& m) {
   if (pipeline != VK_NULL_HANDLE) vk.vkDestroyPipeline(d.device, pipeline, nullptr);
   vk.vkDestroyPipelineLayout(d.device, layout, nullptr);
   for (VkDescriptorSetLayout l : layouts) vk.vkDestroyDescriptorSetLayout(d.device, l, nullptr);
-  vk.vkDestroyShaderModule(d.device, module, nullptr);
+  if (module != VK_NULL_HANDLE) vk.vkDestroyShaderModule(d.device, module, nullptr);
   return r == VK_SUCCESS;
 }
 
@@ -149,6 +155,8 @@ int main(int argc, char** argv) {
     };
     if (a == "--messenger") {
       messenger = true;
+    } else if (a == "--inline") {
+      g_inline = true;
     } else if (a == "--enable-layer") {
       enable_layer = true;
     } else if (a == "--instances") {
