@@ -35,57 +35,151 @@ void RemoveNativeMatrices(profile::DeviceProfile* p) {
   p->cooperativeMatrixProperties.clear();
 }
 
-std::vector<profile::CooperativeMatrixProperties> EmulatedMatrixShapes(
-    const profile::DeviceProfile& device) {
-  struct Shape {
-    uint32_t m, n, k;
-  };
-  std::vector<profile::CooperativeMatrixProperties> out;
-  auto add = [&](std::initializer_list<Shape> shapes, ComponentType ab, ComponentType c) {
-    for (const Shape& s : shapes) {
-      out.push_back({s.m, s.n, s.k, ab, ab, c, c, false, profile::Scope::kSubgroup});
-    }
-  };
+void RemoveNativeMatrix2(profile::DeviceProfile* p) {
+  std::erase(p->extensions, kNvCooperativeMatrix2);
+  profile::Features& f = p->features;
+  f.cooperativeMatrixWorkgroupScope = f.cooperativeMatrixFlexibleDimensions =
+      f.cooperativeMatrixReductions = f.cooperativeMatrixConversions =
+          f.cooperativeMatrixPerElementOperations = f.cooperativeMatrixTensorAddressing =
+              f.cooperativeMatrixBlockLoads = false;
+  p->properties.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize = 0;
+  p->properties.cooperativeMatrixFlexibleDimensionsMaxDimension = 0;
+  p->properties.cooperativeMatrixWorkgroupScopeReservedSharedMemory = 0;
+  p->cooperativeMatrixFlexibleDimensionsProperties.clear();
+}
+
+namespace {
+
+// The A / B and C / Result component types emulated: float16 with float16 or float32
+// accumulators, 8-bit integers with 32-bit ones; each with its K (or K granularity).
+struct TypeSet {
+  ComponentType ab, c;
+  uint32_t k;
+};
+
+std::vector<TypeSet> EmulatedTypes(const profile::DeviceProfile& device) {
+  std::vector<TypeSet> out;
   if (device.features.shaderFloat16) {
-    for (ComponentType c : {ComponentType::kFloat16, ComponentType::kFloat32}) {
-      add({{16, 16, 16}, {16, 8, 16}, {16, 8, 8}}, ComponentType::kFloat16, c);
-    }
+    out.push_back({ComponentType::kFloat16, ComponentType::kFloat16, 16});
+    out.push_back({ComponentType::kFloat16, ComponentType::kFloat32, 16});
   }
   if (device.features.shaderInt8) {
-    add({{16, 16, 32}, {16, 8, 32}}, ComponentType::kUint8, ComponentType::kUint32);
-    add({{16, 16, 32}, {16, 8, 32}}, ComponentType::kSint8, ComponentType::kSint32);
+    out.push_back({ComponentType::kUint8, ComponentType::kUint32, 32});
+    out.push_back({ComponentType::kSint8, ComponentType::kSint32, 32});
   }
   return out;
 }
 
-profile::DeviceProfile Advertised(const profile::DeviceProfile& device) {
-  profile::DeviceProfile p = device;
-  if (!p.HasExtension(kKhrCooperativeMatrix)) {
-    p.extensions.push_back(kKhrCooperativeMatrix);
-    std::sort(p.extensions.begin(), p.extensions.end());
+}  // namespace
+
+std::vector<profile::CooperativeMatrixProperties> EmulatedMatrixShapes(
+    const profile::DeviceProfile& device) {
+  std::vector<profile::CooperativeMatrixProperties> out;
+  for (const TypeSet& t : EmulatedTypes(device)) {
+    // NVIDIA's: 16x16xK and 16x8xK; float16 also 16x8x8.
+    std::vector<std::pair<uint32_t, uint32_t>> nk = {{16, t.k}, {8, t.k}};
+    if (t.k == 16) nk.push_back({8, 8});
+    for (const auto& [n, k] : nk) {
+      out.push_back({16, n, k, t.ab, t.ab, t.c, t.c, false, profile::Scope::kSubgroup});
+    }
   }
-  p.features.cooperativeMatrix = true;
-  p.features.cooperativeMatrixRobustBufferAccess = false;
-  p.properties.cooperativeMatrixSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
-  p.cooperativeMatrixProperties = EmulatedMatrixShapes(device);
+  return out;
+}
+
+std::vector<profile::FlexibleDimensionsProperties> EmulatedFlexibleDimensions(
+    const profile::DeviceProfile& device) {
+  struct Granularity {
+    profile::Scope scope;
+    uint32_t m, n, invocations;
+  };
+  const Granularity granularities[] = {{profile::Scope::kSubgroup, 16, 16, 0},
+                                       {profile::Scope::kWorkgroup, 16, 16, 32},
+                                       {profile::Scope::kWorkgroup, 16, 16, 64},
+                                       {profile::Scope::kWorkgroup, 32, 16, 128},
+                                       {profile::Scope::kWorkgroup, 32, 32, 256}};
+  std::vector<profile::FlexibleDimensionsProperties> out;
+  for (const Granularity& g : granularities) {
+    if (g.invocations > device.properties.maxComputeWorkGroupInvocations) continue;
+    for (const TypeSet& t : EmulatedTypes(device)) {
+      out.push_back({g.m, g.n, t.k, t.ab, t.ab, t.c, t.c, false, g.scope, g.invocations});
+    }
+  }
+  return out;
+}
+
+run::CooperativeMatrix2DevicePropertiesNV EmulatedMatrix2Properties(
+    const profile::DeviceProfile& device) {
+  run::CooperativeMatrix2DevicePropertiesNV p;
+  p.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize =
+      std::min(256u, device.properties.maxComputeWorkGroupInvocations);
+  p.cooperativeMatrixFlexibleDimensionsMaxDimension = 1024;
+  // The lowering keeps Workgroup-scope matrices in Workgroup memory: a quarter of it is kept
+  // from the application (the H100 keeps 8 KiB of 48).
+  p.cooperativeMatrixWorkgroupScopeReservedSharedMemory =
+      std::min(8192u, device.properties.maxComputeSharedMemorySize / 4);
   return p;
 }
 
-void FillFeatures(void* chain) {
+profile::DeviceProfile Advertised(const profile::DeviceProfile& device, const Emulation& e) {
+  profile::DeviceProfile p = device;
+  auto add_extension = [&](const char* name) {
+    if (!p.HasExtension(name)) {
+      p.extensions.push_back(name);
+      std::sort(p.extensions.begin(), p.extensions.end());
+    }
+  };
+  if (e.matrices) {
+    add_extension(kKhrCooperativeMatrix);
+    p.features.cooperativeMatrix = true;
+    p.features.cooperativeMatrixRobustBufferAccess = false;
+    p.properties.cooperativeMatrixSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+    p.cooperativeMatrixProperties = EmulatedMatrixShapes(device);
+  }
+  if (e.matrix2) {
+    add_extension(kNvCooperativeMatrix2);
+    profile::Features& f = p.features;
+    f.cooperativeMatrixWorkgroupScope = f.cooperativeMatrixFlexibleDimensions =
+        f.cooperativeMatrixReductions = f.cooperativeMatrixConversions =
+            f.cooperativeMatrixPerElementOperations = f.cooperativeMatrixTensorAddressing =
+                f.cooperativeMatrixBlockLoads = true;
+    const run::CooperativeMatrix2DevicePropertiesNV m2 = EmulatedMatrix2Properties(device);
+    p.properties.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize =
+        m2.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
+    p.properties.cooperativeMatrixFlexibleDimensionsMaxDimension =
+        m2.cooperativeMatrixFlexibleDimensionsMaxDimension;
+    p.properties.cooperativeMatrixWorkgroupScopeReservedSharedMemory =
+        m2.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
+    p.cooperativeMatrixFlexibleDimensionsProperties = EmulatedFlexibleDimensions(device);
+  }
+  return p;
+}
+
+void FillFeatures(void* chain, const Emulation& e) {
   for (auto* s = static_cast<VkBaseOutStructure*>(chain); s != nullptr; s = s->pNext) {
-    if (s->sType == run::kCooperativeMatrixFeaturesKHR) {
+    if (e.matrices && s->sType == run::kCooperativeMatrixFeaturesKHR) {
       auto* f = reinterpret_cast<run::CooperativeMatrixFeaturesKHR*>(s);
       f->cooperativeMatrix = VK_TRUE;
       f->cooperativeMatrixRobustBufferAccess = VK_FALSE;
+    } else if (e.matrix2 && s->sType == run::kCooperativeMatrix2FeaturesNV) {
+      auto* f = reinterpret_cast<run::CooperativeMatrix2FeaturesNV*>(s);
+      f->cooperativeMatrixWorkgroupScope = f->cooperativeMatrixFlexibleDimensions =
+          f->cooperativeMatrixReductions = f->cooperativeMatrixConversions =
+              f->cooperativeMatrixPerElementOperations = f->cooperativeMatrixTensorAddressing =
+                  f->cooperativeMatrixBlockLoads = VK_TRUE;
     }
   }
 }
 
-void FillProperties(void* chain) {
+void FillProperties(void* chain, const Emulation& e, const profile::DeviceProfile& device) {
   for (auto* s = static_cast<VkBaseOutStructure*>(chain); s != nullptr; s = s->pNext) {
-    if (s->sType == run::kPhysicalDeviceCooperativeMatrixPropertiesKHR) {
+    if (e.matrices && s->sType == run::kPhysicalDeviceCooperativeMatrixPropertiesKHR) {
       reinterpret_cast<run::CooperativeMatrixDevicePropertiesKHR*>(s)
           ->cooperativeMatrixSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+    } else if (e.matrix2 && s->sType == run::kCooperativeMatrix2PropertiesNV) {
+      auto* p = reinterpret_cast<run::CooperativeMatrix2DevicePropertiesNV*>(s);
+      run::CooperativeMatrix2DevicePropertiesNV m2 = EmulatedMatrix2Properties(device);
+      m2.pNext = p->pNext;
+      *p = m2;
     }
   }
 }

@@ -24,6 +24,7 @@
 #include <set>
 #include <shared_mutex>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -58,7 +59,7 @@ struct PhysicalDevice {
   std::once_flag once;
   bool ready = false;           // False when the device's profile could not be read.
   profile::DeviceProfile real;  // The driver's, without the matrices coopspv.hide_native hides.
-  bool emulate_matrices = false;
+  Emulation emulation;
   uint32_t api_version = 0;
   uint32_t subgroup_size = 0, min_subgroup_size = 0, max_subgroup_size = 0;
   bool required_size_in_compute = false;  // requiredSubgroupSizeStages has compute.
@@ -187,17 +188,21 @@ PhysicalDevice* Instance::Physical(VkPhysicalDevice device) {
       p->required_size_in_compute =
           v13 && (size_control.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
       p->has_subgroup_size_control = v13 && p->real.features.subgroupSizeControl;
-      // The lowering needs the subgroup size in Vulkan 1.1's subgroup properties.
+      // Matrix2 builds on KHR matrices: native ones, or emulated ones.
       const bool native = p->real.HasExtension(kKhrCooperativeMatrix);
+      const bool native2 = p->real.HasExtension(kNvCooperativeMatrix2);
       const std::string why =
           WhyNoEmulation(basic.apiVersion, subgroup.supportedStages, subgroup.supportedOperations);
-      if (settings.emulate && (!native || settings.hide_native)) {
+      const bool hide = settings.hide_native;
+      if (settings.emulate && (!native || !native2 || hide)) {
         if (why.empty()) {
-          p->emulate_matrices = true;
-          if (native) RemoveNativeMatrices(&p->real);
+          p->emulation.matrices = !native || hide;
+          p->emulation.matrix2 = !native2 || hide;
+          if (native && p->emulation.matrices) RemoveNativeMatrices(&p->real);
+          if (native2 && p->emulation.matrix2) RemoveNativeMatrix2(&p->real);
         } else {
           Report(ReportLevel::kWarning, "coopspv-layer",
-                 std::string("VK_KHR_cooperative_matrix is not emulated on ") + basic.deviceName +
+                 std::string("cooperative matrices are not emulated on ") + basic.deviceName +
                      ": " + why);
         }
       }
@@ -216,7 +221,7 @@ std::pair<std::shared_ptr<const DeviceProfileHandle>, std::string> SeenProfile(
   std::lock_guard<std::mutex> lock(p.mutex);
   auto it = p.seen.find(subgroup_size);
   if (it != p.seen.end()) return it->second;
-  profile::DeviceProfile seen = p.emulate_matrices ? Advertised(p.real) : p.real;
+  profile::DeviceProfile seen = Advertised(p.real, p.emulation);
   if (subgroup_size != 0) seen.properties.subgroupSize = subgroup_size;
   std::string json = profile::Write(seen);
   std::shared_ptr<const DeviceProfileHandle> handle;
@@ -345,10 +350,18 @@ VkResult FillArray(const std::vector<T>& items, uint32_t* count, T* out) {
   return n < items.size() ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
-bool Emulates(Instance* d, VkPhysicalDevice device) {
-  if (d == nullptr || !d->settings.emulate) return false;
+// What is emulated on the device; nullptr when nothing is.
+const PhysicalDevice* Emulates(Instance* d, VkPhysicalDevice device) {
+  if (d == nullptr || !d->settings.emulate) return nullptr;
   PhysicalDevice* p = d->Physical(device);
-  return p->ready && p->emulate_matrices;
+  return p->ready && p->emulation.any() ? p : nullptr;
+}
+
+VkExtensionProperties Extension(const char* name, uint32_t spec_version) {
+  VkExtensionProperties e{};
+  std::strncpy(e.extensionName, name, VK_MAX_EXTENSION_NAME_SIZE - 1);
+  e.specVersion = spec_version;
+  return e;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice device,
@@ -362,15 +375,16 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
     return ours ? VK_SUCCESS : VK_ERROR_INITIALIZATION_FAILED;
   }
   try {
-    std::vector<VkExtensionProperties> list;
-    VkExtensionProperties khr{};
-    std::strncpy(khr.extensionName, kKhrCooperativeMatrix, VK_MAX_EXTENSION_NAME_SIZE - 1);
-    khr.specVersion = kKhrCooperativeMatrixSpecVersion;
-    if (ours) {
-      if (Emulates(d, device)) list.push_back(khr);
-      return FillArray(list, count, out);
+    std::vector<VkExtensionProperties> list, emulated;
+    const PhysicalDevice* p = Emulates(d, device);
+    if (p != nullptr && p->emulation.matrices) {
+      emulated.push_back(Extension(kKhrCooperativeMatrix, kKhrCooperativeMatrixSpecVersion));
     }
-    if (layer != nullptr || !Emulates(d, device)) {
+    if (p != nullptr && p->emulation.matrix2) {
+      emulated.push_back(Extension(kNvCooperativeMatrix2, kNvCooperativeMatrix2SpecVersion));
+    }
+    if (ours) return FillArray(emulated, count, out);
+    if (layer != nullptr || emulated.empty()) {
       return d->vk.vkEnumerateDeviceExtensionProperties(device, layer, count, out);
     }
     uint32_t n = 0;
@@ -380,10 +394,12 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
     r = d->vk.vkEnumerateDeviceExtensionProperties(device, nullptr, &n, list.data());
     if (r < 0) return r;
     list.resize(n);
-    if (std::none_of(list.begin(), list.end(), [](const VkExtensionProperties& e) {
-          return std::strcmp(e.extensionName, kKhrCooperativeMatrix) == 0;
-        })) {
-      list.push_back(khr);
+    for (const VkExtensionProperties& e : emulated) {
+      if (std::none_of(list.begin(), list.end(), [&](const VkExtensionProperties& l) {
+            return std::strcmp(l.extensionName, e.extensionName) == 0;
+          })) {
+        list.push_back(e);
+      }
     }
     return FillArray(list, count, out);
   } catch (...) {
@@ -399,7 +415,7 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice device,
   const auto next = kKhr ? d->features2_khr : d->vk.vkGetPhysicalDeviceFeatures2;
   if (next != nullptr) next(device, features);
   try {
-    if (Emulates(d, device)) FillFeatures(features->pNext);
+    if (const PhysicalDevice* p = Emulates(d, device)) FillFeatures(features->pNext, p->emulation);
   } catch (...) {
   }
 }
@@ -412,62 +428,100 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice device,
   const auto next = kKhr ? d->properties2_khr : d->vk.vkGetPhysicalDeviceProperties2;
   if (next != nullptr) next(device, properties);
   try {
-    if (Emulates(d, device)) FillProperties(properties->pNext);
+    if (const PhysicalDevice* p = Emulates(d, device)) {
+      FillProperties(properties->pNext, p->emulation, p->real);
+    }
   } catch (...) {
   }
 }
 
-using PFN_GetCooperativeMatrixProperties = VkResult(VKAPI_PTR*)(VkPhysicalDevice, uint32_t*,
-                                                                run::CooperativeMatrixEntryKHR*);
+// The next element's physical-device command of that name, or nullptr.
+PFN_vkVoidFunction NextPhysicalDeviceFunction(const Instance& d, const char* name) {
+  PFN_vkVoidFunction f = d.next_gpdpa ? d.next_gpdpa(d.handle, name) : nullptr;
+  return f != nullptr ? f : d.vk.vkGetInstanceProcAddr(d.handle, name);
+}
 
-VKAPI_ATTR VkResult VKAPI_CALL GetPhysicalDeviceCooperativeMatrixProperties(
-    VkPhysicalDevice device, uint32_t* count, run::CooperativeMatrixEntryKHR* out) {
+// Fills the caller's entries, which keep their sType and pNext.
+template <typename Entry>
+VkResult FillEntries(const std::vector<Entry>& list, uint32_t* count, Entry* out) {
+  if (out == nullptr) return FillArray(list, count, out);
+  const uint32_t n = std::min<uint32_t>(*count, static_cast<uint32_t>(list.size()));
+  for (uint32_t i = 0; i < n; ++i) {
+    void* next = out[i].pNext;
+    out[i] = list[i];
+    out[i].pNext = next;
+  }
+  *count = n;
+  return n < list.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+// An emulated list entry in Vulkan's structure.
+run::CooperativeMatrixEntryKHR ToEntry(const profile::CooperativeMatrixProperties& m) {
+  run::CooperativeMatrixEntryKHR e;
+  e.MSize = m.MSize;
+  e.NSize = m.NSize;
+  e.KSize = m.KSize;
+  e.AType = static_cast<uint32_t>(m.AType);
+  e.BType = static_cast<uint32_t>(m.BType);
+  e.CType = static_cast<uint32_t>(m.CType);
+  e.ResultType = static_cast<uint32_t>(m.ResultType);
+  e.saturatingAccumulation = m.saturatingAccumulation ? VK_TRUE : VK_FALSE;
+  e.scope = static_cast<uint32_t>(m.scope);
+  return e;
+}
+
+run::FlexibleDimensionsEntryNV ToEntry(const profile::FlexibleDimensionsProperties& m) {
+  run::FlexibleDimensionsEntryNV e;
+  e.MGranularity = m.MGranularity;
+  e.NGranularity = m.NGranularity;
+  e.KGranularity = m.KGranularity;
+  e.AType = static_cast<uint32_t>(m.AType);
+  e.BType = static_cast<uint32_t>(m.BType);
+  e.CType = static_cast<uint32_t>(m.CType);
+  e.ResultType = static_cast<uint32_t>(m.ResultType);
+  e.saturatingAccumulation = m.saturatingAccumulation ? VK_TRUE : VK_FALSE;
+  e.scope = static_cast<uint32_t>(m.scope);
+  e.workgroupInvocations = m.workgroupInvocations;
+  return e;
+}
+
+constexpr char kMatrixPropertiesName[] = "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR";
+constexpr char kFlexibleDimensionsName[] =
+    "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV";
+
+// vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR and
+// vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV: the emulated list where
+// the extension is emulated, else the driver's.
+template <typename Entry, bool Emulation::*kEmulated, const char* kName, auto kList>
+VKAPI_ATTR VkResult VKAPI_CALL GetPropertyList(VkPhysicalDevice device, uint32_t* count,
+                                               Entry* out) {
   Instance* d = FindInstance(device);
   if (d == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
   try {
-    if (!Emulates(d, device)) {
-      const char* name = "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR";
-      auto next = reinterpret_cast<PFN_GetCooperativeMatrixProperties>(
-          d->next_gpdpa ? d->next_gpdpa(d->handle, name) : nullptr);
-      if (next == nullptr) {
-        next = reinterpret_cast<PFN_GetCooperativeMatrixProperties>(
-            d->vk.vkGetInstanceProcAddr(d->handle, name));
-      }
+    const PhysicalDevice* p = Emulates(d, device);
+    if (p == nullptr || !(p->emulation.*kEmulated)) {
+      using Fn = VkResult(VKAPI_PTR*)(VkPhysicalDevice, uint32_t*, Entry*);
+      const auto next = reinterpret_cast<Fn>(NextPhysicalDeviceFunction(*d, kName));
       if (next == nullptr) {
         *count = 0;
         return VK_SUCCESS;
       }
       return next(device, count, out);
     }
-    std::vector<run::CooperativeMatrixEntryKHR> list;
-    for (const profile::CooperativeMatrixProperties& p :
-         EmulatedMatrixShapes(d->Physical(device)->real)) {
-      run::CooperativeMatrixEntryKHR e;
-      e.MSize = p.MSize;
-      e.NSize = p.NSize;
-      e.KSize = p.KSize;
-      e.AType = static_cast<uint32_t>(p.AType);
-      e.BType = static_cast<uint32_t>(p.BType);
-      e.CType = static_cast<uint32_t>(p.CType);
-      e.ResultType = static_cast<uint32_t>(p.ResultType);
-      e.saturatingAccumulation = p.saturatingAccumulation ? VK_TRUE : VK_FALSE;
-      e.scope = static_cast<uint32_t>(p.scope);
-      list.push_back(e);
-    }
-    if (out == nullptr) return FillArray(list, count, out);
-    // The caller's structures keep their sType and pNext.
-    const uint32_t n = std::min<uint32_t>(*count, static_cast<uint32_t>(list.size()));
-    for (uint32_t i = 0; i < n; ++i) {
-      void* next = out[i].pNext;
-      out[i] = list[i];
-      out[i].pNext = next;
-    }
-    *count = n;
-    return n < list.size() ? VK_INCOMPLETE : VK_SUCCESS;
+    std::vector<Entry> list;
+    for (const auto& m : kList(p->real)) list.push_back(ToEntry(m));
+    return FillEntries(list, count, out);
   } catch (...) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
 }
+
+const auto GetMatrixProperties =
+    GetPropertyList<run::CooperativeMatrixEntryKHR, &Emulation::matrices, kMatrixPropertiesName,
+                    EmulatedMatrixShapes>;
+const auto GetFlexibleDimensionsProperties =
+    GetPropertyList<run::FlexibleDimensionsEntryNV, &Emulation::matrix2, kFlexibleDimensionsName,
+                    EmulatedFlexibleDimensions>;
 
 // ---- Device.
 
@@ -539,15 +593,17 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
     for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
       extensions.push_back(info->ppEnabledExtensionNames[i]);
     }
-    if (p != nullptr && p->ready && p->emulate_matrices) {
-      // The driver does not have the extension (or must not use its own): it never sees it.
-      std::erase_if(extensions,
-                    [](const char* e) { return std::strcmp(e, kKhrCooperativeMatrix) == 0; });
-      copy.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
-      copy.ppEnabledExtensionNames = extensions.data();
-      edits.Unlink(reinterpret_cast<VkBaseOutStructure*>(&copy),
-                   run::kCooperativeMatrixFeaturesKHR);
-    }
+    // The driver does not have the emulated extensions (or must not use its own): it never
+    // sees them.
+    const Emulation emulation = p != nullptr && p->ready ? p->emulation : Emulation();
+    auto strip = [&](const char* name, VkStructureType features) {
+      std::erase_if(extensions, [&](const char* e) { return std::strcmp(e, name) == 0; });
+      edits.Unlink(reinterpret_cast<VkBaseOutStructure*>(&copy), features);
+    };
+    if (emulation.matrices) strip(kKhrCooperativeMatrix, run::kCooperativeMatrixFeaturesKHR);
+    if (emulation.matrix2) strip(kNvCooperativeMatrix2, run::kCooperativeMatrix2FeaturesNV);
+    copy.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+    copy.ppEnabledExtensionNames = extensions.data();
     // The lowering runs with one subgroup size: on a device whose size varies, the layer asks
     // for it (a required subgroup size), which needs subgroupSizeControl.
     auto* v13 =
@@ -556,8 +612,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
     auto* own = const_cast<VkPhysicalDeviceSubgroupSizeControlFeatures*>(
         FindInChain<VkPhysicalDeviceSubgroupSizeControlFeatures>(
             copy.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES));
-    if (p != nullptr && p->ready && p->emulate_matrices &&
-        p->min_subgroup_size != p->max_subgroup_size && p->has_subgroup_size_control) {
+    if (emulation.any() && p->min_subgroup_size != p->max_subgroup_size &&
+        p->has_subgroup_size_control) {
       if (v13 != nullptr) {
         edits.Enable(&v13->subgroupSizeControl);
       } else if (own != nullptr) {
@@ -798,7 +854,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         }
       }
       if (m == nullptr) continue;
-      emulated |= s.emulate && d->physical->emulate_matrices && m->khr_matrices;
+      emulated |= s.emulate && d->physical->emulation.any() && m->khr_matrices;
       const std::vector<run::SpecConstant> spec = SpecConstantsOf(stage.pSpecializationInfo);
       const auto* required = FindInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
           stage.pNext, kRequiredSubgroupSizeInfo);
@@ -811,7 +867,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         failed = true;
         break;
       }
-      if (!s.emulate || !d->physical->emulate_matrices || !m->khr_matrices) continue;
+      if (!s.emulate || !d->physical->emulation.any() || !m->khr_matrices) continue;
       // The driver gets the legalized module instead of the one in pNext.
       if (inline_module != nullptr) {
         edits.Unlink(reinterpret_cast<VkBaseOutStructure*>(&stage),
@@ -848,8 +904,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       if (!LegalizeModule(m->words, spec, d->setup.target_env, profile::Write(target),
                           Cache::ForDirectory(s.cache_dir), &legal, &source, &error)) {
         d->instance->Report(ReportLevel::kError, "coopspv-layer-emulation",
-                            "vkCreateComputePipelines: VK_KHR_cooperative_matrix cannot be "
-                            "emulated for this module (subgroup size " +
+                            "vkCreateComputePipelines: the cooperative matrices of this module "
+                            "cannot be emulated (subgroup size " +
                                 std::to_string(size) + "): " + error,
                             VK_OBJECT_TYPE_SHADER_MODULE, object);
         failed = true;
@@ -917,8 +973,11 @@ PFN_vkVoidFunction DeviceFunction(const char* name) {
 
 // Physical-device functions the loader may not know (it asks vk_layerGetPhysicalDeviceProcAddr).
 PFN_vkVoidFunction PhysicalDeviceFunction(const char* name) {
-  if (std::strcmp(name, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR") == 0) {
-    return reinterpret_cast<PFN_vkVoidFunction>(GetPhysicalDeviceCooperativeMatrixProperties);
+  if (std::strcmp(name, kMatrixPropertiesName) == 0) {
+    return reinterpret_cast<PFN_vkVoidFunction>(GetMatrixProperties);
+  }
+  if (std::strcmp(name, kFlexibleDimensionsName) == 0) {
+    return reinterpret_cast<PFN_vkVoidFunction>(GetFlexibleDimensionsProperties);
   }
   return nullptr;
 }

@@ -128,6 +128,9 @@ inline constexpr auto kCooperativeMatrixFeaturesKHR = static_cast<VkStructureTyp
 inline constexpr auto kCooperativeMatrixPropertiesKHR = static_cast<VkStructureType>(1000506001);
 inline constexpr auto kPhysicalDeviceCooperativeMatrixPropertiesKHR =
     static_cast<VkStructureType>(1000506002);
+inline constexpr auto kCooperativeMatrix2FeaturesNV = static_cast<VkStructureType>(1000593000);
+inline constexpr auto kFlexibleDimensionsPropertiesNV = static_cast<VkStructureType>(1000593001);
+inline constexpr auto kCooperativeMatrix2PropertiesNV = static_cast<VkStructureType>(1000593002);
 
 // VkPhysicalDeviceCooperativeMatrixFeaturesKHR.
 struct CooperativeMatrixFeaturesKHR {
@@ -141,8 +144,20 @@ struct CooperativeMatrixDevicePropertiesKHR {
   void* pNext = nullptr;
   VkShaderStageFlags cooperativeMatrixSupportedStages = 0;
 };
+// VkPhysicalDeviceCooperativeMatrix2FeaturesNV.
+struct CooperativeMatrix2FeaturesNV {
+  VkStructureType sType = kCooperativeMatrix2FeaturesNV;
+  void* pNext = nullptr;
+  VkBool32 cooperativeMatrixWorkgroupScope = VK_FALSE;
+  VkBool32 cooperativeMatrixFlexibleDimensions = VK_FALSE;
+  VkBool32 cooperativeMatrixReductions = VK_FALSE;
+  VkBool32 cooperativeMatrixConversions = VK_FALSE;
+  VkBool32 cooperativeMatrixPerElementOperations = VK_FALSE;
+  VkBool32 cooperativeMatrixTensorAddressing = VK_FALSE;
+  VkBool32 cooperativeMatrixBlockLoads = VK_FALSE;
+};
 struct CooperativeMatrix2DevicePropertiesNV {
-  VkStructureType sType = static_cast<VkStructureType>(1000593002);
+  VkStructureType sType = kCooperativeMatrix2PropertiesNV;
   void* pNext = nullptr;
   uint32_t cooperativeMatrixWorkgroupScopeMaxWorkgroupSize = 0;
   uint32_t cooperativeMatrixFlexibleDimensionsMaxDimension = 0;
@@ -173,7 +188,7 @@ struct CooperativeMatrixEntryNV {
   uint32_t scope = 0;
 };
 struct FlexibleDimensionsEntryNV {
-  VkStructureType sType = static_cast<VkStructureType>(1000593001);
+  VkStructureType sType = kFlexibleDimensionsPropertiesNV;
   void* pNext = nullptr;
   uint32_t MGranularity = 0, NGranularity = 0, KGranularity = 0;
   uint32_t AType = 0, BType = 0, CType = 0, ResultType = 0;
