@@ -456,32 +456,25 @@ VkResult FillEntries(const std::vector<Entry>& list, uint32_t* count, Entry* out
 }
 
 // An emulated list entry in Vulkan's structure.
-run::CooperativeMatrixEntryKHR ToEntry(const profile::CooperativeMatrixProperties& m) {
-  run::CooperativeMatrixEntryKHR e;
-  e.MSize = m.MSize;
-  e.NSize = m.NSize;
-  e.KSize = m.KSize;
+template <typename Entry, typename Properties>
+Entry ToEntry(const Properties& m) {
+  Entry e;
+  if constexpr (std::is_same_v<Entry, run::CooperativeMatrixEntryKHR>) {
+    e.MSize = m.MSize;
+    e.NSize = m.NSize;
+    e.KSize = m.KSize;
+  } else {
+    e.MGranularity = m.MGranularity;
+    e.NGranularity = m.NGranularity;
+    e.KGranularity = m.KGranularity;
+    e.workgroupInvocations = m.workgroupInvocations;
+  }
   e.AType = static_cast<uint32_t>(m.AType);
   e.BType = static_cast<uint32_t>(m.BType);
   e.CType = static_cast<uint32_t>(m.CType);
   e.ResultType = static_cast<uint32_t>(m.ResultType);
   e.saturatingAccumulation = m.saturatingAccumulation ? VK_TRUE : VK_FALSE;
   e.scope = static_cast<uint32_t>(m.scope);
-  return e;
-}
-
-run::FlexibleDimensionsEntryNV ToEntry(const profile::FlexibleDimensionsProperties& m) {
-  run::FlexibleDimensionsEntryNV e;
-  e.MGranularity = m.MGranularity;
-  e.NGranularity = m.NGranularity;
-  e.KGranularity = m.KGranularity;
-  e.AType = static_cast<uint32_t>(m.AType);
-  e.BType = static_cast<uint32_t>(m.BType);
-  e.CType = static_cast<uint32_t>(m.CType);
-  e.ResultType = static_cast<uint32_t>(m.ResultType);
-  e.saturatingAccumulation = m.saturatingAccumulation ? VK_TRUE : VK_FALSE;
-  e.scope = static_cast<uint32_t>(m.scope);
-  e.workgroupInvocations = m.workgroupInvocations;
   return e;
 }
 
@@ -509,7 +502,7 @@ VKAPI_ATTR VkResult VKAPI_CALL GetPropertyList(VkPhysicalDevice device, uint32_t
       return next(device, count, out);
     }
     std::vector<Entry> list;
-    for (const auto& m : kList(p->real)) list.push_back(ToEntry(m));
+    for (const auto& m : kList(p->real)) list.push_back(ToEntry<Entry>(m));
     return FillEntries(list, count, out);
   } catch (...) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
