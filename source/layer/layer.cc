@@ -54,6 +54,14 @@ std::string VersionString(uint32_t v) {
   return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v));
 }
 
+// A device profile the layer validates or legalizes for, built once: its JSON text, the hash of
+// the text (for the cache keys) and, for validation, the profile loaded.
+struct DeviceTarget {
+  std::string json;
+  CacheKey key;
+  std::shared_ptr<const DeviceProfileHandle> handle;
+};
+
 // What the layer knows of one physical device, built at the first query that needs it.
 struct PhysicalDevice {
   std::once_flag once;
@@ -64,9 +72,10 @@ struct PhysicalDevice {
   uint32_t subgroup_size = 0, min_subgroup_size = 0, max_subgroup_size = 0;
   bool required_size_in_compute = false;  // requiredSubgroupSizeStages has compute.
   bool has_subgroup_size_control = false;
-  // As the application sees it, for validation: per subgroup size (0: the device's default).
+  // Per subgroup size (0: the device's default), the device as the application sees it (for
+  // validation) and as it is (for legalization).
   std::mutex mutex;
-  std::map<uint32_t, std::pair<std::shared_ptr<const DeviceProfileHandle>, std::string>> seen;
+  std::map<std::pair<bool, uint32_t>, std::shared_ptr<const DeviceTarget>> targets;
   std::string problem;  // Why `ready` is false.
 };
 
@@ -80,6 +89,7 @@ struct Instance {
   PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger = nullptr;
   uint32_t api_version = VK_API_VERSION_1_0;  // The application's.
   Settings settings;
+  Cache* cache = nullptr;  // Cache::ForDirectory(settings.cache_dir).
   std::unique_ptr<Messages> messages;
   std::mutex mutex;
   std::map<VkPhysicalDevice, std::unique_ptr<PhysicalDevice>> physical;
@@ -214,23 +224,26 @@ PhysicalDevice* Instance::Physical(VkPhysicalDevice device) {
   return p;
 }
 
-// The profile the application's modules are checked against: the device as advertised, its
-// subgroup size the pipeline's.
-std::pair<std::shared_ptr<const DeviceProfileHandle>, std::string> SeenProfile(
-    PhysicalDevice& p, uint32_t subgroup_size, std::string* error) {
+// The profile the application's modules are checked against (`seen`: the device as
+// advertised), or the one they are legalized for (the device as it is), for a subgroup size.
+std::shared_ptr<const DeviceTarget> Target(PhysicalDevice& p, bool seen, uint32_t subgroup_size,
+                                           std::string* error) {
   std::lock_guard<std::mutex> lock(p.mutex);
-  auto it = p.seen.find(subgroup_size);
-  if (it != p.seen.end()) return it->second;
-  profile::DeviceProfile seen = Advertised(p.real, p.emulation);
-  if (subgroup_size != 0) seen.properties.subgroupSize = subgroup_size;
-  std::string json = profile::Write(seen);
-  std::shared_ptr<const DeviceProfileHandle> handle;
+  std::shared_ptr<const DeviceTarget>& slot = p.targets[{seen, subgroup_size}];
+  if (slot != nullptr) return slot;
+  profile::DeviceProfile profile = seen ? Advertised(p.real, p.emulation) : p.real;
+  if (subgroup_size != 0) profile.properties.subgroupSize = subgroup_size;
+  auto t = std::make_shared<DeviceTarget>();
+  t->json = profile::Write(profile);
+  Hasher h;
+  h.Add(t->json);
+  t->key = h.Finish();
   Problem problem;
-  if (!LoadDeviceProfile(json, &handle, &problem)) {
+  if (seen && !LoadDeviceProfile(t->json, &t->handle, &problem)) {
     *error = "the device profile does not read back: " + problem.message;
-    return {};
+    return nullptr;
   }
-  return p.seen[subgroup_size] = {handle, std::move(json)};
+  return slot = std::move(t);
 }
 
 // ---- Instance.
@@ -279,6 +292,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info,
       d->api_version = info->pApplicationInfo->apiVersion;
     }
     d->settings = ReadSettings();
+    d->cache = &Cache::ForDirectory(d->settings.cache_dir);
     d->messages = std::make_unique<Messages>(d->settings.report_level);
     for (const std::string& problem : d->settings.problems) {
       d->Report(ReportLevel::kWarning, "coopspv-layer-settings", "ignored: " + problem);
@@ -724,11 +738,15 @@ bool Check(Device& d, Module& m, std::span<const run::SpecConstant> spec, uint32
            const char* where, VkObjectType type, uint64_t object) {
   std::string error;
   ValidationSetup setup = d.setup;
-  std::tie(setup.profile, setup.profile_json) = SeenProfile(*d.physical, subgroup_size, &error);
+  const std::shared_ptr<const DeviceTarget> target =
+      Target(*d.physical, true, subgroup_size, &error);
+  if (target != nullptr) {
+    setup.profile = target->handle;
+    setup.profile_key = target->key;
+  }
   Verdict verdict;
-  if (setup.profile == nullptr ||
-      !ValidateModule(m.words, spec, setup, Cache::ForDirectory(d.instance->settings.cache_dir),
-                      &verdict, &error)) {
+  if (target == nullptr ||
+      !ValidateModule(m.words, spec, setup, *d.instance->cache, &verdict, &error)) {
     d.instance->Report(ReportLevel::kError, "coopspv-layer",
                        std::string(where) + ": the module could not be validated: " + error, type,
                        object);
@@ -737,11 +755,13 @@ bool Check(Device& d, Module& m, std::span<const run::SpecConstant> spec, uint32
   static const char* const kSources[] = {"validated", "verdict from the memory cache",
                                          "verdict from the cache directory"};
 
-  d.instance->Report(ReportLevel::kInfo, "coopspv-layer-validation",
-                     std::string(where) + ": " + kSources[static_cast<int>(verdict.source)] + ": " +
-                         (verdict.valid ? "valid" : "invalid") + ", " +
-                         std::to_string(verdict.diagnostics.size()) + " diagnostic(s)",
-                     type, object);
+  if (d.instance->settings.report_level >= ReportLevel::kInfo) {
+    d.instance->Report(ReportLevel::kInfo, "coopspv-layer-validation",
+                       std::string(where) + ": " + kSources[static_cast<int>(verdict.source)] +
+                           ": " + (verdict.valid ? "valid" : "invalid") + ", " +
+                           std::to_string(verdict.diagnostics.size()) + " diagnostic(s)",
+                       type, object);
+  }
   ReportVerdict(d, m, verdict, where, type, object);
   return !verdict.valid && d.instance->settings.fail_on_error;
 }
@@ -889,13 +909,13 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
           }
         }
       }
-      profile::DeviceProfile target = p.real;
-      target.properties.subgroupSize = size;
       std::vector<uint32_t> legal;
       Source source = Source::kComputed;
       std::string error;
-      if (!LegalizeModule(m->words, spec, d->setup.target_env, profile::Write(target),
-                          Cache::ForDirectory(s.cache_dir), &legal, &source, &error)) {
+      const std::shared_ptr<const DeviceTarget> target = Target(*d->physical, false, size, &error);
+      if (target == nullptr ||
+          !LegalizeModule(m->words, spec, d->setup.target_env, target->json, target->key,
+                          *d->instance->cache, &legal, &source, &error)) {
         d->instance->Report(ReportLevel::kError, "coopspv-layer-emulation",
                             "vkCreateComputePipelines: the cooperative matrices of this module "
                             "cannot be emulated (subgroup size " +
@@ -904,11 +924,13 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         failed = true;
         break;
       }
-      d->instance->Report(ReportLevel::kInfo, "coopspv-layer-emulation",
-                          std::string("vkCreateComputePipelines: ") +
-                              kLegalized[static_cast<int>(source)] + " for subgroup size " +
-                              std::to_string(size),
-                          VK_OBJECT_TYPE_SHADER_MODULE, object);
+      if (s.report_level >= ReportLevel::kInfo) {
+        d->instance->Report(ReportLevel::kInfo, "coopspv-layer-emulation",
+                            std::string("vkCreateComputePipelines: ") +
+                                kLegalized[static_cast<int>(source)] + " for subgroup size " +
+                                std::to_string(size),
+                            VK_OBJECT_TYPE_SHADER_MODULE, object);
+      }
       VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
       module_info.codeSize = legal.size() * 4;
       module_info.pCode = legal.data();

@@ -107,7 +107,7 @@ bool ValidateModule(std::span<const uint32_t> words, std::span<const run::SpecCo
   h.Add(static_cast<uint64_t>(setup.scalar_block_layout) |
         static_cast<uint64_t>(setup.uniform_buffer_standard_layout) << 1 |
         static_cast<uint64_t>(setup.workgroup_scalar_block_layout) << 2);
-  h.Add(setup.profile_json);
+  h.Add(&setup.profile_key, sizeof(setup.profile_key));
   AddModule(h, words, spec);
   const CacheKey key = h.Finish();
   bool from_disk = false;
@@ -139,12 +139,13 @@ bool ValidateModule(std::span<const uint32_t> words, std::span<const run::SpecCo
 }
 
 bool LegalizeModule(std::span<const uint32_t> words, std::span<const run::SpecConstant> spec,
-                    const std::string& target_env, const std::string& device_json, Cache& cache,
-                    std::vector<uint32_t>* out, Source* source, std::string* error) {
+                    const std::string& target_env, const std::string& device_json,
+                    const CacheKey& device_key, Cache& cache, std::vector<uint32_t>* out,
+                    Source* source, std::string* error) {
   Hasher h;
   h.Add("legalize");
   h.Add(target_env);
-  h.Add(device_json);
+  h.Add(&device_key, sizeof(device_key));
   AddModule(h, words, spec);
   const CacheKey key = h.Finish();
   bool from_disk = false;

@@ -31,7 +31,7 @@ struct ValidationSetup {
   bool uniform_buffer_standard_layout = false;
   bool workgroup_scalar_block_layout = false;
   std::shared_ptr<const DeviceProfileHandle> profile;
-  std::string profile_json;  // Its text: part of the cache key.
+  CacheKey profile_key;  // The hash of its JSON text: part of the cache key.
 };
 
 // Where a result came from: computed now, or found in memory or in the cache directory.
@@ -51,11 +51,12 @@ bool ValidateModule(std::span<const uint32_t> words, std::span<const run::SpecCo
                     std::string* error);
 
 // The module specialized by `spec`, frozen, folded and legalized for the device whose profile
-// is `device_json` (its subgroup size the one the pipeline runs with), or found in the cache.
-// False with the reason when the legalization fails.
+// is `device_json` (its subgroup size the one the pipeline runs with; `device_key` the hash of
+// the text), or found in the cache. False with the reason when the legalization fails.
 bool LegalizeModule(std::span<const uint32_t> words, std::span<const run::SpecConstant> spec,
-                    const std::string& target_env, const std::string& device_json, Cache& cache,
-                    std::vector<uint32_t>* out, Source* source, std::string* error);
+                    const std::string& target_env, const std::string& device_json,
+                    const CacheKey& device_key, Cache& cache, std::vector<uint32_t>* out,
+                    Source* source, std::string* error);
 
 // A diagnostic as one line: "error: rule: message [clause] (instruction)".
 std::string DiagnosticLine(const ValidationDiagnostic& d);

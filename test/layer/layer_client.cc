@@ -8,17 +8,21 @@
 //
 // --inline: no shader module; each pipeline's stage carries the module's
 // VkShaderModuleCreateInfo in its pNext (VK_KHR_maintenance5's way).
+// --time: after the runs, "TIME <module> <median microseconds>" of vkCreateShaderModule and
+// vkCreateComputePipelines together, over every creation of the module.
 //
 // Prints "MESSAGE <severity> <pMessageIdName> | <pMessage>" per message and
 // "<module>: <function> <VkResult>" per creation. Exit status: 0 when every creation succeeded,
 // 1 when one failed, 2 for a usage or setup error.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -73,9 +77,14 @@ struct Device {
 std::vector<VkSpecializationMapEntry> g_spec_entries;
 std::vector<uint32_t> g_spec_data;
 bool g_inline = false;
+// --time: per module, the microseconds of each creation.
+std::mutex g_times_mutex;
+std::map<std::string, std::vector<double>> g_times;
 
 // One shader module and compute pipeline for the module; false when a creation failed.
 bool CreatePipeline(const Device& d, const Module& m) {
+  const auto start = std::chrono::steady_clock::now();
+  double creation_us = 0;
   const VulkanApi& vk = d.vk;
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = m.words.size() * 4;
@@ -84,6 +93,8 @@ bool CreatePipeline(const Device& d, const Module& m) {
   VkResult r = VK_SUCCESS;
   if (!g_inline) {
     r = vk.vkCreateShaderModule(d.device, &info, nullptr, &module);
+    creation_us +=
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     std::lock_guard<std::mutex> lock(g_print);
     std::printf("%s: vkCreateShaderModule %s\n", m.name.c_str(), ResultName(r).c_str());
   }
@@ -130,7 +141,15 @@ bool CreatePipeline(const Device& d, const Module& m) {
   if (!g_spec_entries.empty()) ci.stage.pSpecializationInfo = &spec;
   ci.layout = layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
+  const auto pipeline_start = std::chrono::steady_clock::now();
   r = vk.vkCreateComputePipelines(d.device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline);
+  creation_us +=
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - pipeline_start)
+          .count();
+  {
+    std::lock_guard<std::mutex> lock(g_times_mutex);
+    g_times[m.name].push_back(creation_us);
+  }
   {
     std::lock_guard<std::mutex> lock(g_print);
     std::printf("%s: vkCreateComputePipelines %s\n", m.name.c_str(), ResultName(r).c_str());
@@ -145,7 +164,7 @@ bool CreatePipeline(const Device& d, const Module& m) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool messenger = false, enable_layer = false;
+  bool messenger = false, enable_layer = false, time = false;
   int instances = 1, devices = 1, threads = 1, repeat = 1;
   std::vector<Module> modules;
   for (int i = 1; i < argc; ++i) {
@@ -155,6 +174,8 @@ int main(int argc, char** argv) {
     };
     if (a == "--messenger") {
       messenger = true;
+    } else if (a == "--time") {
+      time = true;
     } else if (a == "--inline") {
       g_inline = true;
     } else if (a == "--enable-layer") {
@@ -293,6 +314,11 @@ int main(int argc, char** argv) {
   }
   for (std::thread& w : workers) w.join();
   ok = all_ok;
+  for (auto& [name, times] : g_times) {
+    if (!time || times.empty()) continue;
+    std::sort(times.begin(), times.end());
+    std::printf("TIME %s %.1f\n", name.c_str(), times[times.size() / 2]);
+  }
   for (Live& l : live) {
     for (Device& d : l.devices) d.vk.vkDestroyDevice(d.device, nullptr);
     if (l.messenger != VK_NULL_HANDLE) {
