@@ -1,4 +1,4 @@
-# Sourced by the GPU scripts (utils/gpu_check.sh, utils/gpu_check_coopvec.sh) from the
+# Sourced by the GPU scripts (utils/gpu_check.sh, gpu_check_coopvec.sh, gpu_check_layer.sh) from the
 # repository root: makes the Vulkan loader and the NVIDIA ICD usable on the GPU machine.
 # shellcheck shell=bash
 
