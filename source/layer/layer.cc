@@ -217,8 +217,8 @@ PhysicalDevice* Instance::Physical(VkPhysicalDevice device) {
         }
       }
       p->ready = true;
-    } catch (const std::exception& e) {
-      p->problem = e.what();
+    } catch (...) {
+      p->problem = WhatFailed();
     }
   });
   return p;
