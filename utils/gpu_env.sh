@@ -1,5 +1,5 @@
-# Sourced by the GPU scripts (utils/gpu_check.sh, utils/gpu_check_coopvec.sh) from the
-# repository root: makes the Vulkan loader and the NVIDIA ICD usable on the GPU machine.
+# Sourced by the GPU scripts (utils/gpu_check.sh, gpu_check_coopvec.sh, gpu_check_layer.sh)
+# from the repository root: makes the Vulkan loader and the NVIDIA ICD usable on the GPU machine.
 # shellcheck shell=bash
 
 # The Vulkan loader: the machine has the NVIDIA driver but no loader; the carried .deb files

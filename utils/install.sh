@@ -4,6 +4,10 @@
 #   PREFIX/lib/libcoopspv.a, PREFIX/lib/pkgconfig/coopspv.pc (with PREFIX written in)
 #   PREFIX/include/coopspv/coopspv.h (C API) and coopspv.hpp (C++ API: link libcoopspv.a)
 #   PREFIX/bin/coopspv-as, coopspv-dis, coopspv-val, coopspv-opt, coopspv-run
+#   PREFIX/lib/libVkLayer_coopspv.so and PREFIX/share/vulkan/explicit_layer.d/VkLayer_coopspv.json
+#   (naming the library by its installed path): VK_LAYER_coopspv (docs/layer.md), which the
+#   loader finds there for PREFIX /usr or /usr/local, else with
+#   VK_LAYER_PATH=PREFIX/share/vulkan/explicit_layer.d
 #
 # Usage: utils/install.sh PREFIX
 # It builds what it installs with Bazel first. With COOPSPV_BIN_DIR set (a directory laid out like
@@ -23,7 +27,7 @@ esac
 src="${COOPSPV_SRC_DIR:-$(cd "$(dirname "$0")/.." && pwd)}"
 tools="coopspv-as coopspv-dis coopspv-val coopspv-opt coopspv-run"
 if [ -z "${COOPSPV_BIN_DIR:-}" ]; then
-  targets="//:libcoopspv.so //:libcoopspv_static"
+  targets="//:libcoopspv.so //:libcoopspv_static //source/layer:libVkLayer_coopspv.so"
   for t in $tools; do targets="$targets //tools:$t"; done
   # shellcheck disable=SC2086
   (cd "$src" && bazel build -c opt $targets >&2)
@@ -50,4 +54,9 @@ chmod 644 "$prefix/lib/pkgconfig/coopspv.pc"
 for t in $tools; do
   install -m 755 "$bin/tools/$t" "$prefix/bin/$t"
 done
+install -d "$prefix/share/vulkan/explicit_layer.d"
+install -m 755 "$bin/source/layer/libVkLayer_coopspv.so" "$prefix/lib/libVkLayer_coopspv.so"
+sed "s|@LIBRARY_PATH@|$prefix/lib/libVkLayer_coopspv.so|" "$src/source/layer/VkLayer_coopspv.json.in" \
+  >"$prefix/share/vulkan/explicit_layer.d/VkLayer_coopspv.json"
+chmod 644 "$prefix/share/vulkan/explicit_layer.d/VkLayer_coopspv.json"
 echo "installed coopspv $version in $prefix" >&2

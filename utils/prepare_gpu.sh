@@ -2,20 +2,29 @@
 # Prepares, on this (Debian 12) machine, what utils/gpu_check.sh needs on the GPU machine:
 #   .gpu/bin/coopspv-run   the tool, built here (optimized); it opens libvulkan.so.1 at run time
 #                          (and coopspv-as / -opt / -dis beside it)
+#   .gpu/layer/            VK_LAYER_coopspv's library and manifest, .gpu/bin/layer_client
+#                          (utils/gpu_check_layer.sh)
 #   .gl/*.deb              Debian's Vulkan loader (libvulkan1), which the GPU machine lacks
 # Both folders are ignored by git and travel with the working tree to the GPU machine, where
 # `utils/gpu_check.sh` runs from the repository root.
 set -eu
 cd "$(dirname "$0")/.."
 
-# coopspv-as / -opt / -dis too: utils/gpu_check_coopvec.sh lowers scripts with them.
-bazel build -c opt //tools:coopspv-run //tools:coopspv-as //tools:coopspv-opt //tools:coopspv-dis
-mkdir -p .gpu/bin .gl
-for tool in coopspv-run coopspv-as coopspv-opt coopspv-dis; do
-  cp -f "bazel-bin/tools/$tool" ".gpu/bin/$tool"
-  chmod u+w ".gpu/bin/$tool"
-  strip ".gpu/bin/$tool" 2>/dev/null || true
+# coopspv-as / -opt / -dis too: utils/gpu_check_coopvec.sh lowers scripts with them;
+# VK_LAYER_coopspv and the test application for utils/gpu_check_layer.sh.
+bazel build -c opt //tools:coopspv-run //tools:coopspv-as //tools:coopspv-opt //tools:coopspv-dis \
+  //source/layer:layer_files //test/layer:layer_client
+mkdir -p .gpu/bin .gpu/layer .gl
+for tool in tools/coopspv-run tools/coopspv-as tools/coopspv-opt tools/coopspv-dis \
+  test/layer/layer_client; do
+  cp -f "bazel-bin/$tool" ".gpu/bin/$(basename "$tool")"
+  chmod u+w ".gpu/bin/$(basename "$tool")"
+  strip ".gpu/bin/$(basename "$tool")" 2>/dev/null || true
 done
+cp -f bazel-bin/source/layer/libVkLayer_coopspv.so bazel-bin/source/layer/VkLayer_coopspv.json \
+  .gpu/layer/
+chmod u+w .gpu/layer/*
+strip .gpu/layer/libVkLayer_coopspv.so 2>/dev/null || true
 
 # The loader packages (apt-get download fetches a .deb without installing it): the Vulkan
 # loader, and the GL dispatch libraries the NVIDIA ICD (libGLX_nvidia.so.0) links to.

@@ -3,7 +3,7 @@
 # Idempotent and silent when everything is present. Run as root (or with sudo available).
 set -eu
 
-PACKAGES="bazel-bootstrap spirv-headers libgtest-dev libbenchmark-dev python3 g++ libvulkan-dev mesa-vulkan-drivers pkg-config libshaderc-dev"
+PACKAGES="bazel-bootstrap spirv-headers libgtest-dev libbenchmark-dev python3 g++ libvulkan-dev mesa-vulkan-drivers pkg-config libshaderc-dev vulkan-tools"
 
 missing=""
 for p in $PACKAGES; do

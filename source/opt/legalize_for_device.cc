@@ -215,9 +215,11 @@ class LegalizeForDevicePass : public Pass {
 
 bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
                                std::string* error) {
-  // A built-in name, else a JSON file.
+  // A built-in name, the JSON text itself (a layer hands over the live device's), else a file.
   std::string text(profile);
-  if (!profile::BuiltIn(profile)) {
+  const size_t first = profile.find_first_not_of(" \t\r\n");
+  const bool json = first != std::string_view::npos && profile[first] == '{';
+  if (!json && !profile::BuiltIn(profile)) {
     std::ifstream in{std::string(profile), std::ios::binary};
     if (!in) {
       std::string names;
@@ -233,7 +235,8 @@ bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
   std::string why;
   const std::optional<profile::DeviceProfile> p = profile::FromNameOrText(text, &why);
   if (!p) {
-    *error = "cannot read the device profile '" + std::string(profile) + "': " + why;
+    *error = "cannot read the device profile '" +
+             (json ? std::string("(JSON text)") : std::string(profile)) + "': " + why;
     return false;
   }
   target->has_khr_coop_matrix =

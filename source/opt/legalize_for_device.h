@@ -31,10 +31,10 @@ struct LegalizeTarget {
   std::shared_ptr<const profile::DeviceProfile> profile;
 };
 
-// Reads a device profile (a built-in name such as "h100" or "lavapipe", else a JSON file;
-// docs/device_profile.md) into a target: which cooperative extensions the device has (KHR
-// matrices only with the cooperativeMatrix feature, vectors only with cooperativeVector) and
-// its subgroup size.
+// Reads a device profile (a built-in name such as "h100" or "lavapipe", the JSON text itself when
+// it starts with '{', else a JSON file; docs/device_profile.md) into a target: which cooperative
+// extensions the device has (KHR matrices only with the cooperativeMatrix feature, vectors only
+// with cooperativeVector) and its subgroup size.
 bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
                                std::string* error);
 

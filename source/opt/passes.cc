@@ -72,7 +72,7 @@ constexpr PassInfo kPasses[] = {
      "list into a grid of tiles it lists (without a profile: the H100's shapes); fails naming "
      "an instruction on such a type that it cannot split.",
      CreateTileCoopMatrixPass},
-    {"legalize-for-device", "=<device profile: JSON file or built-in name>",
+    {"legalize-for-device", "=<device profile: JSON file, JSON text or built-in name>",
      "Rewrite the module so that the profile's device accepts it: strip decode vectors, NV "
      "matrices onto KHR, lower matrices / vectors the device lacks; fail naming what cannot be "
      "fixed.",

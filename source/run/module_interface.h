@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "source/run/script.h"
+#include "source/run/specialization.h"
 
 namespace coopspv::run {
 
@@ -62,13 +63,6 @@ struct ModuleInterface {
 bool ReadModuleInterface(std::span<const uint32_t> words, std::string_view entry_point,
                          ModuleInterface* out, std::string* error,
                          std::span<const SpecConstant> spec = {});
-
-// A pipeline's SPECIALIZE values as --set-spec-const-default-value reads them ("id:value ..."),
-// each value written for its constant's type in `words` (a Boolean spec constant's value is a
-// VkBool32); a SpecId the module does not have is left out (it does not affect the pipeline);
-// empty when there are none.
-std::string SpecializationDefaults(std::span<const uint32_t> words,
-                                   std::span<const SpecConstant> spec);
 
 // Reads the interface of the pipeline's entry point and checks the script's bindings against
 // it: every descriptor the entry point uses is bound at its set and binding as a kind of

@@ -9,9 +9,7 @@ namespace coopspv::run {
 namespace {
 
 // Structure types newer than Debian's 1.3.239 headers (values from the Vulkan registry).
-constexpr auto kCooperativeMatrixFeaturesKHR = static_cast<VkStructureType>(1000506000);
 constexpr auto kCooperativeVectorFeaturesNV = static_cast<VkStructureType>(1000491000);
-constexpr auto kCooperativeMatrix2FeaturesNV = static_cast<VkStructureType>(1000593000);
 constexpr auto kShaderBfloat16FeaturesKHR = static_cast<VkStructureType>(1000141000);
 constexpr auto kShaderReplicatedCompositesFeaturesEXT = static_cast<VkStructureType>(1000564000);
 constexpr auto kShaderFloat8FeaturesEXT = static_cast<VkStructureType>(1000567000);

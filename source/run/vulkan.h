@@ -135,6 +135,89 @@ inline constexpr auto kConvertCooperativeVectorMatrixInfoNV =
 using PFN_ConvertCooperativeVectorMatrixNV =
     VkResult(VKAPI_PTR*)(VkDevice device, const ConvertCooperativeVectorMatrixInfoNV* info);
 
+// ---- The cooperative property structures and the entries of the property lists (newer than
+// Debian's headers; layouts and sType values from the Vulkan registry).
+
+inline constexpr auto kCooperativeMatrixFeaturesKHR = static_cast<VkStructureType>(1000506000);
+inline constexpr auto kCooperativeMatrixPropertiesKHR = static_cast<VkStructureType>(1000506001);
+inline constexpr auto kPhysicalDeviceCooperativeMatrixPropertiesKHR =
+    static_cast<VkStructureType>(1000506002);
+inline constexpr auto kCooperativeMatrix2FeaturesNV = static_cast<VkStructureType>(1000593000);
+inline constexpr auto kFlexibleDimensionsPropertiesNV = static_cast<VkStructureType>(1000593001);
+inline constexpr auto kCooperativeMatrix2PropertiesNV = static_cast<VkStructureType>(1000593002);
+
+// VkPhysicalDeviceCooperativeMatrixFeaturesKHR.
+struct CooperativeMatrixFeaturesKHR {
+  VkStructureType sType = kCooperativeMatrixFeaturesKHR;
+  void* pNext = nullptr;
+  VkBool32 cooperativeMatrix = VK_FALSE;
+  VkBool32 cooperativeMatrixRobustBufferAccess = VK_FALSE;
+};
+struct CooperativeMatrixDevicePropertiesKHR {
+  VkStructureType sType = kPhysicalDeviceCooperativeMatrixPropertiesKHR;
+  void* pNext = nullptr;
+  VkShaderStageFlags cooperativeMatrixSupportedStages = 0;
+};
+// VkPhysicalDeviceCooperativeMatrix2FeaturesNV.
+struct CooperativeMatrix2FeaturesNV {
+  VkStructureType sType = kCooperativeMatrix2FeaturesNV;
+  void* pNext = nullptr;
+  VkBool32 cooperativeMatrixWorkgroupScope = VK_FALSE;
+  VkBool32 cooperativeMatrixFlexibleDimensions = VK_FALSE;
+  VkBool32 cooperativeMatrixReductions = VK_FALSE;
+  VkBool32 cooperativeMatrixConversions = VK_FALSE;
+  VkBool32 cooperativeMatrixPerElementOperations = VK_FALSE;
+  VkBool32 cooperativeMatrixTensorAddressing = VK_FALSE;
+  VkBool32 cooperativeMatrixBlockLoads = VK_FALSE;
+};
+struct CooperativeMatrix2DevicePropertiesNV {
+  VkStructureType sType = kCooperativeMatrix2PropertiesNV;
+  void* pNext = nullptr;
+  uint32_t cooperativeMatrixWorkgroupScopeMaxWorkgroupSize = 0;
+  uint32_t cooperativeMatrixFlexibleDimensionsMaxDimension = 0;
+  uint32_t cooperativeMatrixWorkgroupScopeReservedSharedMemory = 0;
+};
+struct CooperativeVectorDevicePropertiesNV {
+  VkStructureType sType = static_cast<VkStructureType>(1000491001);
+  void* pNext = nullptr;
+  VkShaderStageFlags cooperativeVectorSupportedStages = 0;
+  VkBool32 cooperativeVectorTrainingFloat16Accumulation = VK_FALSE;
+  VkBool32 cooperativeVectorTrainingFloat32Accumulation = VK_FALSE;
+  uint32_t maxCooperativeVectorComponents = 0;
+};
+struct CooperativeMatrixEntryKHR {
+  VkStructureType sType = kCooperativeMatrixPropertiesKHR;
+  void* pNext = nullptr;
+  uint32_t MSize = 0, NSize = 0, KSize = 0;
+  uint32_t AType = 0, BType = 0, CType = 0, ResultType = 0;
+  VkBool32 saturatingAccumulation = VK_FALSE;
+  uint32_t scope = 0;
+};
+// VkCooperativeMatrixPropertiesNV (VK_NV_cooperative_matrix): no saturatingAccumulation.
+struct CooperativeMatrixEntryNV {
+  VkStructureType sType = static_cast<VkStructureType>(1000249001);
+  void* pNext = nullptr;
+  uint32_t MSize = 0, NSize = 0, KSize = 0;
+  uint32_t AType = 0, BType = 0, CType = 0, DType = 0;
+  uint32_t scope = 0;
+};
+struct FlexibleDimensionsEntryNV {
+  VkStructureType sType = kFlexibleDimensionsPropertiesNV;
+  void* pNext = nullptr;
+  uint32_t MGranularity = 0, NGranularity = 0, KGranularity = 0;
+  uint32_t AType = 0, BType = 0, CType = 0, ResultType = 0;
+  VkBool32 saturatingAccumulation = VK_FALSE;
+  uint32_t scope = 0;
+  uint32_t workgroupInvocations = 0;
+};
+struct CooperativeVectorEntryNV {
+  VkStructureType sType = static_cast<VkStructureType>(1000491002);
+  void* pNext = nullptr;
+  uint32_t inputType = 0, inputInterpretation = 0, matrixInterpretation = 0, biasInterpretation = 0,
+           resultType = 0;
+  VkBool32 transpose = VK_FALSE;
+};
+
 // ---- Device features by name.
 
 // A feature structure of the pNext chain: sType, pNext, then `fields` VkBool32 members. The

@@ -26,6 +26,11 @@ version="$version.$(sed -n 's/^#define COOPSPV_VERSION_PATCH \([0-9]*\)$/\1/p' "
 for t in coopspv-as coopspv-dis coopspv-val coopspv-opt coopspv-run; do
   [ -x "$prefix/bin/$t" ] || fail "no $t in bin"
 done
+# VK_LAYER_coopspv: the library and a manifest that names it where it was installed.
+[ -x "$prefix/lib/libVkLayer_coopspv.so" ] || fail "no libVkLayer_coopspv.so"
+manifest="$prefix/share/vulkan/explicit_layer.d/VkLayer_coopspv.json"
+grep -q "\"library_path\": \"$prefix/lib/libVkLayer_coopspv.so\"" "$manifest" ||
+  fail "the layer's manifest does not name the installed library: $(cat "$manifest")"
 
 # Under --config=asan the library needs the sanitizers' runtimes: the example links them too
 # (ASan's runtime must come first in the process).

@@ -554,6 +554,15 @@ TEST(LegalizeForDevice, TheFlagReadsBuiltInAndFileProfiles) {
   EXPECT_EQ(lavapipe.subgroup_size, 8u);
   EXPECT_FALSE(opt::LegalizeTargetFromProfile("no-such-device", &lavapipe, &error));
   EXPECT_NE(error.find("not a built-in profile (h100, lavapipe)"), std::string::npos) << error;
+  // The JSON text itself (what VK_LAYER_coopspv hands over for the live device).
+  opt::LegalizeTarget text;
+  ASSERT_TRUE(
+      opt::LegalizeTargetFromProfile(profile::Write(*profile::BuiltIn("lavapipe")), &text, &error))
+      << error;
+  EXPECT_FALSE(text.has_khr_coop_matrix);
+  EXPECT_EQ(text.subgroup_size, 8u);
+  EXPECT_FALSE(opt::LegalizeTargetFromProfile(" {\"format\": 1}", &text, &error));
+  EXPECT_NE(error.find("cannot read the device profile '(JSON text)'"), std::string::npos) << error;
   // Through the flag: the legacy NV module becomes KHR for the H100 and plain code for
   // lavapipe.
   PassRun r = testing::RunPasses(Corpus("nv_coopmat1_legacy"), {{"legalize-for-device", "h100"}});

@@ -1,0 +1,124 @@
+#include "source/layer/cache.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+namespace coopspv::layer {
+namespace {
+
+constexpr uint64_t kP1 = 0x9e3779b97f4a7c15ull;
+constexpr uint64_t kP2 = 0xc2b2ae3d27d4eb4full;
+
+uint64_t Rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+// MurmurHash3's finalizer.
+uint64_t Mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return x;
+}
+
+}  // namespace
+
+std::string CacheKey::Hex() const {
+  char buf[33];
+  std::snprintf(buf, sizeof(buf), "%016llx%016llx", static_cast<unsigned long long>(a),
+                static_cast<unsigned long long>(b));
+  return buf;
+}
+
+void Hasher::Block(uint64_t k) {
+  a_ = Rotl(a_ ^ (k * kP1), 31) * kP2;
+  b_ = Rotl(b_ ^ (k * kP2), 27) * kP1 + a_;
+}
+
+void Hasher::Add(const void* data, size_t bytes) {
+  Block(bytes);
+  const auto* p = static_cast<const unsigned char*>(data);
+  size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    uint64_t k;
+    std::memcpy(&k, p + i, 8);
+    Block(k);
+  }
+  if (i < bytes) {
+    uint64_t k = 0;
+    std::memcpy(&k, p + i, bytes - i);
+    Block(k);
+  }
+  length_ += bytes;
+}
+
+CacheKey Hasher::Finish() const {
+  const uint64_t a = Mix(a_ ^ length_);
+  return {a, Mix(b_ ^ a)};
+}
+
+Cache& Cache::ForDirectory(const std::string& directory) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<Cache>> caches;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<Cache>& c = caches[directory];
+  if (c == nullptr) c.reset(new Cache(directory));
+  return *c;
+}
+
+std::string Cache::Path(const CacheKey& key, std::string_view kind) const {
+  return directory_ + "/" + key.Hex() + "." + std::string(kind);
+}
+
+std::optional<std::string> Cache::Find(const CacheKey& key, std::string_view kind,
+                                       bool* from_disk) {
+  *from_disk = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& entries = memory_[std::string(kind)];
+    if (auto it = entries.find(key); it != entries.end()) return it->second;
+  }
+  if (directory_.empty()) return std::nullopt;
+  std::ifstream in(Path(key, kind), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (!in.good() && !in.eof()) return std::nullopt;
+  *from_disk = true;
+  std::string bytes = s.str();
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& entries = memory_[std::string(kind)];
+  if (entries.size() >= kMaxEntries) entries.clear();
+  entries[key] = bytes;
+  return bytes;
+}
+
+void Cache::Put(const CacheKey& key, std::string_view kind, std::string bytes) {
+  if (!directory_.empty()) {
+    // Written under a name of its own, then renamed: a concurrent reader (another thread or
+    // process) sees the whole entry or none.
+    mkdir(directory_.c_str(), 0755);
+    std::ostringstream tmp;
+    tmp << Path(key, kind) << ".tmp." << getpid() << "." << std::this_thread::get_id();
+    {
+      std::ofstream out(tmp.str(), std::ios::binary | std::ios::trunc);
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
+    if (std::rename(tmp.str().c_str(), Path(key, kind).c_str()) != 0) {
+      std::remove(tmp.str().c_str());
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& entries = memory_[std::string(kind)];
+  if (entries.size() >= kMaxEntries) entries.clear();
+  entries[key] = std::move(bytes);
+}
+
+}  // namespace coopspv::layer

@@ -1,0 +1,67 @@
+// What VK_LAYER_coopspv computed for a module, kept by a 128-bit hash of everything the result
+// depends on (the words, the specialization, the device profile, the options, coopspv's
+// version): in memory for the process, and on disk, one file per entry, when a cache directory
+// is set, so that a second run of an application validates and lowers nothing again.
+#ifndef COOPSPV_SOURCE_LAYER_CACHE_H_
+#define COOPSPV_SOURCE_LAYER_CACHE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace coopspv::layer {
+
+struct CacheKey {
+  uint64_t a = 0, b = 0;
+  bool operator==(const CacheKey&) const = default;
+  std::string Hex() const;  // 32 hex digits: the file name.
+};
+
+// Two 64-bit lanes over 8-byte blocks; each Add is prefixed by its length, so a sequence of
+// Adds hashes unambiguously.
+class Hasher {
+ public:
+  void Add(const void* data, size_t bytes);
+  void Add(std::string_view s) { Add(s.data(), s.size()); }
+  void Add(uint64_t v) { Add(&v, sizeof(v)); }
+  CacheKey Finish() const;
+
+ private:
+  void Block(uint64_t k);
+  uint64_t a_ = 0x243f6a8885a308d3ull, b_ = 0x13198a2e03707344ull, length_ = 0;
+};
+
+// Entries are opaque bytes of a kind ("verdict", "spv"); the kind is the file's extension.
+class Cache {
+ public:
+  // The cache over `directory` (empty: memory only), one per directory while the layer is
+  // loaded.
+  static Cache& ForDirectory(const std::string& directory);
+
+  // nullopt when there is no entry; `from_disk` says whether it came from the directory.
+  std::optional<std::string> Find(const CacheKey& key, std::string_view kind, bool* from_disk);
+  void Put(const CacheKey& key, std::string_view kind, std::string bytes);
+
+ private:
+  explicit Cache(std::string directory) : directory_(std::move(directory)) {}
+  std::string Path(const CacheKey& key, std::string_view kind) const;
+
+  struct KeyHash {
+    size_t operator()(const CacheKey& k) const { return static_cast<size_t>(k.a ^ k.b); }
+  };
+  const std::string directory_;
+  std::mutex mutex_;
+  // Per kind; bounded: emptied when it reaches kMaxEntries (the disk keeps everything).
+  std::unordered_map<std::string, std::unordered_map<CacheKey, std::string, KeyHash>> memory_;
+  static constexpr size_t kMaxEntries = 4096;
+};
+
+}  // namespace coopspv::layer
+
+#endif  // COOPSPV_SOURCE_LAYER_CACHE_H_

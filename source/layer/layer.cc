@@ -1,0 +1,1085 @@
+// VK_LAYER_coopspv: the Khronos loader's layer interface (vkNegotiateLoaderLayerInterfaceVersion,
+// vkGetInstanceProcAddr, vkGetDeviceProcAddr, vk_layerGetPhysicalDeviceProcAddr), the dispatch
+// tables of the next element of the chain per instance and per device, and the calls the layer
+// intercepts:
+// - physical-device queries (extensions, features, properties, the cooperative matrix shapes),
+//   which advertise VK_KHR_cooperative_matrix where it is emulated (source/layer/emulate.h);
+// - vkCreateDevice, which takes the emulated extension and its feature structure out of what
+//   the driver sees;
+// - vkCreateShaderModule and vkCreateComputePipelines, which validate each module for the live
+//   device and, where emulated, hand the driver the module legalized for it
+//   (source/layer/shaders.h);
+// - VK_EXT_debug_utils messengers, which receive the reports (source/layer/messages.h).
+// Every failure inside the layer is reported and the call then falls through to the driver, or
+// fails with a Vulkan error: an exception never leaves it.
+#include <vulkan/vk_layer.h>
+#include <vulkan/vulkan_core.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <shared_mutex>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+#include "include/coopspv/coopspv.hpp"
+#include "source/layer/cache.h"
+#include "source/layer/emulate.h"
+#include "source/layer/messages.h"
+#include "source/layer/settings.h"
+#include "source/layer/shaders.h"
+#include "source/profile/device_profile.h"
+#include "source/run/device_query.h"
+#include "source/run/vulkan.h"
+
+namespace coopspv::layer {
+namespace {
+
+constexpr const char* kLayerName = "VK_LAYER_coopspv";
+// VkPipelineShaderStageRequiredSubgroupSizeCreateInfo, VkPhysicalDeviceSubgroupSizeControlFeatures.
+constexpr auto kRequiredSubgroupSizeInfo =
+    VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO;
+
+// Handles of dispatchable objects start with the loader's dispatch table pointer, shared by an
+// instance and its physical devices, and by a device and its queues and command buffers.
+void* Key(const void* handle) { return *static_cast<void* const*>(handle); }
+
+std::string VersionString(uint32_t v) {
+  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v));
+}
+
+// A device profile the layer validates or legalizes for, built once: its JSON text, the hash of
+// the text (for the cache keys) and, for validation, the profile loaded.
+struct DeviceTarget {
+  std::string json;
+  CacheKey key;
+  std::shared_ptr<const DeviceProfileHandle> handle;
+};
+
+// What the layer knows of one physical device, built at the first query that needs it.
+struct PhysicalDevice {
+  std::once_flag once;
+  bool ready = false;           // False when the device's profile could not be read.
+  profile::DeviceProfile real;  // The driver's, without the matrices coopspv.hide_native hides.
+  Emulation emulation;
+  uint32_t api_version = 0;
+  uint32_t subgroup_size = 0, min_subgroup_size = 0, max_subgroup_size = 0;
+  bool required_size_in_compute = false;  // requiredSubgroupSizeStages has compute.
+  bool has_subgroup_size_control = false;
+  // Per subgroup size (0: the device's default), the device as the application sees it (for
+  // validation) and as it is (for legalization).
+  std::mutex mutex;
+  std::map<std::pair<bool, uint32_t>, std::shared_ptr<const DeviceTarget>> targets;
+  std::string problem;  // Why `ready` is false.
+};
+
+struct Instance {
+  VkInstance handle = VK_NULL_HANDLE;
+  run::VulkanApi vk;  // The next element of the chain.
+  PFN_GetPhysicalDeviceProcAddr next_gpdpa = nullptr;
+  PFN_vkGetPhysicalDeviceFeatures2 features2_khr = nullptr;
+  PFN_vkGetPhysicalDeviceProperties2 properties2_khr = nullptr;
+  PFN_vkCreateDebugUtilsMessengerEXT create_messenger = nullptr;
+  PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger = nullptr;
+  uint32_t api_version = VK_API_VERSION_1_0;  // The application's.
+  Settings settings;
+  Cache* cache = nullptr;  // Cache::ForDirectory(settings.cache_dir).
+  std::unique_ptr<Messages> messages;
+  std::mutex mutex;
+  std::map<VkPhysicalDevice, std::unique_ptr<PhysicalDevice>> physical;
+
+  void Report(ReportLevel level, std::string id_name, std::string text,
+              VkObjectType type = VK_OBJECT_TYPE_UNKNOWN, uint64_t object = 0) const {
+    messages->Report({level, std::move(id_name), std::move(text), type, object});
+  }
+  PhysicalDevice* Physical(VkPhysicalDevice device);
+};
+
+// A module the application created: its words, and the diagnostics already reported for it.
+struct Module {
+  std::vector<uint32_t> words;
+  bool khr_matrices = false;
+  std::mutex mutex;
+  std::set<std::string> reported;
+};
+
+struct Device {
+  VkDevice handle = VK_NULL_HANDLE;
+  Instance* instance = nullptr;
+  PhysicalDevice* physical = nullptr;
+  PFN_vkGetDeviceProcAddr next_gdpa = nullptr;
+  PFN_vkDestroyDevice destroy = nullptr;
+  PFN_vkCreateShaderModule create_module = nullptr;
+  PFN_vkDestroyShaderModule destroy_module = nullptr;
+  PFN_vkCreateComputePipelines create_pipelines = nullptr;
+  ValidationSetup setup;  // Without the profile: per subgroup size, from the physical device.
+  VkResult invalid_result = VK_ERROR_UNKNOWN;
+  bool size_control_enabled = false;
+  std::mutex mutex;
+  std::unordered_map<VkShaderModule, std::shared_ptr<Module>> modules;
+
+  std::shared_ptr<Module> FindModule(VkShaderModule m) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = modules.find(m);
+    return it == modules.end() ? nullptr : it->second;
+  }
+};
+
+// The loader unloads the layer when the last instance that uses it is destroyed, and these go
+// with it.
+std::shared_mutex g_mutex;
+std::unordered_map<void*, std::unique_ptr<Instance>> g_instances;
+std::unordered_map<void*, std::unique_ptr<Device>> g_devices;
+
+Instance* FindInstance(const void* handle) {
+  std::shared_lock<std::shared_mutex> lock(g_mutex);
+  auto it = g_instances.find(Key(handle));
+  return it == g_instances.end() ? nullptr : it->second.get();
+}
+
+Device* FindDevice(const void* handle) {
+  std::shared_lock<std::shared_mutex> lock(g_mutex);
+  auto it = g_devices.find(Key(handle));
+  return it == g_devices.end() ? nullptr : it->second.get();
+}
+
+// In a catch block: what was thrown, for the report.
+std::string WhatFailed() {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an unknown exception";
+  }
+}
+
+template <typename T>
+const T* FindInChain(const void* chain, VkStructureType type) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(chain); s != nullptr; s = s->pNext) {
+    if (s->sType == type) return reinterpret_cast<const T*>(s);
+  }
+  return nullptr;
+}
+
+PhysicalDevice* Instance::Physical(VkPhysicalDevice device) {
+  PhysicalDevice* p;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto& slot = physical[device];
+    if (!slot) slot = std::make_unique<PhysicalDevice>();
+    p = slot.get();
+  }
+  std::call_once(p->once, [&] {
+    try {
+      std::vector<std::string> notes;
+      run::ReadDeviceProfile(vk, handle, device, &p->real, &notes);
+      VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+      VkPhysicalDeviceSubgroupProperties subgroup{
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+      VkPhysicalDeviceSubgroupSizeControlProperties size_control{
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+      VkPhysicalDeviceProperties basic;
+      vk.vkGetPhysicalDeviceProperties(device, &basic);
+      p->api_version = basic.apiVersion;
+      const bool v13 = basic.apiVersion >= VK_API_VERSION_1_3;
+      props.pNext = &subgroup;
+      if (v13) subgroup.pNext = &size_control;
+      vk.vkGetPhysicalDeviceProperties2(device, &props);
+      p->subgroup_size = subgroup.subgroupSize;
+      p->min_subgroup_size = v13 ? size_control.minSubgroupSize : subgroup.subgroupSize;
+      p->max_subgroup_size = v13 ? size_control.maxSubgroupSize : subgroup.subgroupSize;
+      p->required_size_in_compute =
+          v13 && (size_control.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
+      p->has_subgroup_size_control = v13 && p->real.features.subgroupSizeControl;
+      // Matrix2 builds on KHR matrices: native ones, or emulated ones.
+      const bool native = p->real.HasExtension(kKhrCooperativeMatrix);
+      const bool native2 = p->real.HasExtension(kNvCooperativeMatrix2);
+      const std::string why =
+          WhyNoEmulation(basic.apiVersion, subgroup.supportedStages, subgroup.supportedOperations);
+      const bool hide = settings.hide_native;
+      if (settings.emulate && (!native || !native2 || hide)) {
+        if (why.empty()) {
+          p->emulation.matrices = !native || hide;
+          p->emulation.matrix2 = !native2 || hide;
+          if (native && p->emulation.matrices) RemoveNativeMatrices(&p->real);
+          if (native2 && p->emulation.matrix2) RemoveNativeMatrix2(&p->real);
+        } else {
+          Report(ReportLevel::kWarning, "coopspv-layer",
+                 std::string("cooperative matrices are not emulated on ") + basic.deviceName +
+                     ": " + why);
+        }
+      }
+      p->ready = true;
+    } catch (...) {
+      p->problem = WhatFailed();
+    }
+  });
+  return p;
+}
+
+// The profile the application's modules are checked against (`seen`: the device as
+// advertised), or the one they are legalized for (the device as it is), for a subgroup size.
+std::shared_ptr<const DeviceTarget> Target(PhysicalDevice& p, bool seen, uint32_t subgroup_size,
+                                           std::string* error) {
+  std::lock_guard<std::mutex> lock(p.mutex);
+  std::shared_ptr<const DeviceTarget>& slot = p.targets[{seen, subgroup_size}];
+  if (slot != nullptr) return slot;
+  profile::DeviceProfile profile = seen ? Advertised(p.real, p.emulation) : p.real;
+  if (subgroup_size != 0) profile.properties.subgroupSize = subgroup_size;
+  auto t = std::make_shared<DeviceTarget>();
+  t->json = profile::Write(profile);
+  Hasher h;
+  h.Add(t->json);
+  t->key = h.Finish();
+  Problem problem;
+  if (seen && !LoadDeviceProfile(t->json, &t->handle, &problem)) {
+    *error = "the device profile does not read back: " + problem.message;
+    return nullptr;
+  }
+  return slot = std::move(t);
+}
+
+// ---- Instance.
+
+VkLayerInstanceCreateInfo* InstanceLink(const VkInstanceCreateInfo* info) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(info->pNext); s; s = s->pNext) {
+    if (s->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO) {
+      auto* l = reinterpret_cast<VkLayerInstanceCreateInfo*>(const_cast<VkBaseInStructure*>(s));
+      if (l->function == VK_LAYER_LINK_INFO) return l;
+    }
+  }
+  return nullptr;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info,
+                                              const VkAllocationCallbacks* allocator,
+                                              VkInstance* out) {
+  VkLayerInstanceCreateInfo* link = InstanceLink(info);
+  if (link == nullptr || link->u.pLayerInfo == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  const PFN_vkGetInstanceProcAddr next_gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+  const PFN_GetPhysicalDeviceProcAddr next_gpdpa =
+      link->u.pLayerInfo->pfnNextGetPhysicalDeviceProcAddr;
+  const auto create =
+      reinterpret_cast<PFN_vkCreateInstance>(next_gipa(VK_NULL_HANDLE, "vkCreateInstance"));
+  if (create == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+  const VkResult result = create(info, allocator, out);
+  if (result != VK_SUCCESS) return result;
+  try {
+    auto d = std::make_unique<Instance>();
+    d->handle = *out;
+    d->vk.vkGetInstanceProcAddr = next_gipa;
+#define COOPSPV_LAYER_LOAD(name) d->vk.name = reinterpret_cast<PFN_##name>(next_gipa(*out, #name));
+    COOPSPV_VK_INSTANCE(COOPSPV_LAYER_LOAD)
+#undef COOPSPV_LAYER_LOAD
+    d->next_gpdpa = next_gpdpa;
+    d->features2_khr = reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(
+        next_gipa(*out, "vkGetPhysicalDeviceFeatures2KHR"));
+    d->properties2_khr = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(
+        next_gipa(*out, "vkGetPhysicalDeviceProperties2KHR"));
+    d->create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        next_gipa(*out, "vkCreateDebugUtilsMessengerEXT"));
+    d->destroy_messenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        next_gipa(*out, "vkDestroyDebugUtilsMessengerEXT"));
+    if (info->pApplicationInfo != nullptr && info->pApplicationInfo->apiVersion != 0) {
+      d->api_version = info->pApplicationInfo->apiVersion;
+    }
+    d->settings = ReadSettings();
+    d->cache = &Cache::ForDirectory(d->settings.cache_dir);
+    d->messages = std::make_unique<Messages>(d->settings.report_level);
+    for (const std::string& problem : d->settings.problems) {
+      d->Report(ReportLevel::kWarning, "coopspv-layer-settings", "ignored: " + problem);
+    }
+    // Without Vulkan 1.1's queries the layer only passes calls on.
+    if (d->vk.vkGetPhysicalDeviceProperties2 == nullptr ||
+        d->vk.vkGetPhysicalDeviceFeatures2 == nullptr) {
+      d->settings.validate = false;
+      d->settings.emulate = false;
+    }
+    std::unique_lock<std::shared_mutex> lock(g_mutex);
+    g_instances[Key(*out)] = std::move(d);
+  } catch (...) {
+    // Out of memory: the instance works without the layer's own calls (every lookup misses).
+  }
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance instance,
+                                           const VkAllocationCallbacks* allocator) {
+  if (instance == VK_NULL_HANDLE) return;
+  std::unique_ptr<Instance> d;
+  {
+    std::unique_lock<std::shared_mutex> lock(g_mutex);
+    auto it = g_instances.find(Key(instance));
+    if (it == g_instances.end()) return;
+    d = std::move(it->second);
+    g_instances.erase(it);
+  }
+  if (d->vk.vkDestroyInstance != nullptr) d->vk.vkDestroyInstance(instance, allocator);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+CreateDebugUtilsMessenger(VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* info,
+                          const VkAllocationCallbacks* allocator, VkDebugUtilsMessengerEXT* out) {
+  Instance* d = FindInstance(instance);
+  if (d == nullptr || d->create_messenger == nullptr) return VK_ERROR_EXTENSION_NOT_PRESENT;
+  const VkResult result = d->create_messenger(instance, info, allocator, out);
+  if (result == VK_SUCCESS) {
+    try {
+      d->messages->AddMessenger(*out, *info);
+    } catch (...) {
+    }
+  }
+  return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyDebugUtilsMessenger(VkInstance instance,
+                                                      VkDebugUtilsMessengerEXT messenger,
+                                                      const VkAllocationCallbacks* allocator) {
+  Instance* d = FindInstance(instance);
+  if (d == nullptr || d->destroy_messenger == nullptr) return;
+  d->messages->RemoveMessenger(messenger);
+  d->destroy_messenger(instance, messenger, allocator);
+}
+
+// ---- Physical devices: what is advertised.
+
+// Fills the caller's array the Vulkan way: the count alone, or up to *count and VK_INCOMPLETE.
+template <typename T>
+VkResult FillArray(const std::vector<T>& items, uint32_t* count, T* out) {
+  if (out == nullptr) {
+    *count = static_cast<uint32_t>(items.size());
+    return VK_SUCCESS;
+  }
+  const uint32_t n = std::min<uint32_t>(*count, static_cast<uint32_t>(items.size()));
+  std::copy(items.begin(), items.begin() + n, out);
+  *count = n;
+  return n < items.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+// What is emulated on the device; nullptr when nothing is.
+const PhysicalDevice* Emulates(Instance* d, VkPhysicalDevice device) {
+  if (d == nullptr || !d->settings.emulate) return nullptr;
+  PhysicalDevice* p = d->Physical(device);
+  return p->ready && p->emulation.any() ? p : nullptr;
+}
+
+VkExtensionProperties Extension(const char* name, uint32_t spec_version) {
+  VkExtensionProperties e{};
+  std::strncpy(e.extensionName, name, VK_MAX_EXTENSION_NAME_SIZE - 1);
+  e.specVersion = spec_version;
+  return e;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice device,
+                                                                  const char* layer,
+                                                                  uint32_t* count,
+                                                                  VkExtensionProperties* out) {
+  Instance* d = FindInstance(device);
+  const bool ours = layer != nullptr && std::strcmp(layer, kLayerName) == 0;
+  if (d == nullptr) {
+    if (ours) *count = 0;
+    return ours ? VK_SUCCESS : VK_ERROR_INITIALIZATION_FAILED;
+  }
+  try {
+    std::vector<VkExtensionProperties> list, emulated;
+    const PhysicalDevice* p = Emulates(d, device);
+    if (p != nullptr && p->emulation.matrices) {
+      emulated.push_back(Extension(kKhrCooperativeMatrix, kKhrCooperativeMatrixSpecVersion));
+    }
+    if (p != nullptr && p->emulation.matrix2) {
+      emulated.push_back(Extension(kNvCooperativeMatrix2, kNvCooperativeMatrix2SpecVersion));
+    }
+    if (ours) return FillArray(emulated, count, out);
+    if (layer != nullptr || emulated.empty()) {
+      return d->vk.vkEnumerateDeviceExtensionProperties(device, layer, count, out);
+    }
+    uint32_t n = 0;
+    VkResult r = d->vk.vkEnumerateDeviceExtensionProperties(device, nullptr, &n, nullptr);
+    if (r < 0) return r;
+    list.resize(n);
+    r = d->vk.vkEnumerateDeviceExtensionProperties(device, nullptr, &n, list.data());
+    if (r < 0) return r;
+    list.resize(n);
+    for (const VkExtensionProperties& e : emulated) {
+      if (std::none_of(list.begin(), list.end(), [&](const VkExtensionProperties& l) {
+            return std::strcmp(l.extensionName, e.extensionName) == 0;
+          })) {
+        list.push_back(e);
+      }
+    }
+    return FillArray(list, count, out);
+  } catch (...) {
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+}
+
+template <bool kKhr>
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice device,
+                                                      VkPhysicalDeviceFeatures2* features) {
+  Instance* d = FindInstance(device);
+  if (d == nullptr) return;
+  const auto next = kKhr ? d->features2_khr : d->vk.vkGetPhysicalDeviceFeatures2;
+  if (next != nullptr) next(device, features);
+  try {
+    if (const PhysicalDevice* p = Emulates(d, device)) FillFeatures(features->pNext, p->emulation);
+  } catch (...) {
+  }
+}
+
+template <bool kKhr>
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice device,
+                                                        VkPhysicalDeviceProperties2* properties) {
+  Instance* d = FindInstance(device);
+  if (d == nullptr) return;
+  const auto next = kKhr ? d->properties2_khr : d->vk.vkGetPhysicalDeviceProperties2;
+  if (next != nullptr) next(device, properties);
+  try {
+    if (const PhysicalDevice* p = Emulates(d, device)) {
+      FillProperties(properties->pNext, p->emulation, p->real);
+    }
+  } catch (...) {
+  }
+}
+
+// The next element's physical-device command of that name, or nullptr.
+PFN_vkVoidFunction NextPhysicalDeviceFunction(const Instance& d, const char* name) {
+  PFN_vkVoidFunction f = d.next_gpdpa ? d.next_gpdpa(d.handle, name) : nullptr;
+  return f != nullptr ? f : d.vk.vkGetInstanceProcAddr(d.handle, name);
+}
+
+// Fills the caller's entries, which keep their sType and pNext.
+template <typename Entry>
+VkResult FillEntries(const std::vector<Entry>& list, uint32_t* count, Entry* out) {
+  if (out == nullptr) return FillArray(list, count, out);
+  const uint32_t n = std::min<uint32_t>(*count, static_cast<uint32_t>(list.size()));
+  for (uint32_t i = 0; i < n; ++i) {
+    void* next = out[i].pNext;
+    out[i] = list[i];
+    out[i].pNext = next;
+  }
+  *count = n;
+  return n < list.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+// An emulated list entry in Vulkan's structure.
+template <typename Entry, typename Properties>
+Entry ToEntry(const Properties& m) {
+  Entry e;
+  if constexpr (std::is_same_v<Entry, run::CooperativeMatrixEntryKHR>) {
+    e.MSize = m.MSize;
+    e.NSize = m.NSize;
+    e.KSize = m.KSize;
+  } else {
+    e.MGranularity = m.MGranularity;
+    e.NGranularity = m.NGranularity;
+    e.KGranularity = m.KGranularity;
+    e.workgroupInvocations = m.workgroupInvocations;
+  }
+  e.AType = static_cast<uint32_t>(m.AType);
+  e.BType = static_cast<uint32_t>(m.BType);
+  e.CType = static_cast<uint32_t>(m.CType);
+  e.ResultType = static_cast<uint32_t>(m.ResultType);
+  e.saturatingAccumulation = m.saturatingAccumulation ? VK_TRUE : VK_FALSE;
+  e.scope = static_cast<uint32_t>(m.scope);
+  return e;
+}
+
+constexpr char kMatrixPropertiesName[] = "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR";
+constexpr char kFlexibleDimensionsName[] =
+    "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV";
+
+// vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR and
+// vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV: the emulated list where
+// the extension is emulated, else the driver's.
+template <typename Entry, bool Emulation::*kEmulated, const char* kName, auto kList>
+VKAPI_ATTR VkResult VKAPI_CALL GetPropertyList(VkPhysicalDevice device, uint32_t* count,
+                                               Entry* out) {
+  Instance* d = FindInstance(device);
+  if (d == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  try {
+    const PhysicalDevice* p = Emulates(d, device);
+    if (p == nullptr || !(p->emulation.*kEmulated)) {
+      using Fn = VkResult(VKAPI_PTR*)(VkPhysicalDevice, uint32_t*, Entry*);
+      const auto next = reinterpret_cast<Fn>(NextPhysicalDeviceFunction(*d, kName));
+      if (next == nullptr) {
+        *count = 0;
+        return VK_SUCCESS;
+      }
+      return next(device, count, out);
+    }
+    std::vector<Entry> list;
+    for (const auto& m : kList(p->real)) list.push_back(ToEntry<Entry>(m));
+    return FillEntries(list, count, out);
+  } catch (...) {
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+}
+
+const auto GetMatrixProperties =
+    GetPropertyList<run::CooperativeMatrixEntryKHR, &Emulation::matrices, kMatrixPropertiesName,
+                    EmulatedMatrixShapes>;
+const auto GetFlexibleDimensionsProperties =
+    GetPropertyList<run::FlexibleDimensionsEntryNV, &Emulation::matrix2, kFlexibleDimensionsName,
+                    EmulatedFlexibleDimensions>;
+
+// ---- Device.
+
+VkLayerDeviceCreateInfo* DeviceLink(const VkDeviceCreateInfo* info) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(info->pNext); s; s = s->pNext) {
+    if (s->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO) {
+      auto* l = reinterpret_cast<VkLayerDeviceCreateInfo*>(const_cast<VkBaseInStructure*>(s));
+      if (l->function == VK_LAYER_LINK_INFO) return l;
+    }
+  }
+  return nullptr;
+}
+
+// Changes to the application's pNext chain for the call down, undone when it returns.
+class ChainEdits {
+ public:
+  ~ChainEdits() { Undo(); }
+  void Undo() {
+    for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) (*it)();
+    undo_.clear();
+  }
+  // Takes every structure of `type` out of the chain that starts after `head`.
+  void Unlink(VkBaseOutStructure* head, VkStructureType type) {
+    for (VkBaseOutStructure* s = head; s->pNext != nullptr;) {
+      VkBaseOutStructure* next = s->pNext;
+      if (next->sType == type) {
+        undo_.push_back([s, next] { s->pNext = next; });
+        s->pNext = next->pNext;
+      } else {
+        s = next;
+      }
+    }
+  }
+  // Sets a VkBool32 of an application structure.
+  void Enable(VkBool32* field) {
+    if (*field) return;
+    undo_.push_back([field] { *field = VK_FALSE; });
+    *field = VK_TRUE;
+  }
+
+ private:
+  std::vector<std::function<void()>> undo_;
+};
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
+                                            const VkDeviceCreateInfo* info,
+                                            const VkAllocationCallbacks* allocator, VkDevice* out) {
+  Instance* inst = FindInstance(physical);
+  VkLayerDeviceCreateInfo* link = DeviceLink(info);
+  if (inst == nullptr || link == nullptr || link->u.pLayerInfo == nullptr) {
+    return VK_ERROR_INITIALIZATION_FAILED;
+  }
+  const PFN_vkGetInstanceProcAddr next_gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+  const PFN_vkGetDeviceProcAddr next_gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+  const auto create =
+      reinterpret_cast<PFN_vkCreateDevice>(next_gipa(inst->handle, "vkCreateDevice"));
+  if (create == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+
+  VkDeviceCreateInfo copy = *info;
+  std::vector<const char*> extensions;
+  VkPhysicalDeviceSubgroupSizeControlFeatures size_control{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  ChainEdits edits;
+  PhysicalDevice* p = nullptr;
+  bool size_control_enabled = false;
+  try {
+    if (inst->settings.validate || inst->settings.emulate) p = inst->Physical(physical);
+    for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
+      extensions.push_back(info->ppEnabledExtensionNames[i]);
+    }
+    // The driver does not have the emulated extensions (or must not use its own): it never
+    // sees them.
+    const Emulation emulation = p != nullptr && p->ready ? p->emulation : Emulation();
+    auto strip = [&](const char* name, VkStructureType features) {
+      std::erase_if(extensions, [&](const char* e) { return std::strcmp(e, name) == 0; });
+      edits.Unlink(reinterpret_cast<VkBaseOutStructure*>(&copy), features);
+    };
+    if (emulation.matrices) strip(kKhrCooperativeMatrix, run::kCooperativeMatrixFeaturesKHR);
+    if (emulation.matrix2) strip(kNvCooperativeMatrix2, run::kCooperativeMatrix2FeaturesNV);
+    copy.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+    copy.ppEnabledExtensionNames = extensions.data();
+    // The lowering runs with one subgroup size: on a device whose size varies, the layer asks
+    // for it (a required subgroup size), which needs subgroupSizeControl.
+    auto* v13 =
+        const_cast<VkPhysicalDeviceVulkan13Features*>(FindInChain<VkPhysicalDeviceVulkan13Features>(
+            copy.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES));
+    auto* own = const_cast<VkPhysicalDeviceSubgroupSizeControlFeatures*>(
+        FindInChain<VkPhysicalDeviceSubgroupSizeControlFeatures>(
+            copy.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES));
+    if (emulation.any() && p->min_subgroup_size != p->max_subgroup_size &&
+        p->has_subgroup_size_control) {
+      if (v13 != nullptr) {
+        edits.Enable(&v13->subgroupSizeControl);
+      } else if (own != nullptr) {
+        edits.Enable(&own->subgroupSizeControl);
+      } else {
+        size_control.subgroupSizeControl = VK_TRUE;
+        size_control.pNext = const_cast<void*>(copy.pNext);
+        copy.pNext = &size_control;
+      }
+      size_control_enabled = true;
+    } else {
+      size_control_enabled = (v13 && v13->subgroupSizeControl) || (own && own->subgroupSizeControl);
+    }
+  } catch (...) {
+    edits.Undo();  // Out of memory: the driver gets what the application asked for.
+    copy = *info;
+    p = nullptr;
+  }
+  const VkResult result = create(physical, &copy, allocator, out);
+  if (result != VK_SUCCESS) return result;
+
+  try {
+    auto d = std::make_unique<Device>();
+    d->handle = *out;
+    d->instance = inst;
+    d->physical = p != nullptr && p->ready ? p : nullptr;
+    d->next_gdpa = next_gdpa;
+    d->destroy = reinterpret_cast<PFN_vkDestroyDevice>(next_gdpa(*out, "vkDestroyDevice"));
+    d->create_module =
+        reinterpret_cast<PFN_vkCreateShaderModule>(next_gdpa(*out, "vkCreateShaderModule"));
+    d->destroy_module =
+        reinterpret_cast<PFN_vkDestroyShaderModule>(next_gdpa(*out, "vkDestroyShaderModule"));
+    d->create_pipelines =
+        reinterpret_cast<PFN_vkCreateComputePipelines>(next_gdpa(*out, "vkCreateComputePipelines"));
+    d->size_control_enabled = size_control_enabled;
+    for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
+      if (std::strcmp(info->ppEnabledExtensionNames[i], "VK_NV_glsl_shader") == 0) {
+        d->invalid_result = VK_ERROR_INVALID_SHADER_NV;
+      }
+    }
+    // Validation as coopspv-run does it: the environment of the Vulkan version both the device
+    // and the application have, the block layouts the application enabled.
+    if (d->physical != nullptr) {
+      const uint32_t version = std::min(inst->api_version, d->physical->api_version);
+      d->setup.target_env =
+          "vulkan" + VersionString(std::min(version, VK_MAKE_API_VERSION(0, 1, 4, 0)));
+    }
+    if (auto* v12 = FindInChain<VkPhysicalDeviceVulkan12Features>(
+            info->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES)) {
+      d->setup.scalar_block_layout = v12->scalarBlockLayout;
+      d->setup.uniform_buffer_standard_layout = v12->uniformBufferStandardLayout;
+    }
+    if (auto* s = FindInChain<VkPhysicalDeviceScalarBlockLayoutFeatures>(
+            info->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES)) {
+      d->setup.scalar_block_layout |= s->scalarBlockLayout != VK_FALSE;
+    }
+    if (auto* u = FindInChain<VkPhysicalDeviceUniformBufferStandardLayoutFeatures>(
+            info->pNext,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_UNIFORM_BUFFER_STANDARD_LAYOUT_FEATURES)) {
+      d->setup.uniform_buffer_standard_layout |= u->uniformBufferStandardLayout != VK_FALSE;
+    }
+    if (auto* w = FindInChain<VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR>(
+            info->pNext,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR)) {
+      d->setup.workgroup_scalar_block_layout =
+          w->workgroupMemoryExplicitLayoutScalarBlockLayout != VK_FALSE;
+    }
+    if (d->physical == nullptr && p != nullptr) {
+      inst->Report(ReportLevel::kWarning, "coopspv-layer",
+                   "the device's profile could not be read (" + p->problem +
+                       "): modules are neither validated nor emulated");
+    }
+    std::unique_lock<std::shared_mutex> lock(g_mutex);
+    g_devices[Key(*out)] = std::move(d);
+  } catch (...) {
+  }
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCallbacks* allocator) {
+  if (device == VK_NULL_HANDLE) return;
+  std::unique_ptr<Device> d;
+  {
+    std::unique_lock<std::shared_mutex> lock(g_mutex);
+    auto it = g_devices.find(Key(device));
+    if (it == g_devices.end()) return;
+    d = std::move(it->second);
+    g_devices.erase(it);
+  }
+  if (d->destroy != nullptr) d->destroy(device, allocator);
+}
+
+// ---- Shader modules and pipelines.
+
+// Reports a verdict's diagnostics that were not reported for the module before.
+void ReportVerdict(const Device& d, Module& m, const Verdict& v, const char* where,
+                   VkObjectType type, uint64_t object) {
+  for (const ValidationDiagnostic& diag : v.diagnostics) {
+    const std::string line = DiagnosticLine(diag);
+    {
+      std::lock_guard<std::mutex> lock(m.mutex);
+      if (!m.reported.insert(line).second) continue;
+    }
+    const std::string id = diag.clause.starts_with("VUID-")
+                               ? diag.clause.substr(0, diag.clause.find(';'))
+                               : diag.rule_id;
+    d.instance->Report(diag.is_error ? ReportLevel::kError : ReportLevel::kWarning, id,
+                       std::string(where) + ": " + line, type, object);
+  }
+}
+
+// Validates the module (specialized by `spec`, for `subgroup_size`, 0: the device's default),
+// reports what is new, and says whether the creation must fail.
+bool Check(Device& d, Module& m, std::span<const run::SpecConstant> spec, uint32_t subgroup_size,
+           const char* where, VkObjectType type, uint64_t object) {
+  std::string error;
+  ValidationSetup setup = d.setup;
+  const std::shared_ptr<const DeviceTarget> target =
+      Target(*d.physical, true, subgroup_size, &error);
+  if (target != nullptr) {
+    setup.profile = target->handle;
+    setup.profile_key = target->key;
+  }
+  Verdict verdict;
+  if (target == nullptr ||
+      !ValidateModule(m.words, spec, setup, *d.instance->cache, &verdict, &error)) {
+    d.instance->Report(ReportLevel::kError, "coopspv-layer",
+                       std::string(where) + ": the module could not be validated: " + error, type,
+                       object);
+    return false;
+  }
+  static const char* const kSources[] = {"validated", "verdict from the memory cache",
+                                         "verdict from the cache directory"};
+
+  if (d.instance->settings.report_level >= ReportLevel::kInfo) {
+    d.instance->Report(ReportLevel::kInfo, "coopspv-layer-validation",
+                       std::string(where) + ": " + kSources[static_cast<int>(verdict.source)] +
+                           ": " + (verdict.valid ? "valid" : "invalid") + ", " +
+                           std::to_string(verdict.diagnostics.size()) + " diagnostic(s)",
+                       type, object);
+  }
+  ReportVerdict(d, m, verdict, where, type, object);
+  return !verdict.valid && d.instance->settings.fail_on_error;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
+                                                  const VkShaderModuleCreateInfo* info,
+                                                  const VkAllocationCallbacks* allocator,
+                                                  VkShaderModule* out) {
+  Device* d = FindDevice(device);
+  if (d == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  std::shared_ptr<Module> m;
+  try {
+    const Settings& s = d->instance->settings;
+    if (d->physical != nullptr && (s.validate || s.emulate) && info->pCode != nullptr) {
+      m = std::make_shared<Module>();
+      m->words.assign(info->pCode, info->pCode + info->codeSize / 4);
+      m->khr_matrices = DeclaresKhrMatrices(m->words);
+      if (s.validate && Check(*d, *m, {}, 0, "vkCreateShaderModule", VK_OBJECT_TYPE_DEVICE,
+                              reinterpret_cast<uint64_t>(device))) {
+        *out = VK_NULL_HANDLE;
+        return d->invalid_result;
+      }
+    }
+  } catch (const std::bad_alloc&) {
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  } catch (...) {
+    // The module goes to the driver unchecked, and is not emulated.
+    d->instance->Report(
+        ReportLevel::kError, "coopspv-layer",
+        "vkCreateShaderModule: " + WhatFailed() + "; the module is passed on as it is");
+    m = nullptr;
+  }
+  const VkResult result = d->create_module(device, info, allocator, out);
+  if (result == VK_SUCCESS && m != nullptr) {
+    try {
+      std::lock_guard<std::mutex> lock(d->mutex);
+      d->modules[*out] = std::move(m);
+    } catch (...) {
+    }
+  }
+  return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyShaderModule(VkDevice device, VkShaderModule module,
+                                               const VkAllocationCallbacks* allocator) {
+  Device* d = FindDevice(device);
+  if (d == nullptr) return;
+  {
+    std::lock_guard<std::mutex> lock(d->mutex);
+    d->modules.erase(module);
+  }
+  d->destroy_module(device, module, allocator);
+}
+
+constexpr const char* kLegalized[] = {"legalized", "legalized module from the memory cache",
+                                      "legalized module from the cache directory"};
+
+// One pipeline's stage as the driver gets it: the legalized module (created here, destroyed
+// after the call) and the required subgroup size the lowering assumed.
+struct StageRewrite {
+  VkShaderModule module = VK_NULL_HANDLE;
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo size{kRequiredSubgroupSizeInfo};
+};
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelineCache cache,
+                                                      uint32_t count,
+                                                      const VkComputePipelineCreateInfo* infos,
+                                                      const VkAllocationCallbacks* allocator,
+                                                      VkPipeline* out) {
+  Device* d = FindDevice(device);
+  if (d == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  std::vector<VkComputePipelineCreateInfo> copies;
+  std::vector<std::unique_ptr<StageRewrite>> rewrites;
+  auto destroy_rewrites = [&] {
+    for (const auto& r : rewrites) {
+      if (r->module != VK_NULL_HANDLE) d->destroy_module(device, r->module, nullptr);
+    }
+  };
+  bool failed = false, emulated = false;
+  ChainEdits edits;
+  try {
+    const Settings& s = d->instance->settings;
+    if (d->physical != nullptr && (s.validate || s.emulate)) {
+      copies.assign(infos, infos + count);
+    }
+    for (uint32_t i = 0; i < copies.size(); ++i) {
+      VkPipelineShaderStageCreateInfo& stage = copies[i].stage;
+      std::shared_ptr<Module> m = d->FindModule(stage.module);
+      // A module given in the stage's pNext (VK_KHR_maintenance5) is checked here as created.
+      const auto* inline_module =
+          stage.module == VK_NULL_HANDLE
+              ? FindInChain<VkShaderModuleCreateInfo>(stage.pNext,
+                                                      VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)
+              : nullptr;
+      if (inline_module != nullptr && inline_module->pCode != nullptr) {
+        m = std::make_shared<Module>();
+        m->words.assign(inline_module->pCode, inline_module->pCode + inline_module->codeSize / 4);
+        m->khr_matrices = DeclaresKhrMatrices(m->words);
+        if (s.validate && Check(*d, *m, {}, 0, "vkCreateComputePipelines", VK_OBJECT_TYPE_DEVICE,
+                                reinterpret_cast<uint64_t>(device))) {
+          failed = true;
+          break;
+        }
+      }
+      if (m == nullptr) continue;
+      emulated |= s.emulate && d->physical->emulation.any() && m->khr_matrices;
+      const std::vector<run::SpecConstant> spec = SpecConstantsOf(stage.pSpecializationInfo);
+      const auto* required = FindInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
+          stage.pNext, kRequiredSubgroupSizeInfo);
+      const uint32_t required_size = required != nullptr ? required->requiredSubgroupSize : 0;
+      const uint64_t object = reinterpret_cast<uint64_t>(stage.module);
+      // The module as created was validated; specialization or a subgroup size may change it.
+      if (s.validate && (!spec.empty() || required_size != 0) &&
+          Check(*d, *m, spec, required_size, "vkCreateComputePipelines",
+                VK_OBJECT_TYPE_SHADER_MODULE, object)) {
+        failed = true;
+        break;
+      }
+      if (!s.emulate || !d->physical->emulation.any() || !m->khr_matrices) continue;
+      // The driver gets the legalized module instead of the one in pNext.
+      if (inline_module != nullptr) {
+        edits.Unlink(reinterpret_cast<VkBaseOutStructure*>(&stage),
+                     VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+      }
+      // The lowering's subgroup size: the pipeline's required one, else the device's only one,
+      // else the device's default, which the layer then requires.
+      const PhysicalDevice& p = *d->physical;
+      auto r = std::make_unique<StageRewrite>();
+      uint32_t size = required_size;
+      if (size == 0) {
+        size = p.subgroup_size;
+        if (p.min_subgroup_size != p.max_subgroup_size) {
+          if (!d->size_control_enabled || !p.required_size_in_compute) {
+            d->instance->Report(ReportLevel::kWarning, "coopspv-layer-emulation",
+                                "vkCreateComputePipelines: the device's subgroup size varies and "
+                                "cannot be fixed (no subgroupSizeControl for compute): the "
+                                "lowering assumes " +
+                                    std::to_string(size),
+                                VK_OBJECT_TYPE_SHADER_MODULE, object);
+          } else {
+            r->size.pNext = const_cast<void*>(stage.pNext);
+            r->size.requiredSubgroupSize = size;
+            stage.pNext = &r->size;
+            stage.flags &= ~VK_PIPELINE_SHADER_STAGE_CREATE_ALLOW_VARYING_SUBGROUP_SIZE_BIT;
+          }
+        }
+      }
+      std::vector<uint32_t> legal;
+      Source source = Source::kComputed;
+      std::string error;
+      const std::shared_ptr<const DeviceTarget> target = Target(*d->physical, false, size, &error);
+      if (target == nullptr ||
+          !LegalizeModule(m->words, spec, d->setup.target_env, target->json, target->key,
+                          *d->instance->cache, &legal, &source, &error)) {
+        d->instance->Report(ReportLevel::kError, "coopspv-layer-emulation",
+                            "vkCreateComputePipelines: the cooperative matrices of this module "
+                            "cannot be emulated (subgroup size " +
+                                std::to_string(size) + "): " + error,
+                            VK_OBJECT_TYPE_SHADER_MODULE, object);
+        failed = true;
+        break;
+      }
+      if (s.report_level >= ReportLevel::kInfo) {
+        d->instance->Report(ReportLevel::kInfo, "coopspv-layer-emulation",
+                            std::string("vkCreateComputePipelines: ") +
+                                kLegalized[static_cast<int>(source)] + " for subgroup size " +
+                                std::to_string(size),
+                            VK_OBJECT_TYPE_SHADER_MODULE, object);
+      }
+      VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+      module_info.codeSize = legal.size() * 4;
+      module_info.pCode = legal.data();
+      const VkResult result = d->create_module(device, &module_info, nullptr, &r->module);
+      if (result != VK_SUCCESS) {
+        rewrites.push_back(std::move(r));
+        destroy_rewrites();
+        return result;
+      }
+      stage.module = r->module;
+      rewrites.push_back(std::move(r));
+    }
+  } catch (...) {
+    // Without the legalized module the driver cannot take an emulated one: the call fails. Any
+    // other goes to the driver as the application gave it.
+    d->instance->Report(ReportLevel::kError, "coopspv-layer",
+                        "vkCreateComputePipelines: " + WhatFailed());
+    if (!emulated) {
+      edits.Undo();
+      destroy_rewrites();
+      return d->create_pipelines(device, cache, count, infos, allocator, out);
+    }
+    failed = true;
+  }
+  if (failed) {
+    destroy_rewrites();
+    for (uint32_t i = 0; i < count; ++i) out[i] = VK_NULL_HANDLE;
+    return d->invalid_result;
+  }
+  const VkResult result = d->create_pipelines(
+      device, cache, count, copies.empty() ? infos : copies.data(), allocator, out);
+  destroy_rewrites();
+  return result;
+}
+
+// ---- Entry points.
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name);
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name);
+
+#define COOPSPV_LAYER_FUNCTION(name, function) \
+  { name, reinterpret_cast<PFN_vkVoidFunction>(function) }
+
+PFN_vkVoidFunction DeviceFunction(const char* name) {
+  static const std::map<std::string, PFN_vkVoidFunction, std::less<>> functions = {
+      COOPSPV_LAYER_FUNCTION("vkGetDeviceProcAddr", GetDeviceProcAddr),
+      COOPSPV_LAYER_FUNCTION("vkDestroyDevice", DestroyDevice),
+      COOPSPV_LAYER_FUNCTION("vkCreateShaderModule", CreateShaderModule),
+      COOPSPV_LAYER_FUNCTION("vkDestroyShaderModule", DestroyShaderModule),
+      COOPSPV_LAYER_FUNCTION("vkCreateComputePipelines", CreateComputePipelines),
+  };
+  auto it = functions.find(std::string_view(name));
+  return it == functions.end() ? nullptr : it->second;
+}
+
+// Physical-device functions the loader may not know (it asks vk_layerGetPhysicalDeviceProcAddr).
+PFN_vkVoidFunction PhysicalDeviceFunction(const char* name) {
+  if (std::strcmp(name, kMatrixPropertiesName) == 0) {
+    return reinterpret_cast<PFN_vkVoidFunction>(GetMatrixProperties);
+  }
+  if (std::strcmp(name, kFlexibleDimensionsName) == 0) {
+    return reinterpret_cast<PFN_vkVoidFunction>(GetFlexibleDimensionsProperties);
+  }
+  return nullptr;
+}
+
+PFN_vkVoidFunction InstanceFunction(const char* name) {
+  static const std::map<std::string, PFN_vkVoidFunction, std::less<>> functions = {
+      COOPSPV_LAYER_FUNCTION("vkGetInstanceProcAddr", GetInstanceProcAddr),
+      COOPSPV_LAYER_FUNCTION("vkCreateInstance", CreateInstance),
+      COOPSPV_LAYER_FUNCTION("vkDestroyInstance", DestroyInstance),
+      COOPSPV_LAYER_FUNCTION("vkCreateDevice", CreateDevice),
+      COOPSPV_LAYER_FUNCTION("vkEnumerateDeviceExtensionProperties",
+                             EnumerateDeviceExtensionProperties),
+      COOPSPV_LAYER_FUNCTION("vkGetPhysicalDeviceFeatures2", GetPhysicalDeviceFeatures2<false>),
+      COOPSPV_LAYER_FUNCTION("vkGetPhysicalDeviceFeatures2KHR", GetPhysicalDeviceFeatures2<true>),
+      COOPSPV_LAYER_FUNCTION("vkGetPhysicalDeviceProperties2", GetPhysicalDeviceProperties2<false>),
+      COOPSPV_LAYER_FUNCTION("vkGetPhysicalDeviceProperties2KHR",
+                             GetPhysicalDeviceProperties2<true>),
+      COOPSPV_LAYER_FUNCTION("vkCreateDebugUtilsMessengerEXT", CreateDebugUtilsMessenger),
+      COOPSPV_LAYER_FUNCTION("vkDestroyDebugUtilsMessengerEXT", DestroyDebugUtilsMessenger),
+  };
+  auto it = functions.find(std::string_view(name));
+  return it == functions.end() ? nullptr : it->second;
+}
+
+#undef COOPSPV_LAYER_FUNCTION
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance,
+                                                             const char* name) {
+  if (name == nullptr) return nullptr;
+  if (PFN_vkVoidFunction f = InstanceFunction(name)) return f;
+  if (PFN_vkVoidFunction f = PhysicalDeviceFunction(name)) return f;
+  if (PFN_vkVoidFunction f = DeviceFunction(name)) return f;
+  if (instance == VK_NULL_HANDLE) return nullptr;
+  Instance* d = FindInstance(instance);
+  return d == nullptr ? nullptr : d->vk.vkGetInstanceProcAddr(instance, name);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name) {
+  if (name == nullptr || device == VK_NULL_HANDLE) return nullptr;
+  Device* d = FindDevice(device);
+  if (d == nullptr) return nullptr;
+  if (PFN_vkVoidFunction f = DeviceFunction(name)) return f;
+  return d->next_gdpa(device, name);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetPhysicalDeviceProcAddr(VkInstance instance,
+                                                                   const char* name) {
+  if (name == nullptr) return nullptr;
+  if (PFN_vkVoidFunction f = PhysicalDeviceFunction(name)) return f;
+  Instance* d = instance != VK_NULL_HANDLE ? FindInstance(instance) : nullptr;
+  return d == nullptr || d->next_gpdpa == nullptr ? nullptr : d->next_gpdpa(instance, name);
+}
+
+}  // namespace
+}  // namespace coopspv::layer
+
+// The loader's entry points; the version script exports these and nothing else.
+extern "C" {
+
+VK_LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
+vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* version) {
+  if (version == nullptr || version->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT) {
+    return VK_ERROR_INITIALIZATION_FAILED;
+  }
+  // Version 2: the loader asks vk_layerGetPhysicalDeviceProcAddr for physical-device functions
+  // it does not know (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR is newer than it).
+  if (version->loaderLayerInterfaceVersion < 2) return VK_ERROR_INITIALIZATION_FAILED;
+  version->loaderLayerInterfaceVersion = 2;
+  version->pfnGetInstanceProcAddr = coopspv::layer::GetInstanceProcAddr;
+  version->pfnGetDeviceProcAddr = coopspv::layer::GetDeviceProcAddr;
+  version->pfnGetPhysicalDeviceProcAddr = coopspv::layer::GetPhysicalDeviceProcAddr;
+  return VK_SUCCESS;
+}
+
+VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance,
+                                                                               const char* name) {
+  return coopspv::layer::GetInstanceProcAddr(instance, name);
+}
+
+VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device,
+                                                                             const char* name) {
+  return coopspv::layer::GetDeviceProcAddr(device, name);
+}
+
+VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
+vk_layerGetPhysicalDeviceProcAddr(VkInstance instance, const char* name) {
+  return coopspv::layer::GetPhysicalDeviceProcAddr(instance, name);
+}
+
+}  // extern "C"

@@ -1,0 +1,83 @@
+#!/bin/bash
+# VK_LAYER_coopspv on a GPU that has the cooperative matrix extensions (the project's H100; issue
+# 29), from the repository root, with what utils/prepare_gpu.sh puts in .gpu/ (bin/coopspv-run,
+# bin/coopspv-as, bin/layer_client, layer/) and .gl/:
+#
+#   utils/gpu_check_layer.sh [report.txt]     # default: $OUT/gpu_check_layer.txt
+#
+# 1. Emulated against native: each test/run/native/khr_*.amber and cm2_*.amber runs natively,
+#    then through the layer with coopspv.hide_native (the layer hides the driver's
+#    VK_KHR_cooperative_matrix and VK_NV_cooperative_matrix2 and emulates them); the line says
+#    each run's exit status and whether the buffers the shaders wrote are equal (cmp of the
+#    --dump-buffers files). Element-wise results whose placement over the invocations the
+#    implementation chooses (khr_arith_funcs' first elements) differ by design.
+# 2. The validate mode's cost on a cache hit: every module of test/data/corpus is created
+#    (vkCreateShaderModule and vkCreateComputePipelines, layer_client --time, the median of 20)
+#    without the layer and through it (validation only, coopspv.emulate off, its cache directory
+#    filled by a first run); per module both medians in microseconds and the difference, and the
+#    sums over the modules the driver takes.
+# Exit status: 0 when every run of part 1 passed both ways, 1 otherwise, 2 when something is
+# missing.
+set -u
+cd "$(dirname "$0")/.."
+REPORT="${1:-${OUT:-.}/gpu_check_layer.txt}"
+BIN=.gpu/bin
+LAYER="$PWD/.gpu/layer"
+for f in "$BIN/coopspv-run" "$BIN/coopspv-as" "$BIN/layer_client" "$LAYER/libVkLayer_coopspv.so" \
+  "$LAYER/VkLayer_coopspv.json"; do
+  [ -e "$f" ] || { echo "gpu_check_layer: no $f (run utils/prepare_gpu.sh here first)" >&2; exit 2; }
+done
+# shellcheck source=utils/gpu_env.sh
+. utils/gpu_env.sh
+export VK_LAYER_PATH="$LAYER"
+WORK="$(mktemp -d)"
+status=0
+{
+  echo "# VK_LAYER_coopspv on $("$BIN/coopspv-run" --list-devices | head -1)"
+  echo "# 1. native vs emulated (coopspv.hide_native): exit codes, buffers"
+  for script in test/run/native/khr_*.amber test/run/native/cm2_*.amber; do
+    name=$(basename "$script" .amber)
+    timeout 300 "$BIN/coopspv-run" --timeout-ms 60000 --dump-buffers "$WORK/$name.native" \
+      "$script" >"$WORK/$name.native.out" 2>&1
+    native=$?
+    timeout 300 env VK_INSTANCE_LAYERS=VK_LAYER_coopspv VK_COOPSPV_HIDE_NATIVE=1 \
+      "$BIN/coopspv-run" --timeout-ms 60000 --dump-buffers "$WORK/$name.emulated" "$script" \
+      >"$WORK/$name.emulated.out" 2>&1
+    emulated=$?
+    buffers=differ
+    cmp -s "$WORK/$name.native" "$WORK/$name.emulated" 2>/dev/null && buffers=equal
+    echo "$name native=$native emulated=$emulated buffers=$buffers"
+    if [ "$native" = 0 ] && [ "$emulated" != 0 ]; then
+      status=1
+      sed 's/^/    /' "$WORK/$name.emulated.out" | head -8
+    fi
+  done
+
+  echo "# 2. pipeline creation, median microseconds: module without-layer with-layer difference"
+  modules=()
+  for m in test/data/corpus/*.spvasm; do
+    name=$(basename "$m" .spvasm)
+    "$BIN/coopspv-as" "$m" -o "$WORK/$name.spv" 2>/dev/null && modules+=("$WORK/$name.spv")
+  done
+  cache="$WORK/cache"
+  total_plain=0
+  total_layer=0
+  for spv in "${modules[@]}"; do
+    name=$(basename "$spv")
+    "$BIN/layer_client" --time --repeat 20 "$spv" >"$WORK/plain.out" 2>&1 ||
+      { echo "$name: the driver does not take it"; continue; }
+    plain=$(sed -n "s/^TIME $name //p" "$WORK/plain.out")
+    env VK_INSTANCE_LAYERS=VK_LAYER_coopspv VK_COOPSPV_EMULATE=0 VK_COOPSPV_CACHE_DIR="$cache" \
+      "$BIN/layer_client" "$spv" >/dev/null 2>&1
+    layer=$(env VK_INSTANCE_LAYERS=VK_LAYER_coopspv VK_COOPSPV_EMULATE=0 \
+      VK_COOPSPV_CACHE_DIR="$cache" "$BIN/layer_client" --time --repeat 20 "$spv" 2>/dev/null |
+      sed -n "s/^TIME $name //p")
+    [ -n "$layer" ] || { echo "$name: fails through the layer"; status=1; continue; }
+    echo "$name $plain $layer $(awk "BEGIN { printf \"%+.1f\", $layer - $plain }")"
+    total_plain=$(awk "BEGIN { print $total_plain + $plain }")
+    total_layer=$(awk "BEGIN { print $total_layer + $layer }")
+  done
+  echo "total $total_plain $total_layer $(awk "BEGIN { if ($total_plain > 0) printf \"%+.2f%%\", 100 * ($total_layer - $total_plain) / $total_plain }")"
+  exit "$status"
+} 2>&1 | tee "$REPORT"
+exit "${PIPESTATUS[0]}"
