@@ -4,8 +4,10 @@
 // are checked by running on lavapipe in test/run/lower_coop_matrix2/.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -19,6 +21,14 @@
 
 namespace coopspv {
 namespace {
+
+// The lines of a text, without their newlines.
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
 
 using testing::PassRun;
 
@@ -1291,12 +1301,21 @@ TEST(LowerCoopMatrix2, PhysicalPointersToAnotherTypeStepWithPtrAccessChain) {
   text.replace(text.find("OpMemoryModel Logical"), 21, "OpMemoryModel PhysicalStorageBuffer64");
   const PassRun r = Lower(text);
   ASSERT_TRUE(r.ok) << r.error;
-  std::smatch strided;
-  ASSERT_TRUE(std::regex_search(r.text, strided,
-                                std::regex("OpDecorate (%[0-9a-zA-Z_]+) ArrayStride 4\n(.*\n)*\\1 "
-                                           "= OpTypePointer PhysicalStorageBuffer %float\n")))
-      << r.text;
-  const std::string type = strided[1];
+  // The pointer type with ArrayStride 4 to a PhysicalStorageBuffer float (line by line: a regex
+  // over the whole text recurses once a line, which overflows the stack under ASan).
+  const std::vector<std::string> lines = Lines(r.text);
+  std::string type;
+  for (const std::string& line : lines) {
+    std::smatch m;
+    if (!std::regex_match(line, m, std::regex("OpDecorate (%[0-9a-zA-Z_]+) ArrayStride 4"))) {
+      continue;
+    }
+    if (std::find(lines.begin(), lines.end(),
+                  m[1].str() + " = OpTypePointer PhysicalStorageBuffer %float") != lines.end()) {
+      type = m[1];
+    }
+  }
+  ASSERT_FALSE(type.empty()) << r.text;
   EXPECT_EQ(Count(r.text, "OpBitcast " + type + " %"), 2u) << r.text;  // Load, store.
   EXPECT_EQ(Count(r.text, "OpPtrAccessChain " + type + " %"), 2u) << r.text;
   EXPECT_EQ(Count(r.text, "Aligned 4"), 2u) << r.text;
@@ -1318,12 +1337,40 @@ TEST(LowerCoopMatrix2, DecodeFuncsOfPhysicalPointersTakeThePointerStepped) {
   text.replace(text.find("\"main\" %buf"), 11, "\"main\" %buf %pc");
   const PassRun r = Lower(text);
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_TRUE(std::regex_search(
-      r.text, std::regex("(%[0-9]+) = OpBitcast (%[0-9a-zA-Z_]+) %[0-9]+\n(.*\n)*(%[0-9]+) = "
-                         "OpPtrAccessChain \\2 \\1 %[0-9]+\n(%[0-9]+) = OpBitcast "
-                         "%_ptr_PhysicalStorageBuffer__struct_[0-9]+ \\4\n(.*\n){2}%[0-9]+ = "
-                         "OpFunctionCall %float %decw \\5 ")))
-      << r.text;
+  // A bitcast %a to a pointer type %t, later %b = OpPtrAccessChain %t %a, then %c = a bitcast of
+  // %b to the block's pointer type, and within two lines the call of %decw with %c (line by
+  // line: see PhysicalPointersToAnotherTypeStepWithPtrAccessChain).
+  const std::vector<std::string> lines = Lines(r.text);
+  std::map<std::string, std::string> bitcast_type;  // Result -> pointer type.
+  bool found = false;
+  for (size_t i = 0; i + 1 < lines.size() && !found; ++i) {
+    std::smatch m;
+    if (std::regex_match(lines[i], m,
+                         std::regex("(%[0-9]+) = OpBitcast (%[0-9a-zA-Z_]+) %[0-9]+"))) {
+      bitcast_type[m[1]] = m[2];
+      continue;
+    }
+    if (!std::regex_match(lines[i], m,
+                          std::regex("(%[0-9]+) = OpPtrAccessChain (%[0-9a-zA-Z_]+) (%[0-9]+) "
+                                     "%[0-9]+")) ||
+        bitcast_type[m[3]] != m[2].str()) {
+      continue;
+    }
+    const std::string stepped = m[1];
+    std::smatch c;
+    if (!std::regex_match(lines[i + 1], c,
+                          std::regex("(%[0-9]+) = OpBitcast "
+                                     "%_ptr_PhysicalStorageBuffer__struct_[0-9]+ (%[0-9]+)")) ||
+        c[2].str() != stepped) {
+      continue;
+    }
+    for (size_t k = i + 2; k <= i + 4 && k < lines.size(); ++k) {
+      if (lines[k].find("OpFunctionCall %float %decw " + c[1].str() + " ") != std::string::npos) {
+        found = true;
+      }
+    }
+  }
+  EXPECT_TRUE(found) << r.text;
   EXPECT_EQ(Count(r.text, "= OpFunction "), 4u) << r.text;  // main and the three decoders.
 }
 
