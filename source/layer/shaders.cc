@@ -20,30 +20,6 @@ void AddModule(Hasher& h, std::span<const uint32_t> words,
   }
 }
 
-// The module the pipeline runs: the pipeline's values as its spec constants' defaults, then
-// frozen and folded, so that the device rules see the dimensions and scopes they give (they
-// pass over what a specialization constant may still change). Empty when there are no values;
-// when freezing fails, the module with the defaults alone; when that fails too, empty (the
-// module is judged as written).
-std::vector<uint32_t> Specialized(std::span<const uint32_t> words,
-                                  std::span<const run::SpecConstant> spec,
-                                  const std::string& target_env) {
-  const std::string defaults = run::SpecializationDefaults(words, spec);
-  if (defaults.empty()) return {};
-  for (bool freeze : {true, false}) {
-    OptimizerOptions set;
-    set.target_env = target_env;
-    set.skip_validation = true;
-    set.passes = {{"set-spec-const-default-value", defaults}};
-    if (freeze)
-      set.passes.insert(set.passes.end(), {{"freeze-spec-const", ""}, {"fold-spec-const", ""}});
-    OptimizeResult r;
-    Problem problem;
-    if (Optimize(words, set, &r, &problem)) return std::move(r.words);
-  }
-  return {};
-}
-
 std::string Escape(std::string_view s) {
   std::string out;
   for (char c : s) {
@@ -116,7 +92,8 @@ bool ValidateModule(std::span<const uint32_t> words, std::span<const run::SpecCo
     verdict->source = from_disk ? Source::kDisk : Source::kMemory;
     return true;
   }
-  const std::vector<uint32_t> specialized = Specialized(words, spec, setup.target_env);
+  const std::vector<uint32_t> specialized =
+      run::Specialized(words, spec, setup.target_env, /*freeze=*/true);
   ValidatorOptions options;
   options.target_env = setup.target_env;
   options.device_profile = setup.profile;

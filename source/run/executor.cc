@@ -1092,16 +1092,8 @@ class Executor {
     }
     const uint32_t minor = std::min(VK_API_VERSION_MINOR(props_.base.properties.apiVersion), 4u);
     const std::string env = "vulkan1." + std::to_string(minor);
-    std::vector<uint32_t> specialized;
-    const std::string defaults = SpecializationDefaults(shader.words, p.spec_constants);
-    if (!defaults.empty()) {
-      OptimizerOptions set;
-      set.target_env = env;
-      set.passes = {{"set-spec-const-default-value", defaults}};
-      OptimizeResult r;
-      // A module the pass refuses (an invalid one) is validated as written below.
-      if (Optimize(shader.words, set, &r, &problem)) specialized = std::move(r.words);
-    }
+    const std::vector<uint32_t> specialized =
+        Specialized(shader.words, p.spec_constants, env, /*freeze=*/false);
     ValidatorOptions options;
     options.target_env = env;
     options.device_profile = device_profile_;

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "include/coopspv/coopspv.hpp"
 #include "source/common/float.h"
 #include "source/ir/module.h"
 
@@ -65,6 +66,27 @@ std::string SpecializationDefaults(std::span<const uint32_t> words,
     values += (values.empty() ? "" : " ") + std::to_string(c.id) + ":" + buf;
   }
   return values;
+}
+
+std::vector<uint32_t> Specialized(std::span<const uint32_t> words,
+                                  std::span<const SpecConstant> spec, const std::string& target_env,
+                                  bool freeze) {
+  const std::string defaults = SpecializationDefaults(words, spec);
+  if (defaults.empty()) return {};
+  for (const bool frozen : {freeze, false}) {
+    OptimizerOptions set;
+    set.target_env = target_env;
+    set.skip_validation = true;
+    set.passes = {{"set-spec-const-default-value", defaults}};
+    if (frozen) {
+      set.passes.insert(set.passes.end(), {{"freeze-spec-const", ""}, {"fold-spec-const", ""}});
+    }
+    OptimizeResult r;
+    Problem problem;
+    if (Optimize(words, set, &r, &problem)) return std::move(r.words);
+    if (!frozen) break;
+  }
+  return {};
 }
 
 }  // namespace coopspv::run

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "source/run/script.h"
 
@@ -17,6 +18,14 @@ namespace coopspv::run {
 // empty when there are none.
 std::string SpecializationDefaults(std::span<const uint32_t> words,
                                    std::span<const SpecConstant> spec);
+
+// The module the pipeline runs, for the validator's device rules: the pipeline's values as its
+// spec constants' defaults and, with `freeze`, frozen and folded (so that the rules see the
+// dimensions and scopes they give; when freezing fails, the module with the defaults alone).
+// Empty when there are no values or the passes refuse the module (judge it as written).
+std::vector<uint32_t> Specialized(std::span<const uint32_t> words,
+                                  std::span<const SpecConstant> spec, const std::string& target_env,
+                                  bool freeze);
 
 }  // namespace coopspv::run
 
