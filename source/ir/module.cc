@@ -299,4 +299,12 @@ void Module::Invalidate(uint32_t preserved) const {
   if (!(preserved & kAnalysisTypes)) types_.reset();
 }
 
+bool IsNonSemanticExtInst(const Module& m, InstIndex i) {
+  if (m.opcode(i) != Op::ExtInst && m.opcode(i) != Op::ExtInstWithForwardRefsKHR) return false;
+  const InstIndex set = m.Def(m.word(i, 3));
+  if (set == kNoInst || m.opcode(set) != Op::ExtInstImport) return false;
+  const std::string_view name = binary::DecodeString(m.inst(set).words.subspan(2));
+  return name.substr(0, 12) == "NonSemantic.";
+}
+
 }  // namespace coopspv::ir

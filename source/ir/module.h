@@ -222,6 +222,12 @@ inline bool IsSpecConstant(spv::Op op) { return TraitsOf(op).is_spec_constant; }
 
 inline Section SectionOf(spv::Op op) { return TraitsOf(op).section; }
 
+// Whether the instruction at `i` is an OpExtInst or OpExtInstWithForwardRefsKHR of a
+// non-semantic set (SPV_KHR_non_semantic_info: an import named "NonSemantic.*", known or not):
+// debug info and the like, which may appear among the global declarations, may be removed
+// without changing what the module computes, and names any id.
+bool IsNonSemanticExtInst(const Module& m, InstIndex i);
+
 }  // namespace coopspv::ir
 
 #endif  // COOPSPV_SOURCE_IR_MODULE_H_

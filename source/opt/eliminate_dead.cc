@@ -83,7 +83,10 @@ class EliminateDeadPass : public Pass {
         mark_inst(i);
       }
       // Non-semantic instructions at module scope (debug info) stay with what they name.
-      if (m.opcode(i) == Op::ExtInst && m.FunctionOf(i) == ~0u) mark_inst(i);
+      if ((m.opcode(i) == Op::ExtInst || m.opcode(i) == Op::ExtInstWithForwardRefsKHR) &&
+          m.FunctionOf(i) == ~0u) {
+        mark_inst(i);
+      }
       // What a built-in or a SpecId decorates has meaning of its own, used or not: a constant
       // decorated BuiltIn WorkgroupSize sets the workgroup size over LocalSize (SPIR-V 3.2.2),
       // a SpecId is what the pipeline specializes.

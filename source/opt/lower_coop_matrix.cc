@@ -172,6 +172,7 @@ bool KeepsMeaning(Op op) {
     case Op::AccessChain:
     case Op::InBoundsAccessChain:
     case Op::ExtInst:
+    case Op::ExtInstWithForwardRefsKHR:
       return true;
     default:
       return false;

@@ -776,6 +776,11 @@ bool Lowering::LowerInstruction(InstIndex i) {
       return LowerAccumulate(i, true);
     case Op::CooperativeVectorReduceSumAccumulateNV:
       return LowerAccumulate(i, false);
+    case Op::ExtInst:
+    case Op::ExtInstWithForwardRefsKHR:
+      // Debug info (DebugValue, DebugDeclare, ...) names the value whatever its type.
+      if (ir::IsNonSemanticExtInst(m_, i)) return true;
+      break;
     // Legal on arrays and vectors alike: the type changed under them.
     case Op::Load:
     case Op::Store:

@@ -630,7 +630,7 @@ void CoopVectorRules::CheckExtInst(InstIndex i) {
   for (size_t w = 5; w < inst.words.size(); ++w) {
     involved = involved || IsVectorIdType(state_, state_.TypeOf(inst.words[w]));
   }
-  if (!involved || !cooperative_) return;
+  if (!involved || !cooperative_ || IsNonSemanticExtInst(m_, i)) return;  // Debug info, ...
   const int set = inst.ext_inst_set;
   const bool glsl =
       set >= 0 && std::string_view(grammar::GetExtInstSet(set).name) == "GLSL.std.450";

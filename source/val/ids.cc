@@ -106,6 +106,7 @@ constexpr Op kSpecialWantOps[] = {
     Op::Function,
     Op::FunctionCall,
     Op::ExtInst,
+    Op::ExtInstWithForwardRefsKHR,
     Op::CooperativeMatrixLengthKHR,
     Op::CooperativeMatrixLengthNV,
     Op::SpecConstantOp,
@@ -196,6 +197,7 @@ bool ExtInstTakesAnything(int32_t set) {
     case Op::FunctionCall:
       return k == 2 ? Want::kFunction : other;
     case Op::ExtInst:
+    case Op::ExtInstWithForwardRefsKHR:
       if (k == 2) return Want::kExtInstImport;
       return k >= 4 && ExtInstTakesAnything(rec.ext_inst_set) ? Want::kAny : other;
     case Op::CooperativeMatrixLengthKHR:
@@ -264,6 +266,31 @@ ws::string OperandLabel(const ir::Inst& inst, size_t k) {
                           " " + state.Name(id) + " is used before its definition");
 }
 
+// SPV_KHR_relaxed_extended_instruction: OpExtInstWithForwardRefsKHR is the one extended
+// instruction that may name later definitions; it is for non-semantic sets, and only where it
+// does name one.
+[[gnu::cold, gnu::noinline]] bool CheckExtInstWithForwardRefs(ValidationState& state,
+                                                              InstIndex i) {
+  const ir::Module& m = state.module();
+  const InstIndex set = m.num_words(i) > 3 ? m.Def(m.word(i, 3)) : kNoInst;
+  if (set == kNoInst || m.opcode(set) != Op::ExtInstImport) return true;  // id.kind's.
+  const std::string_view name = binary::DecodeString(m.inst(set).words.subspan(2));
+  if (name.substr(0, 12) != "NonSemantic.") {
+    return state.Report("id.ext-inst-forward-refs", i,
+                        state.Describe(i) + ": the set " + state.Name(m.word(i, 3)) + " (\"" +
+                            std::string(name) +
+                            "\") is not a non-semantic extended instruction set");
+  }
+  for (uint32_t w = 5; w < m.num_words(i); ++w) {
+    const InstIndex def = m.Def(m.word(i, w));
+    if (def != kNoInst && def >= i) return true;
+  }
+  return state.Report("id.ext-inst-forward-refs", i,
+                      state.Describe(i) +
+                          " names no id defined after it: without a forward reference it must be "
+                          "OpExtInst");
+}
+
 [[gnu::cold, gnu::noinline]] bool ReportKind(ValidationState& state, InstIndex i, size_t k, Id id,
                                              Want want, InstIndex def) {
   return state.Report("id.kind", i,
@@ -309,8 +336,10 @@ void ValidateIds(ValidationState& state) {
     uint8_t f =
         kKnown | static_cast<uint8_t>(IdOperandWant(traits.section, traits.is_type_declaration));
     if (HasSpecialWants(op)) f |= kSpecial;
-    // Outside functions, module-level instructions may not name later definitions.
-    if (traits.section >= ir::Section::kGlobal && op != Op::ExtInst && op != Op::Line) {
+    // Outside functions, module-level instructions may not name later definitions; only
+    // OpExtInstWithForwardRefsKHR may (SPV_KHR_relaxed_extended_instruction).
+    if (traits.section >= ir::Section::kGlobal && op != Op::ExtInstWithForwardRefsKHR &&
+        op != Op::Line) {
       f |= kForwardRule;
     }
     if (op == Op::Function || op == Op::FunctionEnd || op == Op::TypeForwardPointer) f |= kMarker;
@@ -378,6 +407,7 @@ void ValidateIds(ValidationState& state) {
     const binary::ParsedOperand* const operands = all_operands + rec.operand_begin;
     const uint32_t* const inst_words = words + rec.offset;
     if (special) {
+      if (op == Op::ExtInstWithForwardRefsKHR && !CheckExtInstWithForwardRefs(state, i)) return;
       for (; k < num_operands; ++k) {
         const binary::ParsedOperand& operand = operands[k];
         if (!grammar::IsIdKind(operand.kind)) continue;

@@ -48,14 +48,6 @@ const char* SectionName(Section s) {
   return "?";
 }
 
-// Non-semantic extended instructions may also appear among the global declarations.
-bool IsNonSemanticExtInst(const ir::Module& m, InstIndex i) {
-  if (m.opcode(i) != Op::ExtInst) return false;
-  const InstIndex set = m.Def(m.word(i, 3));
-  if (set == kNoInst || m.opcode(set) != Op::ExtInstImport) return false;
-  const std::string_view name = binary::DecodeString(m.inst(set).words.subspan(2));
-  return name.substr(0, 12) == "NonSemantic.";
-}
 
 // An instruction a function body may hold (OpFunction too: the function rules report that one),
 // which leaves CheckOrder's state as it is.
@@ -143,6 +135,7 @@ void CheckOrder(ValidationState& state, ModuleLevel* found) {
       if (current < Section::kGlobal) current = Section::kGlobal;
       continue;
     }
+    // Non-semantic extended instructions may also appear among the global declarations.
     if (IsNonSemanticExtInst(m, i)) s = Section::kGlobal;
     if (s == Section::kFunction) {
       in_order = false;

@@ -26,6 +26,7 @@ bool TakesPointers(Op op) {
     case Op::ImageTexelPointer:
     case Op::ArrayLength:
     case Op::ExtInst:  // Extended instructions that take pointers (Modf, Frexp, debug info).
+    case Op::ExtInstWithForwardRefsKHR:
     case Op::EntryPoint:
     case Op::Name:
     case Op::Decorate:

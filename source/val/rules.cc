@@ -68,7 +68,12 @@ constexpr Rule kRules[] = {
      "elsewhere."},
     {"id.forward-reference", kE, "ids", "SPIR-V 2.4 Logical Layout of a Module",
      "Outside functions, ids are defined before they are used, except in debug and annotation "
-     "instructions, entry points, execution modes and through OpTypeForwardPointer."},
+     "instructions, entry points, execution modes, through OpTypeForwardPointer and in "
+     "OpExtInstWithForwardRefsKHR."},
+    {"id.ext-inst-forward-refs", kE, "ids",
+     "SPV_KHR_relaxed_extended_instruction, OpExtInstWithForwardRefsKHR",
+     "OpExtInstWithForwardRefsKHR names a non-semantic extended instruction set and, among its "
+     "operands, at least one id defined after it (without one, the instruction is OpExtInst)."},
 
     // types.cc
     {"type.int", kE, "types", "SPIR-V OpTypeInt; 2.16.1",

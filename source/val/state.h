@@ -217,6 +217,8 @@ class ValidationState {
   ws::unordered_set<std::string_view> warnings_as_errors_;
 };
 
+using ir::IsNonSemanticExtInst;
+
 // The rule families, in the order Validate() runs them.
 void ValidateLayout(ValidationState& state);
 void ValidateCapabilities(ValidationState& state);

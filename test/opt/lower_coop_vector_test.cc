@@ -297,6 +297,30 @@ OpFunctionEnd
   EXPECT_EQ(r.text.find("VectorInsertDynamic"), std::string::npos);
 }
 
+// Non-semantic instructions (debug info: glslang -gV's DebugValue of a vector) may name a lowered
+// value, at module scope too; they keep naming it, whatever its type became.
+TEST(LowerCoopVector, NonSemanticInstructionsKeepNamingTheLoweredValues) {
+  std::string text = Module(
+      "%v16 = OpTypeCooperativeVectorNV %half %uint_16\n"
+      "%info = OpExtInst %void %dbg 1 %v16 %uint_16\n",
+      "%a = OpCooperativeVectorLoadNV %v16 %H %uint_0\n"
+      "%b = OpFMul %v16 %a %a\n"
+      "%seen = OpExtInst %void %dbg 2 %info %b\n"
+      "OpCooperativeVectorStoreNV %H %uint_32 %b\n");
+  const std::string import = "%glsl = OpExtInstImport \"GLSL.std.450\"\n";
+  text.replace(text.find(import), import.size(),
+               import + "%dbg = OpExtInstImport \"NonSemantic.coopspv.test\"\n");
+  text.insert(text.find("OpExtension"), "OpExtension \"SPV_KHR_non_semantic_info\"\n");
+  text.insert(text.find("OpName"), "OpName %dbg \"dbg\"\n");
+  const PassRun r = Lower(text);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %info = OpExtInst %void %dbg 1 %v16 %uint_16
+    CHECK: %b = OpLoad %v16
+    CHECK: %seen = OpExtInst %void %dbg 2 %info %b
+  )")) << r.text;
+}
+
 TEST(LowerCoopVector, WithLongVectorsTheTypesStayVectors) {
   const PassRun r = Lower(Module(
       "%v16 = OpTypeCooperativeVectorNV %half %uint_16\n"

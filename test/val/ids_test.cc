@@ -631,5 +631,78 @@ OpFunctionEnd
   EXPECT_RULE_AT(r, "id.forward-reference", "%counter = OpVariable", "%uint_0");
 }
 
+// ---------------------------------------------------------------- id.ext-inst-forward-refs
+// Debug info of a pointer to a type declared after it (glslang -gVS writes these for buffer
+// references): only OpExtInstWithForwardRefsKHR may name the later DebugTypeBasic.
+constexpr std::string_view kDebugPointerAhead = R"(
+OpCapability Shader
+OpExtension "SPV_KHR_non_semantic_info"
+OpExtension "SPV_KHR_relaxed_extended_instruction"
+%dbg = OpExtInstImport "NonSemantic.Shader.DebugInfo.100"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%name = OpString "uint"
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%uint_32 = OpConstant %uint 32
+%uint_6 = OpConstant %uint 6
+%uint_0 = OpConstant %uint 0
+%ptr = OPCODE %void %dbg DebugTypePointer %basic %uint_6 %uint_0
+%basic = OpExtInst %void %dbg DebugTypeBasic %name %uint_32 %uint_6 %uint_0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+
+std::string WithOpcode(std::string_view text, std::string_view opcode) {
+  std::string out(text);
+  out.replace(out.find("OPCODE"), 6, opcode);
+  return out;
+}
+
+TEST(IdExtInstForwardRefs, NamesALaterDebugType) {
+  EXPECT_CLEAN(ValidateText(WithOpcode(kDebugPointerAhead, "OpExtInstWithForwardRefsKHR")));
+}
+
+TEST(IdExtInstForwardRefs, OpExtInstMayNotNameALaterDefinition) {
+  const Result r = ValidateText(WithOpcode(kDebugPointerAhead, "OpExtInst"));
+  EXPECT_RULE_AT(r, "id.forward-reference", "OpExtInst %void %1 DebugTypePointer",
+                 "is used before its definition");
+  ExpectOnly(r, "id.forward-reference");
+}
+
+TEST(IdExtInstForwardRefs, WithoutAForwardReferenceItMustBeOpExtInst) {
+  std::string text = WithOpcode(kDebugPointerAhead, "OpExtInstWithForwardRefsKHR");
+  text.replace(text.find("DebugTypePointer %basic"), 23, "DebugTypePointer %name ");
+  const Result r = ValidateText(text);
+  EXPECT_RULE_AT(r, "id.ext-inst-forward-refs", "OpExtInstWithForwardRefsKHR %void",
+                 "names no id defined after it");
+}
+
+TEST(IdExtInstForwardRefs, OnlyForNonSemanticSets) {
+  const Result r = ValidateText(R"(
+OpCapability Shader
+OpExtension "SPV_KHR_relaxed_extended_instruction"
+%glsl = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%float_2 = OpConstant %float 2
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%root = OpExtInstWithForwardRefsKHR %float %glsl Sqrt %float_2
+OpReturn
+OpFunctionEnd
+)");
+  EXPECT_RULE_AT(r, "id.ext-inst-forward-refs", "OpExtInstWithForwardRefsKHR %float %1 Sqrt",
+                 "(\"GLSL.std.450\") is not a non-semantic extended instruction set");
+}
+
 }  // namespace
 }  // namespace coopspv::val
