@@ -20,6 +20,7 @@ void ValidateMemory(ValidationState& state);
 void ValidateMicroscaling(ValidationState& state);
 void ValidateVectorMatrix(ValidationState& state);
 void ValidateVulkan(ValidationState& state);
+void ValidateVulkanBuiltIns(ValidationState& state);
 
 // Per-instruction checks that a family's dispatch calls: the atomic instruction at `i`
 // (atomics.cc, from ValidateMemory).

@@ -273,12 +273,14 @@ constexpr Rule kRules[] = {
      "its header."},
 
     // decorations.cc
-    {"decoration.target", kE, "decorations", "SPIR-V 3.20 Decoration",
+    {"decoration.target", kE, "decorations",
+     "SPIR-V 3.20 Decoration; VUID-WorkgroupSize-WorkgroupSize-04426 (BuiltIn WorkgroupSize)",
      "A decoration applies to what 3.20 names: Block, BufferBlock, GLSLShared, GLSLPacked and "
      "CPacked to structs; ArrayStride to arrays and pointers; DescriptorSet and Binding to "
      "variables; SpecId to scalar spec constants; NonWritable, NonReadable, Aliased, Restrict, "
      "AliasedPointer and RestrictPointer to variables and function parameters; BuiltIn to "
-     "variables, constants and struct members; RelaxedPrecision to anything but a type."},
+     "variables and struct members (WorkgroupSize, in a module with the Shader capability, to "
+     "constants and spec constants instead); RelaxedPrecision to anything but a type."},
     {"decoration.access-qualifier", kE, "decorations",
      "SPIR-V 3.20 Decoration (NonWritable, NonReadable)",
      "NonWritable and NonReadable mark a variable or function parameter pointing into Uniform, "
@@ -380,12 +382,34 @@ constexpr Rule kRules[] = {
     {"vulkan.coop-matrix-scope", kE, "vulkan", "VUID-StandaloneSpirv-Scope-12243",
      "In a Vulkan environment, the Scope of a cooperative matrix type is Subgroup or Workgroup."},
     {"vulkan.builtin-type", kE, "vulkan",
-     "VUID-<BuiltIn>-<BuiltIn>-* of the compute built-ins (Vulkan 15.9 Built-In Variables), "
-     "e.g. VUID-GlobalInvocationId-GlobalInvocationId-04238",
-     "In a Vulkan environment, the compute built-ins NumWorkgroups, WorkgroupSize, WorkgroupId, "
-     "LocalInvocationId and GlobalInvocationId are vectors of three 32-bit integers; "
-     "LocalInvocationIndex, SubgroupSize, NumSubgroups, SubgroupId and "
-     "SubgroupLocalInvocationId 32-bit integer scalars."},
+     "VUID-<BuiltIn>-<BuiltIn>-* of the built-ins a compute module declares (Vulkan 15.9 "
+     "Built-In Variables), e.g. VUID-GlobalInvocationId-GlobalInvocationId-04238, "
+     "VUID-SubgroupEqMask-SubgroupEqMask-04371, VUID-SMIDNV-SMIDNV-04366",
+     "In a Vulkan environment, NumWorkgroups, WorkgroupSize, WorkgroupId, LocalInvocationId and "
+     "GlobalInvocationId are vectors of three 32-bit integers; SubgroupEqMask, SubgroupGeMask, "
+     "SubgroupGtMask, SubgroupLeMask and SubgroupLtMask vectors of four; LocalInvocationIndex, "
+     "SubgroupSize, NumSubgroups, SubgroupId, SubgroupLocalInvocationId, DeviceIndex, the SM "
+     "built-ins (SMCountNV, SMIDNV, WarpsPerSMNV, WarpIDNV) and the ARM core built-ins "
+     "(CoreIDARM, CoreCountARM, CoreMaxIDARM, WarpIDARM, WarpMaxIDARM) 32-bit integer scalars "
+     "(as variables, constants or structure members)."},
+    {"vulkan.builtin-storage-class", kE, "vulkan",
+     "VUID-<BuiltIn>-<BuiltIn>-* (\"must be declared using the Input Storage Class\"), e.g. "
+     "VUID-LocalInvocationId-LocalInvocationId-04282, VUID-DeviceIndex-DeviceIndex-04205",
+     "In a Vulkan environment, a variable decorated with one of the built-ins of "
+     "vulkan.builtin-type other than WorkgroupSize, or any pointer to a structure (or array of "
+     "structures) with such a member, is in the Input storage class."},
+    {"vulkan.builtin-execution-model", kE, "vulkan",
+     "VUID-<BuiltIn>-<BuiltIn>-* (\"used only within the GLCompute, MeshEXT, TaskEXT, MeshNV, or "
+     "TaskNV Execution Model\"), e.g. VUID-LocalInvocationId-LocalInvocationId-04281, "
+     "VUID-WorkgroupSize-WorkgroupSize-04425",
+     "In a Vulkan environment, NumWorkgroups, WorkgroupSize, WorkgroupId, LocalInvocationId, "
+     "GlobalInvocationId, LocalInvocationIndex, NumSubgroups and SubgroupId are used only in the "
+     "call trees of GLCompute, MeshEXT, TaskEXT, MeshNV and TaskNV entry points."},
+    {"vulkan.builtin-member", kE, "vulkan",
+     "Vulkan 15.9 Built-In Variables (\"the variable decorated with\" SubgroupId, NumSubgroups, "
+     "SubgroupSize, SubgroupLocalInvocationId, Subgroup*Mask)",
+     "In a Vulkan environment, SubgroupId, NumSubgroups, SubgroupSize, SubgroupLocalInvocationId "
+     "and the subgroup masks decorate variables, not structure members."},
     {"vulkan.resource-storage-class", kE, "vulkan", "VUID-StandaloneSpirv-DescriptorSet-06491",
      "In a Vulkan environment, a variable decorated with DescriptorSet or Binding is of "
      "StorageBuffer, Uniform or UniformConstant storage class."},
