@@ -558,6 +558,35 @@ constexpr Rule kRules[] = {
      "A cooperative matrix is constructed from exactly one constituent of its component type, "
      "and indexed with exactly one index."},
 
+    // coop_matrix_qcom.cc
+    {"coop-matrix-qcom.bitcast-array", kE, "coop-matrix-qcom",
+     "SPV_QCOM_cooperative_matrix_conversion OpBitCastArrayQCOM",
+     "Result Type and Source Array are one-dimensional arrays whose element type is a 32-bit "
+     "integer or a 16- or 32-bit float of the default IEEE 754 encoding, of the same size in "
+     "bits (where both lengths are known before specialization)."},
+    {"coop-matrix-qcom.construct", kE, "coop-matrix-qcom",
+     "SPV_QCOM_cooperative_matrix_conversion OpCompositeConstructCoopMatQCOM",
+     "Result Type is a Subgroup-scope OpTypeCooperativeMatrixKHR; Source Array a one-dimensional "
+     "array of its Component Type or of 32-bit unsigned integers; MatrixA and MatrixB have 8-bit "
+     "integer or IEEE 16- / 32-bit float components and 256-bit rows (A: Columns 32, 16 or 8) or "
+     "columns (B: Rows), the accumulator 32-bit integer or IEEE 16- / 32-bit float components; "
+     "the array holds one row (A, accumulator) or column (B): that many elements, or as uint32 8 "
+     "(A, B), Columns / 2 (16-bit float accumulator) or Columns (32-bit accumulator)."},
+    {"coop-matrix-qcom.extract", kE, "coop-matrix-qcom",
+     "SPV_QCOM_cooperative_matrix_conversion OpCompositeExtractCoopMatQCOM",
+     "Source CoopMat is a Subgroup-scope OpTypeCooperativeMatrixKHR matrix and Result Type a "
+     "one-dimensional array, with the component, dimension and length requirements of "
+     "coop-matrix-qcom.construct."},
+    {"coop-matrix-qcom.extract-sub-array", kE, "coop-matrix-qcom",
+     "SPV_QCOM_cooperative_matrix_conversion OpExtractSubArrayQCOM",
+     "Source Array is a one-dimensional array of 32-bit integers or IEEE 16- / 32-bit floats; "
+     "Result Type a one-dimensional array of the same element type; Start Index a 32-bit "
+     "integer."},
+    {"coop-matrix-qcom.extract-sub-array-range", kW, "coop-matrix-qcom",
+     "SPV_QCOM_cooperative_matrix_conversion OpExtractSubArrayQCOM (otherwise undefined)",
+     "Start Index + the Result Type's Length is at most the Source Array's Length (where all are "
+     "known before specialization)."},
+
     // coop_vector.cc
     {"coop-vector.capability", kE, "coop-vector", "SPV_NV_cooperative_vector, 2.16.2",
      "If the CooperativeVectorNV capability is declared, the VulkanMemoryModel capability is "

@@ -229,6 +229,7 @@ void ValidateScopes(ValidationState& state);
 void ValidatePointers(ValidationState& state);
 void ValidateCore(ValidationState& state);  // core.h: the core instruction families.
 void ValidateCoopMatrix(ValidationState& state);
+void ValidateCoopMatrixQcom(ValidationState& state);
 void ValidateCoopVector(ValidationState& state);
 void ValidateUniformity(ValidationState& state);
 void ValidateTensorAddressing(ValidationState& state);
