@@ -249,6 +249,19 @@ constexpr Rule kRules[] = {
      "constant-creation, memory, function, conversion, composite, annotation, debug, "
      "miscellaneous, extension and mode-setting instructions, OpSelect, OpPhi, OpReturnValue, "
      "OpLifetimeStart and OpLifetimeStop."},
+    {"bfloat16.use", kE, "microscaling", "SPV_KHR_bfloat16 2.16.1 Universal Validation Rules",
+     "Values whose type is or holds a BFloat16KHR float (cooperative matrices included) are used "
+     "only by constant-creation, memory, function, conversion, composite, annotation, debug, "
+     "miscellaneous, extension and mode-setting instructions, OpDot, "
+     "OpCooperativeMatrixMulAddKHR, OpCooperativeMatrixLengthKHR, OpSelect, OpPhi, "
+     "OpReturnValue, OpLifetimeStart and OpLifetimeStop: no other arithmetic (OpFAdd, OpFSub, "
+     "OpFMul, OpFDiv, OpFNegate, OpMatrixTimesScalar, ...) and no comparison."},
+    {"float8.use", kE, "microscaling", "SPV_EXT_float8 2.16.1 Universal Validation Rules",
+     "Values whose type is or holds a Float8E4M3EXT or Float8E5M2EXT float (cooperative matrices "
+     "included) are used only by constant-creation, memory, function, conversion, composite, "
+     "annotation, debug, miscellaneous, extension and mode-setting instructions, "
+     "OpCooperativeMatrixMulAddKHR, OpSelect, OpPhi, OpReturnValue, OpLifetimeStart and "
+     "OpLifetimeStop."},
 
     // composites.cc
     {"composite.index", kE, "composites", "SPIR-V 3.42.12 Composite Instructions",
