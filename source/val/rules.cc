@@ -792,7 +792,7 @@ constexpr Rule kRules[] = {
     {"coop-matrix2.convert-use", kE, "coop-matrix2",
      "SPV_NV_cooperative_matrix2 OpCooperativeMatrixConvertNV; "
      "SPV_EXT_cooperative_matrix_maintenance1",
-     "Same component type (or only signedness with the EXT capability), scope, rows and columns; "
+     "Same component type (integers may differ in signedness), scope, rows and columns; "
      "an accumulator becomes an A or B matrix (the reverse too with "
      "CooperativeMatrixConversionsEXT)."},
     {"coop-matrix2.get-coordinate", kE, "coop-matrix2",
@@ -800,8 +800,9 @@ constexpr Rule kRules[] = {
      "The result is a vector of two 32-bit integers, Matrix a cooperative matrix, Index a 32-bit "
      "integer."},
     {"coop-matrix2.workgroup-size", kE, "coop-matrix2", "SPV_NV_cooperative_matrix2 2.16.1",
-     "A Workgroup-scope cooperative matrix needs the workgroup size specified (LocalSize or "
-     "LocalSizeId on every entry point, or a WorkgroupSize built-in)."},
+     "A Workgroup-scope cooperative matrix needs the workgroup size specified before its type: "
+     "LocalSize or LocalSizeId on every entry point (or a WorkgroupSize built-in), LocalSizeId's "
+     "constants defined before the type."},
     {"coop-matrix2.func.tangled", kE, "coop-matrix2",
      "SPV_NV_cooperative_matrix2 2.16.1; SPV_EXT_cooperative_matrix_maintenance1; "
      "GL_NV_cooperative_matrix_decode_vector",
