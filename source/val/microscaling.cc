@@ -101,13 +101,20 @@ void ValidateMicroscaling(ValidationState& state) {
   for (const InstIndex i : state.Walked(Walk::kMicroscaling)) {
     if (state.Full()) break;
     const uint8_t forbidden = ForbiddenEncodings(m.opcode(i));
-    const ir::Inst inst = m.inst(i);
     const Id result_type = m.type_id(i);
     if (const uint8_t held = state.FloatEncodings(result_type) & forbidden) {
       ReportUse(state, i, "Result Type " + state.Name(result_type), held);
       continue;
     }
+    // Most instructions hold no such operand: look at the raw words first, and read the
+    // operands (which words are ids) only where one might be.
     const size_t first = (result_type != 0 ? 1 : 0) + (m.result_id(i) != 0 ? 1 : 0);
+    bool suspect = false;
+    for (uint32_t w = 1 + static_cast<uint32_t>(first); w < m.num_words(i) && !suspect; ++w) {
+      suspect = state.FloatEncodings(m.TypeOf(m.word(i, w))) & forbidden;
+    }
+    if (!suspect) continue;
+    const ir::Inst inst = m.inst(i);
     for (size_t k = first; k < inst.operands.size(); ++k) {
       if (!grammar::IsIdKind(inst.operands[k].kind)) continue;
       const Id id = inst.words[inst.operands[k].offset];

@@ -11,18 +11,28 @@
 namespace coopspv::val {
 namespace {
 
-// Decorations: the storage class of resource variables (VUID-StandaloneSpirv-DescriptorSet-06491;
-// built-ins: vulkan_builtins.cc). The same pass over the declarations lists the cooperative
-// matrix types, in order, for ValidateVulkan's Scope rule.
-void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_types) {
+// Decorations: the storage class of resource variables (VUID-StandaloneSpirv-DescriptorSet-06491).
+// The same pass over the declarations lists the cooperative matrix types, in order, for
+// ValidateVulkan's Scope rule, and the BuiltIn decorations for CheckVulkanBuiltIns.
+void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_types,
+                      ws::vector<InstIndex>* builtins) {
   const ir::Module& m = state.module();
+  constexpr auto kBuiltIn = static_cast<uint32_t>(spv::Decoration::BuiltIn);
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     if (op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV) {
       matrix_types->push_back(i);
       continue;
     }
+    if (op == Op::MemberDecorate && m.num_words(i) >= 5 && m.word(i, 3) == kBuiltIn) {
+      builtins->push_back(i);
+      continue;
+    }
     if (op != Op::Decorate || m.num_words(i) < 3) continue;
+    if (m.word(i, 2) == kBuiltIn) {
+      if (m.num_words(i) >= 4) builtins->push_back(i);
+      continue;
+    }
     const Id target = m.word(i, 1);
     const auto decoration = static_cast<spv::Decoration>(m.word(i, 2));
     const Op target_op = state.DefOp(target);
@@ -163,8 +173,9 @@ bool VulkanVisits(const ValidationState& state, Op op) {
 
 void ValidateVulkan(ValidationState& state) {
   if (!state.options().env.is_vulkan()) return;
-  ws::vector<InstIndex> matrix_types;
-  CheckDecorations(state, &matrix_types);
+  ws::vector<InstIndex> matrix_types, builtins;
+  CheckDecorations(state, &matrix_types, &builtins);
+  if (!builtins.empty()) CheckVulkanBuiltIns(state, builtins);
   const ir::Module& m = state.module();
   // VUID-StandaloneSpirv-Pointer-08973: cooperative matrices are loaded from and stored to
   // Workgroup, StorageBuffer or PhysicalStorageBuffer memory; the tensor loads and stores too

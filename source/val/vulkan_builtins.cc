@@ -4,6 +4,7 @@
 // the graphics stages are not checked here.
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -243,28 +244,22 @@ void CheckExecutionModels(ValidationState& state, const ws::vector<Decorated>& d
 
 }  // namespace
 
-void ValidateVulkanBuiltIns(ValidationState& state) {
-  if (!state.options().env.is_vulkan()) return;
+void CheckVulkanBuiltIns(ValidationState& state, std::span<const InstIndex> decorations) {
   const ir::Module& m = state.module();
   ws::vector<Decorated> decorated;
-  for (InstIndex i = 0; i < m.global_end(); ++i) {
-    const Op op = m.opcode(i);
-    if (op == Op::Decorate && m.num_words(i) >= 4 &&
-        m.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
+  for (const InstIndex i : decorations) {
+    if (m.opcode(i) == Op::Decorate) {
       if (const BuiltInRule* r = RuleOf(m.word(i, 3))) {
         decorated.push_back({r, i, m.word(i, 1), ~0u});
       }
-    } else if (op == Op::MemberDecorate && m.num_words(i) >= 5 &&
-               m.word(i, 3) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
-      const Id type = m.word(i, 1);
-      const uint32_t member = m.word(i, 2);
-      if (state.DefOp(type) != Op::TypeStruct || 2 + member >= m.num_words(m.Def(type))) {
-        continue;  // decoration.member.
-      }
-      if (const BuiltInRule* r = RuleOf(m.word(i, 4))) {
-        decorated.push_back({r, i, type, member});
-      }
+      continue;
     }
+    const Id type = m.word(i, 1);
+    const uint32_t member = m.word(i, 2);
+    if (state.DefOp(type) != Op::TypeStruct || 2 + member >= m.num_words(m.Def(type))) {
+      continue;  // decoration.member.
+    }
+    if (const BuiltInRule* r = RuleOf(m.word(i, 4))) decorated.push_back({r, i, type, member});
   }
   if (decorated.empty()) return;
   for (const Decorated& d : decorated) {
