@@ -233,12 +233,13 @@ void Matrix2Rules::CheckConvertUse(InstIndex i) {
     return;
   }
   // EXT (maintenance1) rules are a superset of the NV rules; with both capabilities, either
-  // reading is accepted.
+  // reading is accepted. Integer components that differ only in signedness are the same
+  // component under either capability: the conversion moves bits, not values.
   const bool ext = state_.HasCapability(Capability::CooperativeMatrixConversionsEXT);
   const bool same_component = r->component == a->component;
   const bool signedness_only = state_.IsIntType(r->component) && state_.IsIntType(a->component) &&
                                state_.ScalarWidth(r->component) == state_.ScalarWidth(a->component);
-  if (!same_component && !(ext && signedness_only)) {
+  if (!same_component && !signedness_only) {
     state_.Report("coop-matrix2.convert-use", i,
                   state_.Describe(i) + ": the component types " + state_.Name(a->component) +
                       " and " + state_.Name(r->component) + " must be the same");
@@ -281,21 +282,22 @@ void Matrix2Rules::CheckGetCoordinate(InstIndex i) {
 }
 
 void Matrix2Rules::CheckWorkgroupSize() {
-  // A Workgroup-scope matrix needs the workgroup size specified (LocalSize / LocalSizeId on
-  // every entry point, or a WorkgroupSize built-in).
-  bool any = false;
-  InstIndex first = kNoInst;
+  // SPV_NV_cooperative_matrix2 2.16.1: with a Workgroup-scope matrix type "the workgroup size
+  // must have already been specified in the module, including any constant instructions used by
+  // LocalSizeId": LocalSize / LocalSizeId on every entry point (or a WorkgroupSize built-in),
+  // LocalSizeId's constants defined before the type.
+  ws::vector<InstIndex> workgroup_types;
   for (const InstIndex i : state_.Walked(Walk::kCoopMatrix2)) {
     if (m_.opcode(i) != Op::TypeCooperativeMatrixKHR) continue;
     const auto scope = DefaultValue(state_, m_.word(i, 3));
     if (scope && *scope == static_cast<int64_t>(spv::Scope::Workgroup)) {
-      any = true;
-      first = i;
-      break;
+      workgroup_types.push_back(i);
     }
   }
-  if (!any) return;
+  if (workgroup_types.empty()) return;
+  const InstIndex first = workgroup_types.front();
   ws::vector<Id> entry_points, sized;
+  ws::vector<InstIndex> local_size_ids;
   bool builtin_size = false;
   for (const InstIndex i : state_.Walked(Walk::kCoopMatrix2)) {
     const Op op = m_.opcode(i);
@@ -304,6 +306,9 @@ void Matrix2Rules::CheckWorkgroupSize() {
         (m_.word(i, 2) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize) ||
          m_.word(i, 2) == static_cast<uint32_t>(spv::ExecutionMode::LocalSizeId))) {
       sized.push_back(m_.word(i, 1));
+      if (m_.word(i, 2) == static_cast<uint32_t>(spv::ExecutionMode::LocalSizeId)) {
+        local_size_ids.push_back(i);
+      }
     }
     if (op == Op::Decorate && m_.num_words(i) >= 4 &&
         m_.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn) &&
@@ -320,6 +325,18 @@ void Matrix2Rules::CheckWorkgroupSize() {
                         " does not specify its workgroup size (LocalSize or "
                         "LocalSizeId)");
       return;
+    }
+  }
+  for (const InstIndex type : workgroup_types) {
+    for (const InstIndex mode : local_size_ids) {
+      for (uint32_t w = 3; w < m_.num_words(mode) && w < 6; ++w) {
+        const InstIndex def = m_.Def(m_.word(mode, w));
+        if (def == kNoInst || def < type) continue;
+        state_.Report("coop-matrix2.workgroup-size", type,
+                      state_.Describe(type) + " has Workgroup scope but LocalSizeId's " +
+                          state_.Name(m_.word(mode, w)) + " is defined after it");
+        return;
+      }
     }
   }
 }

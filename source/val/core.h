@@ -5,6 +5,8 @@
 #ifndef COOPSPV_SOURCE_VAL_CORE_H_
 #define COOPSPV_SOURCE_VAL_CORE_H_
 
+#include <span>
+
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -24,6 +26,9 @@ void ValidateVulkan(ValidationState& state);
 // Per-instruction checks that a family's dispatch calls: the atomic instruction at `i`
 // (atomics.cc, from ValidateMemory).
 void CheckAtomic(ValidationState& state, InstIndex i);
+// The Vulkan rules on the built-ins that OpDecorate / OpMemberDecorate `decorations` (BuiltIn
+// decorations, with their operands) declare (vulkan_builtins.cc, from ValidateVulkan).
+void CheckVulkanBuiltIns(ValidationState& state, std::span<const InstIndex> decorations);
 
 }  // namespace coopspv::val
 

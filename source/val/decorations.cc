@@ -152,6 +152,27 @@ void CheckAccessQualifier(ValidationState& state, InstIndex i, Id target, Decora
                                                  : ""));
 }
 
+// SPIR-V 3.20 BuiltIn; VUID-WorkgroupSize-WorkgroupSize-04426: in a shader WorkgroupSize
+// decorates a constant (or spec constant), which takes the place of LocalSize; every other
+// built-in, and WorkgroupSize in a kernel, an OpDecorate'd variable.
+void CheckBuiltInTarget(ValidationState& state, InstIndex i, Id target, uint32_t built_in) {
+  const bool constant = state.IsConstantInstruction(target);
+  const bool shader = state.HasCapability(spv::Capability::Shader);
+  if (shader && built_in == static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize)) {
+    if (constant) return;
+    state.Report("decoration.target", i,
+                 state.Describe(i) +
+                     ": BuiltIn WorkgroupSize applies to a constant or spec "
+                     "constant in a shader, not to " +
+                     state.Describe(state.module().Def(target)));
+  } else if (constant) {
+    state.Report(
+        "decoration.target", i,
+        state.Describe(i) + ": BuiltIn " + EnumerantName(grammar::OperandKind::kBuiltIn, built_in) +
+            " applies to a variable, not to " + state.Describe(state.module().Def(target)));
+  }
+}
+
 }  // namespace
 
 void ValidateDecorations(ValidationState& state) {
@@ -170,6 +191,8 @@ void ValidateDecorations(ValidationState& state) {
         state.Report("decoration.target", i,
                      state.Describe(i) + ": " + DecorationName(d) + " applies to " +
                          TargetText(want) + ", not to " + state.Describe(m.Def(target)));
+      } else if (d == Decoration::BuiltIn && n >= 4) {
+        CheckBuiltInTarget(state, i, target, m.word(i, 3));
       } else if (d == Decoration::NonWritable || d == Decoration::NonReadable) {
         CheckAccessQualifier(state, i, target, d);
       }

@@ -254,6 +254,19 @@ constexpr Rule kRules[] = {
      "constant-creation, memory, function, conversion, composite, annotation, debug, "
      "miscellaneous, extension and mode-setting instructions, OpSelect, OpPhi, OpReturnValue, "
      "OpLifetimeStart and OpLifetimeStop."},
+    {"bfloat16.use", kE, "microscaling", "SPV_KHR_bfloat16 2.16.1 Universal Validation Rules",
+     "Values whose type is or holds a BFloat16KHR float (cooperative matrices included) are used "
+     "only by constant-creation, memory, function, conversion, composite, annotation, debug, "
+     "miscellaneous, extension and mode-setting instructions, OpDot, "
+     "OpCooperativeMatrixMulAddKHR, OpCooperativeMatrixLengthKHR, OpSelect, OpPhi, "
+     "OpReturnValue, OpLifetimeStart and OpLifetimeStop: no other arithmetic (OpFAdd, OpFSub, "
+     "OpFMul, OpFDiv, OpFNegate, OpMatrixTimesScalar, ...) and no comparison."},
+    {"float8.use", kE, "microscaling", "SPV_EXT_float8 2.16.1 Universal Validation Rules",
+     "Values whose type is or holds a Float8E4M3EXT or Float8E5M2EXT float (cooperative matrices "
+     "included) are used only by constant-creation, memory, function, conversion, composite, "
+     "annotation, debug, miscellaneous, extension and mode-setting instructions, "
+     "OpCooperativeMatrixMulAddKHR, OpSelect, OpPhi, OpReturnValue, OpLifetimeStart and "
+     "OpLifetimeStop."},
 
     // composites.cc
     {"composite.index", kE, "composites", "SPIR-V 3.42.12 Composite Instructions",
@@ -278,12 +291,14 @@ constexpr Rule kRules[] = {
      "its header."},
 
     // decorations.cc
-    {"decoration.target", kE, "decorations", "SPIR-V 3.20 Decoration",
+    {"decoration.target", kE, "decorations",
+     "SPIR-V 3.20 Decoration; VUID-WorkgroupSize-WorkgroupSize-04426 (BuiltIn WorkgroupSize)",
      "A decoration applies to what 3.20 names: Block, BufferBlock, GLSLShared, GLSLPacked and "
      "CPacked to structs; ArrayStride to arrays and pointers; DescriptorSet and Binding to "
      "variables; SpecId to scalar spec constants; NonWritable, NonReadable, Aliased, Restrict, "
      "AliasedPointer and RestrictPointer to variables and function parameters; BuiltIn to "
-     "variables, constants and struct members; RelaxedPrecision to anything but a type."},
+     "variables and struct members (WorkgroupSize, in a module with the Shader capability, to "
+     "constants and spec constants instead); RelaxedPrecision to anything but a type."},
     {"decoration.access-qualifier", kE, "decorations",
      "SPIR-V 3.20 Decoration (NonWritable, NonReadable)",
      "NonWritable and NonReadable mark a variable or function parameter pointing into Uniform, "
@@ -385,12 +400,34 @@ constexpr Rule kRules[] = {
     {"vulkan.coop-matrix-scope", kE, "vulkan", "VUID-StandaloneSpirv-Scope-12243",
      "In a Vulkan environment, the Scope of a cooperative matrix type is Subgroup or Workgroup."},
     {"vulkan.builtin-type", kE, "vulkan",
-     "VUID-<BuiltIn>-<BuiltIn>-* of the compute built-ins (Vulkan 15.9 Built-In Variables), "
-     "e.g. VUID-GlobalInvocationId-GlobalInvocationId-04238",
-     "In a Vulkan environment, the compute built-ins NumWorkgroups, WorkgroupSize, WorkgroupId, "
-     "LocalInvocationId and GlobalInvocationId are vectors of three 32-bit integers; "
-     "LocalInvocationIndex, SubgroupSize, NumSubgroups, SubgroupId and "
-     "SubgroupLocalInvocationId 32-bit integer scalars."},
+     "VUID-<BuiltIn>-<BuiltIn>-* of the built-ins a compute module declares (Vulkan 15.9 "
+     "Built-In Variables), e.g. VUID-GlobalInvocationId-GlobalInvocationId-04238, "
+     "VUID-SubgroupEqMask-SubgroupEqMask-04371, VUID-SMIDNV-SMIDNV-04366",
+     "In a Vulkan environment, NumWorkgroups, WorkgroupSize, WorkgroupId, LocalInvocationId and "
+     "GlobalInvocationId are vectors of three 32-bit integers; SubgroupEqMask, SubgroupGeMask, "
+     "SubgroupGtMask, SubgroupLeMask and SubgroupLtMask vectors of four; LocalInvocationIndex, "
+     "SubgroupSize, NumSubgroups, SubgroupId, SubgroupLocalInvocationId, DeviceIndex, the SM "
+     "built-ins (SMCountNV, SMIDNV, WarpsPerSMNV, WarpIDNV) and the ARM core built-ins "
+     "(CoreIDARM, CoreCountARM, CoreMaxIDARM, WarpIDARM, WarpMaxIDARM) 32-bit integer scalars "
+     "(as variables, constants or structure members)."},
+    {"vulkan.builtin-storage-class", kE, "vulkan",
+     "VUID-<BuiltIn>-<BuiltIn>-* (\"must be declared using the Input Storage Class\"), e.g. "
+     "VUID-LocalInvocationId-LocalInvocationId-04282, VUID-DeviceIndex-DeviceIndex-04205",
+     "In a Vulkan environment, a variable decorated with one of the built-ins of "
+     "vulkan.builtin-type other than WorkgroupSize, or any pointer to a structure (or array of "
+     "structures) with such a member, is in the Input storage class."},
+    {"vulkan.builtin-execution-model", kE, "vulkan",
+     "VUID-<BuiltIn>-<BuiltIn>-* (\"used only within the GLCompute, MeshEXT, TaskEXT, MeshNV, or "
+     "TaskNV Execution Model\"), e.g. VUID-LocalInvocationId-LocalInvocationId-04281, "
+     "VUID-WorkgroupSize-WorkgroupSize-04425",
+     "In a Vulkan environment, NumWorkgroups, WorkgroupSize, WorkgroupId, LocalInvocationId, "
+     "GlobalInvocationId, LocalInvocationIndex, NumSubgroups and SubgroupId are used only in the "
+     "call trees of GLCompute, MeshEXT, TaskEXT, MeshNV and TaskNV entry points."},
+    {"vulkan.builtin-member", kE, "vulkan",
+     "Vulkan 15.9 Built-In Variables (\"the variable decorated with\" SubgroupId, NumSubgroups, "
+     "SubgroupSize, SubgroupLocalInvocationId, Subgroup*Mask)",
+     "In a Vulkan environment, SubgroupId, NumSubgroups, SubgroupSize, SubgroupLocalInvocationId "
+     "and the subgroup masks decorate variables, not structure members."},
     {"vulkan.resource-storage-class", kE, "vulkan", "VUID-StandaloneSpirv-DescriptorSet-06491",
      "In a Vulkan environment, a variable decorated with DescriptorSet or Binding is of "
      "StorageBuffer, Uniform or UniformConstant storage class."},
@@ -538,6 +575,35 @@ constexpr Rule kRules[] = {
      "SPV_KHR_cooperative_matrix 3.42.7, 3.42.12 Composite Instructions",
      "A cooperative matrix is constructed from exactly one constituent of its component type, "
      "and indexed with exactly one index."},
+
+    // coop_matrix_qcom.cc
+    {"coop-matrix-qcom.bitcast-array", kE, "coop-matrix-qcom",
+     "SPV_QCOM_cooperative_matrix_conversion OpBitCastArrayQCOM",
+     "Result Type and Source Array are one-dimensional arrays whose element type is a 32-bit "
+     "integer or a 16- or 32-bit float of the default IEEE 754 encoding, of the same size in "
+     "bits (where both lengths are known before specialization)."},
+    {"coop-matrix-qcom.construct", kE, "coop-matrix-qcom",
+     "SPV_QCOM_cooperative_matrix_conversion OpCompositeConstructCoopMatQCOM",
+     "Result Type is a Subgroup-scope OpTypeCooperativeMatrixKHR; Source Array a one-dimensional "
+     "array of its Component Type or of 32-bit unsigned integers; MatrixA and MatrixB have 8-bit "
+     "integer or IEEE 16- / 32-bit float components and 256-bit rows (A: Columns 32, 16 or 8) or "
+     "columns (B: Rows), the accumulator 32-bit integer or IEEE 16- / 32-bit float components; "
+     "the array holds one row (A, accumulator) or column (B): that many elements, or as uint32 8 "
+     "(A, B), Columns / 2 (16-bit float accumulator) or Columns (32-bit accumulator)."},
+    {"coop-matrix-qcom.extract", kE, "coop-matrix-qcom",
+     "SPV_QCOM_cooperative_matrix_conversion OpCompositeExtractCoopMatQCOM",
+     "Source CoopMat is a Subgroup-scope OpTypeCooperativeMatrixKHR matrix and Result Type a "
+     "one-dimensional array, with the component, dimension and length requirements of "
+     "coop-matrix-qcom.construct."},
+    {"coop-matrix-qcom.extract-sub-array", kE, "coop-matrix-qcom",
+     "SPV_QCOM_cooperative_matrix_conversion OpExtractSubArrayQCOM",
+     "Source Array is a one-dimensional array of 32-bit integers or IEEE 16- / 32-bit floats; "
+     "Result Type a one-dimensional array of the same element type; Start Index a 32-bit "
+     "integer."},
+    {"coop-matrix-qcom.extract-sub-array-range", kW, "coop-matrix-qcom",
+     "SPV_QCOM_cooperative_matrix_conversion OpExtractSubArrayQCOM (otherwise undefined)",
+     "Start Index + the Result Type's Length is at most the Source Array's Length (where all are "
+     "known before specialization)."},
 
     // coop_vector.cc
     {"coop-vector.capability", kE, "coop-vector", "SPV_NV_cooperative_vector, 2.16.2",
@@ -731,7 +797,7 @@ constexpr Rule kRules[] = {
     {"coop-matrix2.convert-use", kE, "coop-matrix2",
      "SPV_NV_cooperative_matrix2 OpCooperativeMatrixConvertNV; "
      "SPV_EXT_cooperative_matrix_maintenance1",
-     "Same component type (or only signedness with the EXT capability), scope, rows and columns; "
+     "Same component type (integers may differ in signedness), scope, rows and columns; "
      "an accumulator becomes an A or B matrix (the reverse too with "
      "CooperativeMatrixConversionsEXT)."},
     {"coop-matrix2.get-coordinate", kE, "coop-matrix2",
@@ -739,8 +805,9 @@ constexpr Rule kRules[] = {
      "The result is a vector of two 32-bit integers, Matrix a cooperative matrix, Index a 32-bit "
      "integer."},
     {"coop-matrix2.workgroup-size", kE, "coop-matrix2", "SPV_NV_cooperative_matrix2 2.16.1",
-     "A Workgroup-scope cooperative matrix needs the workgroup size specified (LocalSize or "
-     "LocalSizeId on every entry point, or a WorkgroupSize built-in)."},
+     "A Workgroup-scope cooperative matrix needs the workgroup size specified before its type: "
+     "LocalSize or LocalSizeId on every entry point (or a WorkgroupSize built-in), LocalSizeId's "
+     "constants defined before the type."},
     {"coop-matrix2.func.tangled", kE, "coop-matrix2",
      "SPV_NV_cooperative_matrix2 2.16.1; SPV_EXT_cooperative_matrix_maintenance1; "
      "GL_NV_cooperative_matrix_decode_vector",

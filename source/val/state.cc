@@ -155,6 +155,9 @@ void ValidationState::CollectCapabilities() {
                            HasCapability(spv::Capability::Float6EXT) ||
                            HasCapability(spv::Capability::Float8UnsignedE8M0EXT) ||
                            HasCapability(spv::Capability::MXInt8EXT);
+  declares_encoded_floats_ = declares_microscaling_ ||
+                             HasCapability(spv::Capability::BFloat16TypeKHR) ||
+                             HasCapability(spv::Capability::Float8EXT);
 }
 
 bool ValidationState::HasExtension(std::string_view name) const {

@@ -158,15 +158,19 @@ class ValidationState {
   // The value of OpConstant or OpSpecConstant (its default) of integer type.
   std::optional<int64_t> IntConstantOrSpecDefault(Id id) const;
 
-  // ---- SPV_EXT_ocp_microscaling_types.
+  // ---- SPV_EXT_ocp_microscaling_types, SPV_KHR_bfloat16, SPV_EXT_float8.
   // Whether the module declares a capability of the OCP microscaling types (Float4EXT, Float6EXT,
   // Float8UnsignedE8M0EXT, MXInt8EXT): without one no such type is valid.
   bool DeclaresMicroscaling() const { return declares_microscaling_; }
+  // Whether it declares one of those, BFloat16TypeKHR or Float8EXT: a float type may have a
+  // Floating Point Encoding.
+  bool DeclaresEncodedFloats() const { return declares_encoded_floats_; }
   // What ValidateTypes found a type to be or hold through vectors, matrices, arrays, structs and
   // cooperative types (not pointers): a float of an OCP microscaling encoding
-  // (kMicroscalingFloat), of the FP4 / FP6 ones (kSubByteFloat too). 0 for every type of a module
-  // that declares no capability of these types.
-  static constexpr uint8_t kMicroscalingFloat = 1, kSubByteFloat = 2;
+  // (kMicroscalingFloat), of the FP4 / FP6 ones (kSubByteFloat too), a bfloat16 (kBFloat16), a
+  // Float8E4M3EXT or Float8E5M2EXT (kFloat8). 0 for every type of a module that declares no
+  // capability of these types.
+  static constexpr uint8_t kMicroscalingFloat = 1, kSubByteFloat = 2, kBFloat16 = 4, kFloat8 = 8;
   uint8_t FloatEncodings(Id type) const {
     return type < float_encodings_.size() ? float_encodings_[type] : 0;
   }
@@ -211,6 +215,7 @@ class ValidationState {
   InstIndex walk_size_[kNumWalks] = {};
   bool walks_ready_ = false;
   bool declares_microscaling_ = false;              // See DeclaresMicroscaling().
+  bool declares_encoded_floats_ = false;            // See DeclaresEncodedFloats().
   ws::vector<uint8_t> float_encodings_;             // See FloatEncodings().
   ws::unordered_set<std::string_view> suppressed_;  // Views of the options' rule ids.
   bool all_warnings_as_errors_ = false;
@@ -231,6 +236,7 @@ void ValidateScopes(ValidationState& state);
 void ValidatePointers(ValidationState& state);
 void ValidateCore(ValidationState& state);  // core.h: the core instruction families.
 void ValidateCoopMatrix(ValidationState& state);
+void ValidateCoopMatrixQcom(ValidationState& state);
 void ValidateCoopVector(ValidationState& state);
 void ValidateUniformity(ValidationState& state);
 void ValidateTensorAddressing(ValidationState& state);

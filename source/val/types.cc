@@ -77,6 +77,11 @@ uint8_t FloatEncodingsOf(spv::FPEncoding encoding) {
     case spv::FPEncoding::Float8UnsignedE8M0EXT:
     case spv::FPEncoding::MXInt8EXT:
       return ValidationState::kMicroscalingFloat;
+    case spv::FPEncoding::BFloat16KHR:
+      return ValidationState::kBFloat16;
+    case spv::FPEncoding::Float8E4M3EXT:
+    case spv::FPEncoding::Float8E5M2EXT:
+      return ValidationState::kFloat8;
     default:
       return 0;
   }
@@ -268,14 +273,12 @@ void ValidateTypes(ValidationState& state) {
   const auto holds_long_vector = [&](Id type) {
     return type < long_vector.size() && long_vector[type];
   };
-  // The OCP microscaling floats each type is or holds (ValidationState::FloatEncodings), tracked
-  // only where a capability of them is declared.
-  ws::vector<uint8_t> float_encodings(state.DeclaresMicroscaling() ? m.bound() : 0, 0);
+  // The encoded floats each type is or holds (ValidationState::FloatEncodings), tracked only
+  // where a capability of them is declared.
+  ws::vector<uint8_t> float_encodings(state.DeclaresEncodedFloats() ? m.bound() : 0, 0);
   // Interface variables are judged only where a float with an encoding can be declared.
   const bool vulkan_encoded_floats =
-      state.options().env.is_vulkan() &&
-      (state.DeclaresMicroscaling() || state.HasCapability(Capability::BFloat16TypeKHR) ||
-       state.HasCapability(Capability::Float8EXT));
+      state.options().env.is_vulkan() && state.DeclaresEncodedFloats();
 
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);

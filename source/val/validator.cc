@@ -10,10 +10,12 @@ Result Validate(const ir::Module& module, const Options& options) {
   // Each family runs unless the error limit was reached; families that need well-formed
   // functions check state.structure_ok themselves.
   void (*const families[])(ValidationState&) = {
-      ValidateLayout,           ValidateCapabilities, ValidateIds,        ValidateTypes,
-      ValidateConstants,        ValidateFunctions,    ValidateSsa,        ValidateScopes,
-      ValidatePointers,         ValidateCore,         ValidateCoopMatrix, ValidateCoopVector,
-      ValidateTensorAddressing, ValidateCoopMatrix2,  ValidateUniformity, ValidateDevice,
+      ValidateLayout,     ValidateCapabilities,     ValidateIds,
+      ValidateTypes,      ValidateConstants,        ValidateFunctions,
+      ValidateSsa,        ValidateScopes,           ValidatePointers,
+      ValidateCore,       ValidateCoopMatrix,       ValidateCoopMatrixQcom,
+      ValidateCoopVector, ValidateTensorAddressing, ValidateCoopMatrix2,
+      ValidateUniformity, ValidateDevice,
   };
   for (auto family : families) {
     if (state.Full()) break;

@@ -11,69 +11,33 @@
 namespace coopspv::val {
 namespace {
 
-// The components a compute built-in has in Vulkan (3: a vector of three, 1: a scalar) of 32-bit
-// integers; 0 for built-ins not checked here.
-uint32_t BuiltInComponents(spv::BuiltIn b) {
-  switch (b) {
-    case spv::BuiltIn::NumWorkgroups:
-    case spv::BuiltIn::WorkgroupSize:
-    case spv::BuiltIn::WorkgroupId:
-    case spv::BuiltIn::LocalInvocationId:
-    case spv::BuiltIn::GlobalInvocationId:
-      return 3;
-    case spv::BuiltIn::LocalInvocationIndex:
-    case spv::BuiltIn::SubgroupSize:
-    case spv::BuiltIn::NumSubgroups:
-    case spv::BuiltIn::SubgroupId:
-    case spv::BuiltIn::SubgroupLocalInvocationId:
-      return 1;
-    default:
-      return 0;
-  }
-}
-
-// Decorations: the type of compute built-ins (VUID-<BuiltIn>-<BuiltIn>-04xxx) and the storage
-// class of resource variables (VUID-StandaloneSpirv-DescriptorSet-06491). The same pass over the
-// declarations lists the cooperative matrix types, in order, for ValidateVulkan's Scope rule.
-void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_types) {
+// Decorations: the storage class of resource variables (VUID-StandaloneSpirv-DescriptorSet-06491).
+// The same pass over the declarations lists the cooperative matrix types, in order, for
+// ValidateVulkan's Scope rule, and the BuiltIn decorations for CheckVulkanBuiltIns.
+void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_types,
+                      ws::vector<InstIndex>* builtins) {
   const ir::Module& m = state.module();
+  constexpr auto kBuiltIn = static_cast<uint32_t>(spv::Decoration::BuiltIn);
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     if (op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV) {
       matrix_types->push_back(i);
       continue;
     }
+    if (op == Op::MemberDecorate && m.num_words(i) >= 5 && m.word(i, 3) == kBuiltIn) {
+      builtins->push_back(i);
+      continue;
+    }
     if (op != Op::Decorate || m.num_words(i) < 3) continue;
+    if (m.word(i, 2) == kBuiltIn) {
+      if (m.num_words(i) >= 4) builtins->push_back(i);
+      continue;
+    }
     const Id target = m.word(i, 1);
     const auto decoration = static_cast<spv::Decoration>(m.word(i, 2));
     const Op target_op = state.DefOp(target);
-    if (decoration == spv::Decoration::BuiltIn && m.num_words(i) > 3) {
-      const uint32_t components = BuiltInComponents(static_cast<spv::BuiltIn>(m.word(i, 3)));
-      if (components == 0) continue;
-      Id type = 0;
-      if (target_op == Op::Variable) {
-        type = state.PointeeType(state.TypeOf(target));
-      } else if (ir::IsConstant(target_op)) {
-        type = state.TypeOf(target);
-      } else {
-        continue;  // decoration.target.
-      }
-      Id scalar = type;
-      uint32_t count = 1;
-      if (state.DefOp(type) == Op::TypeVector) {
-        scalar = state.DefWord(type, 2);
-        count = state.DefWord(type, 3);
-      }
-      if (count != components || !state.IsInt32(scalar)) {
-        state.Report("vulkan.builtin-type", i,
-                     state.Describe(i) + ": " + state.Name(target) + " has type " +
-                         state.Name(type) + "; this built-in is " +
-                         (components == 3 ? "a vector of three 32-bit integers"
-                                          : "a 32-bit integer scalar"));
-      }
-    } else if ((decoration == spv::Decoration::DescriptorSet ||
-                decoration == spv::Decoration::Binding) &&
-               target_op == Op::Variable) {
+    if ((decoration == spv::Decoration::DescriptorSet || decoration == spv::Decoration::Binding) &&
+        target_op == Op::Variable) {
       const std::optional<spv::StorageClass> sc = state.PointerStorageClass(state.TypeOf(target));
       if (sc && *sc != spv::StorageClass::StorageBuffer && *sc != spv::StorageClass::Uniform &&
           *sc != spv::StorageClass::UniformConstant) {
@@ -209,8 +173,9 @@ bool VulkanVisits(const ValidationState& state, Op op) {
 
 void ValidateVulkan(ValidationState& state) {
   if (!state.options().env.is_vulkan()) return;
-  ws::vector<InstIndex> matrix_types;
-  CheckDecorations(state, &matrix_types);
+  ws::vector<InstIndex> matrix_types, builtins;
+  CheckDecorations(state, &matrix_types, &builtins);
+  if (!builtins.empty()) CheckVulkanBuiltIns(state, builtins);
   const ir::Module& m = state.module();
   // VUID-StandaloneSpirv-Pointer-08973: cooperative matrices are loaded from and stored to
   // Workgroup, StorageBuffer or PhysicalStorageBuffer memory; the tensor loads and stores too

@@ -232,5 +232,90 @@ TEST(CoopMatrix2, TensorViewDimensionsMatchTheLayout) {
   EXPECT_RULE(testing::ValidateText(bad, "vulkan1.3"), "tensor.type.permutation");
 }
 
+// SPV_NV_cooperative_matrix2 2.16.1: a Workgroup-scope matrix type comes after the constants
+// LocalSizeId names ("the workgroup size must have already been specified in the module").
+TEST(CoopMatrix2, WorkgroupScopeAfterLocalSizeIdConstants) {
+  const std::string after = R"(OpCapability Shader
+OpCapability VulkanMemoryModel
+OpCapability CooperativeMatrixKHR
+OpExtension "SPV_KHR_cooperative_matrix"
+OpExtension "SPV_NV_cooperative_matrix2"
+OpMemoryModel Logical Vulkan
+OpEntryPoint GLCompute %main "main"
+OpExecutionModeId %main LocalSizeId %x %u1 %u1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%u1 = OpConstant %uint 1
+%u2 = OpConstant %uint 2
+%u16 = OpConstant %uint 16
+%M = OpTypeCooperativeMatrixKHR %float %u2 %u16 %u16 %u2
+%x = OpSpecConstant %uint 128
+%main = OpFunction %void None %fn
+%l = OpLabel
+%m = OpUndef %M
+OpReturn
+OpFunctionEnd
+)";
+  EXPECT_RULE_AT(testing::ValidateText(after, "vulkan1.3"), "coop-matrix2.workgroup-size",
+                 "OpTypeCooperativeMatrixKHR", "defined after it");
+  const std::string before = testing::Mutate(
+      testing::Mutate(after, "%x = OpSpecConstant %uint 128", ""), "%u16 = OpConstant %uint 16",
+      "%u16 = OpConstant %uint 16\n%x = OpSpecConstant %uint 128");
+  EXPECT_CLEAN(testing::ValidateText(before, "vulkan1.3"));
+}
+
+// OpCooperativeMatrixConvertUseEXT between integer components of one width and another
+// signedness is valid, with CooperativeMatrixConversionsNV as with the EXT capability.
+TEST(CoopMatrix2, ConvertUseChangesSignedness) {
+  const std::string text = R"(OpCapability Shader
+OpCapability Int64
+OpCapability VulkanMemoryModel
+OpCapability CooperativeMatrixKHR
+OpCapability CooperativeMatrixGetCoordinateEXT
+OpCapability CooperativeMatrixConversionsNV
+OpExtension "SPV_NV_cooperative_matrix2"
+OpExtension "SPV_KHR_cooperative_matrix"
+OpExtension "SPV_EXT_cooperative_matrix_maintenance1"
+OpMemoryModel Logical Vulkan
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 64 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
+%ulong = OpTypeInt 64 0
+%float = OpTypeFloat 32
+%v2uint = OpTypeVector %uint 2
+%v3uint = OpTypeVector %uint 3
+%u0 = OpConstant %uint 0
+%u2 = OpConstant %uint 2
+%u3 = OpConstant %uint 3
+%u16 = OpConstant %uint 16
+%C_f = OpTypeCooperativeMatrixKHR %float %u3 %u16 %u16 %u2
+%C_u = OpTypeCooperativeMatrixKHR %uint %u3 %u16 %u16 %u2
+%A_i = OpTypeCooperativeMatrixKHR %int %u3 %u16 %u16 %u0
+%A_u = OpTypeCooperativeMatrixKHR %uint %u3 %u16 %u16 %u0
+%main = OpFunction %void None %fn
+%l = OpLabel
+%c = OpUndef %C_f
+%cu = OpUndef %C_u
+%f = OpUndef %float
+%l64 = OpUndef %ulong
+%x = OpCooperativeMatrixConvertUseEXT %A_i %cu
+OpReturn
+OpFunctionEnd
+)";
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+  const std::string wider = testing::Mutate(text, "%cu = OpUndef %C_u", "%cu = OpUndef %C_l");
+  const std::string with_type =
+      testing::Mutate(wider, "%C_u = OpTypeCooperativeMatrixKHR %uint %u3 %u16 %u16 %u2",
+                      "%C_u = OpTypeCooperativeMatrixKHR %uint %u3 %u16 %u16 %u2\n"
+                      "%C_l = OpTypeCooperativeMatrixKHR %ulong %u3 %u16 %u16 %u2");
+  EXPECT_RULE_AT(testing::ValidateText(with_type, "vulkan1.3"), "coop-matrix2.convert-use",
+                 "OpCooperativeMatrixConvertUseEXT", "must be the same");
+}
+
 }  // namespace
 }  // namespace coopspv::val

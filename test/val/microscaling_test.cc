@@ -1,9 +1,9 @@
 // Tests of SPV_EXT_ocp_microscaling_types across the rule families that check it: the types and
 // their storage classes (types.cc: type.float, type.float.storage and, with bfloat16 and float8,
 // vulkan.encoded-float-interface), their uses
-// (microscaling.cc: microscaling.use), the conversions' Vulkan rules (arithmetic.cc:
-// vulkan.microscaling-convert) and OpBitcastExtractEXT (vector_matrix.cc: bitcast.extract,
-// vulkan.bitcast-extract).
+// (microscaling.cc: microscaling.use; bfloat16.use and float8.use at the end), the conversions'
+// Vulkan rules (arithmetic.cc: vulkan.microscaling-convert) and OpBitcastExtractEXT
+// (vector_matrix.cc: bitcast.extract, vulkan.bitcast-extract).
 #include <string>
 
 #include "test/val/val_test_util.h"
@@ -348,6 +348,96 @@ OpFunctionEnd
   const Result r = testing::ValidateText(text, "spv1.6");
   EXPECT_RULE_AT(r, "capability.operand", "OpTypeFloat 4 Float4E2M1EXT", "Float4EXT");
   EXPECT_FALSE(testing::HasRule(r, "microscaling.use")) << testing::Dump(r);
+}
+
+// SPV_KHR_bfloat16, SPV_EXT_float8 (microscaling.cc: bfloat16.use, float8.use): bfloat16 values,
+// cooperative matrices of them included, go to OpDot and the multiply-add but to no other
+// arithmetic; float8 ones to the multiply-add only. `body` follows the Undef values %a, %b, %c
+// (bfloat16 A, B, accumulator matrices), %a8, %b8 (float8 E4M3 A, B), %cf (float accumulator),
+// %s (bfloat16), %s8 (float8) and %v (bfloat16 vector).
+std::string EncodedMatrices(const std::string& body) {
+  return R"(OpCapability Shader
+OpCapability VulkanMemoryModel
+OpCapability CooperativeMatrixKHR
+OpCapability BFloat16TypeKHR
+OpCapability BFloat16CooperativeMatrixKHR
+OpCapability BFloat16DotProductKHR
+OpCapability Float8EXT
+OpCapability Float8CooperativeMatrixEXT
+OpExtension "SPV_KHR_cooperative_matrix"
+OpExtension "SPV_KHR_bfloat16"
+OpExtension "SPV_EXT_float8"
+OpMemoryModel Logical Vulkan
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 64 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%bf = OpTypeFloat 16 BFloat16KHR
+%e4 = OpTypeFloat 8 Float8E4M3EXT
+%v2bf = OpTypeVector %bf 2
+%u0 = OpConstant %uint 0
+%bool = OpTypeBool
+%true = OpConstantTrue %bool
+%u1 = OpConstant %uint 1
+%u2 = OpConstant %uint 2
+%u3 = OpConstant %uint 3
+%u16 = OpConstant %uint 16
+%A_bf = OpTypeCooperativeMatrixKHR %bf %u3 %u16 %u16 %u0
+%B_bf = OpTypeCooperativeMatrixKHR %bf %u3 %u16 %u16 %u1
+%C_bf = OpTypeCooperativeMatrixKHR %bf %u3 %u16 %u16 %u2
+%A_e4 = OpTypeCooperativeMatrixKHR %e4 %u3 %u16 %u16 %u0
+%B_e4 = OpTypeCooperativeMatrixKHR %e4 %u3 %u16 %u16 %u1
+%C_f = OpTypeCooperativeMatrixKHR %float %u3 %u16 %u16 %u2
+%main = OpFunction %void None %fn
+%l = OpLabel
+%a = OpUndef %A_bf
+%b = OpUndef %B_bf
+%c = OpUndef %C_bf
+%a8 = OpUndef %A_e4
+%b8 = OpUndef %B_e4
+%cf = OpUndef %C_f
+%s = OpUndef %bf
+%s8 = OpUndef %e4
+%v = OpUndef %v2bf
+)" + body +
+         "\nOpReturn\nOpFunctionEnd\n";
+}
+
+TEST(EncodedFloats, MultiplyAddDotAndConversionsAreAllowed) {
+  EXPECT_CLEAN(testing::ValidateText(EncodedMatrices(R"(
+%x = OpCooperativeMatrixMulAddKHR %C_bf %a %b %c
+%y = OpCooperativeMatrixMulAddKHR %C_f %a8 %b8 %cf
+%z = OpCooperativeMatrixLengthKHR %uint %A_bf
+%d = OpDot %bf %v %v
+%cv = OpFConvert %C_f %c
+%sel = OpSelect %bf %true %s %s
+)"),
+                                     "vulkan1.3"));
+}
+
+TEST(EncodedFloats, NoOtherArithmetic) {
+  struct Case {
+    const char* body;
+    const char* rule;
+  } cases[] = {
+      {"%x = OpFAdd %A_bf %a %a", "bfloat16.use"},
+      {"%x = OpFSub %bf %s %s", "bfloat16.use"},
+      {"%x = OpFNegate %C_bf %c", "bfloat16.use"},
+      {"%x = OpMatrixTimesScalar %C_bf %c %s", "bfloat16.use"},
+      {"%x = OpFOrdLessThan %bool %s %s", "bfloat16.use"},
+      {"%x = OpFMul %A_e4 %a8 %a8", "float8.use"},
+      {"%x = OpFDiv %A_e4 %a8 %a8", "float8.use"},
+      {"%x = OpIsNan %bool %s8", "float8.use"},
+  };
+  for (const Case& c : cases) {
+    const Result r = testing::ValidateText(EncodedMatrices(c.body), "vulkan1.3");
+    const std::string body = c.body;
+    const std::string opcode = body.substr(5, body.find(' ', 5) - 5);  // After "%x = ".
+    EXPECT_RULE_AT(r, c.rule, opcode, "may use");
+    testing::ExpectOnly(r, c.rule);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,280 @@
+// Rules of the Vulkan environment on the built-ins a compute module declares (Vulkan 15.9
+// Built-In Variables, VUID-<BuiltIn>-<BuiltIn>-*): their type, their storage class, the
+// execution models that may use them, and which of them may be structure members. Built-ins of
+// the graphics stages are not checked here.
+#include <algorithm>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "source/common/workspace.h"
+#include "source/val/cooperative.h"
+#include "source/val/core.h"
+
+namespace coopspv::val {
+namespace {
+
+using spv::BuiltIn;
+
+// The type Vulkan gives a built-in: 32-bit integers, as a scalar or a vector of 3 or 4.
+enum class Shape : uint8_t { kScalar = 1, kVec3 = 3, kVec4 = 4 };
+
+struct BuiltInRule {
+  BuiltIn built_in;
+  Shape shape;
+  bool compute_only;  // Only in GLCompute, MeshEXT, TaskEXT, MeshNV and TaskNV.
+  bool member;        // Allowed as a structure member.
+  // The numbers of VUID-<BuiltIn>-<BuiltIn>-<n>: execution model, storage class, type (0: none).
+  uint16_t model_vuid, storage_vuid, type_vuid;
+};
+
+// Vulkan 15.9 Built-In Variables. WorkgroupSize's storage-class entry is its "must be a
+// specialization constant or a constant" (04426), which decoration.target checks.
+constexpr BuiltInRule kBuiltInRules[] = {
+    {BuiltIn::GlobalInvocationId, Shape::kVec3, true, true, 4236, 4237, 4238},
+    {BuiltIn::LocalInvocationId, Shape::kVec3, true, true, 4281, 4282, 4283},
+    {BuiltIn::NumWorkgroups, Shape::kVec3, true, true, 4296, 4297, 4298},
+    {BuiltIn::WorkgroupId, Shape::kVec3, true, true, 4422, 4423, 4424},
+    {BuiltIn::WorkgroupSize, Shape::kVec3, true, true, 4425, 0, 4427},
+    {BuiltIn::LocalInvocationIndex, Shape::kScalar, true, true, 4284, 4285, 4286},
+    {BuiltIn::NumSubgroups, Shape::kScalar, true, false, 4293, 4294, 4295},
+    {BuiltIn::SubgroupId, Shape::kScalar, true, false, 4367, 4368, 4369},
+    {BuiltIn::SubgroupLocalInvocationId, Shape::kScalar, false, false, 0, 4380, 4381},
+    {BuiltIn::SubgroupSize, Shape::kScalar, false, false, 0, 4382, 4383},
+    {BuiltIn::SubgroupEqMask, Shape::kVec4, false, false, 0, 4370, 4371},
+    {BuiltIn::SubgroupGeMask, Shape::kVec4, false, false, 0, 4372, 4373},
+    {BuiltIn::SubgroupGtMask, Shape::kVec4, false, false, 0, 4374, 4375},
+    {BuiltIn::SubgroupLeMask, Shape::kVec4, false, false, 0, 4376, 4377},
+    {BuiltIn::SubgroupLtMask, Shape::kVec4, false, false, 0, 4378, 4379},
+    {BuiltIn::SMCountNV, Shape::kScalar, false, true, 0, 4363, 4364},
+    {BuiltIn::SMIDNV, Shape::kScalar, false, true, 0, 4365, 4366},
+    {BuiltIn::WarpsPerSMNV, Shape::kScalar, false, true, 0, 4418, 4419},
+    {BuiltIn::WarpIDNV, Shape::kScalar, false, true, 0, 4420, 4421},
+    {BuiltIn::CoreCountARM, Shape::kScalar, false, true, 0, 7595, 7596},
+    {BuiltIn::CoreMaxIDARM, Shape::kScalar, false, true, 0, 7597, 7598},
+    {BuiltIn::CoreIDARM, Shape::kScalar, false, true, 0, 7599, 7600},
+    {BuiltIn::WarpMaxIDARM, Shape::kScalar, false, true, 0, 7601, 7602},
+    {BuiltIn::WarpIDARM, Shape::kScalar, false, true, 0, 7603, 7604},
+    {BuiltIn::DeviceIndex, Shape::kScalar, false, true, 0, 4205, 4206},
+};
+
+const BuiltInRule* RuleOf(uint32_t built_in) {
+  for (const BuiltInRule& r : kBuiltInRules) {
+    if (static_cast<uint32_t>(r.built_in) == built_in) return &r;
+  }
+  return nullptr;
+}
+
+ws::string BuiltInName(BuiltIn b) {
+  return EnumerantName(grammar::OperandKind::kBuiltIn, static_cast<uint32_t>(b));
+}
+
+ws::string Vuid(BuiltIn b, uint16_t n) {
+  const ws::string name = BuiltInName(b);
+  ws::string number = ws::to_string(n);
+  while (number.size() < 5) number = "0" + number;
+  return "VUID-" + name + "-" + name + "-" + number;
+}
+
+bool ComputeModel(uint32_t model) {
+  switch (static_cast<spv::ExecutionModel>(model)) {
+    case spv::ExecutionModel::GLCompute:
+    case spv::ExecutionModel::TaskNV:
+    case spv::ExecutionModel::MeshNV:
+    case spv::ExecutionModel::TaskEXT:
+    case spv::ExecutionModel::MeshEXT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A BuiltIn decoration of a variable or constant (member ~0u) or of a structure member.
+struct Decorated {
+  const BuiltInRule* rule;
+  InstIndex decoration;
+  Id target;
+  uint32_t member;
+};
+
+void CheckType(ValidationState& state, const Decorated& d) {
+  Id type = 0;
+  if (d.member != ~0u) {
+    type = state.DefWord(d.target, 2 + d.member);
+  } else if (state.DefOp(d.target) == Op::Variable) {
+    type = state.PointeeType(state.TypeOf(d.target));
+  } else if (state.IsConstantInstruction(d.target)) {
+    type = state.TypeOf(d.target);
+  }
+  if (type == 0) return;  // decoration.target, decoration.member.
+  const auto components = static_cast<uint32_t>(d.rule->shape);
+  Id scalar = type;
+  uint32_t count = 1;
+  if (state.DefOp(type) == Op::TypeVector) {
+    scalar = state.DefWord(type, 2);
+    count = state.DefWord(type, 3);
+  }
+  if (count == components && state.IsInt32(scalar)) return;
+  const ws::string what = d.member == ~0u
+                              ? state.Name(d.target)
+                              : "member " + ws::to_string(d.member) + " of " + state.Name(d.target);
+  state.Report("vulkan.builtin-type", d.decoration,
+               state.Describe(d.decoration) + ": " + what + " has type " + state.Name(type) + "; " +
+                   BuiltInName(d.rule->built_in) + " is " +
+                   (components == 1   ? "a 32-bit integer scalar"
+                    : components == 3 ? "a vector of three 32-bit integers"
+                                      : "a vector of four 32-bit integers") +
+                   " (" + Vuid(d.rule->built_in, d.rule->type_vuid) + ")");
+}
+
+[[gnu::cold]] void ReportStorageClass(ValidationState& state, const Decorated& d, InstIndex at,
+                                      spv::StorageClass sc) {
+  state.Report(
+      "vulkan.builtin-storage-class", at,
+      state.Describe(at) + ": " + StorageClassName(sc) + " storage for " +
+          (d.member == ~0u ? state.Name(d.target)
+                           : "member " + ws::to_string(d.member) + " of " + state.Name(d.target)) +
+          ", decorated BuiltIn " + BuiltInName(d.rule->built_in) +
+          "; it is declared in the Input storage class (" +
+          Vuid(d.rule->built_in, d.rule->storage_vuid) + ")");
+}
+
+// VUID-<BuiltIn>-<BuiltIn>-*: "must be declared using the Input Storage Class". For a member,
+// every pointer to its structure (or to an array of it) is an Input pointer.
+void CheckStorageClass(ValidationState& state, const Decorated& d) {
+  if (d.rule->storage_vuid == 0) return;
+  const ir::Module& m = state.module();
+  if (d.member == ~0u) {
+    if (state.DefOp(d.target) != Op::Variable) return;
+    const std::optional<spv::StorageClass> sc = state.PointerStorageClass(state.TypeOf(d.target));
+    if (sc && *sc != spv::StorageClass::Input) ReportStorageClass(state, d, m.Def(d.target), *sc);
+    return;
+  }
+  for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
+    if (m.opcode(i) != Op::TypePointer || m.num_words(i) < 4) continue;
+    Id pointee = m.word(i, 3);
+    while (state.DefOp(pointee) == Op::TypeArray || state.DefOp(pointee) == Op::TypeRuntimeArray) {
+      pointee = state.DefWord(pointee, 2);
+    }
+    const auto sc = static_cast<spv::StorageClass>(m.word(i, 2));
+    if (pointee == d.target && sc != spv::StorageClass::Input) ReportStorageClass(state, d, i, sc);
+  }
+}
+
+// VUID-<BuiltIn>-<BuiltIn>-*: the compute built-ins are "used only within the GLCompute,
+// MeshEXT, TaskEXT, MeshNV, or TaskNV Execution Model". A use is an instruction of an entry
+// point's call tree that names the built-in's object, or a module-scope id built from it (a
+// pointer to its structure, a variable of that type, a constant made of it).
+void CheckExecutionModels(ValidationState& state, const ws::vector<Decorated>& decorated) {
+  const ir::Module& m = state.module();
+  ws::vector<InstIndex> other_entries;  // Entry points of a non-compute model.
+  for (InstIndex e = 0; e < m.global_end(); ++e) {
+    if (m.opcode(e) == Op::EntryPoint && m.num_words(e) >= 4 && !ComputeModel(m.word(e, 1))) {
+      other_entries.push_back(e);
+    }
+  }
+  if (other_entries.empty()) return;
+  const ir::DefUse& def_use = m.def_use();
+  const auto functions = m.functions();
+  for (const Decorated& d : decorated) {
+    if (state.Full()) return;
+    if (!d.rule->compute_only) continue;
+    // The first instruction of each function that uses the built-in.
+    ws::vector<InstIndex> first_use(functions.size(), kNoInst);
+    ws::vector<bool> seen(m.bound(), false);
+    ws::vector<Id> work{d.target};
+    seen[d.target] = true;
+    while (!work.empty()) {
+      const Id id = work.back();
+      work.pop_back();
+      for (const ir::Use& use : def_use.Uses(id)) {
+        const InstIndex i = use.inst;
+        const Op op = m.opcode(i);
+        if (op == Op::Decorate || op == Op::MemberDecorate || op == Op::Name ||
+            op == Op::MemberName || op == Op::EntryPoint || op == Op::DecorateId) {
+          continue;
+        }
+        if (i < m.global_end()) {
+          const Id result = m.result_id(i);
+          if (result != 0 && result < seen.size() && !seen[result]) {
+            seen[result] = true;
+            work.push_back(result);
+          }
+          continue;
+        }
+        const uint32_t f = m.FunctionOf(i);
+        if (f < functions.size() && (first_use[f] == kNoInst || i < first_use[f])) {
+          first_use[f] = i;
+        }
+      }
+    }
+    for (const InstIndex e : other_entries) {
+      const uint32_t root = m.FunctionById(m.word(e, 2));
+      if (root >= functions.size()) continue;  // entry-point.function.
+      ws::vector<bool> visited(functions.size(), false);
+      ws::vector<uint32_t> stack{root};
+      visited[root] = true;
+      InstIndex use = kNoInst;
+      while (!stack.empty() && use == kNoInst) {
+        const uint32_t f = stack.back();
+        stack.pop_back();
+        use = first_use[f];
+        const InstIndex end = functions[f].end == kNoInst ? m.num_instructions() : functions[f].end;
+        for (InstIndex i = functions[f].def; i < end && use == kNoInst; ++i) {
+          if (m.opcode(i) != Op::FunctionCall || m.num_words(i) < 4) continue;
+          const uint32_t callee = m.FunctionById(m.word(i, 3));
+          if (callee < functions.size() && !visited[callee]) {
+            visited[callee] = true;
+            stack.push_back(callee);
+          }
+        }
+      }
+      if (use == kNoInst) continue;
+      state.Report("vulkan.builtin-execution-model", use,
+                   state.Describe(use) + ": uses " + BuiltInName(d.rule->built_in) +
+                       " in the call tree of a " +
+                       EnumerantName(grammar::OperandKind::kExecutionModel, m.word(e, 1)) +
+                       " entry point; it is used only with GLCompute, MeshEXT, TaskEXT, MeshNV "
+                       "and TaskNV (" +
+                       Vuid(d.rule->built_in, d.rule->model_vuid) + ")");
+    }
+  }
+}
+
+}  // namespace
+
+void CheckVulkanBuiltIns(ValidationState& state, std::span<const InstIndex> decorations) {
+  const ir::Module& m = state.module();
+  ws::vector<Decorated> decorated;
+  for (const InstIndex i : decorations) {
+    if (m.opcode(i) == Op::Decorate) {
+      if (const BuiltInRule* r = RuleOf(m.word(i, 3))) {
+        decorated.push_back({r, i, m.word(i, 1), ~0u});
+      }
+      continue;
+    }
+    const Id type = m.word(i, 1);
+    const uint32_t member = m.word(i, 2);
+    if (state.DefOp(type) != Op::TypeStruct || 2 + member >= m.num_words(m.Def(type))) {
+      continue;  // decoration.member.
+    }
+    if (const BuiltInRule* r = RuleOf(m.word(i, 4))) decorated.push_back({r, i, type, member});
+  }
+  if (decorated.empty()) return;
+  for (const Decorated& d : decorated) {
+    if (state.Full()) return;
+    if (d.member != ~0u && !d.rule->member) {
+      state.Report("vulkan.builtin-member", d.decoration,
+                   state.Describe(d.decoration) + ": " + BuiltInName(d.rule->built_in) +
+                       " decorates member " + ws::to_string(d.member) + " of " +
+                       state.Name(d.target) + "; Vulkan declares it as a variable");
+      continue;
+    }
+    CheckType(state, d);
+    CheckStorageClass(state, d);
+  }
+  CheckExecutionModels(state, decorated);
+}
+
+}  // namespace coopspv::val
