@@ -423,9 +423,11 @@ constexpr Rule kRules[] = {
      "a variable holds a pointer, itself or in an array or structure, only into StorageBuffer "
      "(VariablePointersStorageBuffer), Workgroup (VariablePointers) or PhysicalStorageBuffer "
      "storage."},
-    {"memory.operands", kE, "memory", "SPIR-V 3.26 Memory Operands",
+    {"memory.operands", kE, "memory", "SPIR-V 3.26 Memory Operands; OpCopyMemory",
      "OpLoad has no MakePointerAvailable, OpStore no MakePointerVisible; either one comes with "
-     "NonPrivatePointer; Aligned is a power of two."},
+     "NonPrivatePointer; Aligned is a power of two. OpCopyMemory(Sized) has two Memory Operands "
+     "only from SPIR-V 1.4: the first (Target's) without MakePointerVisible, the second "
+     "(Source's) without MakePointerAvailable."},
 
     // atomics.cc
     {"atomic.type", kE, "atomics", "SPIR-V 3.42.18 Atomic Instructions",

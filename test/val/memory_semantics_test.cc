@@ -321,5 +321,43 @@ TEST(MemoryScope, VulkanMemoryModelCapabilities) {
                  "vulkan.memory-scope", "OpLoad", "CrossDevice");
 }
 
+// The availability and visibility Memory Operands of loads, stores and OpCopyMemory.
+TEST(MemoryOperands, AvailabilityAndVisibility) {
+  const auto check = [](const std::string& body) {
+    return testing::ValidateText(Kernel(body, kVulkanModel), kVk);
+  };
+  EXPECT_CLEAN(
+      check("%l = OpLoad %uint %counter MakePointerVisible|NonPrivatePointer %workgroup\n"
+            "OpStore %staging %l MakePointerAvailable|NonPrivatePointer %workgroup\n"
+            "OpCopyMemory %staging %counter MakePointerAvailable|NonPrivatePointer %workgroup "
+            "MakePointerVisible|NonPrivatePointer %workgroup\n"
+            "OpCopyMemory %staging %counter "
+            "MakePointerAvailable|MakePointerVisible|NonPrivatePointer %workgroup %workgroup"));
+  EXPECT_RULE_AT(check("%l = OpLoad %uint %counter MakePointerAvailable|NonPrivatePointer "
+                       "%workgroup"),
+                 "memory.operands", "OpLoad", "on a load");
+  EXPECT_RULE_AT(check("OpStore %staging %one MakePointerVisible|NonPrivatePointer %workgroup"),
+                 "memory.operands", "OpStore", "on a store");
+  EXPECT_RULE_AT(check("OpCopyMemory %staging %counter MakePointerVisible|NonPrivatePointer "
+                       "%workgroup None"),
+                 "memory.operands", "OpCopyMemory", "Target");
+  EXPECT_RULE_AT(check("OpCopyMemory %staging %counter None "
+                       "MakePointerAvailable|NonPrivatePointer %workgroup"),
+                 "memory.operands", "OpCopyMemory", "Source");
+  EXPECT_RULE_AT(check("OpCopyMemory %staging %counter MakePointerAvailable %workgroup"),
+                 "memory.operands", "OpCopyMemory", "NonPrivatePointer");
+  EXPECT_RULE_AT(check("OpCopyMemory %staging %counter Aligned 4 Aligned 3"), "memory.operands",
+                 "OpCopyMemory", "Aligned 3");
+  // Before SPIR-V 1.4, OpCopyMemory has one Memory Operands mask.
+  std::string old = Kernel("OpCopyMemory %staging %counter None None", kGlsl450);
+  old = Mutate(old, "OpEntryPoint GLCompute %main \"main\" %counter %staging",
+               "OpEntryPoint GLCompute %main \"main\"");
+  EXPECT_RULE_AT(testing::ValidateText(old, "spv1.3"), "memory.operands", "OpCopyMemory",
+                 "SPIR-V 1.4");
+  EXPECT_CLEAN(testing::ValidateText(
+      Mutate(old, "OpCopyMemory %staging %counter None None", "OpCopyMemory %staging %counter"),
+      "spv1.3"));
+}
+
 }  // namespace
 }  // namespace coopspv::val
