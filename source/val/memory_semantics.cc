@@ -173,9 +173,12 @@ bool CheckSemanticsId(ValidationState& state, InstIndex i, Id id) {
                      " must be a constant instruction of 32-bit integer type");
     return false;
   }
-  // SPIR-V 2.16.2: an OpConstant in shaders; SPV_NV_cooperative_matrix relaxes that to any
-  // constant instruction, spec constants included.
-  if (state.DefOp(id) != Op::Constant && state.HasCapability(spv::Capability::Shader) &&
+  // SPIR-V 2.16.2: an OpConstant in shaders (OpConstantNull, a known 0, as the reference
+  // validator accepts and compilers emit for Relaxed); SPV_NV_cooperative_matrix relaxes that to
+  // any constant instruction, spec constants included.
+  const Op def = state.DefOp(id);
+  if (def != Op::Constant && def != Op::ConstantNull &&
+      state.HasCapability(spv::Capability::Shader) &&
       !state.HasCapability(spv::Capability::CooperativeMatrixNV)) {
     state.Report("memory-semantics.id", i,
                  state.Describe(i) + ": Memory Semantics " + state.Name(id) +

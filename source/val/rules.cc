@@ -176,7 +176,8 @@ constexpr Rule kRules[] = {
     {"scope.id", kE, "scope",
      "SPIR-V 2.16.2 Validation Rules for Shader Capabilities; SPV_KHR_cooperative_matrix",
      "Scope operands are constant instructions of 32-bit integer type naming a Scope; in shaders "
-     "an OpConstant, or any constant instruction once CooperativeMatrixKHR is declared."},
+     "an OpConstant (or OpConstantNull), or any constant instruction once CooperativeMatrixKHR "
+     "or CooperativeMatrixNV is declared."},
     {"scope.memory-model", kE, "scope",
      "SPIR-V 3.27 Scope (QueueFamily: VulkanMemoryModel); SPV_KHR_vulkan_memory_model "
      "(VulkanMemoryModelDeviceScope)",
@@ -187,8 +188,8 @@ constexpr Rule kRules[] = {
     // memory_semantics.cc
     {"memory-semantics.id", kE, "memory-semantics",
      "SPIR-V 2.16.2 Validation Rules for Shader Capabilities; SPV_NV_cooperative_matrix",
-     "Memory Semantics operands are 32-bit integer constants; OpConstant in shaders, or any "
-     "constant instruction once CooperativeMatrixNV is declared."},
+     "Memory Semantics operands are 32-bit integer constants; OpConstant (or OpConstantNull) in "
+     "shaders, or any constant instruction once CooperativeMatrixNV is declared."},
     {"memory-semantics.capability", kE, "memory-semantics",
      "SPIR-V 3.25 Memory Semantics (enabling capabilities); 2.16.1 Universal Validation Rules",
      "A Memory Semantics value sets UniformMemory only with the Shader capability, and "

@@ -52,7 +52,8 @@ void ValidateScopes(ValidationState& state) {
                          " must be a constant instruction of 32-bit integer type");
         continue;
       }
-      if (shader && def != Op::Constant && !relaxed) {
+      // OpConstantNull is a known 0 (CrossDevice), as the reference validator reads it.
+      if (shader && def != Op::Constant && def != Op::ConstantNull && !relaxed) {
         state.Report("scope.id", i,
                      state.Describe(i) + ": Scope " + state.Name(id) +
                          " must be an OpConstant in a shader (any constant instruction once "

@@ -285,6 +285,12 @@ TEST(MemorySemanticsId, SpecConstantsWithCooperativeMatrixNV) {
   EXPECT_CLEAN(module(exchange, true));
   EXPECT_RULE_AT(module(barrier, false), "memory-semantics.id", "OpControlBarrier",
                  "must be an OpConstant");
+  // OpConstantNull is a known Relaxed (LLVM's SPIR-V backend emits it so).
+  EXPECT_CLEAN(testing::ValidateText(
+      Mutate(Kernel("%a = OpAtomicIAdd %uint %counter %workgroup %null %one", kGlsl450),
+             "%relaxed = OpConstant %uint 0",
+             "%relaxed = OpConstant %uint 0\n%null = OpConstantNull %uint"),
+      kVk));
   EXPECT_RULE_AT(module("%v = OpIAdd %uint %one %one\nOpMemoryBarrier %workgroup %v", true),
                  "memory-semantics.id", "OpMemoryBarrier", "constant instruction");
 }
