@@ -218,22 +218,21 @@ void CheckMemoryScope(ValidationState& state, InstIndex i, Id id, bool memory_ac
                  state.Describe(i) + ": memory Scope " + state.Name(id) +
                      " is CrossDevice, which Vulkan does not allow");
   }
-  // SPIR-V 3.27 Scope: QueueFamily is enabled by VulkanMemoryModel.
-  if (*scope == static_cast<int64_t>(spv::Scope::QueueFamily) &&
-      !state.HasCapability(spv::Capability::VulkanMemoryModel)) {
-    state.Report("scope.memory-model", i,
-                 state.Describe(i) + ": memory Scope " + state.Name(id) +
-                     " is QueueFamily, which needs the VulkanMemoryModel capability");
+  // SPIR-V 3.27 Scope: QueueFamily is enabled by VulkanMemoryModel. SPV_KHR_vulkan_memory_model:
+  // with the VulkanMemoryModel capability, Device scope needs VulkanMemoryModelDeviceScope.
+  const bool vmm = state.HasCapability(spv::Capability::VulkanMemoryModel);
+  const char* needs = nullptr;
+  if (*scope == static_cast<int64_t>(spv::Scope::QueueFamily) && !vmm) {
+    needs = "is QueueFamily, which needs the VulkanMemoryModel capability";
+  } else if (*scope == static_cast<int64_t>(spv::Scope::Device) && vmm &&
+             !state.HasCapability(spv::Capability::VulkanMemoryModelDeviceScope)) {
+    needs =
+        "is Device under the VulkanMemoryModel capability, which needs "
+        "VulkanMemoryModelDeviceScope as well";
   }
-  // SPV_KHR_vulkan_memory_model: with the VulkanMemoryModel capability, Device scope needs
-  // VulkanMemoryModelDeviceScope.
-  if (*scope == static_cast<int64_t>(spv::Scope::Device) &&
-      state.HasCapability(spv::Capability::VulkanMemoryModel) &&
-      !state.HasCapability(spv::Capability::VulkanMemoryModelDeviceScope)) {
+  if (needs) {
     state.Report("scope.memory-model", i,
-                 state.Describe(i) + ": memory Scope " + state.Name(id) +
-                     " is Device under the VulkanMemoryModel capability, which needs "
-                     "VulkanMemoryModelDeviceScope as well");
+                 state.Describe(i) + ": memory Scope " + state.Name(id) + " " + needs);
   }
 }
 

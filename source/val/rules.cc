@@ -205,7 +205,8 @@ constexpr Rule kRules[] = {
      "SPIR-V 3.25 Memory Semantics (MakeVisible); VUID-StandaloneSpirv-MemorySemantics-10873",
      "Memory Semantics with MakeVisible also set Acquire or AcquireRelease."},
     {"memory-semantics.volatile", kE, "memory-semantics",
-     "SPIR-V 3.25 Memory Semantics (Volatile); VUID-StandaloneSpirv-MemorySemantics-10874",
+     "SPIR-V 3.25 Memory Semantics (Volatile); VUID-StandaloneSpirv-MemorySemantics-10874 (13551 "
+     "in later revisions)",
      "Volatile is set only on atomic instructions, never on OpControlBarrier, OpMemoryBarrier "
      "or OpMemoryNamedBarrier."},
     {"memory-semantics.load-store-order", kE, "memory-semantics",
