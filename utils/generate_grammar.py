@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Generates coopspv's static grammar tables from SPIR-V grammar JSON files.
 
-Inputs are the core grammar of the installed spirv-headers package, the project's own grammar
-files in the same schema (entries of the cooperative family the package may lack), the
-extended-instruction grammars, and the generator registry (spir-v.xml).
+The build's inputs are the project's grammar data (source/grammar/data/, imported from the
+public SPIRV-Headers by utils/import_grammar.py): the core grammar, the extended-instruction
+grammars (each naming its OpExtInstImport name) and the generator registry (generators.json).
+The generator also reads grammars straight from a spirv-headers package (spir-v.xml for the
+registry), and merges further grammar files in the same schema (--project) into the core.
 
 Merging is by value: an instruction is keyed by its opcode, an enumerant by (kind, value). An
 entry that appears in several inputs is emitted once; its names are the union (the project's
@@ -62,8 +64,9 @@ def union(a, b):
 
 
 def merge_operands(where, a, b):
-    """Returns the longer operand list; the shorter must be its prefix (by kind)."""
-    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    """Returns the longer operand list (the first one, `a`, when they are as long: the names and
+    order of its entries are kept); the shorter must be its prefix (by kind)."""
+    short, long_ = (b, a) if len(b) <= len(a) else (a, b)
     for x, y in zip(short, long_):
         if x["kind"] != y["kind"] or x.get("quantifier", "") != y.get("quantifier", ""):
             fail("%s: operand lists disagree: %r vs %r" % (where, a, b))
@@ -275,12 +278,19 @@ EXT_SET_NAMES = {
 }
 
 
-def ext_set_import_name(path):
+def ext_set_import_name(path, grammar):
+    """The name OpExtInstImport gives the set: the project's data records it (import_name);
+    grammars straight from a spirv-headers package are named by their file."""
+    if "import_name" in grammar:
+        return grammar["import_name"]
     stem = re.match(r"extinst\.(.*)\.grammar\.json$", os.path.basename(path)).group(1)
     return EXT_SET_NAMES.get(stem, stem)
 
 
 def read_registry(path):
+    if path.endswith(".json"):  # The project's data: {"generators": [[id, vendor, tool], ...]}.
+        with open(path) as f:
+            return sorted(tuple(t) for t in json.load(f)["generators"])
     tools = []
     root = ET.parse(path).getroot()
     for ids in root.iter("ids"):
@@ -677,7 +687,8 @@ def main():
                         help="project grammar JSON merged into the core grammar")
     parser.add_argument("--extinst", action="append", default=[],
                         help="extended-instruction grammar JSON")
-    parser.add_argument("--registry", help="spir-v.xml generator registry")
+    parser.add_argument("--registry",
+                        help="generator registry: spir-v.xml, or the project's generators.json")
     parser.add_argument("--header", help="output: grammar_generated.h")
     parser.add_argument("--tables", help="output: grammar_tables.inc")
     parser.add_argument("--merged-json", help="output: the merged core grammar")
@@ -692,7 +703,8 @@ def main():
     ext_sets = []
     for path in sorted(args.extinst):
         with open(path) as f:
-            ext_sets.append((ext_set_import_name(path), ext_set_prefix(path), json.load(f)))
+            grammar = json.load(f)
+            ext_sets.append((ext_set_import_name(path, grammar), ext_set_prefix(path), grammar))
     registry = read_registry(args.registry) if args.registry else []
 
     emitter = Emitter(core, ext_sets, registry)

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Proves that utils/generate_grammar.py merges grammars by value:
-#  1. Generating from the installed core grammar plus the project grammar (a), and again from the
-#     merged output of (a) plus the project grammar (b) -- a "newer package" that already holds
-#     every entry -- gives byte-identical tables and headers. (a) also matches the build's tables.
+#  1. Generating from the project's core grammar data plus a project grammar fixture whose every
+#     entry the data already holds (a), and again from the merged output of (a) plus the fixture
+#     (b), gives byte-identical tables and headers; (a) also matches the build's tables, which
+#     come from the data alone.
 #  2. An old-style core grammar (an opcode under its old name only, an entry the project also has,
 #     duplicate capability entries of one value) merges into one entry per value.
 #  3. Operand lists that are not prefixes of one another make the generator fail.
