@@ -33,7 +33,8 @@ constexpr uint32_t kVulkanStorage = kUniformMemory | Bit(spv::MemorySemantics::W
                                     Bit(spv::MemorySemantics::ImageMemory) | kOutputMemory;
 
 bool IsBarrier(Op op) {
-  return op == Op::ControlBarrier || op == Op::MemoryBarrier || op == Op::MemoryNamedBarrier;
+  return op == Op::ControlBarrier || op == Op::MemoryBarrier || op == Op::MemoryNamedBarrier ||
+         op == Op::ControlBarrierArriveEXT || op == Op::ControlBarrierWaitEXT;
 }
 
 bool IsCompareExchange(Op op) {
@@ -141,6 +142,15 @@ void CheckValue(ValidationState& state, InstIndex i, Op op, Id id, uint32_t valu
                  state.Describe(i) + ": Memory Semantics " + Shown(state, id, value) +
                      " names UniformMemory, WorkgroupMemory, ImageMemory or OutputMemory "
                      "storage but is Relaxed");
+  }
+  // SPV_EXT_split_barrier: the arrive half releases, the wait half acquires.
+  const uint32_t acquire_release = order & (kAcquire | kRelease | kAcquireRelease);
+  if ((op == Op::ControlBarrierArriveEXT && acquire_release != 0 && acquire_release != kRelease) ||
+      (op == Op::ControlBarrierWaitEXT && acquire_release != 0 && acquire_release != kAcquire)) {
+    state.Report("vulkan.split-barrier-order", i,
+                 state.Describe(i) + ": Memory Semantics " + Shown(state, id, value) +
+                     (op == Op::ControlBarrierArriveEXT ? " orders other than Release"
+                                                        : " orders other than Acquire"));
   }
   if (order != 0 && memory_scope == static_cast<int64_t>(spv::Scope::Invocation)) {
     state.Report("vulkan.invocation-scope-order", i,

@@ -207,8 +207,8 @@ constexpr Rule kRules[] = {
     {"memory-semantics.volatile", kE, "memory-semantics",
      "SPIR-V 3.25 Memory Semantics (Volatile); VUID-StandaloneSpirv-MemorySemantics-10874 (13551 "
      "in later revisions)",
-     "Volatile is set only on atomic instructions, never on OpControlBarrier, OpMemoryBarrier "
-     "or OpMemoryNamedBarrier."},
+     "Volatile is set only on atomic instructions, never on a barrier (OpControlBarrier, "
+     "OpMemoryBarrier, OpMemoryNamedBarrier, OpControlBarrierArriveEXT / WaitEXT)."},
     {"memory-semantics.load-store-order", kE, "memory-semantics",
      "SPIR-V 3.42.18 Atomic Instructions; VUID-StandaloneSpirv-MemorySemantics-10867, "
      "VUID-StandaloneSpirv-MemorySemantics-10868",
@@ -242,6 +242,11 @@ constexpr Rule kRules[] = {
     {"vulkan.invocation-scope-order", kE, "memory-semantics", "VUID-StandaloneSpirv-None-04641",
      "In a Vulkan environment, or under the Vulkan memory model, Memory Semantics with "
      "Invocation memory Scope are Relaxed."},
+    {"vulkan.split-barrier-order", kE, "memory-semantics",
+     "VUID-StandaloneSpirv-MemorySemantics-13556, VUID-StandaloneSpirv-MemorySemantics-13557 "
+     "(SPV_EXT_split_barrier)",
+     "In a Vulkan environment, or under the Vulkan memory model, OpControlBarrierArriveEXT's "
+     "Memory Semantics are Relaxed or Release, OpControlBarrierWaitEXT's Relaxed or Acquire."},
     {"vulkan.compare-exchange-semantics", kE, "memory-semantics",
      "VUID-StandaloneSpirv-UnequalMemorySemantics-10877, "
      "VUID-StandaloneSpirv-UnequalMemorySemantics-10878, "

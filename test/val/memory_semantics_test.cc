@@ -234,6 +234,26 @@ INSTANTIATE_TEST_SUITE_P(
                       "vulkan.compare-exchange-semantics"}),
     [](const ::testing::TestParamInfo<SemanticsCase>& info) { return info.param.name; });
 
+// SPV_EXT_split_barrier: the arrive half releases, the wait half acquires; neither is Volatile.
+TEST(SplitBarrier, ArriveReleasesWaitAcquires) {
+  const auto check = [](const std::string& body) {
+    return testing::ValidateText(
+        Kernel(body, kVulkanModel,
+               "OpCapability SplitBarrierEXT\nOpExtension \"SPV_EXT_split_barrier\""),
+        kVk);
+  };
+  EXPECT_CLEAN(
+      check("OpControlBarrierArriveEXT %workgroup %workgroup %release_wg\n"
+            "OpControlBarrierWaitEXT %workgroup %workgroup %acquire_wg\n"
+            "OpControlBarrierArriveEXT %workgroup %workgroup %relaxed"));
+  EXPECT_RULE_AT(check("OpControlBarrierArriveEXT %workgroup %workgroup %acq_rel_wg"),
+                 "vulkan.split-barrier-order", "OpControlBarrierArriveEXT", "Release");
+  EXPECT_RULE_AT(check("OpControlBarrierWaitEXT %workgroup %workgroup %release_wg"),
+                 "vulkan.split-barrier-order", "OpControlBarrierWaitEXT", "Acquire");
+  EXPECT_RULE_AT(check("OpControlBarrierWaitEXT %workgroup %workgroup %acq_rel_volatile"),
+                 "memory-semantics.volatile", "OpControlBarrierWaitEXT", "Volatile");
+}
+
 // UniformMemory needs the Shader capability: a kernel has no uniform memory.
 TEST(MemorySemanticsCapability, UniformMemoryNeedsShader) {
   const std::string kernel = R"(
