@@ -181,15 +181,84 @@ constexpr Rule kRules[] = {
     {"scope.id", kE, "scope",
      "SPIR-V 2.16.2 Validation Rules for Shader Capabilities; SPV_KHR_cooperative_matrix",
      "Scope operands are constant instructions of 32-bit integer type naming a Scope; in shaders "
-     "an OpConstant, or any constant instruction once CooperativeMatrixKHR is declared."},
-    {"memory-semantics.id", kE, "scope", "SPIR-V 2.16.2 Validation Rules for Shader Capabilities",
-     "Memory Semantics operands are 32-bit integer constants; OpConstant in shaders."},
-    {"memory-semantics.order", kE, "scope", "SPIR-V 3.25 Memory Semantics",
+     "an OpConstant (or OpConstantNull), or any constant instruction once CooperativeMatrixKHR "
+     "or CooperativeMatrixNV is declared."},
+    {"scope.memory-model", kE, "scope",
+     "SPIR-V 3.27 Scope (QueueFamily: VulkanMemoryModel); SPV_KHR_vulkan_memory_model "
+     "(VulkanMemoryModelDeviceScope)",
+     "A memory Scope (of a barrier, an atomic or a MakePointerAvailable / MakePointerVisible "
+     "Memory Operand) of QueueFamily needs the VulkanMemoryModel capability; one of Device, "
+     "under VulkanMemoryModel, needs VulkanMemoryModelDeviceScope."},
+
+    // memory_semantics.cc
+    {"memory-semantics.id", kE, "memory-semantics",
+     "SPIR-V 2.16.2 Validation Rules for Shader Capabilities; SPV_NV_cooperative_matrix",
+     "Memory Semantics operands are 32-bit integer constants; OpConstant (or OpConstantNull) in "
+     "shaders, or any constant instruction once CooperativeMatrixNV is declared."},
+    {"memory-semantics.capability", kE, "memory-semantics",
+     "SPIR-V 3.25 Memory Semantics (enabling capabilities); 2.16.1 Universal Validation Rules",
+     "A Memory Semantics value sets UniformMemory only with the Shader capability, and "
+     "OutputMemory, MakeAvailable, MakeVisible or Volatile only with VulkanMemoryModel."},
+    {"memory-semantics.order", kE, "memory-semantics",
+     "SPIR-V 3.25 Memory Semantics; VUID-StandaloneSpirv-MemorySemantics-10865",
      "A Memory Semantics value sets at most one of Acquire, Release, AcquireRelease and "
      "SequentiallyConsistent."},
-    {"vulkan.memory-semantics-storage", kE, "scope", "VUID-StandaloneSpirv-MemorySemantics-10870",
-     "In a Vulkan environment, Memory Semantics with Acquire, Release or AcquireRelease also set "
-     "UniformMemory, WorkgroupMemory, ImageMemory or OutputMemory."},
+    {"memory-semantics.make-available", kE, "memory-semantics",
+     "SPIR-V 3.25 Memory Semantics (MakeAvailable); VUID-StandaloneSpirv-MemorySemantics-10872",
+     "Memory Semantics with MakeAvailable also set Release or AcquireRelease."},
+    {"memory-semantics.make-visible", kE, "memory-semantics",
+     "SPIR-V 3.25 Memory Semantics (MakeVisible); VUID-StandaloneSpirv-MemorySemantics-10873",
+     "Memory Semantics with MakeVisible also set Acquire or AcquireRelease."},
+    {"memory-semantics.volatile", kE, "memory-semantics",
+     "SPIR-V 3.25 Memory Semantics (Volatile); VUID-StandaloneSpirv-MemorySemantics-10874 (13551 "
+     "in later revisions)",
+     "Volatile is set only on atomic instructions, never on a barrier (OpControlBarrier, "
+     "OpMemoryBarrier, OpMemoryNamedBarrier, OpControlBarrierArriveEXT / WaitEXT)."},
+    {"memory-semantics.load-store-order", kE, "memory-semantics",
+     "SPIR-V 3.42.18 Atomic Instructions; VUID-StandaloneSpirv-MemorySemantics-10867, "
+     "VUID-StandaloneSpirv-MemorySemantics-10868",
+     "OpAtomicLoad's Memory Semantics are neither Release nor AcquireRelease; OpAtomicStore's "
+     "and OpAtomicFlagClear's neither Acquire nor AcquireRelease."},
+    {"memory-semantics.compare-exchange", kE, "memory-semantics",
+     "SPIR-V OpAtomicCompareExchange (Unequal); VUID-StandaloneSpirv-UnequalMemorySemantics-10875, "
+     "VUID-StandaloneSpirv-UnequalMemorySemantics-10876",
+     "The Unequal Memory Semantics of OpAtomicCompareExchange(Weak) are neither Release nor "
+     "AcquireRelease, and no stronger an order than Equal (SequentiallyConsistent only with "
+     "SequentiallyConsistent Equal, Acquire only with an ordered Equal)."},
+    {"vulkan.sequentially-consistent", kE, "memory-semantics",
+     "VUID-StandaloneSpirv-MemorySemantics-10866; SPIR-V 3.25 Memory Semantics "
+     "(SequentiallyConsistent under the Vulkan memory model)",
+     "In a Vulkan environment, or under the Vulkan memory model, Memory Semantics are not "
+     "SequentiallyConsistent."},
+    {"vulkan.memory-barrier-relaxed", kE, "memory-semantics",
+     "VUID-StandaloneSpirv-MemorySemantics-10869",
+     "In a Vulkan environment, or under the Vulkan memory model, OpMemoryBarrier's Memory "
+     "Semantics set Acquire, Release or AcquireRelease."},
+    {"vulkan.memory-semantics-storage", kE, "memory-semantics",
+     "VUID-StandaloneSpirv-MemorySemantics-10870",
+     "In a Vulkan environment, or under the Vulkan memory model, Memory Semantics with Acquire, "
+     "Release or AcquireRelease also set UniformMemory, WorkgroupMemory, ImageMemory or "
+     "OutputMemory."},
+    {"vulkan.memory-semantics-relaxed", kE, "memory-semantics",
+     "VUID-StandaloneSpirv-MemorySemantics-10871",
+     "In a Vulkan environment, or under the Vulkan memory model, Memory Semantics that set "
+     "UniformMemory, WorkgroupMemory, ImageMemory or OutputMemory also set Acquire, Release or "
+     "AcquireRelease."},
+    {"vulkan.invocation-scope-order", kE, "memory-semantics", "VUID-StandaloneSpirv-None-04641",
+     "In a Vulkan environment, or under the Vulkan memory model, Memory Semantics with "
+     "Invocation memory Scope are Relaxed."},
+    {"vulkan.split-barrier-order", kE, "memory-semantics",
+     "VUID-StandaloneSpirv-MemorySemantics-13556, VUID-StandaloneSpirv-MemorySemantics-13557 "
+     "(SPV_EXT_split_barrier)",
+     "In a Vulkan environment, or under the Vulkan memory model, OpControlBarrierArriveEXT's "
+     "Memory Semantics are Relaxed or Release, OpControlBarrierWaitEXT's Relaxed or Acquire."},
+    {"vulkan.compare-exchange-semantics", kE, "memory-semantics",
+     "VUID-StandaloneSpirv-UnequalMemorySemantics-10877, "
+     "VUID-StandaloneSpirv-UnequalMemorySemantics-10878, "
+     "VUID-StandaloneSpirv-UnequalMemorySemantics-10879",
+     "In a Vulkan environment, or under the Vulkan memory model, the Unequal Memory Semantics of "
+     "OpAtomicCompareExchange set no UniformMemory, WorkgroupMemory, ImageMemory, OutputMemory "
+     "or MakeVisible bit that Equal does not, and Volatile exactly when Equal does."},
 
     // pointers.cc
     {"pointer.access-chain-indexes", kE, "pointer", "SPIR-V 2.17 Universal Limits",
@@ -381,9 +450,11 @@ constexpr Rule kRules[] = {
      "a variable holds a pointer, itself or in an array or structure, only into StorageBuffer "
      "(VariablePointersStorageBuffer), Workgroup (VariablePointers) or PhysicalStorageBuffer "
      "storage."},
-    {"memory.operands", kE, "memory", "SPIR-V 3.26 Memory Operands",
+    {"memory.operands", kE, "memory", "SPIR-V 3.26 Memory Operands; OpCopyMemory",
      "OpLoad has no MakePointerAvailable, OpStore no MakePointerVisible; either one comes with "
-     "NonPrivatePointer; Aligned is a power of two."},
+     "NonPrivatePointer; Aligned is a power of two. OpCopyMemory(Sized) has two Memory Operands "
+     "only from SPIR-V 1.4: the first (Target's) without MakePointerVisible, the second "
+     "(Source's) without MakePointerAvailable."},
 
     // atomics.cc
     {"atomic.type", kE, "atomics", "SPIR-V 3.42.18 Atomic Instructions",
