@@ -23,6 +23,38 @@ void ValidateMicroscaling(ValidationState& state);
 void ValidateVectorMatrix(ValidationState& state);
 void ValidateVulkan(ValidationState& state);
 
+// Execution models as bits of a set: ModelBit(model) for an OpEntryPoint's Execution Model, 0 for
+// an unknown one.
+enum ModelSet : uint32_t {
+  kVertex = 1u << 0,
+  kTessellationControl = 1u << 1,
+  kTessellationEvaluation = 1u << 2,
+  kGeometry = 1u << 3,
+  kFragment = 1u << 4,
+  kGLCompute = 1u << 5,
+  kKernel = 1u << 6,
+  kTaskNV = 1u << 7,
+  kMeshNV = 1u << 8,
+  kRayGeneration = 1u << 9,
+  kIntersection = 1u << 10,
+  kAnyHit = 1u << 11,
+  kClosestHit = 1u << 12,
+  kMiss = 1u << 13,
+  kCallable = 1u << 14,
+  kTaskEXT = 1u << 15,
+  kMeshEXT = 1u << 16,
+  kTessellation = kTessellationControl | kTessellationEvaluation,
+  kMesh = kMeshNV | kMeshEXT,
+  // The models with workgroups (LocalSize, the compute built-ins).
+  kWorkgroupModels = kGLCompute | kTaskNV | kMeshNV | kTaskEXT | kMeshEXT,
+  kAllModels = (1u << 17) - 1,
+};
+uint32_t ModelBit(uint32_t model);
+// "GLCompute", "Vertex or Fragment", ... for the models of `set`.
+ws::string ModelSetText(uint32_t set);
+
+void ValidateExecutionModes(ValidationState& state);  // modes.cc
+
 // Per-instruction checks that a family's dispatch calls: the atomic instruction at `i`
 // (atomics.cc, from ValidateMemory).
 void CheckAtomic(ValidationState& state, InstIndex i);

@@ -168,6 +168,12 @@ bool ExtInstTakesAnything(int32_t set) {
     case Op::Source:
       return Want::kString;  // Only id operands come here.
     case Op::ExecutionModeId:
+      // SPV_KHR_float_controls2: FPFastMathDefault's first operand, Target Type, is a type.
+      if (k == 2 && rec.num_words > 2 &&
+          inst_words[2] == static_cast<uint32_t>(spv::ExecutionMode::FPFastMathDefault)) {
+        return Want::kType;
+      }
+      return k >= 2 ? Want::kValue : other;
     case Op::DecorateId:
     case Op::TypeCooperativeMatrixKHR:
     case Op::TypeCooperativeMatrixNV:
@@ -269,8 +275,7 @@ ws::string OperandLabel(const ir::Inst& inst, size_t k) {
 // SPV_KHR_relaxed_extended_instruction: OpExtInstWithForwardRefsKHR is the one extended
 // instruction that may name later definitions; it is for non-semantic sets, and only where it
 // does name one.
-[[gnu::cold, gnu::noinline]] bool CheckExtInstWithForwardRefs(ValidationState& state,
-                                                              InstIndex i) {
+[[gnu::cold, gnu::noinline]] bool CheckExtInstWithForwardRefs(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   const InstIndex set = m.num_words(i) > 3 ? m.Def(m.word(i, 3)) : kNoInst;
   if (set == kNoInst || m.opcode(set) != Op::ExtInstImport) return true;  // id.kind's.

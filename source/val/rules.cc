@@ -475,6 +475,60 @@ constexpr Rule kRules[] = {
      "In a Vulkan environment, OpBitcastExtractEXT extracts Float4E2M1EXT, Float6E2M3EXT or "
      "Float6E3M2EXT scalars or vectors from an integer scalar or vector Base."},
 
+    // modes.cc
+    {"execution-mode.instruction", kE, "modes", "SPIR-V OpExecutionMode, OpExecutionModeId",
+     "A mode whose operands are ids (LocalSizeId, FPFastMathDefault, ...) is declared with "
+     "OpExecutionModeId; every other mode with OpExecutionMode."},
+    {"execution-mode.once", kE, "modes", "SPIR-V 2.16.1 Universal Validation Rules (execution modes)",
+     "An entry point declares each execution mode once; the float-controls modes "
+     "(DenormPreserve, DenormFlushToZero, SignedZeroInfNanPreserve, RoundingModeRTE, "
+     "RoundingModeRTZ, FPFastMathDefault, the INTEL rounding and floating-point modes) once per "
+     "Target Width or Target Type."},
+    {"execution-mode.model", kE, "modes",
+     "SPIR-V 3.6 Execution Mode (\"Only valid with the ... Execution Model\"); "
+     "SPV_KHR_compute_shader_derivatives; SPV_QCOM_tile_shading",
+     "An execution mode is declared only for entry points of the models it is valid with: the "
+     "geometry, tessellation, mesh, fragment and kernel modes with those models, LocalSize / "
+     "LocalSizeId and the derivative-group modes with models that have workgroups, "
+     "QuadDerivativesKHR with Fragment and GLCompute, TileShadingRateQCOM with GLCompute."},
+    {"execution-mode.stage-modes", kE, "modes",
+     "SPIR-V 3.6 Execution Mode (the modes of a shader stage)",
+     "With the Shader capability: a Geometry entry point declares exactly one input primitive "
+     "mode (InputPoints, InputLines, InputLinesAdjacency, Triangles, InputTrianglesAdjacency) "
+     "and one output one (OutputPoints, OutputLineStrip, OutputTriangleStrip); a MeshEXT entry "
+     "point exactly one of OutputPoints, OutputLinesEXT, OutputTrianglesEXT, and "
+     "OutputPrimitivesEXT and OutputVertices; a Fragment entry point exactly one of "
+     "OriginUpperLeft, OriginLowerLeft, and at most one depth mode (DepthGreater, DepthLess, "
+     "DepthUnchanged), one interlock mode, one front and one back AMD stencil mode; a "
+     "tessellation entry point at most one spacing, one vertex order and one of Triangles, "
+     "Quads, Isolines."},
+    {"execution-mode.vulkan-fragment", kE, "modes",
+     "VUID-StandaloneSpirv-OriginLowerLeft-04653, VUID-StandaloneSpirv-PixelCenterInteger-04654",
+     "In a Vulkan environment, OriginLowerLeft and PixelCenterInteger are not used."},
+    {"execution-mode.workgroup-size", kE, "modes",
+     "SPIR-V 3.6 Execution Mode (LocalSize, LocalSizeId); "
+     "VUID-StandaloneSpirv-DerivativeGroupQuadsKHR-10151, "
+     "VUID-StandaloneSpirv-DerivativeGroupLinearKHR-10152",
+     "A workgroup size known without specialization (WorkgroupSize built-in, else LocalSizeId or "
+     "LocalSize) has at least one invocation; with DerivativeGroupQuadsKHR its X and Y are "
+     "multiples of 2, with DerivativeGroupLinearKHR its invocation count is a multiple of 4."},
+    {"execution-mode.vulkan-workgroup-size", kE, "modes",
+     "VUID-StandaloneSpirv-None-10685, VUID-StandaloneSpirv-TileShadingRateQCOM-10692, "
+     "VUID-RuntimeSpirv-LocalSizeId-06434",
+     "In a Vulkan environment, a GLCompute, TaskEXT, MeshEXT, TaskNV or MeshNV entry point "
+     "declares LocalSize, LocalSizeId or TileShadingRateQCOM, or the module a WorkgroupSize "
+     "built-in; TileShadingRateQCOM goes without LocalSize and LocalSizeId; LocalSizeId needs "
+     "maintenance4 (Vulkan 1.3, or a device profile that has it)."},
+    {"execution-mode.fp-fast-math-default", kE, "modes",
+     "SPV_KHR_float_controls2 (FPFastMathDefault; 2.16.1 Universal Validation Rules)",
+     "FPFastMathDefault's Target Type is a floating-point scalar type and its Fast-Math Mode a "
+     "32-bit integer OpConstant of FP Fast Math Mode bits without Fast, with AllowContract and "
+     "AllowReassoc where AllowTransform is set; the entry point declares neither ContractionOff "
+     "nor SignedZeroInfNanPreserve, and its call tree holds no instruction decorated "
+     "NoContraction or FPFastMathMode with Fast."},
+    {"execution-mode.tile-shading-rate", kE, "modes", "SPV_QCOM_tile_shading, Validation Rules",
+     "TileShadingRateQCOM's x rate and y rate are powers of 2."},
+
     // coop_matrix.cc
     {"coop-matrix.capability", kE, "coop-matrix", "SPV_KHR_cooperative_matrix, 2.16.2",
      "If the CooperativeMatrixKHR capability is declared, the VulkanMemoryModel capability is "
