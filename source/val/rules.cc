@@ -418,11 +418,18 @@ constexpr Rule kRules[] = {
      "structures) with such a member, is in the Input storage class."},
     {"vulkan.builtin-execution-model", kE, "vulkan",
      "VUID-<BuiltIn>-<BuiltIn>-* (\"used only within the GLCompute, MeshEXT, TaskEXT, MeshNV, or "
-     "TaskNV Execution Model\"), e.g. VUID-LocalInvocationId-LocalInvocationId-04281, "
-     "VUID-WorkgroupSize-WorkgroupSize-04425",
+     "TaskNV Execution Model\", \"used only within the Fragment Execution Model\", ...), e.g. "
+     "VUID-LocalInvocationId-LocalInvocationId-04281, VUID-WorkgroupSize-WorkgroupSize-04425, "
+     "VUID-FragCoord-FragCoord-04210, VUID-Position-Position-04318, VUID-ViewIndex-ViewIndex-04401",
      "In a Vulkan environment, NumWorkgroups, WorkgroupSize, WorkgroupId, LocalInvocationId, "
      "GlobalInvocationId, LocalInvocationIndex, NumSubgroups and SubgroupId are used only in the "
-     "call trees of GLCompute, MeshEXT, TaskEXT, MeshNV and TaskNV entry points."},
+     "call trees of GLCompute, MeshEXT, TaskEXT, MeshNV and TaskNV entry points; the built-ins of "
+     "the graphics, mesh and ray-tracing stages (Position, PointSize, ClipDistance, CullDistance, "
+     "FragCoord, FragDepth, FrontFacing, HelperInvocation, SampleId, SampleMask, SamplePosition, "
+     "PointCoord, FragStencilRefEXT, BaryCoordKHR, BaryCoordNoPerspKHR, InvocationId, "
+     "InstanceIndex, VertexIndex, BaseInstance, BaseVertex, DrawIndex, Layer, ViewportIndex, "
+     "PatchVertices, TessCoord, TessLevelOuter, TessLevelInner, PrimitiveId, ViewIndex and the "
+     "ray-tracing built-ins) only in those of the models Vulkan 15.9 lists for each."},
     {"vulkan.builtin-member", kE, "vulkan",
      "Vulkan 15.9 Built-In Variables (\"the variable decorated with\" SubgroupId, NumSubgroups, "
      "SubgroupSize, SubgroupLocalInvocationId, Subgroup*Mask)",
