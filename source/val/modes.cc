@@ -465,15 +465,42 @@ class ModeRules {
       const bool fast = d == U(spv::Decoration::FPFastMathMode) && m_.num_words(i) >= 4 &&
                         (m_.word(i, 3) & U(spv::FPFastMathMode::Fast));
       if (d != U(spv::Decoration::NoContraction) && !fast) continue;
-      const InstIndex target = m_.Def(m_.word(i, 1));
-      if (target == kNoInst) continue;
-      const uint32_t f = m_.FunctionOf(target);
-      if (f >= functions.size() || !reached[f]) continue;
+      if (!InReachedFunction(m_.word(i, 1), reached)) continue;
       state_.Report("execution-mode.fp-fast-math-default", i,
                     state_.Describe(i) + ": " + state_.Name(m_.word(i, 1)) +
                         " is in the call tree of an entry point with FPFastMathDefault, which "
                         "allows neither NoContraction nor FPFastMathMode Fast");
     }
+  }
+
+  // Whether `id` is defined in a reached function or, defined outside functions (a spec
+  // constant operation), used there directly or through other module-scope ids.
+  bool InReachedFunction(Id id, const ws::vector<bool>& reached) {
+    const InstIndex def = m_.Def(id);
+    if (def == kNoInst) return false;
+    if (def >= m_.global_end()) {
+      const uint32_t f = m_.FunctionOf(def);
+      return f < reached.size() && reached[f];
+    }
+    ws::vector<Id> work{id};
+    ws::unordered_set<Id> seen{id};
+    while (!work.empty()) {
+      const Id next = work.back();
+      work.pop_back();
+      for (const ir::Use& use : m_.def_use().Uses(next)) {
+        if (use.inst >= m_.global_end()) {
+          const uint32_t f = m_.FunctionOf(use.inst);
+          if (f < reached.size() && reached[f]) return true;
+          continue;
+        }
+        const Op op = m_.opcode(use.inst);
+        const Id result = m_.result_id(use.inst);
+        if (result != 0 && op != Op::Decorate && op != Op::Name && seen.insert(result).second) {
+          work.push_back(result);
+        }
+      }
+    }
+    return false;
   }
 
   void CheckWorkgroupSize(const EntryPoint& e) {

@@ -298,7 +298,28 @@ constexpr Rule kRules[] = {
      "variables; SpecId to scalar spec constants; NonWritable, NonReadable, Aliased, Restrict, "
      "AliasedPointer and RestrictPointer to variables and function parameters; BuiltIn to "
      "variables and struct members (WorkgroupSize, in a module with the Shader capability, to "
-     "constants and spec constants instead); RelaxedPrecision to anything but a type."},
+     "constants and spec constants instead); RelaxedPrecision to anything but a type; Uniform "
+     "and UniformId to objects of non-void type; NoSignedWrap and NoUnsignedWrap to OpIAdd, "
+     "OpISub, OpIMul, OpShiftLeftLogical, OpSNegate and OpExtInst."},
+    {"decoration.instruction", kE, "decorations", "SPIR-V OpDecorate, OpDecorateId",
+     "A decoration with id operands (UniformId, AlignmentId, CounterBuffer, ...) is applied with "
+     "OpDecorateId; every other one with OpDecorate."},
+    {"decoration.conflict", kE, "decorations",
+     "SPIR-V 3.20 Decoration (Aliased, Restrict, AliasedPointer, RestrictPointer); "
+     "SPV_KHR_float_controls2 (2.16.1)",
+     "No target is decorated with both Aliased and Restrict, both AliasedPointer and "
+     "RestrictPointer, or both NoContraction and FPFastMathMode."},
+    {"decoration.fp-fast-math-mode", kE, "decorations", "SPV_KHR_float_controls2 (2.16.1)",
+     "An FPFastMathMode with AllowTransform also has AllowContract and AllowReassoc."},
+    {"decoration.fp-rounding-mode", kE, "decorations",
+     "SPIR-V 3.20 FPRoundingMode; SPV_KHR_16bit_storage",
+     "In a shader, FPRoundingMode decorates an OpFConvert whose result is used only as the "
+     "Object of OpStore through a pointer to 16-bit floats in StorageBuffer, "
+     "PhysicalStorageBuffer, Uniform, PushConstant, Input or Output storage."},
+    {"decoration.linkage-entry-point", kE, "decorations",
+     "SPIR-V 3.20 LinkageAttributes; 2.16.1",
+     "The function of an entry point has no LinkageAttributes (it is neither imported nor "
+     "exported)."},
     {"decoration.access-qualifier", kE, "decorations",
      "SPIR-V 3.20 Decoration (NonWritable, NonReadable)",
      "NonWritable and NonReadable mark a variable or function parameter pointing into Uniform, "
@@ -435,6 +456,14 @@ constexpr Rule kRules[] = {
      "SubgroupSize, SubgroupLocalInvocationId, Subgroup*Mask)",
      "In a Vulkan environment, SubgroupId, NumSubgroups, SubgroupSize, SubgroupLocalInvocationId "
      "and the subgroup masks decorate variables, not structure members."},
+    {"vulkan.glsl-layout", kE, "vulkan", "VUID-StandaloneSpirv-GLSLShared-04669",
+     "In a Vulkan environment, GLSLShared and GLSLPacked are not used."},
+    {"vulkan.fp-rounding-mode", kE, "vulkan", "VUID-StandaloneSpirv-FPRoundingMode-04675",
+     "In a Vulkan environment, FPRoundingMode is RTE or RTZ."},
+    {"vulkan.block-decoration", kE, "vulkan",
+     "VUID-StandaloneSpirv-PushConstant-06675, VUID-StandaloneSpirv-Uniform-06676",
+     "In a Vulkan environment, the structure a StorageBuffer variable holds (through arrays) is "
+     "decorated Block, the one a Uniform variable holds Block or BufferBlock."},
     {"vulkan.resource-storage-class", kE, "vulkan", "VUID-StandaloneSpirv-DescriptorSet-06491",
      "In a Vulkan environment, a variable decorated with DescriptorSet or Binding is of "
      "StorageBuffer, Uniform or UniformConstant storage class."},

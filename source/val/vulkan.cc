@@ -11,6 +11,27 @@
 namespace coopspv::val {
 namespace {
 
+// VUID-StandaloneSpirv-PushConstant-06675, VUID-StandaloneSpirv-Uniform-06676: a StorageBuffer
+// variable's structure (through arrays) is a Block, a Uniform one's a Block or BufferBlock.
+void CheckBlockVariable(ValidationState& state, InstIndex i, const ws::unordered_set<Id>& blocks,
+                        const ws::unordered_set<Id>& buffer_blocks) {
+  const ir::Module& m = state.module();
+  const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
+  if (sc != spv::StorageClass::StorageBuffer && sc != spv::StorageClass::Uniform) return;
+  Id type = state.PointeeType(m.type_id(i));
+  while (state.DefOp(type) == Op::TypeArray || state.DefOp(type) == Op::TypeRuntimeArray) {
+    type = state.DefWord(type, 2);
+  }
+  if (state.DefOp(type) != Op::TypeStruct) return;  // Other rules' (memory, types).
+  const bool uniform = sc == spv::StorageClass::Uniform;
+  if (blocks.count(type) || (uniform && buffer_blocks.count(type))) return;
+  state.Report("vulkan.block-decoration", i,
+               state.Describe(i) + ": " + StorageClassName(sc) + " variable of " +
+                   state.Name(type) + ", which is not decorated " +
+                   (uniform ? "Block or BufferBlock (VUID-StandaloneSpirv-Uniform-06676)"
+                            : "Block (VUID-StandaloneSpirv-PushConstant-06675)"));
+}
+
 // Decorations: the storage class of resource variables (VUID-StandaloneSpirv-DescriptorSet-06491).
 // The same pass over the declarations lists the cooperative matrix types, in order, for
 // ValidateVulkan's Scope rule, and the BuiltIn decorations for CheckVulkanBuiltIns.
@@ -18,10 +39,15 @@ void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_type
                       ws::vector<InstIndex>* builtins) {
   const ir::Module& m = state.module();
   constexpr auto kBuiltIn = static_cast<uint32_t>(spv::Decoration::BuiltIn);
+  ws::unordered_set<Id> blocks, buffer_blocks;
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     if (op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV) {
       matrix_types->push_back(i);
+      continue;
+    }
+    if (op == Op::Variable && m.num_words(i) >= 4) {
+      CheckBlockVariable(state, i, blocks, buffer_blocks);
       continue;
     }
     if (op == Op::MemberDecorate && m.num_words(i) >= 5 && m.word(i, 3) == kBuiltIn) {
@@ -36,6 +62,27 @@ void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_type
     const Id target = m.word(i, 1);
     const auto decoration = static_cast<spv::Decoration>(m.word(i, 2));
     const Op target_op = state.DefOp(target);
+    if (decoration == spv::Decoration::Block || decoration == spv::Decoration::BufferBlock) {
+      (decoration == spv::Decoration::Block ? blocks : buffer_blocks).insert(target);
+    }
+    // VUID-StandaloneSpirv-GLSLShared-04669.
+    if (decoration == spv::Decoration::GLSLShared || decoration == spv::Decoration::GLSLPacked) {
+      state.Report("vulkan.glsl-layout", i,
+                   state.Describe(i) + ": " +
+                       EnumerantName(grammar::OperandKind::kDecoration, m.word(i, 2)) +
+                       " is not used in a Vulkan environment");
+      continue;
+    }
+    // VUID-StandaloneSpirv-FPRoundingMode-04675.
+    if (decoration == spv::Decoration::FPRoundingMode && m.num_words(i) >= 4 &&
+        m.word(i, 3) != static_cast<uint32_t>(spv::FPRoundingMode::RTE) &&
+        m.word(i, 3) != static_cast<uint32_t>(spv::FPRoundingMode::RTZ)) {
+      state.Report("vulkan.fp-rounding-mode", i,
+                   state.Describe(i) + ": rounding mode " +
+                       EnumerantName(grammar::OperandKind::kFPRoundingMode, m.word(i, 3)) +
+                       "; Vulkan allows RTE and RTZ");
+      continue;
+    }
     if ((decoration == spv::Decoration::DescriptorSet || decoration == spv::Decoration::Binding) &&
         target_op == Op::Variable) {
       const std::optional<spv::StorageClass> sc = state.PointerStorageClass(state.TypeOf(target));
