@@ -464,6 +464,18 @@ constexpr Rule kRules[] = {
      "VUID-StandaloneSpirv-PushConstant-06675, VUID-StandaloneSpirv-Uniform-06676",
      "In a Vulkan environment, the structure a StorageBuffer variable holds (through arrays) is "
      "decorated Block, the one a Uniform variable holds Block or BufferBlock."},
+    {"vulkan.storage-class-model", kE, "vulkan",
+     "VUID-StandaloneSpirv-None-04644, VUID-StandaloneSpirv-None-04645, "
+     "VUID-StandaloneSpirv-RayPayloadKHR-04698, VUID-StandaloneSpirv-IncomingRayPayloadKHR-04699, "
+     "VUID-StandaloneSpirv-HitAttributeKHR-04701, VUID-StandaloneSpirv-CallableDataKHR-04704, "
+     "VUID-StandaloneSpirv-IncomingCallableDataKHR-04705, "
+     "VUID-StandaloneSpirv-ShaderRecordBufferKHR-07119",
+     "In a Vulkan environment, a module-scope variable is used only in the call trees of entry "
+     "points whose model its storage class allows: Output not in GLCompute or the ray-tracing "
+     "models, Workgroup in GLCompute, TaskEXT, MeshEXT, TaskNV and MeshNV, and the ray-tracing "
+     "storage classes (RayPayloadKHR, IncomingRayPayloadKHR, HitAttributeKHR, CallableDataKHR, "
+     "IncomingCallableDataKHR, ShaderRecordBufferKHR) in the ray-tracing models their VUIDs "
+     "list."},
     {"vulkan.resource-storage-class", kE, "vulkan", "VUID-StandaloneSpirv-DescriptorSet-06491",
      "In a Vulkan environment, a variable decorated with DescriptorSet or Binding is of "
      "StorageBuffer, Uniform or UniformConstant storage class."},

@@ -11,6 +11,37 @@
 namespace coopspv::val {
 namespace {
 
+// The storage classes Vulkan allows only in some execution models.
+struct StorageModels {
+  spv::StorageClass storage_class;
+  uint32_t models;
+  const char* vuid;
+};
+constexpr uint32_t kRayHit = kIntersection | kAnyHit | kClosestHit;
+constexpr StorageModels kStorageModels[] = {
+    {spv::StorageClass::Output,
+     kAllModels & ~(kGLCompute | kRayGeneration | kRayHit | kMiss | kCallable),
+     "VUID-StandaloneSpirv-None-04644"},
+    {spv::StorageClass::Workgroup, kWorkgroupModels, "VUID-StandaloneSpirv-None-04645"},
+    {spv::StorageClass::CallableDataKHR, kRayGeneration | kClosestHit | kCallable | kMiss,
+     "VUID-StandaloneSpirv-CallableDataKHR-04704"},
+    {spv::StorageClass::IncomingCallableDataKHR, kCallable,
+     "VUID-StandaloneSpirv-IncomingCallableDataKHR-04705"},
+    {spv::StorageClass::RayPayloadKHR, kRayGeneration | kClosestHit | kMiss,
+     "VUID-StandaloneSpirv-RayPayloadKHR-04698"},
+    {spv::StorageClass::HitAttributeKHR, kRayHit, "VUID-StandaloneSpirv-HitAttributeKHR-04701"},
+    {spv::StorageClass::IncomingRayPayloadKHR, kAnyHit | kClosestHit | kMiss,
+     "VUID-StandaloneSpirv-IncomingRayPayloadKHR-04699"},
+    {spv::StorageClass::ShaderRecordBufferKHR, kRayGeneration | kRayHit | kMiss | kCallable,
+     "VUID-StandaloneSpirv-ShaderRecordBufferKHR-07119"},
+};
+const StorageModels* StorageModelsOf(uint32_t sc) {
+  for (const StorageModels& r : kStorageModels) {
+    if (static_cast<uint32_t>(r.storage_class) == sc) return &r;
+  }
+  return nullptr;
+}
+
 // VUID-StandaloneSpirv-PushConstant-06675, VUID-StandaloneSpirv-Uniform-06676: a StorageBuffer
 // variable's structure (through arrays) is a Block, a Uniform one's a Block or BufferBlock.
 void CheckBlockVariable(ValidationState& state, InstIndex i, const ws::unordered_set<Id>& blocks,
@@ -36,7 +67,7 @@ void CheckBlockVariable(ValidationState& state, InstIndex i, const ws::unordered
 // The same pass over the declarations lists the cooperative matrix types, in order, for
 // ValidateVulkan's Scope rule, and the BuiltIn decorations for CheckVulkanBuiltIns.
 void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_types,
-                      ws::vector<InstIndex>* builtins) {
+                      ws::vector<InstIndex>* builtins, ws::vector<ModelRestriction>* restricted) {
   const ir::Module& m = state.module();
   constexpr auto kBuiltIn = static_cast<uint32_t>(spv::Decoration::BuiltIn);
   ws::unordered_set<Id> blocks, buffer_blocks;
@@ -48,6 +79,9 @@ void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_type
     }
     if (op == Op::Variable && m.num_words(i) >= 4) {
       CheckBlockVariable(state, i, blocks, buffer_blocks);
+      if (const StorageModels* r = StorageModelsOf(m.word(i, 3))) {
+        restricted->push_back({m.result_id(i), r->models, 0, m.word(i, 3), r->vuid});
+      }
       continue;
     }
     if (op == Op::MemberDecorate && m.num_words(i) >= 5 && m.word(i, 3) == kBuiltIn) {
@@ -221,8 +255,10 @@ bool VulkanVisits(const ValidationState& state, Op op) {
 void ValidateVulkan(ValidationState& state) {
   if (!state.options().env.is_vulkan()) return;
   ws::vector<InstIndex> matrix_types, builtins;
-  CheckDecorations(state, &matrix_types, &builtins);
+  ws::vector<ModelRestriction> restricted;  // Variables of storage classes of some models.
+  CheckDecorations(state, &matrix_types, &builtins, &restricted);
   if (!builtins.empty()) CheckVulkanBuiltIns(state, builtins);
+  if (!restricted.empty()) CheckModelRestrictions(state, restricted);
   const ir::Module& m = state.module();
   // VUID-StandaloneSpirv-Pointer-08973: cooperative matrices are loaded from and stored to
   // Workgroup, StorageBuffer or PhysicalStorageBuffer memory; the tensor loads and stores too

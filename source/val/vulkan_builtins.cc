@@ -216,21 +216,12 @@ void CheckStorageClass(ValidationState& state, const Decorated& d) {
   }
 }
 
-// A built-in restricted to some execution models, and the object (variable, constant or
-// structure type) its decoration names.
-struct ModelUse {
-  BuiltIn built_in;
-  uint32_t models;
-  uint16_t vuid;
-  Id target;
-};
+}  // namespace
 
-// VUID-<BuiltIn>-<BuiltIn>-*: the compute built-ins are "used only within the GLCompute,
-// MeshEXT, TaskEXT, MeshNV, or TaskNV Execution Model", the others within the models of
-// kModelRules. A use is an instruction of an entry point's call tree that names the built-in's
-// object, or a module-scope id built from it (a pointer to its structure, a variable of that
-// type, a constant made of it).
-void CheckExecutionModels(ValidationState& state, const ws::vector<ModelUse>& uses) {
+// A use is an instruction of an entry point's call tree that names the restricted object, or a
+// module-scope id built from it (a pointer to its structure, a variable of that type, a
+// constant made of it).
+void CheckModelRestrictions(ValidationState& state, std::span<const ModelRestriction> uses) {
   const ir::Module& m = state.module();
   ws::vector<InstIndex> entries;
   uint32_t models = 0;  // Of the entry points.
@@ -242,15 +233,15 @@ void CheckExecutionModels(ValidationState& state, const ws::vector<ModelUse>& us
   }
   const ir::DefUse* def_use = nullptr;
   const auto functions = m.functions();
-  for (const ModelUse& d : uses) {
+  for (const ModelRestriction& d : uses) {
     if (state.Full()) return;
     if ((models & ~d.models) == 0) continue;  // Every entry point may use it.
     if (def_use == nullptr) def_use = &m.def_use();
     // The first instruction of each function that uses the built-in.
     ws::vector<InstIndex> first_use(functions.size(), kNoInst);
     ws::vector<bool> seen(m.bound(), false);
-    ws::vector<Id> work{d.target};
-    seen[d.target] = true;
+    ws::vector<Id> work{d.object};
+    seen[d.object] = true;
     while (!work.empty()) {
       const Id id = work.back();
       work.pop_back();
@@ -298,22 +289,24 @@ void CheckExecutionModels(ValidationState& state, const ws::vector<ModelUse>& us
         }
       }
       if (use == kNoInst) continue;
-      state.Report("vulkan.builtin-execution-model", use,
-                   state.Describe(use) + ": uses " + BuiltInName(d.built_in) +
-                       " in the call tree of a " +
+      const bool built_in = d.storage_class == ~0u;
+      const auto sc = static_cast<spv::StorageClass>(d.storage_class);
+      const ws::string what =
+          built_in ? BuiltInName(static_cast<BuiltIn>(d.built_in))
+                   : state.Name(d.object) + ", of " + StorageClassName(sc) + " storage,";
+      state.Report(built_in ? "vulkan.builtin-execution-model" : "vulkan.storage-class-model", use,
+                   state.Describe(use) + ": uses " + what + " in the call tree of a " +
                        EnumerantName(grammar::OperandKind::kExecutionModel, m.word(e, 1)) +
-                       " entry point; it is used only with " + ModelSetText(d.models) + " (" +
-                       Vuid(d.built_in, d.vuid) + ")");
+                       " entry point; " + (built_in ? ws::string("it") : StorageClassName(sc)) +
+                       " is used only with " + ModelSetText(d.models) + " (" + d.vuid + ")");
     }
   }
 }
 
-}  // namespace
-
 void CheckVulkanBuiltIns(ValidationState& state, std::span<const InstIndex> decorations) {
   const ir::Module& m = state.module();
   ws::vector<Decorated> decorated;
-  ws::vector<ModelUse> model_uses;
+  ws::vector<ModelRestriction> model_uses;
   for (const InstIndex i : decorations) {
     const bool member_decoration = m.opcode(i) == Op::MemberDecorate;
     const Id target = m.word(i, 1);
@@ -325,10 +318,12 @@ void CheckVulkanBuiltIns(ValidationState& state, std::span<const InstIndex> deco
     }
     if (const BuiltInRule* r = RuleOf(built_in)) {
       decorated.push_back({r, i, target, member});
-      if (r->compute_only)
-        model_uses.push_back({r->built_in, kWorkgroupModels, r->model_vuid, target});
+      if (r->compute_only) {
+        model_uses.push_back(
+            {target, kWorkgroupModels, built_in, ~0u, Vuid(r->built_in, r->model_vuid)});
+      }
     } else if (const ModelRule* r = ModelRuleOf(built_in)) {
-      model_uses.push_back({r->built_in, r->models, r->vuid, target});
+      model_uses.push_back({target, r->models, built_in, ~0u, Vuid(r->built_in, r->vuid)});
     }
   }
   for (const Decorated& d : decorated) {
@@ -343,7 +338,7 @@ void CheckVulkanBuiltIns(ValidationState& state, std::span<const InstIndex> deco
     CheckType(state, d);
     CheckStorageClass(state, d);
   }
-  if (!model_uses.empty()) CheckExecutionModels(state, model_uses);
+  if (!model_uses.empty()) CheckModelRestrictions(state, model_uses);
 }
 
 }  // namespace coopspv::val

@@ -240,6 +240,25 @@ TEST(VulkanBuiltIns, OtherStagesExecutionModel) {
                                      "spv1.0"));
 }
 
+// VUID-StandaloneSpirv-None-04644: no Output storage in GLCompute; -04645: Workgroup storage
+// only in the models with workgroups (vulkan.storage-class-model, source/val/vulkan.cc).
+TEST(VulkanBuiltIns, StorageClassModel) {
+  const std::string output =
+      "%p = OpTypePointer Output %uint\n%v = OpVariable %p Output\n%u0 = OpConstant %uint 0";
+  EXPECT_RULE_AT(testing::ValidateText(
+                     Module("", "OpDecorate %v Location 0", output, "OpStore %v %u0"), "vulkan1.0"),
+                 "vulkan.storage-class-model", "OpStore", "VUID-StandaloneSpirv-None-04644");
+  EXPECT_CLEAN(testing::ValidateText(
+      Module("", "OpDecorate %v Location 0", output, "OpStore %v %u0", "Vertex", ""), "vulkan1.0"));
+  const std::string shared =
+      "%p = OpTypePointer Workgroup %uint\n%v = OpVariable %p Workgroup\n%u0 = OpConstant %uint 0";
+  EXPECT_CLEAN(testing::ValidateText(Module("", "", shared, "OpStore %v %u0"), "vulkan1.3"));
+  EXPECT_RULE_AT(testing::ValidateText(Module("", "", shared, "OpStore %v %u0", "Fragment",
+                                              "OpExecutionMode %main OriginUpperLeft"),
+                                       "vulkan1.0"),
+                 "vulkan.storage-class-model", "OpStore", "VUID-StandaloneSpirv-None-04645");
+}
+
 // Vulkan declares the subgroup built-ins as variables ("the variable decorated with ...").
 TEST(VulkanBuiltIns, SubgroupBuiltInsAreNotMembers) {
   for (const char* built_in : {"SubgroupId", "SubgroupSize", "SubgroupLeMask"}) {
