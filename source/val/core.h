@@ -55,14 +55,16 @@ ws::string ModelSetText(uint32_t set);
 
 void ValidateExecutionModes(ValidationState& state);  // modes.cc
 
-// An object (variable, constant or structure type) that a built-in (storage_class ~0u) or a
-// storage class restricts to the call trees of entry points of `models`; `vuid` is the clause.
+// An object (variable, constant or structure type) that a built-in (storage_class ~0u; the
+// clause VUID-<BuiltIn>-<BuiltIn>-<vuid_number>) or a storage class (the clause `vuid`)
+// restricts to the call trees of entry points of `models`.
 struct ModelRestriction {
   Id object;
   uint32_t models;
   uint32_t built_in;
   uint32_t storage_class;
-  ws::string vuid;
+  uint16_t vuid_number;
+  const char* vuid;
 };
 // Reports each use of a restricted object in the call tree of an entry point of another model
 // (vulkan_builtins.cc; rules vulkan.builtin-execution-model, vulkan.storage-class-model).

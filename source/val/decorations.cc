@@ -192,17 +192,6 @@ void CheckBuiltInTarget(ValidationState& state, InstIndex i, Id target, uint32_t
   }
 }
 
-// Whether the grammar gives the decoration an id parameter (it then goes in OpDecorateId).
-bool TakesIds(uint32_t decoration) {
-  const grammar::EnumerantInfo* e =
-      grammar::LookupEnumerant(grammar::OperandKind::kDecoration, decoration);
-  if (e == nullptr) return false;
-  for (const grammar::OperandInfo& p : grammar::Parameters(*e)) {
-    if (grammar::IsIdKind(p.kind)) return true;
-  }
-  return false;
-}
-
 // SPV_KHR_16bit_storage (FPRoundingMode in a shader): the decorated value is an OpFConvert
 // result used only as the Object of OpStore through a pointer to 16-bit floats in
 // StorageBuffer, PhysicalStorageBuffer, Uniform, PushConstant, Input or Output storage.
@@ -247,6 +236,15 @@ void CheckRoundingModeTarget(ValidationState& state, InstIndex i, Id target) {
                    "float storage");
 }
 
+bool IsEntryPointFunction(const ir::Module& m, Id function) {
+  for (InstIndex i = 0; i < m.global_end(); ++i) {
+    if (m.opcode(i) == Op::EntryPoint && m.num_words(i) >= 3 && m.word(i, 2) == function) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Decorations that must not decorate the same target (SPIR-V 3.20 Aliased / Restrict,
 // AliasedPointer / RestrictPointer; SPV_KHR_float_controls2: NoContraction / FPFastMathMode).
 bool Conflict(uint32_t a, uint32_t b) {
@@ -266,16 +264,6 @@ void ValidateDecorations(ValidationState& state) {
   ws::vector<Applied> applied;
   const bool shader =
       state.HasCapability(spv::Capability::Shader) && !state.HasCapability(spv::Capability::Kernel);
-  ws::set<Id> entry_functions;
-  for (InstIndex i = 0; i < m.global_end(); ++i) {
-    const Op op = m.opcode(i);
-    if (op == Op::EntryPoint && m.num_words(i) >= 3) entry_functions.insert(m.word(i, 2));
-    if (op != Op::EntryPoint && op != Op::ExecutionMode && op != Op::ExecutionModeId &&
-        op != Op::Capability && op != Op::Extension && op != Op::ExtInstImport &&
-        op != Op::MemoryModel) {
-      break;
-    }
-  }
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     const uint32_t n = m.num_words(i);
@@ -286,7 +274,10 @@ void ValidateDecorations(ValidationState& state) {
       const Op target_op = state.DefOp(target);
       if (target_op == Op::Nop || target_op == Op::DecorationGroup) continue;
       // SPIR-V OpDecorate / OpDecorateId: decorations with id operands go in OpDecorateId.
-      if (TakesIds(static_cast<uint32_t>(d)) != (op == Op::DecorateId)) {
+      // (An OpDecorate without operands takes no ids: the reader checked its operands.)
+      if ((op == Op::DecorateId || n > 3) &&
+          EnumerantTakesIds(grammar::OperandKind::kDecoration, static_cast<uint32_t>(d)) !=
+              (op == Op::DecorateId)) {
         state.Report(
             "decoration.instruction", i,
             state.Describe(i) + ": " + DecorationName(d) +
@@ -319,7 +310,7 @@ void ValidateDecorations(ValidationState& state) {
                            "AllowReassoc");
         }
       } else if (d == Decoration::LinkageAttributes && target_op == Op::Function &&
-                 entry_functions.count(target)) {
+                 IsEntryPointFunction(m, target)) {
         state.Report("decoration.linkage-entry-point", i,
                      state.Describe(i) + ": " + state.Name(target) +
                          " is an entry point's function, which is not imported or exported");

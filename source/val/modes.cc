@@ -247,17 +247,6 @@ ws::string ModeName(uint32_t mode) {
   return EnumerantName(grammar::OperandKind::kExecutionMode, mode);
 }
 
-// Whether the grammar gives the mode an id parameter (it then goes in OpExecutionModeId).
-bool TakesIds(uint32_t mode) {
-  const grammar::EnumerantInfo* e =
-      grammar::LookupEnumerant(grammar::OperandKind::kExecutionMode, mode);
-  if (e == nullptr) return false;
-  for (const grammar::OperandInfo& p : grammar::Parameters(*e)) {
-    if (grammar::IsIdKind(p.kind)) return true;
-  }
-  return false;
-}
-
 class ModeRules {
  public:
   explicit ModeRules(ValidationState& state) : state_(state), m_(state.module()) {}
@@ -273,8 +262,8 @@ class ModeRules {
                  m_.word(i, 2) == U(spv::Decoration::BuiltIn) &&
                  m_.word(i, 3) == U(spv::BuiltIn::WorkgroupSize)) {
         workgroup_size_ = i;
-      } else if (op == Op::Function) {
-        break;
+      } else if (ir::IsTypeDeclaration(op) || op == Op::Function) {
+        break;  // Entry points, modes and annotations come before the types.
       }
     }
     for (size_t k = 0; k < modes_.size() && !state_.Full(); ++k) CheckMode(k);
@@ -307,7 +296,7 @@ class ModeRules {
     const uint32_t mode = m_.word(i, 2);
     // SPIR-V OpExecutionMode / OpExecutionModeId: a mode with id operands is declared with
     // OpExecutionModeId, every other one with OpExecutionMode.
-    const bool takes_ids = TakesIds(mode);
+    const bool takes_ids = EnumerantTakesIds(grammar::OperandKind::kExecutionMode, mode);
     if (takes_ids != (op == Op::ExecutionModeId)) {
       state_.Report("execution-mode.instruction", i,
                     state_.Describe(i) + " " + ModeName(mode) + ": " +
@@ -541,7 +530,18 @@ class ModeRules {
       }
     }
     if (local_size == kNoInst && local_size_id == kNoInst && workgroup_size_ == kNoInst) return;
-    const std::optional<std::array<uint64_t, 3>> size = ir::WorkgroupSize(m_, e.function);
+    // A WorkgroupSize spec constant is known only once specialized.
+    if (workgroup_size_ != kNoInst &&
+        state_.DefOp(m_.word(workgroup_size_, 1)) == Op::SpecConstantComposite) {
+      return;
+    }
+    // LocalSize alone: its literals (ir::WorkgroupSize looks through the whole module).
+    const std::optional<std::array<uint64_t, 3>> size =
+        local_size != kNoInst && local_size_id == kNoInst && workgroup_size_ == kNoInst &&
+                m_.num_words(local_size) == 6
+            ? std::optional<std::array<uint64_t, 3>>(
+                  {m_.word(local_size, 3), m_.word(local_size, 4), m_.word(local_size, 5)})
+            : ir::WorkgroupSize(m_, e.function);
     if (!size) return;
     const InstIndex at = workgroup_size_ != kNoInst ? workgroup_size_
                          : local_size != kNoInst    ? local_size

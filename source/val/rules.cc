@@ -316,8 +316,7 @@ constexpr Rule kRules[] = {
      "In a shader, FPRoundingMode decorates an OpFConvert whose result is used only as the "
      "Object of OpStore through a pointer to 16-bit floats in StorageBuffer, "
      "PhysicalStorageBuffer, Uniform, PushConstant, Input or Output storage."},
-    {"decoration.linkage-entry-point", kE, "decorations",
-     "SPIR-V 3.20 LinkageAttributes; 2.16.1",
+    {"decoration.linkage-entry-point", kE, "decorations", "SPIR-V 3.20 LinkageAttributes; 2.16.1",
      "The function of an entry point has no LinkageAttributes (it is neither imported nor "
      "exported)."},
     {"decoration.access-qualifier", kE, "decorations",
@@ -527,7 +526,8 @@ constexpr Rule kRules[] = {
     {"execution-mode.instruction", kE, "modes", "SPIR-V OpExecutionMode, OpExecutionModeId",
      "A mode whose operands are ids (LocalSizeId, FPFastMathDefault, ...) is declared with "
      "OpExecutionModeId; every other mode with OpExecutionMode."},
-    {"execution-mode.once", kE, "modes", "SPIR-V 2.16.1 Universal Validation Rules (execution modes)",
+    {"execution-mode.once", kE, "modes",
+     "SPIR-V 2.16.1 Universal Validation Rules (execution modes)",
      "An entry point declares each execution mode once; the float-controls modes "
      "(DenormPreserve, DenormFlushToZero, SignedZeroInfNanPreserve, RoundingModeRTE, "
      "RoundingModeRTZ, FPFastMathDefault, the INTEL rounding and floating-point modes) once per "

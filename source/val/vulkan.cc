@@ -71,16 +71,22 @@ void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_type
   const ir::Module& m = state.module();
   constexpr auto kBuiltIn = static_cast<uint32_t>(spv::Decoration::BuiltIn);
   ws::unordered_set<Id> blocks, buffer_blocks;
+  uint32_t entry_models = 0;  // The models of the entry points, which precede the variables.
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
+    if (op == Op::EntryPoint && m.num_words(i) >= 2) {
+      entry_models |= ModelBit(m.word(i, 1));
+      continue;
+    }
     if (op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV) {
       matrix_types->push_back(i);
       continue;
     }
     if (op == Op::Variable && m.num_words(i) >= 4) {
       CheckBlockVariable(state, i, blocks, buffer_blocks);
-      if (const StorageModels* r = StorageModelsOf(m.word(i, 3))) {
-        restricted->push_back({m.result_id(i), r->models, 0, m.word(i, 3), r->vuid});
+      const StorageModels* r = StorageModelsOf(m.word(i, 3));
+      if (r != nullptr && (entry_models & ~r->models) != 0) {
+        restricted->push_back({m.result_id(i), r->models, 0, m.word(i, 3), 0, r->vuid});
       }
       continue;
     }

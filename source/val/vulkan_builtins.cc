@@ -298,7 +298,10 @@ void CheckModelRestrictions(ValidationState& state, std::span<const ModelRestric
                    state.Describe(use) + ": uses " + what + " in the call tree of a " +
                        EnumerantName(grammar::OperandKind::kExecutionModel, m.word(e, 1)) +
                        " entry point; " + (built_in ? ws::string("it") : StorageClassName(sc)) +
-                       " is used only with " + ModelSetText(d.models) + " (" + d.vuid + ")");
+                       " is used only with " + ModelSetText(d.models) + " (" +
+                       (built_in ? Vuid(static_cast<BuiltIn>(d.built_in), d.vuid_number)
+                                 : ws::string(d.vuid)) +
+                       ")");
     }
   }
 }
@@ -319,11 +322,10 @@ void CheckVulkanBuiltIns(ValidationState& state, std::span<const InstIndex> deco
     if (const BuiltInRule* r = RuleOf(built_in)) {
       decorated.push_back({r, i, target, member});
       if (r->compute_only) {
-        model_uses.push_back(
-            {target, kWorkgroupModels, built_in, ~0u, Vuid(r->built_in, r->model_vuid)});
+        model_uses.push_back({target, kWorkgroupModels, built_in, ~0u, r->model_vuid, nullptr});
       }
     } else if (const ModelRule* r = ModelRuleOf(built_in)) {
-      model_uses.push_back({target, r->models, built_in, ~0u, Vuid(r->built_in, r->vuid)});
+      model_uses.push_back({target, r->models, built_in, ~0u, r->vuid, nullptr});
     }
   }
   for (const Decorated& d : decorated) {
