@@ -273,6 +273,15 @@ void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask,
   }
 }
 
+bool EnumerantTakesIds(grammar::OperandKind kind, uint32_t value) {
+  const grammar::EnumerantInfo* e = grammar::LookupEnumerant(kind, value);
+  if (e == nullptr) return false;
+  for (const grammar::OperandInfo& p : grammar::Parameters(*e)) {
+    if (grammar::IsIdKind(p.kind)) return true;
+  }
+  return false;
+}
+
 ws::string EnumerantName(grammar::OperandKind kind, uint32_t value) {
   const grammar::EnumerantInfo* e = grammar::LookupEnumerant(kind, value);
   return e ? e->name : ws::to_string(value);

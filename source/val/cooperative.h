@@ -93,6 +93,9 @@ inline void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t
 
 // The grammar's name of enumerant `value` of `kind`, e.g. "Subgroup"; its number when unknown.
 ws::string EnumerantName(grammar::OperandKind kind, uint32_t value);
+// Whether the grammar gives enumerant `value` of `kind` an id parameter (an execution mode or
+// decoration that then goes in OpExecutionModeId / OpDecorateId).
+bool EnumerantTakesIds(grammar::OperandKind kind, uint32_t value);
 // The storage class name, e.g. "StorageBuffer".
 ws::string StorageClassName(spv::StorageClass sc);
 ws::string ScopeName(int64_t scope);

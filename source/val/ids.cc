@@ -309,8 +309,7 @@ ws::string OperandLabel(const ir::Inst& inst, size_t k) {
 // SPV_KHR_relaxed_extended_instruction: OpExtInstWithForwardRefsKHR is the one extended
 // instruction that may name later definitions; it is for non-semantic sets, and only where it
 // does name one.
-[[gnu::cold, gnu::noinline]] bool CheckExtInstWithForwardRefs(ValidationState& state,
-                                                              InstIndex i) {
+[[gnu::cold, gnu::noinline]] bool CheckExtInstWithForwardRefs(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   const InstIndex set = m.num_words(i) > 3 ? m.Def(m.word(i, 3)) : kNoInst;
   if (set == kNoInst || m.opcode(set) != Op::ExtInstImport) return true;  // id.kind's.
