@@ -346,10 +346,13 @@ constexpr Rule kRules[] = {
     {"group.operand", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (each instruction)",
      "The Result Type and operands of OpGroupNonUniform* have the types the instruction states: "
      "Boolean results and predicates, four-component unsigned 32-bit ballots, unsigned integer "
-     "Id / Delta / Mask / Index / Direction, Values of the Result Type (integer, floating-point "
-     "or Boolean per operation)."},
+     "Id / Delta / Mask / Index / Direction, Values of the Result Type (integer, unsigned integer "
+     "for UMin / UMax, floating-point or Boolean per operation); a constant Direction of "
+     "OpGroupNonUniformQuadSwap, and before SPIR-V 1.5 a constant Id / Index of "
+     "OpGroupNonUniformBroadcast / QuadBroadcast."},
     {"group.scope", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (Execution)",
-     "The Execution Scope of a non-uniform group instruction is Subgroup (in Vulkan "
+     "The Execution Scope of a non-uniform group instruction is Subgroup, that of "
+     "OpGroupNonUniformRotateKHR Workgroup or Subgroup (SPV_KHR_subgroup_rotate) (in Vulkan "
      "environments: vulkan.non-uniform-scope)."},
     {"group.operation", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (Operation)",
      "The Group Operation is Reduce, InclusiveScan or ExclusiveScan, or ClusteredReduce (and the "
@@ -360,6 +363,10 @@ constexpr Rule kRules[] = {
     {"group.cluster-size-value", kW, "group",
      "SPIR-V 3.42.24 Non-Uniform Instructions (ClusterSize)",
      "A known ClusterSize is at least 1 and a power of 2 (otherwise behavior is undefined)."},
+    {"group.partition-ballot", kE, "group",
+     "SPV_NV_shader_subgroup_partitioned, SPV_EXT_shader_subgroup_partitioned (ballot)",
+     "With a Partitioned Group Operation, an arithmetic, bitwise or logical reduction has its "
+     "Ballot operand, a vector of four 32-bit integers."},
 
     // memory.cc
     {"memory.load", kE, "memory", "SPIR-V OpLoad",
@@ -444,7 +451,7 @@ constexpr Rule kRules[] = {
      "Subgroup."},
     {"vulkan.non-uniform-scope", kE, "vulkan", "VUID-StandaloneSpirv-None-04642",
      "In a Vulkan environment, the execution Scope of a non-uniform group operation "
-     "(OpGroupNonUniform*) is Subgroup."},
+     "(OpGroupNonUniform*, OpGroupNonUniformRotateKHR) is Subgroup."},
     {"vulkan.memory-scope", kE, "vulkan", "VUID-StandaloneSpirv-None-04638",
      "In a Vulkan environment, a memory Scope (barriers, atomics) is not CrossDevice."},
     {"vulkan.physical-storage-buffer-aligned", kE, "vulkan",
