@@ -574,10 +574,11 @@ constexpr Rule kRules[] = {
      "the component kinds the opcode names, and bitcast only between integer components of the "
      "same width."},
     {"coop-matrix.arith", kE, "coop-matrix",
-     "SPV_KHR_cooperative_matrix 3.42.13 Arithmetic Instructions",
+     "SPV_KHR_cooperative_matrix 3.42.13 Arithmetic Instructions; SPV_NV_cooperative_matrix "
+     "3.32.13",
      "Arithmetic on cooperative matrices takes operands of exactly the Result Type, F opcodes on "
      "float and I/S/U opcodes on integer components; OpMatrixTimesScalar's Scalar has the "
-     "component type."},
+     "component type; OpIMul / OpFMul take KHR matrices only, not NV ones."},
     {"coop-matrix.composite", kE, "coop-matrix",
      "SPV_KHR_cooperative_matrix 3.42.7, 3.42.12 Composite Instructions",
      "A cooperative matrix is constructed from exactly one constituent of its component type, "
