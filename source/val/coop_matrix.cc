@@ -1,6 +1,7 @@
 // SPV_KHR_cooperative_matrix and SPV_NV_cooperative_matrix: types, where they may live, the
 // capability they need, load / store, multiply-add, length, conversions, arithmetic and
 // composite access.
+#include <optional>
 #include <string>
 
 #include "source/common/workspace.h"
@@ -58,6 +59,7 @@ class CoopMatrixRules {
   void CheckMulAdd(InstIndex i);
   void CheckLength(InstIndex i);
   void CheckConversion(InstIndex i);
+  bool IsTransposed(Id id);
   // Whether arithmetic instruction `i` has a cooperative matrix Result Type or operand: inline,
   // as most arithmetic has none.
   [[gnu::always_inline]] bool ArithmeticInvolves(InstIndex i) const {
@@ -80,6 +82,8 @@ class CoopMatrixRules {
 
   ValidationState& state_;
   const ir::Module& m_;
+  // The ids decorated CooperativeMatrixTransposeEXT, gathered on first need.
+  std::optional<ws::unordered_set<Id>> transposed_;
 };
 
 void CoopMatrixRules::Run() {
@@ -130,6 +134,7 @@ void CoopMatrixRules::Run() {
         CheckMatrixTimesScalar(i);
         break;
       case Op::CompositeConstruct:
+      case Op::CompositeConstructReplicateEXT:
       case Op::CompositeExtract:
       case Op::CompositeInsert:
         CheckComposite(i);
@@ -249,14 +254,18 @@ void CoopMatrixRules::CheckStorage(InstIndex i) {
 void CoopMatrixRules::CheckPointer(InstIndex i, Id pointer, const char* rule) {
   const Id type = state_.TypeOf(pointer);
   if (state_.DefOp(pointer) == Op::Nop) return;
-  const auto sc = state_.PointerStorageClass(type);
+  // SPV_KHR_untyped_pointers: an untyped pointer has a storage class and no pointee.
+  const bool untyped = state_.DefOp(type) == Op::TypeUntypedPointerKHR;
+  const auto sc = untyped ? std::optional<StorageClass>(static_cast<StorageClass>(
+                                state_.DefWord(type, 2)))
+                          : state_.PointerStorageClass(type);
   if (!sc) {
     state_.Report(rule, i,
                   state_.Describe(i) + ": Pointer " + state_.Name(pointer) + " is not a pointer");
     return;
   }
   const Id pointee = state_.PointeeType(type);
-  if (!state_.IsScalarType(pointee) && state_.DefOp(pointee) != Op::TypeVector) {
+  if (!untyped && !state_.IsScalarType(pointee) && state_.DefOp(pointee) != Op::TypeVector) {
     state_.Report(rule, i,
                   state_.Describe(i) + ": Pointer " + state_.Name(pointer) + " points to " +
                       state_.Name(pointee) + "; it must point to a scalar or vector type");
@@ -274,7 +283,7 @@ void CoopMatrixRules::CheckPointer(InstIndex i, Id pointer, const char* rule) {
                       "StorageBuffer or PhysicalStorageBuffer memory");
   }
   // With Shader declared, the pointer points into an array: a lone variable does not.
-  if (!state_.HasCapability(Capability::Shader)) return;
+  if (untyped || !state_.HasCapability(Capability::Shader)) return;
   Id p = pointer;
   for (int depth = 0; depth < 64; ++depth) {
     const Op op = state_.DefOp(p);
@@ -575,6 +584,24 @@ void CoopMatrixRules::CheckLength(InstIndex i) {
   }
 }
 
+// Whether `id` is decorated CooperativeMatrixTransposeEXT: only modules that declare
+// CooperativeMatrixConversionsEXT, the decoration's capability, have the annotations read, once.
+bool CoopMatrixRules::IsTransposed(Id id) {
+  if (!state_.HasCapability(Capability::CooperativeMatrixConversionsEXT)) return false;
+  if (!transposed_) {
+    transposed_.emplace();
+    const InstIndex end = static_cast<InstIndex>(m_.global_end());
+    for (InstIndex d = 0; d < end; ++d) {
+      if (m_.opcode(d) == Op::Decorate && m_.num_words(d) > 2 &&
+          m_.word(d, 2) ==
+              static_cast<uint32_t>(spv::Decoration::CooperativeMatrixTransposeEXT)) {
+        transposed_->insert(m_.word(d, 1));
+      }
+    }
+  }
+  return transposed_->count(id) != 0;
+}
+
 void CoopMatrixRules::CheckConversion(InstIndex i) {
   const Id result_type = m_.type_id(i);
   const Id value = m_.word(i, 3);
@@ -590,17 +617,39 @@ void CoopMatrixRules::CheckConversion(InstIndex i) {
                       "; both must be cooperative matrices of the same kind");
     return;
   }
+  // SPV_EXT_cooperative_matrix_maintenance1: a conversion decorated CooperativeMatrixTransposeEXT
+  // transposes, an accumulator into an A or B matrix.
+  const bool transpose = r->khr && IsTransposed(m_.result_id(i));
   Same(i, "coop-matrix.convert", r->scope, v->scope, "scopes of Result Type and the operand");
-  Same(i, "coop-matrix.convert", r->rows, v->rows, "rows of Result Type and the operand");
-  Same(i, "coop-matrix.convert", r->columns, v->columns, "columns of Result Type and the operand");
-  if (r->khr && !SameValue(state_, r->use, v->use)) {
-    // SPV_NV_cooperative_matrix2 (CooperativeMatrixConversionsNV) lets a conversion turn an
-    // accumulator into an A or B matrix.
-    const auto from = DefaultValue(state_, v->use), to = DefaultValue(state_, r->use);
+  if (transpose) {
+    Same(i, "coop-matrix.convert", r->rows, v->columns,
+         "rows of Result Type and columns of the (transposed) operand");
+    Same(i, "coop-matrix.convert", r->columns, v->rows,
+         "columns of Result Type and rows of the (transposed) operand");
+  } else {
+    Same(i, "coop-matrix.convert", r->rows, v->rows, "rows of Result Type and the operand");
+    Same(i, "coop-matrix.convert", r->columns, v->columns,
+         "columns of Result Type and the operand");
+  }
+  const auto from = r->khr ? DefaultValue(state_, v->use) : std::nullopt;
+  const auto to = r->khr ? DefaultValue(state_, r->use) : std::nullopt;
+  const bool ext = state_.HasCapability(Capability::CooperativeMatrixConversionsEXT);
+  if (transpose && from && to &&
+      (*from != kUseAccumulator || (*to != kUseMatrixA && *to != kUseMatrixB))) {
+    state_.Report("coop-matrix.convert", i,
+                  state_.Describe(i) +
+                      " is decorated CooperativeMatrixTransposeEXT: it converts a "
+                      "MatrixAccumulatorKHR matrix into a MatrixAKHR or MatrixBKHR one");
+  } else if (r->khr && !transpose && !SameValue(state_, r->use, v->use)) {
+    // CooperativeMatrixConversionsNV or -EXT lets a conversion turn an accumulator into an A or
+    // B matrix; CooperativeMatrixConversionsEXT the reverse too.
+    const bool to_ab = to && (*to == kUseMatrixA || *to == kUseMatrixB);
+    const bool from_ab = from && (*from == kUseMatrixA || *from == kUseMatrixB);
     const bool accumulator_to_ab =
-        state_.HasCapability(Capability::CooperativeMatrixConversionsNV) && from && to &&
-        *from == kUseAccumulator && (*to == kUseMatrixA || *to == kUseMatrixB);
-    if (!accumulator_to_ab) {
+        (ext || state_.HasCapability(Capability::CooperativeMatrixConversionsNV)) && from &&
+        *from == kUseAccumulator && to_ab;
+    const bool ab_to_accumulator = ext && from_ab && to && *to == kUseAccumulator;
+    if (!accumulator_to_ab && !ab_to_accumulator) {
       Same(i, "coop-matrix.convert", r->use, v->use, "Use of Result Type and the operand");
     }
   }
@@ -700,7 +749,9 @@ void CoopMatrixRules::CheckMatrixTimesScalar(InstIndex i) {
 void CoopMatrixRules::CheckComposite(InstIndex i) {
   const Op op = m_.opcode(i);
   const size_t n = m_.num_words(i);
-  if (op == Op::CompositeConstruct) {
+  // OpCompositeConstructReplicateEXT's one Value, like OpCompositeConstruct's one constituent,
+  // has the component type (SPV_EXT_replicated_composites).
+  if (op == Op::CompositeConstruct || op == Op::CompositeConstructReplicateEXT) {
     const auto t = GetCoopMatrixType(state_, m_.type_id(i));
     if (!t) return;
     if (n != 4) {
@@ -774,6 +825,7 @@ bool CoopMatrixVisits(const ValidationState& state, Op op) {
     case Op::CooperativeMatrixLengthNV:
     case Op::MatrixTimesScalar:
     case Op::CompositeConstruct:
+    case Op::CompositeConstructReplicateEXT:
     case Op::CompositeExtract:
     case Op::CompositeInsert:
     case Op::AccessChain:

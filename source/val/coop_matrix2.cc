@@ -244,9 +244,17 @@ void Matrix2Rules::CheckConvertUse(InstIndex i) {
                   state_.Describe(i) + ": the component types " + state_.Name(a->component) +
                       " and " + state_.Name(r->component) + " must be the same");
   }
-  if (ProvablyDifferent(state_, r->scope, a->scope) ||
-      ProvablyDifferent(state_, r->rows, a->rows) ||
-      ProvablyDifferent(state_, r->columns, a->columns)) {
+  // SPV_EXT_cooperative_matrix_maintenance1: decorated CooperativeMatrixTransposeEXT, the
+  // conversion transposes (Rows and Columns swap).
+  const auto shape_differs = [&](bool transposed) {
+    return ProvablyDifferent(state_, r->scope, a->scope) ||
+           ProvablyDifferent(state_, r->rows, transposed ? a->columns : a->rows) ||
+           ProvablyDifferent(state_, r->columns, transposed ? a->rows : a->columns);
+  };
+  if (shape_differs(false) &&
+      (!ext || !HasDecoration(state_, m_.result_id(i),
+                              spv::Decoration::CooperativeMatrixTransposeEXT) ||
+       shape_differs(true))) {
     state_.Report("coop-matrix2.convert-use", i,
                   state_.Describe(i) +
                       ": Matrix must have Result Type's Scope, Rows and "
@@ -480,7 +488,9 @@ void Matrix2Rules::Run() {
 }  // namespace
 
 bool CoopMatrix2Visits(const ValidationState& state, Op op) {
-  if (!state.HasCapability(Capability::CooperativeMatrixKHR)) return false;
+  if (!state.HasCapability(Capability::CooperativeMatrixKHR) && !Matrix2Declared(state)) {
+    return false;
+  }
   switch (op) {
     // What CheckWorkgroupSize looks at.
     case Op::TypeCooperativeMatrixKHR:
@@ -503,7 +513,9 @@ bool CoopMatrix2Visits(const ValidationState& state, Op op) {
 }
 
 void ValidateCoopMatrix2(ValidationState& state) {
-  if (!state.HasCapability(Capability::CooperativeMatrixKHR)) return;
+  // The instructions' own capabilities may come without CooperativeMatrixKHR (a module whose
+  // OpCooperativeMatrixGetCoordinateEXT names no matrix at all).
+  if (!state.HasCapability(Capability::CooperativeMatrixKHR) && !Matrix2Declared(state)) return;
   Matrix2Rules(state).Run();
 }
 

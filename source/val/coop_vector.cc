@@ -39,6 +39,7 @@ class CoopVectorRules {
   void CheckArrayPointer(InstIndex i, Id pointer, const char* what, bool vectors_ok,
                          std::initializer_list<StorageClass> classes);
   void CheckInt32(InstIndex i, Id id, const char* rule, const char* what);
+  void CheckOffset(InstIndex i, Id id, const char* rule, const char* what);
   // A 32-bit integer constant instruction; returns its (default) value when known.
   std::optional<int64_t> CheckConstantInt32(InstIndex i, Id id, const char* rule, const char* what);
   void CheckInterpretation(InstIndex i, Id id, const char* what);
@@ -262,6 +263,21 @@ void CoopVectorRules::CheckInt32(InstIndex i, Id id, const char* rule, const cha
   }
 }
 
+// Offsets: 32-bit integers, or 64-bit ones with SPV_EXT_shader_64bit_indexing ("Offset must be
+// a 32- or 64-bit integer").
+void CoopVectorRules::CheckOffset(InstIndex i, Id id, const char* rule, const char* what) {
+  if (state_.DefOp(id) == Op::Nop) return;
+  const Id type = state_.TypeOf(id);
+  if (state_.IsInt32(type)) return;
+  const bool wide = state_.HasCapability(spv::Capability::Shader64BitIndexingEXT);
+  if (wide && state_.IsIntType(type) && state_.DefWord(type, 2) == 64) {
+    return;
+  }
+  state_.Report(rule, i,
+                state_.Describe(i) + ": " + what + " " + state_.Name(id) +
+                    (wide ? " must be a 32- or 64-bit integer" : " must be a 32-bit integer"));
+}
+
 std::optional<int64_t> CoopVectorRules::CheckConstantInt32(InstIndex i, Id id, const char* rule,
                                                            const char* what) {
   if (state_.DefOp(id) == Op::Nop) return std::nullopt;
@@ -310,7 +326,7 @@ void CoopVectorRules::CheckLoadStore(InstIndex i, bool load) {
   CheckArrayPointer(i, pointer, "Pointer", true,
                     {StorageClass::CrossWorkgroup, StorageClass::Workgroup,
                      StorageClass::StorageBuffer, StorageClass::PhysicalStorageBuffer});
-  CheckInt32(i, offset, "coop-vector.memory.offset", "Offset");
+  CheckOffset(i, offset, "coop-vector.memory.offset", "Offset");
   const size_t mask_word = load ? base + 2 : base + 3;
   if (mask_word >= m_.num_words(i)) return;
   CheckMemoryOperandMask(state_, i, m_.word(i, mask_word), load, "coop-vector.memory.operands");
@@ -433,21 +449,15 @@ void CoopVectorRules::CheckMatrixMul(InstIndex i) {
                                                        StorageClass::StorageBuffer,
                                                        StorageClass::PhysicalStorageBuffer};
   CheckArrayPointer(i, matrix, "Matrix", false, classes);
-  CheckInt32(i, m_.word(i, 6), "coop-vector.matmul.offset", "MatrixOffset");
+  CheckOffset(i, m_.word(i, 6), "coop-vector.matmul.offset", "MatrixOffset");
   if (add) {
     CheckArrayPointer(i, m_.word(i, 8), "Bias", false, classes);
-    CheckInt32(i, m_.word(i, 9), "coop-vector.matmul.offset", "BiasOffset");
+    CheckOffset(i, m_.word(i, 9), "coop-vector.matmul.offset", "BiasOffset");
   }
-  // MatrixStride: a 32-bit integer, which the row- and column-major layouts need.
+  // MatrixStride: optional (the extension lists it so), a 32-bit integer where present.
   const size_t stride_word = tail + 4;
   if (stride_word < n) {
     CheckInt32(i, m_.word(i, stride_word), "coop-vector.matmul.stride", "MatrixStride");
-  } else if (layout_value &&
-             (*layout_value == kLayoutRowMajor || *layout_value == kLayoutColumnMajor)) {
-    state_.Report("coop-vector.matmul.stride", i,
-                  state_.Describe(i) +
-                      ": the RowMajorNV and ColumnMajorNV layouts need a "
-                      "MatrixStride");
   }
   // Signedness operands only where the matching operand is an integer.
   if (stride_word + 1 < n) {
@@ -491,7 +501,7 @@ void CoopVectorRules::CheckOuterProduct(InstIndex i) {
   CheckArrayPointer(i, pointer, "Pointer", true,
                     {StorageClass::Workgroup, StorageClass::CrossWorkgroup,
                      StorageClass::StorageBuffer, StorageClass::PhysicalStorageBuffer});
-  CheckInt32(i, offset, "coop-vector.memory.offset", "Offset");
+  CheckOffset(i, offset, "coop-vector.memory.offset", "Offset");
   CheckLayout(i, layout, "coop-vector.outer-product");
   CheckInt32(i, interp, "coop-vector.outer-product", "MatrixInterpretation");
   if (const auto v = KnownValue(state_, interp);
@@ -515,7 +525,7 @@ void CoopVectorRules::CheckReduceSum(InstIndex i) {
   CheckArrayPointer(i, m_.word(i, 1), "Pointer", true,
                     {StorageClass::Workgroup, StorageClass::CrossWorkgroup,
                      StorageClass::StorageBuffer, StorageClass::PhysicalStorageBuffer});
-  CheckInt32(i, m_.word(i, 2), "coop-vector.memory.offset", "Offset");
+  CheckOffset(i, m_.word(i, 2), "coop-vector.memory.offset", "Offset");
 }
 
 void CoopVectorRules::CheckElementwise(InstIndex i) {

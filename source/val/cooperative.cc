@@ -297,4 +297,16 @@ ws::string ScopeName(int64_t scope) {
              : ws::to_string(scope);
 }
 
+bool HasDecoration(const ValidationState& state, Id id, spv::Decoration decoration) {
+  const ir::Module& m = state.module();
+  const InstIndex end = static_cast<InstIndex>(m.global_end());
+  for (InstIndex d = 0; d < end; ++d) {
+    if (m.opcode(d) == Op::Decorate && m.num_words(d) > 2 && m.word(d, 1) == id &&
+        m.word(d, 2) == static_cast<uint32_t>(decoration)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace coopspv::val

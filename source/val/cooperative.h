@@ -27,6 +27,10 @@ inline bool IsCoopMatrixType(const ValidationState& state, Id type) {
   return op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV;
 }
 
+// Whether an OpDecorate among the annotations gives `id` the decoration (a scan of the
+// annotations: for rare paths).
+bool HasDecoration(const ValidationState& state, Id id, spv::Decoration decoration);
+
 // The value of a constant instruction when it is known before specialization: OpConstant and
 // OpConstantNull of integer type, OpConstantTrue / False as 1 / 0. Spec constants: nullopt.
 std::optional<int64_t> KnownValue(const ValidationState& state, Id id);

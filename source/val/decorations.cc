@@ -28,6 +28,7 @@ enum class Target : uint8_t {
   kNotType,  // Anything but a type declaration.
   kValue,    // An instruction with a non-void result type.
   kWrap,     // OpIAdd, OpISub, OpIMul, OpShiftLeftLogical, OpSNegate, OpExtInst.
+  kCoopMatrixConversion,  // A conversion of one OpTypeCooperativeMatrixKHR to another.
 };
 
 Target TargetOf(Decoration d) {
@@ -62,12 +63,14 @@ Target TargetOf(Decoration d) {
     case Decoration::NoSignedWrap:
     case Decoration::NoUnsignedWrap:
       return Target::kWrap;
+    case Decoration::CooperativeMatrixTransposeEXT:
+      return Target::kCoopMatrixConversion;
     default:
       return Target::kAny;
   }
 }
 
-bool IsVariable(Op op) { return op == Op::Variable; }
+bool IsVariable(Op op) { return op == Op::Variable || op == Op::UntypedVariableKHR; }
 
 bool Satisfies(const ValidationState& state, Id target, Target want) {
   const Op op = state.DefOp(target);
@@ -77,7 +80,8 @@ bool Satisfies(const ValidationState& state, Id target, Target want) {
     case Target::kStruct:
       return op == Op::TypeStruct;
     case Target::kArrayOrPointer:
-      return op == Op::TypeArray || op == Op::TypeRuntimeArray || op == Op::TypePointer;
+      return op == Op::TypeArray || op == Op::TypeRuntimeArray || op == Op::TypePointer ||
+             op == Op::TypeUntypedPointerKHR;
     case Target::kVariable:
       return IsVariable(op);
     case Target::kSpecConstant:
@@ -95,6 +99,26 @@ bool Satisfies(const ValidationState& state, Id target, Target want) {
     case Target::kWrap:
       return op == Op::IAdd || op == Op::ISub || op == Op::IMul || op == Op::ShiftLeftLogical ||
              op == Op::SNegate || op == Op::ExtInst;
+    case Target::kCoopMatrixConversion: {
+      switch (op) {
+        case Op::ConvertFToU:
+        case Op::ConvertFToS:
+        case Op::ConvertSToF:
+        case Op::ConvertUToF:
+        case Op::UConvert:
+        case Op::SConvert:
+        case Op::FConvert:
+        case Op::CooperativeMatrixConvertUseEXT:
+          break;
+        default:
+          return false;
+      }
+      const ir::Module& m = state.module();
+      const InstIndex def = m.Def(target);
+      return state.DefOp(state.TypeOf(target)) == Op::TypeCooperativeMatrixKHR &&
+             m.num_words(def) > 3 &&
+             state.DefOp(state.TypeOf(m.word(def, 3))) == Op::TypeCooperativeMatrixKHR;
+    }
   }
   return true;
 }
@@ -119,6 +143,9 @@ const char* TargetText(Target want) {
       return "an object with a non-void type";
     case Target::kWrap:
       return "OpIAdd, OpISub, OpIMul, OpShiftLeftLogical, OpSNegate or OpExtInst";
+    case Target::kCoopMatrixConversion:
+      return "a conversion (OpConvert*, OpUConvert, OpSConvert, OpFConvert or "
+             "OpCooperativeMatrixConvertUseEXT) of one OpTypeCooperativeMatrixKHR to another";
     case Target::kAny:
       break;
   }

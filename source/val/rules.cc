@@ -100,6 +100,11 @@ constexpr Rule kRules[] = {
      "holding one, has storage class Function, Private, UniformConstant, Uniform, Workgroup, "
      "StorageBuffer, PhysicalStorageBuffer, PushConstant, ShaderRecordBufferKHR, CrossWorkgroup "
      "or Generic."},
+    {"vulkan.long-vector-spec-count", kE, "types", "VUID-StandaloneSpirv-Function-12294",
+     "In a Vulkan environment, an OpTypeVectorIdEXT whose component count is a spec constant (or "
+     "a type holding one) is not pointed to in explicitly laid out storage: StorageBuffer, "
+     "PhysicalStorageBuffer, Uniform, PushConstant, ShaderRecordBufferKHR, or Workgroup with "
+     "Block."},
     {"type.matrix", kE, "types", "SPIR-V OpTypeMatrix; SPV_EXT_long_vector 2.16.1",
      "A matrix has 2, 3 or 4 columns of a float vector type of 2, 3 or 4 components."},
     {"type.array", kE, "types", "SPIR-V OpTypeArray",
@@ -843,8 +848,10 @@ constexpr Rule kRules[] = {
      "Load / store pointers are in CrossWorkgroup, Workgroup, StorageBuffer or "
      "PhysicalStorageBuffer storage; Matrix and Bias in CrossWorkgroup, StorageBuffer or "
      "PhysicalStorageBuffer."},
-    {"coop-vector.memory.offset", kE, "coop-vector", "SPV_NV_cooperative_vector",
-     "Offset operands are 32-bit integers."},
+    {"coop-vector.memory.offset", kE, "coop-vector",
+     "SPV_NV_cooperative_vector; SPV_EXT_shader_64bit_indexing",
+     "Offset operands are 32-bit integers, or 64-bit ones with the Shader64BitIndexingEXT "
+     "capability."},
     {"coop-vector.memory.operands", kE, "coop-vector",
      "SPV_NV_cooperative_vector 3.26 Memory Operands",
      "MakePointerAvailable is not used on a load, MakePointerVisible not on a store; either "
@@ -876,10 +883,11 @@ constexpr Rule kRules[] = {
      "unsigned Input components enough to hold K packed values."},
     {"coop-vector.matmul.offset", kE, "coop-vector",
      "SPV_NV_cooperative_vector OpCooperativeVectorMatrixMulAddNV",
-     "MatrixOffset and BiasOffset are 32-bit integers."},
+     "MatrixOffset and BiasOffset are 32-bit integers (or 64-bit with "
+     "SPV_EXT_shader_64bit_indexing)."},
     {"coop-vector.matmul.stride", kE, "coop-vector",
      "SPV_NV_cooperative_vector OpCooperativeVectorMatrixMulAddNV",
-     "MatrixStride is a 32-bit integer, present with the RowMajorNV and ColumnMajorNV layouts."},
+     "MatrixStride, where present, is a 32-bit integer."},
     {"coop-vector.matmul.operands", kE, "coop-vector",
      "SPV_NV_cooperative_vector OpCooperativeVectorMatrixMulAddNV",
      "MatrixBSignedComponentsKHR only with an integer Input, MatrixResultSignedComponentsKHR only "

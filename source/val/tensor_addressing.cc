@@ -260,9 +260,12 @@ void TensorRules::CheckDecodeFunction(InstIndex i, Id function, Id component,
                         state_.Name(component));
     }
   } else {
-    const bool is_vector = state_.DefOp(returns) == Op::TypeVector;
-    const uint32_t count = is_vector ? state_.DefWord(returns, 3) : 0;
-    if (!is_vector || (count != 2 && count != 4 && count != 8) ||
+    // A vector, or an OpTypeVectorIdEXT whose component count is 2, 4 or 8, or a spec
+    // constant whose value specialization gives.
+    const Op returns_op = state_.DefOp(returns);
+    const bool is_vector = returns_op == Op::TypeVector || returns_op == Op::TypeVectorIdEXT;
+    const std::optional<uint32_t> count = state_.VectorCount(returns);
+    if (!is_vector || (count && *count != 2 && *count != 4 && *count != 8) ||
         (component != 0 && state_.ComponentType(returns) != component)) {
       state_.Report("tensor.decode-vector.return", i,
                     state_.Describe(i) + ": DecodeVectorFunc " + state_.Name(function) +

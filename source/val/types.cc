@@ -197,6 +197,23 @@ void CheckFloat(ValidationState& state, InstIndex i) {
   }
 }
 
+// Storage whose contents have an explicit layout: buffers, push constants, shader records and
+// Workgroup blocks (SPV_KHR_workgroup_memory_explicit_layout).
+bool ExplicitLayoutStorage(const ValidationState& state, spv::StorageClass sc, Id pointee) {
+  switch (sc) {
+    case spv::StorageClass::StorageBuffer:
+    case spv::StorageClass::PhysicalStorageBuffer:
+    case spv::StorageClass::Uniform:
+    case spv::StorageClass::PushConstant:
+    case spv::StorageClass::ShaderRecordBufferKHR:
+      return true;
+    case spv::StorageClass::Workgroup:
+      return HasDecoration(state, pointee, spv::Decoration::Block);
+    default:
+      return false;
+  }
+}
+
 // SPV_EXT_long_vector 2.16.1: where vectors of more than four components (or types holding them)
 // may be allocated. Vulkan's VUID-StandaloneSpirv-Type-12297 list is a subset.
 bool LongVectorStorage(spv::StorageClass sc) {
@@ -273,6 +290,17 @@ void ValidateTypes(ValidationState& state) {
   const auto holds_long_vector = [&](Id type) {
     return type < long_vector.size() && long_vector[type];
   };
+  // Types that are or hold an OpTypeVectorIdEXT whose count is a spec constant: in Vulkan, not
+  // in explicitly laid out storage (VUID-StandaloneSpirv-Function-12294).
+  const bool vulkan = state.options().env.is_vulkan();
+  ws::vector<bool> spec_count(long_vectors && vulkan ? m.bound() : 0, false);
+  const auto holds_spec_count = [&](Id type) {
+    return type < spec_count.size() && spec_count[type];
+  };
+  const auto carry = [&](Id from, Id to) {
+    if (holds_long_vector(from) && to < long_vector.size()) long_vector[to] = true;
+    if (holds_spec_count(from) && to < spec_count.size()) spec_count[to] = true;
+  };
   // The encoded floats each type is or holds (ValidationState::FloatEncodings), tracked only
   // where a capability of them is declared.
   ws::vector<uint8_t> float_encodings(
@@ -346,6 +374,9 @@ void ValidateTypes(ValidationState& state) {
             count && *count > 4 && id < long_vector.size()) {
           long_vector[id] = true;
         }
+        if (id < spec_count.size() && ir::IsSpecConstant(state.DefOp(inst.words[3]))) {
+          spec_count[id] = true;
+        }
         break;
       }
       case Op::TypeMatrix: {
@@ -392,7 +423,7 @@ void ValidateTypes(ValidationState& state) {
                            ws::to_string(*value) + "; an array has at least one element");
         }
         depth[id] = static_cast<uint16_t>(std::min<int>(depth[element] + 1, 0xFFFF));
-        if (holds_long_vector(element) && id < long_vector.size()) long_vector[id] = true;
+        carry(element, id);
         break;
       }
       case Op::TypeRuntimeArray: {
@@ -401,7 +432,7 @@ void ValidateTypes(ValidationState& state) {
           state.Report("type.runtime-array", i, state.Describe(i) + ": Element Type is void");
         }
         depth[id] = static_cast<uint16_t>(std::min<int>(depth[element] + 1, 0xFFFF));
-        if (holds_long_vector(element) && id < long_vector.size()) long_vector[id] = true;
+        carry(element, id);
         break;
       }
       case Op::TypeStruct: {
@@ -427,7 +458,7 @@ void ValidateTypes(ValidationState& state) {
           }
           if (member < depth.size()) {
             d = std::max(d, depth[member]);
-            if (holds_long_vector(member) && id < long_vector.size()) long_vector[id] = true;
+            carry(member, id);
           }
         }
         depth[id] = static_cast<uint16_t>(std::min<int>(d + 1, 0xFFFF));
@@ -442,6 +473,13 @@ void ValidateTypes(ValidationState& state) {
                        state.Describe(i) + ": " + state.Name(pointee) +
                            " is or holds a vector of more than four components, which " +
                            StorageClassName(sc) + " storage cannot hold");
+        }
+        if (holds_spec_count(pointee) && ExplicitLayoutStorage(state, sc, pointee)) {
+          state.Report("vulkan.long-vector-spec-count", i,
+                       state.Describe(i) + ": " + state.Name(pointee) +
+                           " is or holds a vector whose component count is a spec constant, "
+                           "which " + StorageClassName(sc) +
+                           " storage (explicitly laid out) cannot hold");
         }
         break;
       }
