@@ -196,11 +196,12 @@ constexpr Rule kRules[] = {
      "An access chain has no more indexes than the limit (255; --max-access-chain-indexes)."},
     {"pointer.logical-operand", kE, "pointer",
      "SPIR-V 2.16.1 Universal Validation Rules (Logical addressing); SPV_KHR_cooperative_matrix "
-     "2.16.1",
+     "2.16.1; SPV_KHR_ray_query; SPV_KHR_untyped_pointers",
      "Under the Logical addressing model without VariablePointers, pointers are operands only of "
      "loads, stores, access chains, OpCopyObject, calls, atomics, OpImageTexelPointer, "
-     "OpArrayLength, extended instructions and the cooperative loads and stores "
-     "(--relax-logical-pointer lifts this)."},
+     "OpArrayLength, extended instructions, the cooperative loads and stores, the untyped and "
+     "raw access chains, and the ray query, hit object and ray tracing instructions of their "
+     "opaque objects and payloads (--relax-logical-pointer lifts this)."},
 
     // arithmetic.cc
     {"arithmetic.operand", kE, "arithmetic", "SPIR-V 3.42.13 Arithmetic Instructions",
