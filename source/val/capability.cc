@@ -33,6 +33,23 @@ ws::string JoinExtensions(std::span<const char* const> exts) {
   return out;
 }
 
+// Whether a declared capability of `caps` is itself enabled by a declared extension: an
+// instruction that capability enables needs no extension of its own list then (the grammar lists
+// SPV_EXT_shader_atomic_float_add for OpAtomicFAddEXT, which AtomicFloat16AddEXT of
+// SPV_EXT_shader_atomic_float16_add enables too).
+bool ExtensionOfDeclaredCapability(const ValidationState& state, std::span<const uint32_t> caps) {
+  for (const uint32_t c : caps) {
+    if (!state.HasCapabilityValue(c)) continue;
+    const grammar::EnumerantInfo* e =
+        grammar::LookupEnumerant(grammar::OperandKind::kCapability, c);
+    if (e == nullptr) continue;
+    for (const char* ext : grammar::Extensions(*e)) {
+      if (state.HasExtension(ext)) return true;
+    }
+  }
+  return false;
+}
+
 // Whether an entry with these requirements is enabled (Missing() says what is missing when not;
 // this is its fast path, building no text).
 bool Enabled(const ValidationState& state, std::span<const uint32_t> caps,
@@ -47,7 +64,7 @@ bool Enabled(const ValidationState& state, std::span<const uint32_t> caps,
     for (const char* e : exts) {
       if (state.HasExtension(e)) return true;
     }
-    return false;
+    return check_caps && ExtensionOfDeclaredCapability(state, caps);
   }
   return version == grammar::kNoVersion;
 }
@@ -66,6 +83,7 @@ ws::string Missing(const ValidationState& state, std::span<const uint32_t> caps,
     for (const char* e : exts) {
       if (state.HasExtension(e)) return "";
     }
+    if (check_caps && ExtensionOfDeclaredCapability(state, caps)) return "";
     return "one of the extensions " + JoinExtensions(exts);
   }
   if (version == grammar::kNoVersion) return "";  // Gated by capabilities alone.

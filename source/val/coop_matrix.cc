@@ -256,7 +256,9 @@ void CoopMatrixRules::CheckPointer(InstIndex i, Id pointer, const char* rule) {
     return;
   }
   const Id pointee = state_.PointeeType(type);
-  if (!state_.IsScalarType(pointee) && state_.DefOp(pointee) != Op::TypeVector) {
+  // SPV_KHR_untyped_pointers: an untyped pointer has no pointee to check.
+  if (state_.DefOp(type) == Op::TypePointer && !state_.IsScalarType(pointee) &&
+      state_.DefOp(pointee) != Op::TypeVector) {
     state_.Report(rule, i,
                   state_.Describe(i) + ": Pointer " + state_.Name(pointer) + " points to " +
                       state_.Name(pointee) + "; it must point to a scalar or vector type");

@@ -59,7 +59,8 @@ Target TargetOf(Decoration d) {
   }
 }
 
-bool IsVariable(Op op) { return op == Op::Variable; }
+// SPV_KHR_untyped_pointers: a variable is an OpVariable or an OpUntypedVariableKHR.
+bool IsVariable(Op op) { return op == Op::Variable || op == Op::UntypedVariableKHR; }
 
 bool Satisfies(const ValidationState& state, Id target, Target want) {
   const Op op = state.DefOp(target);
@@ -69,7 +70,8 @@ bool Satisfies(const ValidationState& state, Id target, Target want) {
     case Target::kStruct:
       return op == Op::TypeStruct;
     case Target::kArrayOrPointer:
-      return op == Op::TypeArray || op == Op::TypeRuntimeArray || op == Op::TypePointer;
+      return op == Op::TypeArray || op == Op::TypeRuntimeArray || op == Op::TypePointer ||
+             op == Op::TypeUntypedPointerKHR;
     case Target::kVariable:
       return IsVariable(op);
     case Target::kSpecConstant:

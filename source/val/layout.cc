@@ -238,7 +238,10 @@ void CheckEntryPoints(ValidationState& state, const ModuleLevel& found) {
         continue;
       }
       const InstIndex var = m.Def(id);
-      if (var == kNoInst || m.opcode(var) != Op::Variable || m.FunctionOf(var) != ~0u) {
+      // SPV_KHR_untyped_pointers: OpUntypedVariableKHR is a variable too.
+      if (var == kNoInst ||
+          (m.opcode(var) != Op::Variable && m.opcode(var) != Op::UntypedVariableKHR) ||
+          m.FunctionOf(var) != ~0u) {
         state.Report("entry-point.interface", i,
                      "interface " + state.Name(id) + " of entry point \"" + name +
                          "\" is not a module-scope OpVariable");

@@ -68,9 +68,8 @@ bool TakesPointers(Op op) {
       // reorder, SPV_NV_linear_swept_spheres, ...) take their RayQuery / Hit Object operand as
       // a pointer to the opaque object.
       const std::string_view name = info->name;
-      return info->klass == grammar::InstructionClass::kAtomic ||
-             name.starts_with("OpRayQuery") || name.starts_with("OpHitObject") ||
-             name.starts_with("OpReorderThreadWith");
+      return info->klass == grammar::InstructionClass::kAtomic || name.starts_with("OpRayQuery") ||
+             name.starts_with("OpHitObject") || name.starts_with("OpReorderThreadWith");
     }
   }
 }
@@ -87,7 +86,9 @@ bool TakesPointers(Op op) {
 
 bool AccessChainsVisits(const ValidationState& state, Op op) {
   return op == Op::AccessChain || op == Op::InBoundsAccessChain || op == Op::PtrAccessChain ||
-         op == Op::InBoundsPtrAccessChain;
+         op == Op::InBoundsPtrAccessChain || op == Op::UntypedAccessChainKHR ||
+         op == Op::UntypedInBoundsAccessChainKHR || op == Op::UntypedPtrAccessChainKHR ||
+         op == Op::UntypedInBoundsPtrAccessChainKHR;
 }
 
 void ValidatePointers(ValidationState& state) {
@@ -97,9 +98,13 @@ void ValidatePointers(ValidationState& state) {
   for (const InstIndex i : state.Walked(Walk::kAccessChains, module.global_end())) {
     if (state.Full()) break;
     const Op op = module.opcode(i);
-    const size_t first_index = op == Op::AccessChain || op == Op::InBoundsAccessChain         ? 4
-                               : op == Op::PtrAccessChain || op == Op::InBoundsPtrAccessChain ? 5
-                                                                                              : 0;
+    // SPV_KHR_untyped_pointers: the untyped chains' Base Type comes first.
+    const size_t first_index =
+        op == Op::AccessChain || op == Op::InBoundsAccessChain                             ? 4
+        : op == Op::PtrAccessChain || op == Op::InBoundsPtrAccessChain                     ? 5
+        : op == Op::UntypedAccessChainKHR || op == Op::UntypedInBoundsAccessChainKHR       ? 5
+        : op == Op::UntypedPtrAccessChainKHR || op == Op::UntypedInBoundsPtrAccessChainKHR ? 6
+                                                                                           : 0;
     if (first_index == 0 || module.num_words(i) <= first_index) continue;
     const size_t indexes = module.num_words(i) - first_index;
     if (indexes > o.max_access_chain_indexes) {

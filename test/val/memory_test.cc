@@ -1,5 +1,7 @@
 // Tests of the memory rules (source/val/memory.cc): loads, stores, copies, access chains and
 // variables, each broken in one line of the core test kernel.
+#include <string>
+
 #include "test/val/core_test_util.h"
 
 namespace coopspv::val {
@@ -74,6 +76,83 @@ TEST(Memory, VariableHoldsPointersInAggregates) {
                                             "%Holder = OpTypeStruct %uint %ptr_fn_float"),
                             "vulkan1.3"),
       "memory.variable");
+}
+
+// SPV_KHR_untyped_pointers: through an untyped pointer the load's Result Type, the store's
+// Object and the atomic's Result Type say what is accessed; a Function variable needs its Data
+// Type.
+std::string UntypedKernel(const std::string& body) {
+  return R"(
+OpCapability Shader
+OpCapability UntypedPointersKHR
+OpExtension "SPV_KHR_untyped_pointers"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%float_1 = OpConstant %float 1
+%uptr_fn = OpTypeUntypedPointerKHR Function
+%ptr_fn_uint = OpTypePointer Function %uint
+%main = OpFunction %void None %fn
+%entry = OpLabel
+)" + body +
+         R"(
+OpReturn
+OpFunctionEnd
+)";
+}
+
+// No memory rule judges these; only id.kind may still (until the id rules know the type
+// operands of the untyped instructions, 'Data Type' and 'Base Type').
+void ExpectNoMemoryRule(const Result& r) {
+  for (const std::string& id : testing::RuleIds(r)) EXPECT_EQ(id, "id.kind") << testing::Dump(r);
+}
+
+TEST(Memory, UntypedPointersLoadAndStoreAnyType) {
+  ExpectNoMemoryRule(testing::ValidateText(UntypedKernel(R"(
+%var = OpUntypedVariableKHR %uptr_fn Function %uint
+%typed = OpVariable %ptr_fn_uint Function
+OpStore %var %float_1
+%f = OpLoad %float %var
+%u = OpLoad %uint %var
+OpCopyMemory %typed %var
+OpCopyMemory %var %typed
+)"),
+                                           "vulkan1.3"));
+  EXPECT_RULE_AT(testing::ValidateText(
+                     UntypedKernel("%var = OpUntypedVariableKHR %uptr_fn Function"), "vulkan1.3"),
+                 "memory.variable", "OpUntypedVariableKHR", "no Data Type");
+  EXPECT_RULE_AT(testing::ValidateText(UntypedKernel(R"(
+%var = OpUntypedVariableKHR %uptr_fn Function %uint
+%other = OpUntypedVariableKHR %uptr_fn Function %uint
+OpCopyMemory %var %other
+)"),
+                                       "vulkan1.3"),
+                 "memory.copy", "OpCopyMemory", "both untyped");
+  EXPECT_RULE_AT(testing::ValidateText(
+                     UntypedKernel("%var = OpUntypedVariableKHR %uptr_fn Function %uint %float_1"),
+                     "vulkan1.3"),
+                 "memory.variable", "OpUntypedVariableKHR", "Initializer");
+}
+
+// SPIR-V OpLoad: Result Type has a fixed size. SPIR-V 2.16.1: no negative signed constant
+// index in OpAccessChain.
+TEST(Memory, LoadOfRuntimeArrayAndNegativeIndex) {
+  std::string text = testing::Mutate(testing::CoreKernel(), "%x = OpLoad %float %elem",
+                                     "%x = OpLoad %float %elem\n%whole = OpLoad %Buf %buf");
+  EXPECT_RULE_AT(testing::ValidateText(text, "vulkan1.3"), "memory.load", "OpLoad",
+                 "runtime array");
+  text = testing::Mutate(testing::CoreKernel(), "%uint_5 = OpConstant %uint 5",
+                         "%uint_5 = OpConstant %uint 5\n%int_m1 = OpConstant %int -1");
+  text = testing::Mutate(text, "%elem = OpAccessChain %ptr_sb_float %buf %uint_0 %gx",
+                         "%elem = OpAccessChain %ptr_sb_float %buf %uint_0 %int_m1");
+  EXPECT_RULE_AT(testing::ValidateText(text, "vulkan1.3"), "memory.access-chain", "OpAccessChain",
+                 "negative");
 }
 
 }  // namespace
