@@ -7,7 +7,7 @@ void ValidateCore(ValidationState& state) {
       ValidateDecorations,          ValidateMemory,       ValidateArithmetic,
       ValidateVectorMatrix,         ValidateMicroscaling, ValidateComposites,
       ValidateControlFlow,          ValidateBlockLayout,  ValidateGroups,
-      ValidateEntryPointInterfaces, ValidateVulkan,
+      ValidateEntryPointInterfaces, ValidateVulkan,       ValidateRayQueries,
   };
   for (auto family : families) {
     if (state.Full()) return;

@@ -203,6 +203,25 @@ constexpr Rule kRules[] = {
      "raw access chains, and the ray query, hit object and ray tracing instructions of their "
      "opaque objects and payloads (--relax-logical-pointer lifts this)."},
 
+    // ray_query.cc
+    {"ray-query.object", kE, "ray-query", "SPV_KHR_ray_query (RayQuery operands)",
+     "The RayQuery operand of a ray query instruction is a pointer to an OpTypeRayQueryKHR."},
+    {"ray-query.intersection", kE, "ray-query", "SPV_KHR_ray_query (Intersection operands)",
+     "The Intersection operand is a constant instruction of 32-bit integer type."},
+    {"ray-query.result-type", kE, "ray-query",
+     "SPV_KHR_ray_query; SPV_KHR_ray_tracing_position_fetch; SPV_NV_linear_swept_spheres; "
+     "SPV_NV_cluster_acceleration_structure",
+     "Each ray query instruction's Result Type is the one it describes: Boolean, 32-bit integer "
+     "or float scalar, 2- or 3-component 32-bit float vector, 4-column matrix of those, or the "
+     "arrays of positions and radii."},
+    {"ray-query.operand", kE, "ray-query",
+     "SPV_KHR_ray_query OpRayQueryInitializeKHR, OpRayQueryGenerateIntersectionKHR; "
+     "SPV_EXT_opacity_micromap",
+     "OpRayQueryInitializeKHR takes an acceleration structure, 32-bit integer RayFlags and "
+     "CullMask, 3-component 32-bit float RayOrigin / RayDirection and 32-bit float RayTMin / "
+     "RayTMax (ForceOpacityMicromap2StateEXT needs RayTracingOpacityMicromapEXT); "
+     "OpRayQueryGenerateIntersectionKHR a 32-bit float Hit T."},
+
     // arithmetic.cc
     {"arithmetic.operand", kE, "arithmetic", "SPIR-V 3.42.13 Arithmetic Instructions",
      "Integer arithmetic: integer scalar or vector Result Type, integer operands of its "
