@@ -222,6 +222,20 @@ constexpr Rule kRules[] = {
      "RayTMax (ForceOpacityMicromap2StateEXT needs RayTracingOpacityMicromapEXT); "
      "OpRayQueryGenerateIntersectionKHR a 32-bit float Hit T."},
 
+    // tensor_arm.cc
+    {"tensor-arm.type", kE, "tensor-arm", "SPV_ARM_tensors OpTypeTensorARM",
+     "A tensor type's Element Type is a scalar type, its Rank a constant integer of at least 1, "
+     "its Shape a constant array of Rank integers, each at least 1."},
+    {"tensor-arm.access", kE, "tensor-arm", "SPV_ARM_tensors OpTensorReadARM, OpTensorWriteARM",
+     "Tensor is a ranked tensor; Coordinates an array of integers of the tensor's Rank; the value "
+     "read (Result Type) or written (Object) the tensor's Element Type or an array of it."},
+    {"tensor-arm.operands", kE, "tensor-arm", "SPV_ARM_tensors Tensor Operands",
+     "OutOfBoundsValueARM (a constant of the Element Type) and MakeElementVisibleARM only on "
+     "reads, MakeElementAvailableARM only on writes, both with NonPrivateElementARM."},
+    {"tensor-arm.query-size", kE, "tensor-arm", "SPV_ARM_tensors OpTensorQuerySizeARM",
+     "Result Type is a scalar integer, Tensor a ranked tensor, Dimension a constant integer less "
+     "than its Rank."},
+
     // arithmetic.cc
     {"arithmetic.operand", kE, "arithmetic", "SPIR-V 3.42.13 Arithmetic Instructions",
      "Integer arithmetic: integer scalar or vector Result Type, integer operands of its "
