@@ -125,6 +125,96 @@ Id RuntimeArrayIn(const ValidationState& state, Id type, int& budget, int depth 
   }
 }
 
+// Whether `type` is an image, sampler, sampled image or acceleration structure, or an array of
+// them: what Vulkan never stores to (VUID-StandaloneSpirv-OpTypeImage-06924).
+bool IsOpaqueResource(const ValidationState& state, Id type) {
+  for (int depth = 0; depth < 64; ++depth) {
+    switch (state.DefOp(type)) {
+      case Op::TypeImage:
+      case Op::TypeSampler:
+      case Op::TypeSampledImage:
+      case Op::TypeAccelerationStructureKHR:
+        return true;
+      case Op::TypeArray:
+      case Op::TypeRuntimeArray:
+        type = state.DefWord(type, 2);
+        break;
+      default:
+        return false;
+    }
+  }
+  return false;
+}
+
+// Whether an OpDecorate gives `target` the decoration (a scan of the annotations: for the rare
+// instructions that ask).
+bool HasDecoration(const ValidationState& state, Id target, spv::Decoration decoration) {
+  const ir::Module& m = state.module();
+  for (InstIndex d = 0; d < m.global_end(); ++d) {
+    if (m.opcode(d) == Op::Decorate && m.num_words(d) > 2 && m.word(d, 1) == target &&
+        m.word(d, 2) == static_cast<uint32_t>(decoration)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The variable (or function parameter, ...) a pointer is derived from through access chains and
+// copies.
+Id RootOf(const ValidationState& state, Id pointer) {
+  for (int depth = 0; depth < 256; ++depth) {
+    switch (state.DefOp(pointer)) {
+      case Op::AccessChain:
+      case Op::InBoundsAccessChain:
+      case Op::PtrAccessChain:
+      case Op::InBoundsPtrAccessChain:
+      case Op::CopyObject:
+        pointer = state.DefWord(pointer, 3);
+        break;
+      case Op::UntypedAccessChainKHR:
+      case Op::UntypedInBoundsAccessChainKHR:
+      case Op::UntypedPtrAccessChainKHR:
+      case Op::UntypedInBoundsPtrAccessChainKHR:
+        pointer = state.DefWord(pointer, 4);
+        break;
+      default:
+        return pointer;
+    }
+  }
+  return pointer;
+}
+
+// Vulkan: no store to an image, sampler or acceleration structure object, nor into a Uniform
+// variable whose (array-of) struct type is a Block.
+[[gnu::noinline]] void CheckVulkanStore(ValidationState& state, InstIndex i,
+                                        const PointerType& pointer, Id object_type) {
+  const ir::Module& m = state.module();
+  if (IsOpaqueResource(state, object_type)) {
+    state.Report("vulkan.store-opaque", i,
+                 state.Describe(i) + ": Object " + state.Name(m.word(i, 2)) + " of type " +
+                     state.Name(object_type) +
+                     " is an image, sampler or acceleration structure (or an array of them), "
+                     "which Vulkan never stores");
+    return;
+  }
+  if (pointer.sc != spv::StorageClass::Uniform) return;
+  const Id root = RootOf(state, m.word(i, 1));
+  const Op root_op = state.DefOp(root);
+  Id type = root_op == Op::Variable ? state.PointeeType(state.TypeOf(root))
+            : root_op == Op::UntypedVariableKHR && state.module().num_words(m.Def(root)) > 4
+                ? state.DefWord(root, 4)
+                : 0;
+  while (state.DefOp(type) == Op::TypeArray || state.DefOp(type) == Op::TypeRuntimeArray) {
+    type = state.DefWord(type, 2);
+  }
+  if (state.DefOp(type) == Op::TypeStruct && HasDecoration(state, type, spv::Decoration::Block)) {
+    state.Report("vulkan.store-uniform-block", i,
+                 state.Describe(i) + ": Pointer " + state.Name(m.word(i, 1)) +
+                     " points into the Uniform Block variable " + state.Name(root) +
+                     ", which Vulkan never stores to");
+  }
+}
+
 [[gnu::always_inline]] inline void CheckStore(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   if (m.num_words(i) < 3) return;
@@ -141,6 +231,11 @@ Id RuntimeArrayIn(const ValidationState& state, Id type, int& budget, int depth 
   }
   const Id object_type = ValueType(state, m.word(i, 2));
   const Id pointee = pointer.pointee;
+  if (state.options().env.is_vulkan() &&
+      (pointer.sc == spv::StorageClass::Uniform || pointer.sc == spv::StorageClass::Function ||
+       pointer.sc == spv::StorageClass::Private || pointer.sc == spv::StorageClass::Workgroup)) {
+    CheckVulkanStore(state, i, pointer, object_type);
+  }
   if (object_type != 0 && object_type != pointee && !pointer.untyped) {
     state.Report("memory.store", i,
                  state.Describe(i) + ": Object " + state.Name(m.word(i, 2)) + " has type " +
@@ -430,6 +525,21 @@ void CheckVariable(ValidationState& state, InstIndex i) {
                    state.Describe(i) + ": Initializer " + state.Name(initializer) + " has type " +
                        state.Name(type) + ", not the type " + state.Name(pointee) +
                        " it allocates");
+    }
+  }
+  // Vulkan: a Uniform or StorageBuffer variable is a struct or an array of structs
+  // (VUID-StandaloneSpirv-Uniform-06807).
+  const auto var_sc = static_cast<spv::StorageClass>(m.word(i, 3));
+  if ((var_sc == spv::StorageClass::Uniform || var_sc == spv::StorageClass::StorageBuffer) &&
+      pointee != 0 && state.options().env.is_vulkan()) {
+    Id type = pointee;
+    while (state.DefOp(type) == Op::TypeArray || state.DefOp(type) == Op::TypeRuntimeArray) {
+      type = state.DefWord(type, 2);
+    }
+    if (state.DefOp(type) != Op::TypeStruct && state.IsType(type)) {
+      state.Report("vulkan.buffer-variable-type", i,
+                   state.Describe(i) + ": a " + StorageClassName(var_sc) + " variable of type " +
+                       state.Name(pointee) + "; Vulkan wants a struct or an array of structs");
     }
   }
   const Options& o = state.options();

@@ -415,6 +415,14 @@ constexpr Rule kRules[] = {
      "a variable holds a pointer, itself or in an array or structure, only into StorageBuffer "
      "(VariablePointersStorageBuffer), Workgroup (VariablePointers) or PhysicalStorageBuffer "
      "storage."},
+    {"vulkan.store-opaque", kE, "memory", "VUID-StandaloneSpirv-OpTypeImage-06924",
+     "In Vulkan, no OpStore stores an image, sampler, sampled image or acceleration structure "
+     "object, or an array of them."},
+    {"vulkan.store-uniform-block", kE, "memory", "VUID-StandaloneSpirv-Uniform-06925",
+     "In Vulkan, no OpStore writes into a Uniform variable whose struct type (or array "
+     "element's) is decorated Block."},
+    {"vulkan.buffer-variable-type", kE, "memory", "VUID-StandaloneSpirv-Uniform-06807",
+     "In Vulkan, a Uniform or StorageBuffer variable is a struct or an array of structs."},
     {"memory.operands", kE, "memory", "SPIR-V 3.26 Memory Operands",
      "OpLoad has no MakePointerAvailable, OpStore no MakePointerVisible; either one comes with "
      "NonPrivatePointer; Aligned is a power of two."},

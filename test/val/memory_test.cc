@@ -155,5 +155,55 @@ TEST(Memory, LoadOfRuntimeArrayAndNegativeIndex) {
                  "negative");
 }
 
+// Vulkan: no store of an image object (VUID-06924), none into a Uniform Block (VUID-06925), and
+// Uniform / StorageBuffer variables are structs or arrays of them (VUID-06807).
+TEST(Memory, VulkanStores) {
+  const std::string text = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %ubo
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %UBO Block
+OpMemberDecorate %UBO 0 Offset 0
+OpDecorate %ubo DescriptorSet 0
+OpDecorate %ubo Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%uint_0 = OpConstant %uint 0
+%UBO = OpTypeStruct %uint
+%ptr_u_UBO = OpTypePointer Uniform %UBO
+%ptr_u_uint = OpTypePointer Uniform %uint
+%ubo = OpVariable %ptr_u_UBO Uniform
+%img = OpTypeImage %float 2D 0 0 0 1 Unknown
+%ptr_fn_img = OpTypePointer Function %img
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%local = OpVariable %ptr_fn_img Function
+%field = OpAccessChain %ptr_u_uint %ubo %uint_0
+%v = OpLoad %uint %field
+OpReturn
+OpFunctionEnd
+)";
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+  EXPECT_RULE_AT(
+      testing::ValidateText(
+          testing::Mutate(text, "%v = OpLoad %uint %field", "OpStore %field %uint_0"), "vulkan1.3"),
+      "vulkan.store-uniform-block", "OpStore");
+  EXPECT_RULE_AT(
+      testing::ValidateText(testing::Mutate(text, "%v = OpLoad %uint %field",
+                                            "%i = OpLoad %img %local\nOpStore %local %i"),
+                            "vulkan1.3"),
+      "vulkan.store-opaque", "OpStore");
+  EXPECT_RULE_AT(
+      testing::ValidateText(testing::Mutate(text, "%ubo = OpVariable %ptr_u_UBO Uniform",
+                                            "%ubo = OpVariable %ptr_u_UBO Uniform\n"
+                                            "%ptr_u_float = OpTypePointer Uniform %float\n"
+                                            "%bad = OpVariable %ptr_u_float Uniform"),
+                            "vulkan1.3"),
+      "vulkan.buffer-variable-type", "OpVariable", "Uniform variable");
+}
+
 }  // namespace
 }  // namespace coopspv::val
