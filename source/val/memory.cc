@@ -94,6 +94,19 @@ Id RuntimeArrayIn(const ValidationState& state, Id type, int& budget, int depth 
   }
 }
 
+// OpLoad's Result Type, an aggregate, holds no runtime array; false after a report.
+[[gnu::noinline]] bool CheckLoadedSize(ValidationState& state, InstIndex i, Id result_type) {
+  int budget = 256;
+  const Id runtime = RuntimeArrayIn(state, result_type, budget);
+  if (runtime == 0) return true;
+  state.Report(
+      "memory.load", i,
+      state.Describe(i) + ": Result Type " + state.Name(result_type) +
+          (runtime == result_type ? ws::string(" is") : " holds " + state.Name(runtime) + ",") +
+          " a runtime array, which has no fixed size to load");
+  return false;
+}
+
 [[gnu::always_inline]] inline void CheckLoad(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   if (m.num_words(i) < 4) return;
@@ -105,15 +118,7 @@ Id RuntimeArrayIn(const ValidationState& state, Id type, int& budget, int depth 
   const Op result_op = state.DefOp(result_type);
   if (result_op == Op::TypeStruct || result_op == Op::TypeArray ||
       result_op == Op::TypeRuntimeArray) {
-    int budget = 256;
-    if (const Id runtime = RuntimeArrayIn(state, result_type, budget)) {
-      state.Report(
-          "memory.load", i,
-          state.Describe(i) + ": Result Type " + state.Name(result_type) +
-              (runtime == result_type ? ws::string(" is") : " holds " + state.Name(runtime) + ",") +
-              " a runtime array, which has no fixed size to load");
-      return;
-    }
+    if (!CheckLoadedSize(state, i, result_type)) return;
   }
   // SPV_KHR_untyped_pointers: through an untyped pointer, Result Type says what is read.
   if (pointer.untyped) return;
@@ -144,6 +149,12 @@ bool IsOpaqueResource(const ValidationState& state, Id type) {
     }
   }
   return false;
+}
+
+bool IsArrayOrOpaque(Op op) {
+  return op == Op::TypeArray || op == Op::TypeRuntimeArray || op == Op::TypeImage ||
+         op == Op::TypeSampler || op == Op::TypeSampledImage ||
+         op == Op::TypeAccelerationStructureKHR;
 }
 
 // Whether an OpDecorate gives `target` the decoration (a scan of the annotations: for the rare
@@ -231,10 +242,12 @@ Id RootOf(const ValidationState& state, Id pointer) {
   }
   const Id object_type = ValueType(state, m.word(i, 2));
   const Id pointee = pointer.pointee;
-  if (state.options().env.is_vulkan() &&
-      (pointer.sc == spv::StorageClass::Uniform || pointer.sc == spv::StorageClass::Function ||
-       pointer.sc == spv::StorageClass::Private || pointer.sc == spv::StorageClass::Workgroup)) {
-    CheckVulkanStore(state, i, pointer, object_type);
+  // Vulkan's store rules, for Uniform stores and stores of arrays or opaque objects.
+  // Opaque objects live in UniformConstant (read-only: reported above), Function and Private.
+  if (pointer.sc == spv::StorageClass::Uniform ||
+      ((pointer.sc == spv::StorageClass::Function || pointer.sc == spv::StorageClass::Private) &&
+       IsArrayOrOpaque(state.DefOp(object_type)))) {
+    if (state.options().env.is_vulkan()) CheckVulkanStore(state, i, pointer, object_type);
   }
   if (object_type != 0 && object_type != pointee && !pointer.untyped) {
     state.Report("memory.store", i,
@@ -292,8 +305,9 @@ uint32_t MemberCount(const ValidationState& state, Id type) {
 // matrices and cooperative types; `non_negative`: no negative signed OpConstant). Sets *selected to
 // the type they select; false after a report or where an index is not a value (the id rules report
 // those).
-bool WalkIndexes(ValidationState& state, InstIndex i, Id current, uint32_t first_index,
-                 bool non_negative, Id* selected) {
+[[gnu::always_inline]] inline bool WalkIndexes(ValidationState& state, InstIndex i, Id current,
+                                               uint32_t first_index, bool non_negative,
+                                               Id* selected) {
   const ir::Module& m = state.module();
   for (uint32_t w = first_index; w < m.num_words(i); ++w) {
     const Id index = m.word(i, w);
@@ -306,7 +320,12 @@ bool WalkIndexes(ValidationState& state, InstIndex i, Id current, uint32_t first
     }
     // SPIR-V 2.16.1: the OpConstant indexes of the non-Ptr access chains that are signed
     // integers do not have their sign bit set.
-    if (non_negative && state.IsSignedInt(index_type)) {
+    // One test of the sign bit of the constant's high word first (the index's type is read only
+    // when it is set).
+    const InstIndex index_def = m.Def(index);
+    if (non_negative && m.opcode(index_def) == Op::Constant &&
+        (m.word(index_def, m.num_words(index_def) - 1) & 0x80000000u) &&
+        state.IsSignedInt(index_type)) {
       const std::optional<int64_t> value = state.IntConstant(index);
       if (value && *value < 0) {
         state.Report("memory.access-chain", i,
@@ -476,6 +495,41 @@ Id DisallowedPointer(const ValidationState& state, Id type, int& budget, int dep
   }
 }
 
+// OpUntypedVariableKHR: its Result Type is an untyped pointer and its Data Type (needed in
+// Function, Private and Workgroup storage) a data type, set in *data_type (0 when absent); false
+// after a report.
+[[gnu::noinline]] bool UntypedDataType(ValidationState& state, InstIndex i, Id* data_type) {
+  const ir::Module& m = state.module();
+  const Id result_type = m.word(i, 1);
+  Id& pointee = *data_type;
+  if (state.DefOp(result_type) != Op::TypeUntypedPointerKHR) {
+    if (state.IsType(result_type)) {
+      state.Report("memory.variable", i,
+                   state.Describe(i) + ": Result Type " + state.Name(result_type) +
+                       " is not an OpTypeUntypedPointerKHR");
+    }
+    return false;
+  }
+  // function.variable checks the Storage Class against the Result Type's.
+  const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
+  if (m.num_words(i) > 4) {
+    pointee = m.word(i, 4);
+    if (!state.IsType(pointee) || state.DefOp(pointee) == Op::TypeFunction) {
+      state.Report(
+          "memory.variable", i,
+          state.Describe(i) + ": Data Type " + state.Name(pointee) + " is not a data type");
+      return false;
+    }
+  } else if (sc == spv::StorageClass::Function || sc == spv::StorageClass::Private ||
+             sc == spv::StorageClass::Workgroup) {
+    state.Report(
+        "memory.variable", i,
+        state.Describe(i) + " has no Data Type, which " + StorageClassName(sc) + " variables need");
+    return false;
+  }
+  return true;
+}
+
 // OpVariable, and SPV_KHR_untyped_pointers' OpUntypedVariableKHR, whose Result Type is an
 // untyped pointer of its Storage Class and whose optional Data Type (needed in Function, Private
 // and Workgroup storage) is the type allocated.
@@ -487,31 +541,7 @@ void CheckVariable(ValidationState& state, InstIndex i) {
   Id pointee = 0;
   uint32_t initializer_word = 4;
   if (untyped) {
-    if (state.DefOp(result_type) != Op::TypeUntypedPointerKHR) {
-      if (state.IsType(result_type)) {
-        state.Report("memory.variable", i,
-                     state.Describe(i) + ": Result Type " + state.Name(result_type) +
-                         " is not an OpTypeUntypedPointerKHR");
-      }
-      return;
-    }
-    // function.variable checks the Storage Class against the Result Type's.
-    const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
-    if (m.num_words(i) > 4) {
-      pointee = m.word(i, 4);
-      if (!state.IsType(pointee) || state.DefOp(pointee) == Op::TypeFunction) {
-        state.Report(
-            "memory.variable", i,
-            state.Describe(i) + ": Data Type " + state.Name(pointee) + " is not a data type");
-        return;
-      }
-    } else if (sc == spv::StorageClass::Function || sc == spv::StorageClass::Private ||
-               sc == spv::StorageClass::Workgroup) {
-      state.Report("memory.variable", i,
-                   state.Describe(i) + " has no Data Type, which " + StorageClassName(sc) +
-                       " variables need");
-      return;
-    }
+    if (!UntypedDataType(state, i, &pointee)) return;
     initializer_word = 5;
   } else {
     if (!state.IsPointerType(result_type)) return;  // function.variable reports it.
