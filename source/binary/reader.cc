@@ -750,4 +750,19 @@ std::string_view DecodeString(std::span<const uint32_t> words) {
   return std::string_view(chars, strnlen(chars, words.size() * 4));
 }
 
+uint32_t IdLimit(const ParsedModule& module) {
+  const uint32_t bound = module.header.bound;
+  const std::span<const uint32_t> words = module.data();
+  if (bound <= 4 * words.size() + 1024) return bound;  // Every module of sane size.
+  uint32_t max_id = 0;
+  for (const ParsedModule::Instruction& inst : module.instructions) {
+    max_id = std::max({max_id, inst.type_id, inst.result_id});
+    for (uint32_t k = 0; k < inst.operand_count; ++k) {
+      const ParsedOperand& op = module.operands[inst.operand_begin + k];
+      if (grammar::IsIdKind(op.kind)) max_id = std::max(max_id, words[inst.offset + op.offset]);
+    }
+  }
+  return std::min(bound, max_id + 1);
+}
+
 }  // namespace coopspv::binary

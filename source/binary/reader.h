@@ -138,6 +138,11 @@ bool ParseModule(std::span<const uint32_t> words, ParsedModule* module, Diagnost
 bool ParseModuleInPlace(std::span<const uint32_t> words, ParsedModule* module,
                         Diagnostic* diagnostic, const ReaderOptions& options = {});
 
+// One more than the largest id the module defines or names: the header's bound unless that is far
+// larger than the module could use (a module of a few words may declare a bound of 0xFFFFFFFF),
+// so that tables indexed by id follow what the module holds, not what its header promises.
+uint32_t IdLimit(const ParsedModule& module);
+
 // Decodes the null-terminated string of a LiteralString operand.
 std::string_view DecodeString(std::span<const uint32_t> words);
 

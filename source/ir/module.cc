@@ -25,6 +25,7 @@ constexpr bool TerminatorOp(Op op) {
     case Op::IgnoreIntersectionKHR:
     case Op::TerminateRayKHR:
     case Op::EmitMeshTasksEXT:
+    case Op::AbortKHR:
       return true;
     default:
       return false;
@@ -60,17 +61,28 @@ constexpr bool ConstantOp(Op op) {
   }
 }
 
+// Type declarations the grammar files under another class (vendor ones).
+constexpr bool OtherTypeDeclaration(Op op) {
+  return op == Op::TypeNodePayloadArrayAMDX || op == Op::TypeTaskSequenceALTERA;
+}
+
 constexpr Section ComputeSection(Op op, grammar::InstructionClass klass) {
+  if (OtherTypeDeclaration(op)) return Section::kGlobal;
   switch (op) {
     case Op::Capability:
+    case Op::ConditionalCapabilityINTEL:
       return Section::kCapability;
     case Op::Extension:
+    case Op::ConditionalExtensionINTEL:
       return Section::kExtension;
     case Op::ExtInstImport:
       return Section::kExtInstImport;
     case Op::MemoryModel:
+    // SPV_NV_bindless_texture: right after the memory model, before the entry points.
+    case Op::SamplerImageAddressingModeNV:
       return Section::kMemoryModel;
     case Op::EntryPoint:
+    case Op::ConditionalEntryPointINTEL:
       return Section::kEntryPoint;
     case Op::ExecutionMode:
     case Op::ExecutionModeId:
@@ -86,11 +98,23 @@ constexpr Section ComputeSection(Op op, grammar::InstructionClass klass) {
     case Op::ModuleProcessed:
       return Section::kDebugModuleProcessed;
     case Op::Variable:
+    case Op::UntypedVariableKHR:
     case Op::Undef:
+    case Op::PoisonKHR:
     case Op::Line:
     case Op::NoLine:
     case Op::TypeForwardPointer:
+    // Vendor constants the grammar files under another class.
+    case Op::ConstantStringAMDX:
+    case Op::SpecConstantStringAMDX:
+    case Op::ConstantFunctionPointerINTEL:
+    case Op::AsmTargetINTEL:
+    case Op::AsmINTEL:
       return Section::kGlobal;
+    case Op::AliasDomainDeclINTEL:
+    case Op::AliasScopeDeclINTEL:
+    case Op::AliasScopeListDeclINTEL:
+      return Section::kAnnotation;
     default:
       break;
   }
@@ -115,7 +139,8 @@ constexpr auto kTraitsTable = [] {
     t.section = ComputeSection(op, fact.klass);
     t.is_terminator = TerminatorOp(op);
     t.is_type_declaration =
-        fact.klass == grammar::InstructionClass::kTypeDeclaration && op != Op::TypeForwardPointer;
+        (fact.klass == grammar::InstructionClass::kTypeDeclaration || OtherTypeDeclaration(op)) &&
+        op != Op::TypeForwardPointer;
     t.is_constant = ConstantOp(op);
     t.is_spec_constant = SpecConstantOp(op);
     t.has_scope_or_semantics = fact.has_scope_or_semantics;
@@ -151,6 +176,7 @@ void Module::Index() {
   const size_t n = parsed_.instructions.size();
   num_instructions_ = n;
   words_ = parsed_.data().data();
+  bound_ = binary::IdLimit(parsed_);
   defs_.assign(bound(), kNoInst);
   global_end_ = static_cast<InstIndex>(n);
   // Every entry is written below: sizing the array does not clear it (BlockSlot).
@@ -195,7 +221,9 @@ void Module::Index() {
           break;
         case Op::FunctionParameter:
           if (current_function != ~0u && current_block == ~0u) {
-            ++functions_[current_function].num_params;
+            Function& f = functions_[current_function];
+            if (i != f.first_param + f.num_params) f.params_contiguous = false;
+            ++f.num_params;
           }
           break;
         case Op::FunctionEnd:
@@ -297,6 +325,12 @@ void Module::Invalidate(uint32_t preserved) const {
     post_dominators_.reset();
   }
   if (!(preserved & kAnalysisTypes)) types_.reset();
+}
+
+InstIndex Module::ParamByWalking(const Function& f, uint32_t p) const {
+  for (InstIndex i = f.first_param;; ++i) {
+    if (opcode(i) == Op::FunctionParameter && p-- == 0) return i;
+  }
 }
 
 bool IsNonSemanticExtInst(const Module& m, InstIndex i) {

@@ -65,8 +65,11 @@ struct Function {
   InstIndex end;  // The OpFunctionEnd (kNoInst if missing).
   uint32_t first_block;
   uint32_t num_blocks;
-  InstIndex first_param;
+  InstIndex first_param;  // The instruction after OpFunction.
   uint32_t num_params;
+  // False where a debug instruction (OpLine, OpNoLine) sits before or between the
+  // OpFunctionParameters: then Module::Param walks instead of adding.
+  bool params_contiguous = true;
 };
 
 // Analyses built on demand.
@@ -100,7 +103,9 @@ class Module {
                                              const binary::ReaderOptions& options = {});
 
   const binary::Header& header() const { return parsed_.header; }
-  uint32_t bound() const { return parsed_.header.bound; }
+  // The id bound the tables indexed by id cover: the header's, or, where the header declares far
+  // more than the module can use, one past the largest id it holds (binary::IdLimit).
+  uint32_t bound() const { return bound_; }
   // The module's words: reading and writing are byte-identical.
   std::span<const uint32_t> words() const { return parsed_.data(); }
 
@@ -136,6 +141,10 @@ class Module {
   const ws::vector<std::pair<Id, InstIndex>>& duplicate_defs() const { return duplicate_defs_; }
 
   std::span<const Function> functions() const { return functions_; }
+  // The OpFunctionParameter of parameter p (< f.num_params) of f.
+  InstIndex Param(const Function& f, uint32_t p) const {
+    return f.params_contiguous ? f.first_param + p : ParamByWalking(f, p);
+  }
   std::span<const Block> blocks() const { return blocks_; }
   std::span<const Block> blocks(const Function& f) const {
     return std::span<const Block>(blocks_).subspan(f.first_block, f.num_blocks);
@@ -165,6 +174,8 @@ class Module {
   void SetOpcode(InstIndex i, spv::Op op);
 
  private:
+  uint32_t bound_ = 0;
+  InstIndex ParamByWalking(const Function& f, uint32_t p) const;
   Module() = default;
   void Index();
 

@@ -167,7 +167,7 @@ class NvToKhr {
         const ir::Function& f = m_.functions()[callee];
         for (uint32_t k = 0; k < f.num_params && 4 + k < m_.num_words(i); ++k) {
           const Id arg = m_.word(i, 4 + k);
-          if (IsClassMember(arg)) Union(arg, m_.result_id(f.first_param + k));
+          if (IsClassMember(arg)) Union(arg, m_.result_id(m_.Param(f, k)));
         }
         continue;
       }

@@ -506,13 +506,14 @@ bool Compatible(std::string_view prefix, std::string_view stem) {
 }  // namespace
 
 ws::vector<ws::string> FriendlyNames(const binary::ParsedModule& module, bool number_unnamed) {
-  NameTable table(module.header.bound);
+  const uint32_t bound = binary::IdLimit(module);
+  NameTable table(bound);
   const std::span<const uint32_t> words = module.data();
   auto name_of = [&](uint32_t id) { return table.Find(id); };
   for (size_t i = 0; i < module.instructions.size(); ++i) {
     if (!MayName(module.instructions[i].opcode)) continue;
     const uint32_t id = NamedId(module.instructions[i], words);
-    if (id >= module.header.bound || table.Has(id)) continue;
+    if (id >= bound || table.Has(id)) continue;
     table.Save(id, Suggest(module.Get(i), name_of));
   }
   return table.Take(number_unnamed);
@@ -527,11 +528,11 @@ struct LazyFriendlyNames::Stem {
 LazyFriendlyNames::~LazyFriendlyNames() = default;
 
 LazyFriendlyNames::LazyFriendlyNames(const binary::ParsedModule& module, uint32_t scan_end)
-    : module_(module), first_(module.header.bound) {
+    : module_(module), first_(binary::IdLimit(module)) {
   const std::span<const uint32_t> words = module.data();
   const binary::ParsedModule::Instruction* const insts = module.instructions.data();
   const uint32_t num_insts = std::min(scan_end, static_cast<uint32_t>(module.instructions.size()));
-  const uint32_t bound = module.header.bound;
+  const uint32_t bound = static_cast<uint32_t>(first_.size());
   uint32_t* const first = first_.data();
   for (uint32_t i = 0; i < num_insts; ++i) {
     if (!MayName(insts[i].opcode)) continue;

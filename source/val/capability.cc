@@ -33,23 +33,6 @@ ws::string JoinExtensions(std::span<const char* const> exts) {
   return out;
 }
 
-// Whether a declared capability of `caps` is itself enabled by a declared extension: an
-// instruction that capability enables needs no extension of its own list then (the grammar lists
-// SPV_EXT_shader_atomic_float_add for OpAtomicFAddEXT, which AtomicFloat16AddEXT of
-// SPV_EXT_shader_atomic_float16_add enables too).
-bool ExtensionOfDeclaredCapability(const ValidationState& state, std::span<const uint32_t> caps) {
-  for (const uint32_t c : caps) {
-    if (!state.HasCapabilityValue(c)) continue;
-    const grammar::EnumerantInfo* e =
-        grammar::LookupEnumerant(grammar::OperandKind::kCapability, c);
-    if (e == nullptr) continue;
-    for (const char* ext : grammar::Extensions(*e)) {
-      if (state.HasExtension(ext)) return true;
-    }
-  }
-  return false;
-}
-
 // Whether an entry with these requirements is enabled (Missing() says what is missing when not;
 // this is its fast path, building no text).
 bool Enabled(const ValidationState& state, std::span<const uint32_t> caps,
@@ -64,7 +47,7 @@ bool Enabled(const ValidationState& state, std::span<const uint32_t> caps,
     for (const char* e : exts) {
       if (state.HasExtension(e)) return true;
     }
-    return check_caps && ExtensionOfDeclaredCapability(state, caps);
+    return false;
   }
   return version == grammar::kNoVersion;
 }
@@ -83,7 +66,6 @@ ws::string Missing(const ValidationState& state, std::span<const uint32_t> caps,
     for (const char* e : exts) {
       if (state.HasExtension(e)) return "";
     }
-    if (check_caps && ExtensionOfDeclaredCapability(state, caps)) return "";
     return "one of the extensions " + JoinExtensions(exts);
   }
   if (version == grammar::kNoVersion) return "";  // Gated by capabilities alone.
@@ -96,6 +78,22 @@ bool CheckEnumerant(ValidationState& state, InstIndex i, const grammar::Enumeran
   // A Capability enumerant's capability list names what it implicitly declares, not what it
   // requires.
   const bool is_capability = &kind == &grammar::GetOperandKind(grammar::OperandKind::kCapability);
+  // Naming PointSize, ClipDistance or CullDistance in a BuiltIn decoration needs no capability:
+  // the capabilities are for using them (SPIR-V 3.31: "Uses the ClipDistance BuiltIn"), and
+  // compilers declare the whole gl_PerVertex block.
+  if (&kind == &grammar::GetOperandKind(grammar::OperandKind::kBuiltIn) &&
+      (e.value == static_cast<uint32_t>(spv::BuiltIn::PointSize) ||
+       e.value == static_cast<uint32_t>(spv::BuiltIn::ClipDistance) ||
+       e.value == static_cast<uint32_t>(spv::BuiltIn::CullDistance))) {
+    return true;
+  }
+  // SPV_AMD_shader_ballot brings the Reduce, InclusiveScan and ExclusiveScan group operations
+  // for its instructions.
+  if (&kind == &grammar::GetOperandKind(grammar::OperandKind::kGroupOperation) &&
+      e.value <= static_cast<uint32_t>(spv::GroupOperation::ExclusiveScan) &&
+      state.HasExtension("SPV_AMD_shader_ballot")) {
+    return true;
+  }
   if (Enabled(state, grammar::Capabilities(e), grammar::Extensions(e), e.version, !is_capability)) {
     return true;
   }
@@ -131,14 +129,37 @@ int FirstEnumerantOperand(const grammar::InstructionInfo& info) {
 // Whether an instruction's capabilities, extensions or version enable it, and the report when
 // they do not: out of line (once per opcode, and for errors), so that the loop over every
 // instruction keeps its values in registers.
+//
+// An instruction the grammar gates by capabilities is enabled by any of them: a capability that
+// an extension or a later version brings was checked as the OpCapability's operand (SPIR-V
+// 2.16.1; OpDemoteToHelperInvocation needs DemoteToHelperInvocation, from SPIR-V 1.6 or
+// SPV_EXT_demote_to_helper_invocation). OpTerminateInvocation, which Shader enables, needs its
+// extension or SPIR-V 1.6 as well. SPV_AMD_shader_ballot's non-uniform group instructions need
+// only the extension (its specification lists no capability for them).
+bool CapabilitySuffices(spv::Op op) { return op != spv::Op::TerminateInvocation; }
+bool AmdBallotGroupOp(spv::Op op) {
+  return op >= spv::Op::GroupIAddNonUniformAMD && op <= spv::Op::GroupSMaxNonUniformAMD;
+}
 [[gnu::noinline]] bool InstructionEnabled(const ValidationState& state,
                                           const grammar::InstructionInfo& info) {
-  return Enabled(state, grammar::Capabilities(info), grammar::Extensions(info), info.version, true);
+  const auto op = static_cast<spv::Op>(info.opcode);
+  if (AmdBallotGroupOp(op) && state.HasExtension("SPV_AMD_shader_ballot")) return true;
+  const auto caps = grammar::Capabilities(info);
+  if (!caps.empty() && CapabilitySuffices(op)) {
+    for (uint32_t c : caps) {
+      if (state.HasCapabilityValue(c)) return true;
+    }
+    return false;
+  }
+  return Enabled(state, caps, grammar::Extensions(info), info.version, true);
 }
 [[gnu::cold, gnu::noinline]] void ReportInstruction(ValidationState& state, InstIndex i,
                                                     const grammar::InstructionInfo& info) {
+  const auto caps = grammar::Capabilities(info);
   const ws::string missing =
-      Missing(state, grammar::Capabilities(info), grammar::Extensions(info), info.version, true);
+      !caps.empty() && CapabilitySuffices(static_cast<spv::Op>(info.opcode))
+          ? "one of the capabilities " + JoinCapabilities(caps)
+          : Missing(state, caps, grammar::Extensions(info), info.version, true);
   state.Report("capability.instruction", i, state.Describe(i) + " requires " + missing);
 }
 

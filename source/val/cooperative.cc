@@ -229,14 +229,22 @@ bool IsCooperativeMatrixOperation(const ValidationState& state, InstIndex i) {
   return CoopOperationHolds(state, i, CoopOperationOf(state.module().opcode(i)));
 }
 
-void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask, bool load,
-                            const char* rule) {
+void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask,
+                            MemoryAccessRole role, const char* rule, int occurrence) {
   const auto bit = [](spv::MemoryAccess a) { return static_cast<uint32_t>(a); };
-  if (load && (mask & bit(spv::MemoryAccess::MakePointerAvailable))) {
-    state.Report(rule, i, state.Describe(i) + ": MakePointerAvailable is not valid on a load");
+  const bool copy =
+      state.module().opcode(i) == Op::CopyMemory || state.module().opcode(i) == Op::CopyMemorySized;
+  if (role == MemoryAccessRole::kLoad && (mask & bit(spv::MemoryAccess::MakePointerAvailable))) {
+    state.Report(rule, i,
+                 state.Describe(i) + (copy ? ": MakePointerAvailable is not valid on the Source's "
+                                             "(second) Memory Operands"
+                                           : ": MakePointerAvailable is not valid on a load"));
   }
-  if (!load && (mask & bit(spv::MemoryAccess::MakePointerVisible))) {
-    state.Report(rule, i, state.Describe(i) + ": MakePointerVisible is not valid on a store");
+  if (role == MemoryAccessRole::kStore && (mask & bit(spv::MemoryAccess::MakePointerVisible))) {
+    state.Report(rule, i,
+                 state.Describe(i) + (copy ? ": MakePointerVisible is not valid on the Target's "
+                                             "(first) Memory Operands"
+                                           : ": MakePointerVisible is not valid on a store"));
   }
   if ((mask & (bit(spv::MemoryAccess::MakePointerAvailable) |
                bit(spv::MemoryAccess::MakePointerVisible))) &&
@@ -250,8 +258,9 @@ void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask, 
     // The Aligned literal is the mask's first parameter.
     const ir::Inst inst = state.module().inst(i);
     uint32_t alignment = 0;
+    int seen = 0;
     for (size_t k = 0; k + 1 < inst.operands.size(); ++k) {
-      if (inst.operands[k].kind == grammar::OperandKind::kMemoryAccess) {
+      if (inst.operands[k].kind == grammar::OperandKind::kMemoryAccess && seen++ == occurrence) {
         alignment = inst.word(inst.operands[k + 1]);
         break;
       }
@@ -262,6 +271,15 @@ void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask, 
           state.Describe(i) + ": Aligned " + ws::to_string(alignment) + " is not a power of two");
     }
   }
+}
+
+bool EnumerantTakesIds(grammar::OperandKind kind, uint32_t value) {
+  const grammar::EnumerantInfo* e = grammar::LookupEnumerant(kind, value);
+  if (e == nullptr) return false;
+  for (const grammar::OperandInfo& p : grammar::Parameters(*e)) {
+    if (grammar::IsIdKind(p.kind)) return true;
+  }
+  return false;
 }
 
 ws::string EnumerantName(grammar::OperandKind kind, uint32_t value) {

@@ -75,14 +75,27 @@ inline bool CoopOperationHolds(const ValidationState& state, InstIndex i, CoopOp
          (by_opcode == CoopOperation::kIfMatrixTyped && HasCoopMatrixTyped(state, i));
 }
 
-// The Memory Operand rules every cooperative load and store shares: MakePointerAvailable not
+// What a Memory Operands mask qualifies: a load (or the Source of OpCopyMemory's second mask), a
+// store (or the Target of its first), or both sides of OpCopyMemory's single mask.
+enum class MemoryAccessRole : uint8_t { kLoad, kStore, kCopy };
+
+// The Memory Operand rules every load and store shares (SPIR-V 3.26): MakePointerAvailable not
 // on a load, MakePointerVisible not on a store, either one only with NonPrivatePointer, and
-// Aligned a power of two.
-void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask, bool load,
-                            const char* rule);
+// Aligned a power of two. `occurrence`: which Memory Operands operand of the instruction `mask`
+// is (OpCopyMemory has two), for finding its Aligned literal.
+void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask,
+                            MemoryAccessRole role, const char* rule, int occurrence = 0);
+inline void CheckMemoryOperandMask(ValidationState& state, InstIndex i, uint32_t mask, bool load,
+                                   const char* rule) {
+  CheckMemoryOperandMask(state, i, mask, load ? MemoryAccessRole::kLoad : MemoryAccessRole::kStore,
+                         rule);
+}
 
 // The grammar's name of enumerant `value` of `kind`, e.g. "Subgroup"; its number when unknown.
 ws::string EnumerantName(grammar::OperandKind kind, uint32_t value);
+// Whether the grammar gives enumerant `value` of `kind` an id parameter (an execution mode or
+// decoration that then goes in OpExecutionModeId / OpDecorateId).
+bool EnumerantTakesIds(grammar::OperandKind kind, uint32_t value);
 // The storage class name, e.g. "StorageBuffer".
 ws::string StorageClassName(spv::StorageClass sc);
 ws::string ScopeName(int64_t scope);

@@ -7,8 +7,8 @@ void ValidateCore(ValidationState& state) {
       ValidateDecorations,          ValidateMemory,       ValidateArithmetic,
       ValidateVectorMatrix,         ValidateMicroscaling, ValidateComposites,
       ValidateControlFlow,          ValidateBlockLayout,  ValidateGroups,
-      ValidateEntryPointInterfaces, ValidateVulkan,       ValidateRayQueries,
-      ValidateTensorsArm,
+      ValidateEntryPointInterfaces, ValidateVulkan,       ValidateExecutionModes,
+      ValidateRayQueries,           ValidateTensorsArm,
   };
   for (auto family : families) {
     if (state.Full()) return;

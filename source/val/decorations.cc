@@ -26,6 +26,8 @@ enum class Target : uint8_t {
   kMemoryObject,
   kBuiltIn,
   kNotType,  // Anything but a type declaration.
+  kValue,    // An instruction with a non-void result type.
+  kWrap,     // OpIAdd, OpISub, OpIMul, OpShiftLeftLogical, OpSNegate, OpExtInst.
 };
 
 Target TargetOf(Decoration d) {
@@ -54,6 +56,12 @@ Target TargetOf(Decoration d) {
       return Target::kNotType;
     case Decoration::BuiltIn:
       return Target::kBuiltIn;
+    case Decoration::Uniform:
+    case Decoration::UniformId:
+      return Target::kValue;
+    case Decoration::NoSignedWrap:
+    case Decoration::NoUnsignedWrap:
+      return Target::kWrap;
     default:
       return Target::kAny;
   }
@@ -82,6 +90,13 @@ bool Satisfies(const ValidationState& state, Id target, Target want) {
       return IsVariable(op) || ir::IsConstant(op);
     case Target::kNotType:
       return !ir::IsTypeDeclaration(op);
+    case Target::kValue: {
+      const Id type = state.TypeOf(target);
+      return type != 0 && !ir::IsTypeDeclaration(op) && state.DefOp(type) != Op::TypeVoid;
+    }
+    case Target::kWrap:
+      return op == Op::IAdd || op == Op::ISub || op == Op::IMul || op == Op::ShiftLeftLogical ||
+             op == Op::SNegate || op == Op::ExtInst;
   }
   return true;
 }
@@ -102,6 +117,10 @@ const char* TargetText(Target want) {
       return "a variable or a constant (or a struct member, with OpMemberDecorate)";
     case Target::kNotType:
       return "a value, not a type";
+    case Target::kValue:
+      return "an object with a non-void type";
+    case Target::kWrap:
+      return "OpIAdd, OpISub, OpIMul, OpShiftLeftLogical, OpSNegate or OpExtInst";
     case Target::kAny:
       break;
   }
@@ -175,11 +194,78 @@ void CheckBuiltInTarget(ValidationState& state, InstIndex i, Id target, uint32_t
   }
 }
 
+// SPV_KHR_16bit_storage (FPRoundingMode in a shader): the decorated value is an OpFConvert
+// result used only as the Object of OpStore through a pointer to 16-bit floats in
+// StorageBuffer, PhysicalStorageBuffer, Uniform, PushConstant, Input or Output storage.
+void CheckRoundingModeTarget(ValidationState& state, InstIndex i, Id target) {
+  const ir::Module& m = state.module();
+  ws::string problem;
+  if (state.DefOp(target) != Op::FConvert) {
+    problem = "is not an OpFConvert";
+  } else {
+    for (const ir::Use& use : m.def_use().Uses(target)) {
+      const Op op = m.opcode(use.inst);
+      if (use.inst < m.global_end() || op == Op::FConvert || IsNonSemanticExtInst(m, use.inst)) {
+        continue;  // Decorations, names; a further conversion.
+      }
+      if (op != Op::Store || m.num_words(use.inst) < 3 || m.word(use.inst, 2) != target ||
+          m.word(use.inst, 1) == target) {
+        problem = "is used by " + state.Describe(use.inst) + ", not only as the Object of OpStore";
+        break;
+      }
+      const Id pointer_type = state.TypeOf(m.word(use.inst, 1));
+      const std::optional<spv::StorageClass> sc = state.PointerStorageClass(pointer_type);
+      Id pointee = state.PointeeType(pointer_type);
+      if (state.IsVectorType(pointee)) pointee = state.ComponentType(pointee);
+      if (!state.IsFloatType(pointee) || state.ScalarWidth(pointee) != 16) {
+        problem = "is stored by " + state.Describe(use.inst) + " to other than 16-bit floats";
+        break;
+      }
+      using spv::StorageClass;
+      if (sc && *sc != StorageClass::StorageBuffer && *sc != StorageClass::Uniform &&
+          *sc != StorageClass::PushConstant && *sc != StorageClass::Input &&
+          *sc != StorageClass::Output && *sc != StorageClass::PhysicalStorageBuffer) {
+        problem = "is stored by " + state.Describe(use.inst) + " to " + StorageClassName(*sc) +
+                  " storage";
+        break;
+      }
+    }
+  }
+  if (problem.empty()) return;
+  state.Report("decoration.fp-rounding-mode", i,
+               state.Describe(i) + ": " + state.Name(target) + " " + problem +
+                   "; in a shader FPRoundingMode marks a width conversion stored to 16-bit "
+                   "float storage");
+}
+
+bool IsEntryPointFunction(const ir::Module& m, Id function) {
+  for (InstIndex i = 0; i < m.global_end(); ++i) {
+    if (m.opcode(i) == Op::EntryPoint && m.num_words(i) >= 3 && m.word(i, 2) == function) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Decorations that must not decorate the same target (SPIR-V 3.20 Aliased / Restrict,
+// AliasedPointer / RestrictPointer; SPV_KHR_float_controls2: NoContraction / FPFastMathMode).
+bool Conflict(uint32_t a, uint32_t b) {
+  auto pair = [&](Decoration x, Decoration y) {
+    return (a == static_cast<uint32_t>(x) && b == static_cast<uint32_t>(y)) ||
+           (a == static_cast<uint32_t>(y) && b == static_cast<uint32_t>(x));
+  };
+  return pair(Decoration::Aliased, Decoration::Restrict) ||
+         pair(Decoration::AliasedPointer, Decoration::RestrictPointer) ||
+         pair(Decoration::NoContraction, Decoration::FPFastMathMode);
+}
+
 }  // namespace
 
 void ValidateDecorations(ValidationState& state) {
   const ir::Module& m = state.module();
   ws::vector<Applied> applied;
+  const bool shader =
+      state.HasCapability(spv::Capability::Shader) && !state.HasCapability(spv::Capability::Kernel);
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
     const uint32_t n = m.num_words(i);
@@ -189,6 +275,19 @@ void ValidateDecorations(ValidationState& state) {
       const Target want = TargetOf(d);
       const Op target_op = state.DefOp(target);
       if (target_op == Op::Nop || target_op == Op::DecorationGroup) continue;
+      // SPIR-V OpDecorate / OpDecorateId: decorations with id operands go in OpDecorateId.
+      // (An OpDecorate without operands takes no ids: the reader checked its operands.)
+      if ((op == Op::DecorateId || n > 3) &&
+          EnumerantTakesIds(grammar::OperandKind::kDecoration, static_cast<uint32_t>(d)) !=
+              (op == Op::DecorateId)) {
+        state.Report(
+            "decoration.instruction", i,
+            state.Describe(i) + ": " + DecorationName(d) +
+                (op == Op::DecorateId ? " takes no id operand; it is declared with OpDecorate"
+                                      : " takes id operands; it is declared with "
+                                        "OpDecorateId"));
+        continue;
+      }
       if (!Satisfies(state, target, want)) {
         state.Report("decoration.target", i,
                      state.Describe(i) + ": " + DecorationName(d) + " applies to " +
@@ -197,6 +296,26 @@ void ValidateDecorations(ValidationState& state) {
         CheckBuiltInTarget(state, i, target, m.word(i, 3));
       } else if (d == Decoration::NonWritable || d == Decoration::NonReadable) {
         CheckAccessQualifier(state, i, target, d);
+      } else if (d == Decoration::FPRoundingMode && shader) {
+        CheckRoundingModeTarget(state, i, target);
+      } else if (d == Decoration::FPFastMathMode && n >= 4) {
+        // SPV_KHR_float_controls2: AllowTransform comes with AllowContract and AllowReassoc.
+        constexpr auto kTransform = static_cast<uint32_t>(spv::FPFastMathMode::AllowTransform);
+        constexpr uint32_t kContractReassoc =
+            static_cast<uint32_t>(spv::FPFastMathMode::AllowContract) |
+            static_cast<uint32_t>(spv::FPFastMathMode::AllowReassoc);
+        const uint32_t bits = m.word(i, 3);
+        if ((bits & kTransform) && (bits & kContractReassoc) != kContractReassoc) {
+          state.Report("decoration.fp-fast-math-mode", i,
+                       state.Describe(i) +
+                           ": AllowTransform without AllowContract and "
+                           "AllowReassoc");
+        }
+      } else if (d == Decoration::LinkageAttributes && target_op == Op::Function &&
+                 IsEntryPointFunction(m, target)) {
+        state.Report("decoration.linkage-entry-point", i,
+                     state.Describe(i) + ": " + state.Name(target) +
+                         " is an entry point's function, which is not imported or exported");
       }
       applied.push_back({target, ~0u, static_cast<uint32_t>(d), i});
     } else if ((op == Op::MemberDecorate || op == Op::MemberDecorateString ||
@@ -230,7 +349,16 @@ void ValidateDecorations(ValidationState& state) {
   for (size_t k = 1; k < applied.size() && !state.Full(); ++k) {
     const Applied& a = applied[k - 1];
     const Applied& b = applied[k];
-    if (a.target != b.target || a.member != b.member || a.decoration != b.decoration) continue;
+    if (a.target != b.target || a.member != b.member) continue;
+    if (a.decoration != b.decoration) {
+      if (Conflict(a.decoration, b.decoration)) {
+        state.Report("decoration.conflict", b.inst,
+                     state.Describe(b.inst) + ": " + state.Name(b.target) +
+                         " is also decorated with " +
+                         DecorationName(static_cast<Decoration>(a.decoration)));
+      }
+      continue;
+    }
     const ws::string what = state.Name(b.target) +
                             (b.member == ~0u ? ws::string() : " member " + ws::to_string(b.member));
     state.Report("decoration.duplicate", b.inst,

@@ -156,7 +156,7 @@ void CheckFunctionTypes(ValidationState& state) {
       continue;
     }
     for (uint32_t p = 0; p < f.num_params; ++p) {
-      const InstIndex param = f.first_param + p;
+      const InstIndex param = m.Param(f, p);
       if (m.type_id(param) != type.words[3 + p]) {
         state.Report("function.type", param,
                      state.Describe(param) + ": parameter " + ws::to_string(p) + " has type " +

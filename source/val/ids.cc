@@ -89,6 +89,18 @@ constexpr Op kSpecialWantOps[] = {
     Op::Source,
     Op::ExecutionModeId,
     Op::DecorateId,
+    Op::UntypedVariableKHR,
+    Op::UntypedAccessChainKHR,
+    Op::UntypedInBoundsAccessChainKHR,
+    Op::UntypedPtrAccessChainKHR,
+    Op::UntypedInBoundsPtrAccessChainKHR,
+    Op::UntypedPrefetchKHR,
+    Op::UntypedImageTexelPointerEXT,
+    Op::UntypedVariableLengthArrayINTEL,
+    Op::AbortKHR,
+    Op::ConstantSizeOfEXT,
+    Op::AsmINTEL,
+    Op::IsNodePayloadValidAMDX,
     Op::TypeArray,
     Op::TypeCooperativeMatrixKHR,
     Op::TypeCooperativeMatrixNV,
@@ -141,11 +153,17 @@ Want IdOperandWant(ir::Section section, bool is_type) {
   return is_type ? Want::kType : Want::kValue;
 }
 
-// Whether an OpExtInst of this set index takes anything after its instruction number: unknown
-// and non-semantic sets (debug info names strings, types, ...).
+// Whether an OpExtInst of this set index takes anything after its instruction number: unknown,
+// non-semantic and debug-info sets (debug info names strings, types, ...).
+bool IsDebugInfoSet(int32_t set) {
+  if (set < 0) return false;
+  const std::string_view name = grammar::GetExtInstSet(set).name;
+  return name == "DebugInfo" || name == "OpenCL.DebugInfo.100";
+}
 bool ExtInstTakesAnything(int32_t set) {
   return set < 0 ||
-         std::string_view(grammar::GetExtInstSet(set).name).substr(0, 12) == "NonSemantic.";
+         std::string_view(grammar::GetExtInstSet(set).name).substr(0, 12) == "NonSemantic." ||
+         IsDebugInfoSet(set);
 }
 
 // What id operand k (neither Result Type nor Result) of an instruction with special wants must
@@ -167,7 +185,29 @@ bool ExtInstTakesAnything(int32_t set) {
       return k == 0 ? Want::kString : other;
     case Op::Source:
       return Want::kString;  // Only id operands come here.
+    // Operands that name a type outside type declarations.
+    case Op::UntypedVariableKHR:  // Data Type.
+      return k == 3 ? Want::kType : other;
+    case Op::UntypedAccessChainKHR:  // Base Type.
+    case Op::UntypedInBoundsAccessChainKHR:
+    case Op::UntypedPtrAccessChainKHR:
+    case Op::UntypedInBoundsPtrAccessChainKHR:
+    case Op::UntypedImageTexelPointerEXT:  // ImageType.
+    case Op::UntypedVariableLengthArrayINTEL:  // Element Type.
+    case Op::ConstantSizeOfEXT:  // Type.
+    case Op::AsmINTEL:  // Asm type.
+    case Op::IsNodePayloadValidAMDX:  // Payload Type.
+      return k == 2 ? Want::kType : other;
+    case Op::UntypedPrefetchKHR:  // Pointer Type.
+    case Op::AbortKHR:  // Message Type.
+      return k == 0 ? Want::kType : other;
     case Op::ExecutionModeId:
+      // FPFastMathDefault's Target Type (SPV_KHR_float_controls2).
+      if (k == 2 && rec.num_words > 2 &&
+          inst_words[2] == static_cast<uint32_t>(spv::ExecutionMode::FPFastMathDefault)) {
+        return Want::kType;
+      }
+      return k >= 2 ? Want::kValue : other;
     case Op::DecorateId:
     case Op::TypeCooperativeMatrixKHR:
     case Op::TypeCooperativeMatrixNV:
@@ -269,8 +309,7 @@ ws::string OperandLabel(const ir::Inst& inst, size_t k) {
 // SPV_KHR_relaxed_extended_instruction: OpExtInstWithForwardRefsKHR is the one extended
 // instruction that may name later definitions; it is for non-semantic sets, and only where it
 // does name one.
-[[gnu::cold, gnu::noinline]] bool CheckExtInstWithForwardRefs(ValidationState& state,
-                                                              InstIndex i) {
+[[gnu::cold, gnu::noinline]] bool CheckExtInstWithForwardRefs(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   const InstIndex set = m.num_words(i) > 3 ? m.Def(m.word(i, 3)) : kNoInst;
   if (set == kNoInst || m.opcode(set) != Op::ExtInstImport) return true;  // id.kind's.
@@ -359,7 +398,10 @@ void ValidateIds(ValidationState& state) {
       if (op == Op::FunctionEnd) forward_rule = kForwardRule;
       if (op == Op::TypeForwardPointer) forward_pointer[words[rec.offset + 1]] = true;
     }
-    const bool check_forward = f & forward_rule;
+    // The DebugInfo sets' instructions are debug instructions, which may name later ids (a
+    // DebugFunction its OpFunction); the non-semantic sets need OpExtInstWithForwardRefsKHR.
+    const bool check_forward =
+        (f & forward_rule) && !(op == Op::ExtInst && IsDebugInfoSet(rec.ext_inst_set));
     // Checks operand k, naming `id`, against what it must name.
     auto check = [&](uint32_t k, Id id, Want want) __attribute__((always_inline)) {
       const InstIndex def = m.Def(id);

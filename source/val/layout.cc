@@ -12,6 +12,26 @@
 namespace coopspv::val {
 namespace {
 
+// An OpExtInst of the DebugInfo or OpenCL.DebugInfo.100 set: debug information, which the
+// declarations section holds as well (SPIR-V 2.4; the sets' own specifications).
+bool IsDebugInfoExtInst(const ir::Module& m, InstIndex i) {
+  const InstIndex set = m.Def(m.word(i, 3));
+  if (set == kNoInst || m.opcode(set) != Op::ExtInstImport) return false;
+  const std::string_view name = binary::DecodeString(m.inst(set).words.subspan(2));
+  return name == "DebugInfo" || name == "OpenCL.DebugInfo.100";
+}
+
+// A function declaration: nothing but parameters (and line information) between the OpFunction
+// and its OpFunctionEnd.
+bool IsDeclaration(const ir::Module& m, const ir::Function& f) {
+  if (f.end == kNoInst) return false;
+  for (InstIndex i = f.first_param; i < f.end; ++i) {
+    const Op op = m.opcode(i);
+    if (op != Op::FunctionParameter && op != Op::Line && op != Op::NoLine) return false;
+  }
+  return true;
+}
+
 using ir::Section;
 
 ws::string VersionText(uint32_t v) {
@@ -52,8 +72,10 @@ const char* SectionName(Section s) {
 // An instruction a function body may hold (OpFunction too: the function rules report that one),
 // which leaves CheckOrder's state as it is.
 bool StaysInFunction(Op op) {
-  return op != Op::FunctionEnd && (ir::SectionOf(op) == Section::kFunction || op == Op::Variable ||
-                                   op == Op::Undef || op == Op::Line || op == Op::NoLine);
+  return op != Op::FunctionEnd &&
+         (ir::SectionOf(op) == Section::kFunction || op == Op::Variable ||
+          op == Op::UntypedVariableKHR || op == Op::Undef || op == Op::PoisonKHR ||
+          op == Op::Line || op == Op::NoLine);
 }
 
 void CheckVersion(ValidationState& state) {
@@ -135,8 +157,17 @@ void CheckOrder(ValidationState& state, ModuleLevel* found) {
       if (current < Section::kGlobal) current = Section::kGlobal;
       continue;
     }
-    // Non-semantic extended instructions may also appear among the global declarations.
-    if (IsNonSemanticExtInst(m, i)) s = Section::kGlobal;
+    // Non-semantic extended instructions may also appear among the global declarations, and
+    // between and after the functions (SPV_KHR_non_semantic_info; SPIR-V 2.4 from 1.6 rev 2).
+    // So may the debug-info sets' (DebugInfo, OpenCL.DebugInfo.100) among the declarations.
+    if (op == Op::ExtInst || op == Op::ExtInstWithForwardRefsKHR) {
+      if (IsNonSemanticExtInst(m, i)) {
+        if (current == Section::kFunction) continue;
+        s = Section::kGlobal;
+      } else if (IsDebugInfoExtInst(m, i)) {
+        s = Section::kGlobal;
+      }
+    }
     if (s == Section::kFunction) {
       in_order = false;
       state.Report("layout.order", i,
@@ -210,9 +241,9 @@ void CheckEntryPoints(ValidationState& state, const ModuleLevel& found) {
     } else {
       entry_functions.insert(function);
       const uint32_t f = m.FunctionById(function);
-      // A declaration: OpFunctionEnd right after the parameters.
-      if (f != ~0u && m.functions()[f].end != ir::kNoInst &&
-          m.functions()[f].end == m.functions()[f].first_param + m.functions()[f].num_params) {
+      // A declaration: nothing but parameters (and line information) between the OpFunction
+      // and its OpFunctionEnd.
+      if (f != ~0u && IsDeclaration(m, m.functions()[f])) {
         state.Report("entry-point.function", i,
                      "entry point \"" + name + "\" names " + state.Name(function) +
                          ", a function declaration without a body");
@@ -228,10 +259,13 @@ void CheckEntryPoints(ValidationState& state, const ModuleLevel& found) {
                          (void_return ? " takes parameters" : " does not return void"));
       }
     }
-    // Interface: global variables, listed once.
+    // Interface: global variables, listed once from SPIR-V 1.4 (OpEntryPoint: "Each
+    // Interface id must be unique"; earlier versions let a variable repeat).
     ws::set<Id> listed;
+    const bool unique = state.version() >= SpirvVersion(1, 4);
     for (const Id id : ir::EntryPointInterface(inst)) {
       if (!listed.insert(id).second) {
+        if (!unique) continue;
         state.Report(
             "entry-point.interface", i,
             "interface " + state.Name(id) + " is listed twice in entry point \"" + name + "\"");
@@ -271,6 +305,7 @@ void CheckEntryPoints(ValidationState& state, const ModuleLevel& found) {
     }
   }
 }
+
 
 }  // namespace
 

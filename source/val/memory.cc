@@ -257,6 +257,32 @@ Id RootOf(const ValidationState& state, Id pointer) {
   }
 }
 
+// OpCopyMemory / OpCopyMemorySized: one Memory Operands mask for both sides, or (SPIR-V 1.4)
+// one for the Target, then one for the Source.
+void CheckCopyMemoryOperands(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  const uint32_t first_word = m.opcode(i) == Op::CopyMemory ? 3 : 4;
+  if (m.num_words(i) <= first_word) return;
+  const ir::Inst inst = m.inst(i);
+  uint32_t masks[2] = {0, 0};
+  int count = 0;
+  for (const auto& operand : inst.operands) {
+    if (operand.kind == grammar::OperandKind::kMemoryAccess && count < 2) {
+      masks[count++] = inst.word(operand);
+    }
+  }
+  if (count == 2 && state.version() < 0x10400) {
+    state.Report("memory.operands", i,
+                 state.Describe(i) + " has two Memory Operands, which needs SPIR-V 1.4 or later");
+  }
+  for (int k = 0; k < count; ++k) {
+    const MemoryAccessRole role = count == 1 ? MemoryAccessRole::kCopy
+                                  : k == 0   ? MemoryAccessRole::kStore
+                                             : MemoryAccessRole::kLoad;
+    CheckMemoryOperandMask(state, i, masks[k], role, "memory.operands", k);
+  }
+}
+
 void CheckCopy(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   const Op op = m.opcode(i);
@@ -270,6 +296,8 @@ void CheckCopy(ValidationState& state, InstIndex i) {
     }
     return;
   }
+  CheckCopyMemoryOperands(state, i);
+  if (op == Op::CopyMemorySized) return;
   // OpCopyMemory: Target and Source point to the same type (before SPIR-V 1.4 always; later
   // only without the explicit layouts that allow logically matching types, which the reference
   // also accepts only when identical in Logical addressing).
@@ -605,6 +633,7 @@ bool MemoryVisits(const ValidationState& state, Op op) {
     case Op::Store:
     case Op::CopyObject:
     case Op::CopyMemory:
+    case Op::CopyMemorySized:
     case Op::AccessChain:
     case Op::InBoundsAccessChain:
     case Op::PtrAccessChain:
@@ -635,6 +664,7 @@ void ValidateMemory(ValidationState& state) {
         break;
       case Op::CopyObject:
       case Op::CopyMemory:
+      case Op::CopyMemorySized:
         CheckCopy(state, i);
         break;
       case Op::AccessChain:

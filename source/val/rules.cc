@@ -181,15 +181,84 @@ constexpr Rule kRules[] = {
     {"scope.id", kE, "scope",
      "SPIR-V 2.16.2 Validation Rules for Shader Capabilities; SPV_KHR_cooperative_matrix",
      "Scope operands are constant instructions of 32-bit integer type naming a Scope; in shaders "
-     "an OpConstant, or any constant instruction once CooperativeMatrixKHR is declared."},
-    {"memory-semantics.id", kE, "scope", "SPIR-V 2.16.2 Validation Rules for Shader Capabilities",
-     "Memory Semantics operands are 32-bit integer constants; OpConstant in shaders."},
-    {"memory-semantics.order", kE, "scope", "SPIR-V 3.25 Memory Semantics",
+     "an OpConstant (or OpConstantNull), or any constant instruction once CooperativeMatrixKHR "
+     "or CooperativeMatrixNV is declared."},
+    {"scope.memory-model", kE, "scope",
+     "SPIR-V 3.27 Scope (QueueFamily: VulkanMemoryModel); SPV_KHR_vulkan_memory_model "
+     "(VulkanMemoryModelDeviceScope)",
+     "A memory Scope (of a barrier, an atomic or a MakePointerAvailable / MakePointerVisible "
+     "Memory Operand) of QueueFamily needs the VulkanMemoryModel capability; one of Device, "
+     "under VulkanMemoryModel, needs VulkanMemoryModelDeviceScope."},
+
+    // memory_semantics.cc
+    {"memory-semantics.id", kE, "memory-semantics",
+     "SPIR-V 2.16.2 Validation Rules for Shader Capabilities; SPV_NV_cooperative_matrix",
+     "Memory Semantics operands are 32-bit integer constants; OpConstant (or OpConstantNull) in "
+     "shaders, or any constant instruction once CooperativeMatrixNV is declared."},
+    {"memory-semantics.capability", kE, "memory-semantics",
+     "SPIR-V 3.25 Memory Semantics (enabling capabilities); 2.16.1 Universal Validation Rules",
+     "A Memory Semantics value sets UniformMemory only with the Shader capability, and "
+     "OutputMemory, MakeAvailable, MakeVisible or Volatile only with VulkanMemoryModel."},
+    {"memory-semantics.order", kE, "memory-semantics",
+     "SPIR-V 3.25 Memory Semantics; VUID-StandaloneSpirv-MemorySemantics-10865",
      "A Memory Semantics value sets at most one of Acquire, Release, AcquireRelease and "
      "SequentiallyConsistent."},
-    {"vulkan.memory-semantics-storage", kE, "scope", "VUID-StandaloneSpirv-MemorySemantics-10870",
-     "In a Vulkan environment, Memory Semantics with Acquire, Release or AcquireRelease also set "
-     "UniformMemory, WorkgroupMemory, ImageMemory or OutputMemory."},
+    {"memory-semantics.make-available", kE, "memory-semantics",
+     "SPIR-V 3.25 Memory Semantics (MakeAvailable); VUID-StandaloneSpirv-MemorySemantics-10872",
+     "Memory Semantics with MakeAvailable also set Release or AcquireRelease."},
+    {"memory-semantics.make-visible", kE, "memory-semantics",
+     "SPIR-V 3.25 Memory Semantics (MakeVisible); VUID-StandaloneSpirv-MemorySemantics-10873",
+     "Memory Semantics with MakeVisible also set Acquire or AcquireRelease."},
+    {"memory-semantics.volatile", kE, "memory-semantics",
+     "SPIR-V 3.25 Memory Semantics (Volatile); VUID-StandaloneSpirv-MemorySemantics-10874 (13551 "
+     "in later revisions)",
+     "Volatile is set only on atomic instructions, never on a barrier (OpControlBarrier, "
+     "OpMemoryBarrier, OpMemoryNamedBarrier, OpControlBarrierArriveEXT / WaitEXT)."},
+    {"memory-semantics.load-store-order", kE, "memory-semantics",
+     "SPIR-V 3.42.18 Atomic Instructions; VUID-StandaloneSpirv-MemorySemantics-10867, "
+     "VUID-StandaloneSpirv-MemorySemantics-10868",
+     "OpAtomicLoad's Memory Semantics are neither Release nor AcquireRelease; OpAtomicStore's "
+     "and OpAtomicFlagClear's neither Acquire nor AcquireRelease."},
+    {"memory-semantics.compare-exchange", kE, "memory-semantics",
+     "SPIR-V OpAtomicCompareExchange (Unequal); VUID-StandaloneSpirv-UnequalMemorySemantics-10875, "
+     "VUID-StandaloneSpirv-UnequalMemorySemantics-10876",
+     "The Unequal Memory Semantics of OpAtomicCompareExchange(Weak) are neither Release nor "
+     "AcquireRelease, and no stronger an order than Equal (SequentiallyConsistent only with "
+     "SequentiallyConsistent Equal, Acquire only with an ordered Equal)."},
+    {"vulkan.sequentially-consistent", kE, "memory-semantics",
+     "VUID-StandaloneSpirv-MemorySemantics-10866; SPIR-V 3.25 Memory Semantics "
+     "(SequentiallyConsistent under the Vulkan memory model)",
+     "In a Vulkan environment, or under the Vulkan memory model, Memory Semantics are not "
+     "SequentiallyConsistent."},
+    {"vulkan.memory-barrier-relaxed", kE, "memory-semantics",
+     "VUID-StandaloneSpirv-MemorySemantics-10869",
+     "In a Vulkan environment, or under the Vulkan memory model, OpMemoryBarrier's Memory "
+     "Semantics set Acquire, Release or AcquireRelease."},
+    {"vulkan.memory-semantics-storage", kE, "memory-semantics",
+     "VUID-StandaloneSpirv-MemorySemantics-10870",
+     "In a Vulkan environment, or under the Vulkan memory model, Memory Semantics with Acquire, "
+     "Release or AcquireRelease also set UniformMemory, WorkgroupMemory, ImageMemory or "
+     "OutputMemory."},
+    {"vulkan.memory-semantics-relaxed", kE, "memory-semantics",
+     "VUID-StandaloneSpirv-MemorySemantics-10871",
+     "In a Vulkan environment, or under the Vulkan memory model, Memory Semantics that set "
+     "UniformMemory, WorkgroupMemory, ImageMemory or OutputMemory also set Acquire, Release or "
+     "AcquireRelease."},
+    {"vulkan.invocation-scope-order", kE, "memory-semantics", "VUID-StandaloneSpirv-None-04641",
+     "In a Vulkan environment, or under the Vulkan memory model, Memory Semantics with "
+     "Invocation memory Scope are Relaxed."},
+    {"vulkan.split-barrier-order", kE, "memory-semantics",
+     "VUID-StandaloneSpirv-MemorySemantics-13556, VUID-StandaloneSpirv-MemorySemantics-13557 "
+     "(SPV_EXT_split_barrier)",
+     "In a Vulkan environment, or under the Vulkan memory model, OpControlBarrierArriveEXT's "
+     "Memory Semantics are Relaxed or Release, OpControlBarrierWaitEXT's Relaxed or Acquire."},
+    {"vulkan.compare-exchange-semantics", kE, "memory-semantics",
+     "VUID-StandaloneSpirv-UnequalMemorySemantics-10877, "
+     "VUID-StandaloneSpirv-UnequalMemorySemantics-10878, "
+     "VUID-StandaloneSpirv-UnequalMemorySemantics-10879",
+     "In a Vulkan environment, or under the Vulkan memory model, the Unequal Memory Semantics of "
+     "OpAtomicCompareExchange set no UniformMemory, WorkgroupMemory, ImageMemory, OutputMemory "
+     "or MakeVisible bit that Equal does not, and Volatile exactly when Equal does."},
 
     // pointers.cc
     {"pointer.access-chain-indexes", kE, "pointer", "SPIR-V 2.17 Universal Limits",
@@ -332,7 +401,27 @@ constexpr Rule kRules[] = {
      "variables; SpecId to scalar spec constants; NonWritable, NonReadable, Aliased, Restrict, "
      "AliasedPointer and RestrictPointer to variables and function parameters; BuiltIn to "
      "variables and struct members (WorkgroupSize, in a module with the Shader capability, to "
-     "constants and spec constants instead); RelaxedPrecision to anything but a type."},
+     "constants and spec constants instead); RelaxedPrecision to anything but a type; Uniform "
+     "and UniformId to objects of non-void type; NoSignedWrap and NoUnsignedWrap to OpIAdd, "
+     "OpISub, OpIMul, OpShiftLeftLogical, OpSNegate and OpExtInst."},
+    {"decoration.instruction", kE, "decorations", "SPIR-V OpDecorate, OpDecorateId",
+     "A decoration with id operands (UniformId, AlignmentId, CounterBuffer, ...) is applied with "
+     "OpDecorateId; every other one with OpDecorate."},
+    {"decoration.conflict", kE, "decorations",
+     "SPIR-V 3.20 Decoration (Aliased, Restrict, AliasedPointer, RestrictPointer); "
+     "SPV_KHR_float_controls2 (2.16.1)",
+     "No target is decorated with both Aliased and Restrict, both AliasedPointer and "
+     "RestrictPointer, or both NoContraction and FPFastMathMode."},
+    {"decoration.fp-fast-math-mode", kE, "decorations", "SPV_KHR_float_controls2 (2.16.1)",
+     "An FPFastMathMode with AllowTransform also has AllowContract and AllowReassoc."},
+    {"decoration.fp-rounding-mode", kE, "decorations",
+     "SPIR-V 3.20 FPRoundingMode; SPV_KHR_16bit_storage",
+     "In a shader, FPRoundingMode decorates an OpFConvert whose result is used only as the "
+     "Object of OpStore through a pointer to 16-bit floats in StorageBuffer, "
+     "PhysicalStorageBuffer, Uniform, PushConstant, Input or Output storage."},
+    {"decoration.linkage-entry-point", kE, "decorations", "SPIR-V 3.20 LinkageAttributes; 2.16.1",
+     "The function of an entry point has no LinkageAttributes (it is neither imported nor "
+     "exported)."},
     {"decoration.access-qualifier", kE, "decorations",
      "SPIR-V 3.20 Decoration (NonWritable, NonReadable)",
      "NonWritable and NonReadable mark a variable or function parameter pointing into Uniform, "
@@ -423,9 +512,11 @@ constexpr Rule kRules[] = {
      "element's) is decorated Block."},
     {"vulkan.buffer-variable-type", kE, "memory", "VUID-StandaloneSpirv-Uniform-06807",
      "In Vulkan, a Uniform or StorageBuffer variable is a struct or an array of structs."},
-    {"memory.operands", kE, "memory", "SPIR-V 3.26 Memory Operands",
+    {"memory.operands", kE, "memory", "SPIR-V 3.26 Memory Operands; OpCopyMemory",
      "OpLoad has no MakePointerAvailable, OpStore no MakePointerVisible; either one comes with "
-     "NonPrivatePointer; Aligned is a power of two."},
+     "NonPrivatePointer; Aligned is a power of two. OpCopyMemory(Sized) has two Memory Operands "
+     "only from SPIR-V 1.4: the first (Target's) without MakePointerVisible, the second "
+     "(Source's) without MakePointerAvailable."},
 
     // atomics.cc
     {"atomic.type", kE, "atomics", "SPIR-V 3.42.18 Atomic Instructions",
@@ -460,16 +551,43 @@ constexpr Rule kRules[] = {
      "structures) with such a member, is in the Input storage class."},
     {"vulkan.builtin-execution-model", kE, "vulkan",
      "VUID-<BuiltIn>-<BuiltIn>-* (\"used only within the GLCompute, MeshEXT, TaskEXT, MeshNV, or "
-     "TaskNV Execution Model\"), e.g. VUID-LocalInvocationId-LocalInvocationId-04281, "
-     "VUID-WorkgroupSize-WorkgroupSize-04425",
+     "TaskNV Execution Model\", \"used only within the Fragment Execution Model\", ...), e.g. "
+     "VUID-LocalInvocationId-LocalInvocationId-04281, VUID-WorkgroupSize-WorkgroupSize-04425, "
+     "VUID-FragCoord-FragCoord-04210, VUID-Position-Position-04318, VUID-ViewIndex-ViewIndex-04401",
      "In a Vulkan environment, NumWorkgroups, WorkgroupSize, WorkgroupId, LocalInvocationId, "
      "GlobalInvocationId, LocalInvocationIndex, NumSubgroups and SubgroupId are used only in the "
-     "call trees of GLCompute, MeshEXT, TaskEXT, MeshNV and TaskNV entry points."},
+     "call trees of GLCompute, MeshEXT, TaskEXT, MeshNV and TaskNV entry points; the built-ins of "
+     "the graphics, mesh and ray-tracing stages (Position, PointSize, ClipDistance, CullDistance, "
+     "FragCoord, FragDepth, FrontFacing, HelperInvocation, SampleId, SampleMask, SamplePosition, "
+     "PointCoord, FragStencilRefEXT, BaryCoordKHR, BaryCoordNoPerspKHR, InvocationId, "
+     "InstanceIndex, VertexIndex, BaseInstance, BaseVertex, DrawIndex, Layer, ViewportIndex, "
+     "PatchVertices, TessCoord, TessLevelOuter, TessLevelInner, PrimitiveId, ViewIndex and the "
+     "ray-tracing built-ins) only in those of the models Vulkan 15.9 lists for each."},
     {"vulkan.builtin-member", kE, "vulkan",
      "Vulkan 15.9 Built-In Variables (\"the variable decorated with\" SubgroupId, NumSubgroups, "
      "SubgroupSize, SubgroupLocalInvocationId, Subgroup*Mask)",
      "In a Vulkan environment, SubgroupId, NumSubgroups, SubgroupSize, SubgroupLocalInvocationId "
      "and the subgroup masks decorate variables, not structure members."},
+    {"vulkan.glsl-layout", kE, "vulkan", "VUID-StandaloneSpirv-GLSLShared-04669",
+     "In a Vulkan environment, GLSLShared and GLSLPacked are not used."},
+    {"vulkan.fp-rounding-mode", kE, "vulkan", "VUID-StandaloneSpirv-FPRoundingMode-04675",
+     "In a Vulkan environment, FPRoundingMode is RTE or RTZ."},
+    {"vulkan.block-decoration", kE, "vulkan",
+     "VUID-StandaloneSpirv-PushConstant-06675, VUID-StandaloneSpirv-Uniform-06676",
+     "In a Vulkan environment, the structure a StorageBuffer variable holds (through arrays) is "
+     "decorated Block, the one a Uniform variable holds Block or BufferBlock."},
+    {"vulkan.storage-class-model", kE, "vulkan",
+     "VUID-StandaloneSpirv-None-04644, VUID-StandaloneSpirv-None-04645, "
+     "VUID-StandaloneSpirv-RayPayloadKHR-04698, VUID-StandaloneSpirv-IncomingRayPayloadKHR-04699, "
+     "VUID-StandaloneSpirv-HitAttributeKHR-04701, VUID-StandaloneSpirv-CallableDataKHR-04704, "
+     "VUID-StandaloneSpirv-IncomingCallableDataKHR-04705, "
+     "VUID-StandaloneSpirv-ShaderRecordBufferKHR-07119",
+     "In a Vulkan environment, a module-scope variable is used only in the call trees of entry "
+     "points whose model its storage class allows: Output not in GLCompute or the ray-tracing "
+     "models, Workgroup in GLCompute, TaskEXT, MeshEXT, TaskNV and MeshNV, and the ray-tracing "
+     "storage classes (RayPayloadKHR, IncomingRayPayloadKHR, HitAttributeKHR, CallableDataKHR, "
+     "IncomingCallableDataKHR, ShaderRecordBufferKHR) in the ray-tracing models their VUIDs "
+     "list."},
     {"vulkan.resource-storage-class", kE, "vulkan", "VUID-StandaloneSpirv-DescriptorSet-06491",
      "In a Vulkan environment, a variable decorated with DescriptorSet or Binding is of "
      "StorageBuffer, Uniform or UniformConstant storage class."},
@@ -516,6 +634,61 @@ constexpr Rule kRules[] = {
      "VUID-StandaloneSpirv-Result-12468, VUID-StandaloneSpirv-Base-12469",
      "In a Vulkan environment, OpBitcastExtractEXT extracts Float4E2M1EXT, Float6E2M3EXT or "
      "Float6E3M2EXT scalars or vectors from an integer scalar or vector Base."},
+
+    // modes.cc
+    {"execution-mode.instruction", kE, "modes", "SPIR-V OpExecutionMode, OpExecutionModeId",
+     "A mode whose operands are ids (LocalSizeId, FPFastMathDefault, ...) is declared with "
+     "OpExecutionModeId; every other mode with OpExecutionMode."},
+    {"execution-mode.once", kE, "modes",
+     "SPIR-V 2.16.1 Universal Validation Rules (execution modes)",
+     "An entry point declares each execution mode once; the float-controls modes "
+     "(DenormPreserve, DenormFlushToZero, SignedZeroInfNanPreserve, RoundingModeRTE, "
+     "RoundingModeRTZ, FPFastMathDefault, the INTEL rounding and floating-point modes) once per "
+     "Target Width or Target Type."},
+    {"execution-mode.model", kE, "modes",
+     "SPIR-V 3.6 Execution Mode (\"Only valid with the ... Execution Model\"); "
+     "SPV_KHR_compute_shader_derivatives; SPV_QCOM_tile_shading",
+     "An execution mode is declared only for entry points of the models it is valid with: the "
+     "geometry, tessellation, mesh, fragment and kernel modes with those models, LocalSize / "
+     "LocalSizeId and the derivative-group modes with models that have workgroups, "
+     "QuadDerivativesKHR with Fragment and GLCompute, TileShadingRateQCOM with GLCompute."},
+    {"execution-mode.stage-modes", kE, "modes",
+     "SPIR-V 3.6 Execution Mode (the modes of a shader stage)",
+     "With the Shader capability: a Geometry entry point declares exactly one input primitive "
+     "mode (InputPoints, InputLines, InputLinesAdjacency, Triangles, InputTrianglesAdjacency) "
+     "and one output one (OutputPoints, OutputLineStrip, OutputTriangleStrip); a MeshEXT entry "
+     "point exactly one of OutputPoints, OutputLinesEXT, OutputTrianglesEXT, and "
+     "OutputPrimitivesEXT and OutputVertices; a Fragment entry point exactly one of "
+     "OriginUpperLeft, OriginLowerLeft, and at most one depth mode (DepthGreater, DepthLess, "
+     "DepthUnchanged), one interlock mode, one front and one back AMD stencil mode; a "
+     "tessellation entry point at most one spacing, one vertex order and one of Triangles, "
+     "Quads, Isolines."},
+    {"execution-mode.vulkan-fragment", kE, "modes",
+     "VUID-StandaloneSpirv-OriginLowerLeft-04653, VUID-StandaloneSpirv-PixelCenterInteger-04654",
+     "In a Vulkan environment, OriginLowerLeft and PixelCenterInteger are not used."},
+    {"execution-mode.workgroup-size", kE, "modes",
+     "SPIR-V 3.6 Execution Mode (LocalSize, LocalSizeId); "
+     "VUID-StandaloneSpirv-DerivativeGroupQuadsKHR-10151, "
+     "VUID-StandaloneSpirv-DerivativeGroupLinearKHR-10152",
+     "A workgroup size known without specialization (WorkgroupSize built-in, else LocalSizeId or "
+     "LocalSize) has at least one invocation; with DerivativeGroupQuadsKHR its X and Y are "
+     "multiples of 2, with DerivativeGroupLinearKHR its invocation count is a multiple of 4."},
+    {"execution-mode.vulkan-workgroup-size", kE, "modes",
+     "VUID-StandaloneSpirv-None-10685, VUID-StandaloneSpirv-TileShadingRateQCOM-10692, "
+     "VUID-RuntimeSpirv-LocalSizeId-06434",
+     "In a Vulkan environment, a GLCompute, TaskEXT, MeshEXT, TaskNV or MeshNV entry point "
+     "declares LocalSize, LocalSizeId or TileShadingRateQCOM, or the module a WorkgroupSize "
+     "built-in; TileShadingRateQCOM goes without LocalSize and LocalSizeId; LocalSizeId needs "
+     "maintenance4 (Vulkan 1.3, or a device profile that has it)."},
+    {"execution-mode.fp-fast-math-default", kE, "modes",
+     "SPV_KHR_float_controls2 (FPFastMathDefault; 2.16.1 Universal Validation Rules)",
+     "FPFastMathDefault's Target Type is a floating-point scalar type and its Fast-Math Mode a "
+     "32-bit integer OpConstant of FP Fast Math Mode bits without Fast, with AllowContract and "
+     "AllowReassoc where AllowTransform is set; the entry point declares neither ContractionOff "
+     "nor SignedZeroInfNanPreserve, and its call tree holds no instruction decorated "
+     "NoContraction or FPFastMathMode with Fast."},
+    {"execution-mode.tile-shading-rate", kE, "modes", "SPV_QCOM_tile_shading, Validation Rules",
+     "TileShadingRateQCOM's x rate and y rate are powers of 2."},
 
     // coop_matrix.cc
     {"coop-matrix.capability", kE, "coop-matrix", "SPV_KHR_cooperative_matrix, 2.16.2",

@@ -1,9 +1,11 @@
 // Scope and Memory Semantics operands. In shaders they are OpConstant; SPV_KHR_cooperative_matrix
-// relaxes Scope to any constant instruction (spec constants included) wherever its capability
-// is declared, for every instruction's Scope operands.
+// and SPV_NV_cooperative_matrix relax Scope to any constant instruction (spec constants included)
+// wherever their capability is declared, for every instruction's Scope operands (the NV one
+// relaxes Memory Semantics too). The Memory Semantics rules are memory_semantics.cc's.
 #include <string>
 
 #include "source/val/cooperative.h"
+#include "source/val/memory_semantics.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -15,8 +17,8 @@ bool ScopesVisits(const ValidationState& state, Op op) {
 void ValidateScopes(ValidationState& state) {
   const ir::Module& m = state.module();
   const bool shader = state.HasCapability(spv::Capability::Shader);
-  const bool relaxed = state.HasCapability(spv::Capability::CooperativeMatrixKHR);
-  const bool vulkan = state.options().env.is_vulkan();
+  const bool relaxed = state.HasCapability(spv::Capability::CooperativeMatrixKHR) ||
+                       state.HasCapability(spv::Capability::CooperativeMatrixNV);
   for (const InstIndex i : state.Walked(Walk::kScopes)) {
     if (state.Full()) break;
     // Most visits are loads and stores: their only Scope operands are those of the Memory
@@ -27,48 +29,35 @@ void ValidateScopes(ValidationState& state) {
       if (m.num_words(i) <= mask_word || (m.word(i, mask_word) & 0x18u) == 0) continue;
     }
     const ir::Inst inst = m.inst(i);
+    SemanticsOperands semantics;
+    Id last_scope = 0;             // The Scope operand a Memory Semantics operand goes with.
+    bool memory_operands = false;  // Past a Memory Operands mask: its Scopes are memory Scopes.
     for (const auto& operand : inst.operands) {
-      const bool scope = operand.kind == grammar::OperandKind::kIdScope;
-      if (!scope && operand.kind != grammar::OperandKind::kIdMemorySemantics) continue;
+      if (operand.kind == grammar::OperandKind::kMemoryAccess) memory_operands = true;
+      if (operand.kind == grammar::OperandKind::kIdMemorySemantics) {
+        if (semantics.count < 2) semantics.ids[semantics.count++] = inst.word(operand);
+        if (semantics.memory_scope == 0) {
+          semantics.memory_scope = last_scope;
+          if (last_scope != 0) CheckMemoryScope(state, i, last_scope, false);
+        }
+        continue;
+      }
+      if (operand.kind != grammar::OperandKind::kIdScope) continue;
       const Id id = inst.word(operand);
       const Op def = state.DefOp(id);
       if (def == Op::Nop) continue;  // The id rules report undefined ids.
-      const char* rule = scope ? "scope.id" : "memory-semantics.id";
-      const char* what = scope ? "Scope" : "Memory Semantics";
       if (!state.IsConstantInstruction(id) || !state.IsInt32(state.TypeOf(id))) {
-        state.Report(rule, i,
-                     state.Describe(i) + ": " + what + " " + state.Name(id) +
+        state.Report("scope.id", i,
+                     state.Describe(i) + ": Scope " + state.Name(id) +
                          " must be a constant instruction of 32-bit integer type");
         continue;
       }
-      if (shader && def != Op::Constant && !(scope && relaxed)) {
-        state.Report(rule, i,
-                     state.Describe(i) + ": " + what + " " + state.Name(id) +
-                         " must be an OpConstant in a shader" +
-                         (scope ? " (any constant instruction once CooperativeMatrixKHR is "
-                                  "declared)"
-                                : ""));
-        continue;
-      }
-      if (!scope) {
-        // SPIR-V 3.25 Memory Semantics: at most one of Acquire (0x2), Release (0x4),
-        // AcquireRelease (0x8) and SequentiallyConsistent (0x10).
-        const auto value = KnownValue(state, id);
-        const uint32_t order = value ? static_cast<uint32_t>(*value) & 0x1Eu : 0;
-        if ((order & (order - 1)) != 0) {
-          state.Report("memory-semantics.order", i,
-                       state.Describe(i) + ": Memory Semantics " + ValueText(state, id) +
-                           " sets more than one of Acquire, Release, AcquireRelease and "
-                           "SequentiallyConsistent");
-        } else if (vulkan && (order & 0xEu) != 0 && (*value & 0x1940) == 0) {
-          // VUID-StandaloneSpirv-MemorySemantics-10870: Acquire, Release or AcquireRelease
-          // with UniformMemory (0x40), WorkgroupMemory (0x100), ImageMemory (0x800) or
-          // OutputMemory (0x1000).
-          state.Report("vulkan.memory-semantics-storage", i,
-                       state.Describe(i) + ": Memory Semantics " + ValueText(state, id) +
-                           " orders memory but names no UniformMemory, WorkgroupMemory, "
-                           "ImageMemory or OutputMemory storage");
-        }
+      // OpConstantNull is a known 0 (CrossDevice), as the reference validator reads it.
+      if (shader && def != Op::Constant && def != Op::ConstantNull && !relaxed) {
+        state.Report("scope.id", i,
+                     state.Describe(i) + ": Scope " + state.Name(id) +
+                         " must be an OpConstant in a shader (any constant instruction once "
+                         "CooperativeMatrixKHR or CooperativeMatrixNV is declared)");
         continue;
       }
       const auto value = DefaultValue(state, id);
@@ -76,10 +65,14 @@ void ValidateScopes(ValidationState& state) {
                     !grammar::LookupEnumerant(grammar::OperandKind::kScope,
                                               static_cast<uint32_t>(*value)))) {
         state.Report(
-            rule, i,
+            "scope.id", i,
             state.Describe(i) + ": Scope " + ValueText(state, id) + " is not a Scope value");
+        continue;
       }
+      last_scope = id;
+      if (memory_operands) CheckMemoryScope(state, i, id, true);
     }
+    if (semantics.count != 0) CheckMemorySemantics(state, i, semantics);
   }
 }
 

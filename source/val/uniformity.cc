@@ -330,7 +330,7 @@ class Uniformity {
   // The parameter (or the function, for kCallControlBit) that dependence bit `p` of `f` stands for.
   InstIndex DependenceDef(uint32_t f, uint32_t p) const {
     const ir::Function& fn = m_.functions()[f];
-    return (1u << p) == kCallControlBit ? fn.def : fn.first_param + p;
+    return (1u << p) == kCallControlBit ? fn.def : m_.Param(fn, p);
   }
   // The level a value of function `f` has at its worst call site: its own level joined with what
   // the call sites pass for the parameters it depends on. No deps left.
@@ -374,7 +374,7 @@ class Uniformity {
   // of the memory a pointer argument points to.
   Source Argument(InstIndex call, uint32_t callee, uint32_t p) const {
     const Id arg = m_.word(call, 4 + p);
-    const Id param = m_.result_id(m_.functions()[callee].first_param + p);
+    const Id param = m_.result_id(m_.Param(m_.functions()[callee], p));
     if (state_.IsPointerType(state_.TypeOf(param))) return ContentsOf(RootOf(arg));
     return ValueOf(arg);
   }
@@ -813,7 +813,7 @@ void Uniformity::Prepare() {
     if (is_entry_point_[f] || call_sites_[f] < 2) continue;
     summarized_[f] = true;
     for (uint32_t p = 0; p < fn.num_params && p < kMaxSummarizedParams; ++p) {
-      const InstIndex param_def = fn.first_param + p;
+      const InstIndex param_def = m_.Param(fn, p);
       const Id param = m_.result_id(param_def);
       values_[param] = Source(kUniform, param_def, 1u << p);
       if (state_.IsPointerType(m_.type_id(param_def))) {
@@ -1259,7 +1259,7 @@ bool Uniformity::EvaluateInstruction(InstIndex i, uint32_t block) {
           changed = Raise(param_effective_, param_base_[f] + p, a) || changed;
           continue;
         }
-        const InstIndex param_def = fn.first_param + p;
+        const InstIndex param_def = m_.Param(fn, p);
         const Id param = m_.result_id(param_def);
         const Source v = Effective(ValueOf(m_.word(i, 4 + p)), caller);
         changed = Raise(values_, param, v.level, shared ? param_def : v.reason()) || changed;
@@ -1376,7 +1376,7 @@ void Uniformity::Solve() {
     if (!summarized_[f]) continue;
     const ir::Function& fn = m_.functions()[f];
     for (uint32_t p = 0; p < fn.num_params && p < kMaxSummarizedParams; ++p) {
-      MarkUsers(m_.result_id(fn.first_param + p));
+      MarkUsers(m_.result_id(m_.Param(fn, p)));
     }
   }
   for (;;) {

@@ -11,17 +11,83 @@
 namespace coopspv::val {
 namespace {
 
+// The storage classes Vulkan allows only in some execution models.
+struct StorageModels {
+  spv::StorageClass storage_class;
+  uint32_t models;
+  const char* vuid;
+};
+constexpr uint32_t kRayHit = kIntersection | kAnyHit | kClosestHit;
+constexpr StorageModels kStorageModels[] = {
+    {spv::StorageClass::Output,
+     kAllModels & ~(kGLCompute | kRayGeneration | kRayHit | kMiss | kCallable),
+     "VUID-StandaloneSpirv-None-04644"},
+    {spv::StorageClass::Workgroup, kWorkgroupModels, "VUID-StandaloneSpirv-None-04645"},
+    {spv::StorageClass::CallableDataKHR, kRayGeneration | kClosestHit | kCallable | kMiss,
+     "VUID-StandaloneSpirv-CallableDataKHR-04704"},
+    {spv::StorageClass::IncomingCallableDataKHR, kCallable,
+     "VUID-StandaloneSpirv-IncomingCallableDataKHR-04705"},
+    {spv::StorageClass::RayPayloadKHR, kRayGeneration | kClosestHit | kMiss,
+     "VUID-StandaloneSpirv-RayPayloadKHR-04698"},
+    {spv::StorageClass::HitAttributeKHR, kRayHit, "VUID-StandaloneSpirv-HitAttributeKHR-04701"},
+    {spv::StorageClass::IncomingRayPayloadKHR, kAnyHit | kClosestHit | kMiss,
+     "VUID-StandaloneSpirv-IncomingRayPayloadKHR-04699"},
+    {spv::StorageClass::ShaderRecordBufferKHR, kRayGeneration | kRayHit | kMiss | kCallable,
+     "VUID-StandaloneSpirv-ShaderRecordBufferKHR-07119"},
+};
+const StorageModels* StorageModelsOf(uint32_t sc) {
+  for (const StorageModels& r : kStorageModels) {
+    if (static_cast<uint32_t>(r.storage_class) == sc) return &r;
+  }
+  return nullptr;
+}
+
+// VUID-StandaloneSpirv-PushConstant-06675, VUID-StandaloneSpirv-Uniform-06676: a StorageBuffer
+// variable's structure (through arrays) is a Block, a Uniform one's a Block or BufferBlock.
+void CheckBlockVariable(ValidationState& state, InstIndex i, const ws::unordered_set<Id>& blocks,
+                        const ws::unordered_set<Id>& buffer_blocks) {
+  const ir::Module& m = state.module();
+  const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
+  if (sc != spv::StorageClass::StorageBuffer && sc != spv::StorageClass::Uniform) return;
+  Id type = state.PointeeType(m.type_id(i));
+  while (state.DefOp(type) == Op::TypeArray || state.DefOp(type) == Op::TypeRuntimeArray) {
+    type = state.DefWord(type, 2);
+  }
+  if (state.DefOp(type) != Op::TypeStruct) return;  // Other rules' (memory, types).
+  const bool uniform = sc == spv::StorageClass::Uniform;
+  if (blocks.count(type) || (uniform && buffer_blocks.count(type))) return;
+  state.Report("vulkan.block-decoration", i,
+               state.Describe(i) + ": " + StorageClassName(sc) + " variable of " +
+                   state.Name(type) + ", which is not decorated " +
+                   (uniform ? "Block or BufferBlock (VUID-StandaloneSpirv-Uniform-06676)"
+                            : "Block (VUID-StandaloneSpirv-PushConstant-06675)"));
+}
+
 // Decorations: the storage class of resource variables (VUID-StandaloneSpirv-DescriptorSet-06491).
 // The same pass over the declarations lists the cooperative matrix types, in order, for
 // ValidateVulkan's Scope rule, and the BuiltIn decorations for CheckVulkanBuiltIns.
 void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_types,
-                      ws::vector<InstIndex>* builtins) {
+                      ws::vector<InstIndex>* builtins, ws::vector<ModelRestriction>* restricted) {
   const ir::Module& m = state.module();
   constexpr auto kBuiltIn = static_cast<uint32_t>(spv::Decoration::BuiltIn);
+  ws::unordered_set<Id> blocks, buffer_blocks;
+  uint32_t entry_models = 0;  // The models of the entry points, which precede the variables.
   for (InstIndex i = 0; i < m.global_end() && !state.Full(); ++i) {
     const Op op = m.opcode(i);
+    if (op == Op::EntryPoint && m.num_words(i) >= 2) {
+      entry_models |= ModelBit(m.word(i, 1));
+      continue;
+    }
     if (op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV) {
       matrix_types->push_back(i);
+      continue;
+    }
+    if (op == Op::Variable && m.num_words(i) >= 4) {
+      CheckBlockVariable(state, i, blocks, buffer_blocks);
+      const StorageModels* r = StorageModelsOf(m.word(i, 3));
+      if (r != nullptr && (entry_models & ~r->models) != 0) {
+        restricted->push_back({m.result_id(i), r->models, 0, m.word(i, 3), 0, r->vuid});
+      }
       continue;
     }
     if (op == Op::MemberDecorate && m.num_words(i) >= 5 && m.word(i, 3) == kBuiltIn) {
@@ -36,6 +102,27 @@ void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_type
     const Id target = m.word(i, 1);
     const auto decoration = static_cast<spv::Decoration>(m.word(i, 2));
     const Op target_op = state.DefOp(target);
+    if (decoration == spv::Decoration::Block || decoration == spv::Decoration::BufferBlock) {
+      (decoration == spv::Decoration::Block ? blocks : buffer_blocks).insert(target);
+    }
+    // VUID-StandaloneSpirv-GLSLShared-04669.
+    if (decoration == spv::Decoration::GLSLShared || decoration == spv::Decoration::GLSLPacked) {
+      state.Report("vulkan.glsl-layout", i,
+                   state.Describe(i) + ": " +
+                       EnumerantName(grammar::OperandKind::kDecoration, m.word(i, 2)) +
+                       " is not used in a Vulkan environment");
+      continue;
+    }
+    // VUID-StandaloneSpirv-FPRoundingMode-04675.
+    if (decoration == spv::Decoration::FPRoundingMode && m.num_words(i) >= 4 &&
+        m.word(i, 3) != static_cast<uint32_t>(spv::FPRoundingMode::RTE) &&
+        m.word(i, 3) != static_cast<uint32_t>(spv::FPRoundingMode::RTZ)) {
+      state.Report("vulkan.fp-rounding-mode", i,
+                   state.Describe(i) + ": rounding mode " +
+                       EnumerantName(grammar::OperandKind::kFPRoundingMode, m.word(i, 3)) +
+                       "; Vulkan allows RTE and RTZ");
+      continue;
+    }
     if ((decoration == spv::Decoration::DescriptorSet || decoration == spv::Decoration::Binding) &&
         target_op == Op::Variable) {
       const std::optional<spv::StorageClass> sc = state.PointerStorageClass(state.TypeOf(target));
@@ -174,8 +261,10 @@ bool VulkanVisits(const ValidationState& state, Op op) {
 void ValidateVulkan(ValidationState& state) {
   if (!state.options().env.is_vulkan()) return;
   ws::vector<InstIndex> matrix_types, builtins;
-  CheckDecorations(state, &matrix_types, &builtins);
+  ws::vector<ModelRestriction> restricted;  // Variables of storage classes of some models.
+  CheckDecorations(state, &matrix_types, &builtins, &restricted);
   if (!builtins.empty()) CheckVulkanBuiltIns(state, builtins);
+  if (!restricted.empty()) CheckModelRestrictions(state, restricted);
   const ir::Module& m = state.module();
   // VUID-StandaloneSpirv-Pointer-08973: cooperative matrices are loaded from and stored to
   // Workgroup, StorageBuffer or PhysicalStorageBuffer memory; the tensor loads and stores too

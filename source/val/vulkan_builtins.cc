@@ -59,6 +59,73 @@ constexpr BuiltInRule kBuiltInRules[] = {
     {BuiltIn::DeviceIndex, Shape::kScalar, false, true, 0, 4205, 4206},
 };
 
+// Vulkan 15.9: the execution models the other built-ins are used in ("used only within the
+// Fragment Execution Model", ...), with the number of that VUID-<BuiltIn>-<BuiltIn>-*.
+struct ModelRule {
+  BuiltIn built_in;
+  uint32_t models;
+  uint16_t vuid;
+};
+constexpr uint32_t kRayHit = kIntersection | kAnyHit | kClosestHit;
+constexpr uint32_t kRayTracing = kRayGeneration | kRayHit | kMiss | kCallable;
+constexpr uint32_t kPreRaster = kVertex | kTessellation | kGeometry | kMesh;
+constexpr ModelRule kModelRules[] = {
+    {BuiltIn::Position, kPreRaster, 4318},
+    {BuiltIn::PointSize, kPreRaster, 4314},
+    {BuiltIn::ClipDistance, kPreRaster | kFragment, 4187},
+    {BuiltIn::CullDistance, kPreRaster | kFragment, 4196},
+    {BuiltIn::FragCoord, kFragment, 4210},
+    {BuiltIn::FragDepth, kFragment, 4213},
+    {BuiltIn::FrontFacing, kFragment, 4229},
+    {BuiltIn::HelperInvocation, kFragment, 4239},
+    {BuiltIn::SampleId, kFragment, 4354},
+    {BuiltIn::SampleMask, kFragment, 4357},
+    {BuiltIn::SamplePosition, kFragment, 4360},
+    {BuiltIn::PointCoord, kFragment, 4311},
+    {BuiltIn::FragStencilRefEXT, kFragment, 4223},
+    {BuiltIn::BaryCoordKHR, kFragment, 4154},
+    {BuiltIn::BaryCoordNoPerspKHR, kFragment, 4160},
+    {BuiltIn::InvocationId, kTessellationControl | kGeometry, 4257},
+    {BuiltIn::InstanceIndex, kVertex, 4263},
+    {BuiltIn::VertexIndex, kVertex, 4398},
+    {BuiltIn::BaseInstance, kVertex, 4181},
+    {BuiltIn::BaseVertex, kVertex, 4184},
+    {BuiltIn::DrawIndex, kVertex | kTaskNV | kMeshNV | kTaskEXT | kMeshEXT, 4207},
+    {BuiltIn::Layer, kVertex | kTessellationEvaluation | kGeometry | kFragment | kMesh, 4272},
+    {BuiltIn::ViewportIndex, kVertex | kTessellationEvaluation | kGeometry | kFragment | kMesh,
+     4404},
+    {BuiltIn::PatchVertices, kTessellation, 4308},
+    {BuiltIn::TessCoord, kTessellationEvaluation, 4387},
+    {BuiltIn::TessLevelOuter, kTessellation, 4390},
+    {BuiltIn::TessLevelInner, kTessellation, 4394},
+    {BuiltIn::PrimitiveId, kTessellation | kGeometry | kFragment | kMesh | kRayHit, 4330},
+    {BuiltIn::ViewIndex, kAllModels & ~kGLCompute, 4401},
+    {BuiltIn::HitKindKHR, kAnyHit | kClosestHit, 4242},
+    {BuiltIn::HitTNV, kAnyHit | kClosestHit, 4245},
+    {BuiltIn::InstanceCustomIndexKHR, kRayHit, 4251},
+    {BuiltIn::InstanceId, kRayHit, 4254},
+    {BuiltIn::RayGeometryIndexKHR, kRayHit, 4345},
+    {BuiltIn::ObjectRayDirectionKHR, kRayHit, 4299},
+    {BuiltIn::ObjectRayOriginKHR, kRayHit, 4302},
+    {BuiltIn::ObjectToWorldKHR, kRayHit, 4305},
+    {BuiltIn::WorldToObjectKHR, kRayHit, 4434},
+    {BuiltIn::IncomingRayFlagsKHR, kRayHit | kMiss, 4248},
+    {BuiltIn::CullMaskKHR, kRayHit | kMiss, 6735},
+    {BuiltIn::RayTmaxKHR, kRayHit | kMiss, 4348},
+    {BuiltIn::RayTminKHR, kRayHit | kMiss, 4351},
+    {BuiltIn::WorldRayDirectionKHR, kRayHit | kMiss, 4428},
+    {BuiltIn::WorldRayOriginKHR, kRayHit | kMiss, 4431},
+    {BuiltIn::LaunchIdKHR, kRayTracing, 4266},
+    {BuiltIn::LaunchSizeKHR, kRayTracing, 4269},
+};
+
+const ModelRule* ModelRuleOf(uint32_t built_in) {
+  for (const ModelRule& r : kModelRules) {
+    if (static_cast<uint32_t>(r.built_in) == built_in) return &r;
+  }
+  return nullptr;
+}
+
 const BuiltInRule* RuleOf(uint32_t built_in) {
   for (const BuiltInRule& r : kBuiltInRules) {
     if (static_cast<uint32_t>(r.built_in) == built_in) return &r;
@@ -75,19 +142,6 @@ ws::string Vuid(BuiltIn b, uint16_t n) {
   ws::string number = ws::to_string(n);
   while (number.size() < 5) number = "0" + number;
   return "VUID-" + name + "-" + name + "-" + number;
-}
-
-bool ComputeModel(uint32_t model) {
-  switch (static_cast<spv::ExecutionModel>(model)) {
-    case spv::ExecutionModel::GLCompute:
-    case spv::ExecutionModel::TaskNV:
-    case spv::ExecutionModel::MeshNV:
-    case spv::ExecutionModel::TaskEXT:
-    case spv::ExecutionModel::MeshEXT:
-      return true;
-    default:
-      return false;
-  }
 }
 
 // A BuiltIn decoration of a variable or constant (member ~0u) or of a structure member.
@@ -162,33 +216,36 @@ void CheckStorageClass(ValidationState& state, const Decorated& d) {
   }
 }
 
-// VUID-<BuiltIn>-<BuiltIn>-*: the compute built-ins are "used only within the GLCompute,
-// MeshEXT, TaskEXT, MeshNV, or TaskNV Execution Model". A use is an instruction of an entry
-// point's call tree that names the built-in's object, or a module-scope id built from it (a
-// pointer to its structure, a variable of that type, a constant made of it).
-void CheckExecutionModels(ValidationState& state, const ws::vector<Decorated>& decorated) {
+}  // namespace
+
+// A use is an instruction of an entry point's call tree that names the restricted object, or a
+// module-scope id built from it (a pointer to its structure, a variable of that type, a
+// constant made of it).
+void CheckModelRestrictions(ValidationState& state, std::span<const ModelRestriction> uses) {
   const ir::Module& m = state.module();
-  ws::vector<InstIndex> other_entries;  // Entry points of a non-compute model.
+  ws::vector<InstIndex> entries;
+  uint32_t models = 0;  // Of the entry points.
   for (InstIndex e = 0; e < m.global_end(); ++e) {
-    if (m.opcode(e) == Op::EntryPoint && m.num_words(e) >= 4 && !ComputeModel(m.word(e, 1))) {
-      other_entries.push_back(e);
+    if (m.opcode(e) == Op::EntryPoint && m.num_words(e) >= 4) {
+      entries.push_back(e);
+      models |= ModelBit(m.word(e, 1));
     }
   }
-  if (other_entries.empty()) return;
-  const ir::DefUse& def_use = m.def_use();
+  const ir::DefUse* def_use = nullptr;
   const auto functions = m.functions();
-  for (const Decorated& d : decorated) {
+  for (const ModelRestriction& d : uses) {
     if (state.Full()) return;
-    if (!d.rule->compute_only) continue;
+    if ((models & ~d.models) == 0) continue;  // Every entry point may use it.
+    if (def_use == nullptr) def_use = &m.def_use();
     // The first instruction of each function that uses the built-in.
     ws::vector<InstIndex> first_use(functions.size(), kNoInst);
     ws::vector<bool> seen(m.bound(), false);
-    ws::vector<Id> work{d.target};
-    seen[d.target] = true;
+    ws::vector<Id> work{d.object};
+    seen[d.object] = true;
     while (!work.empty()) {
       const Id id = work.back();
       work.pop_back();
-      for (const ir::Use& use : def_use.Uses(id)) {
+      for (const ir::Use& use : def_use->Uses(id)) {
         const InstIndex i = use.inst;
         const Op op = m.opcode(i);
         if (op == Op::Decorate || op == Op::MemberDecorate || op == Op::Name ||
@@ -209,7 +266,8 @@ void CheckExecutionModels(ValidationState& state, const ws::vector<Decorated>& d
         }
       }
     }
-    for (const InstIndex e : other_entries) {
+    for (const InstIndex e : entries) {
+      if (d.models & ModelBit(m.word(e, 1))) continue;
       const uint32_t root = m.FunctionById(m.word(e, 2));
       if (root >= functions.size()) continue;  // entry-point.function.
       ws::vector<bool> visited(functions.size(), false);
@@ -231,37 +289,45 @@ void CheckExecutionModels(ValidationState& state, const ws::vector<Decorated>& d
         }
       }
       if (use == kNoInst) continue;
-      state.Report("vulkan.builtin-execution-model", use,
-                   state.Describe(use) + ": uses " + BuiltInName(d.rule->built_in) +
-                       " in the call tree of a " +
+      const bool built_in = d.storage_class == ~0u;
+      const auto sc = static_cast<spv::StorageClass>(d.storage_class);
+      const ws::string what =
+          built_in ? BuiltInName(static_cast<BuiltIn>(d.built_in))
+                   : state.Name(d.object) + ", of " + StorageClassName(sc) + " storage,";
+      state.Report(built_in ? "vulkan.builtin-execution-model" : "vulkan.storage-class-model", use,
+                   state.Describe(use) + ": uses " + what + " in the call tree of a " +
                        EnumerantName(grammar::OperandKind::kExecutionModel, m.word(e, 1)) +
-                       " entry point; it is used only with GLCompute, MeshEXT, TaskEXT, MeshNV "
-                       "and TaskNV (" +
-                       Vuid(d.rule->built_in, d.rule->model_vuid) + ")");
+                       " entry point; " + (built_in ? ws::string("it") : StorageClassName(sc)) +
+                       " is used only with " + ModelSetText(d.models) + " (" +
+                       (built_in ? Vuid(static_cast<BuiltIn>(d.built_in), d.vuid_number)
+                                 : ws::string(d.vuid)) +
+                       ")");
     }
   }
 }
 
-}  // namespace
-
 void CheckVulkanBuiltIns(ValidationState& state, std::span<const InstIndex> decorations) {
   const ir::Module& m = state.module();
   ws::vector<Decorated> decorated;
+  ws::vector<ModelRestriction> model_uses;
   for (const InstIndex i : decorations) {
-    if (m.opcode(i) == Op::Decorate) {
-      if (const BuiltInRule* r = RuleOf(m.word(i, 3))) {
-        decorated.push_back({r, i, m.word(i, 1), ~0u});
-      }
-      continue;
-    }
-    const Id type = m.word(i, 1);
-    const uint32_t member = m.word(i, 2);
-    if (state.DefOp(type) != Op::TypeStruct || 2 + member >= m.num_words(m.Def(type))) {
+    const bool member_decoration = m.opcode(i) == Op::MemberDecorate;
+    const Id target = m.word(i, 1);
+    const uint32_t member = member_decoration ? m.word(i, 2) : ~0u;
+    const uint32_t built_in = m.word(i, member_decoration ? 4 : 3);
+    if (member_decoration &&
+        (state.DefOp(target) != Op::TypeStruct || 2 + member >= m.num_words(m.Def(target)))) {
       continue;  // decoration.member.
     }
-    if (const BuiltInRule* r = RuleOf(m.word(i, 4))) decorated.push_back({r, i, type, member});
+    if (const BuiltInRule* r = RuleOf(built_in)) {
+      decorated.push_back({r, i, target, member});
+      if (r->compute_only) {
+        model_uses.push_back({target, kWorkgroupModels, built_in, ~0u, r->model_vuid, nullptr});
+      }
+    } else if (const ModelRule* r = ModelRuleOf(built_in)) {
+      model_uses.push_back({target, r->models, built_in, ~0u, r->vuid, nullptr});
+    }
   }
-  if (decorated.empty()) return;
   for (const Decorated& d : decorated) {
     if (state.Full()) return;
     if (d.member != ~0u && !d.rule->member) {
@@ -274,7 +340,7 @@ void CheckVulkanBuiltIns(ValidationState& state, std::span<const InstIndex> deco
     CheckType(state, d);
     CheckStorageClass(state, d);
   }
-  CheckExecutionModels(state, decorated);
+  if (!model_uses.empty()) CheckModelRestrictions(state, model_uses);
 }
 
 }  // namespace coopspv::val

@@ -28,6 +28,8 @@ std::string WithCounter(const std::string& body) {
                 "%wg = OpConstant %uint 2\n"
                 "%sg = OpConstant %uint 3\n"
                 "%acq_rel = OpConstant %uint 264\n"      // AcquireRelease | WorkgroupMemory
+                "%acq_wg = OpConstant %uint 258\n"       // Acquire | WorkgroupMemory
+                "%rel_wg = OpConstant %uint 260\n"       // Release | WorkgroupMemory
                 "%acq_and_rel = OpConstant %uint 262\n"  // Acquire | Release | WorkgroupMemory
                 "%ptr_wg_uint = OpTypePointer Workgroup %uint\n"
                 "%ptr_wg_ulong = OpTypePointer Workgroup %ulong\n"
@@ -45,9 +47,9 @@ Result Check(const std::string& body) {
 TEST(Atomics, WellFormedAtomicsAndBarriersValidate) {
   EXPECT_CLEAN(
       Check("%old = OpAtomicIAdd %uint %counter %wg %acq_rel %uint_1\n"
-            "%cur = OpAtomicLoad %uint %counter %wg %acq_rel\n"
-            "OpAtomicStore %counter %wg %acq_rel %cur\n"
-            "%was = OpAtomicCompareExchange %uint %counter %wg %acq_rel %acq_rel %uint_5 %old\n"
+            "%cur = OpAtomicLoad %uint %counter %wg %acq_wg\n"
+            "OpAtomicStore %counter %wg %rel_wg %cur\n"
+            "%was = OpAtomicCompareExchange %uint %counter %wg %acq_rel %acq_wg %uint_5 %old\n"
             "%inc = OpAtomicIIncrement %uint %counter %wg %acq_rel\n"
             "OpControlBarrier %wg %wg %acq_rel\n"
             "OpMemoryBarrier %uint_1 %acq_rel\n"

@@ -79,8 +79,10 @@ const Mutation kFlashAttentionMutations[] = {
      "%mr = OpFunctionCall %float %addf %ma %mb", ""},  // Calling a clean helper is fine.
     {"MatrixOpInPerElementFunc", "%diff = OpFSub %float %s %m",
      "%diff = OpFSub %float %s %m\n%bad = OpCooperativeMatrixLengthKHR %uint %mS", ""},
+    // Subgroup scope needs no workgroup size, but Vulkan asks every GLCompute entry point for
+    // one (VUID-StandaloneSpirv-None-10685).
     {"WorkgroupScopeWithoutLocalSize", "OpExecutionMode %main LocalSize 32 1 1", "",
-     ""},  // Subgroup scope: no workgroup size needed.
+     "execution-mode.vulkan-workgroup-size"},
 };
 
 const Mutation kDecodeVectorMutations[] = {

@@ -22,6 +22,14 @@ TEST(CoopMatrixKhr, TiledMatmulValidatesClean) {
   EXPECT_CLEAN(testing::ValidateText(TiledMatmul(), "vulkan1.3"));
 }
 
+// The store makes C available at Device scope, which under the Vulkan memory model needs
+// VulkanMemoryModelDeviceScope (the kernel declared it only once scope.memory-model existed).
+TEST(CoopMatrixKhr, DeviceScopeStoreNeedsDeviceScopeCapability) {
+  const std::string text = Mutate(TiledMatmul(), "OpCapability VulkanMemoryModelDeviceScope", "");
+  EXPECT_RULE_AT(testing::ValidateText(text, "vulkan1.3"), "scope.memory-model",
+                 "OpCooperativeMatrixStoreKHR", "VulkanMemoryModelDeviceScope");
+}
+
 constexpr const char* kLoadA = "%a = OpCooperativeMatrixLoadKHR %matA %pA %rowMajor %K None";
 constexpr const char* kLoadB = "%b = OpCooperativeMatrixLoadKHR %matB %pB %colMajor %K Aligned 16";
 constexpr const char* kMulAdd = "%d = OpCooperativeMatrixMulAddKHR %matC %a %b %c";

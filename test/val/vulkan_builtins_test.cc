@@ -207,6 +207,58 @@ OpFunctionEnd
   EXPECT_CLEAN(testing::ValidateText(fragment, "spv1.6"));
 }
 
+// The built-ins of the other stages, e.g. VUID-FragCoord-FragCoord-04210 ("used only within the
+// Fragment Execution Model"), VUID-ViewIndex-ViewIndex-04401 ("not used within GLCompute").
+TEST(VulkanBuiltIns, OtherStagesExecutionModel) {
+  const std::string v4float = "%v4float = OpTypeVector %float 4\n";
+  EXPECT_RULE_AT(
+      testing::ValidateText(Module("", "OpDecorate %v BuiltIn FragCoord",
+                                   v4float + Input("%v4float"), "%x = OpLoad %v4float %v"),
+                            "vulkan1.0"),
+      "vulkan.builtin-execution-model", "OpLoad", "VUID-FragCoord-FragCoord-04210");
+  EXPECT_CLEAN(testing::ValidateText(
+      Module("", "OpDecorate %v BuiltIn FragCoord", v4float + Input("%v4float"),
+             "%x = OpLoad %v4float %v", "Fragment", "OpExecutionMode %main OriginUpperLeft"),
+      "vulkan1.0"));
+  // A member of an Output block.
+  EXPECT_RULE_AT(
+      testing::ValidateText(
+          Module("", "OpMemberDecorate %S 0 BuiltIn Position\nOpDecorate %S Block",
+                 v4float + "%S = OpTypeStruct %v4float\n%p = OpTypePointer Output %S\n"
+                           "%v = OpVariable %p Output\n%pm = OpTypePointer Output %v4float\n"
+                           "%zero = OpConstant %int 0",
+                 "%m = OpAccessChain %pm %v %zero"),
+          "vulkan1.0"),
+      "vulkan.builtin-execution-model", "OpAccessChain", "VUID-Position-Position-04318");
+  EXPECT_RULE_AT(
+      testing::ValidateText(Module("OpCapability MultiView", "OpDecorate %v BuiltIn ViewIndex",
+                                   Input("%uint"), "%x = OpLoad %uint %v"),
+                            "vulkan1.1"),
+      "vulkan.builtin-execution-model", "OpLoad", "VUID-ViewIndex-ViewIndex-04401");
+  EXPECT_CLEAN(testing::ValidateText(Module("", "OpDecorate %v BuiltIn FragCoord",
+                                            v4float + Input("%v4float"), "%x = OpLoad %v4float %v"),
+                                     "spv1.0"));
+}
+
+// VUID-StandaloneSpirv-None-04644: no Output storage in GLCompute; -04645: Workgroup storage
+// only in the models with workgroups (vulkan.storage-class-model, source/val/vulkan.cc).
+TEST(VulkanBuiltIns, StorageClassModel) {
+  const std::string output =
+      "%p = OpTypePointer Output %uint\n%v = OpVariable %p Output\n%u0 = OpConstant %uint 0";
+  EXPECT_RULE_AT(testing::ValidateText(
+                     Module("", "OpDecorate %v Location 0", output, "OpStore %v %u0"), "vulkan1.0"),
+                 "vulkan.storage-class-model", "OpStore", "VUID-StandaloneSpirv-None-04644");
+  EXPECT_CLEAN(testing::ValidateText(
+      Module("", "OpDecorate %v Location 0", output, "OpStore %v %u0", "Vertex", ""), "vulkan1.0"));
+  const std::string shared =
+      "%p = OpTypePointer Workgroup %uint\n%v = OpVariable %p Workgroup\n%u0 = OpConstant %uint 0";
+  EXPECT_CLEAN(testing::ValidateText(Module("", "", shared, "OpStore %v %u0"), "vulkan1.3"));
+  EXPECT_RULE_AT(testing::ValidateText(Module("", "", shared, "OpStore %v %u0", "Fragment",
+                                              "OpExecutionMode %main OriginUpperLeft"),
+                                       "vulkan1.0"),
+                 "vulkan.storage-class-model", "OpStore", "VUID-StandaloneSpirv-None-04645");
+}
+
 // Vulkan declares the subgroup built-ins as variables ("the variable decorated with ...").
 TEST(VulkanBuiltIns, SubgroupBuiltInsAreNotMembers) {
   for (const char* built_in : {"SubgroupId", "SubgroupSize", "SubgroupLeMask"}) {
