@@ -107,14 +107,8 @@ OpFunctionEnd
 )";
 }
 
-// No memory rule judges these; only id.kind may still (until the id rules know the type
-// operands of the untyped instructions, 'Data Type' and 'Base Type').
-void ExpectNoMemoryRule(const Result& r) {
-  for (const std::string& id : testing::RuleIds(r)) EXPECT_EQ(id, "id.kind") << testing::Dump(r);
-}
-
 TEST(Memory, UntypedPointersLoadAndStoreAnyType) {
-  ExpectNoMemoryRule(testing::ValidateText(UntypedKernel(R"(
+  EXPECT_CLEAN(testing::ValidateText(UntypedKernel(R"(
 %var = OpUntypedVariableKHR %uptr_fn Function %uint
 %typed = OpVariable %ptr_fn_uint Function
 OpStore %var %float_1
@@ -123,7 +117,7 @@ OpStore %var %float_1
 OpCopyMemory %typed %var
 OpCopyMemory %var %typed
 )"),
-                                           "vulkan1.3"));
+                                     "vulkan1.3"));
   EXPECT_RULE_AT(testing::ValidateText(
                      UntypedKernel("%var = OpUntypedVariableKHR %uptr_fn Function"), "vulkan1.3"),
                  "memory.variable", "OpUntypedVariableKHR", "no Data Type");
@@ -138,6 +132,38 @@ OpCopyMemory %var %other
                      UntypedKernel("%var = OpUntypedVariableKHR %uptr_fn Function %uint %float_1"),
                      "vulkan1.3"),
                  "memory.variable", "OpUntypedVariableKHR", "Initializer");
+}
+
+// SPV_KHR_untyped_pointers: an untyped access chain walks its Base Type, which is a non-pointer
+// type, and results in an untyped pointer of Base's storage class.
+TEST(Memory, UntypedAccessChainsWalkTheirBaseType) {
+  std::string text =
+      testing::Mutate(UntypedKernel(""), "%float_1 = OpConstant %float 1",
+                      "%float_1 = OpConstant %float 1\n%uint_2 = OpConstant %uint 2\n"
+                      "%arr_t = OpTypeArray %uint %uint_2");
+  text = testing::Mutate(text, "%entry = OpLabel",
+                         "%entry = OpLabel\n%var = OpUntypedVariableKHR %uptr_fn Function %arr_t\n"
+                         "%elem = OpUntypedAccessChainKHR %uptr_fn %arr_t %var %uint_1\n"
+                         "OpStore %elem %uint_1");
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+  EXPECT_RULE_AT(
+      testing::ValidateText(
+          testing::Mutate(text, "%elem = OpUntypedAccessChainKHR %uptr_fn %arr_t %var %uint_1",
+                          "%elem = OpUntypedAccessChainKHR %ptr_fn_uint %arr_t %var %uint_1"),
+          "vulkan1.3"),
+      "memory.access-chain", "OpUntypedAccessChainKHR", "OpTypeUntypedPointerKHR");
+  EXPECT_RULE_AT(
+      testing::ValidateText(
+          testing::Mutate(text, "%elem = OpUntypedAccessChainKHR %uptr_fn %arr_t %var %uint_1",
+                          "%elem = OpUntypedAccessChainKHR %uptr_fn %uptr_fn %var %uint_1"),
+          "vulkan1.3"),
+      "memory.access-chain", "OpUntypedAccessChainKHR", "non-pointer type");
+  EXPECT_RULE_AT(
+      testing::ValidateText(
+          testing::Mutate(text, "%elem = OpUntypedAccessChainKHR %uptr_fn %arr_t %var %uint_1",
+                          "%elem = OpUntypedAccessChainKHR %uptr_fn %arr_t %var %uint_1 %uint_0"),
+          "vulkan1.3"),
+      "memory.access-chain", "OpUntypedAccessChainKHR", "not a composite");
 }
 
 // SPIR-V OpLoad: Result Type has a fixed size. SPIR-V 2.16.1: no negative signed constant
