@@ -536,7 +536,8 @@ void CheckVulkanMicroscaling(ValidationState& state, InstIndex i, Op op, Id type
 }  // namespace
 
 bool ArithmeticVisits(const ValidationState& state, Op op) {
-  return op == Op::SpecConstantOp || op == Op::ExtInst || KindOf(op) != Kind::kNone;
+  return op == Op::SpecConstantOp || op == Op::ExtInst || KindOf(op) != Kind::kNone ||
+         IsDotProduct(op);
 }
 
 void ValidateArithmetic(ValidationState& state) {
@@ -578,6 +579,8 @@ void ValidateArithmetic(ValidationState& state) {
       if (vulkan_microscaling && n == 4) {
         CheckVulkanMicroscaling(state, i, op, m.word(i, 1), m.word(i, 3));
       }
+    } else if (IsDotProduct(op)) {
+      CheckDotProduct(state, i);
     }
   }
 }

@@ -663,6 +663,14 @@ void CoopMatrixRules::CheckArithmetic(InstIndex i) {
   }
   const auto t = GetCoopMatrixType(state_, result_type);
   if (!t) return;
+  // SPV_NV_cooperative_matrix allows negation, addition, subtraction and division; the
+  // element-wise OpIMul / OpFMul are SPV_KHR_cooperative_matrix's.
+  if (!t->khr && (op == Op::IMul || op == Op::FMul)) {
+    state_.Report("coop-matrix.arith", i,
+                  state_.Describe(i) + " does not take SPV_NV_cooperative_matrix matrices (" +
+                      state_.Name(result_type) + "); only KHR matrices multiply element-wise");
+    return;
+  }
   const ws::string name = ValidationState::OpName(op);
   const bool float_op = name[2] == 'F';
   if (float_op ? !state_.IsFloatType(t->component) : !state_.IsIntType(t->component)) {

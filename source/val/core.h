@@ -75,6 +75,24 @@ void CheckModelRestrictions(ValidationState& state, std::span<const ModelRestric
 // Per-instruction checks that a family's dispatch calls: the atomic instruction at `i`
 // (atomics.cc, from ValidateMemory).
 void CheckAtomic(ValidationState& state, InstIndex i);
+// The integer and mixed-precision float dot products (dot_product.cc, from ValidateArithmetic).
+constexpr bool IsDotProduct(Op op) {
+  switch (op) {
+    case Op::SDot:
+    case Op::UDot:
+    case Op::SUDot:
+    case Op::SDotAccSat:
+    case Op::UDotAccSat:
+    case Op::SUDotAccSat:
+    case Op::FDot2MixAcc32VALVE:
+    case Op::FDot2MixAcc16VALVE:
+    case Op::FDot4MixAcc32VALVE:
+      return true;
+    default:
+      return false;
+  }
+}
+void CheckDotProduct(ValidationState& state, InstIndex i);
 // The Vulkan rules on the built-ins that OpDecorate / OpMemberDecorate `decorations` (BuiltIn
 // decorations, with their operands) declare (vulkan_builtins.cc, from ValidateVulkan).
 void CheckVulkanBuiltIns(ValidationState& state, std::span<const InstIndex> decorations);

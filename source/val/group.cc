@@ -16,11 +16,13 @@ enum class Want : uint8_t {
   kBool,            // A Boolean scalar.
   kValue,           // A scalar or vector of integer, floating-point or Boolean type.
   kInt,             // A scalar or vector of integer type.
+  kUnsignedInt,     // A scalar or vector of integer type whose Signedness is 0.
   kFloat,           // A scalar or vector of floating-point type.
   kLogical,         // A scalar or vector of Boolean type.
   kUnsignedScalar,  // A scalar of integer type whose Signedness is 0.
   kIntScalar,       // A scalar of integer type.
   kBallot,          // A vector of four 32-bit integers whose Signedness is 0.
+  kPartition,       // A vector of four 32-bit integers of either signedness.
 };
 
 const char* WantText(Want w) {
@@ -31,6 +33,8 @@ const char* WantText(Want w) {
       return "a scalar or vector of integer, floating-point or Boolean type";
     case Want::kInt:
       return "a scalar or vector of integer type";
+    case Want::kUnsignedInt:
+      return "a scalar or vector of integer type whose Signedness is 0";
     case Want::kFloat:
       return "a scalar or vector of floating-point type";
     case Want::kLogical:
@@ -41,6 +45,8 @@ const char* WantText(Want w) {
       return "an integer scalar";
     case Want::kBallot:
       return "a vector of four 32-bit integers whose Signedness is 0";
+    case Want::kPartition:
+      return "a vector of four 32-bit integers";
   }
   return "";
 }
@@ -55,6 +61,8 @@ bool Satisfies(const ValidationState& state, Id type, Want w) {
       return state.IsScalarType(scalar);
     case Want::kInt:
       return state.IsIntType(scalar);
+    case Want::kUnsignedInt:
+      return state.IsIntType(scalar) && !state.IsSignedInt(scalar);
     case Want::kFloat:
       return state.IsFloatType(scalar);
     case Want::kLogical:
@@ -66,6 +74,9 @@ bool Satisfies(const ValidationState& state, Id type, Want w) {
     case Want::kBallot:
       return state.DefOp(type) == Op::TypeVector && state.DefWord(type, 3) == 4 &&
              state.IsInt32(scalar) && !state.IsSignedInt(scalar);
+    case Want::kPartition:
+      return state.DefOp(type) == Op::TypeVector && state.DefWord(type, 3) == 4 &&
+             state.IsInt32(scalar);
   }
   return true;
 }
@@ -128,12 +139,14 @@ bool ShapeOf(Op op, Shape* s) {
     case Op::GroupNonUniformRotateKHR:
       *s = {Want::kValue, false, Want::kValue, true, true, Want::kUnsignedScalar, true};
       return true;
+    case Op::GroupNonUniformUMin:
+    case Op::GroupNonUniformUMax:
+      *s = {Want::kUnsignedInt, true, Want::kUnsignedInt, true, false, Want::kUnsignedScalar, true};
+      return true;
     case Op::GroupNonUniformIAdd:
     case Op::GroupNonUniformIMul:
     case Op::GroupNonUniformSMin:
-    case Op::GroupNonUniformUMin:
     case Op::GroupNonUniformSMax:
-    case Op::GroupNonUniformUMax:
     case Op::GroupNonUniformBitwiseAnd:
     case Op::GroupNonUniformBitwiseOr:
     case Op::GroupNonUniformBitwiseXor:
@@ -183,13 +196,16 @@ void GroupRules::Check(InstIndex i, const Shape& s) {
                   state_.Describe(i) + ": Result Type " + state_.Name(result_type) + " must be " +
                       WantText(s.result));
   }
-  // SPIR-V 3.42.24: Execution must be Subgroup (vulkan.non-uniform-scope in Vulkan).
+  // SPIR-V 3.42.24: Execution must be Subgroup; SPV_KHR_subgroup_rotate: Workgroup or Subgroup
+  // for OpGroupNonUniformRotateKHR (vulkan.non-uniform-scope in Vulkan).
   const std::optional<int64_t> scope =
       state_.options().env.is_vulkan() ? std::nullopt : KnownValue(state_, m_.word(i, 3));
-  if (scope && *scope != static_cast<int64_t>(spv::Scope::Subgroup)) {
-    state_.Report(
-        "group.scope", i,
-        state_.Describe(i) + ": Execution Scope is " + ScopeName(*scope) + "; it must be Subgroup");
+  const bool rotate = m_.opcode(i) == Op::GroupNonUniformRotateKHR;
+  if (scope && *scope != static_cast<int64_t>(spv::Scope::Subgroup) &&
+      !(rotate && *scope == static_cast<int64_t>(spv::Scope::Workgroup))) {
+    state_.Report("group.scope", i,
+                  state_.Describe(i) + ": Execution Scope is " + ScopeName(*scope) +
+                      (rotate ? "; it must be Workgroup or Subgroup" : "; it must be Subgroup"));
   }
   if (s.no_value) return;
   uint32_t w = 4;
@@ -225,21 +241,36 @@ void GroupRules::Check(InstIndex i, const Shape& s) {
     const Id second = m_.word(i, w++);
     Type(i, "operand", second, s.second);
     // Before SPIR-V 1.5 the Id of OpGroupNonUniformBroadcast and the Index of
-    // OpGroupNonUniformQuadBroadcast come from constant instructions.
+    // OpGroupNonUniformQuadBroadcast come from constant instructions; the Direction of
+    // OpGroupNonUniformQuadSwap always does.
     const Op op = m_.opcode(i);
-    if ((op == Op::GroupNonUniformBroadcast || op == Op::GroupNonUniformQuadBroadcast) &&
-        state_.version() < SpirvVersion(1, 5) && !state_.IsConstantInstruction(second) &&
-        state_.DefOp(second) != Op::Nop) {
+    const bool quad_swap = op == Op::GroupNonUniformQuadSwap;
+    if ((quad_swap ||
+         ((op == Op::GroupNonUniformBroadcast || op == Op::GroupNonUniformQuadBroadcast) &&
+          state_.version() < SpirvVersion(1, 5))) &&
+        !state_.IsConstantInstruction(second) && state_.DefOp(second) != Op::Nop) {
       state_.Report("group.operand", i,
-                    state_.Describe(i) + ": " + state_.Name(second) +
-                        " must come from a constant instruction before SPIR-V 1.5");
+                    state_.Describe(i) + ": " + (quad_swap ? "Direction " : "") +
+                        state_.Name(second) + " must come from a constant instruction" +
+                        (quad_swap ? "" : " before SPIR-V 1.5"));
     }
   }
   if (!s.cluster) return;
-  // SPV_NV_shader_subgroup_partitioned: the Partitioned operations take a Ballot, not a
-  // ClusterSize.
+  // SPV_NV / SPV_EXT_shader_subgroup_partitioned: the Partitioned operations take a Ballot, not
+  // a ClusterSize; it must be present, a vector of four 32-bit integers.
   if (group_operation >= 6 && group_operation <= 8) {
-    if (n > w) Type(i, "Ballot", m_.word(i, w), Want::kBallot);
+    if (n <= w) {
+      state_.Report("group.partition-ballot", i,
+                    state_.Describe(i) + ": a Partitioned Group Operation needs a Ballot operand");
+      return;
+    }
+    const Id ballot = m_.word(i, w);
+    const Id type = state_.TypeOf(ballot);
+    if (type != 0 && !Satisfies(state_, type, Want::kPartition)) {
+      state_.Report("group.partition-ballot", i,
+                    state_.Describe(i) + ": Ballot " + state_.Name(ballot) + " has type " +
+                        state_.Name(type) + "; it must be " + WantText(Want::kPartition));
+    }
     return;
   }
   if (n <= w) {

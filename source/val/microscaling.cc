@@ -3,9 +3,13 @@
 // bfloat16 and of the float8 types (E4M3, E5M2), and what holds them (cooperative matrices
 // included), only go through instructions that create constants, move or convert values, or make
 // composites; of the computing ones only OpDot and the cooperative matrix multiply-add take
-// bfloat16 values, the multiply-add float8 ones. The types themselves and their storage classes are
-// types.cc's (type.float, type.float.storage), the conversions' Vulkan rules arithmetic.cc's, and
-// OpBitcastExtractEXT vector_matrix.cc's.
+// bfloat16 values, the multiply-add float8 ones; SPV_VALVE_mixed_float_dot_product's dot products
+// take bfloat16 (OpFDot2MixAcc*) or float8 (OpFDot4MixAcc32VALVE) vectors. The types themselves and
+// their storage classes are types.cc's (type.float, type.float.storage), the conversions' Vulkan
+// rules arithmetic.cc's, and OpBitcastExtractEXT vector_matrix.cc's. SPV_KHR_16bit_storage,
+// SPV_KHR_8bit_storage: likewise values of 8- and 16-bit types that a Shader module declares
+// through a storage capability alone (without Int8, Int16 or Float16) only go through loads,
+// stores, OpCopyObject and width-only conversions.
 #include <string>
 
 #include "source/common/workspace.h"
@@ -49,6 +53,37 @@ bool MayUseMicroscaling(Op op) {
   }
 }
 
+// Whether `op`, an instruction of a function, may use values of 8- and 16-bit types that only a
+// storage capability declares: the storage extensions allow loads, stores, OpCopyObject and
+// width-only conversions; what holds no value of such a type (variables, copies through
+// pointers, OpArrayLength, OpUndef, the function's structure, line information) is let through.
+// Non-semantic OpExtInst is let through by the caller.
+bool MayUseStorageOnlyWidth(Op op) {
+  switch (op) {
+    case Op::Load:
+    case Op::Store:
+    case Op::CopyObject:
+    case Op::FConvert:
+    case Op::SConvert:
+    case Op::UConvert:
+    case Op::Variable:
+    case Op::CopyMemory:
+    case Op::CopyMemorySized:
+    case Op::ArrayLength:
+    case Op::Undef:
+    case Op::Nop:
+    case Op::Function:
+    case Op::FunctionParameter:
+    case Op::FunctionEnd:
+    case Op::Label:
+    case Op::Line:
+    case Op::NoLine:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The encodings (ValidationState::FloatEncodings bits) whose values `op`, one of the
 // instructions the walk visits, may not use.
 uint8_t ForbiddenEncodings(Op op) {
@@ -59,6 +94,12 @@ uint8_t ForbiddenEncodings(Op op) {
       return all & ~ValidationState::kBFloat16;
     case Op::CooperativeMatrixMulAddKHR:
       return ValidationState::kMicroscalingFloat;
+    // SPV_VALVE_mixed_float_dot_product: bfloat16 inputs (and accumulator), float8 inputs.
+    case Op::FDot2MixAcc32VALVE:
+    case Op::FDot2MixAcc16VALVE:
+      return all & ~ValidationState::kBFloat16;
+    case Op::FDot4MixAcc32VALVE:
+      return all & ~ValidationState::kFloat8;
     default:
       return all;
   }
@@ -71,14 +112,24 @@ uint8_t ForbiddenEncodings(Op op) {
   const char* rule;
   const char* type;
   const char* also;
+  if (encodings == ValidationState::kStorageOnlyWidth) {
+    state.Report("small-type.use", i,
+                 state.Describe(i) + ": " + what +
+                     " is or holds an 8- or 16-bit type that only a storage capability declares "
+                     "(no Int8, Int16 or Float16), whose values only OpStore, OpCopyObject and "
+                     "width-only conversions (OpFConvert, OpSConvert, OpUConvert) may use");
+    return;
+  }
   if (encodings & ValidationState::kMicroscalingFloat) {
     rule = "microscaling.use", type = "an OCP microscaling type", also = "";
   } else if (encodings & ValidationState::kBFloat16) {
     rule = "bfloat16.use", type = "a bfloat16 float (BFloat16KHR)";
-    also = ", OpDot, OpCooperativeMatrixMulAddKHR, OpCooperativeMatrixLengthKHR";
+    also =
+        ", OpDot, OpCooperativeMatrixMulAddKHR, OpCooperativeMatrixLengthKHR, "
+        "OpFDot2MixAcc32VALVE, OpFDot2MixAcc16VALVE";
   } else {
     rule = "float8.use", type = "a float8 float (Float8E4M3EXT, Float8E5M2EXT)";
-    also = ", OpCooperativeMatrixMulAddKHR";
+    also = ", OpCooperativeMatrixMulAddKHR, OpFDot4MixAcc32VALVE";
   }
   state.Report(rule, i,
                state.Describe(i) + ": " + what + " is or holds " + type +
@@ -94,8 +145,82 @@ bool MicroscalingVisits(const ValidationState& state, Op op) {
   return state.DeclaresEncodedFloats() && !MayUseMicroscaling(op);
 }
 
+namespace {
+
+// small-type.use, apart from the walk, in one pass over the functions. Values of these types are
+// few (loads and conversions): each is marked where it is defined, and the operands of the
+// instructions that may not use them are looked up in the marks. In a function a value is used
+// after its definition (blocks follow their dominators), except in OpPhi, judged by its Result
+// Type, which is its values' type; instructions before the first marked value are passed by.
+void CheckStorageOnlyWidths(ValidationState& state) {
+  const ir::Module& m = state.module();
+  const binary::ParsedModule::Instruction* const records = m.parsed().instructions.data();
+  ws::vector<uint8_t> marked(m.bound(), 0);
+  // Plain pointers: the marks' byte stores would otherwise reload every vector's bounds.
+  const uint8_t* const encodings = state.FloatEncodingsById().data();
+  const size_t num_types = state.FloatEncodingsById().size();
+  uint8_t* const marks = marked.data();
+  const size_t bound = marked.size();
+  const auto holds = [=](Id type) {
+    return type < num_types && (encodings[type] & ValidationState::kStorageOnlyWidth) != 0;
+  };
+  const auto mark = [=](InstIndex i) {
+    const binary::ParsedModule::Instruction& rec = records[i];
+    if (rec.type_id == 0 || !holds(rec.type_id) || rec.result_id >= bound) return false;
+    marks[rec.result_id] = 1;
+    return true;
+  };
+  const auto allowed = [&](InstIndex i) {
+    const Op op = static_cast<Op>(records[i].opcode);
+    return MayUseStorageOnlyWidth(op) || (op == Op::ExtInst && IsNonSemanticExtInst(m, i));
+  };
+  bool any = false;  // Whether a value is marked yet: before that no instruction is looked at.
+  for (InstIndex i = 0; i < m.global_end(); ++i) any = mark(i) || any;
+  const uint32_t* const words = m.words().data();
+  for (const ir::Function& fn : m.functions()) {
+    if (fn.end == kNoInst) continue;
+    for (InstIndex i = fn.def; i < fn.end; ++i) {
+      const binary::ParsedModule::Instruction& rec = records[i];
+      if (mark(i)) {
+        any = true;
+        if (!allowed(i)) {
+          ReportUse(state, i, "Result Type " + state.Name(rec.type_id),
+                    ValidationState::kStorageOnlyWidth);
+          if (state.Full()) return;
+        }
+        continue;
+      }
+      if (!any || MayUseStorageOnlyWidth(static_cast<Op>(rec.opcode))) continue;
+      // The raw words first (a literal may look like a marked id); the operands only where one
+      // might be.
+      const uint32_t* const w = words + rec.offset;
+      bool suspect = false;
+      for (uint32_t k = 1; k < rec.num_words && !suspect; ++k) {
+        suspect = w[k] < bound && marks[w[k]];
+      }
+      if (!suspect || allowed(i)) continue;
+      const ir::Inst inst = m.inst(i);
+      const size_t first = (rec.type_id != 0 ? 1 : 0) + (rec.result_id != 0 ? 1 : 0);
+      for (size_t k = first; k < inst.operands.size(); ++k) {
+        if (!grammar::IsIdKind(inst.operands[k].kind)) continue;
+        const Id id = inst.words[inst.operands[k].offset];
+        if (id < bound && marks[id]) {
+          ReportUse(state, i,
+                    "operand " + state.Name(id) + " (type " + state.Name(m.TypeOf(id)) + ")",
+                    ValidationState::kStorageOnlyWidth);
+          if (state.Full()) return;
+          break;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void ValidateMicroscaling(ValidationState& state) {
   const ir::Module& m = state.module();
+  if (state.DeclaresStorageOnlyWidths()) CheckStorageOnlyWidths(state);
   // The walk holds the instructions that may not use some of these values, only where the
   // module declares a capability of the types.
   for (const InstIndex i : state.Walked(Walk::kMicroscaling)) {

@@ -361,15 +361,49 @@ constexpr Rule kRules[] = {
      "Values whose type is or holds a BFloat16KHR float (cooperative matrices included) are used "
      "only by constant-creation, memory, function, conversion, composite, annotation, debug, "
      "miscellaneous, extension and mode-setting instructions, OpDot, "
-     "OpCooperativeMatrixMulAddKHR, OpCooperativeMatrixLengthKHR, OpSelect, OpPhi, "
+     "OpCooperativeMatrixMulAddKHR, OpCooperativeMatrixLengthKHR, OpFDot2MixAcc32VALVE, "
+     "OpFDot2MixAcc16VALVE (SPV_VALVE_mixed_float_dot_product), OpSelect, OpPhi, "
      "OpReturnValue, OpLifetimeStart and OpLifetimeStop: no other arithmetic (OpFAdd, OpFSub, "
      "OpFMul, OpFDiv, OpFNegate, OpMatrixTimesScalar, ...) and no comparison."},
     {"float8.use", kE, "microscaling", "SPV_EXT_float8 2.16.1 Universal Validation Rules",
      "Values whose type is or holds a Float8E4M3EXT or Float8E5M2EXT float (cooperative matrices "
      "included) are used only by constant-creation, memory, function, conversion, composite, "
      "annotation, debug, miscellaneous, extension and mode-setting instructions, "
-     "OpCooperativeMatrixMulAddKHR, OpSelect, OpPhi, OpReturnValue, OpLifetimeStart and "
-     "OpLifetimeStop."},
+     "OpCooperativeMatrixMulAddKHR, OpFDot4MixAcc32VALVE (SPV_VALVE_mixed_float_dot_product), "
+     "OpSelect, OpPhi, OpReturnValue, OpLifetimeStart and OpLifetimeStop."},
+
+    {"small-type.use", kE, "microscaling",
+     "SPV_KHR_16bit_storage Validation Rules; SPV_KHR_8bit_storage 3.31 Capability",
+     "In a Shader module that declares 8- or 16-bit types through a storage capability alone "
+     "(StorageBuffer16BitAccess, UniformAndStorageBuffer16BitAccess, StoragePushConstant16, "
+     "StorageInputOutput16, StorageBuffer8BitAccess, UniformAndStorageBuffer8BitAccess, "
+     "StoragePushConstant8, without Int16, Float16 or Int8 for that type), values whose type is "
+     "or holds such a type are used only by OpStore, OpCopyObject, width-only conversions "
+     "(OpFConvert, OpSConvert, OpUConvert), annotations, debug and non-semantic instructions."},
+
+    // dot_product.cc
+    {"dot.integer.operand", kE, "dot-product",
+     "SPV_KHR_integer_dot_product; SPIR-V 3.42.13 OpSDot, OpUDot, OpSUDot, OpSDotAccSat, "
+     "OpUDotAccSat, OpSUDotAccSat",
+     "An integer dot product has an integer scalar Result Type (Signedness 0 for OpUDot*) at "
+     "least as wide as the inputs' components, an Accumulator of the Result Type, and either two "
+     "32-bit integers with a Packed Vector Format or two integer vectors of one component count "
+     "and width (Signedness 0 for both of OpUDot*, for Vector 2 of OpSUDot*)."},
+    {"dot.integer.capability", kE, "dot-product", "SPV_KHR_integer_dot_product 3.31 Capability",
+     "Packed 32-bit integer inputs need DotProductInput4x8BitPacked; integer vector inputs "
+     "DotProductInputAll, or DotProductInput4x8Bit for vectors of four 8-bit integers."},
+    {"dot.mixed-float.operand", kE, "dot-product",
+     "SPV_VALVE_mixed_float_dot_product (OpFDot2MixAcc32VALVE, OpFDot2MixAcc16VALVE, "
+     "OpFDot4MixAcc32VALVE)",
+     "Vector 1 and Vector 2 are vectors of two 16-bit floats of one type, IEEE 754 or bfloat16 "
+     "(OpFDot2MixAcc*), or of four Float8E4M3EXT / Float8E5M2EXT floats (OpFDot4MixAcc32VALVE); "
+     "the Result Type is a 32-bit IEEE 754 float scalar (Acc32) or the vectors' component type "
+     "(OpFDot2MixAcc16VALVE); the Accumulator has the Result Type."},
+    {"dot.mixed-float.capability", kE, "dot-product",
+     "SPV_VALVE_mixed_float_dot_product 3.2.30 Capability",
+     "IEEE 754 16-bit inputs need DotProductFloat16AccFloat32VALVE (OpFDot2MixAcc32VALVE) or "
+     "DotProductFloat16AccFloat16VALVE (OpFDot2MixAcc16VALVE); bfloat16 inputs "
+     "DotProductBFloat16AccVALVE."},
 
     // composites.cc
     {"composite.index", kE, "composites", "SPIR-V 3.42.12 Composite Instructions",
@@ -469,10 +503,13 @@ constexpr Rule kRules[] = {
     {"group.operand", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (each instruction)",
      "The Result Type and operands of OpGroupNonUniform* have the types the instruction states: "
      "Boolean results and predicates, four-component unsigned 32-bit ballots, unsigned integer "
-     "Id / Delta / Mask / Index / Direction, Values of the Result Type (integer, floating-point "
-     "or Boolean per operation)."},
+     "Id / Delta / Mask / Index / Direction, Values of the Result Type (integer, unsigned integer "
+     "for UMin / UMax, floating-point or Boolean per operation); a constant Direction of "
+     "OpGroupNonUniformQuadSwap, and before SPIR-V 1.5 a constant Id / Index of "
+     "OpGroupNonUniformBroadcast / QuadBroadcast."},
     {"group.scope", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (Execution)",
-     "The Execution Scope of a non-uniform group instruction is Subgroup (in Vulkan "
+     "The Execution Scope of a non-uniform group instruction is Subgroup, that of "
+     "OpGroupNonUniformRotateKHR Workgroup or Subgroup (SPV_KHR_subgroup_rotate) (in Vulkan "
      "environments: vulkan.non-uniform-scope)."},
     {"group.operation", kE, "group", "SPIR-V 3.42.24 Non-Uniform Instructions (Operation)",
      "The Group Operation is Reduce, InclusiveScan or ExclusiveScan, or ClusteredReduce (and the "
@@ -483,6 +520,10 @@ constexpr Rule kRules[] = {
     {"group.cluster-size-value", kW, "group",
      "SPIR-V 3.42.24 Non-Uniform Instructions (ClusterSize)",
      "A known ClusterSize is at least 1 and a power of 2 (otherwise behavior is undefined)."},
+    {"group.partition-ballot", kE, "group",
+     "SPV_NV_shader_subgroup_partitioned, SPV_EXT_shader_subgroup_partitioned (ballot)",
+     "With a Partitioned Group Operation, an arithmetic, bitwise or logical reduction has its "
+     "Ballot operand, a vector of four 32-bit integers."},
 
     // memory.cc
     {"memory.load", kE, "memory", "SPIR-V OpLoad",
@@ -604,7 +645,7 @@ constexpr Rule kRules[] = {
      "Subgroup."},
     {"vulkan.non-uniform-scope", kE, "vulkan", "VUID-StandaloneSpirv-None-04642",
      "In a Vulkan environment, the execution Scope of a non-uniform group operation "
-     "(OpGroupNonUniform*) is Subgroup."},
+     "(OpGroupNonUniform*, OpGroupNonUniformRotateKHR) is Subgroup."},
     {"vulkan.memory-scope", kE, "vulkan", "VUID-StandaloneSpirv-None-04638",
      "In a Vulkan environment, a memory Scope (barriers, atomics) is not CrossDevice."},
     {"vulkan.physical-storage-buffer-aligned", kE, "vulkan",
@@ -782,10 +823,11 @@ constexpr Rule kRules[] = {
      "the component kinds the opcode names, and bitcast only between integer components of the "
      "same width."},
     {"coop-matrix.arith", kE, "coop-matrix",
-     "SPV_KHR_cooperative_matrix 3.42.13 Arithmetic Instructions",
+     "SPV_KHR_cooperative_matrix 3.42.13 Arithmetic Instructions; SPV_NV_cooperative_matrix "
+     "3.32.13",
      "Arithmetic on cooperative matrices takes operands of exactly the Result Type, F opcodes on "
      "float and I/S/U opcodes on integer components; OpMatrixTimesScalar's Scalar has the "
-     "component type."},
+     "component type; OpIMul / OpFMul take KHR matrices only, not NV ones."},
     {"coop-matrix.composite", kE, "coop-matrix",
      "SPV_KHR_cooperative_matrix 3.42.7, 3.42.12 Composite Instructions",
      "A cooperative matrix is constructed from exactly one constituent of its component type, "

@@ -126,9 +126,16 @@ void ValidationState::CollectCapabilities() {
   const uint32_t size = all.empty() ? 1 : all.back().value + 1;
   capabilities_.assign(size, false);
   ws::vector<uint32_t> worklist;
+  // The 8- and 16-bit types declared (see DeclaresStorageOnlyWidths).
+  bool int8 = false, int16 = false, float16 = false;
   for (InstIndex i = 0; i < module_.global_end(); ++i) {
     const Op op = module_.opcode(i);
-    if (op == Op::Capability) {
+    if (op == Op::TypeInt && module_.num_words(i) > 2) {
+      int8 = int8 || module_.word(i, 2) == 8;
+      int16 = int16 || module_.word(i, 2) == 16;
+    } else if (op == Op::TypeFloat && module_.num_words(i) == 3) {
+      float16 = float16 || module_.word(i, 2) == 16;
+    } else if (op == Op::Capability) {
       worklist.push_back(module_.word(i, 1));
     } else if (op == Op::Extension) {
       const ir::Inst inst = module_.inst(i);
@@ -158,6 +165,19 @@ void ValidationState::CollectCapabilities() {
   declares_encoded_floats_ = declares_microscaling_ ||
                              HasCapability(spv::Capability::BFloat16TypeKHR) ||
                              HasCapability(spv::Capability::Float8EXT);
+  using spv::Capability;
+  const bool storage16 = HasCapability(Capability::StorageBuffer16BitAccess) ||
+                         HasCapability(Capability::UniformAndStorageBuffer16BitAccess) ||
+                         HasCapability(Capability::StoragePushConstant16) ||
+                         HasCapability(Capability::StorageInputOutput16);
+  const bool storage8 = HasCapability(Capability::StorageBuffer8BitAccess) ||
+                        HasCapability(Capability::UniformAndStorageBuffer8BitAccess) ||
+                        HasCapability(Capability::StoragePushConstant8);
+  declares_storage_only_widths_ =
+      HasCapability(Capability::Shader) &&
+      ((storage16 && int16 && !HasCapability(Capability::Int16)) ||
+       (storage16 && float16 && !HasCapability(Capability::Float16)) ||
+       (storage8 && int8 && !HasCapability(Capability::Int8)));
 }
 
 bool ValidationState::HasExtension(std::string_view name) const {

@@ -171,16 +171,24 @@ class ValidationState {
   // Whether it declares one of those, BFloat16TypeKHR or Float8EXT: a float type may have a
   // Floating Point Encoding.
   bool DeclaresEncodedFloats() const { return declares_encoded_floats_; }
+  // SPV_KHR_16bit_storage, SPV_KHR_8bit_storage: whether a Shader module declares an 8- or 16-bit
+  // type that only a storage capability enables (no Int8, Int16 or Float16 for it), whose values
+  // only loads, stores, copies and width-only conversions may then use.
+  bool DeclaresStorageOnlyWidths() const { return declares_storage_only_widths_; }
   // What ValidateTypes found a type to be or hold through vectors, matrices, arrays, structs and
   // cooperative types (not pointers): a float of an OCP microscaling encoding
   // (kMicroscalingFloat), of the FP4 / FP6 ones (kSubByteFloat too), a bfloat16 (kBFloat16), a
-  // Float8E4M3EXT or Float8E5M2EXT (kFloat8). 0 for every type of a module that declares no
-  // capability of these types.
-  static constexpr uint8_t kMicroscalingFloat = 1, kSubByteFloat = 2, kBFloat16 = 4, kFloat8 = 8;
+  // Float8E4M3EXT or Float8E5M2EXT (kFloat8); an 8- or 16-bit integer or a 16-bit float without
+  // encoding that only a storage capability declares (kStorageOnlyWidth, see
+  // DeclaresStorageOnlyWidths). 0 for every type of a module that declares none of these types.
+  static constexpr uint8_t kMicroscalingFloat = 1, kSubByteFloat = 2, kBFloat16 = 4, kFloat8 = 8,
+                           kStorageOnlyWidth = 16;
   uint8_t FloatEncodings(Id type) const {
     return type < float_encodings_.size() ? float_encodings_[type] : 0;
   }
   bool HoldsMicroscaling(Id type) const { return FloatEncodings(type) & kMicroscalingFloat; }
+  // FloatEncodings of every type, by id (empty when no type holds any).
+  std::span<const uint8_t> FloatEncodingsById() const { return float_encodings_; }
   void SetFloatEncodings(ws::vector<uint8_t> by_type) { float_encodings_ = std::move(by_type); }
 
   // The instructions walk `w` visits, in module order, from instruction `begin` on.
@@ -222,6 +230,7 @@ class ValidationState {
   bool walks_ready_ = false;
   bool declares_microscaling_ = false;              // See DeclaresMicroscaling().
   bool declares_encoded_floats_ = false;            // See DeclaresEncodedFloats().
+  bool declares_storage_only_widths_ = false;       // See DeclaresStorageOnlyWidths().
   ws::vector<uint8_t> float_encodings_;             // See FloatEncodings().
   ws::unordered_set<std::string_view> suppressed_;  // Views of the options' rule ids.
   bool all_warnings_as_errors_ = false;

@@ -275,7 +275,13 @@ void ValidateTypes(ValidationState& state) {
   };
   // The encoded floats each type is or holds (ValidationState::FloatEncodings), tracked only
   // where a capability of them is declared.
-  ws::vector<uint8_t> float_encodings(state.DeclaresEncodedFloats() ? m.bound() : 0, 0);
+  ws::vector<uint8_t> float_encodings(
+      state.DeclaresEncodedFloats() || state.DeclaresStorageOnlyWidths() ? m.bound() : 0, 0);
+  // The widths whose types only a storage capability declares (ValidationState::kStorageOnlyWidth).
+  const bool storage_only = state.DeclaresStorageOnlyWidths();
+  const bool storage_only_int8 = storage_only && !state.HasCapability(Capability::Int8);
+  const bool storage_only_int16 = storage_only && !state.HasCapability(Capability::Int16);
+  const bool storage_only_float16 = storage_only && !state.HasCapability(Capability::Float16);
   // Interface variables are judged only where a float with an encoding can be declared.
   const bool vulkan_encoded_floats =
       state.options().env.is_vulkan() && state.DeclaresEncodedFloats();
@@ -291,11 +297,19 @@ void ValidateTypes(ValidationState& state) {
     switch (op) {
       case Op::TypeInt:
         CheckInt(state, i);
+        if (storage_only && id < float_encodings.size() && inst.words.size() > 2 &&
+            ((inst.words[2] == 8 && storage_only_int8) ||
+             (inst.words[2] == 16 && storage_only_int16))) {
+          float_encodings[id] = ValidationState::kStorageOnlyWidth;
+        }
         break;
       case Op::TypeFloat:
         CheckFloat(state, i);
         if (id < float_encodings.size() && inst.words.size() > 3) {
           float_encodings[id] = FloatEncodingsOf(static_cast<spv::FPEncoding>(inst.words[3]));
+        } else if (storage_only_float16 && id < float_encodings.size() && inst.words.size() == 3 &&
+                   inst.words[2] == 16) {
+          float_encodings[id] = ValidationState::kStorageOnlyWidth;
         }
         break;
       case Op::TypeVector: {

@@ -157,6 +157,7 @@ ScopeWords ScopeWordsOf(Op op) {
       v <= static_cast<uint32_t>(Op::GroupNonUniformQuadSwap)) {
     return {3, 0};
   }
+  if (op == Op::GroupNonUniformRotateKHR) return {3, 0};
   return {};
 }
 

@@ -591,6 +591,19 @@ TEST(CoopMatrixNv, KhrInstructionOnNvMatrixIsRejected) {
   EXPECT_RULE(r, "coop-matrix.muladd.operand");
 }
 
+// SPV_NV_cooperative_matrix lists negation, addition, subtraction and division for its matrices;
+// element-wise multiplication is SPV_KHR_cooperative_matrix's.
+TEST(CoopMatrixNv, ArithmeticWithoutElementWiseMultiply) {
+  const std::string anchor = "%d = OpCooperativeMatrixMulAddNV %matC %a %b %c";
+  EXPECT_CLEAN(testing::ValidateText(
+      Mutate(kNvProgram, anchor, anchor + "\n%e = OpFAdd %matC %d %c\n%g = OpFDiv %matC %e %c"),
+      "vulkan1.1"));
+  const Result r = testing::ValidateText(
+      Mutate(kNvProgram, anchor, anchor + "\n%e = OpFMul %matC %d %c"), "vulkan1.1");
+  EXPECT_RULE_AT(r, "coop-matrix.arith", "OpFMul", "SPV_NV_cooperative_matrix");
+  testing::ExpectOnly(r, "coop-matrix.arith");
+}
+
 // SPV_NV_cooperative_matrix gives the Stride no bound (GL_NV_cooperative_matrix passes a uint;
 // only Vulkan's alignment applies, device.coop-matrix.load-store-alignment).
 TEST(CoopMatrixNv, StrideValueIsNotBounded) {

@@ -34,6 +34,8 @@ std::string Kernel(const std::string& instruction) {
        %true = OpConstantTrue %bool
     %float_1 = OpConstant %float 1
      %ballot = OpConstantComposite %v4uint %uint_1 %uint_1 %uint_1 %uint_1
+    %sballot = OpConstantComposite %v4int %int_1 %int_1 %int_1 %int_1
+     %uint_2 = OpConstant %uint 2
         %ptr = OpTypePointer Function %uint
        %main = OpFunction %void None %fn
           %l = OpLabel
@@ -124,11 +126,74 @@ TEST(Group, PartitionedOperationsTakeABallot) {
   EXPECT_CLEAN(testing::ValidateText(
       partitioned("OpGroupNonUniformIAdd %uint %uint_3 PartitionedReduceNV %uint_1 %ballot"),
       "vulkan1.1"));
+  // The extensions ask for four 32-bit integers, of either signedness.
+  EXPECT_CLEAN(testing::ValidateText(
+      partitioned("OpGroupNonUniformIAdd %int %uint_3 PartitionedInclusiveScanNV %int_1 %sballot"),
+      "vulkan1.1"));
   const Result r = testing::ValidateText(
       partitioned("OpGroupNonUniformIAdd %uint %uint_3 PartitionedReduceNV %uint_1 %uint_1"),
       "vulkan1.1");
-  EXPECT_TRUE(testing::RuleAt(r, "group.operand", "OpGroupNonUniformIAdd",
-                              "Ballot %uint_1 has type %uint; it must be a vector of four"));
+  EXPECT_RULE_AT(r, "group.partition-ballot", "OpGroupNonUniformIAdd",
+                 "Ballot %uint_1 has type %uint; it must be a vector of four");
+  const Result missing = testing::ValidateText(
+      partitioned("OpGroupNonUniformUMax %uint %uint_3 PartitionedExclusiveScanNV %uint_1"),
+      "vulkan1.1");
+  EXPECT_RULE_AT(missing, "group.partition-ballot", "OpGroupNonUniformUMax", "needs a Ballot");
+  testing::ExpectOnly(missing, "group.partition-ballot");
+}
+
+// OpGroupNonUniformUMin / UMax work on unsigned integers: their Result Type (and so the Value)
+// has Signedness 0; SMin / SMax take either.
+TEST(Group, UnsignedMinMaxNeedUnsignedIntegers) {
+  EXPECT_CLEAN(testing::ValidateText(Kernel("OpGroupNonUniformUMin %uint %uint_3 Reduce %uint_1"),
+                                     "vulkan1.1"));
+  EXPECT_CLEAN(testing::ValidateText(Kernel("OpGroupNonUniformSMax %uint %uint_3 Reduce %uint_1"),
+                                     "vulkan1.1"));
+  for (const char* instruction : {"OpGroupNonUniformUMin %int %uint_3 Reduce %int_1",
+                                  "OpGroupNonUniformUMax %v4int %uint_3 InclusiveScan %sballot"}) {
+    const Result r = testing::ValidateText(Kernel(instruction), "vulkan1.1");
+    EXPECT_RULE_AT(r, "group.operand", "OpGroupNonUniformUM", "whose Signedness is 0");
+  }
+}
+
+// OpGroupNonUniformQuadSwap's Direction comes from a constant instruction in every version.
+TEST(Group, QuadSwapDirectionIsAConstant) {
+  const auto quad = [](const std::string& instruction) {
+    return testing::Mutate(Kernel(instruction), "OpCapability GroupNonUniformClustered",
+                           "OpCapability GroupNonUniformClustered\n"
+                           "OpCapability GroupNonUniformQuad");
+  };
+  EXPECT_CLEAN(testing::ValidateText(
+      quad("OpGroupNonUniformQuadSwap %float %uint_3 %float_1 %uint_1"), "vulkan1.2"));
+  for (const char* env : {"vulkan1.1", "vulkan1.2", "spv1.5"}) {
+    const Result r =
+        testing::ValidateText(quad("OpGroupNonUniformQuadSwap %float %uint_3 %float_1 %dyn"), env);
+    EXPECT_RULE_AT(r, "group.operand", "OpGroupNonUniformQuadSwap",
+                   "must come from a constant instruction");
+  }
+}
+
+// SPV_KHR_subgroup_rotate: Execution is Workgroup or Subgroup; Vulkan allows Subgroup only
+// (VUID-StandaloneSpirv-None-04642).
+TEST(Group, RotateScopes) {
+  const auto rotate = [](const std::string& instruction) {
+    return testing::Mutate(Kernel(instruction), "OpCapability GroupNonUniformClustered",
+                           "OpCapability GroupNonUniformClustered\n"
+                           "OpCapability GroupNonUniformRotateKHR\n"
+                           "OpExtension \"SPV_KHR_subgroup_rotate\"");
+  };
+  EXPECT_CLEAN(testing::ValidateText(
+      rotate("OpGroupNonUniformRotateKHR %float %uint_3 %float_1 %uint_1"), "vulkan1.1"));
+  EXPECT_CLEAN(testing::ValidateText(
+      rotate("OpGroupNonUniformRotateKHR %float %uint_2 %float_1 %uint_1 %uint_4"), "spv1.3"));
+  EXPECT_RULE_AT(
+      testing::ValidateText(rotate("OpGroupNonUniformRotateKHR %float %uint_1 %float_1 %uint_1"),
+                            "spv1.3"),
+      "group.scope", "OpGroupNonUniformRotateKHR", "Workgroup or Subgroup");
+  EXPECT_RULE_AT(
+      testing::ValidateText(rotate("OpGroupNonUniformRotateKHR %float %uint_2 %float_1 %uint_1"),
+                            "vulkan1.1"),
+      "vulkan.non-uniform-scope", "OpGroupNonUniformRotateKHR");
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Tests of SPV_EXT_ocp_microscaling_types across the rule families that check it: the types and
 // their storage classes (types.cc: type.float, type.float.storage and, with bfloat16 and float8,
 // vulkan.encoded-float-interface), their uses
-// (microscaling.cc: microscaling.use; bfloat16.use and float8.use at the end), the conversions'
+// (microscaling.cc: microscaling.use; bfloat16.use and float8.use, then small-type.use for the
+// 8- and 16-bit storage types, at the end), the conversions'
 // Vulkan rules (arithmetic.cc: vulkan.microscaling-convert) and OpBitcastExtractEXT
 // (vector_matrix.cc: bitcast.extract, vulkan.bitcast-extract).
 #include <string>
@@ -438,6 +439,167 @@ TEST(EncodedFloats, NoOtherArithmetic) {
     EXPECT_RULE_AT(r, c.rule, opcode, "may use");
     testing::ExpectOnly(r, c.rule);
   }
+}
+
+// SPV_VALVE_mixed_float_dot_product: OpFDot2MixAcc*VALVE take bfloat16 vectors (and
+// OpFDot2MixAcc16VALVE a bfloat16 accumulator), OpFDot4MixAcc32VALVE float8 ones.
+TEST(EncodedFloats, MixedFloatDotProductsAreAllowed) {
+  const std::string text = testing::Mutate(EncodedMatrices(R"(
+%v8 = OpUndef %v4e4
+%x = OpFDot2MixAcc32VALVE %float %v %v %f1
+%y = OpFDot2MixAcc16VALVE %bf %v %v %s
+%z = OpFDot4MixAcc32VALVE %float %v8 %v8 %f1
+)"),
+                                           "OpCapability Float8CooperativeMatrixEXT",
+                                           "OpCapability Float8CooperativeMatrixEXT\n"
+                                           "OpCapability DotProductBFloat16AccVALVE\n"
+                                           "OpCapability DotProductFloat8AccFloat32VALVE\n"
+                                           "OpExtension \"SPV_VALVE_mixed_float_dot_product\"");
+  EXPECT_CLEAN(testing::ValidateText(
+      testing::Mutate(text, "%v2bf = OpTypeVector %bf 2",
+                      "%v2bf = OpTypeVector %bf 2\n%v4e4 = OpTypeVector %e4 4\n"
+                      "%f1 = OpConstant %float 1"),
+      "vulkan1.3"));
+}
+
+// SPV_KHR_16bit_storage, SPV_KHR_8bit_storage (microscaling.cc: small-type.use): where only a
+// storage capability declares 8- and 16-bit types, their values are loaded, stored, copied and
+// converted to other widths, nothing else. `body` follows the loads %h (half), %s (ushort),
+// %c (uchar), %v (v2half) and the 32-bit %f, %u.
+std::string StorageOnly(const std::string& body, const std::string& capabilities = "") {
+  return R"(OpCapability Shader
+OpCapability StorageBuffer16BitAccess
+OpCapability StorageBuffer8BitAccess
+)" + capabilities +
+         R"(OpExtension "SPV_KHR_16bit_storage"
+OpExtension "SPV_KHR_8bit_storage"
+OpExtension "SPV_KHR_storage_buffer_storage_class"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpName %h "h"
+OpDecorate %B Block
+OpMemberDecorate %B 0 Offset 0
+OpMemberDecorate %B 1 Offset 2
+OpMemberDecorate %B 2 Offset 4
+OpMemberDecorate %B 3 Offset 8
+OpMemberDecorate %B 4 Offset 12
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%half = OpTypeFloat 16
+%ushort = OpTypeInt 16 0
+%uchar = OpTypeInt 8 0
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%v2half = OpTypeVector %half 2
+%v2float = OpTypeVector %float 2
+%B = OpTypeStruct %half %ushort %uchar %v2half %float
+%pB = OpTypePointer StorageBuffer %B
+%buf = OpVariable %pB StorageBuffer
+%ph = OpTypePointer StorageBuffer %half
+%ps = OpTypePointer StorageBuffer %ushort
+%pc = OpTypePointer StorageBuffer %uchar
+%pv = OpTypePointer StorageBuffer %v2half
+%pf = OpTypePointer StorageBuffer %float
+%u0 = OpConstant %uint 0
+%u1 = OpConstant %uint 1
+%u2 = OpConstant %uint 2
+%u3 = OpConstant %uint 3
+%u4 = OpConstant %uint 4
+%fnh = OpTypeFunction %void %half
+%main = OpFunction %void None %fn
+%l = OpLabel
+%hp = OpAccessChain %ph %buf %u0
+%sp = OpAccessChain %ps %buf %u1
+%cp = OpAccessChain %pc %buf %u2
+%vp = OpAccessChain %pv %buf %u3
+%fp = OpAccessChain %pf %buf %u4
+%h = OpLoad %half %hp
+%s = OpLoad %ushort %sp
+%c = OpLoad %uchar %cp
+%v = OpLoad %v2half %vp
+%f = OpLoad %float %fp
+%u = OpConvertFToU %uint %f
+)" + body +
+         R"(
+OpReturn
+OpFunctionEnd
+%callee = OpFunction %void None %fnh
+%param = OpFunctionParameter %half
+%cl = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+}
+
+TEST(StorageOnlyWidths, LoadsStoresCopiesAndWidthConversions) {
+  EXPECT_CLEAN(testing::ValidateText(StorageOnly(R"(
+%wf = OpFConvert %float %h
+%ws = OpUConvert %uint %s
+%wc = OpUConvert %uint %c
+%wv = OpFConvert %v2float %v
+%h2 = OpFConvert %half %f
+%s2 = OpUConvert %ushort %u
+%hc = OpCopyObject %half %h
+OpStore %hp %hc
+OpStore %sp %s2
+OpStore %cp %c
+OpStore %vp %v
+)"),
+                                     "vulkan1.1"));
+}
+
+TEST(StorageOnlyWidths, NoOtherUse) {
+  struct Case {
+    const char* body;
+    const char* at;
+  } cases[] = {
+      {"%x = OpFAdd %half %h %h", "OpFAdd"},
+      {"%x = OpIAdd %ushort %s %s", "OpIAdd"},
+      {"%x = OpIEqual %bool %c %c", "OpIEqual"},
+      {"%x = OpFOrdLessThan %bool %h %h", "OpFOrdLessThan"},
+      {"%x = OpCompositeExtract %half %v 0", "OpCompositeExtract"},
+      {"%x = OpVectorShuffle %v2half %v %v 1 0", "OpVectorShuffle"},
+      {"%x = OpBitcast %ushort %h", "OpBitcast"},
+      {"%x = OpConvertFToU %uint %h", "OpConvertFToU"},
+      {"%x = OpFunctionCall %void %callee %h", "OpFunctionCall"},
+      {"%x = OpSelect %half %true %h %h\n%true = OpConstantTrue %bool", "OpSelect"},
+  };
+  for (const Case& c : cases) {
+    std::string body = c.body;
+    std::string globals;
+    if (const size_t nl = body.find('\n'); nl != std::string::npos) {
+      globals = body.substr(nl + 1);
+      body = body.substr(0, nl);
+    }
+    std::string text = StorageOnly(body);
+    if (!globals.empty())
+      text = testing::Mutate(text, "%bool = OpTypeBool", "%bool = OpTypeBool\n" + globals);
+    const Result r = testing::ValidateText(text, "vulkan1.1");
+    EXPECT_RULE_AT(r, "small-type.use", c.at, "only a storage capability declares");
+    testing::ExpectOnly(r, "small-type.use");
+  }
+}
+
+// Int8, Int16 and Float16 make the types whole: every use is then open to them.
+TEST(StorageOnlyWidths, ArithmeticCapabilitiesLiftTheRestriction) {
+  EXPECT_CLEAN(testing::ValidateText(StorageOnly(R"(
+%x = OpFAdd %half %h %h
+%y = OpIAdd %ushort %s %s
+%z = OpIAdd %uchar %c %c
+)",
+                                                 "OpCapability Float16\nOpCapability Int16\n"
+                                                 "OpCapability Int8\n"),
+                                     "vulkan1.1"));
+  // Float16 alone leaves the 16-bit integers restricted.
+  const Result r = testing::ValidateText(
+      StorageOnly("%x = OpFAdd %half %h %h\n%y = OpIAdd %ushort %s %s", "OpCapability Float16\n"),
+      "vulkan1.1");
+  EXPECT_RULE_AT(r, "small-type.use", "OpIAdd");
+  EXPECT_FALSE(testing::RuleAt(r, "small-type.use", "OpFAdd"));
 }
 
 }  // namespace
