@@ -16,18 +16,26 @@ struct AtomicShape {
   bool has_result = true;  // Everything but OpAtomicStore returns a value.
   bool integer_only = true;
   int value_words[2] = {0, 0};  // Words of the operands whose type must be the atomic type.
+  bool float_only = false;      // The floating-point atomics of extensions.
+  // SPV_NV_shader_atomic_fp16_vector: with AtomicFloat16VectorNV, also a vector of two or four
+  // 16-bit floats.
+  bool half_vectors = false;
 };
 
-// The shape of an atomic opcode this family checks; nullopt for the others (flags, the float
-// atomics of extensions, which allow vectors).
+// The shape of an atomic opcode this family checks; nullopt for the others (flags).
 std::optional<AtomicShape> ShapeOf(Op op) {
   switch (op) {
     case Op::AtomicLoad:
-      return AtomicShape{true, false, {0, 0}};
+      return AtomicShape{true, false, {0, 0}, false, true};
     case Op::AtomicStore:
-      return AtomicShape{false, false, {4, 0}};
+      return AtomicShape{false, false, {4, 0}, false, true};
     case Op::AtomicExchange:
-      return AtomicShape{true, false, {6, 0}};
+      return AtomicShape{true, false, {6, 0}, false, true};
+    // SPV_EXT_shader_atomic_float_add, SPV_EXT_shader_atomic_float_min_max.
+    case Op::AtomicFAddEXT:
+    case Op::AtomicFMinEXT:
+    case Op::AtomicFMaxEXT:
+      return AtomicShape{true, false, {6, 0}, true, true};
     case Op::AtomicCompareExchange:
       return AtomicShape{true, true, {7, 8}};
     case Op::AtomicIIncrement:
@@ -103,27 +111,44 @@ void CheckAtomic(ValidationState& state, InstIndex i) {
   const Op pointer_def = state.DefOp(pointer);
   if (pointer_def == Op::Nop || pointer_def == Op::Function) return;  // The id rules.
   const Id pointer_type = state.TypeOf(pointer);
-  if (!state.IsPointerType(pointer_type)) {
+  if (!state.IsAnyPointerType(pointer_type)) {
     state.Report("atomic.type", i,
                  state.Describe(i) + ": Pointer " + state.Name(pointer) + " is not a pointer");
     return;
   }
   CheckAtomicStorageClass(state, i, pointer, pointer_type);
   const Id pointee = state.PointeeType(pointer_type);
-  // The atomic type: the Result Type, or for a store the type Pointer points to.
-  const Id type = shape->has_result ? m.word(i, 1) : pointee;
+  // SPV_KHR_untyped_pointers: through an untyped pointer the Result Type (for a store, Value's
+  // type) is the type accessed.
+  const bool untyped = pointee == 0;
+  const Id type = shape->has_result ? m.word(i, 1)
+                  : untyped         ? state.TypeOf(m.word(i, n - 1))
+                                    : pointee;
   if (!state.IsType(type)) return;  // The id rules report a Result Type that is no type.
-  const bool ok_kind =
-      shape->integer_only ? state.IsIntType(type) : state.IsNumericScalarType(type);
-  if (!ok_kind) {
-    state.Report("atomic.type", i,
-                 state.Describe(i) + ": " +
-                     (shape->has_result ? "Result Type " : "the type Pointer points to, ") +
-                     state.Name(type) + ", is not a scalar " +
-                     (shape->integer_only ? "integer" : "integer or floating-point") + " type");
+  const bool half_vector =
+      shape->half_vectors && state.HasCapability(spv::Capability::AtomicFloat16VectorNV) &&
+      state.DefOp(type) == Op::TypeVector &&
+      (state.DefWord(type, 3) == 2 || state.DefWord(type, 3) == 4) &&
+      state.IsFloatType(state.DefWord(type, 2)) && state.ScalarWidth(state.DefWord(type, 2)) == 16;
+  const bool ok_kind = shape->integer_only ? state.IsIntType(type)
+                       : shape->float_only ? state.IsFloatType(type)
+                                           : state.IsNumericScalarType(type);
+  if (!ok_kind && !half_vector) {
+    state.Report(
+        "atomic.type", i,
+        state.Describe(i) + ": " +
+            (shape->has_result ? "Result Type " : "the type Pointer points to, ") +
+            state.Name(type) + ", is not a scalar " +
+            (shape->integer_only ? "integer"
+             : shape->float_only ? "floating-point"
+                                 : "integer or floating-point") +
+            " type" +
+            (shape->half_vectors && state.HasCapability(spv::Capability::AtomicFloat16VectorNV)
+                 ? " (nor a vector of two or four 16-bit floats)"
+                 : ""));
     return;
   }
-  if (shape->has_result && pointee != type) {
+  if (shape->has_result && pointee != type && !untyped) {
     state.Report("atomic.type", i,
                  state.Describe(i) + ": Pointer points to " + state.Name(pointee) +
                      "; it must point to the Result Type " + state.Name(type));

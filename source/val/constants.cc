@@ -57,6 +57,13 @@ Id ConstituentType(ValidationState& state, Id type, size_t k) {
   return state.ComponentType(type);
 }
 
+// SPV_ARM_tensors: an OpTypeTensorARM with a Shape is a composite type, of Shape[0] constituents:
+// elements for rank 1, tensors of the remaining shape otherwise.
+bool IsShapedTensor(const ValidationState& state, Id type) {
+  return state.DefOp(type) == Op::TypeTensorARM &&
+         state.module().num_words(state.module().Def(type)) > 4;
+}
+
 bool IsComposite(Op op) {
   switch (op) {
     case Op::TypeVector:
@@ -82,6 +89,7 @@ bool HasNull(Op op) {
     case Op::TypeArray:
     case Op::TypeStruct:
     case Op::TypePointer:
+    case Op::TypeUntypedPointerKHR:
     case Op::TypeEvent:
     case Op::TypeDeviceEvent:
     case Op::TypeReserveId:
@@ -173,6 +181,64 @@ bool SpecOpAllowed(const ValidationState& state, Op op) {
 
 // SPIR-V BuiltIn WorkgroupSize: a workgroup has at least one invocation, so no component of a
 // WorkgroupSize constant known before specialization is 0.
+// The values of a tensor type's Shape (nullopt for an entry that is not a known constant).
+ws::vector<std::optional<int64_t>> TensorShape(const ValidationState& state, Id tensor_type) {
+  ws::vector<std::optional<int64_t>> shape;
+  const ir::Module& m = state.module();
+  const InstIndex d = m.Def(state.DefWord(tensor_type, 4));
+  const Op op = d == kNoInst ? Op::Nop : m.opcode(d);
+  if (op != Op::ConstantComposite && op != Op::SpecConstantComposite) return shape;
+  for (uint32_t w = 3; w < m.num_words(d); ++w) shape.push_back(state.IntConstant(m.word(d, w)));
+  return shape;
+}
+
+// OpConstantComposite / OpSpecConstantComposite of a shaped tensor: Shape[0] constituents,
+// elements of Element Type for rank 1, tensors of the same Element Type and the rest of the
+// shape otherwise.
+void CheckTensorConstant(ValidationState& state, InstIndex i, Id type, bool spec) {
+  const ir::Module& m = state.module();
+  const ws::vector<std::optional<int64_t>> shape = TensorShape(state, type);
+  const size_t given = m.num_words(i) - 3;
+  if (!shape.empty() && shape[0] && *shape[0] >= 0 && static_cast<size_t>(*shape[0]) != given) {
+    state.Report("constant.composite", i,
+                 state.Describe(i) + " has " + ws::to_string(given) + " constituents; its type " +
+                     state.Name(type) + " needs " + ws::to_string(*shape[0]));
+    return;
+  }
+  const Id element = state.DefWord(type, 2);
+  for (size_t k = 0; k < given; ++k) {
+    const Id constituent = m.word(i, 3 + k);
+    if (!IsConstantOrUndef(state, constituent, spec)) {
+      state.Report("constant.composite", i,
+                   state.Describe(i) + ": constituent " + ws::to_string(k) + " " +
+                       state.Name(constituent) + " is not a " +
+                       (spec ? "constant" : "non-specialization constant"));
+      return;
+    }
+    const Id got = state.TypeOf(constituent);
+    bool ok;
+    if (shape.size() <= 1) {
+      ok = got == element;
+    } else {
+      const ws::vector<std::optional<int64_t>> sub = TensorShape(state, got);
+      ok = state.DefOp(got) == Op::TypeTensorARM && state.DefWord(got, 2) == element &&
+           sub.size() == shape.size() - 1;
+      for (size_t d = 0; ok && d < sub.size(); ++d) {
+        ok = !sub[d] || !shape[d + 1] || *sub[d] == *shape[d + 1];
+      }
+    }
+    if (!ok) {
+      state.Report(
+          "constant.composite", i,
+          state.Describe(i) + ": constituent " + ws::to_string(k) + " " + state.Name(constituent) +
+              " has type " + state.Name(got) + ", not " +
+              (shape.size() <= 1 ? state.Name(element)
+                                 : "a tensor of the rest of the shape of " + state.Name(type)));
+      return;
+    }
+  }
+}
+
 void CheckWorkgroupSize(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   if (m.num_words(i) != 6) return;  // Three components; other shapes are the type rules'.
@@ -232,6 +298,10 @@ void ValidateConstants(ValidationState& state) {
       case Op::ConstantComposite:
       case Op::SpecConstantComposite: {
         const bool spec = op == Op::SpecConstantComposite;
+        if (IsShapedTensor(state, type)) {
+          CheckTensorConstant(state, i, type, spec);
+          break;
+        }
         if (!IsComposite(state.DefOp(type))) {
           state.Report(
               "constant.composite", i,
@@ -286,7 +356,8 @@ void ValidateConstants(ValidationState& state) {
         break;
       }
       case Op::ConstantNull:
-        if (!HasNull(state.DefOp(type))) {
+        // SPV_ARM_tensors: a shaped tensor (one with a Shape) is a composite type.
+        if (!HasNull(state.DefOp(type)) && !IsShapedTensor(state, type)) {
           state.Report("constant.null", i,
                        state.Describe(i) + ": type " + state.Name(type) + " has no null value");
         }

@@ -8,6 +8,7 @@ void ValidateCore(ValidationState& state) {
       ValidateVectorMatrix,         ValidateMicroscaling, ValidateComposites,
       ValidateControlFlow,          ValidateBlockLayout,  ValidateGroups,
       ValidateEntryPointInterfaces, ValidateVulkan,       ValidateExecutionModes,
+      ValidateRayQueries,           ValidateTensorsArm,
   };
   for (auto family : families) {
     if (state.Full()) return;

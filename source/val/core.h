@@ -19,6 +19,8 @@ void ValidateDecorations(ValidationState& state);
 void ValidateEntryPointInterfaces(ValidationState& state);
 void ValidateGroups(ValidationState& state);
 void ValidateMemory(ValidationState& state);
+void ValidateRayQueries(ValidationState& state);
+void ValidateTensorsArm(ValidationState& state);
 void ValidateMicroscaling(ValidationState& state);
 void ValidateVectorMatrix(ValidationState& state);
 void ValidateVulkan(ValidationState& state);

@@ -70,6 +70,7 @@ Target TargetOf(Decoration d) {
   }
 }
 
+// SPV_KHR_untyped_pointers: a variable is an OpVariable or an OpUntypedVariableKHR.
 bool IsVariable(Op op) { return op == Op::Variable || op == Op::UntypedVariableKHR; }
 
 bool Satisfies(const ValidationState& state, Id target, Target want) {

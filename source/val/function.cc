@@ -181,7 +181,11 @@ void CheckBodies(ValidationState& state) {
   InstIndex prefix_end = 0;
   for (const InstIndex i : state.Walked(Walk::kFunctions)) {
     const Op op = m.opcode(i);
-    if (static_cast<uint32_t>(op) >= 256 || !kBodyChecked[static_cast<uint32_t>(op)]) continue;
+    // SPV_KHR_untyped_pointers: OpUntypedVariableKHR is a variable like OpVariable.
+    if ((static_cast<uint32_t>(op) >= 256 || !kBodyChecked[static_cast<uint32_t>(op)]) &&
+        op != Op::UntypedVariableKHR) {
+      continue;
+    }
     if (state.Full()) break;
     switch (op) {
       case Op::FunctionCall: {
@@ -245,7 +249,8 @@ void CheckBodies(ValidationState& state) {
         }
         break;
       }
-      case Op::Variable: {
+      case Op::Variable:
+      case Op::UntypedVariableKHR: {
         const Id type = m.type_id(i);
         const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
         const uint32_t block = m.BlockOf(i);
@@ -284,7 +289,10 @@ void CheckBodies(ValidationState& state) {
         }
         for (; prefix_end < i; ++prefix_end) {
           const Op before = m.opcode(prefix_end);
-          if (before != Op::Variable && before != Op::Line && before != Op::NoLine) break;
+          if (before != Op::Variable && before != Op::UntypedVariableKHR && before != Op::Line &&
+              before != Op::NoLine) {
+            break;
+          }
         }
         const bool first = block == fn.first_block && prefix_end >= i;
         if (!first) {
@@ -353,7 +361,7 @@ void CheckNestingDepth(ValidationState& state) {
 // CheckBodies' walk.
 bool FunctionsVisits(const ValidationState& /*state*/, Op op) {
   const uint32_t v = static_cast<uint32_t>(op);
-  return v < 256 && kBodyChecked[v];
+  return (v < 256 && kBodyChecked[v]) || op == Op::UntypedVariableKHR;
 }
 
 // CheckStructure's walk: the instructions that do not simply continue a block.

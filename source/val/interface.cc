@@ -146,7 +146,8 @@ void ValidateEntryPointInterfaces(ValidationState& state) {
   // call tree can miss one, and the functions are not read.
   ws::vector<Id> globals;
   for (InstIndex i = 0; i < m.global_end(); ++i) {
-    if (m.opcode(i) != Op::Variable || m.num_words(i) < 4) continue;
+    const Op op = m.opcode(i);
+    if ((op != Op::Variable && op != Op::UntypedVariableKHR) || m.num_words(i) < 4) continue;
     const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
     if (all ? sc != spv::StorageClass::Function
             : sc == spv::StorageClass::Input || sc == spv::StorageClass::Output) {

@@ -272,6 +272,7 @@ void CheckEntryPoints(ValidationState& state, const ModuleLevel& found) {
         continue;
       }
       const InstIndex var = m.Def(id);
+      // SPV_KHR_untyped_pointers: OpUntypedVariableKHR is a variable too.
       if (var == kNoInst ||
           (m.opcode(var) != Op::Variable && m.opcode(var) != Op::UntypedVariableKHR) ||
           m.FunctionOf(var) != ~0u) {

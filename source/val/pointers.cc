@@ -3,6 +3,7 @@
 // which the cooperative extensions extend with their loads and stores. --relax-logical-pointer
 // (and --before-hlsl-legalization) lift the rule, as they do in spirv-val.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "source/common/workspace.h"
@@ -44,10 +45,31 @@ bool TakesPointers(Op op) {
     case Op::CooperativeVectorMatrixMulAddNV:
     case Op::CooperativeVectorOuterProductAccumulateNV:
     case Op::CooperativeVectorReduceSumAccumulateNV:
+    // SPV_KHR_untyped_pointers: its access chains (all but the Ptr one, a variable pointer) and
+    // array length; OpCopyMemorySized is listed above.
+    case Op::UntypedAccessChainKHR:
+    case Op::UntypedInBoundsAccessChainKHR:
+    case Op::UntypedArrayLengthKHR:
+    case Op::RawAccessChainNV:  // SPV_NV_raw_access_chains
+    // SPV_EXT_descriptor_heap
+    case Op::BufferPointerEXT:
+    case Op::UntypedImageTexelPointerEXT:
+    // SPV_KHR_ray_tracing, SPV_NV_ray_tracing_motion_blur: payloads and callable data.
+    case Op::TraceRayKHR:
+    case Op::ExecuteCallableKHR:
+    case Op::TraceMotionNV:
+    case Op::TraceRayMotionNV:
+    case Op::EmitMeshTasksEXT:  // SPV_EXT_mesh_shader: its Payload.
       return true;
     default: {
       const grammar::InstructionInfo* info = grammar::LookupOpcode(static_cast<uint32_t>(op));
-      return info && info->klass == grammar::InstructionClass::kAtomic;
+      if (info == nullptr) return false;
+      // SPV_KHR_ray_query and the hit-object extensions (SPV_NV / SPV_EXT_shader_invocation_
+      // reorder, SPV_NV_linear_swept_spheres, ...) take their RayQuery / Hit Object operand as
+      // a pointer to the opaque object.
+      const std::string_view name = info->name;
+      return info->klass == grammar::InstructionClass::kAtomic || name.starts_with("OpRayQuery") ||
+             name.starts_with("OpHitObject") || name.starts_with("OpReorderThreadWith");
     }
   }
 }
@@ -64,7 +86,9 @@ bool TakesPointers(Op op) {
 
 bool AccessChainsVisits(const ValidationState& state, Op op) {
   return op == Op::AccessChain || op == Op::InBoundsAccessChain || op == Op::PtrAccessChain ||
-         op == Op::InBoundsPtrAccessChain;
+         op == Op::InBoundsPtrAccessChain || op == Op::UntypedAccessChainKHR ||
+         op == Op::UntypedInBoundsAccessChainKHR || op == Op::UntypedPtrAccessChainKHR ||
+         op == Op::UntypedInBoundsPtrAccessChainKHR;
 }
 
 void ValidatePointers(ValidationState& state) {
@@ -74,9 +98,13 @@ void ValidatePointers(ValidationState& state) {
   for (const InstIndex i : state.Walked(Walk::kAccessChains, module.global_end())) {
     if (state.Full()) break;
     const Op op = module.opcode(i);
-    const size_t first_index = op == Op::AccessChain || op == Op::InBoundsAccessChain         ? 4
-                               : op == Op::PtrAccessChain || op == Op::InBoundsPtrAccessChain ? 5
-                                                                                              : 0;
+    // SPV_KHR_untyped_pointers: the untyped chains' Base Type comes first.
+    const size_t first_index =
+        op == Op::AccessChain || op == Op::InBoundsAccessChain                             ? 4
+        : op == Op::PtrAccessChain || op == Op::InBoundsPtrAccessChain                     ? 5
+        : op == Op::UntypedAccessChainKHR || op == Op::UntypedInBoundsAccessChainKHR       ? 5
+        : op == Op::UntypedPtrAccessChainKHR || op == Op::UntypedInBoundsPtrAccessChainKHR ? 6
+                                                                                           : 0;
     if (first_index == 0 || module.num_words(i) <= first_index) continue;
     const size_t indexes = module.num_words(i) - first_index;
     if (indexes > o.max_access_chain_indexes) {
@@ -110,7 +138,7 @@ void ValidatePointers(ValidationState& state) {
     }
     if (rec.type_id != type) {
       type = rec.type_id;
-      pointer_type = state.IsPointerType(type);
+      pointer_type = state.IsAnyPointerType(type);
     }
     if (pointer_type) {
       pointer_value[rec.result_id] = 1;

@@ -270,11 +270,45 @@ constexpr Rule kRules[] = {
      "An access chain has no more indexes than the limit (255; --max-access-chain-indexes)."},
     {"pointer.logical-operand", kE, "pointer",
      "SPIR-V 2.16.1 Universal Validation Rules (Logical addressing); SPV_KHR_cooperative_matrix "
-     "2.16.1",
+     "2.16.1; SPV_KHR_ray_query; SPV_KHR_untyped_pointers",
      "Under the Logical addressing model without VariablePointers, pointers are operands only of "
      "loads, stores, access chains, OpCopyObject, calls, atomics, OpImageTexelPointer, "
-     "OpArrayLength, extended instructions and the cooperative loads and stores "
-     "(--relax-logical-pointer lifts this)."},
+     "OpArrayLength, extended instructions, the cooperative loads and stores, the untyped and "
+     "raw access chains, and the ray query, hit object and ray tracing instructions of their "
+     "opaque objects and payloads (--relax-logical-pointer lifts this)."},
+
+    // ray_query.cc
+    {"ray-query.object", kE, "ray-query", "SPV_KHR_ray_query (RayQuery operands)",
+     "The RayQuery operand of a ray query instruction is a pointer to an OpTypeRayQueryKHR."},
+    {"ray-query.intersection", kE, "ray-query", "SPV_KHR_ray_query (Intersection operands)",
+     "The Intersection operand is a constant instruction of 32-bit integer type."},
+    {"ray-query.result-type", kE, "ray-query",
+     "SPV_KHR_ray_query; SPV_KHR_ray_tracing_position_fetch; SPV_NV_linear_swept_spheres; "
+     "SPV_NV_cluster_acceleration_structure",
+     "Each ray query instruction's Result Type is the one it describes: Boolean, 32-bit integer "
+     "or float scalar, 2- or 3-component 32-bit float vector, 4-column matrix of those, or the "
+     "arrays of positions and radii."},
+    {"ray-query.operand", kE, "ray-query",
+     "SPV_KHR_ray_query OpRayQueryInitializeKHR, OpRayQueryGenerateIntersectionKHR; "
+     "SPV_EXT_opacity_micromap",
+     "OpRayQueryInitializeKHR takes an acceleration structure, 32-bit integer RayFlags and "
+     "CullMask, 3-component 32-bit float RayOrigin / RayDirection and 32-bit float RayTMin / "
+     "RayTMax (ForceOpacityMicromap2StateEXT needs RayTracingOpacityMicromapEXT); "
+     "OpRayQueryGenerateIntersectionKHR a 32-bit float Hit T."},
+
+    // tensor_arm.cc
+    {"tensor-arm.type", kE, "tensor-arm", "SPV_ARM_tensors OpTypeTensorARM",
+     "A tensor type's Element Type is a scalar type, its Rank a constant integer of at least 1, "
+     "its Shape a constant array of Rank integers, each at least 1."},
+    {"tensor-arm.access", kE, "tensor-arm", "SPV_ARM_tensors OpTensorReadARM, OpTensorWriteARM",
+     "Tensor is a ranked tensor; Coordinates an array of integers of the tensor's Rank; the value "
+     "read (Result Type) or written (Object) the tensor's Element Type or an array of it."},
+    {"tensor-arm.operands", kE, "tensor-arm", "SPV_ARM_tensors Tensor Operands",
+     "OutOfBoundsValueARM (a constant of the Element Type) and MakeElementVisibleARM only on "
+     "reads, MakeElementAvailableARM only on writes, both with NonPrivateElementARM."},
+    {"tensor-arm.query-size", kE, "tensor-arm", "SPV_ARM_tensors OpTensorQuerySizeARM",
+     "Result Type is a scalar integer, Tensor a ranked tensor, Dimension a constant integer less "
+     "than its Rank."},
 
     // arithmetic.cc
     {"arithmetic.operand", kE, "arithmetic", "SPIR-V 3.42.13 Arithmetic Instructions",
@@ -516,6 +550,14 @@ constexpr Rule kRules[] = {
      "a variable holds a pointer, itself or in an array or structure, only into StorageBuffer "
      "(VariablePointersStorageBuffer), Workgroup (VariablePointers) or PhysicalStorageBuffer "
      "storage."},
+    {"vulkan.store-opaque", kE, "memory", "VUID-StandaloneSpirv-OpTypeImage-06924",
+     "In Vulkan, no OpStore stores an image, sampler, sampled image or acceleration structure "
+     "object, or an array of them."},
+    {"vulkan.store-uniform-block", kE, "memory", "VUID-StandaloneSpirv-Uniform-06925",
+     "In Vulkan, no OpStore writes into a Uniform variable whose struct type (or array "
+     "element's) is decorated Block."},
+    {"vulkan.buffer-variable-type", kE, "memory", "VUID-StandaloneSpirv-Uniform-06807",
+     "In Vulkan, a Uniform or StorageBuffer variable is a struct or an array of structs."},
     {"memory.operands", kE, "memory", "SPIR-V 3.26 Memory Operands; OpCopyMemory",
      "OpLoad has no MakePointerAvailable, OpStore no MakePointerVisible; either one comes with "
      "NonPrivatePointer; Aligned is a power of two. OpCopyMemory(Sized) has two Memory Operands "

@@ -251,7 +251,7 @@ uint32_t ValidationState::ScalarWidth(Id type) const {
 }
 
 std::optional<spv::StorageClass> ValidationState::PointerStorageClass(Id type) const {
-  if (!IsPointerType(type)) return std::nullopt;
+  if (!IsAnyPointerType(type)) return std::nullopt;
   return static_cast<spv::StorageClass>(DefWord(type, 2));
 }
 

@@ -129,6 +129,12 @@ class ValidationState {
   bool IsSignedInt(Id type) const { return IsIntType(type) && DefWord(type, 3) != 0; }
   bool IsInt32(Id type) const { return IsIntType(type) && DefWord(type, 2) == 32; }
   bool IsPointerType(Id type) const { return DefOp(type) == Op::TypePointer; }
+  // OpTypePointer or SPV_KHR_untyped_pointers' OpTypeUntypedPointerKHR (a storage class, no
+  // pointee).
+  bool IsAnyPointerType(Id type) const {
+    const Op op = DefOp(type);
+    return op == Op::TypePointer || op == Op::TypeUntypedPointerKHR;
+  }
   // OpTypeVector, and OpTypeVectorIdEXT where LongVectorEXT makes it a vector (SPV_EXT_long_vector:
   // it then goes wherever a vector of unrestricted component count does).
   bool IsVectorType(Id type) const {

@@ -61,8 +61,9 @@ class VectorMatrixRules {
 
 void VectorMatrixRules::CheckBitcast(InstIndex i, Id result, Id operand) {
   const Id type = state_.TypeOf(operand);
-  const bool result_pointer = state_.IsPointerType(result);
-  const bool operand_pointer = state_.IsPointerType(type);
+  // SPV_KHR_untyped_pointers: untyped pointers are pointer types too.
+  const bool result_pointer = state_.IsAnyPointerType(result);
+  const bool operand_pointer = state_.IsAnyPointerType(type);
   if (!result_pointer && Bits(result) == 0) {
     return Fail("bitcast.operand", i,
                 "Result Type " + state_.Name(result) +
@@ -100,7 +101,7 @@ void VectorMatrixRules::CheckBitcast(InstIndex i, Id result, Id operand) {
     const bool int_vector = state_.DefOp(other) == Op::TypeVector &&
                             state_.IsIntType(state_.ComponentType(other)) &&
                             state_.version() >= SpirvVersion(1, 5);
-    if (!state_.IsPointerType(other) && !int_scalar && !int_vector) {
+    if (!state_.IsAnyPointerType(other) && !int_scalar && !int_vector) {
       Fail("bitcast.operand", i,
            state_.Name(other) + " must be a pointer or an integer scalar" +
                (state_.version() >= SpirvVersion(1, 5) ? " or vector" : "") +

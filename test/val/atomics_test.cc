@@ -140,5 +140,50 @@ TEST(Atomics, OrderingWithoutStorageClass) {
                                 "vulkan.memory-semantics-storage"));
 }
 
+// SPV_NV_shader_atomic_fp16_vector: with AtomicFloat16VectorNV, exchanges and the float atomics
+// take vectors of two or four 16-bit floats; AtomicFloat16AddEXT's own extension enables
+// OpAtomicFAddEXT.
+std::string WithHalfCounter(const std::string& capability, const std::string& type,
+                            const std::string& body) {
+  std::string text = WithCounter(body);
+  text =
+      Mutate(text, "OpCapability Int64", "OpCapability Int64\nOpCapability Float16\n" + capability);
+  const std::string entry =
+      "OpEntryPoint GLCompute %main \"main\" %gid %buf %pc %counter %counter64";
+  text = Mutate(text, entry, entry + " %hcounter");
+  text = Mutate(text, "%glsl = OpExtInstImport \"GLSL.std.450\"",
+                std::string(capability == "OpCapability AtomicFloat16VectorNV"
+                                ? "OpExtension \"SPV_NV_shader_atomic_fp16_vector\"\n"
+                                : "OpExtension \"SPV_EXT_shader_atomic_float16_add\"\n") +
+                    "%glsl = OpExtInstImport \"GLSL.std.450\"");
+  text = Mutate(text, "%counter64 = OpVariable %ptr_wg_ulong Workgroup",
+                "%counter64 = OpVariable %ptr_wg_ulong Workgroup\n"
+                "%half = OpTypeFloat 16\n%v2half = OpTypeVector %half 2\n"
+                "%v3half = OpTypeVector %half 3\n"
+                "%half_1 = OpConstant %half 1\n" +
+                    (type == "%half" ? std::string()
+                                     : "%h = OpConstantComposite " + type +
+                                           (type == "%v2half" ? " %half_1 %half_1"
+                                                              : " %half_1 %half_1 %half_1")) +
+                    "\n%ptr_wg_h = OpTypePointer Workgroup " + type +
+                    "\n%hcounter = OpVariable %ptr_wg_h Workgroup");
+  return text;
+}
+
+TEST(Atomics, HalfVectors) {
+  const std::string add = "%r = OpAtomicFAddEXT %v2half %hcounter %wg %uint_0 %h";
+  EXPECT_CLEAN(testing::ValidateText(
+      WithHalfCounter("OpCapability AtomicFloat16VectorNV", "%v2half", add), "vulkan1.3"));
+  EXPECT_CLEAN(testing::ValidateText(
+      WithHalfCounter("OpCapability AtomicFloat16AddEXT", "%half",
+                      "%r = OpAtomicFAddEXT %half %hcounter %wg %uint_0 %half_1"),
+      "vulkan1.3"));
+  EXPECT_RULE_AT(testing::ValidateText(
+                     WithHalfCounter("OpCapability AtomicFloat16VectorNV", "%v3half",
+                                     "%r = OpAtomicFMinEXT %v3half %hcounter %wg %uint_0 %h"),
+                     "vulkan1.3"),
+                 "atomic.type", "OpAtomicFMinEXT", "two or four 16-bit floats");
+}
+
 }  // namespace
 }  // namespace coopspv::val

@@ -202,6 +202,54 @@ TEST(ConstantComposite, CooperativeMatrixWithTwoConstituents) {
   ExpectOnly(r, "constant.composite");
 }
 
+// SPV_ARM_tensors: a tensor with a Shape is a composite of Shape[0] constituents (elements for
+// rank 1, tensors of the rest of the shape above) and has a null value; one without has neither.
+std::string TensorConstants(const std::string& extra) {
+  return R"(
+OpCapability Shader
+OpCapability TensorsARM
+OpExtension "SPV_ARM_tensors"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%uint_1 = OpConstant %uint 1
+%uint_2 = OpConstant %uint 2
+%uint_3 = OpConstant %uint 3
+%arr1 = OpTypeArray %uint %uint_1
+%arr2 = OpTypeArray %uint %uint_2
+%shape1 = OpConstantComposite %arr1 %uint_3
+%shape2 = OpConstantComposite %arr2 %uint_2 %uint_3
+%t1 = OpTypeTensorARM %uint %uint_1 %shape1
+%t2 = OpTypeTensorARM %uint %uint_2 %shape2
+%row = OpConstantComposite %t1 %uint_1 %uint_2 %uint_3
+%all = OpConstantComposite %t2 %row %row
+%zero = OpConstantNull %t2
+)" + extra +
+         R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+}
+
+TEST(ConstantComposite, ShapedTensors) {
+  EXPECT_CLEAN(ValidateText(TensorConstants(""), "vulkan1.3"));
+  EXPECT_RULE_AT(
+      ValidateText(TensorConstants("%short = OpConstantComposite %t1 %uint_1"), "vulkan1.3"),
+      "constant.composite", "OpConstantComposite", "needs 3");
+  EXPECT_RULE_AT(
+      ValidateText(TensorConstants("%bad = OpConstantComposite %t2 %uint_1 %uint_1"), "vulkan1.3"),
+      "constant.composite", "OpConstantComposite", "rest of the shape");
+  EXPECT_RULE_AT(ValidateText(TensorConstants("%opaque = OpTypeTensorARM %uint\n"
+                                              "%null = OpConstantNull %opaque"),
+                              "vulkan1.3"),
+                 "constant.null", "OpConstantNull");
+}
+
 TEST(ConstantComposite, VectorWithTooFewConstituents) {
   const Result r = ValidateText(R"(
 OpCapability Shader

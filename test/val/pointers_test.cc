@@ -66,5 +66,30 @@ TEST(LogicalPointers, VariablePointersLiftTheRule) {
       "pointer.logical-operand"));
 }
 
+// SPV_KHR_ray_query: every ray query instruction takes its RayQuery as a pointer.
+TEST(LogicalPointers, RayQueryInstructionsTakeTheirQueryPointer) {
+  const std::string text = R"(
+OpCapability Shader
+OpCapability RayQueryKHR
+OpExtension "SPV_KHR_ray_query"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%query = OpTypeRayQueryKHR
+%ptr = OpTypePointer Function %query
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%q = OpVariable %ptr Function
+%more = OpRayQueryProceedKHR %bool %q
+OpRayQueryTerminateKHR %q
+OpReturn
+OpFunctionEnd
+)";
+  EXPECT_CLEAN(testing::ValidateText(text, "vulkan1.3"));
+}
+
 }  // namespace
 }  // namespace coopspv::val
