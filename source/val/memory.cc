@@ -157,19 +157,6 @@ bool IsArrayOrOpaque(Op op) {
          op == Op::TypeAccelerationStructureKHR;
 }
 
-// Whether an OpDecorate gives `target` the decoration (a scan of the annotations: for the rare
-// instructions that ask).
-bool HasDecoration(const ValidationState& state, Id target, spv::Decoration decoration) {
-  const ir::Module& m = state.module();
-  for (InstIndex d = 0; d < m.global_end(); ++d) {
-    if (m.opcode(d) == Op::Decorate && m.num_words(d) > 2 && m.word(d, 1) == target &&
-        m.word(d, 2) == static_cast<uint32_t>(decoration)) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // The variable (or function parameter, ...) a pointer is derived from through access chains and
 // copies.
 Id RootOf(const ValidationState& state, Id pointer) {

@@ -111,9 +111,15 @@ const Mutation kMutations[] = {
      "%out = OpCooperativeVectorMatrixMulAddNV %vOut %h %fp16 %pW %offW2 %fp16 %pW %offB2 %fp16 "
      "%uint_8 %uint_32 %inferOpt %uint_0",
      "coop-vector.matmul.transpose"},
-    {"RowMajorWithoutStride", kLayer1,
+    // MatrixStride is an optional operand (SPV_NV_cooperative_vector lists it so) even with the
+    // row- and column-major layouts; where present, a 32-bit integer.
+    {"RowMajorWithoutStrideIsValid", kLayer1,
      "%h0 = OpCooperativeVectorMatrixMulAddNV %vHidden %x %fp16 %pW %offW1 %fp16 %pW %offB1 %fp16 "
      "%uint_32 %uint_16 %rowMajor %false",
+     ""},
+    {"FloatStride", kLayer1,
+     "%h0 = OpCooperativeVectorMatrixMulAddNV %vHidden %x %fp16 %pW %offW1 %fp16 %pW %offB1 %fp16 "
+     "%uint_32 %uint_16 %rowMajor %false %half_0",
      "coop-vector.matmul.stride"},
     {"MatrixInWorkgroup", "%grads = OpVariable %_ptr_StorageBuffer_Halfs StorageBuffer",
      "%grads = OpVariable %_ptr_StorageBuffer_Halfs StorageBuffer\n"
