@@ -15,7 +15,13 @@
 namespace coopspv::val {
 namespace {
 
-enum class SetKind : uint8_t { kOther, kClspvReflection, kShaderDebugInfo, kArmMlOperations };
+enum class SetKind : uint8_t {
+  kOther,
+  kClspvReflection,
+  kShaderDebugInfo,
+  kArmMlOperations,
+  kOpenClDebugInfo,
+};
 
 // A versioned set: its import-name prefix (the version follows), the lowest and highest version
 // the specification defines (0 for no upper bound: later DebugInfo versions are supersets).
@@ -51,6 +57,60 @@ uint32_t ClspvFirstVersion(uint32_t number) {
   if (number == 41) return 6;  // NormalizedSamplerMaskPushConstant
   if (number == 42) return 7;  // WorkgroupVariableSize
   return 0;
+}
+
+// The debug-info instructions the checks below name (NonSemantic.Shader.DebugInfo.100 and
+// OpenCL.DebugInfo.100 number them alike up to DebugSource).
+enum DebugInfoNumber : uint32_t {
+  kDebugInfoNone = 0,
+  kDebugTypeBasic = 2,
+  kDebugTypeFunction = 8,
+  kDebugTypeTemplate = 14,
+  kDebugTypeTemplateParameter = 15,
+  kDebugTypeTemplateTemplateParameter = 16,
+  kDebugSource = 35,
+  kDebugTypeMatrix = 108,
+  kDebugTypeVectorIdEXT = 109,
+  kDebugTypeCooperativeMatrixKHR = 110,
+};
+
+// What a debug-info operand of id kind must be, from its name in the grammar (both sets'
+// specifications state the requirement of each operand under that name).
+enum class DebugOperand : uint8_t {
+  kAny,
+  kString,                // "<id> of an OpString"
+  kSource,                // "<id> of a DebugSource"
+  kType,                  // "<id> of a debug type" (DebugInfoNone where no type is known)
+  kFunctionType,          // DebugFunction / DebugFunctionDeclaration Type: "a DebugTypeFunction"
+  kUint32Constant,        // NonSemantic.Shader.DebugInfo.100 4.1: numeric operands are
+                          // "<id>s of 32-bit unsigned integer OpConstants"
+  kUint32ConstantOrSpec,  // DebugTypeVectorIdEXT / DebugTypeCooperativeMatrixKHR dimensions:
+                          // 32-bit unsigned integer constants or specialization constants
+  kBasicType,             // "Component Type ... a DebugTypeBasic"
+};
+
+DebugOperand DebugOperandOf(uint32_t number, std::string_view name) {
+  if (name == "Name" || name == "Linkage Name" || name == "File" || name == "Text") {
+    return DebugOperand::kString;
+  }
+  if (name == "Source") return DebugOperand::kSource;
+  if (number == kDebugTypeVectorIdEXT || number == kDebugTypeCooperativeMatrixKHR) {
+    return name == "Component Type" ? DebugOperand::kBasicType
+                                    : DebugOperand::kUint32ConstantOrSpec;
+  }
+  if (name == "Type") {
+    return number == 19 || number == 20 ? DebugOperand::kFunctionType : DebugOperand::kType;
+  }
+  if (name == "Base Type" && number != 7) return DebugOperand::kType;  // Typedef: any type.
+  if (name == "Line" || name == "Column" || name == "Flags" || name == "Line Start" ||
+      name == "Line End" || name == "Column Start" || name == "Column End" ||
+      name == "Scope Line" || name == "Arg Number" || name == "Encoding" ||
+      name == "Storage Class" || name == "Type Qualifier" || name == "Tag" || name == "Version" ||
+      name == "DWARF Version" || name == "Language" || name == "Vector Count" ||
+      name == "FPEncoding" || (name == "Component Count" && number == 6)) {
+    return DebugOperand::kUint32Constant;
+  }
+  return DebugOperand::kAny;
 }
 
 // What a NonSemantic.ClspvReflection operand must be, from its name in the grammar (the
@@ -108,6 +168,29 @@ class ExtInstRules {
     return binary::DecodeString(m_.inst(d).words.subspan(2));
   }
 
+  // The debug-info instruction number of `id`'s definition when it is an OpExtInst of a
+  // debug-info import, else nullopt.
+  std::optional<uint32_t> DebugInfoNumberOf(Id id) const {
+    const InstIndex d = m_.Def(id);
+    if (d == kNoInst || m_.num_words(d) < 5 ||
+        (m_.opcode(d) != Op::ExtInst && m_.opcode(d) != Op::ExtInstWithForwardRefsKHR)) {
+      return std::nullopt;
+    }
+    const Import* import = FindImport(m_.word(d, 3));
+    if (import == nullptr ||
+        (import->kind != SetKind::kShaderDebugInfo && import->kind != SetKind::kOpenClDebugInfo)) {
+      return std::nullopt;
+    }
+    return m_.word(d, 4);
+  }
+  bool IsDebugType(Id id) const {
+    const std::optional<uint32_t> n = DebugInfoNumberOf(id);
+    return n && ((*n >= kDebugTypeBasic && *n <= kDebugTypeTemplateTemplateParameter) ||
+                 *n == kDebugInfoNone || *n == kDebugTypeMatrix || *n == kDebugTypeVectorIdEXT ||
+                 *n == kDebugTypeCooperativeMatrixKHR);
+  }
+
+  void CheckDebugInfo(InstIndex i, const Import& import);
   void CheckClspv(InstIndex i, const Import& import);
   void CheckClspvKernel(InstIndex i, uint32_t version);
   bool ReportClspv(InstIndex i, const grammar::ExtInstInfo& info, const ws::string& what) {
@@ -169,7 +252,8 @@ void ExtInstRules::Run() {
                           "\": a NonSemantic.* set needs OpExtension "
                           "\"SPV_KHR_non_semantic_info\" before SPIR-V 1.6");
       }
-      const Import import = ReadImport(first);
+      Import import = ReadImport(first);
+      if (name == "OpenCL.DebugInfo.100") import.kind = SetKind::kOpenClDebugInfo;
       if (import.kind != SetKind::kOther) imports_.push_back(import);
     } else if (op != Op::Capability && op != Op::Extension) {
       break;
@@ -183,7 +267,12 @@ void ExtInstRules::Run() {
     }
     const Import* import = FindImport(m_.word(i, 3));
     if (import == nullptr) continue;
-    if (import->kind == SetKind::kClspvReflection) CheckClspv(i, *import);
+    if (import->kind == SetKind::kClspvReflection) {
+      CheckClspv(i, *import);
+    } else if (import->kind == SetKind::kShaderDebugInfo ||
+               import->kind == SetKind::kOpenClDebugInfo) {
+      CheckDebugInfo(i, *import);
+    }
   }
 }
 
@@ -251,6 +340,91 @@ void ExtInstRules::CheckClspv(InstIndex i, const Import& import) {
         break;
       case ClspvOperand::kFunction:
         break;
+    }
+  }
+}
+
+// NonSemantic.Shader.DebugInfo.100 / OpenCL.DebugInfo.100: every instruction returns OpTypeVoid;
+// names are OpStrings, Source a DebugSource, types debug types; in the non-semantic set numbers
+// are 32-bit unsigned OpConstants (specialization constants too for the dimensions of
+// DebugTypeVectorIdEXT and DebugTypeCooperativeMatrixKHR, which version 101 adds).
+void ExtInstRules::CheckDebugInfo(InstIndex i, const Import& import) {
+  const uint32_t number = m_.word(i, 4);
+  const std::string_view set_name = import.kind == SetKind::kShaderDebugInfo
+                                        ? "NonSemantic.Shader.DebugInfo."
+                                        : "OpenCL.DebugInfo.100";
+  const grammar::ExtInstInfo* info =
+      grammar::LookupExtInst(grammar::LookupExtInstSet(set_name), number);
+  if (info == nullptr) return;  // binary.malformed's.
+  const auto report = [&](const ws::string& what) {
+    state_.Report("debug-info.operand", i, state_.Describe(i) + " " + info->name + ": " + what);
+  };
+  if (state_.DefOp(m_.word(i, 1)) != Op::TypeVoid) {
+    return report("Result Type " + state_.Name(m_.word(i, 1)) + " is not OpTypeVoid");
+  }
+  if (import.kind == SetKind::kShaderDebugInfo &&
+      (number == kDebugTypeVectorIdEXT || number == kDebugTypeCooperativeMatrixKHR) &&
+      import.version < 101) {
+    state_.Report("ext-inst.set-version", i,
+                  state_.Describe(i) + " " + info->name +
+                      ": NonSemantic.Shader.DebugInfo has it from version 101, and the import "
+                      "names version " +
+                      ws::to_string(import.version));
+    return;
+  }
+  const std::span<const grammar::OperandInfo> operands = grammar::Operands(*info);
+  const bool numbers_are_ids = import.kind == SetKind::kShaderDebugInfo;
+  for (uint32_t w = 5, k = 0; w < m_.num_words(i) && k < operands.size(); ++w) {
+    const grammar::OperandInfo& operand = operands[k];
+    if (operand.quantifier != grammar::Quantifier::kVariadic) ++k;
+    if (operand.kind != grammar::OperandKind::kIdRef) continue;
+    const Id id = m_.word(i, w);
+    const ws::string name(operand.name);
+    switch (DebugOperandOf(number, operand.name)) {
+      case DebugOperand::kAny:
+        break;
+      case DebugOperand::kString:
+        if (state_.DefOp(id) != Op::String) {
+          return report(name + " " + state_.Name(id) + " is not an OpString");
+        }
+        break;
+      case DebugOperand::kSource:
+        if (DebugInfoNumberOf(id) != kDebugSource) {
+          return report(name + " " + state_.Name(id) + " is not a DebugSource");
+        }
+        break;
+      case DebugOperand::kType:
+        if (!IsDebugType(id)) {
+          return report(name + " " + state_.Name(id) + " is not a debug type instruction");
+        }
+        break;
+      case DebugOperand::kFunctionType:
+        if (DebugInfoNumberOf(id) != kDebugTypeFunction) {
+          return report(name + " " + state_.Name(id) + " is not a DebugTypeFunction");
+        }
+        break;
+      case DebugOperand::kBasicType:
+        if (DebugInfoNumberOf(id) != kDebugTypeBasic) {
+          return report(name + " " + state_.Name(id) + " is not a DebugTypeBasic");
+        }
+        break;
+      case DebugOperand::kUint32Constant:
+        if (numbers_are_ids && !IsUint32Constant(id)) {
+          return report(name + " " + state_.Name(id) +
+                        " is not a 32-bit unsigned integer OpConstant");
+        }
+        break;
+      case DebugOperand::kUint32ConstantOrSpec: {
+        const Id type = state_.TypeOf(id);
+        const Op op = state_.DefOp(id);
+        const bool constant =
+            op == Op::Constant || op == Op::SpecConstant || op == Op::SpecConstantOp;
+        if (!constant || !state_.IsInt32(type) || state_.IsSignedInt(type)) {
+          return report(name + " " + state_.Name(id) +
+                        " is not a 32-bit unsigned integer constant or specialization constant");
+        }
+        break;
+      }
     }
   }
 }

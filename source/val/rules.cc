@@ -301,6 +301,15 @@ constexpr Rule kRules[] = {
      "OpUConvert, OpSConvert and OpFConvert change the width (OpFConvert: or the Floating Point "
      "Encoding)."},
     // ext_inst.cc
+    {"debug-info.operand", kE, "ext-inst",
+     "NonSemantic.Shader.DebugInfo.100 (4.1 and each instruction); OpenCL.DebugInfo.100",
+     "Debug-info instructions return OpTypeVoid; Name, Linkage Name, File and Text are "
+     "OpStrings, Source a DebugSource, Type and Base Type debug types (a DebugTypeFunction for "
+     "DebugFunction / DebugFunctionDeclaration); in NonSemantic.Shader.DebugInfo numeric "
+     "operands (Line, Column, Flags, ...) are 32-bit unsigned integer OpConstants, and the "
+     "Component Count of DebugTypeVectorIdEXT, the Scope, Rows, Columns and Use of "
+     "DebugTypeCooperativeMatrixKHR 32-bit unsigned integer constants or specialization "
+     "constants, their Component Type a DebugTypeBasic."},
     {"ext-inst.import-version", kE, "ext-inst",
      "NonSemantic.ClspvReflection 2. Version; NonSemantic.Shader.DebugInfo.100 (import name); "
      "Arm.ExperimentalMLOperations",

@@ -115,6 +115,87 @@ TEST(ClspvReflection, Kernel) {
       "clspv.operand", "Kernel", "missing before version 5"));
 }
 
+// A GLCompute module with NonSemantic.Shader.DebugInfo.<version> debug information; `debug`
+// follows the types. Defined: %dbg_src (DebugSource), %dbg_float (DebugTypeBasic float),
+// %dbg_fn (DebugTypeFunction), %u1 .. %u16 (uint), %i16 (int), %spec16 (a uint spec constant).
+std::string DebugInfo(const std::string& debug, const std::string& version = "101") {
+  return R"(OpCapability Shader
+OpExtension "SPV_KHR_non_semantic_info"
+%ext = OpExtInstImport "NonSemantic.Shader.DebugInfo.)" +
+         version + R"("
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%file = OpString "a.comp"
+%s_float = OpString "float"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
+%u1 = OpConstant %uint 1
+%u3 = OpConstant %uint 3
+%u16 = OpConstant %uint 16
+%u32 = OpConstant %uint 32
+%i16 = OpConstant %int 16
+%spec16 = OpSpecConstant %uint 16
+%fn = OpTypeFunction %void
+%dbg_src = OpExtInst %void %ext DebugSource %file
+%dbg_float = OpExtInst %void %ext DebugTypeBasic %s_float %u32 %u3 %u1
+%dbg_fn = OpExtInst %void %ext DebugTypeFunction %u1 %void
+)" + debug +
+         R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+}
+
+TEST(DebugInfo, CooperativeTypes) {
+  EXPECT_CLEAN(ValidateText(
+      DebugInfo("%m = OpExtInst %void %ext DebugTypeCooperativeMatrixKHR %dbg_float %u3 %spec16 "
+                "%u16 %u1\n%v = OpExtInst %void %ext DebugTypeVectorIdEXT %dbg_float %spec16"),
+      "vulkan1.3"));
+  // glslang -gVS names int spec constants for the dimensions, which the set does not allow.
+  EXPECT_TRUE(RuleAt(
+      ValidateText(DebugInfo("%m = OpExtInst %void %ext DebugTypeCooperativeMatrixKHR %dbg_float "
+                             "%u3 %i16 %u16 %u1"),
+                   "vulkan1.3"),
+      "debug-info.operand", "DebugTypeCooperativeMatrixKHR",
+      "Rows %int_16 is not a 32-bit unsigned integer constant or specialization constant"));
+  EXPECT_TRUE(
+      RuleAt(ValidateText(DebugInfo("%v = OpExtInst %void %ext DebugTypeVectorIdEXT %dbg_fn %u16"),
+                          "vulkan1.3"),
+             "debug-info.operand", "DebugTypeVectorIdEXT", "is not a DebugTypeBasic"));
+  EXPECT_TRUE(
+      RuleAt(ValidateText(
+                 DebugInfo("%v = OpExtInst %void %ext DebugTypeVectorIdEXT %dbg_float %u16", "100"),
+                 "vulkan1.3"),
+             "ext-inst.set-version", "DebugTypeVectorIdEXT", "from version 101"));
+}
+
+TEST(DebugInfo, Operands) {
+  EXPECT_TRUE(
+      RuleAt(ValidateText(DebugInfo("%b = OpExtInst %void %ext DebugTypeBasic %u1 %u32 %u3 %u1"),
+                          "vulkan1.3"),
+             "debug-info.operand", "DebugTypeBasic", "Name %uint_1 is not an OpString"));
+  EXPECT_TRUE(RuleAt(
+      ValidateText(DebugInfo("%b = OpExtInst %void %ext DebugTypeBasic %s_float %u32 %i16 %u1"),
+                   "vulkan1.3"),
+      "debug-info.operand", "DebugTypeBasic", "Encoding %int_16 is not a 32-bit unsigned"));
+  EXPECT_TRUE(
+      RuleAt(ValidateText(DebugInfo("%p = OpExtInst %void %ext DebugTypePointer %u1 %u1 %u1"),
+                          "vulkan1.3"),
+             "debug-info.operand", "DebugTypePointer", "is not a debug type instruction"));
+  EXPECT_TRUE(RuleAt(
+      ValidateText(
+          DebugInfo("%cu = OpExtInst %void %ext DebugCompilationUnit %u1 %u1 %dbg_float %u1"),
+          "vulkan1.3"),
+      "debug-info.operand", "DebugCompilationUnit", "is not a DebugSource"));
+  EXPECT_TRUE(
+      RuleAt(ValidateText(DebugInfo("%s = OpExtInst %uint %ext DebugSource %file"), "vulkan1.3"),
+             "debug-info.operand", "DebugSource", "is not OpTypeVoid"));
+}
+
 TEST(ExtInst, SetVersion) {
   const auto r = ValidateText(
       Clspv("%a = OpExtInst %void %ext SpecConstantSubgroupMaxSize %u4\n", "1"), "vulkan1.1");
