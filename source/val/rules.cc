@@ -339,6 +339,37 @@ constexpr Rule kRules[] = {
      "Type is unsigned; "
      "OpUConvert, OpSConvert and OpFConvert change the width (OpFConvert: or the Floating Point "
      "Encoding)."},
+    // ext_inst.cc
+    {"debug-info.operand", kE, "ext-inst",
+     "NonSemantic.Shader.DebugInfo.100 (4.1 and each instruction); OpenCL.DebugInfo.100",
+     "Debug-info instructions return OpTypeVoid; Name, Linkage Name, File and Text are "
+     "OpStrings, Source a DebugSource, Type and Base Type debug types (a DebugTypeFunction for "
+     "DebugFunction / DebugFunctionDeclaration); in NonSemantic.Shader.DebugInfo numeric "
+     "operands (Line, Column, Flags, ...) are 32-bit unsigned integer OpConstants, and the "
+     "Component Count of DebugTypeVectorIdEXT, the Scope, Rows, Columns and Use of "
+     "DebugTypeCooperativeMatrixKHR 32-bit unsigned integer constants or specialization "
+     "constants, their Component Type a DebugTypeBasic."},
+    {"ext-inst.import-version", kE, "ext-inst",
+     "NonSemantic.ClspvReflection 2. Version; NonSemantic.Shader.DebugInfo.100 (import name); "
+     "Arm.ExperimentalMLOperations",
+     "An OpExtInstImport of a versioned set (NonSemantic.ClspvReflection.<ver>, "
+     "NonSemantic.Shader.DebugInfo.<ver>, Arm.ExperimentalMLOperations.<ver>) ends in a decimal "
+     "version the set defines (1 to 7, 100 and later, 1)."},
+    {"ext-inst.non-semantic-extension", kE, "ext-inst",
+     "SPV_KHR_non_semantic_info; SPIR-V 1.6 (2.4 Logical Layout)",
+     "Before SPIR-V 1.6 a NonSemantic.* extended instruction set is imported only with "
+     "OpExtension \"SPV_KHR_non_semantic_info\"."},
+    {"ext-inst.set-version", kE, "ext-inst",
+     "NonSemantic.ClspvReflection (\"Missing before version N\"); "
+     "NonSemantic.Shader.DebugInfo 101",
+     "An extended instruction exists in the version of its set the OpExtInstImport names."},
+    {"clspv.operand", kE, "ext-inst", "NonSemantic.ClspvReflection 3. Binary Form, each instruction",
+     "NonSemantic.ClspvReflection instructions return OpTypeVoid; their numeric operands are "
+     "32-bit unsigned integer OpConstants, names, data and format strings OpStrings, Kernel and "
+     "ArgInfo a Kernel / ArgumentInfo instruction of the same import; Kernel's Kernel is an "
+     "OpFunction that only GLCompute entry points name, one of them Name; NumArguments, Flags "
+     "and Attributes come from version 5 on."},
+
     // vector_matrix.cc
     {"matrix.operand", kE, "arithmetic",
      "SPIR-V 3.42.13 Arithmetic Instructions (OpVectorTimesScalar, OpMatrixTimesScalar, "

@@ -250,6 +250,7 @@ void ValidateSsa(ValidationState& state);
 void ValidateScopes(ValidationState& state);
 void ValidatePointers(ValidationState& state);
 void ValidateCore(ValidationState& state);  // core.h: the core instruction families.
+void ValidateExtInst(ValidationState& state);  // ext_inst.cc: extended instruction sets.
 void ValidateCoopMatrix(ValidationState& state);
 void ValidateCoopMatrixQcom(ValidationState& state);
 void ValidateCoopVector(ValidationState& state);

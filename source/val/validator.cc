@@ -13,7 +13,7 @@ Result Validate(const ir::Module& module, const Options& options) {
       ValidateLayout,     ValidateCapabilities,     ValidateIds,
       ValidateTypes,      ValidateConstants,        ValidateFunctions,
       ValidateSsa,        ValidateScopes,           ValidatePointers,
-      ValidateCore,       ValidateCoopMatrix,       ValidateCoopMatrixQcom,
+      ValidateCore,       ValidateExtInst,          ValidateCoopMatrix,       ValidateCoopMatrixQcom,
       ValidateCoopVector, ValidateTensorAddressing, ValidateCoopMatrix2,
       ValidateUniformity, ValidateDevice,
   };
