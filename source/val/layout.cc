@@ -214,6 +214,32 @@ void CheckEntryPoints(ValidationState& state, const ModuleLevel& found) {
           "SPV_KHR_relaxed_extended_instruction"};
       const bool non_gating =
           std::find(std::begin(kNonGating), std::end(kNonGating), name) != std::end(kNonGating);
+      // Extensions whose specification makes a later SPIR-V version a condition of their use
+      // ("This extension requires SPIR-V 1.x"). Only those the reference validator holds
+      // modules to; the cooperative family's (1.3 / 1.6) it does not check, nor does this.
+      static constexpr std::pair<std::string_view, uint32_t> kMinimumVersion[] = {
+          {"SPV_KHR_vulkan_memory_model", 0x10300},
+          {"SPV_QCOM_cooperative_matrix_conversion", 0x10300},
+          {"SPV_KHR_workgroup_memory_explicit_layout", 0x10400},
+          {"SPV_KHR_opacity_micromap", 0x10400},
+          {"SPV_EXT_mesh_shader", 0x10400},
+          {"SPV_NV_shader_invocation_reorder", 0x10400},
+          {"SPV_EXT_shader_invocation_reorder", 0x10400},
+          {"SPV_NV_cluster_acceleration_structure", 0x10400},
+          {"SPV_NV_linear_swept_spheres", 0x10400},
+          {"SPV_QCOM_image_processing", 0x10400},
+          {"SPV_QCOM_image_processing2", 0x10400},
+      };
+      for (const auto& [extension, version] : kMinimumVersion) {
+        if (name == extension && state.version() < version) {
+          state.Report("layout.extension-version", i,
+                       "OpExtension \"" + ws::string(name) + "\" requires SPIR-V " +
+                           ws::to_string(version >> 16) + "." +
+                           ws::to_string((version >> 8) & 0xFF) + " or later; the module is " +
+                           ws::to_string(state.version() >> 16) + "." +
+                           ws::to_string((state.version() >> 8) & 0xFF));
+        }
+      }
       if (!non_gating && !grammar::IsKnownExtension(name)) {
         state.Report("layout.extension-unknown", i,
                      "OpExtension \"" + ws::string(name) +

@@ -28,6 +28,12 @@ constexpr Rule kRules[] = {
      "The module has at least one OpEntryPoint unless it declares the Linkage capability."},
     {"layout.extension-unknown", kW, "layout", "SPIR-V 2.16.1 Universal Validation Rules",
      "OpExtension names an extension the grammar tables know."},
+    {"layout.extension-version", kE, "layout",
+     "Each extension's Dependencies (\"This extension requires SPIR-V 1.x\")",
+     "SPV_KHR_vulkan_memory_model and SPV_QCOM_cooperative_matrix_conversion need SPIR-V 1.3; "
+     "SPV_KHR_workgroup_memory_explicit_layout, SPV_KHR_opacity_micromap, SPV_EXT_mesh_shader, "
+     "the invocation-reorder, cluster acceleration structure, linear swept spheres and QCOM image "
+     "processing extensions need 1.4."},
     {"entry-point.function", kE, "layout", "SPIR-V OpEntryPoint",
      "An entry point names an OpFunction with a body that returns void and takes no parameters."},
     {"entry-point.interface", kE, "layout", "SPIR-V OpEntryPoint (Interface)",

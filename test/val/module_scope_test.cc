@@ -305,5 +305,27 @@ OpFunctionEnd
   EXPECT_TRUE(testing::HasRule(r, "binary.malformed")) << Dump(r);
 }
 
+// ---------------------------------------------------------------- extension versions
+TEST(ModuleScope, TheVulkanMemoryModelExtensionNeedsSpirv13) {
+  const std::string text = R"(
+OpCapability Shader
+OpCapability VulkanMemoryModel
+OpExtension "SPV_KHR_vulkan_memory_model"
+OpMemoryModel Logical Vulkan
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  EXPECT_CLEAN(ValidateText(text, "spv1.3"));
+  const Result r = ValidateText(text, "spv1.2");
+  EXPECT_RULE_AT(r, "layout.extension-version", "OpExtension \"SPV_KHR_vulkan_memory_model\"",
+                 "requires SPIR-V 1.3");
+}
+
 }  // namespace
 }  // namespace coopspv::val
