@@ -51,6 +51,8 @@ void PrintHelp(const char* argv0) {
       "  --workgroup-scalar-block-layout\n"
       "                             Scalar alignment in Workgroup blocks.\n"
       "  --skip-block-layout        No block layout check.\n"
+      "  --allow-vulkan-32-bit-bitwise  Bit-field instructions on other than 32-bit integers\n"
+      "                             in Vulkan (a device with maintenance9).\n"
       "  --max-id-bound=<n>         Limits, as in spirv-val; defaults are SPIR-V's universal\n"
       "  --max-struct-members=<n>   limits.\n"
       "  --max-function-args=<n>\n"
@@ -177,6 +179,8 @@ int main(int argc, char** argv) {
       options.workgroup_scalar_block_layout = true;
     } else if (arg == "--skip-block-layout") {
       options.skip_block_layout = true;
+    } else if (arg == "--allow-vulkan-32-bit-bitwise") {
+      options.allow_vulkan_32_bit_bitwise = true;
     } else if (!TakeInputArgument(arg, &input, &have_input)) {
       return kExitUsage;
     }

@@ -50,6 +50,7 @@ OPTION_FLAGS = {
     'scalar_block_layout': '--scalar-block-layout',
     'workgroup_scalar_block_layout': '--workgroup-scalar-block-layout',
     'skip_block_layout': '--skip-block-layout',
+    'allow_vulkan_32_bit_bitwise': '--allow-vulkan-32-bit-bitwise',
 }
 LIMIT_FLAGS = {
     'limit.max_id_bound': '--max-id-bound',

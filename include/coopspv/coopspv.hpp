@@ -76,6 +76,8 @@ struct ValidatorOptions {
   bool scalar_block_layout = false;
   bool workgroup_scalar_block_layout = false;
   bool skip_block_layout = false;
+  // Bit-field instructions on integers other than 32-bit in Vulkan (maintenance9).
+  bool allow_vulkan_32_bit_bitwise = false;
   uint32_t max_id_bound = 0x3FFFFF;
   uint32_t max_struct_members = 16383;
   uint32_t max_function_args = 255;

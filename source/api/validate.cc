@@ -41,6 +41,7 @@ bool ToInternal(const ValidatorOptions& in, val::Options* out, Problem* problem)
   out->scalar_block_layout = in.scalar_block_layout;
   out->workgroup_scalar_block_layout = in.workgroup_scalar_block_layout;
   out->skip_block_layout = in.skip_block_layout;
+  out->allow_vulkan_32_bit_bitwise = in.allow_vulkan_32_bit_bitwise;
   out->max_id_bound = in.max_id_bound;
   out->max_struct_members = in.max_struct_members;
   out->max_function_args = in.max_function_args;

@@ -677,6 +677,10 @@ constexpr Rule kRules[] = {
     {"vulkan.coop-matrix-pointer", kE, "vulkan", "VUID-StandaloneSpirv-Pointer-08973",
      "In a Vulkan environment, OpCooperativeMatrixLoadTensorNV / StoreTensorNV access memory "
      "through a Workgroup, StorageBuffer or PhysicalStorageBuffer pointer."},
+    {"vulkan.bitwise-32bit", kE, "vulkan", "VUID-RuntimeSpirv-None-10824",
+     "In a Vulkan environment, the Base of OpBitFieldInsert, OpBitFieldSExtract, OpBitFieldUExtract, "
+     "OpBitReverse and OpBitCount has 32-bit integer components, unless the device has "
+     "maintenance9 (--allow-vulkan-32-bit-bitwise)."},
     {"vulkan.coop-vector-float8-layout", kE, "vulkan",
      "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10090",
      "In a Vulkan environment, OpCooperativeVectorMatrixMulNV / MatrixMulAddNV with a FloatE4M3NV "

@@ -34,6 +34,9 @@ struct Options {
   bool scalar_block_layout = false;
   bool workgroup_scalar_block_layout = false;
   bool skip_block_layout = false;
+  // VUID-RuntimeSpirv-None-10824 lifted: bit-field instructions on 8-, 16- and 64-bit integers
+  // (a device with maintenance9; spirv-val's --allow-vulkan-32-bit-bitwise).
+  bool allow_vulkan_32_bit_bitwise = false;
 
   // Limits (SPIR-V's universal limits by default).
   uint32_t max_id_bound = 0x3FFFFF;

@@ -249,8 +249,15 @@ bool Physical(const ValidationState& state) {
 
 }  // namespace
 
+// The bit-field instructions whose Base VUID-RuntimeSpirv-None-10824 restricts.
+bool IsBitFieldOp(Op op) {
+  return op == Op::BitFieldInsert || op == Op::BitFieldSExtract || op == Op::BitFieldUExtract ||
+         op == Op::BitReverse || op == Op::BitCount;
+}
+
 bool VulkanVisits(const ValidationState& state, Op op) {
   if (!state.options().env.is_vulkan()) return false;
+  if (IsBitFieldOp(op)) return !state.options().allow_vulkan_32_bit_bitwise;
   const ScopeWords words = ScopeWordsOf(op);
   return words.execution != 0 || words.memory != 0 ||
          (Physical(state) &&
@@ -279,6 +286,22 @@ void ValidateVulkan(ValidationState& state) {
     if (physical && (op == Op::Load || op == Op::Store || op == Op::CooperativeVectorLoadNV ||
                      op == Op::CooperativeVectorStoreNV)) {
       CheckPhysicalAligned(state, i, op);
+      continue;
+    }
+    if (IsBitFieldOp(op)) {
+      // VUID-RuntimeSpirv-None-10824: without maintenance9, bit-field instructions work on 32-bit
+      // integers (spirv-val's --allow-vulkan-32-bit-bitwise, here too, lifts it).
+      const Id base_type = m.num_words(i) > 3 ? state.TypeOf(m.word(i, 3)) : 0;
+      const Id scalar = state.DefOp(base_type) == Op::TypeVector ||
+                                state.DefOp(base_type) == Op::TypeVectorIdEXT
+                            ? state.ComponentType(base_type)
+                            : base_type;
+      if (state.IsIntType(scalar) && state.DefWord(scalar, 2) != 32) {
+        state.Report("vulkan.bitwise-32bit", i,
+                     state.Describe(i) + ": Base has " + ws::to_string(state.DefWord(scalar, 2)) +
+                         "-bit components; Vulkan needs 32-bit ones unless the device has "
+                         "maintenance9 (--allow-vulkan-32-bit-bitwise)");
+      }
       continue;
     }
     CheckScopes(state, i, op);

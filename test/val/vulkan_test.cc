@@ -69,5 +69,37 @@ TEST(Vulkan, PhysicalStorageBufferAccessesAreAligned) {
                                 "vulkan.physical-storage-buffer-aligned"));
 }
 
+// VUID-RuntimeSpirv-None-10824: without maintenance9 the bit-field instructions take 32-bit
+// integers only; the option (spirv-val's --allow-vulkan-32-bit-bitwise) lifts it.
+TEST(VulkanBitwise, BitFieldInstructionsOn16BitIntegers) {
+  const std::string text = R"(
+OpCapability Shader
+OpCapability Int16
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%short = OpTypeInt 16 1
+%uint = OpTypeInt 32 0
+%s1 = OpConstant %short 1
+%u1 = OpConstant %uint 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%x = OpBitFieldSExtract %short %s1 %u1 %u1
+%y = OpBitCount %uint %u1
+OpReturn
+OpFunctionEnd
+)";
+  const Result r = testing::ValidateText(text, "vulkan1.3");
+  EXPECT_RULE_AT(r, "vulkan.bitwise-32bit", "OpBitFieldSExtract", "16-bit");
+  EXPECT_EQ(testing::RuleIds(r).size(), 1u) << testing::Dump(r);  // OpBitCount's is 32-bit.
+  Options allowed;
+  allowed.env = *ParseTargetEnv("vulkan1.3");
+  allowed.allow_vulkan_32_bit_bitwise = true;
+  EXPECT_CLEAN(testing::ValidateText(text, allowed));
+  EXPECT_CLEAN(testing::ValidateText(text, "spv1.6"));  // A Vulkan rule.
+}
+
 }  // namespace
 }  // namespace coopspv::val
