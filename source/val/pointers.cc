@@ -2,11 +2,18 @@
 // only feed the instructions SPIR-V lists (loads, stores, access chains, calls, atomics, ...),
 // which the cooperative extensions extend with their loads and stores. --relax-logical-pointer
 // (and --before-hlsl-legalization) lift the rule, as they do in spirv-val.
+//
+// With VariablePointers or VariablePointersStorageBuffer, variable pointers (2.2.2: the results
+// of OpSelect, OpPhi, OpFunctionCall, OpPtrAccessChain, OpLoad and OpConstantNull, and the access
+// chains, copies and parameters made from them) must not point to a column of a matrix or a
+// component of one (2.16.1): pointer.variable-matrix-column traces each variable pointer back to
+// the access chains it may come from.
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "source/common/workspace.h"
+#include "source/ir/analyses.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -82,6 +89,252 @@ bool TakesPointers(Op op) {
                    "and stores (declare VariablePointers, or use --relax-logical-pointer)");
 }
 
+bool IsAccessChain(Op op) {
+  switch (op) {
+    case Op::AccessChain:
+    case Op::InBoundsAccessChain:
+    case Op::PtrAccessChain:
+    case Op::InBoundsPtrAccessChain:
+    case Op::UntypedAccessChainKHR:
+    case Op::UntypedInBoundsAccessChainKHR:
+    case Op::UntypedPtrAccessChainKHR:
+    case Op::UntypedInBoundsPtrAccessChainKHR:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The matrix type the access chain at `i` walks into (its base object is a matrix, or an index
+// selects a matrix, a column of one or a component of a column), or 0.
+Id MatrixWalkedInto(const ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  const Op op = m.opcode(i);
+  const bool untyped = op == Op::UntypedAccessChainKHR || op == Op::UntypedInBoundsAccessChainKHR ||
+                       op == Op::UntypedPtrAccessChainKHR ||
+                       op == Op::UntypedInBoundsPtrAccessChainKHR;
+  const bool element = op == Op::PtrAccessChain || op == Op::InBoundsPtrAccessChain ||
+                       op == Op::UntypedPtrAccessChainKHR ||
+                       op == Op::UntypedInBoundsPtrAccessChainKHR;
+  const size_t n = m.num_words(i);
+  if (n < (untyped ? 5u : 4u)) return 0;
+  Id type = untyped ? m.word(i, 3) : state.PointeeType(state.TypeOf(m.word(i, 3)));
+  size_t k = (untyped ? 5 : 4) + (element ? 1 : 0);
+  for (;;) {
+    if (type == 0) return 0;
+    if (state.DefOp(type) == Op::TypeMatrix) return type;
+    if (k >= n) return 0;
+    const Id index = m.word(i, k++);
+    if (state.DefOp(type) == Op::TypeStruct) {
+      const std::optional<int64_t> member = state.IntConstant(index);
+      const InstIndex d = m.Def(type);
+      if (!member || *member < 0 || static_cast<uint64_t>(*member) + 2 >= m.num_words(d)) return 0;
+      type = m.word(d, 2 + static_cast<size_t>(*member));
+    } else {
+      type = state.ComponentType(type);
+    }
+  }
+}
+
+bool IsLogicalPointerType(const ValidationState& state, Id type) {
+  const std::optional<spv::StorageClass> sc = state.PointerStorageClass(type);
+  return sc && *sc != spv::StorageClass::PhysicalStorageBuffer;
+}
+
+[[gnu::cold, gnu::noinline]] void ReportMatrixColumn(ValidationState& state, InstIndex chain,
+                                                     Id matrix, Id variable_pointer) {
+  state.Report("pointer.variable-matrix-column", chain,
+               state.Describe(chain) + " walks into the matrix type " + state.Name(matrix) +
+                   ", and the variable pointer " + state.Name(variable_pointer) +
+                   " may come from it: a variable pointer must not point to a matrix, a column "
+                   "of one or a component of a column");
+}
+
+// pointer.variable-matrix-column. Only modules that declare a variable-pointers capability get
+// here; each instruction is traced at most once over all the variable pointers.
+void ValidateVariablePointerMatrices(ValidationState& state) {
+  const ir::Module& m = state.module();
+  const InstIndex n = static_cast<InstIndex>(m.num_instructions());
+  ws::vector<uint8_t> variable(m.bound(), 0);
+  bool any = false;
+  for (InstIndex i = 0; i < m.global_end(); ++i) {
+    if (m.opcode(i) == Op::ConstantNull && IsLogicalPointerType(state, m.type_id(i))) {
+      variable[m.result_id(i)] = 1;
+    }
+  }
+  const binary::ParsedModule& parsed = m.parsed();
+  const uint32_t* const words = m.words().data();
+  const ir::DefUse* def_use = nullptr;
+  // Which results are variable pointers: derived ones follow their operands, parameters the
+  // arguments of every call, so repeat until nothing changes (Phi operands and calls may come
+  // later in the module).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (InstIndex i = m.global_end(); i < n; ++i) {
+      const Id result = m.result_id(i);
+      if (result == 0 || result >= m.bound() || variable[result]) continue;
+      const Op op = m.opcode(i);
+      if (op == Op::Function || !IsLogicalPointerType(state, m.type_id(i))) continue;
+      bool is_variable = false;
+      switch (op) {
+        case Op::Select:
+        case Op::Phi:
+        case Op::FunctionCall:
+        case Op::Load:
+        case Op::PtrAccessChain:
+        case Op::InBoundsPtrAccessChain:
+        case Op::UntypedPtrAccessChainKHR:
+        case Op::UntypedInBoundsPtrAccessChainKHR:
+          is_variable = true;
+          break;
+        case Op::Variable:
+        case Op::UntypedVariableKHR:
+          break;
+        case Op::FunctionParameter: {
+          const uint32_t f = m.FunctionOf(i);
+          if (f == ~0u) break;
+          const ir::Function& fn = m.functions()[f];
+          uint32_t p = 0;
+          while (p < fn.num_params && m.Param(fn, p) != i) ++p;
+          if (p == fn.num_params) break;
+          if (def_use == nullptr) def_use = &m.def_use();
+          const Id fid = m.result_id(fn.def);
+          for (const ir::Use& use : def_use->Uses(fid)) {
+            if (m.opcode(use.inst) != Op::FunctionCall || m.word(use.inst, 3) != fid) continue;
+            if (m.num_words(use.inst) <= 4 + p) continue;
+            const Id arg = m.word(use.inst, 4 + p);
+            if (arg < m.bound() && variable[arg]) is_variable = true;
+          }
+          break;
+        }
+        default: {
+          const binary::ParsedModule::Instruction& rec = parsed.instructions[i];
+          const binary::ParsedOperand* const operands = parsed.operands.data() + rec.operand_begin;
+          for (uint32_t k = 0; k < rec.operand_count; ++k) {
+            if (operands[k].kind != grammar::OperandKind::kIdRef) continue;
+            const Id id = words[rec.offset + operands[k].offset];
+            if (id < m.bound() && variable[id]) is_variable = true;
+          }
+          break;
+        }
+      }
+      if (is_variable) {
+        variable[result] = 1;
+        changed = any = true;
+      }
+    }
+  }
+  if (!any) return;
+  if (def_use == nullptr) def_use = &m.def_use();
+  ws::vector<uint8_t> seen(n, 0);
+  ws::vector<InstIndex> stack;
+  ws::vector<uint8_t> visited;  // Uses followed from the variables holding pointers.
+  const auto push_id = [&](Id id) {
+    const InstIndex d = m.Def(id);
+    if (d != kNoInst && d < n && !seen[d]) {
+      seen[d] = 1;
+      stack.push_back(d);
+    }
+  };
+  for (InstIndex v = m.global_end(); v < n; ++v) {
+    const Id vp = m.result_id(v);
+    if (vp == 0 || vp >= m.bound() || !variable[vp] || seen[v]) continue;
+    seen[v] = 1;
+    stack.push_back(v);
+    while (!stack.empty()) {
+      const InstIndex t = stack.back();
+      stack.pop_back();
+      const Op op = m.opcode(t);
+      const uint32_t nw = m.num_words(t);
+      if (IsAccessChain(op)) {
+        if (const Id matrix = MatrixWalkedInto(state, t)) {
+          ReportMatrixColumn(state, t, matrix, vp);
+          if (state.Full()) return;
+        }
+        const bool untyped = op == Op::UntypedAccessChainKHR ||
+                             op == Op::UntypedInBoundsAccessChainKHR ||
+                             op == Op::UntypedPtrAccessChainKHR ||
+                             op == Op::UntypedInBoundsPtrAccessChainKHR;
+        if (nw > (untyped ? 4u : 3u)) push_id(m.word(t, untyped ? 4 : 3));
+        continue;
+      }
+      switch (op) {
+        case Op::Phi:
+          for (uint32_t k = 3; k < nw; k += 2) push_id(m.word(t, k));
+          break;
+        case Op::Select:
+          if (nw > 5) {
+            push_id(m.word(t, 4));
+            push_id(m.word(t, 5));
+          }
+          break;
+        case Op::CopyObject:
+        case Op::Load:
+          if (nw > 3) push_id(m.word(t, 3));
+          break;
+        case Op::FunctionCall: {  // The values the callee returns.
+          if (nw < 4) break;
+          const uint32_t f = m.FunctionById(m.word(t, 3));
+          if (f == ~0u) break;
+          for (const ir::Block& b : m.blocks(m.functions()[f])) {
+            const InstIndex term = b.end - 1;
+            if (b.end > b.label && m.opcode(term) == Op::ReturnValue && m.num_words(term) > 1) {
+              push_id(m.word(term, 1));
+            }
+          }
+          break;
+        }
+        case Op::FunctionParameter: {  // The arguments of every call.
+          const uint32_t f = m.FunctionOf(t);
+          if (f == ~0u) break;
+          const ir::Function& fn = m.functions()[f];
+          uint32_t p = 0;
+          while (p < fn.num_params && m.Param(fn, p) != t) ++p;
+          const Id fid = m.result_id(fn.def);
+          for (const ir::Use& use : def_use->Uses(fid)) {
+            if (m.opcode(use.inst) == Op::FunctionCall && m.word(use.inst, 3) == fid &&
+                m.num_words(use.inst) > 4 + p) {
+              push_id(m.word(use.inst, 4 + p));
+            }
+          }
+          break;
+        }
+        case Op::Variable:
+        case Op::UntypedVariableKHR: {  // A Function or Private variable holding pointers.
+          const bool untyped = op == Op::UntypedVariableKHR;
+          if (nw < 4) break;
+          const auto sc = static_cast<spv::StorageClass>(m.word(t, 3));
+          if (sc != spv::StorageClass::Function && sc != spv::StorageClass::Private) break;
+          if (nw > (untyped ? 5u : 4u)) push_id(m.word(t, untyped ? 5 : 4));
+          // Every pointer stored through the variable or a chain or copy of it.
+          ws::vector<Id> pointers{m.result_id(t)};
+          if (visited.empty()) visited.assign(n, 0);
+          while (!pointers.empty()) {
+            const Id p = pointers.back();
+            pointers.pop_back();
+            for (const ir::Use& use : def_use->Uses(p)) {
+              if (visited[use.inst]) continue;
+              visited[use.inst] = 1;
+              const Op use_op = m.opcode(use.inst);
+              if (use_op == Op::Store) {
+                if (m.word(use.inst, 1) == p && m.num_words(use.inst) > 2) {
+                  push_id(m.word(use.inst, 2));
+                }
+              } else if (m.result_id(use.inst) != 0 &&
+                         IsLogicalPointerType(state, m.type_id(use.inst))) {
+                pointers.push_back(m.result_id(use.inst));
+              }
+            }
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 bool AccessChainsVisits(const ValidationState& state, Op op) {
@@ -115,11 +368,15 @@ void ValidatePointers(ValidationState& state) {
     }
   }
   if (o.relax_logical_pointer || o.before_hlsl_legalization) return;
-  if (state.addressing_model() != spv::AddressingModel::Logical) return;
   if (state.HasCapability(spv::Capability::VariablePointers) ||
       state.HasCapability(spv::Capability::VariablePointersStorageBuffer)) {
+    if (state.addressing_model() == spv::AddressingModel::Logical ||
+        state.addressing_model() == spv::AddressingModel::PhysicalStorageBuffer64) {
+      ValidateVariablePointerMatrices(state);
+    }
     return;
   }
+  if (state.addressing_model() != spv::AddressingModel::Logical) return;
   const ir::Module& m = state.module();
   // Which ids are pointer values, in one pass, so each operand costs one lookup. The parsed
   // records are read directly: both loops visit every instruction.

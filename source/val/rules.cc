@@ -274,6 +274,15 @@ constexpr Rule kRules[] = {
     // pointers.cc
     {"pointer.access-chain-indexes", kE, "pointer", "SPIR-V 2.17 Universal Limits",
      "An access chain has no more indexes than the limit (255; --max-access-chain-indexes)."},
+    {"pointer.variable-matrix-column", kE, "pointer",
+     "SPIR-V 2.16.1 Universal Validation Rules (Logical addressing, VariablePointers); SPIR-V "
+     "2.2.2 Types (Variable pointer)",
+     "With VariablePointers or VariablePointersStorageBuffer, a variable pointer (the result of "
+     "OpSelect, OpPhi, OpFunctionCall, OpLoad, OpPtrAccessChain or OpConstantNull, or an access "
+     "chain, copy or parameter made from one) does not point to a matrix, a column of a matrix "
+     "or a component of a column: no access chain it may come from (through phis, selects, "
+     "copies, calls, returns and the Function and Private variables storing pointers) walks "
+     "into a matrix."},
     {"pointer.logical-operand", kE, "pointer",
      "SPIR-V 2.16.1 Universal Validation Rules (Logical addressing); SPV_KHR_cooperative_matrix "
      "2.16.1; SPV_KHR_ray_query; SPV_KHR_untyped_pointers",
