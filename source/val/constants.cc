@@ -239,6 +239,39 @@ void CheckTensorConstant(ValidationState& state, InstIndex i, Id type, bool spec
   }
 }
 
+// SPV_KHR_constant_data: OpConstantDataKHR / OpSpecConstantDataKHR give an array of integers
+// as literal words, packed: as many words as the array's bits need, at least one.
+void CheckConstantData(ValidationState& state, InstIndex i, Id type) {
+  const ir::Module& m = state.module();
+  const uint32_t words = static_cast<uint32_t>(m.num_words(i) - 3);
+  if (state.DefOp(type) != Op::TypeArray) {
+    state.Report("constant.data", i,
+                 state.Describe(i) + ": Result Type " + state.Name(type) + " must be an array");
+    return;
+  }
+  const Id element = state.DefWord(type, 2);
+  if (!state.IsIntType(element)) {
+    state.Report("constant.data", i,
+                 state.Describe(i) + ": Result Type " + state.Name(type) +
+                     " must be an array of integer scalars");
+    return;
+  }
+  if (words == 0) {
+    state.Report("constant.data", i, state.Describe(i) + " has no data word (no array is empty)");
+    return;
+  }
+  const std::optional<int64_t> length = KnownValue(state, state.DefWord(type, 3));
+  if (!length || *length <= 0) return;  // A spec-constant length: known once specialized.
+  const uint64_t width = state.DefWord(element, 2);
+  const uint64_t need = (static_cast<uint64_t>(*length) * width + 31) / 32;
+  if (need != words) {
+    state.Report("constant.data", i,
+                 state.Describe(i) + " has " + ws::to_string(words) + " data word(s); an array of " +
+                     ws::to_string(*length) + " " + ws::to_string(width) + "-bit integers needs " +
+                     ws::to_string(need));
+  }
+}
+
 void CheckWorkgroupSize(ValidationState& state, InstIndex i) {
   const ir::Module& m = state.module();
   if (m.num_words(i) != 6) return;  // Three components; other shapes are the type rules'.
@@ -268,6 +301,10 @@ void ValidateConstants(ValidationState& state) {
         m.word(i, 2) == static_cast<uint32_t>(spv::Decoration::BuiltIn) &&
         m.word(i, 3) == static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize)) {
       workgroup_size = m.word(i, 1);
+    }
+    if (op == Op::ConstantDataKHR || op == Op::SpecConstantDataKHR) {
+      if (state.IsType(m.type_id(i))) CheckConstantData(state, i, m.type_id(i));
+      continue;
     }
     if (!ir::IsConstant(op)) continue;
     if (op == Op::ConstantComposite && workgroup_size != 0 && m.result_id(i) == workgroup_size) {

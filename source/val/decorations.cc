@@ -86,7 +86,8 @@ bool Satisfies(const ValidationState& state, Id target, Target want) {
     case Target::kVariable:
       return IsVariable(op);
     case Target::kSpecConstant:
-      return op == Op::SpecConstant || op == Op::SpecConstantTrue || op == Op::SpecConstantFalse;
+      return op == Op::SpecConstant || op == Op::SpecConstantTrue || op == Op::SpecConstantFalse ||
+             op == Op::SpecConstantDataKHR;
     case Target::kMemoryObject:
       return IsVariable(op) || op == Op::FunctionParameter;
     case Target::kBuiltIn:

@@ -143,6 +143,9 @@ constexpr Rule kRules[] = {
     {"constant.workgroup-size", kE, "constants", "SPIR-V BuiltIn WorkgroupSize",
      "A WorkgroupSize built-in constant whose components are known before specialization has no "
      "component 0 (a workgroup has at least one invocation)."},
+    {"constant.data", kE, "constants", "SPV_KHR_constant_data OpConstantDataKHR, OpSpecConstantDataKHR",
+     "The Result Type is an array of integer scalars and the data holds exactly the words its "
+     "elements pack into (at least one)."},
     {"constant.null", kE, "constants", "SPIR-V OpConstantNull",
      "OpConstantNull has a scalar, vector, matrix, array, struct, pointer or other type that has "
      "a null value."},

@@ -697,5 +697,38 @@ OpFunctionEnd
                    "spv1.3"));
 }
 
+// SPV_KHR_constant_data: an array of integers packed into literal words, exactly as many as its
+// bits need.
+TEST(ConstantData, PackedWordsMatchTheArray) {
+  const std::string text = R"(
+OpCapability Shader
+OpCapability Int8
+OpCapability ConstantDataKHR
+OpExtension "SPV_KHR_constant_data"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%uchar = OpTypeInt 8 0
+%uint_5 = OpConstant %uint 5
+%arr = OpTypeArray %uchar %uint_5
+%data = OpConstantDataKHR %arr DATA
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  auto with = [&](const std::string& data) {
+    std::string t = text;
+    t.replace(t.find("DATA"), 4, data);
+    return testing::ValidateText(t);
+  };
+  EXPECT_CLEAN(with("0x64636261 0x65"));  // Five bytes: two words.
+  EXPECT_RULE_AT(with("0x64636261"), "constant.data", "OpConstantDataKHR", "needs 2");
+  EXPECT_RULE_AT(with("1 2 3"), "constant.data", "OpConstantDataKHR", "needs 2");
+}
+
 }  // namespace
 }  // namespace coopspv::val
