@@ -707,9 +707,10 @@ constexpr Rule kRules[] = {
     {"vulkan.memory-scope", kE, "vulkan", "VUID-StandaloneSpirv-None-04638",
      "In a Vulkan environment, a memory Scope (barriers, atomics) is not CrossDevice."},
     {"vulkan.physical-storage-buffer-aligned", kE, "vulkan",
-     "VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708",
+     "VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708, -06314",
      "OpLoad, OpStore and the cooperative vector loads and stores through a "
-     "PhysicalStorageBuffer pointer carry the Aligned memory operand."},
+     "PhysicalStorageBuffer pointer carry the Aligned memory operand; a load's or store's is at "
+     "least the size of the largest scalar (or pointer) it moves."},
     {"vulkan.atomic-storage-class", kE, "vulkan", "VUID-StandaloneSpirv-None-04686",
      "Atomic instructions access Uniform, Workgroup, Image, StorageBuffer, "
      "PhysicalStorageBuffer or TaskPayloadWorkgroupEXT memory."},

@@ -1,6 +1,7 @@
 // Rules of the Vulkan environment (VUID-StandaloneSpirv-*) on the instructions the core families
 // check (built-in and resource decorations, execution and memory Scopes, cooperative matrix
 // scopes and pointers); they apply only when the target environment is a Vulkan one.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -206,6 +207,39 @@ namespace {
                    "operand");
 }
 
+// The size in bytes of the largest scalar (or pointer) a type holds: what an Aligned operand
+// must cover (VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314); 0 when unknown.
+uint32_t LargestScalarBytes(const ValidationState& state, Id type, int depth = 0) {
+  if (depth > 64) return 0;
+  switch (state.DefOp(type)) {
+    case Op::TypeInt:
+    case Op::TypeFloat:
+      return (state.DefWord(type, 2) + 7) / 8;
+    case Op::TypeBool:
+      return 1;
+    case Op::TypePointer:
+    case Op::TypeUntypedPointerKHR:
+      return 8;  // PhysicalStorageBuffer64: 64-bit addresses.
+    case Op::TypeVector:
+    case Op::TypeVectorIdEXT:
+    case Op::TypeMatrix:
+    case Op::TypeArray:
+    case Op::TypeRuntimeArray:
+      return LargestScalarBytes(state, state.DefWord(type, 2), depth + 1);
+    case Op::TypeStruct: {
+      const ir::Module& m = state.module();
+      const InstIndex def = m.Def(type);
+      uint32_t largest = 0;
+      for (uint32_t w = 2; w < m.num_words(def); ++w) {
+        largest = std::max(largest, LargestScalarBytes(state, m.word(def, w), depth + 1));
+      }
+      return largest;
+    }
+    default:
+      return 0;
+  }
+}
+
 }  // namespace
 
 // VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708: loads and stores through a
@@ -237,6 +271,21 @@ void CheckPhysicalAligned(ValidationState& state, InstIndex i, Op op) {
   const uint32_t mask = n > mask_word ? m.word(i, mask_word) : 0;
   if ((mask & static_cast<uint32_t>(spv::MemoryAccess::Aligned)) == 0) {
     ReportUnaligned(state, i, pointer);
+    return;
+  }
+  // VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314: the alignment covers the largest scalar
+  // the access moves. (Aligned is the lowest mask bit with a literal, so it comes first.)
+  if (op != Op::Load && op != Op::Store) return;
+  if (n <= mask_word + 1) return;
+  const uint32_t aligned = m.word(i, mask_word + 1);
+  const Id accessed = op == Op::Load ? m.type_id(i) : state.TypeOf(m.word(i, 2));
+  const uint32_t largest = LargestScalarBytes(state, accessed);
+  if (largest != 0 && aligned < largest) {
+    state.Report("vulkan.physical-storage-buffer-aligned", i,
+                 state.Describe(i) + ": Aligned " + ws::to_string(aligned) +
+                     " is less than the " + ws::to_string(largest) +
+                     " bytes of the largest scalar the access moves (VUID-StandaloneSpirv-"
+                     "PhysicalStorageBuffer64-06314)");
   }
 }
 

@@ -101,5 +101,39 @@ OpFunctionEnd
   EXPECT_CLEAN(testing::ValidateText(text, "spv1.6"));  // A Vulkan rule.
 }
 
+// VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314: Aligned covers the largest scalar moved.
+TEST(VulkanPhysicalStorageBuffer, AlignedCoversTheLargestScalar) {
+  const std::string text = R"(
+OpCapability Shader
+OpCapability PhysicalStorageBufferAddresses
+OpExtension "SPV_KHR_physical_storage_buffer"
+OpMemoryModel PhysicalStorageBuffer64 GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%v4uint = OpTypeVector %uint 4
+%ptr = OpTypePointer PhysicalStorageBuffer %v4uint
+%pf = OpTypePointer Function %ptr
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%var = OpVariable %pf Function
+%p = OpLoad %ptr %var
+%v = OpLoad %v4uint %p Aligned ALIGN
+OpReturn
+OpFunctionEnd
+)";
+  auto with = [&](const char* align) {
+    std::string t = text;
+    t.replace(t.find("ALIGN"), 5, align);
+    return testing::ValidateText(t, "vulkan1.3");
+  };
+  EXPECT_CLEAN(with("4"));
+  EXPECT_CLEAN(with("16"));
+  EXPECT_RULE_AT(with("2"), "vulkan.physical-storage-buffer-aligned", "OpLoad %v4uint",
+                 "largest scalar");
+}
+
 }  // namespace
 }  // namespace coopspv::val
