@@ -669,8 +669,9 @@ constexpr Rule kRules[] = {
      "In a Vulkan environment, FPRoundingMode is RTE or RTZ."},
     {"vulkan.block-decoration", kE, "vulkan",
      "VUID-StandaloneSpirv-PushConstant-06675, VUID-StandaloneSpirv-Uniform-06676",
-     "In a Vulkan environment, the structure a StorageBuffer variable holds (through arrays) is "
-     "decorated Block, the one a Uniform variable holds Block or BufferBlock."},
+     "In a Vulkan environment, the structure a StorageBuffer or PushConstant variable holds "
+     "(through arrays; an untyped variable's Data Type) is decorated Block, the one a Uniform "
+     "variable holds Block or BufferBlock."},
     {"vulkan.storage-class-model", kE, "vulkan",
      "VUID-StandaloneSpirv-None-04644, VUID-StandaloneSpirv-None-04645, "
      "VUID-StandaloneSpirv-RayPayloadKHR-04698, VUID-StandaloneSpirv-IncomingRayPayloadKHR-04699, "

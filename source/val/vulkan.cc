@@ -44,13 +44,19 @@ const StorageModels* StorageModelsOf(uint32_t sc) {
 }
 
 // VUID-StandaloneSpirv-PushConstant-06675, VUID-StandaloneSpirv-Uniform-06676: a StorageBuffer
-// variable's structure (through arrays) is a Block, a Uniform one's a Block or BufferBlock.
+// or PushConstant variable's structure (through arrays) is a Block, a Uniform one's a Block or
+// BufferBlock. An OpUntypedVariableKHR's is its Data Type.
 void CheckBlockVariable(ValidationState& state, InstIndex i, const ws::unordered_set<Id>& blocks,
                         const ws::unordered_set<Id>& buffer_blocks) {
   const ir::Module& m = state.module();
   const auto sc = static_cast<spv::StorageClass>(m.word(i, 3));
-  if (sc != spv::StorageClass::StorageBuffer && sc != spv::StorageClass::Uniform) return;
-  Id type = state.PointeeType(m.type_id(i));
+  if (sc != spv::StorageClass::StorageBuffer && sc != spv::StorageClass::Uniform &&
+      sc != spv::StorageClass::PushConstant) {
+    return;
+  }
+  const bool untyped = m.opcode(i) == Op::UntypedVariableKHR;
+  if (untyped && m.num_words(i) < 5) return;  // No Data Type: the memory rules'.
+  Id type = untyped ? m.word(i, 4) : state.PointeeType(m.type_id(i));
   while (state.DefOp(type) == Op::TypeArray || state.DefOp(type) == Op::TypeRuntimeArray) {
     type = state.DefWord(type, 2);
   }
@@ -81,6 +87,10 @@ void CheckDecorations(ValidationState& state, ws::vector<InstIndex>* matrix_type
     }
     if (op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV) {
       matrix_types->push_back(i);
+      continue;
+    }
+    if (op == Op::UntypedVariableKHR && m.num_words(i) >= 4) {
+      CheckBlockVariable(state, i, blocks, buffer_blocks);
       continue;
     }
     if (op == Op::Variable && m.num_words(i) >= 4) {

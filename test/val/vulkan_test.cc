@@ -135,5 +135,33 @@ OpFunctionEnd
                  "largest scalar");
 }
 
+// VUID-StandaloneSpirv-PushConstant-06675: push constants are Blocks too.
+TEST(VulkanBlocks, PushConstantStructIsABlock) {
+  const std::string text = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+DECORATION
+OpMemberDecorate %S 0 Offset 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%S = OpTypeStruct %uint
+%ptr = OpTypePointer PushConstant %S
+%pc = OpVariable %ptr PushConstant
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  std::string with = text, without = text;
+  with.replace(with.find("DECORATION"), 10, "OpDecorate %S Block");
+  without.replace(without.find("DECORATION"), 10, "");
+  EXPECT_CLEAN(testing::ValidateText(with, "vulkan1.3"));
+  EXPECT_RULE_AT(testing::ValidateText(without, "vulkan1.3"), "vulkan.block-decoration",
+                 "PushConstant", "not decorated Block");
+}
+
 }  // namespace
 }  // namespace coopspv::val
