@@ -6,6 +6,7 @@
 
 #include "source/common/workspace.h"
 #include "source/ir/analyses.h"
+#include "source/val/cooperative.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -125,6 +126,30 @@ void CheckStructure(ValidationState& state) {
   }
 }
 
+// SPIR-V 2.16.1, Logical addressing: a function returns a pointer only with variable pointers,
+// to StorageBuffer (VariablePointersStorageBuffer or VariablePointers) or Workgroup
+// (VariablePointers) memory.
+[[gnu::noinline]] void CheckPointerReturn(ValidationState& state, InstIndex def, Id result_type) {
+  const Op op = state.DefOp(result_type);
+  if (op != Op::TypePointer && op != Op::TypeUntypedPointerKHR) return;
+  const auto& o = state.options();
+  if (o.relax_logical_pointer || o.before_hlsl_legalization ||
+      state.addressing_model() != spv::AddressingModel::Logical) {
+    return;
+  }
+  const auto sc = static_cast<spv::StorageClass>(state.DefWord(result_type, 2));
+  const bool all = state.HasCapability(spv::Capability::VariablePointers);
+  const bool buffer = all || state.HasCapability(spv::Capability::VariablePointersStorageBuffer);
+  const bool ok = (sc == spv::StorageClass::StorageBuffer && buffer) ||
+                  (sc == spv::StorageClass::Workgroup && all);
+  if (ok) return;
+  state.Report("function.pointer-return", def,
+               state.Describe(def) + " returns a pointer to " + StorageClassName(sc) +
+                   " memory; under the Logical addressing model a function returns only "
+                   "StorageBuffer pointers (with VariablePointersStorageBuffer or "
+                   "VariablePointers) and Workgroup ones (with VariablePointers)");
+}
+
 void CheckFunctionTypes(ValidationState& state) {
   const ir::Module& m = state.module();
   for (const ir::Function& f : m.functions()) {
@@ -132,6 +157,7 @@ void CheckFunctionTypes(ValidationState& state) {
     const InstIndex def = f.def;
     const Id fn_type = m.word(def, 4);
     const Id result_type = m.type_id(def);
+    CheckPointerReturn(state, def, result_type);
     if (state.DefOp(fn_type) != Op::TypeFunction) {
       if (state.DefOp(fn_type) != Op::Nop) {  // Undefined ids are the id rules' to report.
         state.Report("function.type", def,

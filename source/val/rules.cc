@@ -162,6 +162,11 @@ constexpr Rule kRules[] = {
     {"function.type", kE, "function", "SPIR-V OpFunction, OpFunctionParameter",
      "OpFunction's Function Type is an OpTypeFunction whose return type is the Result Type and "
      "whose parameters match the OpFunctionParameters in number and type."},
+    {"function.pointer-return", kE, "function",
+     "SPIR-V 2.16.1 Universal Validation Rules (Logical addressing: variable pointers)",
+     "Under the Logical addressing model, a function returns a pointer only to StorageBuffer memory "
+     "(with VariablePointersStorageBuffer or VariablePointers) or Workgroup memory (with "
+     "VariablePointers)."},
     {"function.call", kE, "function", "SPIR-V OpFunctionCall; 2.17 Universal Limits",
      "OpFunctionCall names a function, passes one argument of the parameter's type per "
      "parameter, and its Result Type is the function's return type."},

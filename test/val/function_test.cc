@@ -1077,5 +1077,39 @@ OpFunctionEnd
                  "target %elsewhere");
 }
 
+// SPIR-V 2.16.1, Logical addressing: pointer results of functions need variable pointers.
+TEST(FunctionPointerReturn, OnlyStorageBufferOrWorkgroupWithVariablePointers) {
+  const std::string text = R"(
+OpCapability Shader
+CAPABILITY
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%ptr = OpTypePointer Workgroup %uint
+%var = OpVariable %ptr Workgroup
+%fnp = OpTypeFunction %ptr
+%get = OpFunction %ptr None %fnp
+%g = OpLabel
+OpReturnValue %var
+OpFunctionEnd
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%p = OpFunctionCall %ptr %get
+OpReturn
+OpFunctionEnd
+)";
+  auto with = [&](const char* capability) {
+    std::string t = text;
+    t.replace(t.find("CAPABILITY"), 10, capability);
+    return testing::ValidateText(t);
+  };
+  EXPECT_CLEAN(with("OpCapability VariablePointers"));
+  EXPECT_RULE_AT(with("OpCapability VariablePointersStorageBuffer"), "function.pointer-return",
+                 "OpFunction", "Workgroup");
+}
+
 }  // namespace
 }  // namespace coopspv::val
