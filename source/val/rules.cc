@@ -710,8 +710,10 @@ constexpr Rule kRules[] = {
     {"vulkan.non-uniform-scope", kE, "vulkan", "VUID-StandaloneSpirv-None-04642",
      "In a Vulkan environment, the execution Scope of a non-uniform group operation "
      "(OpGroupNonUniform*, OpGroupNonUniformRotateKHR) is Subgroup."},
-    {"vulkan.memory-scope", kE, "vulkan", "VUID-StandaloneSpirv-None-04638",
-     "In a Vulkan environment, a memory Scope (barriers, atomics) is not CrossDevice."},
+    {"vulkan.memory-scope", kE, "vulkan",
+     "VUID-StandaloneSpirv-None-04638, VUID-StandaloneSpirv-SubgroupVoteKHR-07951",
+     "In a Vulkan environment, a memory Scope (barriers, atomics) is not CrossDevice; in Vulkan "
+     "1.0 not Subgroup without the SubgroupBallotKHR or SubgroupVoteKHR capability."},
     {"vulkan.physical-storage-buffer-aligned", kE, "vulkan",
      "VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708, -06314",
      "OpLoad, OpStore and the cooperative vector loads and stores through a "

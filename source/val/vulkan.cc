@@ -158,7 +158,12 @@ struct ScopeWords {
 };
 ScopeWords ScopeWordsOf(Op op) {
   const auto v = static_cast<uint32_t>(op);
-  if (op == Op::ControlBarrier) return {1, 2};
+  // The split barriers (SPV_EXT_split_barrier) scope like OpControlBarrier
+  // (VUID-StandaloneSpirv-OpControlBarrierArriveEXT-13553).
+  if (op == Op::ControlBarrier || op == Op::ControlBarrierArriveEXT ||
+      op == Op::ControlBarrierWaitEXT) {
+    return {1, 2};
+  }
   if (op == Op::MemoryBarrier) return {0, 1};
   if (op == Op::AtomicStore) return {0, 2};
   if (v >= static_cast<uint32_t>(Op::AtomicLoad) && v <= static_cast<uint32_t>(Op::AtomicXor)) {
@@ -183,7 +188,8 @@ void CheckScopes(ValidationState& state, InstIndex i, Op op) {
   if (words.execution != 0 && words.execution < n) {
     const Id id = m.word(i, words.execution);
     const std::optional<int64_t> scope = KnownValue(state, id);
-    const bool non_uniform = op != Op::ControlBarrier;
+    const bool non_uniform = op != Op::ControlBarrier && op != Op::ControlBarrierArriveEXT &&
+                             op != Op::ControlBarrierWaitEXT;
     if (scope && non_uniform && *scope != static_cast<int64_t>(spv::Scope::Subgroup)) {
       state.Report("vulkan.non-uniform-scope", i,
                    state.Describe(i) + ": Execution Scope is " + ScopeName(*scope) +
@@ -202,6 +208,16 @@ void CheckScopes(ValidationState& state, InstIndex i, Op op) {
                    state.Describe(i) +
                        ": Memory Scope is CrossDevice, which Vulkan does not "
                        "allow");
+    } else if (scope && *scope == static_cast<int64_t>(spv::Scope::Subgroup) &&
+               state.options().env.api_minor == 0 &&
+               !state.HasCapability(spv::Capability::SubgroupBallotKHR) &&
+               !state.HasCapability(spv::Capability::SubgroupVoteKHR)) {
+      // VUID-StandaloneSpirv-SubgroupVoteKHR-07951: Vulkan 1.0 has Subgroup memory scope only
+      // with SPV_KHR_shader_ballot or SPV_KHR_subgroup_vote.
+      state.Report("vulkan.memory-scope", i,
+                   state.Describe(i) +
+                       ": Memory Scope is Subgroup, which Vulkan 1.0 allows only with the "
+                       "SubgroupBallotKHR or SubgroupVoteKHR capability");
     }
   }
 }

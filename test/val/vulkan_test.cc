@@ -163,5 +163,44 @@ OpFunctionEnd
                  "PushConstant", "not decorated Block");
 }
 
+// The split barriers' execution Scope is Workgroup or Subgroup (VUID-...-13553); a Subgroup
+// memory Scope in Vulkan 1.0 needs a subgroup capability (VUID-...-07951).
+TEST(VulkanScopes, SplitBarriersAndSubgroupMemoryScope) {
+  const std::string text = R"(
+OpCapability Shader
+OpCapability SplitBarrierEXT
+OpExtension "SPV_EXT_split_barrier"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%device = OpConstant %uint 1
+%workgroup = OpConstant %uint 2
+%subgroup = OpConstant %uint 3
+%none = OpConstant %uint 0
+%acqrel_workgroup = OpConstant %uint 264
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpControlBarrierArriveEXT EXEC %workgroup %none
+OpMemoryBarrier MEM %acqrel_workgroup
+OpReturn
+OpFunctionEnd
+)";
+  auto with = [&](const char* exec, const char* mem, const char* env) {
+    std::string t = text;
+    t.replace(t.find("EXEC"), 4, exec);
+    t.replace(t.find("MEM"), 3, mem);
+    return testing::ValidateText(t, env);
+  };
+  EXPECT_CLEAN(with("%workgroup", "%workgroup", "vulkan1.0"));
+  EXPECT_RULE_AT(with("%device", "%workgroup", "vulkan1.0"), "vulkan.execution-scope",
+                 "OpControlBarrierArriveEXT", "Device");
+  EXPECT_RULE_AT(with("%workgroup", "%subgroup", "vulkan1.0"), "vulkan.memory-scope",
+                 "OpMemoryBarrier", "Vulkan 1.0");
+  EXPECT_CLEAN(with("%workgroup", "%subgroup", "vulkan1.1"));
+}
+
 }  // namespace
 }  // namespace coopspv::val
