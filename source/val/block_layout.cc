@@ -27,6 +27,7 @@ struct MemberLayout {
   uint32_t offset = ~0u;
   uint32_t matrix_stride = 0;
   bool row_major = false;
+  bool col_major = false;
 };
 
 // A member's matrix facts, carried down into arrays of matrices.
@@ -65,6 +66,17 @@ class BlockLayout {
   void CheckArray(Id array, Mode mode, const MatrixFacts& mf, Id block, uint32_t member,
                   const char* where, int depth);
   void CheckBlock(Id type, spv::StorageClass sc, InstIndex user);
+  // SPV_KHR_untyped_pointers: the data type an untyped variable, access chain, load, store or
+  // array length names is laid out by its storage class's rules, Block or not.
+  void CheckUntyped(InstIndex i, bool untyped);
+  void CheckUntypedType(InstIndex user, Id type, Id pointer_type);
+  // True when an OpEntryPoint lists `var` in its interface.
+  bool InInterface(Id var) const;
+  // Relaxed block layout: vectors of structures nested at an offset that is not a multiple of 16
+  // do not straddle a 16-byte boundary where they land (`base`: the offset of `type` modulo 16).
+  void CheckStraddles(Id type, uint32_t base, const char* where, int depth = 0);
+  // True when `type` is an array (of arrays) one of whose ArraySrides is not a multiple of 16.
+  bool OffStride(Id type);
   // A Block / BufferBlock structure `type` holds below its top (members, array elements); 0 when
   // none. `budget` bounds the types visited.
   Id NestedBlock(Id type, int& budget, int depth = 0);
@@ -78,11 +90,18 @@ class BlockLayout {
   // Alignment, overlap and stride rules: those of the Vulkan environment (the explicit layout
   // itself is a SPIR-V rule for every environment).
   bool aligned_ = false;
+  // Some offset or stride is given by id (SPV_EXT_descriptor_heap): the types untyped pointers
+  // reach are not checked.
+  bool layout_by_id_ = false;
+  // The PhysicalStorageBuffer pointer types to a structure (not a Block) or an array that no
+  // instruction has produced yet (sorted).
+  ws::vector<Id> psb_pointers_;
   ws::unordered_map<Id, ws::vector<MemberLayout>> members_;
   ws::unordered_map<Id, uint32_t> array_stride_;
   ws::unordered_set<Id> block_, buffer_block_;
   ws::unordered_map<uint64_t, StructFacts> struct_facts_;
   ws::unordered_set<uint64_t> checked_;
+  ws::unordered_set<uint64_t> straddles_checked_;
 };
 
 uint64_t Key(Id id, Mode mode) { return (uint64_t{id} << 2) | static_cast<uint64_t>(mode); }
@@ -111,6 +130,13 @@ bool BlockLayout::CollectDecorations() {
       if (d == Decoration::Offset && n >= 5) ms[member].offset = m_.word(i, 4);
       if (d == Decoration::MatrixStride && n >= 5) ms[member].matrix_stride = m_.word(i, 4);
       if (d == Decoration::RowMajor) ms[member].row_major = true;
+      if (d == Decoration::ColMajor) ms[member].col_major = true;
+    } else if ((op == Op::MemberDecorateIdEXT && n >= 4 &&
+                static_cast<Decoration>(m_.word(i, 3)) == Decoration::OffsetIdEXT) ||
+               (op == Op::DecorateId && n >= 3 &&
+                static_cast<Decoration>(m_.word(i, 2)) == Decoration::ArrayStrideIdEXT)) {
+      // SPV_EXT_descriptor_heap: offsets and strides by id, which this checker does not read.
+      layout_by_id_ = true;
     }
   }
   return true;
@@ -257,18 +283,20 @@ void BlockLayout::CheckArray(Id array, Mode mode, const MatrixFacts& mf, Id bloc
   const Id element = state_.DefWord(array, 2);
   const InstIndex def = m_.Def(array);
   const auto it = array_stride_.find(array);
+  // Built only for a report. `block` 0: the array is itself the laid-out type (untyped pointers).
+  const auto context = [&] {
+    return block == 0 ? ws::string(where) : "in " + MemberText(block, member) + ", " + where;
+  };
   if (it == array_stride_.end()) {
     state_.Report("block-layout.explicit", def,
-                  state_.Describe(def) + " (in " + MemberText(block, member) + ", " + where +
-                      ") has no ArrayStride decoration");
+                  state_.Describe(def) + " (" + context() + ") has no ArrayStride decoration");
   } else if (aligned_) {
     const uint32_t alignment = Alignment(array, mode, mf);
     const uint32_t size = Size(element, mf);
     if (it->second % alignment != 0 || it->second < size) {
       state_.Report(
           "block-layout.array-stride", def,
-          state_.Describe(def) + " (in " + MemberText(block, member) + ", " + where +
-              "): ArrayStride " + ws::to_string(it->second) + " is " +
+          state_.Describe(def) + " (" + context() + "): ArrayStride " + ws::to_string(it->second) + " is " +
               (it->second < size ? "smaller than its element's size " + ws::to_string(size)
                                  : "not a multiple of its " + ws::string(ModeText(mode)) + " " +
                                        ws::to_string(alignment)));
@@ -335,6 +363,11 @@ void BlockLayout::CheckStruct(Id id, Mode mode, const char* where, int depth) {
                           " is a matrix without a MatrixStride decoration");
         continue;
       }
+      if (aligned_ && !ms[p.member].row_major && !ms[p.member].col_major) {
+        state_.Report("block-layout.explicit", def,
+                      state_.Describe(def) + " (" + where + "): " + MemberText(id, p.member) +
+                          " is a matrix without a RowMajor or ColMajor decoration");
+      }
       const uint32_t a = Alignment(inner, mode, mf);
       if (aligned_ && mf.stride % a != 0) {
         state_.Report("block-layout.matrix-stride", def,
@@ -346,6 +379,12 @@ void BlockLayout::CheckStruct(Id id, Mode mode, const char* where, int depth) {
     if (op == Op::TypeStruct) CheckStruct(type, mode, where, depth + 1);
     if (op == Op::TypeArray || op == Op::TypeRuntimeArray) {
       CheckArray(type, mode, mf, id, p.member, where, depth + 1);
+    }
+    // Relaxed layout: a structure placed off a 16-byte boundary (directly, or as an element of
+    // arrays with such a stride) moves its vectors there; aligned placements need no second look.
+    if (relaxed_ && aligned_ && mode != Mode::kScalar && state_.DefOp(inner) == Op::TypeStruct &&
+        (p.offset % 16 != 0 || OffStride(type))) {
+      CheckStraddles(type, p.offset % 16, where, depth + 1);
     }
     if (!aligned_) continue;
     const uint32_t size = Size(type, mf);
@@ -382,6 +421,74 @@ void BlockLayout::CheckStruct(Id id, Mode mode, const char* where, int depth) {
     if (mode != Mode::kScalar && (op == Op::TypeStruct || op == Op::TypeArray)) {
       next_valid =
           RoundUp(static_cast<uint32_t>(std::min<uint64_t>(next_valid, 0xFFFFFFF0u)), alignment);
+    }
+  }
+}
+
+bool BlockLayout::OffStride(Id type) {
+  for (int k = 0; k < 64 && (state_.DefOp(type) == Op::TypeArray ||
+                             state_.DefOp(type) == Op::TypeRuntimeArray);
+       ++k) {
+    const auto it = array_stride_.find(type);
+    if (it != array_stride_.end() && it->second % 16 != 0) return true;
+    type = state_.DefWord(type, 2);
+  }
+  return false;
+}
+
+void BlockLayout::CheckStraddles(Id type, uint32_t base, const char* where, int depth) {
+  if (depth > 64 || state_.Full()) return;
+  const Op op = state_.DefOp(type);
+  if (op == Op::TypeArray || op == Op::TypeRuntimeArray) {
+    const Id element = state_.DefWord(type, 2);
+    const Op element_op = state_.DefOp(element);
+    if (element_op != Op::TypeStruct && element_op != Op::TypeArray &&
+        element_op != Op::TypeRuntimeArray) {
+      return;
+    }
+    const auto stride = array_stride_.find(type);
+    if (stride == array_stride_.end()) return;
+    uint64_t count = 1;
+    if (op == Op::TypeArray) {
+      const std::optional<int64_t> length = KnownValue(state_, state_.DefWord(type, 3));
+      if (length && *length > 1) count = static_cast<uint64_t>(*length);
+    }
+    // Element positions repeat modulo 16 after at most 16 elements.
+    bool seen[16] = {};
+    for (uint64_t k = 0; k < count; ++k) {
+      const uint32_t at = static_cast<uint32_t>((base + k * stride->second) % 16);
+      if (seen[at]) break;
+      seen[at] = true;
+      CheckStraddles(element, at, where, depth + 1);
+    }
+    return;
+  }
+  if (op != Op::TypeStruct || !straddles_checked_.insert(Key(type, Mode{}) << 4 | base).second) {
+    return;
+  }
+  const auto ms = members_.find(type);
+  if (ms == members_.end()) return;
+  const InstIndex def = m_.Def(type);
+  for (uint32_t k = 2; k < m_.num_words(def) && k - 2 < ms->second.size(); ++k) {
+    const MemberLayout& member = ms->second[k - 2];
+    if (member.offset == ~0u) continue;
+    const uint32_t at = (base + member.offset) % 16;
+    const Id member_type = m_.word(def, k);
+    const Op member_op = state_.DefOp(member_type);
+    if (member_op == Op::TypeStruct || member_op == Op::TypeArray ||
+        member_op == Op::TypeRuntimeArray) {
+      CheckStraddles(member_type, at, where, depth + 1);
+    } else if (member_op == Op::TypeVector && base != 0) {
+      // At base 0 CheckStruct has checked the member where it lands.
+      const uint32_t size = Size(member_type, MatrixFacts{});
+      if (size != 0 && !ProperlyStraddles(at, size)) {
+        state_.Report("block-layout.offset", def,
+                      state_.Describe(def) + " (" + where + "): " +
+                          MemberText(type, k - 2) + " at Offset " +
+                          ws::to_string(member.offset) + " lands at " + ws::to_string(at) +
+                          " modulo 16 in its buffer: a vector of " + ws::to_string(size) +
+                          " bytes must not straddle a 16-byte boundary (relaxed block layout)");
+      }
     }
   }
 }
@@ -435,6 +542,110 @@ void BlockLayout::CheckBlock(Id type, spv::StorageClass sc, InstIndex user) {
     }
   }
   CheckStruct(s, mode, where);
+}
+
+void BlockLayout::CheckUntypedType(InstIndex user, Id type, Id pointer_type) {
+  const std::optional<spv::StorageClass> sc = state_.PointerStorageClass(pointer_type);
+  if (!sc) return;
+  const bool untyped = state_.DefOp(pointer_type) == Op::TypeUntypedPointerKHR;
+  // Typed pointers: the pointee of OpBufferPointerEXT's result, and of PhysicalStorageBuffer
+  // pointers an instruction produces.
+  if (!untyped && m_.opcode(user) != Op::BufferPointerEXT &&
+      *sc != spv::StorageClass::PhysicalStorageBuffer) {
+    return;
+  }
+  const Options& o = state_.options();
+  const char* where = nullptr;
+  Mode mode = Mode::kBase;
+  Op op = state_.DefOp(type);
+  // An array of Block / BufferBlock structures is an array of descriptors: its element is laid
+  // out.
+  if (untyped && (op == Op::TypeArray || op == Op::TypeRuntimeArray) &&
+      (block_.count(state_.DefWord(type, 2)) != 0 ||
+       buffer_block_.count(state_.DefWord(type, 2)) != 0)) {
+    type = state_.DefWord(type, 2);
+    op = Op::TypeStruct;
+  }
+  if (op != Op::TypeStruct && op != Op::TypeArray && op != Op::TypeRuntimeArray) return;
+  switch (*sc) {
+    case spv::StorageClass::Uniform:
+      where = "Uniform";
+      if (buffer_block_.count(type) == 0 && !o.uniform_buffer_standard_layout) {
+        mode = Mode::kExtended;
+      }
+      break;
+    case spv::StorageClass::StorageBuffer:
+      where = "StorageBuffer";
+      break;
+    case spv::StorageClass::PushConstant:
+      where = "PushConstant";
+      break;
+    case spv::StorageClass::PhysicalStorageBuffer:
+      where = "PhysicalStorageBuffer";
+      break;
+    case spv::StorageClass::Workgroup:
+      where = "Workgroup";
+      if (o.workgroup_scalar_block_layout) mode = Mode::kScalar;
+      break;
+    default:
+      return;
+  }
+  if (o.scalar_block_layout) mode = Mode::kScalar;
+  // Each type and rule set is checked once, named by the first instruction that reaches it.
+  if (op == Op::TypeStruct ? checked_.count(Key(type, mode)) != 0
+                           : !checked_.insert(Key(type, mode)).second) {
+    return;
+  }
+  const ws::string context = ws::string(where) + " storage, reached through " +
+                             (untyped ? "untyped pointer" : "pointer") + " by " +
+                             state_.Describe(user);
+  if (op == Op::TypeStruct) {
+    CheckStruct(type, mode, context.c_str());
+  } else {
+    CheckArray(type, mode, MatrixFacts{}, 0, 0, context.c_str(), 0);
+    if (relaxed_ && aligned_ && mode != Mode::kScalar && OffStride(type)) {
+      CheckStraddles(type, 0, context.c_str());
+    }
+  }
+}
+
+void BlockLayout::CheckUntyped(InstIndex i, bool untyped) {
+  const uint32_t n = m_.num_words(i);
+  switch (untyped ? m_.opcode(i) : Op::Nop) {
+    case Op::UntypedVariableKHR:  // Result type, result, storage class, data type.
+      if (n >= 5) CheckUntypedType(i, m_.word(i, 4), m_.word(i, 1));
+      break;
+    case Op::UntypedAccessChainKHR:  // Result type, result, base type, base, indexes.
+    case Op::UntypedInBoundsAccessChainKHR:
+    case Op::UntypedPtrAccessChainKHR:
+    case Op::UntypedInBoundsPtrAccessChainKHR:
+      if (n >= 5) CheckUntypedType(i, m_.word(i, 3), m_.word(i, 1));
+      break;
+    case Op::Load:  // Result type, result, pointer.
+      if (n >= 4) CheckUntypedType(i, m_.word(i, 1), state_.TypeOf(m_.word(i, 3)));
+      break;
+    case Op::Store:  // Pointer, object.
+      if (n >= 3) CheckUntypedType(i, state_.TypeOf(m_.word(i, 2)), state_.TypeOf(m_.word(i, 1)));
+      break;
+    case Op::UntypedArrayLengthKHR:  // Result type, result, structure type, pointer, member.
+      if (n >= 5) CheckUntypedType(i, m_.word(i, 3), state_.TypeOf(m_.word(i, 4)));
+      break;
+    case Op::BufferPointerEXT:  // Result type (a typed pointer), result, buffer.
+      if (n >= 4) CheckUntypedType(i, state_.PointeeType(m_.word(i, 1)), m_.word(i, 1));
+      break;
+    default:
+      break;
+  }
+  // A PhysicalStorageBuffer pointer an instruction produces (conversions, loads, access chains,
+  // constants): its pointee, once per pointer type.
+  const Id type = m_.type_id(i);
+  if (type != 0 && !psb_pointers_.empty()) {
+    const auto it = std::lower_bound(psb_pointers_.begin(), psb_pointers_.end(), type);
+    if (it != psb_pointers_.end() && *it == type) {
+      psb_pointers_.erase(it);
+      CheckUntypedType(i, state_.PointeeType(type), type);
+    }
+  }
 }
 
 Id BlockLayout::NestedBlock(Id type, int& budget, int depth) {
@@ -493,11 +704,35 @@ void CheckBoolStorage(ValidationState& state, InstIndex i, Id pointee, spv::Stor
                    StorageClassName(sc) + " storage (externally visible) cannot hold");
 }
 
+bool BlockLayout::InInterface(Id var) const {
+  for (InstIndex i = 0; i < m_.global_end(); ++i) {
+    if (m_.opcode(i) != Op::EntryPoint) continue;
+    for (const uint32_t id : ir::EntryPointInterface(m_.inst(i))) {
+      if (id == var) return true;
+    }
+  }
+  return false;
+}
+
 void BlockLayout::Run() {
-  const bool layout = !state_.options().skip_block_layout && CollectDecorations();
+  const bool known = CollectDecorations();
+  const bool layout = !state_.options().skip_block_layout && known;
   for (InstIndex i = 0; i < m_.global_end() && !state_.Full(); ++i) {
     const Op op = m_.opcode(i);
-    if (op == Op::Variable && m_.num_words(i) >= 4) {
+    if (op == Op::UntypedVariableKHR && known && m_.num_words(i) >= 5 &&
+        static_cast<spv::StorageClass>(m_.word(i, 3)) == spv::StorageClass::Workgroup &&
+        state_.HasCapability(spv::Capability::Shader) &&
+        (state_.options().env.is_vulkan() || InInterface(m_.result_id(i)))) {
+      // SPV_KHR_untyped_pointers: a shader's Workgroup memory has a layout only as a Block (in
+      // Vulkan every such variable, elsewhere those an entry point lists, as spirv-val checks).
+      const Id data = m_.word(i, 4);
+      if (state_.DefOp(data) != Op::TypeStruct || block_.count(data) == 0) {
+        state_.Report("block-layout.explicit", i,
+                      state_.Describe(i) + ": the data type " + state_.Name(data) +
+                          " of an untyped Workgroup variable in a shader must be a Block "
+                          "structure, which gives it an explicit layout");
+      }
+    } else if (op == Op::Variable && m_.num_words(i) >= 4) {
       const Id pointer = m_.word(i, 1);
       const std::optional<spv::StorageClass> sc = state_.PointerStorageClass(pointer);
       if (sc) CheckBoolStorage(state_, i, state_.PointeeType(pointer), *sc);
@@ -506,6 +741,26 @@ void BlockLayout::Run() {
                static_cast<spv::StorageClass>(m_.word(i, 2)) ==
                    spv::StorageClass::PhysicalStorageBuffer) {
       CheckBlock(m_.word(i, 3), spv::StorageClass::PhysicalStorageBuffer, i);
+      // A Block pointee is checked above; other structures and arrays when an instruction
+      // produces such a pointer.
+      const Op pointee = state_.DefOp(m_.word(i, 3));
+      if ((pointee == Op::TypeStruct && block_.count(m_.word(i, 3)) == 0) ||
+          pointee == Op::TypeArray || pointee == Op::TypeRuntimeArray) {
+        psb_pointers_.push_back(m_.word(i, 1));
+      }
+    }
+  }
+  // Untyped pointers, OpBufferPointerEXT and PhysicalStorageBuffer pointers (Vulkan, as the
+  // reference validator checks them): every instruction that names the data type it reaches.
+  // Modules without those capabilities skip the walk.
+  const bool untyped = state_.HasCapability(spv::Capability::UntypedPointersKHR) ||
+                       state_.HasCapability(spv::Capability::DescriptorHeapEXT);
+  if (layout && !layout_by_id_ && state_.options().env.is_vulkan() &&
+      (untyped || !psb_pointers_.empty())) {
+    std::sort(psb_pointers_.begin(), psb_pointers_.end());
+    for (InstIndex i = 0; i < m_.num_instructions() && !state_.Full(); ++i) {
+      if (!untyped && psb_pointers_.empty()) break;
+      CheckUntyped(i, untyped);
     }
   }
 }

@@ -535,8 +535,11 @@ constexpr Rule kRules[] = {
     {"block-layout.explicit", kE, "block-layout",
      "SPIR-V 2.16.2 Validation Rules for Shader Capabilities (explicit layout)",
      "Block / BufferBlock structures of the Uniform, StorageBuffer, PushConstant, "
-     "PhysicalStorageBuffer and Workgroup storage classes are explicitly laid out: every member "
-     "has an Offset, every array an ArrayStride, every matrix member a MatrixStride."},
+     "PhysicalStorageBuffer and Workgroup storage classes, and (Vulkan) the data types untyped "
+     "pointers (SPV_KHR_untyped_pointers) reach in those storage classes, are explicitly laid "
+     "out: every member has an Offset, every array an ArrayStride, every matrix member a "
+     "MatrixStride (and, Vulkan, RowMajor or ColMajor); a shader's untyped Workgroup variable "
+     "holds a Block structure."},
     {"block-layout.nested-block", kE, "block-layout",
      "SPIR-V 2.16.2 Validation Rules for Shader Capabilities; Vulkan 15.6.4 Offset and Stride "
      "Assignment",

@@ -242,5 +242,238 @@ OpFunctionEnd
       Mutate(tight, "OpMemberDecorate %S 1 Offset 64", "OpMemberDecorate %S 1 Offset 40"), scalar));
 }
 
+// SPV_KHR_untyped_pointers: the data type an untyped variable, access chain, load or store names
+// is laid out by its storage class's rules, Block or not (Vulkan, as spirv-val checks it).
+std::string Untyped(const std::string& sc, const std::string& use) {
+  std::string text = R"(
+OpCapability Shader
+OpCapability VariablePointers
+OpCapability UntypedPointersKHR
+OpCapability WorkgroupMemoryExplicitLayoutKHR
+OpExtension "SPV_KHR_untyped_pointers"
+OpExtension "SPV_KHR_variable_pointers"
+OpExtension "SPV_KHR_workgroup_memory_explicit_layout"
+OpExtension "SPV_KHR_storage_buffer_storage_class"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %var
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %B Block
+OpMemberDecorate %B 0 Offset 0
+OpMemberDecorate %B 1 Offset 16
+OpMemberDecorate %S 0 Offset 0
+OpMemberDecorate %S 1 Offset 16
+OpDecorate %arr ArrayStride 16
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%uint_0 = OpConstant %uint 0
+%uint_4 = OpConstant %uint 4
+%v4uint = OpTypeVector %uint 4
+%arr = OpTypeArray %v4uint %uint_4
+%B = OpTypeStruct %uint %v4uint
+%S = OpTypeStruct %uint %v4uint
+%nullS = OpConstantNull %S
+%nullarr = OpConstantNull %arr
+%ptr = OpTypeUntypedPointerKHR SC
+%var = OpUntypedVariableKHR %ptr SC %B
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%entry = OpLabel
+USE
+OpReturn
+OpFunctionEnd
+)";
+  for (size_t at; (at = text.find("SC")) != std::string::npos;) text.replace(at, 2, sc);
+  text = Mutate(text, "USE", use);
+  if (sc == "StorageBuffer" || sc == "Uniform") {
+    text = Mutate(text, "OpDecorate %B Block",
+                  "OpDecorate %B Block\nOpDecorate %var DescriptorSet 0\nOpDecorate %var Binding 0");
+  }
+  return text;
+}
+
+TEST(BlockLayout, UntypedPointerDataTypes) {
+  const char* uses[] = {
+      "%ac = OpUntypedAccessChainKHR %ptr %S %var %uint_0",
+      "%ac = OpUntypedInBoundsAccessChainKHR %ptr %S %var %uint_0",
+      "%ld = OpLoad %S %var",
+      "OpStore %var %nullS",
+  };
+  for (const char* sc : {"StorageBuffer", "Uniform", "PushConstant", "Workgroup"}) {
+    for (const char* use : uses) {
+      // Uniform and PushConstant storage is not written.
+      if (std::string(use).starts_with("OpStore") && std::string(sc) != "StorageBuffer" &&
+          std::string(sc) != "Workgroup") {
+        continue;
+      }
+      SCOPED_TRACE(std::string(sc) + ": " + use);
+      const std::string text = Untyped(sc, use);
+      EXPECT_CLEAN(ValidateText(text, "vulkan1.3"));
+      const std::string bad =
+          Mutate(text, "OpMemberDecorate %S 1 Offset 16", "OpMemberDecorate %S 1 Offset 2");
+      EXPECT_RULE_AT(ValidateText(bad, "vulkan1.3"), "block-layout.offset", "OpTypeStruct",
+                     "reached through untyped pointer by");
+      EXPECT_RULE_AT(ValidateText(Mutate(text, "OpMemberDecorate %S 0 Offset 0", ""), "vulkan1.3"),
+                     "block-layout.explicit", "OpTypeStruct", "member 0 of %_struct_");
+      // Alignment is Vulkan's rule, as for typed variables; spirv-val checks untyped pointers'
+      // layout only there.
+      EXPECT_CLEAN(ValidateText(bad, "spv1.6"));
+    }
+  }
+}
+
+TEST(BlockLayout, UntypedPointerArrays) {
+  const std::string text = Untyped("StorageBuffer", "%ld = OpLoad %arr %var");
+  EXPECT_CLEAN(ValidateText(text, "vulkan1.3"));
+  EXPECT_RULE_AT(
+      ValidateText(Mutate(text, "OpDecorate %arr ArrayStride 16", "OpDecorate %arr ArrayStride 4"),
+                   "vulkan1.3"),
+      "block-layout.array-stride", "OpTypeArray", "ArrayStride 4");
+  EXPECT_RULE_AT(
+      ValidateText(Mutate(text, "OpDecorate %arr ArrayStride 16", "OpDecorate %arr ArrayStride 20"),
+                   "vulkan1.3"),
+      "block-layout.array-stride", "OpTypeArray", "not a multiple of its base (std430) alignment 16");
+  EXPECT_RULE_AT(ValidateText(Mutate(text, "OpDecorate %arr ArrayStride 16", ""), "vulkan1.3"),
+                 "block-layout.explicit", "OpTypeArray", "no ArrayStride");
+  // A store through the pointer names the array.
+  const std::string store = Untyped("Workgroup", "OpStore %var %nullarr");
+  EXPECT_CLEAN(ValidateText(store, "vulkan1.3"));
+  EXPECT_RULE_AT(
+      ValidateText(Mutate(store, "OpDecorate %arr ArrayStride 16", "OpDecorate %arr ArrayStride 8"),
+                   "vulkan1.3"),
+      "block-layout.array-stride", "OpTypeArray", "reached through untyped pointer by OpStore");
+  // Uniform (not BufferBlock): extended alignment.
+  const std::string uniform = Untyped("Uniform", "%ld = OpLoad %arr %var");
+  EXPECT_CLEAN(ValidateText(uniform, "vulkan1.3"));
+  const std::string scalar_arr =
+      Mutate(Mutate(uniform, "%arr = OpTypeArray %v4uint %uint_4", "%arr = OpTypeArray %uint %uint_4"),
+             "OpDecorate %arr ArrayStride 16", "OpDecorate %arr ArrayStride 4");
+  EXPECT_RULE_AT(ValidateText(scalar_arr, "vulkan1.3"), "block-layout.array-stride", "OpTypeArray",
+                 "extended (std140) alignment 16");
+  Options standard;
+  standard.env = *ParseTargetEnv("vulkan1.3");
+  standard.uniform_buffer_standard_layout = true;
+  EXPECT_CLEAN(ValidateText(scalar_arr, standard));
+  Options skip;
+  skip.env = *ParseTargetEnv("vulkan1.3");
+  skip.skip_block_layout = true;
+  EXPECT_CLEAN(ValidateText(scalar_arr, skip));
+}
+
+// Vulkan: a matrix member names its majorness (RowMajor or ColMajor).
+TEST(BlockLayout, MatrixMajorness) {
+  const std::string text = Mutate(Block("StorageBuffer"), "OpMemberDecorate %S 3 ColMajor", "");
+  EXPECT_RULE_AT(ValidateText(text, "vulkan1.3"), "block-layout.explicit", "OpTypeStruct",
+                 "member 3 of %_struct_3 is a matrix without a RowMajor or ColMajor decoration");
+  EXPECT_CLEAN(ValidateText(text, "spv1.6"));
+  EXPECT_CLEAN(ValidateText(Mutate(Block("StorageBuffer"), "OpMemberDecorate %S 3 ColMajor",
+                                   "OpMemberDecorate %S 3 RowMajor"),
+                            "vulkan1.3"));
+}
+
+// Relaxed block layout: a vector of a structure nested at an offset lands where the structure
+// does; it does not straddle a 16-byte boundary there (directly or through an array).
+TEST(BlockLayout, NestedVectorStraddle) {
+  const std::string text = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpMemberDecorate %In 0 Offset 0
+OpMemberDecorate %In 1 Offset 4
+OpDecorate %S Block
+OpMemberDecorate %S 0 Offset 0
+OpMemberDecorate %S 1 Offset 16
+OpDecorate %arr ArrayStride 16
+OpDecorate %v DescriptorSet 0
+OpDecorate %v Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%uint = OpTypeInt 32 0
+%uint_2 = OpConstant %uint 2
+%v2 = OpTypeVector %float 2
+%In = OpTypeStruct %float %v2
+%arr = OpTypeArray %In %uint_2
+%S = OpTypeStruct %v2 %arr
+%p = OpTypePointer StorageBuffer %S
+%v = OpVariable %p StorageBuffer
+%main = OpFunction %void None %fn
+%l = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  EXPECT_CLEAN(ValidateText(text, "vulkan1.1"));
+  // The second element lands at 24: its vector at 28 crosses 32.
+  EXPECT_RULE_AT(
+      ValidateText(Mutate(text, "OpDecorate %arr ArrayStride 16", "OpDecorate %arr ArrayStride 24"),
+                   "vulkan1.1"),
+      "block-layout.offset", "OpTypeStruct", "lands at 12 modulo 16");
+  // The array at 8: the first element's vector at 12.
+  const std::string at8 = Mutate(text, "OpMemberDecorate %S 1 Offset 16", "OpMemberDecorate %S 1 Offset 8");
+  EXPECT_RULE_AT(ValidateText(at8, "vulkan1.1"), "block-layout.offset", "OpTypeStruct",
+                 "member 1 of %_struct_");
+  Options scalar;
+  scalar.env = *ParseTargetEnv("vulkan1.1");
+  scalar.scalar_block_layout = true;
+  EXPECT_CLEAN(ValidateText(at8, scalar));
+}
+
+// A shader's untyped Workgroup variable holds a Block structure (in Vulkan every one; elsewhere
+// those an entry point lists).
+TEST(BlockLayout, UntypedWorkgroupVariableIsABlock) {
+  const std::string text = Untyped("Workgroup", "");
+  EXPECT_CLEAN(ValidateText(text, "vulkan1.3"));
+  const std::string plain = Mutate(text, "OpDecorate %B Block", "");
+  for (const char* env : {"vulkan1.3", "spv1.4"}) {
+    EXPECT_RULE_AT(ValidateText(plain, env), "block-layout.explicit", "OpUntypedVariableKHR",
+                   "must be a Block structure");
+  }
+  EXPECT_CLEAN(ValidateText(Mutate(plain, "OpEntryPoint GLCompute %main \"main\" %var",
+                                   "OpEntryPoint GLCompute %main \"main\""),
+                            "spv1.4"));
+  EXPECT_RULE_AT(ValidateText(Mutate(text, "%var = OpUntypedVariableKHR %ptr Workgroup %B",
+                                     "%var = OpUntypedVariableKHR %ptr Workgroup %arr"),
+                              "vulkan1.3"),
+                 "block-layout.explicit", "OpUntypedVariableKHR", "must be a Block structure");
+}
+
+// A PhysicalStorageBuffer pointer an instruction produces: its pointee is laid out, Block or not.
+TEST(BlockLayout, PhysicalStorageBufferPointee) {
+  const std::string text = R"(
+OpCapability Shader
+OpCapability Int64
+OpCapability PhysicalStorageBufferAddresses
+OpExtension "SPV_KHR_physical_storage_buffer"
+OpMemoryModel PhysicalStorageBuffer64 GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpMemberDecorate %S 0 Offset 0
+OpMemberDecorate %S 1 Offset 16
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%ulong = OpTypeInt 64 0
+%ulong_0 = OpConstant %ulong 0
+%v4 = OpTypeVector %float 4
+%S = OpTypeStruct %float %v4
+%p = OpTypePointer PhysicalStorageBuffer %S
+%main = OpFunction %void None %fn
+%l = OpLabel
+%ptr = OpConvertUToPtr %p %ulong_0
+OpReturn
+OpFunctionEnd
+)";
+  EXPECT_CLEAN(ValidateText(text, "vulkan1.3"));
+  const std::string bad =
+      Mutate(text, "OpMemberDecorate %S 1 Offset 16", "OpMemberDecorate %S 1 Offset 4");
+  EXPECT_RULE_AT(ValidateText(bad, "vulkan1.3"), "block-layout.offset", "OpTypeStruct",
+                 "reached through pointer by %11 = OpConvertUToPtr");
+  EXPECT_RULE_AT(ValidateText(Mutate(text, "OpMemberDecorate %S 0 Offset 0", ""), "vulkan1.3"),
+                 "block-layout.explicit", "OpTypeStruct", "has no Offset");
+  // Only an instruction's result is checked; alignment is Vulkan's.
+  EXPECT_CLEAN(ValidateText(Mutate(bad, "%ptr = OpConvertUToPtr %p %ulong_0", ""), "vulkan1.3"));
+  EXPECT_CLEAN(ValidateText(bad, "spv1.6"));
+}
+
 }  // namespace
 }  // namespace coopspv::val
