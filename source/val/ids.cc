@@ -95,6 +95,7 @@ constexpr Op kSpecialWantOps[] = {
     Op::UntypedPtrAccessChainKHR,
     Op::UntypedInBoundsPtrAccessChainKHR,
     Op::UntypedPrefetchKHR,
+    Op::UntypedArrayLengthKHR,
     Op::UntypedImageTexelPointerEXT,
     Op::UntypedVariableLengthArrayINTEL,
     Op::AbortKHR,
@@ -192,6 +193,7 @@ bool ExtInstTakesAnything(int32_t set) {
     case Op::UntypedInBoundsAccessChainKHR:
     case Op::UntypedPtrAccessChainKHR:
     case Op::UntypedInBoundsPtrAccessChainKHR:
+    case Op::UntypedArrayLengthKHR:  // Structure.
     case Op::UntypedImageTexelPointerEXT:  // ImageType.
     case Op::UntypedVariableLengthArrayINTEL:  // Element Type.
     case Op::ConstantSizeOfEXT:  // Type.
@@ -209,6 +211,13 @@ bool ExtInstTakesAnything(int32_t set) {
       }
       return k >= 2 ? Want::kValue : other;
     case Op::DecorateId:
+      // SPV_AMDX_shader_enqueue's NodeSharesPayloadLimitsWithAMDX names a payload type.
+      if (k == 2 && rec.num_words > 2 &&
+          inst_words[2] ==
+              static_cast<uint32_t>(spv::Decoration::NodeSharesPayloadLimitsWithAMDX)) {
+        return Want::kType;
+      }
+      return k >= 2 ? Want::kValue : other;
     case Op::TypeCooperativeMatrixKHR:
     case Op::TypeCooperativeMatrixNV:
     case Op::TypeTensorARM:
@@ -416,7 +425,9 @@ void ValidateIds(ValidationState& state) {
       const Op def_op = static_cast<Op>(def_rec.opcode);
       bool ok;
       if (want == Want::kValue) {
-        ok = def_rec.type_id != 0 && def_op != Op::Function;
+        // SPV_AMDX_shader_enqueue's string constants have no Result Type.
+        ok = (def_rec.type_id != 0 && def_op != Op::Function) ||
+             def_op == Op::ConstantStringAMDX || def_op == Op::SpecConstantStringAMDX;
       } else if (want == Want::kDataType) {
         ok = IsDataType(def_op);
       } else {

@@ -525,7 +525,8 @@ void ValidateTypes(ValidationState& state) {
     }
     // Uniqueness of non-aggregate types.
     if (id != 0 && op != Op::TypeStruct && op != Op::TypeArray && op != Op::TypeRuntimeArray &&
-        op != Op::TypePointer && op != Op::TypeOpaque) {
+        op != Op::TypePointer && op != Op::TypeOpaque &&
+        op != Op::TypeNodePayloadArrayAMDX) {  // One per node payload, like structs.
       const Id canonical = m.types().Canonical(id);
       if (canonical != 0 && canonical != id) {
         state.Report("type.unique", i,

@@ -327,5 +327,29 @@ OpFunctionEnd
                  "requires SPIR-V 1.3");
 }
 
+// Node payload arrays (SPV_AMDX_shader_enqueue) are declared once per payload, like structs.
+TEST(ModuleScope, NodePayloadArraysMayRepeat) {
+  const Result r = ValidateText(R"(
+OpCapability Shader
+OpCapability ShaderEnqueueAMDX
+OpExtension "SPV_AMDX_shader_enqueue"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%payload = OpTypeStruct %uint
+%a = OpTypeNodePayloadArrayAMDX %payload
+%b = OpTypeNodePayloadArrayAMDX %payload
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)", "spv1.4");
+  EXPECT_FALSE(testing::HasRule(r, "type.unique")) << Dump(r);
+  EXPECT_FALSE(testing::HasRule(r, "layout.order")) << Dump(r);
+}
+
 }  // namespace
 }  // namespace coopspv::val
