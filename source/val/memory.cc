@@ -614,8 +614,68 @@ void CheckVariable(ValidationState& state, InstIndex i) {
 
 }  // namespace
 
+// OpArrayLength / OpUntypedArrayLengthKHR (SPIR-V 3.42.8; SPV_KHR_untyped_pointers): the
+// Result Type is a 32-bit unsigned integer (or 64-bit with SPV_EXT_shader_64bit_indexing);
+// Structure is a structure whose last member is a runtime array, and Array member that member's
+// index. OpArrayLength's Structure is a pointer to the structure; the untyped form names the
+// structure type and takes an untyped Pointer.
+[[gnu::noinline]] void CheckArrayLength(ValidationState& state, InstIndex i) {
+  const ir::Module& m = state.module();
+  const bool untyped = m.opcode(i) == Op::UntypedArrayLengthKHR;
+  if (m.num_words(i) < (untyped ? 6u : 5u)) return;
+  const Id result_type = m.type_id(i);
+  const bool wide = state.HasCapability(spv::Capability::Shader64BitIndexingEXT);
+  if (!state.IsIntType(result_type) || state.DefWord(result_type, 3) != 0 ||
+      (state.DefWord(result_type, 2) != 32 && !(wide && state.DefWord(result_type, 2) == 64))) {
+    state.Report("memory.array-length", i,
+                 state.Describe(i) + ": Result Type " + state.Name(result_type) +
+                     " must be a 32-bit unsigned integer" + (wide ? " (or 64-bit)" : ""));
+    return;
+  }
+  Id structure = 0;
+  if (untyped) {
+    structure = m.word(i, 3);
+    const Id pointer_type = state.TypeOf(m.word(i, 4));
+    if (state.DefOp(pointer_type) != Op::TypeUntypedPointerKHR) {
+      state.Report("memory.array-length", i,
+                   state.Describe(i) + ": Pointer " + state.Name(m.word(i, 4)) +
+                       " must be an untyped pointer");
+      return;
+    }
+  } else {
+    const Id pointer_type = state.TypeOf(m.word(i, 3));
+    if (state.DefOp(pointer_type) != Op::TypePointer) {
+      state.Report("memory.array-length", i,
+                   state.Describe(i) + ": Structure " + state.Name(m.word(i, 3)) +
+                       " must be a pointer to a structure");
+      return;
+    }
+    structure = state.PointeeType(pointer_type);
+  }
+  if (state.DefOp(structure) != Op::TypeStruct) {
+    state.Report("memory.array-length", i,
+                 state.Describe(i) + ": " + state.Name(structure) + " is not a structure type");
+    return;
+  }
+  const InstIndex def = m.Def(structure);
+  const uint32_t members = m.num_words(def) - 2;
+  const uint32_t member = m.word(i, untyped ? 5 : 4);
+  if (members == 0 || state.DefOp(m.word(def, 1 + members)) != Op::TypeRuntimeArray) {
+    state.Report("memory.array-length", i,
+                 state.Describe(i) + ": the last member of " + state.Name(structure) +
+                     " is not a runtime array");
+  } else if (member != members - 1) {
+    state.Report("memory.array-length", i,
+                 state.Describe(i) + ": Array member " + ws::to_string(member) +
+                     " is not the last member (" + ws::to_string(members - 1) + ") of " +
+                     state.Name(structure));
+  }
+}
+
 bool MemoryVisits(const ValidationState& state, Op op) {
   switch (op) {
+    case Op::ArrayLength:
+    case Op::UntypedArrayLengthKHR:
     case Op::Load:
     case Op::Store:
     case Op::CopyObject:
@@ -667,6 +727,10 @@ void ValidateMemory(ValidationState& state) {
       case Op::Variable:
       case Op::UntypedVariableKHR:
         CheckVariable(state, i);
+        break;
+      case Op::ArrayLength:
+      case Op::UntypedArrayLengthKHR:
+        CheckArrayLength(state, i);
         break;
       default:
         // OpAtomicLoad (227) to OpAtomicXor (242): atomics.cc picks the ones it checks.

@@ -162,6 +162,12 @@ constexpr Rule kRules[] = {
     {"function.type", kE, "function", "SPIR-V OpFunction, OpFunctionParameter",
      "OpFunction's Function Type is an OpTypeFunction whose return type is the Result Type and "
      "whose parameters match the OpFunctionParameters in number and type."},
+    {"memory.array-length", kE, "memory",
+     "SPIR-V OpArrayLength; SPV_KHR_untyped_pointers OpUntypedArrayLengthKHR; "
+     "SPV_EXT_shader_64bit_indexing",
+     "The Result Type is a 32-bit unsigned integer (64-bit too with Shader64BitIndexingEXT); the "
+     "structure (pointed to, or named by the untyped form, whose Pointer is untyped) ends in a "
+     "runtime array and Array member is that last member."},
     {"function.pointer-return", kE, "function",
      "SPIR-V 2.16.1 Universal Validation Rules (Logical addressing: variable pointers)",
      "Under the Logical addressing model, a function returns a pointer only to StorageBuffer memory "

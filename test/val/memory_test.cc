@@ -231,5 +231,43 @@ OpFunctionEnd
       "vulkan.buffer-variable-type", "OpVariable", "Uniform variable");
 }
 
+// OpArrayLength: a 32-bit unsigned result, the last member of the structure, a runtime array.
+TEST(MemoryArrayLength, ResultTypeAndLastRuntimeArrayMember) {
+  const std::string text = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %buf
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %rt ArrayStride 4
+OpDecorate %S Block
+OpMemberDecorate %S 0 Offset 0
+OpMemberDecorate %S 1 Offset 4
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
+%rt = OpTypeRuntimeArray %uint
+%S = OpTypeStruct %uint %rt
+%ptr = OpTypePointer StorageBuffer %S
+%buf = OpVariable %ptr StorageBuffer
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%n = OpArrayLength RESULT %buf MEMBER
+OpReturn
+OpFunctionEnd
+)";
+  auto with = [&](const char* result, const char* member) {
+    std::string t = text;
+    t.replace(t.find("RESULT"), 6, result);
+    t.replace(t.find("MEMBER"), 6, member);
+    return testing::ValidateText(t, "vulkan1.3");
+  };
+  EXPECT_CLEAN(with("%uint", "1"));
+  EXPECT_RULE_AT(with("%int", "1"), "memory.array-length", "OpArrayLength", "unsigned");
+  EXPECT_RULE_AT(with("%uint", "0"), "memory.array-length", "OpArrayLength", "last member");
+}
+
 }  // namespace
 }  // namespace coopspv::val
