@@ -11,14 +11,8 @@ namespace coopspv::val {
 namespace {
 
 using testing::Dump;
+using testing::Replace;
 using testing::ValidateText;
-
-std::string Replace(std::string text, std::string_view from, std::string_view to) {
-  const size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
-}
 
 // An accumulator converted with a transpose into an A matrix of the swapped shape.
 constexpr std::string_view kTranspose = R"(

@@ -13,15 +13,9 @@ namespace coopspv::val {
 namespace {
 
 using testing::Dump;
+using testing::Replace;
 using testing::ExpectOnly;
 using testing::ValidateText;
-
-std::string Replace(std::string text, std::string_view from, std::string_view to) {
-  const size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
-}
 
 // ---------------------------------------------------------------- debug information
 constexpr std::string_view kTwoFunctions = R"(

@@ -106,6 +106,15 @@ inline std::string Trim(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
+// `text` with the first occurrence of `from` (anywhere, not only a whole line) replaced by `to`;
+// a missing `from` fails the test.
+inline std::string Replace(std::string text, std::string_view from, std::string_view to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
 // Replaces the line whose trimmed text is `anchor` with `replacement` (which may hold several
 // lines, e.g. the anchor plus an inserted instruction). Fails the test when the anchor is absent.
 inline std::string Mutate(const std::string& text, const std::string& anchor,
