@@ -75,6 +75,16 @@ bool KeepsSmallFloatMatrices(const ir::Module& m) {
   return false;
 }
 
+bool DeclaresExtension(const ir::Module& m, std::string_view name) {
+  for (ir::InstIndex i = 0; i < m.global_end(); ++i) {
+    if (m.opcode(i) == spv::Op::Extension &&
+        binary::DecodeString(m.inst(i).words.subspan(1)) == name) {
+      return true;
+    }
+  }
+  return false;
+}
+
 class LegalizeForDevicePass : public Pass {
  public:
   explicit LegalizeForDevicePass(const LegalizeTarget& target) : target_(target) {}
@@ -101,6 +111,12 @@ class LegalizeForDevicePass : public Pass {
       return manager.Run(&current, PassManagerOptions{}, &timings_, &error);
     };
 
+    // Debug info the device cannot take goes first: by definition it changes nothing computed.
+    if ((!target_.has_non_semantic && DeclaresExtension(now(), "SPV_KHR_non_semantic_info")) ||
+        (!target_.has_relaxed_extended_instruction &&
+         DeclaresExtension(now(), "SPV_KHR_relaxed_extended_instruction"))) {
+      if (!step(CreateStripNonSemanticPass("", &error))) return PassResult::Failed(error);
+    }
     if (!target_.has_decode_vector &&
         Declares(now(), Capability::CooperativeMatrixDecodeVectorNV)) {
       if (!step(CreateStripDecodeVectorPass("", &error))) return PassResult::Failed(error);
@@ -247,6 +263,13 @@ bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
       p->HasExtension("VK_NV_cooperative_vector") && p->features.cooperativeVector;
   target->has_matrix2 = p->HasExtension("VK_NV_cooperative_matrix2");
   target->has_long_vector = p->HasExtension("VK_EXT_shader_long_vector") && p->features.longVector;
+  // The Vulkan minor version of "1.3.255".
+  const std::string& api = p->apiVersion;
+  const bool vulkan13 = api.size() >= 3 && api[0] == '1' && api[1] == '.' &&
+                        (api.size() > 3 && api[3] >= '0' && api[3] <= '9' ? true : api[2] >= '3');
+  target->has_non_semantic = p->HasExtension("VK_KHR_shader_non_semantic_info") || vulkan13;
+  target->has_relaxed_extended_instruction =
+      p->HasExtension("VK_KHR_shader_relaxed_extended_instruction");
   target->has_bfloat16 = p->features.shaderBFloat16Type;
   target->has_float8 = p->features.shaderFloat8;
   target->subgroup_size = p->properties.subgroupSize;

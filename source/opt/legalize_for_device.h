@@ -23,6 +23,10 @@ struct LegalizeTarget {
   bool has_matrix2 = false;          // VK_NV_cooperative_matrix2.
   bool has_bfloat16 = false;         // shaderBFloat16Type.
   bool has_float8 = false;           // shaderFloat8.
+  // VK_KHR_shader_non_semantic_info (Vulkan 1.3 core) and
+  // VK_KHR_shader_relaxed_extended_instruction: without them, debug info is stripped.
+  bool has_non_semantic = true;
+  bool has_relaxed_extended_instruction = true;
   uint32_t subgroup_size = 0;        // For the lowering; 0 when unknown.
   uint32_t min_subgroup_size = 0;    // Sizes the NV-to-KHR Use copies' scratch; 0: unknown.
   // The whole profile, when the target came from one: the legalized module is then checked

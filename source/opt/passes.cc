@@ -55,6 +55,11 @@ constexpr PassInfo kPasses[] = {
      "called for every element), with the capability, the extension and the functions only they "
      "named, for devices without VK_NV_cooperative_matrix_decode_vector.",
      CreateStripDecodeVectorPass},
+    {"strip-nonsemantic", nullptr,
+     "Remove the non-semantic instructions (debug info of NonSemantic.* sets), their imports and "
+     "SPV_KHR_non_semantic_info / SPV_KHR_relaxed_extended_instruction, as spirv-opt's "
+     "--strip-nonsemantic; --legalize-for-device runs it for devices without those extensions.",
+     CreateStripNonSemanticPass},
     {"coop-matrix-nv-to-khr", "=[<smallest subgroup size>]",
      "Rewrite SPV_NV_cooperative_matrix types and instructions onto SPV_KHR_cooperative_matrix, "
      "inferring each matrix's Use from the multiply-adds it reaches; a value used in two Uses is "

@@ -38,6 +38,7 @@ std::unique_ptr<Pass> CreateEliminateDeadPass(std::string_view argument, std::st
 std::unique_ptr<Pass> CreateCompactIdsPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerCoopVectorPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateStripDecodeVectorPass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateStripNonSemanticPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateCoopMatrixNvToKhrPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerSmallFloatsPass(std::string_view argument, std::string* error);
 // --tile-coop-matrix[=<device profile>] (tile_coop_matrix.h).

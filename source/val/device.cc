@@ -127,6 +127,9 @@ constexpr ExtensionNeed kExtensionNeeds[] = {
     {"SPV_EXT_physical_storage_buffer", "VK_EXT_buffer_device_address", 0},
     {"SPV_KHR_float_controls", "VK_KHR_shader_float_controls", 2},
     {"SPV_KHR_integer_dot_product", "VK_KHR_shader_integer_dot_product", 3},
+    // Debug info and other non-semantic instructions (glslang -gV, DXC -fspv-debug=vulkan).
+    {"SPV_KHR_non_semantic_info", "VK_KHR_shader_non_semantic_info", 3},
+    {"SPV_KHR_relaxed_extended_instruction", "VK_KHR_shader_relaxed_extended_instruction", 0},
 };
 
 // The Vulkan minor version of "1.3.230"; 0 when it does not say.

@@ -69,6 +69,48 @@ TEST(StripDecodeVector, ModulesWithoutDecodeVectorsAreUnchanged) {
   EXPECT_EQ(result.passes[0].status, "unchanged");
 }
 
+// ---- --strip-nonsemantic, and --legalize-for-device for a device without debug info support
+// Debug info that names a later type: OpExtInstWithForwardRefsKHR, which lavapipe (Mesa 22.3,
+// no VK_KHR_shader_relaxed_extended_instruction) cannot take.
+constexpr const char* kDebugInfoKernel = R"(
+OpCapability Shader
+OpExtension "SPV_KHR_non_semantic_info"
+OpExtension "SPV_KHR_relaxed_extended_instruction"
+%dbg = OpExtInstImport "NonSemantic.Shader.DebugInfo.100"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%name = OpString "uint"
+OpName %main "main"
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%uint_32 = OpConstant %uint 32
+%uint_6 = OpConstant %uint 6
+%uint_0 = OpConstant %uint 0
+%ptr = OpExtInstWithForwardRefsKHR %void %dbg DebugTypePointer %basic %uint_6 %uint_0
+%basic = OpExtInst %void %dbg DebugTypeBasic %name %uint_32 %uint_6 %uint_0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%scope = OpExtInst %void %dbg DebugNoScope
+OpReturn
+OpFunctionEnd
+)";
+
+TEST(StripNonSemantic, RemovesDebugInfoItsImportAndExtensions) {
+  for (const char* pass : {"strip-nonsemantic", "legalize-for-device"}) {
+    SCOPED_TRACE(pass);
+    const PassRun r = testing::RunPasses(
+        kDebugInfoKernel,
+        {{pass, std::string(pass) == "legalize-for-device" ? "lavapipe" : ""}});
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.text.find("NonSemantic"), std::string::npos) << r.text;
+    EXPECT_EQ(r.text.find("OpExtInst"), std::string::npos) << r.text;
+    EXPECT_EQ(r.text.find("SPV_KHR_relaxed_extended_instruction"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("OpName %main \"main\""), std::string::npos) << r.text;
+  }
+}
+
 // ---- --coop-matrix-nv-to-khr
 
 TEST(CoopMatrixNvToKhr, CorpusModuleInfersUsesLayoutsAndSignedness) {

@@ -2,6 +2,7 @@
 // and the same module with a device profile that breaks exactly that rule — the built-in
 // lavapipe profile, and H100-like test profiles (test/profile/data/h100_like.json, from the
 // facts of ../shared/gpu/README.md, changed one field at a time).
+#include <algorithm>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -695,6 +696,36 @@ TEST(DeviceCorpus, LavapipeRefusesEveryCooperativeModule) {
     SCOPED_TRACE(m.file);
     EXPECT_RULE(CheckCorpus(m, Lavapipe()), "device.capability");
   }
+}
+
+// Debug info needs its Vulkan extensions too (glslang -gV on a device without
+// VK_KHR_shader_relaxed_extended_instruction: the driver would fail the pipeline).
+TEST(DeviceExtension, RelaxedExtendedInstructionNeedsItsDeviceExtension) {
+  const std::string text = R"(
+OpCapability Shader
+OpExtension "SPV_KHR_non_semantic_info"
+OpExtension "SPV_KHR_relaxed_extended_instruction"
+%dbg = OpExtInstImport "NonSemantic.Shader.DebugInfo.100"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%uint_0 = OpConstant %uint 0
+%ptr = OpExtInstWithForwardRefsKHR %void %dbg DebugTypePointer %none %uint_0 %uint_0
+%none = OpExtInst %void %dbg DebugInfoNone
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  EXPECT_RULE_AT(Check(text, H100With([](DeviceProfile&) {})), "device.extension",
+                 "SPV_KHR_relaxed_extended_instruction", "VK_KHR_shader_relaxed_extended_instruction");
+  EXPECT_CLEAN(Check(text, H100With([](DeviceProfile& p) {
+    p.extensions.push_back("VK_KHR_shader_relaxed_extended_instruction");
+    std::sort(p.extensions.begin(), p.extensions.end());
+  })));
 }
 
 }  // namespace
