@@ -10,6 +10,7 @@
 
 #include "source/common/workspace.h"
 #include "source/grammar/grammar.h"
+#include "source/val/cooperative.h"
 #include "source/val/state.h"
 
 namespace coopspv::val {
@@ -412,6 +413,15 @@ void ExtInstRules::CheckDebugInfo(InstIndex i, const Import& import) {
         if (numbers_are_ids && !IsUint32Constant(id)) {
           return report(name + " " + state_.Name(id) +
                         " is not a 32-bit unsigned integer OpConstant");
+        }
+        // DebugTypeVector describes OpTypeVector's 2 to 4 components (a longer vector is
+        // DebugTypeVectorIdEXT's, from version 101).
+        if (numbers_are_ids && number == 6 && name == "Component Count") {
+          const std::optional<int64_t> count = KnownValue(state_, id);
+          if (count && (*count < 1 || *count > 4)) {
+            return report("Component Count " + ws::to_string(*count) +
+                          " is not from 1 to 4 (a longer vector is DebugTypeVectorIdEXT's)");
+          }
         }
         break;
       case DebugOperand::kUint32ConstantOrSpec: {

@@ -173,6 +173,15 @@ TEST(DebugInfo, CooperativeTypes) {
              "ext-inst.set-version", "DebugTypeVectorIdEXT", "from version 101"));
 }
 
+// DebugTypeVector describes 1 to 4 components; a longer vector is DebugTypeVectorIdEXT's
+// (glslang 16 -gV writes DebugTypeVector for long vectors, which the reference rejects too).
+TEST(DebugInfo, VectorComponentCount) {
+  EXPECT_CLEAN(ValidateText(DebugInfo("%v = OpExtInst %void %ext DebugTypeVector %dbg_float %u3")));
+  EXPECT_TRUE(RuleAt(
+      ValidateText(DebugInfo("%v = OpExtInst %void %ext DebugTypeVector %dbg_float %u16")),
+      "debug-info.operand", "DebugTypeVector", "Component Count 16 is not from 1 to 4"));
+}
+
 TEST(DebugInfo, Operands) {
   EXPECT_TRUE(
       RuleAt(ValidateText(DebugInfo("%b = OpExtInst %void %ext DebugTypeBasic %u1 %u32 %u3 %u1"),
