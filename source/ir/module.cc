@@ -341,4 +341,10 @@ bool IsNonSemanticExtInst(const Module& m, InstIndex i) {
   return name.substr(0, 12) == "NonSemantic.";
 }
 
+bool IsDebugInfoSet(int32_t set) {
+  if (set < 0) return false;
+  const std::string_view name = grammar::GetExtInstSet(set).name;
+  return name == "DebugInfo" || name == "OpenCL.DebugInfo.100";
+}
+
 }  // namespace coopspv::ir

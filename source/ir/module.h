@@ -238,6 +238,10 @@ inline Section SectionOf(spv::Op op) { return TraitsOf(op).section; }
 // debug info and the like, which may appear among the global declarations, may be removed
 // without changing what the module computes, and names any id.
 bool IsNonSemanticExtInst(const Module& m, InstIndex i);
+// Whether a grammar extended-instruction set index (ParsedInstruction::ext_inst_set) is DebugInfo
+// or OpenCL.DebugInfo.100: debug instructions, which the declarations section holds too and
+// which may name later ids (SPIR-V 2.4; the sets' own specifications).
+bool IsDebugInfoSet(int32_t set);
 
 }  // namespace coopspv::ir
 

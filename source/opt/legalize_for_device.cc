@@ -263,11 +263,8 @@ bool LegalizeTargetFromProfile(std::string_view profile, LegalizeTarget* target,
       p->HasExtension("VK_NV_cooperative_vector") && p->features.cooperativeVector;
   target->has_matrix2 = p->HasExtension("VK_NV_cooperative_matrix2");
   target->has_long_vector = p->HasExtension("VK_EXT_shader_long_vector") && p->features.longVector;
-  // The Vulkan minor version of "1.3.255".
-  const std::string& api = p->apiVersion;
-  const bool vulkan13 = api.size() >= 3 && api[0] == '1' && api[1] == '.' &&
-                        (api.size() > 3 && api[3] >= '0' && api[3] <= '9' ? true : api[2] >= '3');
-  target->has_non_semantic = p->HasExtension("VK_KHR_shader_non_semantic_info") || vulkan13;
+  target->has_non_semantic =
+      p->HasExtension("VK_KHR_shader_non_semantic_info") || p->ApiMinor() >= 3;
   target->has_relaxed_extended_instruction =
       p->HasExtension("VK_KHR_shader_relaxed_extended_instruction");
   target->has_bfloat16 = p->features.shaderBFloat16Type;

@@ -349,6 +349,16 @@ const std::vector<StageBit>& StageBits() {
   return bits;
 }
 
+uint32_t DeviceProfile::ApiMinor() const {
+  if (apiVersion.size() < 3 || apiVersion[0] != '1' || apiVersion[1] != '.') return 0;
+  uint32_t minor = 0;
+  for (size_t k = 2; k < apiVersion.size() && apiVersion[k] >= '0' && apiVersion[k] <= '9'; ++k) {
+    minor = minor * 10 + static_cast<uint32_t>(apiVersion[k] - '0');
+    if (minor > 1000) break;
+  }
+  return minor;
+}
+
 bool DeviceProfile::HasExtension(std::string_view name) const {
   return std::find(extensions.begin(), extensions.end(), name) != extensions.end();
 }

@@ -168,6 +168,8 @@ struct DeviceProfile {
   std::vector<CooperativeVectorProperties> cooperativeVectorProperties;
 
   bool HasExtension(std::string_view name) const;
+  // The Vulkan minor version of apiVersion ("1.3.230": 3); 0 when it does not say.
+  uint32_t ApiMinor() const;
 };
 
 // Reads the JSON form. Strict: an unknown key, a value of the wrong type or out of range, or an

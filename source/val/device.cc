@@ -132,17 +132,6 @@ constexpr ExtensionNeed kExtensionNeeds[] = {
     {"SPV_KHR_relaxed_extended_instruction", "VK_KHR_shader_relaxed_extended_instruction", 0},
 };
 
-// The Vulkan minor version of "1.3.230"; 0 when it does not say.
-uint32_t ApiMinor(std::string_view version) {
-  if (version.size() < 3 || version[0] != '1' || version[1] != '.') return 0;
-  uint32_t minor = 0;
-  for (size_t k = 2; k < version.size() && version[k] >= '0' && version[k] <= '9'; ++k) {
-    minor = minor * 10 + static_cast<uint32_t>(version[k] - '0');
-    if (minor > 1000) break;
-  }
-  return minor;
-}
-
 // VkShaderStageFlagBits of an execution model; 0 for those Vulkan has no stage for.
 uint32_t StageBit(uint32_t model) {
   switch (static_cast<spv::ExecutionModel>(model)) {
@@ -331,7 +320,7 @@ void DeviceRules::CheckCapabilities() {
 }
 
 void DeviceRules::CheckExtensions() {
-  const uint32_t minor = ApiMinor(device_.apiVersion);
+  const uint32_t minor = device_.ApiMinor();
   for (InstIndex i = 0; i < m_.global_end(); ++i) {
     const Op op = m_.opcode(i);
     if (op != Op::Extension) continue;

@@ -156,15 +156,10 @@ Want IdOperandWant(ir::Section section, bool is_type) {
 
 // Whether an OpExtInst of this set index takes anything after its instruction number: unknown,
 // non-semantic and debug-info sets (debug info names strings, types, ...).
-bool IsDebugInfoSet(int32_t set) {
-  if (set < 0) return false;
-  const std::string_view name = grammar::GetExtInstSet(set).name;
-  return name == "DebugInfo" || name == "OpenCL.DebugInfo.100";
-}
 bool ExtInstTakesAnything(int32_t set) {
   return set < 0 ||
          std::string_view(grammar::GetExtInstSet(set).name).substr(0, 12) == "NonSemantic." ||
-         IsDebugInfoSet(set);
+         ir::IsDebugInfoSet(set);
 }
 
 // What id operand k (neither Result Type nor Result) of an instruction with special wants must
@@ -410,7 +405,7 @@ void ValidateIds(ValidationState& state) {
     // The DebugInfo sets' instructions are debug instructions, which may name later ids (a
     // DebugFunction its OpFunction); the non-semantic sets need OpExtInstWithForwardRefsKHR.
     const bool check_forward =
-        (f & forward_rule) && !(op == Op::ExtInst && IsDebugInfoSet(rec.ext_inst_set));
+        (f & forward_rule) && !(op == Op::ExtInst && ir::IsDebugInfoSet(rec.ext_inst_set));
     // Checks operand k, naming `id`, against what it must name.
     auto check = [&](uint32_t k, Id id, Want want) __attribute__((always_inline)) {
       const InstIndex def = m.Def(id);

@@ -12,15 +12,6 @@
 namespace coopspv::val {
 namespace {
 
-// An OpExtInst of the DebugInfo or OpenCL.DebugInfo.100 set: debug information, which the
-// declarations section holds as well (SPIR-V 2.4; the sets' own specifications).
-bool IsDebugInfoExtInst(const ir::Module& m, InstIndex i) {
-  const InstIndex set = m.Def(m.word(i, 3));
-  if (set == kNoInst || m.opcode(set) != Op::ExtInstImport) return false;
-  const std::string_view name = binary::DecodeString(m.inst(set).words.subspan(2));
-  return name == "DebugInfo" || name == "OpenCL.DebugInfo.100";
-}
-
 // A function declaration: nothing but parameters (and line information) between the OpFunction
 // and its OpFunctionEnd.
 bool IsDeclaration(const ir::Module& m, const ir::Function& f) {
@@ -164,7 +155,7 @@ void CheckOrder(ValidationState& state, ModuleLevel* found) {
       if (IsNonSemanticExtInst(m, i)) {
         if (current == Section::kFunction) continue;
         s = Section::kGlobal;
-      } else if (IsDebugInfoExtInst(m, i)) {
+      } else if (ir::IsDebugInfoSet(m.inst(i).ext_inst_set)) {
         s = Section::kGlobal;
       }
     }
