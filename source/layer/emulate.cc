@@ -151,6 +151,7 @@ profile::DeviceProfile Advertised(const profile::DeviceProfile& device, const Em
         m2.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
     p.cooperativeMatrixFlexibleDimensionsProperties = EmulatedFlexibleDimensions(device);
   }
+  AdvertiseVectors(e.vector, device, &p);
   return p;
 }
 
@@ -168,6 +169,7 @@ void FillFeatures(void* chain, const Emulation& e) {
                   f->cooperativeMatrixBlockLoads = VK_TRUE;
     }
   }
+  FillVectorFeatures(chain, e.vector);
 }
 
 void FillProperties(void* chain, const Emulation& e, const profile::DeviceProfile& device) {
@@ -182,6 +184,7 @@ void FillProperties(void* chain, const Emulation& e, const profile::DeviceProfil
       *p = m2;
     }
   }
+  FillVectorProperties(chain, e.vector);
 }
 
 bool DeclaresKhrMatrices(std::span<const uint32_t> words) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "source/layer/emulate_coopvec.h"
 #include "source/profile/device_profile.h"
 #include "source/run/vulkan.h"
 
@@ -24,9 +25,10 @@ inline constexpr uint32_t kNvCooperativeMatrix2SpecVersion = 1;
 
 // What is emulated on one device.
 struct Emulation {
-  bool matrices = false;  // VK_KHR_cooperative_matrix.
-  bool matrix2 = false;   // VK_NV_cooperative_matrix2 (on KHR matrices, native or emulated).
-  bool any() const { return matrices || matrix2; }
+  bool matrices = false;   // VK_KHR_cooperative_matrix.
+  bool matrix2 = false;    // VK_NV_cooperative_matrix2 (on KHR matrices, native or emulated).
+  VectorEmulation vector;  // VK_NV_cooperative_vector (source/layer/emulate_coopvec.h).
+  bool any() const { return matrices || matrix2 || vector.vectors || vector.replicated_composites; }
 };
 
 // Why the device cannot have the matrices emulated ("" when it can): the lowering exchanges

@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <shared_mutex>
 #include <string>
@@ -105,6 +106,7 @@ struct Instance {
 struct Module {
   std::vector<uint32_t> words;
   bool khr_matrices = false;
+  bool coop_vectors = false;  // DeclaresCoopVectors.
   std::mutex mutex;
   std::set<std::string> reported;
 };
@@ -121,6 +123,7 @@ struct Device {
   ValidationSetup setup;  // Without the profile: per subgroup size, from the physical device.
   VkResult invalid_result = VK_ERROR_UNKNOWN;
   bool size_control_enabled = false;
+  bool vectors_enabled = false;  // The application enabled the emulated VK_NV_cooperative_vector.
   std::mutex mutex;
   std::unordered_map<VkShaderModule, std::shared_ptr<Module>> modules;
 
@@ -215,6 +218,14 @@ PhysicalDevice* Instance::Physical(VkPhysicalDevice device) {
                  std::string("cooperative matrices are not emulated on ") + basic.deviceName +
                      ": " + why);
         }
+      }
+      // Cooperative vectors belong to one invocation: the lowering needs nothing of the device.
+      if (settings.emulate && (!p->real.HasExtension(kNvCooperativeVector) || hide)) {
+        VectorEmulation& v = p->emulation.vector;
+        v.vectors = true;
+        v.atomics = ReadAtomicFloatAdds(vk, device, p->real);
+        v.replicated_composites = !p->real.HasExtension(kExtReplicatedComposites);
+        RemoveNativeVectors(&p->real);
       }
       p->ready = true;
     } catch (...) {
@@ -397,6 +408,12 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
     if (p != nullptr && p->emulation.matrix2) {
       emulated.push_back(Extension(kNvCooperativeMatrix2, kNvCooperativeMatrix2SpecVersion));
     }
+    if (p != nullptr && p->emulation.vector.vectors) {
+      emulated.push_back(Extension(kNvCooperativeVector, kNvCooperativeVectorSpecVersion));
+    }
+    if (p != nullptr && p->emulation.vector.replicated_composites) {
+      emulated.push_back(Extension(kExtReplicatedComposites, kExtReplicatedCompositesSpecVersion));
+    }
     if (ours) return FillArray(emulated, count, out);
     if (layer != nullptr || emulated.empty()) {
       return d->vk.vkEnumerateDeviceExtensionProperties(device, layer, count, out);
@@ -492,21 +509,35 @@ Entry ToEntry(const Properties& m) {
   return e;
 }
 
+template <typename Entry>
+Entry ToEntry(const profile::CooperativeVectorProperties& m) {
+  Entry e;
+  e.inputType = static_cast<uint32_t>(m.inputType);
+  e.inputInterpretation = static_cast<uint32_t>(m.inputInterpretation);
+  e.matrixInterpretation = static_cast<uint32_t>(m.matrixInterpretation);
+  e.biasInterpretation = static_cast<uint32_t>(m.biasInterpretation);
+  e.resultType = static_cast<uint32_t>(m.resultType);
+  e.transpose = m.transpose ? VK_TRUE : VK_FALSE;
+  return e;
+}
+
 constexpr char kMatrixPropertiesName[] = "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR";
 constexpr char kFlexibleDimensionsName[] =
     "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV";
+constexpr char kVectorPropertiesName[] = "vkGetPhysicalDeviceCooperativeVectorPropertiesNV";
 
-// vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR and
-// vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV: the emulated list where
-// the extension is emulated, else the driver's.
-template <typename Entry, bool Emulation::*kEmulated, const char* kName, auto kList>
+// vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR,
+// vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV and
+// vkGetPhysicalDeviceCooperativeVectorPropertiesNV: the emulated list where the extension is
+// emulated (kEmulated of the Emulation), else the driver's.
+template <typename Entry, auto kEmulated, const char* kName, auto kList>
 VKAPI_ATTR VkResult VKAPI_CALL GetPropertyList(VkPhysicalDevice device, uint32_t* count,
                                                Entry* out) {
   Instance* d = FindInstance(device);
   if (d == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
   try {
     const PhysicalDevice* p = Emulates(d, device);
-    if (p == nullptr || !(p->emulation.*kEmulated)) {
+    if (p == nullptr || !std::invoke(kEmulated, p->emulation)) {
       using Fn = VkResult(VKAPI_PTR*)(VkPhysicalDevice, uint32_t*, Entry*);
       const auto next = reinterpret_cast<Fn>(NextPhysicalDeviceFunction(*d, kName));
       if (next == nullptr) {
@@ -529,6 +560,9 @@ const auto GetMatrixProperties =
 const auto GetFlexibleDimensionsProperties =
     GetPropertyList<run::FlexibleDimensionsEntryNV, &Emulation::matrix2, kFlexibleDimensionsName,
                     EmulatedFlexibleDimensions>;
+bool EmulatesVectors(const Emulation& e) { return e.vector.vectors; }
+const auto GetVectorProperties = GetPropertyList<run::CooperativeVectorEntryNV, EmulatesVectors,
+                                                 kVectorPropertiesName, EmulatedVectorProperties>;
 
 // ---- Device.
 
@@ -592,9 +626,13 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
   std::vector<const char*> extensions;
   VkPhysicalDeviceSubgroupSizeControlFeatures size_control{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT atomic_float2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT};
   ChainEdits edits;
   PhysicalDevice* p = nullptr;
-  bool size_control_enabled = false;
+  bool size_control_enabled = false, vectors_enabled = false;
   try {
     if (inst->settings.validate || inst->settings.emulate) p = inst->Physical(physical);
     for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
@@ -609,6 +647,56 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
     };
     if (emulation.matrices) strip(kKhrCooperativeMatrix, run::kCooperativeMatrixFeaturesKHR);
     if (emulation.matrix2) strip(kNvCooperativeMatrix2, run::kCooperativeMatrix2FeaturesNV);
+    if (emulation.vector.vectors) {
+      vectors_enabled = std::any_of(extensions.begin(), extensions.end(), [](const char* e) {
+        return std::strcmp(e, kNvCooperativeVector) == 0;
+      });
+      const auto* features =
+          FindInChain<CooperativeVectorFeaturesNV>(info->pNext, kCooperativeVectorFeaturesNV);
+      const bool training = vectors_enabled && features != nullptr &&
+                            features->cooperativeVectorTraining && emulation.vector.training();
+      strip(kNvCooperativeVector, kCooperativeVectorFeaturesNV);
+      // The lowered training instructions add floats atomically (buffer memory, Device scope).
+      if (training) {
+        auto add_extension = [&](const char* name) {
+          if (std::none_of(extensions.begin(), extensions.end(),
+                           [&](const char* e) { return std::strcmp(e, name) == 0; })) {
+            extensions.push_back(name);
+          }
+        };
+        auto chain = [&](auto* ours, VkStructureType type) {
+          using T = std::remove_pointer_t<decltype(ours)>;
+          if (auto* own = const_cast<T*>(FindInChain<T>(copy.pNext, type))) return own;
+          ours->pNext = const_cast<void*>(copy.pNext);
+          copy.pNext = ours;
+          return ours;
+        };
+        const AtomicFloatAdds& a = emulation.vector.atomics;
+        if (a.float32 || a.float64) {
+          add_extension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+          auto* f = chain(&atomic_float,
+                          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
+          if (a.float32) edits.Enable(&f->shaderBufferFloat32AtomicAdd);
+          if (a.float64) edits.Enable(&f->shaderBufferFloat64AtomicAdd);
+        }
+        if (a.float16) {
+          add_extension(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
+          edits.Enable(&chain(&atomic_float2,
+                              VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT)
+                            ->shaderBufferFloat16AtomicAdd);
+        }
+        auto* v12 = const_cast<VkPhysicalDeviceVulkan12Features*>(
+            FindInChain<VkPhysicalDeviceVulkan12Features>(
+                copy.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES));
+        if (v12 != nullptr && v12->vulkanMemoryModel &&
+            p->real.features.vulkanMemoryModelDeviceScope) {
+          edits.Enable(&v12->vulkanMemoryModelDeviceScope);
+        }
+      }
+    }
+    if (emulation.vector.replicated_composites) {
+      strip(kExtReplicatedComposites, kReplicatedCompositesFeaturesEXT);
+    }
     copy.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
     copy.ppEnabledExtensionNames = extensions.data();
     // The lowering runs with one subgroup size: on a device whose size varies, the layer asks
@@ -656,6 +744,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
     d->create_pipelines =
         reinterpret_cast<PFN_vkCreateComputePipelines>(next_gdpa(*out, "vkCreateComputePipelines"));
     d->size_control_enabled = size_control_enabled;
+    d->vectors_enabled = vectors_enabled;
     for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
       if (std::strcmp(info->ppEnabledExtensionNames[i], "VK_NV_glsl_shader") == 0) {
         d->invalid_result = VK_ERROR_INVALID_SHADER_NV;
@@ -779,6 +868,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
       m = std::make_shared<Module>();
       m->words.assign(info->pCode, info->pCode + info->codeSize / 4);
       m->khr_matrices = DeclaresKhrMatrices(m->words);
+      m->coop_vectors = DeclaresCoopVectors(m->words);
       if (s.validate && Check(*d, *m, {}, 0, "vkCreateShaderModule", VK_OBJECT_TYPE_DEVICE,
                               reinterpret_cast<uint64_t>(device))) {
         *out = VK_NULL_HANDLE;
@@ -814,6 +904,26 @@ VKAPI_ATTR void VKAPI_CALL DestroyShaderModule(VkDevice device, VkShaderModule m
     d->modules.erase(module);
   }
   d->destroy_module(device, module, allocator);
+}
+
+// Whether the driver must get the module legalized: it uses what is emulated.
+bool NeedsEmulation(const Emulation& e, const Module& m) {
+  return ((e.matrices || e.matrix2) && m.khr_matrices) ||
+         ((e.vector.vectors || e.vector.replicated_composites) && m.coop_vectors);
+}
+
+// The lowering expands replicated composites of cooperative vectors whose count it knows; any
+// other left in the module is refused here, where the driver lacks them.
+bool ReplicatedCompositesLowered(const VectorEmulation& e, std::span<const uint32_t> words,
+                                 std::string* error) {
+  if (!e.replicated_composites || !DeclaresCapability(words, kReplicatedCompositesEXT)) {
+    return true;
+  }
+  *error =
+      "replicated composites other than constant cooperative vectors of a known count "
+      "(ReplicatedCompositesEXT, " +
+      std::string(kExtReplicatedComposites) + ") are not emulated";
+  return false;
 }
 
 constexpr const char* kLegalized[] = {"legalized", "legalized module from the memory cache",
@@ -860,6 +970,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         m = std::make_shared<Module>();
         m->words.assign(inline_module->pCode, inline_module->pCode + inline_module->codeSize / 4);
         m->khr_matrices = DeclaresKhrMatrices(m->words);
+        m->coop_vectors = DeclaresCoopVectors(m->words);
         if (s.validate && Check(*d, *m, {}, 0, "vkCreateComputePipelines", VK_OBJECT_TYPE_DEVICE,
                                 reinterpret_cast<uint64_t>(device))) {
           failed = true;
@@ -867,7 +978,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         }
       }
       if (m == nullptr) continue;
-      emulated |= s.emulate && d->physical->emulation.any() && m->khr_matrices;
+      const bool emulate = s.emulate && NeedsEmulation(d->physical->emulation, *m);
+      emulated |= emulate;
       const std::vector<run::SpecConstant> spec = SpecConstantsOf(stage.pSpecializationInfo);
       const auto* required = FindInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
           stage.pNext, kRequiredSubgroupSizeInfo);
@@ -880,7 +992,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         failed = true;
         break;
       }
-      if (!s.emulate || !d->physical->emulation.any() || !m->khr_matrices) continue;
+      if (!emulate) continue;
       // The driver gets the legalized module instead of the one in pNext.
       if (inline_module != nullptr) {
         edits.Unlink(reinterpret_cast<VkBaseOutStructure*>(&stage),
@@ -913,12 +1025,17 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       Source source = Source::kComputed;
       std::string error;
       const std::shared_ptr<const DeviceTarget> target = Target(*d->physical, false, size, &error);
+      const VectorEmulation& vector = d->physical->emulation.vector;
+      const bool lower_vectors = vector.vectors && m->coop_vectors;
       if (target == nullptr ||
           !LegalizeModule(m->words, spec, d->setup.target_env, target->json, target->key,
-                          *d->instance->cache, &legal, &source, &error)) {
+                          *d->instance->cache, &legal, &source, &error,
+                          lower_vectors ? LowerCoopVectorArgument(vector) : "") ||
+          !ReplicatedCompositesLowered(vector, legal, &error)) {
         d->instance->Report(ReportLevel::kError, "coopspv-layer-emulation",
-                            "vkCreateComputePipelines: the cooperative matrices of this module "
-                            "cannot be emulated (subgroup size " +
+                            std::string("vkCreateComputePipelines: the cooperative ") +
+                                (m->khr_matrices ? "matrices" : "vectors") +
+                                " of this module cannot be emulated (subgroup size " +
                                 std::to_string(size) + "): " + error,
                             VK_OBJECT_TYPE_SHADER_MODULE, object);
         failed = true;
@@ -966,6 +1083,55 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
   return result;
 }
 
+// ---- Cooperative vector matrices.
+
+constexpr char kConvertMatrixName[] = "vkConvertCooperativeVectorMatrixNV";
+constexpr char kCmdConvertMatrixName[] = "vkCmdConvertCooperativeVectorMatrixNV";
+
+// vkConvertCooperativeVectorMatrixNV: on the host where the vectors are emulated (into the
+// layout the lowering reads), else the driver's.
+VKAPI_ATTR VkResult VKAPI_CALL ConvertCooperativeVectorMatrix(
+    VkDevice device, const run::ConvertCooperativeVectorMatrixInfoNV* info) {
+  Device* d = FindDevice(device);
+  if (d == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  if (d->physical == nullptr || !d->physical->emulation.vector.vectors) {
+    const auto next = reinterpret_cast<run::PFN_ConvertCooperativeVectorMatrixNV>(
+        d->next_gdpa(device, kConvertMatrixName));
+    return next != nullptr ? next(device, info) : VK_ERROR_EXTENSION_NOT_PRESENT;
+  }
+  std::string error;
+  VkResult result;
+  try {
+    result = info != nullptr ? ConvertMatrixOnHost(*info, &error) : VK_ERROR_UNKNOWN;
+    if (info == nullptr) error = "pInfo is NULL";
+  } catch (const std::bad_alloc&) {
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  } catch (...) {
+    error = WhatFailed();
+    result = VK_ERROR_UNKNOWN;
+  }
+  if (!error.empty()) {
+    d->instance->Report(ReportLevel::kError, "coopspv-layer",
+                        std::string(kConvertMatrixName) + ": " + error, VK_OBJECT_TYPE_DEVICE,
+                        reinterpret_cast<uint64_t>(device));
+  }
+  return result;
+}
+
+// The device's cooperative vector commands where the vectors are emulated: the host conversion
+// where the application enabled them; no vkCmdConvertCooperativeVectorMatrixNV (not emulated:
+// a device-side conversion would need a compute dispatch of the layer's own). nullopt: as the
+// driver has them.
+std::optional<PFN_vkVoidFunction> VectorDeviceFunction(const Device& d, const char* name) {
+  if (d.physical == nullptr || !d.physical->emulation.vector.vectors) return std::nullopt;
+  if (std::strcmp(name, kConvertMatrixName) == 0) {
+    return d.vectors_enabled ? reinterpret_cast<PFN_vkVoidFunction>(ConvertCooperativeVectorMatrix)
+                             : nullptr;
+  }
+  if (std::strcmp(name, kCmdConvertMatrixName) == 0) return nullptr;
+  return std::nullopt;
+}
+
 // ---- Entry points.
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name);
@@ -993,6 +1159,9 @@ PFN_vkVoidFunction PhysicalDeviceFunction(const char* name) {
   }
   if (std::strcmp(name, kFlexibleDimensionsName) == 0) {
     return reinterpret_cast<PFN_vkVoidFunction>(GetFlexibleDimensionsProperties);
+  }
+  if (std::strcmp(name, kVectorPropertiesName) == 0) {
+    return reinterpret_cast<PFN_vkVoidFunction>(GetVectorProperties);
   }
   return nullptr;
 }
@@ -1035,6 +1204,7 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
   Device* d = FindDevice(device);
   if (d == nullptr) return nullptr;
   if (PFN_vkVoidFunction f = DeviceFunction(name)) return f;
+  if (const std::optional<PFN_vkVoidFunction> f = VectorDeviceFunction(*d, name)) return *f;
   return d->next_gdpa(device, name);
 }
 

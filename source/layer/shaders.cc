@@ -118,10 +118,11 @@ bool ValidateModule(std::span<const uint32_t> words, std::span<const run::SpecCo
 bool LegalizeModule(std::span<const uint32_t> words, std::span<const run::SpecConstant> spec,
                     const std::string& target_env, const std::string& device_json,
                     const CacheKey& device_key, Cache& cache, std::vector<uint32_t>* out,
-                    Source* source, std::string* error) {
+                    Source* source, std::string* error, const std::string& lower_coop_vector) {
   Hasher h;
   h.Add("legalize");
   h.Add(target_env);
+  if (!lower_coop_vector.empty()) h.Add("lower-coop-vector=" + lower_coop_vector);
   h.Add(&device_key, sizeof(device_key));
   AddModule(h, words, spec);
   const CacheKey key = h.Finish();
@@ -142,6 +143,8 @@ bool LegalizeModule(std::span<const uint32_t> words, std::span<const run::SpecCo
   if (!defaults.empty()) options.passes.push_back({"set-spec-const-default-value", defaults});
   options.passes.push_back({"freeze-spec-const", ""});
   options.passes.push_back({"fold-spec-const", ""});
+  if (!lower_coop_vector.empty())
+    options.passes.push_back({"lower-coop-vector", lower_coop_vector});
   options.passes.push_back({"legalize-for-device", device_json});
   OptimizeResult result;
   Problem problem;

@@ -52,11 +52,13 @@ bool ValidateModule(std::span<const uint32_t> words, std::span<const run::SpecCo
 
 // The module specialized by `spec`, frozen, folded and legalized for the device whose profile
 // is `device_json` (its subgroup size the one the pipeline runs with; `device_key` the hash of
-// the text), or found in the cache. False with the reason when the legalization fails.
+// the text), or found in the cache. False with the reason when the legalization fails. A
+// `lower_coop_vector` argument runs --lower-coop-vector=<it> before the legalization (which
+// would lower cooperative vectors without reading the optimal layouts).
 bool LegalizeModule(std::span<const uint32_t> words, std::span<const run::SpecConstant> spec,
                     const std::string& target_env, const std::string& device_json,
                     const CacheKey& device_key, Cache& cache, std::vector<uint32_t>* out,
-                    Source* source, std::string* error);
+                    Source* source, std::string* error, const std::string& lower_coop_vector = "");
 
 // A diagnostic as one line: "error: rule: message [clause] (instruction)".
 std::string DiagnosticLine(const ValidationDiagnostic& d);
