@@ -10,9 +10,14 @@
 # a whole matrix), which lavapipe cannot give (its subgroups are 8); khr_int8_saturating needs
 # saturating accumulation, which the NVIDIA shapes advertised leave out, and one subgroup of 32
 # too; cm2_decode_q4 and cm2_softmax_reduce lowered need more Workgroup memory than lavapipe's
-# 32 KiB (refused, below); nv_coopmat1_legacy, khr_bf16 and the cooperative-vector scripts need
-# VK_NV_cooperative_matrix, VK_KHR_shader_bfloat16 or VK_NV_cooperative_vector, which the layer
-# does not emulate yet (docs/layer.md).
+# 32 KiB (refused, below); nv_coopmat1_legacy and khr_bf16 need VK_NV_cooperative_matrix or
+# VK_KHR_shader_bfloat16, which the layer does not emulate yet (docs/layer.md).
+#
+# VK_NV_cooperative_vector too: the coopvec_* scripts run unchanged through the layer, their
+# CONVERT_MATRIX commands by the layer's vkConvertCooperativeVectorMatrixNV (on the host, into
+# the layout the lowering reads the optimal ones in), except coopvec_training, whose float16
+# accumulation needs float16 atomic adds, which lavapipe lacks: the layer advertises training
+# with float32 accumulation only, and the script's float32 half runs (below).
 set -u
 RUN=tools/coopspv-run
 VAL=tools/coopspv-val
@@ -42,6 +47,63 @@ for name in khr_arith_funcs khr_vkcmp_style cm2_transpose_convert khr_workgroup_
   fi
 done
 
+for name in coopvec_mlp_f16 coopvec_int8_packed coopvec_fp8_matmul coopvec_loadstore_math; do
+  if ! timeout 300 env VK_COOPSPV_REPORT_LEVEL=info "$RUN" --timeout-ms 120000 \
+      "$DIR/$name.amber" >"$TMP/$name.out" 2>&1; then
+    fail "$name through the layer"
+    sed 's/^/    /' "$TMP/$name.out" | head -20 >&2
+  elif ! grep -q "^PASS: " "$TMP/$name.out" ||
+      ! grep -q "VK_LAYER_coopspv info: vkCreateComputePipelines: legalized for subgroup size 8" \
+        "$TMP/$name.out"; then
+    fail "$name through the layer: $(cat "$TMP/$name.out")"
+  fi
+done
+
+# The layer's InferencingOptimal is row-major with a tight stride (what the lowering reads): W3 of
+# coopvec_int8_packed converted into row_major instead gives the same result, into column_major
+# a wrong one.
+for layout in row_major column_major; do
+  sed -e "s#SPIRV-ASM FILE ../../data/corpus/#SPIRV-ASM FILE $PWD/test/data/corpus/#" \
+    -e "s/DST_LAYOUT inferencing_optimal DST_OFFSET 4096/DST_LAYOUT $layout DST_OFFSET 4096/" \
+    "$DIR/coopvec_int8_packed.amber" >"$TMP/w3.amber"
+  "$RUN" "$TMP/w3.amber" >"$TMP/w3.out" 2>&1
+  code=$?
+  if [ "$layout" = row_major ]; then
+    [ "$code" = 0 ] || fail "coopvec_int8_packed, W3 row-major: exit $code, $(cat "$TMP/w3.out")"
+  else
+    [ "$code" = 1 ] && grep -q "first mismatch at index" "$TMP/w3.out" ||
+      fail "coopvec_int8_packed, W3 column-major: exit $code, $(head -5 "$TMP/w3.out")"
+  fi
+done
+
+# Training: float16 accumulation is not advertised (lavapipe has no float16 atomic add), so
+# coopspv-run's own validation against the device refuses coopvec_training, and the layer,
+# handed the module anyway, refuses its pipeline naming the add it lacks.
+"$RUN" "$DIR/coopvec_training.amber" >"$TMP/training.out" 2>&1
+code=$?
+[ "$code" = 2 ] &&
+  grep -q "OpCooperativeVectorOuterProductAccumulateNV accumulates float16 but the device profile's cooperativeVectorTrainingFloat16Accumulation is false" \
+    "$TMP/training.out" || fail "coopvec_training: exit $code, $(cat "$TMP/training.out")"
+"$RUN" --skip-validation "$DIR/coopvec_training.amber" >"$TMP/training.out" 2>&1
+code=$?
+[ "$code" = 2 ] &&
+  grep -q "VK_LAYER_coopspv error: vkCreateComputePipelines: the cooperative vectors of this module cannot be emulated (subgroup size 8): --lower-coop-vector failed: .*accumulating float16 needs an atomic float add" \
+    "$TMP/training.out" ||
+  fail "coopvec_training, --skip-validation: exit $code, $(cat "$TMP/training.out")"
+# Its float32 half (the float16 accumulations taken out of the module): the layer enables
+# VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd for the lowered adds; dW32 is the
+# generator's, dW (untouched now) reads back as it was written, through both conversions.
+grep -v "OpCooperativeVector\(OuterProduct\|ReduceSum\)AccumulateNV %\(61\|69\) " \
+  test/data/corpus/coopvec_training.spvasm >"$TMP/training32.spvasm"
+sed -e "s#SPIRV-ASM FILE ../../data/corpus/coopvec_training.spvasm#SPIRV-ASM FILE $TMP/training32.spvasm#" \
+  -e 's/^EXPECT dw_rows EQ_BUFFER dw_expected$/EXPECT dw_rows EQ_BUFFER dw_start/' \
+  -e 's/^EXPECT db EQ_BUFFER db_expected$/EXPECT dw32_rows EQ_BUFFER dw32_expected/' \
+  "$DIR/coopvec_training.amber" >"$TMP/training32.amber"
+timeout 300 env VK_COOPSPV_REPORT_LEVEL=info "$RUN" --timeout-ms 120000 "$TMP/training32.amber" \
+  >"$TMP/training32.out" 2>&1 && grep -q "^PASS: 2 of 2 EXPECT passed" "$TMP/training32.out" &&
+  grep -q "legalized for subgroup size 8" "$TMP/training32.out" ||
+  fail "coopvec_training's float32 half: $(cat "$TMP/training32.out")"
+
 # A wrong expectation still fails: the generator's value, changed.
 sed -e 's/^EXPECT io IDX 1024 EQ 3 /EXPECT io IDX 1024 EQ 4 /' \
   -e "s#SPIRV-ASM FILE ../../data/corpus/#SPIRV-ASM FILE $PWD/test/data/corpus/#" \
@@ -61,6 +123,10 @@ for how in "VK_COOPSPV_EMULATE=0" "VK_INSTANCE_LAYERS="; do
   code=$?
   [ "$code" = 77 ] && grep -q "UNSUPPORTED: .*VK_\(KHR\|NV\)_cooperative_matrix" "$TMP/native.out" ||
     fail "cm2_transpose_convert with $how: exit $code, $(cat "$TMP/native.out")"
+  env "$how" "$RUN" "$DIR/coopvec_mlp_f16.amber" >"$TMP/native.out" 2>&1
+  code=$?
+  [ "$code" = 77 ] && grep -q "UNSUPPORTED: .*VK_NV_cooperative_vector" "$TMP/native.out" ||
+    fail "coopvec_mlp_f16 with $how: exit $code, $(cat "$TMP/native.out")"
 done
 
 # Lowered, cm2_decode_q4 needs 72 KiB of Workgroup memory: the layer refuses its pipeline,
@@ -94,9 +160,22 @@ grep -q '"VK_KHR_cooperative_matrix"' "$TMP/profile.json" &&
   grep -q '"cooperativeMatrixWorkgroupScopeMaxWorkgroupSize": 256' "$TMP/profile.json" &&
   grep -q '"cooperativeMatrixWorkgroupScopeReservedSharedMemory": 8192' "$TMP/profile.json" &&
   grep -q '{"MGranularity": 32, "NGranularity": 32, "KGranularity": 16, "AType": "float16", "BType": "float16", "CType": "float32", "ResultType": "float32", "saturatingAccumulation": false, "scope": "workgroup", "workgroupInvocations": 256}' \
+    "$TMP/profile.json" &&
+  grep -q '"VK_NV_cooperative_vector"' "$TMP/profile.json" &&
+  grep -q '"VK_EXT_shader_replicated_composites"' "$TMP/profile.json" &&
+  grep -q '"cooperativeVector": true' "$TMP/profile.json" &&
+  grep -q '"cooperativeVectorTraining": true' "$TMP/profile.json" &&
+  grep -q '"cooperativeVectorSupportedStages": \["compute"\]' "$TMP/profile.json" &&
+  grep -q '"cooperativeVectorTrainingFloat16Accumulation": false' "$TMP/profile.json" &&
+  grep -q '"cooperativeVectorTrainingFloat32Accumulation": true' "$TMP/profile.json" &&
+  grep -q '"maxCooperativeVectorComponents": 512' "$TMP/profile.json" &&
+  grep -q '{"inputType": "float16", "inputInterpretation": "float8_e4m3", "matrixInterpretation": "float8_e4m3", "biasInterpretation": "float16", "resultType": "float16", "transpose": true}' \
+    "$TMP/profile.json" &&
+  grep -q '{"inputType": "uint32", "inputInterpretation": "sint8_packed", "matrixInterpretation": "sint8", "biasInterpretation": "sint32", "resultType": "sint32", "transpose": true}' \
     "$TMP/profile.json" ||
   fail "the profile through the layer: $(cat "$TMP/profile.json")"
-for m in khr_arith_funcs khr_vkcmp_style cm2_transpose_convert cm2_tensor_layouts; do
+for m in khr_arith_funcs khr_vkcmp_style cm2_transpose_convert cm2_tensor_layouts \
+  coopvec_mlp_f16 coopvec_int8_packed coopvec_fp8_matmul coopvec_loadstore_math; do
   "$AS" "test/data/corpus/$m.spvasm" -o "$TMP/$m.spv" &&
     "$VAL" --target-env vulkan1.3 --device-profile="$TMP/profile.json" "$TMP/$m.spv" \
       >"$TMP/val.out" 2>&1 || fail "$m against the profile through the layer: $(cat "$TMP/val.out")"
