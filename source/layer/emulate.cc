@@ -9,8 +9,7 @@ namespace {
 
 using profile::ComponentType;
 
-// SPIR-V: OpCapability CooperativeMatrixKHR.
-constexpr uint32_t kOpCapability = 17;
+// SPIR-V: CooperativeMatrixKHR.
 constexpr uint32_t kCooperativeMatrixKHR = 6022;
 
 }  // namespace
@@ -188,13 +187,7 @@ void FillProperties(void* chain, const Emulation& e, const profile::DeviceProfil
 }
 
 bool DeclaresKhrMatrices(std::span<const uint32_t> words) {
-  for (size_t i = 5; i < words.size();) {
-    const uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
-    if (count == 0 || opcode != kOpCapability) return false;
-    if (count >= 2 && i + 1 < words.size() && words[i + 1] == kCooperativeMatrixKHR) return true;
-    i += count;
-  }
-  return false;
+  return DeclaresCapability(words, kCooperativeMatrixKHR);
 }
 
 }  // namespace coopspv::layer

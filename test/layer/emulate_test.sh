@@ -35,19 +35,8 @@ fail() {
 export VK_INSTANCE_LAYERS=VK_LAYER_coopspv
 
 for name in khr_arith_funcs khr_vkcmp_style cm2_transpose_convert khr_workgroup_shared_bda \
-  cm2_tensor_layouts; do
-  if ! timeout 300 env VK_COOPSPV_REPORT_LEVEL=info "$RUN" --timeout-ms 120000 \
-      "$DIR/$name.amber" >"$TMP/$name.out" 2>&1; then
-    fail "$name through the layer"
-    sed 's/^/    /' "$TMP/$name.out" | head -20 >&2
-  elif ! grep -q "^PASS: " "$TMP/$name.out" ||
-      ! grep -q "VK_LAYER_coopspv info: vkCreateComputePipelines: legalized for subgroup size 8" \
-        "$TMP/$name.out"; then
-    fail "$name through the layer: $(cat "$TMP/$name.out")"
-  fi
-done
-
-for name in coopvec_mlp_f16 coopvec_int8_packed coopvec_fp8_matmul coopvec_loadstore_math; do
+  cm2_tensor_layouts coopvec_mlp_f16 coopvec_int8_packed coopvec_fp8_matmul \
+  coopvec_loadstore_math; do
   if ! timeout 300 env VK_COOPSPV_REPORT_LEVEL=info "$RUN" --timeout-ms 120000 \
       "$DIR/$name.amber" >"$TMP/$name.out" 2>&1; then
     fail "$name through the layer"
