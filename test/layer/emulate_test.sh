@@ -65,6 +65,17 @@ for layout in row_major column_major; do
   fi
 done
 
+# The device commands: the host conversion is the layer's, the device-side one is not emulated
+# (NULL); without the emulation lavapipe has neither.
+CONVERT=vkConvertCooperativeVectorMatrixNV
+CMD_CONVERT=vkCmdConvertCooperativeVectorMatrixNV
+"$CLIENT" --proc "$CONVERT" --proc "$CMD_CONVERT" >"$TMP/procs.out" 2>&1 &&
+  grep -qx "PROC $CONVERT found" "$TMP/procs.out" && grep -qx "PROC $CMD_CONVERT NULL" "$TMP/procs.out" ||
+  fail "the cooperative vector device commands through the layer: $(cat "$TMP/procs.out")"
+VK_COOPSPV_EMULATE=0 "$CLIENT" --proc "$CONVERT" >"$TMP/procs.out" 2>&1 &&
+  grep -qx "PROC $CONVERT NULL" "$TMP/procs.out" ||
+  fail "vkConvertCooperativeVectorMatrixNV without the emulation: $(cat "$TMP/procs.out")"
+
 # Training: float16 accumulation is not advertised (lavapipe has no float16 atomic add), so
 # coopspv-run's own validation against the device refuses coopvec_training, and the layer,
 # handed the module anyway, refuses its pipeline naming the add it lacks.
