@@ -707,7 +707,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
     auto* own = const_cast<VkPhysicalDeviceSubgroupSizeControlFeatures*>(
         FindInChain<VkPhysicalDeviceSubgroupSizeControlFeatures>(
             copy.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES));
-    if (emulation.any() && p->min_subgroup_size != p->max_subgroup_size &&
+    if ((emulation.matrices || emulation.matrix2) && p->min_subgroup_size != p->max_subgroup_size &&
         p->has_subgroup_size_control) {
       if (v13 != nullptr) {
         edits.Enable(&v13->subgroupSizeControl);
@@ -1005,7 +1005,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       uint32_t size = required_size;
       if (size == 0) {
         size = p.subgroup_size;
-        if (p.min_subgroup_size != p.max_subgroup_size) {
+        // Only the matrices' lowering depends on it (cooperative vectors are per invocation).
+        const bool lower_matrices =
+            (p.emulation.matrices || p.emulation.matrix2) && m->khr_matrices;
+        if (lower_matrices && p.min_subgroup_size != p.max_subgroup_size) {
           if (!d->size_control_enabled || !p.required_size_in_compute) {
             d->instance->Report(ReportLevel::kWarning, "coopspv-layer-emulation",
                                 "vkCreateComputePipelines: the device's subgroup size varies and "
