@@ -169,8 +169,7 @@ bool DeclaresCapability(std::span<const uint32_t> words, uint32_t capability) {
 
 bool DeclaresCoopVectors(std::span<const uint32_t> words) {
   return DeclaresCapability(words, kCooperativeVectorNV) ||
-         DeclaresCapability(words, kCooperativeVectorTrainingNV) ||
-         DeclaresCapability(words, kReplicatedCompositesEXT);
+         DeclaresCapability(words, kCooperativeVectorTrainingNV);
 }
 
 namespace {

@@ -83,8 +83,7 @@ std::string LowerCoopVectorArgument(const VectorEmulation& e);
 
 // Whether the module declares the capability (capabilities come first).
 bool DeclaresCapability(std::span<const uint32_t> words, uint32_t capability);
-// CooperativeVectorNV or CooperativeVectorTrainingNV; or ReplicatedCompositesEXT, which the
-// lowering of cooperative vectors expands where their count is known.
+// CooperativeVectorNV or CooperativeVectorTrainingNV.
 bool DeclaresCoopVectors(std::span<const uint32_t> words);
 inline constexpr uint32_t kReplicatedCompositesEXT = 6024;
 

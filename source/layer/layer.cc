@@ -106,7 +106,8 @@ struct Instance {
 struct Module {
   std::vector<uint32_t> words;
   bool khr_matrices = false;
-  bool coop_vectors = false;  // DeclaresCoopVectors.
+  bool coop_vectors = false;           // DeclaresCoopVectors.
+  bool replicated_composites = false;  // ReplicatedCompositesEXT.
   std::mutex mutex;
   std::set<std::string> reported;
 };
@@ -869,6 +870,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
       m->words.assign(info->pCode, info->pCode + info->codeSize / 4);
       m->khr_matrices = DeclaresKhrMatrices(m->words);
       m->coop_vectors = DeclaresCoopVectors(m->words);
+      m->replicated_composites = DeclaresCapability(m->words, kReplicatedCompositesEXT);
       if (s.validate && Check(*d, *m, {}, 0, "vkCreateShaderModule", VK_OBJECT_TYPE_DEVICE,
                               reinterpret_cast<uint64_t>(device))) {
         *out = VK_NULL_HANDLE;
@@ -908,22 +910,8 @@ VKAPI_ATTR void VKAPI_CALL DestroyShaderModule(VkDevice device, VkShaderModule m
 
 // Whether the driver must get the module legalized: it uses what is emulated.
 bool NeedsEmulation(const Emulation& e, const Module& m) {
-  return ((e.matrices || e.matrix2) && m.khr_matrices) ||
-         ((e.vector.vectors || e.vector.replicated_composites) && m.coop_vectors);
-}
-
-// The lowering expands replicated composites of cooperative vectors whose count it knows; any
-// other left in the module is refused here, where the driver lacks them.
-bool ReplicatedCompositesLowered(const VectorEmulation& e, std::span<const uint32_t> words,
-                                 std::string* error) {
-  if (!e.replicated_composites || !DeclaresCapability(words, kReplicatedCompositesEXT)) {
-    return true;
-  }
-  *error =
-      "replicated composites other than constant cooperative vectors of a known count "
-      "(ReplicatedCompositesEXT, " +
-      std::string(kExtReplicatedComposites) + ") are not emulated";
-  return false;
+  return ((e.matrices || e.matrix2) && m.khr_matrices) || (e.vector.vectors && m.coop_vectors) ||
+         (e.vector.replicated_composites && m.replicated_composites);
 }
 
 constexpr const char* kLegalized[] = {"legalized", "legalized module from the memory cache",
@@ -971,6 +959,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         m->words.assign(inline_module->pCode, inline_module->pCode + inline_module->codeSize / 4);
         m->khr_matrices = DeclaresKhrMatrices(m->words);
         m->coop_vectors = DeclaresCoopVectors(m->words);
+        m->replicated_composites = DeclaresCapability(m->words, kReplicatedCompositesEXT);
         if (s.validate && Check(*d, *m, {}, 0, "vkCreateComputePipelines", VK_OBJECT_TYPE_DEVICE,
                                 reinterpret_cast<uint64_t>(device))) {
           failed = true;
@@ -1033,8 +1022,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       if (target == nullptr ||
           !LegalizeModule(m->words, spec, d->setup.target_env, target->json, target->key,
                           *d->instance->cache, &legal, &source, &error,
-                          lower_vectors ? LowerCoopVectorArgument(vector) : "") ||
-          !ReplicatedCompositesLowered(vector, legal, &error)) {
+                          lower_vectors ? LowerCoopVectorArgument(vector) : "")) {
         d->instance->Report(ReportLevel::kError, "coopspv-layer-emulation",
                             std::string("vkCreateComputePipelines: the cooperative ") +
                                 (m->khr_matrices ? "matrices" : "vectors") +

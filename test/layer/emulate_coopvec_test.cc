@@ -212,7 +212,8 @@ TEST(EmulatedVectors, CapabilityScan) {
   EXPECT_TRUE(DeclaresCoopVectors(vectors));
   EXPECT_FALSE(DeclaresCapability(vectors, kReplicatedCompositesEXT));
   const std::vector<uint32_t> replicated = {0x07230203, 0x10600, 0, 10, 0, (2 << 16) | 17, 6024};
-  EXPECT_TRUE(DeclaresCoopVectors(replicated));
+  EXPECT_FALSE(DeclaresCoopVectors(replicated));
+  EXPECT_TRUE(DeclaresCapability(replicated, kReplicatedCompositesEXT));
   const std::vector<uint32_t> plain = {
       0x07230203, 0x10600, 0, 10, 0, (2 << 16) | 17, 1, (3 << 16) | 14, 0, 1, (2 << 16) | 17, 5394};
   EXPECT_FALSE(DeclaresCoopVectors(plain));  // Capabilities come first.

@@ -76,6 +76,18 @@ VK_COOPSPV_EMULATE=0 "$CLIENT" --proc "$CONVERT" >"$TMP/procs.out" 2>&1 &&
   grep -qx "PROC $CONVERT NULL" "$TMP/procs.out" ||
   fail "vkConvertCooperativeVectorMatrixNV without the emulation: $(cat "$TMP/procs.out")"
 
+# A replicated composite that is no cooperative vector: the lowering leaves it, and the layer
+# refuses the pipeline on lavapipe, which lacks VK_EXT_shader_replicated_composites.
+"$AS" test/layer/replicated_vec4.spvasm -o "$TMP/replicated_vec4.spv" ||
+  fail "assembling replicated_vec4"
+"$CLIENT" --messenger "$TMP/replicated_vec4.spv" >"$TMP/replicated.out" 2>&1
+code=$?
+[ "$code" = 1 ] &&
+  grep -q "replicated_vec4.spv: vkCreateComputePipelines VK_ERROR_UNKNOWN" "$TMP/replicated.out" &&
+  grep -q "MESSAGE error coopspv-layer-emulation | .*--legalize-for-device failed: .*the capability ReplicatedCompositesEXT needs the feature shaderReplicatedComposites" \
+    "$TMP/replicated.out" ||
+  fail "a replicated vec4: exit $code, $(cat "$TMP/replicated.out")"
+
 # Training: float16 accumulation is not advertised (lavapipe has no float16 atomic add), so
 # coopspv-run's own validation against the device refuses coopvec_training, and the layer,
 # handed the module anyway, refuses its pipeline naming the add it lacks.
