@@ -48,6 +48,28 @@ for name in khr_arith_funcs khr_vkcmp_style cm2_transpose_convert khr_workgroup_
   fi
 done
 
+# Emulated against native: the coopvec scripts through the layer on lavapipe against the dumps of
+# their native runs on the H100 (test/run/golden/h100), the buffers the shaders wrote compared:
+# integer and exact float8 results bit for bit, float16 accumulation and transcendental math by
+# RMSE (the GPU accumulates float16 in another order, and computes tanh, exp, ... a few ulps
+# apart).
+golden() {
+  local name=$1
+  shift
+  {
+    sed "s#FILE ../../data/corpus/#FILE $PWD/test/data/corpus/#" "$DIR/$name.amber"
+    cat "test/run/golden/h100/native_$name.amber"
+    printf '%s\n' "$@"
+  } >"$TMP/golden_$name.amber"
+  timeout 300 "$RUN" --timeout-ms 120000 "$TMP/golden_$name.amber" >"$TMP/golden_$name.out" 2>&1 ||
+    fail "$name through the layer against the H100's buffers: $(cat "$TMP/golden_$name.out")"
+}
+golden coopvec_int8_packed "EXPECT out EQ_BUFFER out_result"
+golden coopvec_fp8_matmul "EXPECT z EQ_BUFFER z_result"
+golden coopvec_mlp_f16 "EXPECT y RMSE_BUFFER y_result TOLERANCE 0.001"
+golden coopvec_loadstore_math "EXPECT w RMSE_BUFFER w_result TOLERANCE 0.0001" \
+  "EXPECT h RMSE_BUFFER h_result TOLERANCE 0.001"
+
 # The layer's InferencingOptimal is row-major with a tight stride (what the lowering reads): W3 of
 # coopvec_int8_packed converted into row_major instead gives the same result, into column_major
 # a wrong one.
