@@ -155,7 +155,10 @@
 //   rows only when each subgroup's rows are a multiple of the smallest M the profile lists, and the
 //   output then goes through --tile-coop-matrix (tile_coop_matrix.cc): every Subgroup-scope type
 //   the device does not list becomes an array of listed tiles in each subgroup (same memory, same
-//   barriers), so only listed shapes remain. The profile's maxComputeSharedMemorySize bounds the
+//   barriers), so only listed shapes remain; a type or multiply-add no listed shape takes, not
+//   even as tiles (the kernel's own float32 operands or 8 x 16 integer accumulators on the
+//   H100), is refused naming its shape and component types, since the device would refuse the
+//   output. The profile's maxComputeSharedMemorySize bounds the
 //   output (with or without tiling: --legalize-for-device passes its profile's limit for any
 //   device): the Workgroup bytes of each entry point (the module's own Workgroup variables, those
 //   of its interface from SPIR-V 1.4, plus every region array) are counted after lowering; above
@@ -2644,6 +2647,18 @@ class LowerAndTilePass : public Pass {
     PassResult tiled = TileCoopMatrices(changed ? *lowered : m, *shapes_);
     if (tiled.status == PassStatus::kFailed) {
       return PassResult::Failed("tiling the lowered matrices: " + tiled.error);
+    }
+    // A matrix no listed shape takes, not even as tiles (the kernel's own float32 operands, an
+    // 8 x 16 integer matrix, ...), would make the device refuse the output: refuse it here.
+    const ir::Module& out = tiled.rebuilt ? *tiled.rebuilt : changed ? *lowered : m;
+    const std::string unlisted = UnlistedCoopMatrix(out, *shapes_);
+    if (!unlisted.empty()) {
+      return PassResult::Failed(unlisted +
+                                " (VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163 / "
+                                "VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060); "
+                                "--lower-coop-matrix=<subgroup size> after --lower-coop-matrix2=" +
+                                std::to_string(subgroup_size_) +
+                                " gives a module without cooperative matrices instead");
     }
     if (tiled.status != PassStatus::kUnchanged) return tiled;
     return RebuiltResult(changed ? std::move(lowered) : nullptr, "");

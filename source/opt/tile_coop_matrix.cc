@@ -26,8 +26,9 @@
 // when one stays as it is (its multiply-add has no listed shape: ggml's bfloat16 matmul with a
 // float16 accumulator on the H100, converted to float). A type tiled by none of
 // these takes the largest entry shape of its Use and component type that divides it. A type no
-// shape divides stays as it is (the validator's device rules report it); so does a type whose
-// dimensions are specialization constants (freeze them first).
+// shape divides stays as it is (the validator's device rules report it; --lower-coop-matrix2
+// with a profile refuses it, UnlistedCoopMatrix); so does a type whose dimensions are
+// specialization constants (freeze them first).
 //
 // Data layout: an R x C type T tiled in m x n becomes, under the same id, OpTypeArray of G =
 // (R / m) * (C / n) Subgroup-scope m x n tiles (same component type and Use), tile t = i * (C /
@@ -137,6 +138,48 @@ class Tiler {
   Tiler(const ir::Module& m, std::vector<TileShape> shapes)
       : m_(m), shapes_(std::move(shapes)), b_(m) {}
 
+  // The first Subgroup-scope matrix type (module order) or multiply-add that no shape lists,
+  // described; empty when there is none. A type is listed when a shape has its dimensions and
+  // component type for its Use; a multiply-add when a shape has its M, N, K, the four component
+  // types (an integer's signedness from the operand mask) and its saturation.
+  std::string FirstUnlisted() {
+    CollectTypes();
+    for (InstIndex i = 0; i < m_.global_end(); ++i) {
+      if (m_.opcode(i) != Op::TypeCooperativeMatrixKHR) continue;
+      const MatrixType* t = Find(m_.result_id(i));
+      if (!t || Supported(*t)) continue;
+      static constexpr const char* kUses[] = {"MatrixA", "MatrixB", "MatrixAccumulator"};
+      return DescribeInstruction(m_, i) + ": a " + std::to_string(t->rows) + " x " +
+             std::to_string(t->columns) + " " + ScalarText(t->component) + " " +
+             (t->use < 3 ? kUses[t->use] : "matrix") +
+             " of Subgroup scope, which no cooperative matrix shape of the device lists (for its "
+             "Use, in any tiling)";
+    }
+    for (InstIndex i = m_.global_end(); i < m_.num_instructions(); ++i) {
+      if (m_.opcode(i) != Op::CooperativeMatrixMulAddKHR || m_.num_words(i) < 6) continue;
+      const MatrixType* t[4] = {Find(m_.TypeOf(m_.word(i, 3))), Find(m_.TypeOf(m_.word(i, 4))),
+                                Find(m_.TypeOf(m_.word(i, 5))), Find(m_.type_id(i))};
+      if (!t[0] || !t[1] || !t[2] || !t[3]) continue;
+      const uint32_t mask = m_.num_words(i) > 6 ? m_.word(i, 6) : 0;
+      const uint32_t M = t[0]->rows, K = t[0]->columns, N = t[1]->columns;
+      const bool listed = std::any_of(shapes_.begin(), shapes_.end(), [&](const TileShape& s) {
+        return s.m == M && s.n == N && s.k == K &&
+               Matches(t[0]->component, s.a, (mask & kASigned) != 0) &&
+               Matches(t[1]->component, s.b, (mask & kBSigned) != 0) &&
+               Matches(t[2]->component, s.c, (mask & kCSigned) != 0) &&
+               Matches(t[3]->component, s.result, (mask & kResultSigned) != 0) &&
+               s.saturating == ((mask & kSaturating) != 0);
+      });
+      if (listed) continue;
+      return DescribeInstruction(m_, i) + ": M=" + std::to_string(M) + " N=" + std::to_string(N) +
+             " K=" + std::to_string(K) + " " + ScalarText(t[0]->component) + " x " +
+             ScalarText(t[1]->component) + " + " + ScalarText(t[2]->component) + " -> " +
+             ScalarText(t[3]->component) + ((mask & kSaturating) ? " saturating" : "") +
+             " of Subgroup scope, which no cooperative matrix shape of the device lists";
+    }
+    return "";
+  }
+
   PassResult Run() {
     CollectTypes();
     if (types_.empty()) return PassResult::Unchanged();
@@ -183,6 +226,29 @@ class Tiler {
   }
 
   bool IsInt(Id type) const { return m_.DefOpcode(type) == Op::TypeInt; }
+  // A scalar type in the profile's component type names (float16, sint8, bfloat16, ...).
+  std::string ScalarText(Id type) const {
+    const InstIndex d = m_.Def(type);
+    if (d == ir::kNoInst || m_.num_words(d) < 3) return "%" + std::to_string(type);
+    const std::string width = std::to_string(m_.word(d, 2));
+    if (m_.opcode(d) == Op::TypeInt) {
+      return (m_.num_words(d) > 3 && m_.word(d, 3) ? "sint" : "uint") + width;
+    }
+    if (m_.opcode(d) != Op::TypeFloat) return "%" + std::to_string(type);
+    if (m_.num_words(d) > 3) {
+      switch (static_cast<spv::FPEncoding>(m_.word(d, 3))) {
+        case spv::FPEncoding::BFloat16KHR:
+          return "bfloat16";
+        case spv::FPEncoding::Float8E4M3EXT:
+          return "float8_e4m3";
+        case spv::FPEncoding::Float8E5M2EXT:
+          return "float8_e5m2";
+        default:
+          return "%" + std::to_string(type);
+      }
+    }
+    return "float" + width;
+  }
   uint32_t Width(Id type) const {
     const InstIndex d = m_.Def(type);
     return d == ir::kNoInst || m_.num_words(d) < 3 ? 0 : m_.word(d, 2);
@@ -901,6 +967,10 @@ std::vector<TileShape> TileShapesOf(const profile::DeviceProfile& profile) {
 
 PassResult TileCoopMatrices(ir::Module& module, std::vector<TileShape> shapes) {
   return Tiler(module, std::move(shapes)).Run();
+}
+
+std::string UnlistedCoopMatrix(const ir::Module& module, std::vector<TileShape> shapes) {
+  return Tiler(module, std::move(shapes)).FirstUnlisted();
 }
 
 std::unique_ptr<Pass> CreateTileCoopMatrixPass(std::vector<TileShape> shapes) {

@@ -33,6 +33,10 @@ bool TileShapesFromArgument(std::string_view argument, std::vector<TileShape>* s
 // Runs the tiling on `module` (as the pass does): Unchanged, Rebuilt or Failed.
 PassResult TileCoopMatrices(ir::Module& module, std::vector<TileShape> shapes);
 std::unique_ptr<Pass> CreateTileCoopMatrixPass(std::vector<TileShape> shapes);
+// The first Subgroup-scope KHR matrix type or multiply-add of `module` that none of `shapes`
+// lists (in the form its Use or the multiply-add needs), described for a diagnostic; empty when
+// every one is listed.
+std::string UnlistedCoopMatrix(const ir::Module& module, std::vector<TileShape> shapes);
 // --lower-coop-matrix2=<subgroup size>,<profile> with the profile's shapes given: a multiply-add
 // is split by rows only into pieces a shape's M divides, and the result is tiled
 // (lower_coop_matrix2.cc); without shapes, nothing is tiled. With a shared_memory_limit (the

@@ -629,12 +629,14 @@ TEST(LowerCoopMatrix2, ReductionsFoldRowsColumnsBlocksAndEverythingWithCombineFu
 
 // Workgroup-scope A (16 x 8), B (8 x 16) and accumulator (16 x 16): loads, a multiply-add, a
 // tensor store and a KHR store.
-Kernel WorkgroupKernel() {
+// Of `component` (float or half: shapes the H100 lists, tiled).
+Kernel WorkgroupKernel(const std::string& component = "float") {
   Kernel k;
+  k.component = component;
   k.globals =
-      "%wa = OpTypeCooperativeMatrixKHR %float %u_2 %u_16 %u_8 %u_0\n"
-      "%wb = OpTypeCooperativeMatrixKHR %float %u_2 %u_8 %u_16 %u_1\n"
-      "%wc = OpTypeCooperativeMatrixKHR %float %u_2 %u_16 %u_16 %u_2\n";
+      "%wa = OpTypeCooperativeMatrixKHR %" + component + " %u_2 %u_16 %u_8 %u_0\n"
+      "%wb = OpTypeCooperativeMatrixKHR %" + component + " %u_2 %u_8 %u_16 %u_1\n"
+      "%wc = OpTypeCooperativeMatrixKHR %" + component + " %u_2 %u_16 %u_16 %u_2\n";
   k.body =
       "%a = OpCooperativeMatrixLoadKHR %wa %p %u_0 %u_8 None\n"
       "%b = OpCooperativeMatrixLoadKHR %wb %p %u_0 %u_16 None\n"
@@ -920,12 +922,79 @@ TEST(LowerCoopMatrix2, TheModulesOwnWorkgroupVariablesCountToo) {
       "%pw = OpTypePointer Workgroup %arr16\n"
       "%own = OpVariable %pw Workgroup\n";
   k.entry_extra = " %own";
-  const PassRun fits = LowerFor(Text(k), "8," + H100WithSharedMemory(1088));
+  // Without tiling: the H100 lists no float32 operands (below).
+  const PassRun fits = LowerWithin(Text(k), 1088);
   ASSERT_TRUE(fits.ok) << fits.error;
-  const PassRun r = LowerFor(Text(k), "8," + H100WithSharedMemory(1087));
+  const PassRun r = LowerWithin(Text(k), 1087);
   ASSERT_FALSE(r.ok);
   EXPECT_TRUE(Contains(r.error, "needs 1088 bytes of Workgroup memory (64 of them its own"))
       << r.error;
+}
+
+// Matrices the device lists in no form, not even as tiles, are refused naming the shape and the
+// type (the device would refuse the output), with the profile's shapes or the default ones;
+// without a profile nothing is tiled and nothing refused.
+TEST(LowerCoopMatrix2, MatricesTheDeviceListsInNoFormAreRefusedNamingShapeAndType) {
+  // Workgroup float32 operands become Subgroup float32 ones: no H100 entry takes float32 A.
+  for (const std::string& argument : {std::string("8,h100"), std::string("8,")}) {
+    const PassRun r = LowerFor(Text(WorkgroupKernel()), argument);
+    ASSERT_FALSE(r.ok) << argument;
+    EXPECT_TRUE(Contains(r.error, "= OpTypeCooperativeMatrixKHR: a 16 x 8 float32 MatrixA of "
+                                  "Subgroup scope, which no cooperative matrix shape of the "
+                                  "device lists"))
+        << r.error;
+    EXPECT_TRUE(Contains(r.error, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163"))
+        << r.error;
+  }
+  const PassRun untiled = LowerFor(Text(WorkgroupKernel()), "8");
+  ASSERT_TRUE(untiled.ok) << untiled.error;
+  // The kernel's own Subgroup matrices too: an 8 x 16 uint32 accumulator (16 x 8 is listed).
+  Kernel k;
+  k.component = "uint";
+  k.rows = 8;
+  k.body = kLoadStore;
+  const PassRun u = LowerFor(Text(k), "8,h100");
+  ASSERT_FALSE(u.ok);
+  EXPECT_TRUE(Contains(u.error, "= OpTypeCooperativeMatrixKHR: a 8 x 16 uint32 "
+                                "MatrixAccumulator of Subgroup scope"))
+      << u.error;
+  k.rows = 16;
+  k.cols = 8;
+  const PassRun listed = LowerFor(Text(k), "8,h100");
+  ASSERT_TRUE(listed.ok) << listed.error;
+}
+
+// A multiply-add whose types the device lists one by one but not together is refused too.
+TEST(LowerCoopMatrix2, MultiplyAddsOfTypesListedApartButNotTogetherAreRefused) {
+  Kernel k;
+  k.component = "half";
+  k.globals =
+      "%ha = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_0\n"
+      "%hb = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_1\n"
+      "%fc = OpTypeCooperativeMatrixKHR %float %u_3 %u_16 %u_16 %u_2\n";
+  auto text = [&](const std::string& result) {
+    k.body =
+        "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %l1 None None\n"
+        "%a = OpCooperativeMatrixLoadKHR %ha %p %u_0 %u_16 None\n"
+        "%b = OpCooperativeMatrixLoadKHR %hb %p %u_0 %u_16 None\n" +
+        result +
+        "OpCooperativeMatrixStoreTensorNV %p %d %l1 None None\n"
+        "OpReturn\n";
+    return Text(k);
+  };
+  // float16 x float16 + float16 -> float32: each type is listed, the combination is not.
+  const PassRun r = LowerFor(text("%f = OpCooperativeMatrixMulAddKHR %fc %a %b %m\n"
+                                  "%d = OpFConvert %mat %f\n"),
+                             "8,h100");
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error, "= OpCooperativeMatrixMulAddKHR")) << r.error;
+  EXPECT_TRUE(Contains(r.error, "M=16 N=16 K=16 float16 x float16 + float16 -> float32 of "
+                                "Subgroup scope, which no cooperative matrix shape of the device "
+                                "lists"))
+      << r.error;
+  const PassRun listed = LowerFor(text("%d = OpCooperativeMatrixMulAddKHR %mat %a %b %m\n"),
+                                  "8,h100");
+  ASSERT_TRUE(listed.ok) << listed.error;
 }
 
 // cm2_decode_q4's 128 x 128 float result goes whole through the region of its tensor store:
