@@ -2653,12 +2653,9 @@ class LowerAndTilePass : public Pass {
     const ir::Module& out = tiled.rebuilt ? *tiled.rebuilt : changed ? *lowered : m;
     const std::string unlisted = UnlistedCoopMatrix(out, *shapes_);
     if (!unlisted.empty()) {
-      return PassResult::Failed(unlisted +
-                                " (VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163 / "
-                                "VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060); "
-                                "--lower-coop-matrix=<subgroup size> after --lower-coop-matrix2=" +
-                                std::to_string(subgroup_size_) +
-                                " gives a module without cooperative matrices instead");
+      return PassResult::Failed(
+          unlisted + "; --lower-coop-matrix=<subgroup size> after --lower-coop-matrix2=" +
+          std::to_string(subgroup_size_) + " gives a module without cooperative matrices instead");
     }
     if (tiled.status != PassStatus::kUnchanged) return tiled;
     return RebuiltResult(changed ? std::move(lowered) : nullptr, "");

@@ -142,19 +142,13 @@ class Tiler {
   // described; empty when there is none. A type is listed when a shape has its dimensions and
   // component type for its Use; a multiply-add when a shape has its M, N, K, the four component
   // types (an integer's signedness from the operand mask) and its saturation.
+  // The first multiply-add (a type whose multiply-add has no listed shape stays whole, so the
+  // multiply-add is the cause) or else Subgroup-scope matrix type (module order) that no shape
+  // lists, described; empty when there is none. A multiply-add is listed when a shape has its M,
+  // N, K, the four component types (an integer's signedness from the operand mask) and its
+  // saturation; a type when a shape has its dimensions and component type for its Use.
   std::string FirstUnlisted() {
     CollectTypes();
-    for (InstIndex i = 0; i < m_.global_end(); ++i) {
-      if (m_.opcode(i) != Op::TypeCooperativeMatrixKHR) continue;
-      const MatrixType* t = Find(m_.result_id(i));
-      if (!t || Supported(*t)) continue;
-      static constexpr const char* kUses[] = {"MatrixA", "MatrixB", "MatrixAccumulator"};
-      return DescribeInstruction(m_, i) + ": a " + std::to_string(t->rows) + " x " +
-             std::to_string(t->columns) + " " + ScalarText(t->component) + " " +
-             (t->use < 3 ? kUses[t->use] : "matrix") +
-             " of Subgroup scope, which no cooperative matrix shape of the device lists (for its "
-             "Use, in any tiling)";
-    }
     for (InstIndex i = m_.global_end(); i < m_.num_instructions(); ++i) {
       if (m_.opcode(i) != Op::CooperativeMatrixMulAddKHR || m_.num_words(i) < 6) continue;
       const MatrixType* t[4] = {Find(m_.TypeOf(m_.word(i, 3))), Find(m_.TypeOf(m_.word(i, 4))),
@@ -175,7 +169,19 @@ class Tiler {
              " K=" + std::to_string(K) + " " + ScalarText(t[0]->component) + " x " +
              ScalarText(t[1]->component) + " + " + ScalarText(t[2]->component) + " -> " +
              ScalarText(t[3]->component) + ((mask & kSaturating) ? " saturating" : "") +
-             " of Subgroup scope, which no cooperative matrix shape of the device lists";
+             " of Subgroup scope, which no cooperative matrix shape of the device lists, in any "
+             "tiling (VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060)";
+    }
+    for (InstIndex i = 0; i < m_.global_end(); ++i) {
+      if (m_.opcode(i) != Op::TypeCooperativeMatrixKHR) continue;
+      const MatrixType* t = Find(m_.result_id(i));
+      if (!t || Supported(*t)) continue;
+      static constexpr const char* kUses[] = {"MatrixA", "MatrixB", "MatrixAccumulator"};
+      return DescribeInstruction(m_, i) + ": a " + std::to_string(t->rows) + " x " +
+             std::to_string(t->columns) + " " + ScalarText(t->component) + " " +
+             (t->use < 3 ? kUses[t->use] : "matrix") +
+             " of Subgroup scope, which no cooperative matrix shape of the device lists for its "
+             "Use, in any tiling (VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163)";
     }
     return "";
   }

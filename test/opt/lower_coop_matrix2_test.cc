@@ -629,14 +629,12 @@ TEST(LowerCoopMatrix2, ReductionsFoldRowsColumnsBlocksAndEverythingWithCombineFu
 
 // Workgroup-scope A (16 x 8), B (8 x 16) and accumulator (16 x 16): loads, a multiply-add, a
 // tensor store and a KHR store.
-// Of `component` (float or half: shapes the H100 lists, tiled).
-Kernel WorkgroupKernel(const std::string& component = "float") {
+Kernel WorkgroupKernel() {
   Kernel k;
-  k.component = component;
   k.globals =
-      "%wa = OpTypeCooperativeMatrixKHR %" + component + " %u_2 %u_16 %u_8 %u_0\n"
-      "%wb = OpTypeCooperativeMatrixKHR %" + component + " %u_2 %u_8 %u_16 %u_1\n"
-      "%wc = OpTypeCooperativeMatrixKHR %" + component + " %u_2 %u_16 %u_16 %u_2\n";
+      "%wa = OpTypeCooperativeMatrixKHR %float %u_2 %u_16 %u_8 %u_0\n"
+      "%wb = OpTypeCooperativeMatrixKHR %float %u_2 %u_8 %u_16 %u_1\n"
+      "%wc = OpTypeCooperativeMatrixKHR %float %u_2 %u_16 %u_16 %u_2\n";
   k.body =
       "%a = OpCooperativeMatrixLoadKHR %wa %p %u_0 %u_8 None\n"
       "%b = OpCooperativeMatrixLoadKHR %wb %p %u_0 %u_16 None\n"
@@ -931,19 +929,20 @@ TEST(LowerCoopMatrix2, TheModulesOwnWorkgroupVariablesCountToo) {
       << r.error;
 }
 
-// Matrices the device lists in no form, not even as tiles, are refused naming the shape and the
-// type (the device would refuse the output), with the profile's shapes or the default ones;
-// without a profile nothing is tiled and nothing refused.
+// Multiply-adds and matrices the device lists in no form, not even as tiles, are refused naming
+// the shape and the types (the device would refuse the output), with the profile's shapes or the
+// default ones; without a profile nothing is tiled and nothing refused.
 TEST(LowerCoopMatrix2, MatricesTheDeviceListsInNoFormAreRefusedNamingShapeAndType) {
-  // Workgroup float32 operands become Subgroup float32 ones: no H100 entry takes float32 A.
+  // Workgroup float32 operands become Subgroup float32 ones: no H100 entry multiplies float32.
   for (const std::string& argument : {std::string("8,h100"), std::string("8,")}) {
     const PassRun r = LowerFor(Text(WorkgroupKernel()), argument);
     ASSERT_FALSE(r.ok) << argument;
-    EXPECT_TRUE(Contains(r.error, "= OpTypeCooperativeMatrixKHR: a 16 x 8 float32 MatrixA of "
-                                  "Subgroup scope, which no cooperative matrix shape of the "
-                                  "device lists"))
+    EXPECT_TRUE(Contains(r.error,
+                         "= OpCooperativeMatrixMulAddKHR: M=16 N=16 K=8 float32 x float32 + "
+                         "float32 -> float32 of Subgroup scope, which no cooperative matrix shape "
+                         "of the device lists, in any tiling"))
         << r.error;
-    EXPECT_TRUE(Contains(r.error, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163"))
+    EXPECT_TRUE(Contains(r.error, "VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060"))
         << r.error;
   }
   const PassRun untiled = LowerFor(Text(WorkgroupKernel()), "8");
@@ -955,8 +954,11 @@ TEST(LowerCoopMatrix2, MatricesTheDeviceListsInNoFormAreRefusedNamingShapeAndTyp
   k.body = kLoadStore;
   const PassRun u = LowerFor(Text(k), "8,h100");
   ASSERT_FALSE(u.ok);
-  EXPECT_TRUE(Contains(u.error, "= OpTypeCooperativeMatrixKHR: a 8 x 16 uint32 "
-                                "MatrixAccumulator of Subgroup scope"))
+  EXPECT_TRUE(
+      Contains(u.error,
+               "= OpTypeCooperativeMatrixKHR: a 8 x 16 uint32 MatrixAccumulator of "
+               "Subgroup scope, which no cooperative matrix shape of the device lists for "
+               "its Use, in any tiling (VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163)"))
       << u.error;
   k.rows = 16;
   k.cols = 8;
@@ -988,12 +990,13 @@ TEST(LowerCoopMatrix2, MultiplyAddsOfTypesListedApartButNotTogetherAreRefused) {
                              "8,h100");
   ASSERT_FALSE(r.ok);
   EXPECT_TRUE(Contains(r.error, "= OpCooperativeMatrixMulAddKHR")) << r.error;
-  EXPECT_TRUE(Contains(r.error, "M=16 N=16 K=16 float16 x float16 + float16 -> float32 of "
-                                "Subgroup scope, which no cooperative matrix shape of the device "
-                                "lists"))
+  EXPECT_TRUE(Contains(r.error,
+                       "M=16 N=16 K=16 float16 x float16 + float16 -> float32 of "
+                       "Subgroup scope, which no cooperative matrix shape of the device "
+                       "lists"))
       << r.error;
-  const PassRun listed = LowerFor(text("%d = OpCooperativeMatrixMulAddKHR %mat %a %b %m\n"),
-                                  "8,h100");
+  const PassRun listed =
+      LowerFor(text("%d = OpCooperativeMatrixMulAddKHR %mat %a %b %m\n"), "8,h100");
   ASSERT_TRUE(listed.ok) << listed.error;
 }
 
