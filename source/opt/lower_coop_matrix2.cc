@@ -113,8 +113,10 @@
 //   passes the row maximum of a softmax that way) passes its element (row, column): the k-th such
 //   operand is stored (k + 1) * R * C elements into its component's region first.
 // - A conversion between component types (OpFConvert, OpSConvert, OpUConvert, OpConvert*To*)
-//   whose result has another Use than its operand (CooperativeMatrixConversionsNV): the same
-//   conversion to the result's component type at the operand's Use, then a Use conversion.
+//   whose result has another Use than its operand (CooperativeMatrixConversionsNV): the operand
+//   is stored, each invocation converts its elements (the scalar conversion) into the region of
+//   the result's component type, and the result is loaded from there (no matrix of the result's
+//   component type at the operand's Use, which a device may not list: a bfloat16 accumulator).
 // - Workgroup-scope matrices: the matrix VALUES are replicated, the WORK is shared. An R x C
 //   Workgroup-scope matrix type becomes the R x C Subgroup-scope type (same component type and
 //   Use), and every subgroup holds the whole matrix: OpCooperativeMatrixLoadKHR, arithmetic and
@@ -2121,8 +2123,11 @@ void Lowering::LowerWorkgroupMulAdd(InstIndex i) {
   LoadMatrix(rc, d.type, m_.result_id(i), false, d.cols, c_offset);
 }
 
-// A conversion that changes the Use too: the conversion to the result's component type at the
-// operand's Use (a type of the module when it has one), then a Use conversion through the region.
+// A conversion that changes the Use too: the operand is stored to the region of its component
+// type, each invocation converts its elements (the same conversion on scalars) into the region
+// of the result's component type, and the result is loaded from there. No matrix of the result's
+// component type at the operand's Use is made: a device may list none (the H100 has no bfloat16
+// accumulator, which ggml's bfloat16 flash attention would need for its P -> P_A conversion).
 void Lowering::LowerConversionWithUse(InstIndex i) {
   MatrixInfo in, out;
   if (!ReadMatrix(i, m_.TypeOf(m_.word(i, 3)), &in) || !ReadMatrix(i, m_.type_id(i), &out)) return;
@@ -2130,30 +2135,18 @@ void Lowering::LowerConversionWithUse(InstIndex i) {
     Fail(i, "the operand's shape differs from the result's");
     return;
   }
-  const auto use = ConstantValue(m_.word(m_.Def(in.type), 6));
-  if (!use) {
-    Fail(i, "the operand's Use is not a constant");
+  if (in.component == out.component) {
+    Fail(i, "the operand's component type is the result's");
     return;
   }
-  Id middle = 0;
-  for (InstIndex t = 0; t < m_.global_end() && !middle; ++t) {
-    if (m_.opcode(t) != Op::TypeCooperativeMatrixKHR || m_.word(t, 2) != out.component) continue;
-    const auto scope = ConstantValue(m_.word(t, 3));
-    if ((scope == U(spv::Scope::Subgroup) || scope == U(spv::Scope::Workgroup)) &&
-        ConstantValue(m_.word(t, 4)) == in.rows && ConstantValue(m_.word(t, 5)) == in.cols &&
-        ConstantValue(m_.word(t, 6)) == use) {
-      middle = m_.result_id(t);
-    }
-  }
-  if (!middle) {
-    middle = Declare(derived_, Op::TypeCooperativeMatrixKHR,
-                     {out.component, Const(U(spv::Scope::Subgroup)), Const(in.rows), Const(in.cols),
-                      Const(*use)});
-  }
-  const Id converted = Emit(m_.opcode(i), middle, {m_.word(i, 3)});
-  const Region region = RegionOf(out.component, out.rows * out.cols);
-  StoreMatrix(region, converted, false, out.cols);
-  LoadMatrix(region, out.type, m_.result_id(i), false, out.cols);
+  const uint32_t elements = in.rows * in.cols;
+  const Region from = RegionOf(in.component, elements);
+  const Region to = RegionOf(out.component, elements);
+  StoreMatrix(from, m_.word(i, 3), false, in.cols);
+  const ElementLoop loop = BeginElements(from, elements);
+  StoreSlot(to, loop.e, Emit(m_.opcode(i), out.component, {LoadSlot(from, loop.e)}));
+  EndElements(loop);
+  LoadMatrix(to, out.type, m_.result_id(i), false, out.cols);
 }
 
 // Transpose: stored row-major, loaded column-major with the same stride. Use conversion: stored

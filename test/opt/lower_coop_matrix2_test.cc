@@ -1039,7 +1039,7 @@ TEST(LowerCoopMatrix2, PerElementMatrixOperandsPassTheirElementAtTheSamePlace) {
       << r.text;
 }
 
-TEST(LowerCoopMatrix2, ConversionsThatChangeTheUseConvertThenMoveThroughTheRegion) {
+TEST(LowerCoopMatrix2, ConversionsThatChangeTheUseConvertElementsBetweenTheRegions) {
   Kernel k = MatrixKernel("%t = OpFConvert %ha %m\n",
                           "%half = OpTypeFloat 16\n"
                           "%ha = OpTypeCooperativeMatrixKHR %half %u_3 %u_16 %u_16 %u_0\n");
@@ -1047,17 +1047,59 @@ TEST(LowerCoopMatrix2, ConversionsThatChangeTheUseConvertThenMoveThroughTheRegio
   k.names.push_back("ha");
   const PassRun r = Lower(Text(k));
   ASSERT_TRUE(r.ok) << r.error;
-  // To half at the operand's Use (Accumulator), stored row-major, loaded as A.
+  // No half matrix at the operand's Use (Accumulator): a device may list none (bfloat16).
+  EXPECT_FALSE(std::regex_search(
+      r.text, std::regex("OpTypeCooperativeMatrixKHR %half %uint_3(_[0-9]+)? %uint_16 %uint_16 "
+                         "%uint_2\n")))
+      << r.text;
+  // The float operand stored row-major, a barrier, each element converted by the scalar
+  // conversion into the half region, a barrier, and the result loaded from there as A.
   EXPECT_TRUE(std::regex_search(
-      r.text, std::regex("(%[0-9]+) = OpTypeCooperativeMatrixKHR %half %uint_3(_[0-9]+)? "
-                         "%uint_16 %uint_16 %uint_2\n")))
+      r.text, std::regex("OpCooperativeMatrixStoreKHR %[0-9]+ %m %uint_0 %uint_16 [^\n]*\n"
+                         "OpControlBarrier [^\n]*\n")))
       << r.text;
   EXPECT_TRUE(std::regex_search(
-      r.text, std::regex("(%[0-9]+) = OpFConvert %[0-9]+ %m\n%[0-9]+ = OpLoad[^\n]*\n%[0-9]+ = "
-                         "OpLoad[^\n]*\n%[0-9]+ = OpIMul[^\n]*\n%[0-9]+ = OpAccessChain[^\n]*\n"
-                         "OpCooperativeMatrixStoreKHR %[0-9]+ \\1 %uint_0 %uint_16 ")))
+      r.text, std::regex("(%[0-9]+) = OpLoad %float [^\n]*\n(%[0-9]+) = OpFConvert %half \\1\n"
+                         "(%[0-9]+ = [^\n]*\n)*OpStore %[0-9]+ \\2 ")))
       << r.text;
-  EXPECT_TRUE(Contains(r.text, "%t = OpCooperativeMatrixLoadKHR %ha ")) << r.text;
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("OpControlBarrier [^\n]*\n(%[0-9]+ = [^\n]*\n)*%t = "
+                         "OpCooperativeMatrixLoadKHR %ha [^\n]*\nOpControlBarrier")))
+      << r.text;
+  EXPECT_EQ(Count(r.text, "OpFConvert"), 1u) << r.text;
+}
+
+// ggml's bfloat16 flash attention converts its float32 accumulator P to a bfloat16 A (and here
+// to a B too): lowered for the H100, whose list has bfloat16 only as A and B, the output keeps
+// no bfloat16 accumulator and passes the device's shapes.
+TEST(LowerCoopMatrix2, BFloat16UseConversionsNeedNoBFloat16Accumulator) {
+  Kernel k;
+  k.capabilities =
+      "OpCapability BFloat16TypeKHR\n"
+      "OpCapability BFloat16CooperativeMatrixKHR\n"
+      "OpCapability CooperativeMatrixConversionsNV\n"
+      "OpExtension \"SPV_KHR_bfloat16\"\n";
+  k.globals =
+      "%bf16 = OpTypeFloat 16 BFloat16KHR\n"
+      "%bfa = OpTypeCooperativeMatrixKHR %bf16 %u_3 %u_16 %u_16 %u_0\n"
+      "%bfb = OpTypeCooperativeMatrixKHR %bf16 %u_3 %u_16 %u_16 %u_1\n";
+  k.body =
+      "%m = OpCooperativeMatrixLoadTensorNV %mat %p %mnull %l1 None None\n"
+      "%a = OpFConvert %bfa %m\n"
+      "%b = OpFConvert %bfb %m\n"
+      "%d = OpCooperativeMatrixMulAddKHR %mat %a %b %m\n"
+      "OpCooperativeMatrixStoreTensorNV %p %d %l1 None None\n"
+      "OpReturn\n";
+  k.names.insert(k.names.end(), {"bfa", "bfb", "a", "b", "d"});
+  const PassRun r = LowerFor(Text(k), "8,h100");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(std::regex_search(
+      r.text, std::regex("OpTypeCooperativeMatrixKHR %bfloat16 %uint_3(_[0-9]+)? %uint_16 %uint_16 "
+                         "%uint_2\n")))
+      << r.text;
+  EXPECT_EQ(Count(r.text, "OpFConvert %bfloat16 "), 2u) << r.text;
+  EXPECT_TRUE(Contains(r.text, "%a = OpCooperativeMatrixLoadKHR %bfa ")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "%b = OpCooperativeMatrixLoadKHR %bfb ")) << r.text;
 }
 
 // ---- Block sizes and DecodeFunc
