@@ -9,8 +9,8 @@
 #   h100+dead the same output after --eliminate-dead --compact-ids, validated again;
 #   lavapipe  every module: --legalize-for-device=lavapipe; coopspv-val --device-profile=lavapipe
 #             and spirv-val.
-# Flash attention and convolutions go through the same steps again with the specialization
-# constants ggml gives its pipelines (steps <step>@ggml..., see ggml_specs).
+# Every module goes through the same steps again with the specialization constants ggml gives
+# its pipelines (steps <step>@ggml..., see ggml_specs).
 # A developer tool: ggml is third-party, so nothing in the build or CI needs it.
 #
 #   utils/ggml_coop_check.sh <ggml checkout or git dir> <work dir> [spirv-val] [glslang]
@@ -121,12 +121,28 @@ group() {
 # HSK = HSV = 128 and float16 K / V (get_fa_spec_constants; cm2: the n_rows < 32 and the
 # n_rows >= 32 block sizes, subgroup 32; cm1: 4 subgroups of lavapipe's 8), convolutions with a
 # 3 x 3 kernel and padding 1 in the 64 x 128 block shape (SHMEM_PAD 8, Csh staged; cm1: 32 x 32
-# subgroup tiles).
+# subgroup tiles), matmuls aligned with the m and s warptiles of a coopmat2 device (quantized A:
+# the _mmq ones) and the m warptile of a coopmat1 device with 16 x 16 x 16 tiles and subgroups of
+# 32. Ids a module does not have are left out.
 ggml_specs() {
   local conv2d="0:256 1:64 2:16 3:128 4:8 5:0 6:8 9:1 10:1 13:3 14:3 16:1"
   local conv3d="0:256 1:64 2:16 3:128 4:8 5:8 9:1 10:1 11:1 15:3 16:3 17:3 19:1"
   local fa="3:128 4:128 8:32 12:1 13:1 14:2 15:2"
+  local quant=1
+  case "$1" in matmul_f32_* | matmul_f16_* | matmul_bf16_* | matmul_id_subgroup_f32_* | \
+    matmul_id_subgroup_f16_* | matmul_id_subgroup_bf16_*) quant= ;;
+  esac
   case "$(group "$1")" in
+    matmul_cm2 | matmul_id_cm2)
+      if [ -n "$quant" ]; then
+        echo "ggml-m|0:256 1:128 2:128 3:64 4:true 5:1 6:32"
+        echo "ggml-s|0:256 1:32 2:64 3:128 4:false 5:1 6:32"
+      else
+        echo "ggml-m|0:256 1:128 2:128 3:64 4:false 5:1 6:32"
+        echo "ggml-s|0:128 1:64 2:64 3:64 4:false 5:1 6:32"
+      fi ;;
+    matmul_cm1 | matmul_id_cm1)
+      echo "ggml-m|0:128 1:64 2:64 3:$([ -n "$quant" ] && echo 32 || echo 16) 4:32 5:32 6:2 7:16 8:16 9:16 10:32 11:1" ;;
     flash_attn_cm2)
       echo "ggml-rows32|0:256 1:32 2:32 $fa"
       echo "ggml-rows64|0:128 1:64 2:64 $fa" ;;
@@ -186,13 +202,20 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 for f in "$WORK"/spv/*.spv; do
   m=$(basename "$f" .spv)
   g=$(group "$m")
+  "$BIN/coopspv-dis" "$f" >"$WORK/dis"
   matrix2=
-  "$BIN/coopspv-dis" "$f" |
-    grep -q -E "$MATRIX2_CAPS|OpTypeCooperativeMatrixKHR %[A-Za-z0-9_]+ %uint_2 " && matrix2=1
+  grep -q -E "$MATRIX2_CAPS|OpTypeCooperativeMatrixKHR %[A-Za-z0-9_]+ %uint_2 " "$WORK/dis" &&
+    matrix2=1
+  grep -o -E 'OpDecorate %[^ ]+ SpecId [0-9]+' "$WORK/dis" | awk '{ print $4 }' >"$WORK/specids"
   # "|" (the defaults), then each of ggml's specializations.
   { echo "|"; ggml_specs "$m"; } | while IFS='|' read -r name spec; do
     set_spec=()
-    [ -n "$spec" ] && set_spec=(--set-spec-const-default-value "$spec")
+    if [ -n "$spec" ]; then
+      spec=$(for pair in $spec; do
+        grep -q -x "${pair%%:*}" "$WORK/specids" && printf '%s ' "$pair"
+      done)
+      set_spec=(--set-spec-const-default-value "${spec% }")
+    fi
     at=${name:+@$name}
     o=$OUT/$m${at:+.$name}
     if [ -n "$matrix2" ]; then
