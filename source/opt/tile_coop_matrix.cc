@@ -157,12 +157,7 @@ class Tiler {
       const uint32_t mask = m_.num_words(i) > 6 ? m_.word(i, 6) : 0;
       const uint32_t M = t[0]->rows, K = t[0]->columns, N = t[1]->columns;
       const bool listed = std::any_of(shapes_.begin(), shapes_.end(), [&](const TileShape& s) {
-        return s.m == M && s.n == N && s.k == K &&
-               Matches(t[0]->component, s.a, (mask & kASigned) != 0) &&
-               Matches(t[1]->component, s.b, (mask & kBSigned) != 0) &&
-               Matches(t[2]->component, s.c, (mask & kCSigned) != 0) &&
-               Matches(t[3]->component, s.result, (mask & kResultSigned) != 0) &&
-               s.saturating == ((mask & kSaturating) != 0);
+        return s.m == M && s.n == N && s.k == K && TypesFit(s, *t[0], *t[1], *t[2], *t[3], mask);
       });
       if (listed) continue;
       return DescribeInstruction(m_, i) + ": M=" + std::to_string(M) + " N=" + std::to_string(N) +
@@ -295,6 +290,18 @@ class Tiler {
            (w == 64 && c == CT::kFloat64);
   }
 
+  // Whether a multiply-add of A, B, C and result types `a`, `b`, `c`, `r` with operand mask
+  // `mask` has the component types (an integer's signedness from the mask) and saturation of
+  // shape `s`.
+  bool TypesFit(const TileShape& s, const MatrixType& a, const MatrixType& b, const MatrixType& c,
+                const MatrixType& r, uint32_t mask) const {
+    return Matches(a.component, s.a, (mask & kASigned) != 0) &&
+           Matches(b.component, s.b, (mask & kBSigned) != 0) &&
+           Matches(c.component, s.c, (mask & kCSigned) != 0) &&
+           Matches(r.component, s.result, (mask & kResultSigned) != 0) &&
+           s.saturating == ((mask & kSaturating) != 0);
+  }
+
   // The tile a shape gives a matrix of this Use, when its component type fits.
   std::optional<std::pair<uint32_t, uint32_t>> TileOf(const MatrixType& t,
                                                       const TileShape& s) const {
@@ -374,12 +381,8 @@ class Tiler {
       const uint32_t R = t[0]->rows, K = t[0]->columns, C = t[1]->columns;
       const TileShape* best = nullptr;
       for (const TileShape& s : shapes_) {
-        const bool types_fit = Matches(t[0]->component, s.a, (mask & kASigned) != 0) &&
-                               Matches(t[1]->component, s.b, (mask & kBSigned) != 0) &&
-                               Matches(t[2]->component, s.c, (mask & kCSigned) != 0) &&
-                               Matches(t[3]->component, s.result, (mask & kResultSigned) != 0) &&
-                               s.saturating == ((mask & kSaturating) != 0);
-        if (!types_fit || R % s.m || C % s.n || K % s.k) continue;
+        if (!TypesFit(s, *t[0], *t[1], *t[2], *t[3], mask) || R % s.m || C % s.n || K % s.k)
+          continue;
         const std::pair<uint32_t, uint32_t> want[4] = {
             {s.m, s.k}, {s.k, s.n}, {s.m, s.n}, {s.m, s.n}};
         bool agrees = true;
