@@ -104,6 +104,7 @@ struct Instance {
 // A module the application created: its words, and the diagnostics already reported for it.
 struct Module {
   std::vector<uint32_t> words;
+  CacheKey key;  // ModuleKey(words): hashed once, at creation.
   bool khr_matrices = false;
   std::mutex mutex;
   std::set<std::string> reported;
@@ -746,7 +747,7 @@ bool Check(Device& d, Module& m, std::span<const run::SpecConstant> spec, uint32
   }
   Verdict verdict;
   if (target == nullptr ||
-      !ValidateModule(m.words, spec, setup, *d.instance->cache, &verdict, &error)) {
+      !ValidateModule(m.words, m.key, spec, setup, *d.instance->cache, &verdict, &error)) {
     d.instance->Report(ReportLevel::kError, "coopspv-layer",
                        std::string(where) + ": the module could not be validated: " + error, type,
                        object);
@@ -778,6 +779,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
     if (d->physical != nullptr && (s.validate || s.emulate) && info->pCode != nullptr) {
       m = std::make_shared<Module>();
       m->words.assign(info->pCode, info->pCode + info->codeSize / 4);
+      m->key = ModuleKey(m->words);
       m->khr_matrices = DeclaresKhrMatrices(m->words);
       if (s.validate && Check(*d, *m, {}, 0, "vkCreateShaderModule", VK_OBJECT_TYPE_DEVICE,
                               reinterpret_cast<uint64_t>(device))) {
@@ -859,6 +861,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       if (inline_module != nullptr && inline_module->pCode != nullptr) {
         m = std::make_shared<Module>();
         m->words.assign(inline_module->pCode, inline_module->pCode + inline_module->codeSize / 4);
+        m->key = ModuleKey(m->words);
         m->khr_matrices = DeclaresKhrMatrices(m->words);
         if (s.validate && Check(*d, *m, {}, 0, "vkCreateComputePipelines", VK_OBJECT_TYPE_DEVICE,
                                 reinterpret_cast<uint64_t>(device))) {
@@ -909,12 +912,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
           }
         }
       }
-      std::vector<uint32_t> legal;
+      std::shared_ptr<const std::vector<uint32_t>> legal;
       Source source = Source::kComputed;
       std::string error;
       const std::shared_ptr<const DeviceTarget> target = Target(*d->physical, false, size, &error);
       if (target == nullptr ||
-          !LegalizeModule(m->words, spec, d->setup.target_env, target->json, target->key,
+          !LegalizeModule(m->words, m->key, spec, d->setup.target_env, target->json, target->key,
                           *d->instance->cache, &legal, &source, &error)) {
         d->instance->Report(ReportLevel::kError, "coopspv-layer-emulation",
                             "vkCreateComputePipelines: the cooperative matrices of this module "
@@ -932,8 +935,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
                             VK_OBJECT_TYPE_SHADER_MODULE, object);
       }
       VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-      module_info.codeSize = legal.size() * 4;
-      module_info.pCode = legal.data();
+      module_info.codeSize = legal->size() * 4;
+      module_info.pCode = legal->data();
       const VkResult result = d->create_module(device, &module_info, nullptr, &r->module);
       if (result != VK_SUCCESS) {
         rewrites.push_back(std::move(r));

@@ -43,20 +43,25 @@ struct Verdict {
   Source source = Source::kComputed;
 };
 
+// The hash of a module's words and coopspv's version, part of every cache key of the module.
+CacheKey ModuleKey(std::span<const uint32_t> words);
+
 // Validates the module specialized by `spec` (as coopspv-run does: the values become the spec
 // constants' defaults), or found in the cache. False only when validation could not run
 // (`error`: a bad option); an invalid module is a verdict.
-bool ValidateModule(std::span<const uint32_t> words, std::span<const run::SpecConstant> spec,
-                    const ValidationSetup& setup, Cache& cache, Verdict* verdict,
-                    std::string* error);
+// `module_key` is ModuleKey(words), computed once per module: a cache hit hashes only the rest.
+bool ValidateModule(std::span<const uint32_t> words, const CacheKey& module_key,
+                    std::span<const run::SpecConstant> spec, const ValidationSetup& setup,
+                    Cache& cache, Verdict* verdict, std::string* error);
 
 // The module specialized by `spec`, frozen, folded and legalized for the device whose profile
 // is `device_json` (its subgroup size the one the pipeline runs with; `device_key` the hash of
 // the text), or found in the cache. False with the reason when the legalization fails.
-bool LegalizeModule(std::span<const uint32_t> words, std::span<const run::SpecConstant> spec,
-                    const std::string& target_env, const std::string& device_json,
-                    const CacheKey& device_key, Cache& cache, std::vector<uint32_t>* out,
-                    Source* source, std::string* error);
+bool LegalizeModule(std::span<const uint32_t> words, const CacheKey& module_key,
+                    std::span<const run::SpecConstant> spec, const std::string& target_env,
+                    const std::string& device_json, const CacheKey& device_key, Cache& cache,
+                    std::shared_ptr<const std::vector<uint32_t>>* out, Source* source,
+                    std::string* error);
 
 // A diagnostic as one line: "error: rule: message [clause] (instruction)".
 std::string DiagnosticLine(const ValidationDiagnostic& d);

@@ -28,6 +28,36 @@ TEST(Hasher, EveryAddCounts) {
   EXPECT_EQ(key({"x"}).Hex().size(), 32u);
 }
 
+TEST(HashBytes, EveryByteAndTheLengthCount) {
+  std::vector<uint32_t> words(1000);
+  for (size_t i = 0; i < words.size(); ++i) words[i] = static_cast<uint32_t>(i * 2654435761u);
+  const CacheKey key = HashBytes(words.data(), words.size() * 4);
+  EXPECT_EQ(key, HashBytes(words.data(), words.size() * 4));
+  // A word in each of the four lanes, and one in the tail past the last 32-byte stripe.
+  for (size_t i : {0, 1, 2, 3, 7, 500, 998, 999}) {
+    std::vector<uint32_t> changed = words;
+    changed[i] ^= 1u << (i % 32);
+    EXPECT_NE(HashBytes(changed.data(), changed.size() * 4), key) << i;
+    EXPECT_NE(ModuleKey(changed), ModuleKey(words)) << i;
+  }
+  EXPECT_NE(HashBytes(words.data(), 3996), key);
+  EXPECT_NE(HashBytes(words.data(), 0), HashBytes(words.data(), 4));
+  std::vector<uint32_t> zeros(8, 0);
+  EXPECT_NE(HashBytes(zeros.data(), 28), HashBytes(zeros.data(), 32));
+}
+
+TEST(Cache, ParsedEntriesInMemory) {
+  Cache& cache = Cache::ForDirectory("");
+  const CacheKey key{3, 4};
+  EXPECT_EQ(cache.FindParsed<Verdict>(key, "verdict"), nullptr);
+  auto v = std::make_shared<Verdict>();
+  v->valid = false;
+  cache.PutParsed(key, "verdict", v);
+  EXPECT_EQ(cache.FindParsed<Verdict>(key, "verdict"), v);
+  EXPECT_EQ(cache.FindParsed<Verdict>(key, "spv"), nullptr);
+  EXPECT_EQ(cache.FindParsed<Verdict>({3, 5}, "verdict"), nullptr);
+}
+
 TEST(Cache, MemoryAndDirectory) {
   const std::string dir = std::string(getenv("TEST_TMPDIR") ? getenv("TEST_TMPDIR") : "/tmp") +
                           "/coopspv_layer_cache_test";
