@@ -5,9 +5,10 @@
 #
 #   utils/gpu_check_layer.sh [report.txt]     # default: $OUT/gpu_check_layer.txt
 #
-# 1. Emulated against native: each test/run/native/khr_*.amber and cm2_*.amber runs natively,
-#    then through the layer with coopspv.hide_native (the layer hides the driver's
-#    VK_KHR_cooperative_matrix and VK_NV_cooperative_matrix2 and emulates them); the line says
+# 1. Emulated against native: each test/run/native/khr_*.amber, cm2_*.amber and nv_*.amber runs
+#    natively, then through the layer with coopspv.hide_native (the layer hides the driver's
+#    VK_KHR_cooperative_matrix, VK_NV_cooperative_matrix2 and VK_NV_cooperative_matrix and
+#    emulates them); the line says
 #    each run's exit status and whether the buffers the shaders wrote are equal (cmp of the
 #    --dump-buffers files). Element-wise results whose placement over the invocations the
 #    implementation chooses (khr_arith_funcs' first elements) differ by design.
@@ -36,7 +37,8 @@ status=0
 {
   echo "# VK_LAYER_coopspv on $("$BIN/coopspv-run" --list-devices | head -1)"
   echo "# 1. native vs emulated (coopspv.hide_native): exit codes, buffers"
-  for script in test/run/native/khr_*.amber test/run/native/cm2_*.amber; do
+  for script in test/run/native/khr_*.amber test/run/native/cm2_*.amber \
+    test/run/native/nv_*.amber; do
     name=$(basename "$script" .amber)
     timeout 300 "$BIN/coopspv-run" --timeout-ms 60000 --dump-buffers "$WORK/$name.native" \
       "$script" >"$WORK/$name.native.out" 2>&1

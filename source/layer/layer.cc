@@ -105,7 +105,10 @@ struct Instance {
 struct Module {
   std::vector<uint32_t> words;
   CacheKey key;  // ModuleKey(words): hashed once, at creation.
-  bool khr_matrices = false;
+  bool khr_matrices = false;  // It needs the emulation: NeedsEmulation.
+  // Where it does: IdenticalInvocations, the size of a workgroup whose invocations all do the
+  // same work (0: not such a module).
+  uint32_t identical_invocations = 0;
   std::mutex mutex;
   std::set<std::string> reported;
 };
@@ -202,15 +205,22 @@ PhysicalDevice* Instance::Physical(VkPhysicalDevice device) {
       // Matrix2 builds on KHR matrices: native ones, or emulated ones.
       const bool native = p->real.HasExtension(kKhrCooperativeMatrix);
       const bool native2 = p->real.HasExtension(kNvCooperativeMatrix2);
+      const bool native_nv = p->real.HasExtension(kNvCooperativeMatrix);
       const std::string why =
           WhyNoEmulation(basic.apiVersion, subgroup.supportedStages, subgroup.supportedOperations);
       const bool hide = settings.hide_native;
-      if (settings.emulate && (!native || !native2 || hide)) {
+      if (settings.emulate && (!native || !native2 || !native_nv || hide)) {
         if (why.empty()) {
           p->emulation.matrices = !native || hide;
           p->emulation.matrix2 = !native2 || hide;
+          p->emulation.matrices_nv = !native_nv || hide;
           if (native && p->emulation.matrices) RemoveNativeMatrices(&p->real);
           if (native2 && p->emulation.matrix2) RemoveNativeMatrix2(&p->real);
+          if (native_nv && p->emulation.matrices_nv) RemoveNativeMatricesNV(&p->real);
+          // bfloat16 goes with the lowered matrices: --lower-small-floats keeps its bits in
+          // 16-bit integers.
+          p->emulation.bfloat16 = p->emulation.matrices && !p->real.features.shaderBFloat16Type &&
+                                  p->real.features.shaderInt16;
         } else {
           Report(ReportLevel::kWarning, "coopspv-layer",
                  std::string("cooperative matrices are not emulated on ") + basic.deviceName +
@@ -398,6 +408,12 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
     if (p != nullptr && p->emulation.matrix2) {
       emulated.push_back(Extension(kNvCooperativeMatrix2, kNvCooperativeMatrix2SpecVersion));
     }
+    if (p != nullptr && p->emulation.matrices_nv) {
+      emulated.push_back(Extension(kNvCooperativeMatrix, kNvCooperativeMatrixSpecVersion));
+    }
+    if (p != nullptr && p->emulation.bfloat16) {
+      emulated.push_back(Extension(kKhrShaderBfloat16, kKhrShaderBfloat16SpecVersion));
+    }
     if (ours) return FillArray(emulated, count, out);
     if (layer != nullptr || emulated.empty()) {
       return d->vk.vkEnumerateDeviceExtensionProperties(device, layer, count, out);
@@ -474,7 +490,17 @@ VkResult FillEntries(const std::vector<Entry>& list, uint32_t* count, Entry* out
 template <typename Entry, typename Properties>
 Entry ToEntry(const Properties& m) {
   Entry e;
-  if constexpr (std::is_same_v<Entry, run::CooperativeMatrixEntryKHR>) {
+  if constexpr (std::is_same_v<Entry, run::CooperativeMatrixEntryNV>) {
+    e.MSize = m.MSize;
+    e.NSize = m.NSize;
+    e.KSize = m.KSize;
+    e.AType = static_cast<uint32_t>(m.AType);
+    e.BType = static_cast<uint32_t>(m.BType);
+    e.CType = static_cast<uint32_t>(m.CType);
+    e.DType = static_cast<uint32_t>(m.ResultType);
+    e.scope = static_cast<uint32_t>(m.scope);
+    return e;
+  } else if constexpr (std::is_same_v<Entry, run::CooperativeMatrixEntryKHR>) {
     e.MSize = m.MSize;
     e.NSize = m.NSize;
     e.KSize = m.KSize;
@@ -484,18 +510,34 @@ Entry ToEntry(const Properties& m) {
     e.KGranularity = m.KGranularity;
     e.workgroupInvocations = m.workgroupInvocations;
   }
-  e.AType = static_cast<uint32_t>(m.AType);
-  e.BType = static_cast<uint32_t>(m.BType);
-  e.CType = static_cast<uint32_t>(m.CType);
-  e.ResultType = static_cast<uint32_t>(m.ResultType);
-  e.saturatingAccumulation = m.saturatingAccumulation ? VK_TRUE : VK_FALSE;
-  e.scope = static_cast<uint32_t>(m.scope);
+  if constexpr (!std::is_same_v<Entry, run::CooperativeMatrixEntryNV>) {
+    e.AType = static_cast<uint32_t>(m.AType);
+    e.BType = static_cast<uint32_t>(m.BType);
+    e.CType = static_cast<uint32_t>(m.CType);
+    e.ResultType = static_cast<uint32_t>(m.ResultType);
+    e.saturatingAccumulation = m.saturatingAccumulation ? VK_TRUE : VK_FALSE;
+    e.scope = static_cast<uint32_t>(m.scope);
+  }
   return e;
 }
 
 constexpr char kMatrixPropertiesName[] = "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR";
 constexpr char kFlexibleDimensionsName[] =
     "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV";
+constexpr char kMatrixPropertiesNvName[] = "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV";
+
+std::vector<profile::CooperativeMatrixProperties> KhrList(const profile::DeviceProfile& d,
+                                                          const Emulation& e) {
+  return EmulatedMatrixShapes(d, e);
+}
+std::vector<profile::CooperativeMatrixProperties> NvList(const profile::DeviceProfile& d,
+                                                         const Emulation&) {
+  return EmulatedMatrixShapesNV(d);
+}
+std::vector<profile::FlexibleDimensionsProperties> FlexibleList(const profile::DeviceProfile& d,
+                                                                const Emulation& e) {
+  return EmulatedFlexibleDimensions(d, e);
+}
 
 // vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR and
 // vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV: the emulated list where
@@ -517,7 +559,7 @@ VKAPI_ATTR VkResult VKAPI_CALL GetPropertyList(VkPhysicalDevice device, uint32_t
       return next(device, count, out);
     }
     std::vector<Entry> list;
-    for (const auto& m : kList(p->real)) list.push_back(ToEntry<Entry>(m));
+    for (const auto& m : kList(p->real, p->emulation)) list.push_back(ToEntry<Entry>(m));
     return FillEntries(list, count, out);
   } catch (...) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -526,10 +568,13 @@ VKAPI_ATTR VkResult VKAPI_CALL GetPropertyList(VkPhysicalDevice device, uint32_t
 
 const auto GetMatrixProperties =
     GetPropertyList<run::CooperativeMatrixEntryKHR, &Emulation::matrices, kMatrixPropertiesName,
-                    EmulatedMatrixShapes>;
+                    KhrList>;
+const auto GetMatrixPropertiesNV =
+    GetPropertyList<run::CooperativeMatrixEntryNV, &Emulation::matrices_nv,
+                    kMatrixPropertiesNvName, NvList>;
 const auto GetFlexibleDimensionsProperties =
     GetPropertyList<run::FlexibleDimensionsEntryNV, &Emulation::matrix2, kFlexibleDimensionsName,
-                    EmulatedFlexibleDimensions>;
+                    FlexibleList>;
 
 // ---- Device.
 
@@ -610,6 +655,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
     };
     if (emulation.matrices) strip(kKhrCooperativeMatrix, run::kCooperativeMatrixFeaturesKHR);
     if (emulation.matrix2) strip(kNvCooperativeMatrix2, run::kCooperativeMatrix2FeaturesNV);
+    if (emulation.matrices_nv) strip(kNvCooperativeMatrix, kCooperativeMatrixFeaturesNV);
+    if (emulation.bfloat16) strip(kKhrShaderBfloat16, kShaderBfloat16FeaturesKHR);
     copy.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
     copy.ppEnabledExtensionNames = extensions.data();
     // The lowering runs with one subgroup size: on a device whose size varies, the layer asks
@@ -780,7 +827,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
       m = std::make_shared<Module>();
       m->words.assign(info->pCode, info->pCode + info->codeSize / 4);
       m->key = ModuleKey(m->words);
-      m->khr_matrices = DeclaresKhrMatrices(m->words);
+      m->khr_matrices = NeedsEmulation(m->words, d->physical->emulation);
+      if (m->khr_matrices) m->identical_invocations = IdenticalInvocations(m->words);
       if (s.validate && Check(*d, *m, {}, 0, "vkCreateShaderModule", VK_OBJECT_TYPE_DEVICE,
                               reinterpret_cast<uint64_t>(device))) {
         *out = VK_NULL_HANDLE;
@@ -862,7 +910,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         m = std::make_shared<Module>();
         m->words.assign(inline_module->pCode, inline_module->pCode + inline_module->codeSize / 4);
         m->key = ModuleKey(m->words);
-        m->khr_matrices = DeclaresKhrMatrices(m->words);
+        m->khr_matrices = NeedsEmulation(m->words, d->physical->emulation);
+        if (m->khr_matrices) m->identical_invocations = IdenticalInvocations(m->words);
+      if (m->khr_matrices) m->identical_invocations = IdenticalInvocations(m->words);
         if (s.validate && Check(*d, *m, {}, 0, "vkCreateComputePipelines", VK_OBJECT_TYPE_DEVICE,
                                 reinterpret_cast<uint64_t>(device))) {
           failed = true;
@@ -916,9 +966,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       Source source = Source::kComputed;
       std::string error;
       const std::shared_ptr<const DeviceTarget> target = Target(*d->physical, false, size, &error);
+      // Written for a subgroup of 32, a workgroup of identical invocations has, on a device of
+      // smaller subgroups, several subgroups storing the same matrices; one computes them.
+      const uint32_t one_subgroup = m->identical_invocations > size ? size : 0;
       if (target == nullptr ||
           !LegalizeModule(m->words, m->key, spec, d->setup.target_env, target->json, target->key,
-                          *d->instance->cache, &legal, &source, &error)) {
+                          one_subgroup, *d->instance->cache, &legal, &source, &error)) {
         d->instance->Report(ReportLevel::kError, "coopspv-layer-emulation",
                             "vkCreateComputePipelines: the cooperative matrices of this module "
                             "cannot be emulated (subgroup size " +
@@ -931,7 +984,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         d->instance->Report(ReportLevel::kInfo, "coopspv-layer-emulation",
                             std::string("vkCreateComputePipelines: ") +
                                 kLegalized[static_cast<int>(source)] + " for subgroup size " +
-                                std::to_string(size),
+                                std::to_string(size) +
+                                (one_subgroup != 0
+                                     ? ", its workgroup of " +
+                                           std::to_string(m->identical_invocations) +
+                                           " identical invocations narrowed to one subgroup"
+                                     : ""),
                             VK_OBJECT_TYPE_SHADER_MODULE, object);
       }
       VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
@@ -996,6 +1054,9 @@ PFN_vkVoidFunction PhysicalDeviceFunction(const char* name) {
   }
   if (std::strcmp(name, kFlexibleDimensionsName) == 0) {
     return reinterpret_cast<PFN_vkVoidFunction>(GetFlexibleDimensionsProperties);
+  }
+  if (std::strcmp(name, kMatrixPropertiesNvName) == 0) {
+    return reinterpret_cast<PFN_vkVoidFunction>(GetMatrixPropertiesNV);
   }
   return nullptr;
 }

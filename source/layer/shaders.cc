@@ -3,6 +3,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "source/layer/emulate.h"
 #include "source/run/specialization.h"
 
 namespace coopspv::layer {
@@ -130,13 +131,15 @@ bool ValidateModule(std::span<const uint32_t> words, const CacheKey& module_key,
 
 bool LegalizeModule(std::span<const uint32_t> words, const CacheKey& module_key,
                     std::span<const run::SpecConstant> spec, const std::string& target_env,
-                    const std::string& device_json, const CacheKey& device_key, Cache& cache,
+                    const std::string& device_json, const CacheKey& device_key,
+                    uint32_t one_subgroup, Cache& cache,
                     std::shared_ptr<const std::vector<uint32_t>>* out, Source* source,
                     std::string* error) {
   Hasher h;
   h.Add("legalize");
   h.Add(target_env);
   h.Add(&device_key, sizeof(device_key));
+  h.Add(uint64_t{one_subgroup});
   AddModule(h, module_key, spec);
   const CacheKey key = h.Finish();
   if (auto parsed = cache.FindParsed<std::vector<uint32_t>>(key, "spv")) {
@@ -155,6 +158,11 @@ bool LegalizeModule(std::span<const uint32_t> words, const CacheKey& module_key,
     return true;
   }
   *source = Source::kComputed;
+  std::vector<uint32_t> narrowed;
+  if (one_subgroup != 0) {
+    narrowed = WithLocalSize(words, one_subgroup);
+    words = narrowed;
+  }
   OptimizerOptions options;
   options.target_env = target_env;
   // The layer validated the module already, for the block layouts the device enabled.
