@@ -1,7 +1,6 @@
 #include "source/layer/emulate.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "source/run/vulkan.h"
 
@@ -270,7 +269,6 @@ bool NeedsEmulation(std::span<const uint32_t> words, const Emulation& e) {
 
 uint32_t IdenticalInvocations(std::span<const uint32_t> words) {
   uint32_t entry_points = 0, local_size = 0, local_size_modes = 0;
-  std::unordered_map<uint32_t, uint32_t> constants;  // OpConstant result -> its first word.
   std::vector<uint32_t> matrix_scopes;
   for (size_t i = 5; i < words.size();) {
     const uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
@@ -297,8 +295,6 @@ uint32_t IdenticalInvocations(std::span<const uint32_t> words) {
       if (w[3] != kBuiltInWorkgroupId && w[3] != kBuiltInNumWorkgroups) return 0;
     } else if (opcode == kOpMemberDecorate && count >= 5 && w[3] == kDecorationBuiltIn) {
       return 0;
-    } else if (opcode == kOpConstant && count >= 4) {
-      constants[w[2]] = w[3];
     } else if ((opcode == kOpTypeCooperativeMatrixKHR || opcode == kOpTypeCooperativeMatrixNV) &&
                count >= 4) {
       matrix_scopes.push_back(w[3]);
@@ -308,11 +304,19 @@ uint32_t IdenticalInvocations(std::span<const uint32_t> words) {
   if (entry_points != 1 || local_size_modes != 1) return 0;
   // A Workgroup-scope matrix is shared by the workgroup's subgroups; a scope that is not a
   // constant (a specialization constant) may be Workgroup.
-  for (uint32_t scope : matrix_scopes) {
-    const auto it = constants.find(scope);
-    if (it == constants.end() || it->second == kScopeWorkgroup) return 0;
+  // Each scope must be an OpConstant other than Workgroup.
+  size_t subgroup_scopes = 0;
+  for (size_t i = 5; i < words.size() && !matrix_scopes.empty();) {
+    const uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+    if (opcode == kOpConstant && count >= 4 &&
+        std::find(matrix_scopes.begin(), matrix_scopes.end(), words[i + 2]) !=
+            matrix_scopes.end()) {
+      if (words[i + 3] == kScopeWorkgroup) return 0;
+      subgroup_scopes += std::count(matrix_scopes.begin(), matrix_scopes.end(), words[i + 2]);
+    }
+    i += count;  // Not 0: the first loop read every instruction.
   }
-  return local_size;
+  return subgroup_scopes == matrix_scopes.size() ? local_size : 0;
 }
 
 std::vector<uint32_t> WithLocalSize(std::span<const uint32_t> words, uint32_t x) {

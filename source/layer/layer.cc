@@ -107,8 +107,13 @@ struct Module {
   CacheKey key;  // ModuleKey(words): hashed once, at creation.
   bool khr_matrices = false;  // It needs the emulation: NeedsEmulation.
   // Where it does: IdenticalInvocations, the size of a workgroup whose invocations all do the
-  // same work (0: not such a module).
+  // same work (0: not such a module), read at the module's first emulated pipeline.
+  std::once_flag identical_once;
   uint32_t identical_invocations = 0;
+  uint32_t IdenticalInvocationsOnce() {
+    std::call_once(identical_once, [&] { identical_invocations = IdenticalInvocations(words); });
+    return identical_invocations;
+  }
   std::mutex mutex;
   std::set<std::string> reported;
 };
@@ -828,7 +833,6 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
       m->words.assign(info->pCode, info->pCode + info->codeSize / 4);
       m->key = ModuleKey(m->words);
       m->khr_matrices = NeedsEmulation(m->words, d->physical->emulation);
-      if (m->khr_matrices) m->identical_invocations = IdenticalInvocations(m->words);
       if (s.validate && Check(*d, *m, {}, 0, "vkCreateShaderModule", VK_OBJECT_TYPE_DEVICE,
                               reinterpret_cast<uint64_t>(device))) {
         *out = VK_NULL_HANDLE;
@@ -911,8 +915,6 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         m->words.assign(inline_module->pCode, inline_module->pCode + inline_module->codeSize / 4);
         m->key = ModuleKey(m->words);
         m->khr_matrices = NeedsEmulation(m->words, d->physical->emulation);
-        if (m->khr_matrices) m->identical_invocations = IdenticalInvocations(m->words);
-      if (m->khr_matrices) m->identical_invocations = IdenticalInvocations(m->words);
         if (s.validate && Check(*d, *m, {}, 0, "vkCreateComputePipelines", VK_OBJECT_TYPE_DEVICE,
                                 reinterpret_cast<uint64_t>(device))) {
           failed = true;
@@ -968,7 +970,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       const std::shared_ptr<const DeviceTarget> target = Target(*d->physical, false, size, &error);
       // Written for a subgroup of 32, a workgroup of identical invocations has, on a device of
       // smaller subgroups, several subgroups storing the same matrices; one computes them.
-      const uint32_t one_subgroup = m->identical_invocations > size ? size : 0;
+      const uint32_t identical = m->IdenticalInvocationsOnce();
+      const uint32_t one_subgroup = identical > size ? size : 0;
       if (target == nullptr ||
           !LegalizeModule(m->words, m->key, spec, d->setup.target_env, target->json, target->key,
                           one_subgroup, *d->instance->cache, &legal, &source, &error)) {
@@ -986,8 +989,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
                                 kLegalized[static_cast<int>(source)] + " for subgroup size " +
                                 std::to_string(size) +
                                 (one_subgroup != 0
-                                     ? ", its workgroup of " +
-                                           std::to_string(m->identical_invocations) +
+                                     ? ", its workgroup of " + std::to_string(identical) +
                                            " identical invocations narrowed to one subgroup"
                                      : ""),
                             VK_OBJECT_TYPE_SHADER_MODULE, object);
