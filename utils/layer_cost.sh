@@ -33,7 +33,7 @@ done
 export VK_LAYER_PATH="$LAYER_DIR"
 mkdir -p "$WORK"
 cache="$WORK/cache"
-settings="${LAYER_SETTINGS:-VK_COOPSPV_EMULATE=0}"
+read -ra settings <<<"${LAYER_SETTINGS:-VK_COOPSPV_EMULATE=0}"
 status=0
 total_plain=0 total_layer=0 module_plain=0 module_layer=0
 for spv in "$@"; do
@@ -44,13 +44,13 @@ for spv in "$@"; do
   plain=$(sed -n "s/^TIME $name //p" "$WORK/plain.out")
   plain_m=$(env -u VK_INSTANCE_LAYERS "$CLIENT" --modules-only --time --repeat "$module_repeat" "$spv" \
     2>/dev/null | sed -n "s/^TIME_MODULE $name //p")
-  env VK_INSTANCE_LAYERS=VK_LAYER_coopspv $settings VK_COOPSPV_CACHE_DIR="$cache" \
+  env VK_INSTANCE_LAYERS=VK_LAYER_coopspv "${settings[@]}" VK_COOPSPV_CACHE_DIR="$cache" \
     "$CLIENT" "$spv" >/dev/null 2>&1
-  env VK_INSTANCE_LAYERS=VK_LAYER_coopspv $settings VK_COOPSPV_CACHE_DIR="$cache" \
+  env VK_INSTANCE_LAYERS=VK_LAYER_coopspv "${settings[@]}" VK_COOPSPV_CACHE_DIR="$cache" \
     "$CLIENT" --time --repeat "$repeat" "$spv" >"$WORK/layer.out" 2>/dev/null
   layer_status=$?
   layer=$(sed -n "s/^TIME $name //p" "$WORK/layer.out")
-  layer_m=$(env VK_INSTANCE_LAYERS=VK_LAYER_coopspv $settings VK_COOPSPV_CACHE_DIR="$cache" \
+  layer_m=$(env VK_INSTANCE_LAYERS=VK_LAYER_coopspv "${settings[@]}" VK_COOPSPV_CACHE_DIR="$cache" \
     "$CLIENT" --modules-only --time --repeat "$module_repeat" "$spv" 2>/dev/null |
     sed -n "s/^TIME_MODULE $name //p")
   # TIME_MODULE is missing from an older layer_client: 0.
