@@ -9,7 +9,7 @@ namespace {
 
 using profile::ComponentType;
 
-// SPIR-V: OpCapability CooperativeMatrixKHR.
+// SPIR-V: OpCapability, CooperativeMatrixKHR, ...
 constexpr uint32_t kOpCapability = 17;
 constexpr uint32_t kCooperativeMatrixKHR = 6022;
 constexpr uint32_t kCooperativeMatrixNV = 5357;
@@ -207,6 +207,7 @@ profile::DeviceProfile Advertised(const profile::DeviceProfile& device, const Em
         m2.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
     p.cooperativeMatrixFlexibleDimensionsProperties = EmulatedFlexibleDimensions(device, e);
   }
+  AdvertiseVectors(e.vector, device, &p);
   return p;
 }
 
@@ -232,6 +233,7 @@ void FillFeatures(void* chain, const Emulation& e) {
                   f->cooperativeMatrixBlockLoads = VK_TRUE;
     }
   }
+  FillVectorFeatures(chain, e.vector);
 }
 
 void FillProperties(void* chain, const Emulation& e, const profile::DeviceProfile& device) {
@@ -249,9 +251,10 @@ void FillProperties(void* chain, const Emulation& e, const profile::DeviceProfil
       *p = m2;
     }
   }
+  FillVectorProperties(chain, e.vector);
 }
 
-bool NeedsEmulation(std::span<const uint32_t> words, const Emulation& e) {
+bool NeedsMatrixEmulation(std::span<const uint32_t> words, const Emulation& e) {
   for (size_t i = 5; i < words.size();) {
     const uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
     if (count == 0 || opcode != kOpCapability) return false;
@@ -335,13 +338,7 @@ std::vector<uint32_t> WithLocalSize(std::span<const uint32_t> words, uint32_t x)
 }
 
 bool DeclaresKhrMatrices(std::span<const uint32_t> words) {
-  for (size_t i = 5; i < words.size();) {
-    const uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
-    if (count == 0 || opcode != kOpCapability) return false;
-    if (count >= 2 && i + 1 < words.size() && words[i + 1] == kCooperativeMatrixKHR) return true;
-    i += count;
-  }
-  return false;
+  return DeclaresCapability(words, kCooperativeMatrixKHR);
 }
 
 }  // namespace coopspv::layer

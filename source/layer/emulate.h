@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "source/layer/emulate_coopvec.h"
 #include "source/profile/device_profile.h"
 #include "source/run/vulkan.h"
 
@@ -44,13 +45,16 @@ struct ShaderBfloat16FeaturesKHR {
 
 // What is emulated on one device.
 struct Emulation {
-  bool matrices = false;  // VK_KHR_cooperative_matrix.
-  bool matrix2 = false;   // VK_NV_cooperative_matrix2 (on KHR matrices, native or emulated).
+  bool matrices = false;   // VK_KHR_cooperative_matrix.
+  bool matrix2 = false;    // VK_NV_cooperative_matrix2 (on KHR matrices, native or emulated).
+  VectorEmulation vector;  // VK_NV_cooperative_vector (source/layer/emulate_coopvec.h).
   bool matrices_nv = false;  // VK_NV_cooperative_matrix (lowered with the KHR ones).
   // VK_KHR_shader_bfloat16, with emulated KHR matrices on a device without shaderBFloat16Type:
   // --legalize-for-device's --lower-small-floats computes bfloat16 in float32.
   bool bfloat16 = false;
-  bool any() const { return matrices || matrix2 || matrices_nv; }
+  bool any() const {
+    return matrices || matrix2 || matrices_nv || vector.vectors || vector.replicated_composites;
+  }
 };
 
 // Why the device cannot have the matrices emulated ("" when it can): the lowering exchanges
@@ -106,7 +110,7 @@ std::vector<uint32_t> WithLocalSize(std::span<const uint32_t> words, uint32_t x)
 
 // Whether the module needs the emulation `e` at pipeline creation: it declares the capability
 // of an emulated extension (CooperativeMatrixKHR, CooperativeMatrixNV, BFloat16TypeKHR).
-bool NeedsEmulation(std::span<const uint32_t> words, const Emulation& e);
+bool NeedsMatrixEmulation(std::span<const uint32_t> words, const Emulation& e);
 
 }  // namespace coopspv::layer
 

@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <shared_mutex>
 #include <string>
@@ -105,9 +106,13 @@ struct Instance {
 struct Module {
   std::vector<uint32_t> words;
   CacheKey key;  // ModuleKey(words): hashed once, at creation.
-  bool khr_matrices = false;  // It needs the emulation: NeedsEmulation.
-  // Where it does: IdenticalInvocations, the size of a workgroup whose invocations all do the
-  // same work (0: not such a module), read at the module's first emulated pipeline.
+  // Its matrices (or bfloat16) need the emulation: NeedsMatrixEmulation.
+  bool khr_matrices = false;
+  bool coop_vectors = false;           // DeclaresCoopVectors.
+  bool replicated_composites = false;  // ReplicatedCompositesEXT.
+  // Where its matrices need the emulation: IdenticalInvocations, the size of a workgroup whose
+  // invocations all do the same work (0: not such a module), read at the module's first
+  // emulated pipeline.
   std::once_flag identical_once;
   uint32_t identical_invocations = 0;
   uint32_t IdenticalInvocationsOnce() {
@@ -130,6 +135,7 @@ struct Device {
   ValidationSetup setup;  // Without the profile: per subgroup size, from the physical device.
   VkResult invalid_result = VK_ERROR_UNKNOWN;
   bool size_control_enabled = false;
+  bool vectors_enabled = false;  // The application enabled the emulated VK_NV_cooperative_vector.
   std::mutex mutex;
   std::unordered_map<VkShaderModule, std::shared_ptr<Module>> modules;
 
@@ -231,6 +237,14 @@ PhysicalDevice* Instance::Physical(VkPhysicalDevice device) {
                  std::string("cooperative matrices are not emulated on ") + basic.deviceName +
                      ": " + why);
         }
+      }
+      // Cooperative vectors belong to one invocation: the lowering needs nothing of the device.
+      if (settings.emulate && (!p->real.HasExtension(kNvCooperativeVector) || hide)) {
+        VectorEmulation& v = p->emulation.vector;
+        v.vectors = true;
+        v.atomics = ReadAtomicFloatAdds(vk, device, p->real);
+        v.replicated_composites = !p->real.HasExtension(kExtReplicatedComposites);
+        RemoveNativeVectors(&p->real);
       }
       p->ready = true;
     } catch (...) {
@@ -419,6 +433,12 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
     if (p != nullptr && p->emulation.bfloat16) {
       emulated.push_back(Extension(kKhrShaderBfloat16, kKhrShaderBfloat16SpecVersion));
     }
+    if (p != nullptr && p->emulation.vector.vectors) {
+      emulated.push_back(Extension(kNvCooperativeVector, kNvCooperativeVectorSpecVersion));
+    }
+    if (p != nullptr && p->emulation.vector.replicated_composites) {
+      emulated.push_back(Extension(kExtReplicatedComposites, kExtReplicatedCompositesSpecVersion));
+    }
     if (ours) return FillArray(emulated, count, out);
     if (layer != nullptr || emulated.empty()) {
       return d->vk.vkEnumerateDeviceExtensionProperties(device, layer, count, out);
@@ -526,6 +546,18 @@ Entry ToEntry(const Properties& m) {
   return e;
 }
 
+template <typename Entry>
+Entry ToEntry(const profile::CooperativeVectorProperties& m) {
+  Entry e;
+  e.inputType = static_cast<uint32_t>(m.inputType);
+  e.inputInterpretation = static_cast<uint32_t>(m.inputInterpretation);
+  e.matrixInterpretation = static_cast<uint32_t>(m.matrixInterpretation);
+  e.biasInterpretation = static_cast<uint32_t>(m.biasInterpretation);
+  e.resultType = static_cast<uint32_t>(m.resultType);
+  e.transpose = m.transpose ? VK_TRUE : VK_FALSE;
+  return e;
+}
+
 constexpr char kMatrixPropertiesName[] = "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR";
 constexpr char kFlexibleDimensionsName[] =
     "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV";
@@ -543,18 +575,20 @@ std::vector<profile::FlexibleDimensionsProperties> FlexibleList(const profile::D
                                                                 const Emulation& e) {
   return EmulatedFlexibleDimensions(d, e);
 }
+constexpr char kVectorPropertiesName[] = "vkGetPhysicalDeviceCooperativeVectorPropertiesNV";
 
-// vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR and
-// vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV: the emulated list where
-// the extension is emulated, else the driver's.
-template <typename Entry, bool Emulation::*kEmulated, const char* kName, auto kList>
+// vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR,
+// vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV and
+// vkGetPhysicalDeviceCooperativeVectorPropertiesNV: the emulated list where the extension is
+// emulated (kEmulated of the Emulation), else the driver's.
+template <typename Entry, auto kEmulated, const char* kName, auto kList>
 VKAPI_ATTR VkResult VKAPI_CALL GetPropertyList(VkPhysicalDevice device, uint32_t* count,
                                                Entry* out) {
   Instance* d = FindInstance(device);
   if (d == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
   try {
     const PhysicalDevice* p = Emulates(d, device);
-    if (p == nullptr || !(p->emulation.*kEmulated)) {
+    if (p == nullptr || !std::invoke(kEmulated, p->emulation)) {
       using Fn = VkResult(VKAPI_PTR*)(VkPhysicalDevice, uint32_t*, Entry*);
       const auto next = reinterpret_cast<Fn>(NextPhysicalDeviceFunction(*d, kName));
       if (next == nullptr) {
@@ -580,6 +614,13 @@ const auto GetMatrixPropertiesNV =
 const auto GetFlexibleDimensionsProperties =
     GetPropertyList<run::FlexibleDimensionsEntryNV, &Emulation::matrix2, kFlexibleDimensionsName,
                     FlexibleList>;
+bool EmulatesVectors(const Emulation& e) { return e.vector.vectors; }
+std::vector<profile::CooperativeVectorProperties> VectorList(const profile::DeviceProfile& d,
+                                                             const Emulation&) {
+  return EmulatedVectorProperties(d);
+}
+const auto GetVectorProperties = GetPropertyList<run::CooperativeVectorEntryNV, EmulatesVectors,
+                                                 kVectorPropertiesName, VectorList>;
 
 // ---- Device.
 
@@ -643,9 +684,13 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
   std::vector<const char*> extensions;
   VkPhysicalDeviceSubgroupSizeControlFeatures size_control{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT atomic_float2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT};
   ChainEdits edits;
   PhysicalDevice* p = nullptr;
-  bool size_control_enabled = false;
+  bool size_control_enabled = false, vectors_enabled = false;
   try {
     if (inst->settings.validate || inst->settings.emulate) p = inst->Physical(physical);
     for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
@@ -662,6 +707,56 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
     if (emulation.matrix2) strip(kNvCooperativeMatrix2, run::kCooperativeMatrix2FeaturesNV);
     if (emulation.matrices_nv) strip(kNvCooperativeMatrix, kCooperativeMatrixFeaturesNV);
     if (emulation.bfloat16) strip(kKhrShaderBfloat16, kShaderBfloat16FeaturesKHR);
+    if (emulation.vector.vectors) {
+      vectors_enabled = std::any_of(extensions.begin(), extensions.end(), [](const char* e) {
+        return std::strcmp(e, kNvCooperativeVector) == 0;
+      });
+      const auto* features =
+          FindInChain<CooperativeVectorFeaturesNV>(info->pNext, kCooperativeVectorFeaturesNV);
+      const bool training = vectors_enabled && features != nullptr &&
+                            features->cooperativeVectorTraining && emulation.vector.training();
+      strip(kNvCooperativeVector, kCooperativeVectorFeaturesNV);
+      // The lowered training instructions add floats atomically (buffer memory, Device scope).
+      if (training) {
+        auto add_extension = [&](const char* name) {
+          if (std::none_of(extensions.begin(), extensions.end(),
+                           [&](const char* e) { return std::strcmp(e, name) == 0; })) {
+            extensions.push_back(name);
+          }
+        };
+        auto chain = [&](auto* ours, VkStructureType type) {
+          using T = std::remove_pointer_t<decltype(ours)>;
+          if (auto* own = const_cast<T*>(FindInChain<T>(copy.pNext, type))) return own;
+          ours->pNext = const_cast<void*>(copy.pNext);
+          copy.pNext = ours;
+          return ours;
+        };
+        const AtomicFloatAdds& a = emulation.vector.atomics;
+        if (a.float32 || a.float64) {
+          add_extension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+          auto* f = chain(&atomic_float,
+                          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
+          if (a.float32) edits.Enable(&f->shaderBufferFloat32AtomicAdd);
+          if (a.float64) edits.Enable(&f->shaderBufferFloat64AtomicAdd);
+        }
+        if (a.float16) {
+          add_extension(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
+          edits.Enable(&chain(&atomic_float2,
+                              VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT)
+                            ->shaderBufferFloat16AtomicAdd);
+        }
+        auto* v12 = const_cast<VkPhysicalDeviceVulkan12Features*>(
+            FindInChain<VkPhysicalDeviceVulkan12Features>(
+                copy.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES));
+        if (v12 != nullptr && v12->vulkanMemoryModel &&
+            p->real.features.vulkanMemoryModelDeviceScope) {
+          edits.Enable(&v12->vulkanMemoryModelDeviceScope);
+        }
+      }
+    }
+    if (emulation.vector.replicated_composites) {
+      strip(kExtReplicatedComposites, kReplicatedCompositesFeaturesEXT);
+    }
     copy.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
     copy.ppEnabledExtensionNames = extensions.data();
     // The lowering runs with one subgroup size: on a device whose size varies, the layer asks
@@ -672,7 +767,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
     auto* own = const_cast<VkPhysicalDeviceSubgroupSizeControlFeatures*>(
         FindInChain<VkPhysicalDeviceSubgroupSizeControlFeatures>(
             copy.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES));
-    if (emulation.any() && p->min_subgroup_size != p->max_subgroup_size &&
+    if ((emulation.matrices || emulation.matrix2 || emulation.matrices_nv) &&
+        p->min_subgroup_size != p->max_subgroup_size &&
         p->has_subgroup_size_control) {
       if (v13 != nullptr) {
         edits.Enable(&v13->subgroupSizeControl);
@@ -709,6 +805,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
     d->create_pipelines =
         reinterpret_cast<PFN_vkCreateComputePipelines>(next_gdpa(*out, "vkCreateComputePipelines"));
     d->size_control_enabled = size_control_enabled;
+    d->vectors_enabled = vectors_enabled;
     for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
       if (std::strcmp(info->ppEnabledExtensionNames[i], "VK_NV_glsl_shader") == 0) {
         d->invalid_result = VK_ERROR_INVALID_SHADER_NV;
@@ -832,7 +929,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
       m = std::make_shared<Module>();
       m->words.assign(info->pCode, info->pCode + info->codeSize / 4);
       m->key = ModuleKey(m->words);
-      m->khr_matrices = NeedsEmulation(m->words, d->physical->emulation);
+      m->khr_matrices = NeedsMatrixEmulation(m->words, d->physical->emulation);
+      m->coop_vectors = DeclaresCoopVectors(m->words);
+      m->replicated_composites = DeclaresCapability(m->words, kReplicatedCompositesEXT);
       if (s.validate && Check(*d, *m, {}, 0, "vkCreateShaderModule", VK_OBJECT_TYPE_DEVICE,
                               reinterpret_cast<uint64_t>(device))) {
         *out = VK_NULL_HANDLE;
@@ -868,6 +967,12 @@ VKAPI_ATTR void VKAPI_CALL DestroyShaderModule(VkDevice device, VkShaderModule m
     d->modules.erase(module);
   }
   d->destroy_module(device, module, allocator);
+}
+
+// Whether the driver must get the module legalized: it uses what is emulated.
+bool NeedsEmulation(const Emulation& e, const Module& m) {
+  return ((e.matrices || e.matrix2 || e.matrices_nv || e.bfloat16) && m.khr_matrices) || (e.vector.vectors && m.coop_vectors) ||
+         (e.vector.replicated_composites && m.replicated_composites);
 }
 
 constexpr const char* kLegalized[] = {"legalized", "legalized module from the memory cache",
@@ -914,7 +1019,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         m = std::make_shared<Module>();
         m->words.assign(inline_module->pCode, inline_module->pCode + inline_module->codeSize / 4);
         m->key = ModuleKey(m->words);
-        m->khr_matrices = NeedsEmulation(m->words, d->physical->emulation);
+        m->khr_matrices = NeedsMatrixEmulation(m->words, d->physical->emulation);
+        m->coop_vectors = DeclaresCoopVectors(m->words);
+        m->replicated_composites = DeclaresCapability(m->words, kReplicatedCompositesEXT);
         if (s.validate && Check(*d, *m, {}, 0, "vkCreateComputePipelines", VK_OBJECT_TYPE_DEVICE,
                                 reinterpret_cast<uint64_t>(device))) {
           failed = true;
@@ -922,7 +1029,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         }
       }
       if (m == nullptr) continue;
-      emulated |= s.emulate && d->physical->emulation.any() && m->khr_matrices;
+      const bool emulate = s.emulate && NeedsEmulation(d->physical->emulation, *m);
+      emulated |= emulate;
       const std::vector<run::SpecConstant> spec = SpecConstantsOf(stage.pSpecializationInfo);
       const auto* required = FindInChain<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
           stage.pNext, kRequiredSubgroupSizeInfo);
@@ -935,7 +1043,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         failed = true;
         break;
       }
-      if (!s.emulate || !d->physical->emulation.any() || !m->khr_matrices) continue;
+      if (!emulate) continue;
       // The driver gets the legalized module instead of the one in pNext.
       if (inline_module != nullptr) {
         edits.Unlink(reinterpret_cast<VkBaseOutStructure*>(&stage),
@@ -948,7 +1056,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       uint32_t size = required_size;
       if (size == 0) {
         size = p.subgroup_size;
-        if (p.min_subgroup_size != p.max_subgroup_size) {
+        // Only the matrices' lowering depends on it (cooperative vectors are per invocation).
+        const bool lower_matrices =
+            (p.emulation.matrices || p.emulation.matrix2 || p.emulation.matrices_nv) &&
+            m->khr_matrices;
+        if (lower_matrices && p.min_subgroup_size != p.max_subgroup_size) {
           if (!d->size_control_enabled || !p.required_size_in_compute) {
             d->instance->Report(ReportLevel::kWarning, "coopspv-layer-emulation",
                                 "vkCreateComputePipelines: the device's subgroup size varies and "
@@ -968,16 +1080,20 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       Source source = Source::kComputed;
       std::string error;
       const std::shared_ptr<const DeviceTarget> target = Target(*d->physical, false, size, &error);
+      const VectorEmulation& vector = d->physical->emulation.vector;
+      const bool lower_vectors = vector.vectors && m->coop_vectors;
       // Written for a subgroup of 32, a workgroup of identical invocations has, on a device of
       // smaller subgroups, several subgroups storing the same matrices; one computes them.
-      const uint32_t identical = m->IdenticalInvocationsOnce();
+      const uint32_t identical = m->khr_matrices ? m->IdenticalInvocationsOnce() : 0;
       const uint32_t one_subgroup = identical > size ? size : 0;
       if (target == nullptr ||
           !LegalizeModule(m->words, m->key, spec, d->setup.target_env, target->json, target->key,
-                          one_subgroup, *d->instance->cache, &legal, &source, &error)) {
+                          one_subgroup, *d->instance->cache, &legal, &source, &error,
+                          lower_vectors ? LowerCoopVectorArgument(vector) : "")) {
         d->instance->Report(ReportLevel::kError, "coopspv-layer-emulation",
-                            "vkCreateComputePipelines: the cooperative matrices of this module "
-                            "cannot be emulated (subgroup size " +
+                            std::string("vkCreateComputePipelines: the cooperative ") +
+                                (m->khr_matrices ? "matrices" : "vectors") +
+                                " of this module cannot be emulated (subgroup size " +
                                 std::to_string(size) + "): " + error,
                             VK_OBJECT_TYPE_SHADER_MODULE, object);
         failed = true;
@@ -1029,6 +1145,55 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
   return result;
 }
 
+// ---- Cooperative vector matrices.
+
+constexpr char kConvertMatrixName[] = "vkConvertCooperativeVectorMatrixNV";
+constexpr char kCmdConvertMatrixName[] = "vkCmdConvertCooperativeVectorMatrixNV";
+
+// vkConvertCooperativeVectorMatrixNV: on the host where the vectors are emulated (into the
+// layout the lowering reads), else the driver's.
+VKAPI_ATTR VkResult VKAPI_CALL ConvertCooperativeVectorMatrix(
+    VkDevice device, const run::ConvertCooperativeVectorMatrixInfoNV* info) {
+  Device* d = FindDevice(device);
+  if (d == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  if (d->physical == nullptr || !d->physical->emulation.vector.vectors) {
+    const auto next = reinterpret_cast<run::PFN_ConvertCooperativeVectorMatrixNV>(
+        d->next_gdpa(device, kConvertMatrixName));
+    return next != nullptr ? next(device, info) : VK_ERROR_EXTENSION_NOT_PRESENT;
+  }
+  std::string error;
+  VkResult result;
+  try {
+    result = info != nullptr ? ConvertMatrixOnHost(*info, &error) : VK_ERROR_UNKNOWN;
+    if (info == nullptr) error = "pInfo is NULL";
+  } catch (const std::bad_alloc&) {
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  } catch (...) {
+    error = WhatFailed();
+    result = VK_ERROR_UNKNOWN;
+  }
+  if (!error.empty()) {
+    d->instance->Report(ReportLevel::kError, "coopspv-layer",
+                        std::string(kConvertMatrixName) + ": " + error, VK_OBJECT_TYPE_DEVICE,
+                        reinterpret_cast<uint64_t>(device));
+  }
+  return result;
+}
+
+// The device's cooperative vector commands where the vectors are emulated: the host conversion
+// where the application enabled them; no vkCmdConvertCooperativeVectorMatrixNV (not emulated:
+// a device-side conversion would need a compute dispatch of the layer's own). nullopt: as the
+// driver has them.
+std::optional<PFN_vkVoidFunction> VectorDeviceFunction(const Device& d, const char* name) {
+  if (d.physical == nullptr || !d.physical->emulation.vector.vectors) return std::nullopt;
+  if (std::strcmp(name, kConvertMatrixName) == 0) {
+    return d.vectors_enabled ? reinterpret_cast<PFN_vkVoidFunction>(ConvertCooperativeVectorMatrix)
+                             : nullptr;
+  }
+  if (std::strcmp(name, kCmdConvertMatrixName) == 0) return nullptr;
+  return std::nullopt;
+}
+
 // ---- Entry points.
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name);
@@ -1059,6 +1224,9 @@ PFN_vkVoidFunction PhysicalDeviceFunction(const char* name) {
   }
   if (std::strcmp(name, kMatrixPropertiesNvName) == 0) {
     return reinterpret_cast<PFN_vkVoidFunction>(GetMatrixPropertiesNV);
+  }
+  if (std::strcmp(name, kVectorPropertiesName) == 0) {
+    return reinterpret_cast<PFN_vkVoidFunction>(GetVectorProperties);
   }
   return nullptr;
 }
@@ -1101,6 +1269,7 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
   Device* d = FindDevice(device);
   if (d == nullptr) return nullptr;
   if (PFN_vkVoidFunction f = DeviceFunction(name)) return f;
+  if (const std::optional<PFN_vkVoidFunction> f = VectorDeviceFunction(*d, name)) return *f;
   return d->next_gdpa(device, name);
 }
 

@@ -134,10 +134,11 @@ bool LegalizeModule(std::span<const uint32_t> words, const CacheKey& module_key,
                     const std::string& device_json, const CacheKey& device_key,
                     uint32_t one_subgroup, Cache& cache,
                     std::shared_ptr<const std::vector<uint32_t>>* out, Source* source,
-                    std::string* error) {
+                    std::string* error, const std::string& lower_coop_vector) {
   Hasher h;
   h.Add("legalize");
   h.Add(target_env);
+  if (!lower_coop_vector.empty()) h.Add("lower-coop-vector=" + lower_coop_vector);
   h.Add(&device_key, sizeof(device_key));
   h.Add(uint64_t{one_subgroup});
   AddModule(h, module_key, spec);
@@ -171,6 +172,8 @@ bool LegalizeModule(std::span<const uint32_t> words, const CacheKey& module_key,
   if (!defaults.empty()) options.passes.push_back({"set-spec-const-default-value", defaults});
   options.passes.push_back({"freeze-spec-const", ""});
   options.passes.push_back({"fold-spec-const", ""});
+  if (!lower_coop_vector.empty())
+    options.passes.push_back({"lower-coop-vector", lower_coop_vector});
   options.passes.push_back({"legalize-for-device", device_json});
   OptimizeResult result;
   Problem problem;

@@ -56,15 +56,17 @@ bool ValidateModule(std::span<const uint32_t> words, const CacheKey& module_key,
 
 // The module specialized by `spec`, frozen, folded and legalized for the device whose profile
 // is `device_json` (its subgroup size the one the pipeline runs with; `device_key` the hash of
-// the text), or found in the cache. False with the reason when the legalization fails.
-// `one_subgroup`, when not 0: the module's LocalSize becomes one_subgroup x 1 x 1 first (a
-// module whose invocations all do the same work, emulate.h's IdenticalInvocations).
+// the text), or found in the cache. False with the reason when the legalization fails. A
+// `lower_coop_vector` argument runs --lower-coop-vector=<it> before the legalization (which
+// would lower cooperative vectors without reading the optimal layouts). `one_subgroup`, when
+// not 0: the module's LocalSize becomes one_subgroup x 1 x 1 first (a module whose invocations
+// all do the same work, emulate.h's IdenticalInvocations).
 bool LegalizeModule(std::span<const uint32_t> words, const CacheKey& module_key,
                     std::span<const run::SpecConstant> spec, const std::string& target_env,
                     const std::string& device_json, const CacheKey& device_key,
                     uint32_t one_subgroup, Cache& cache,
                     std::shared_ptr<const std::vector<uint32_t>>* out, Source* source,
-                    std::string* error);
+                    std::string* error, const std::string& lower_coop_vector = "");
 
 // A diagnostic as one line: "error: rule: message [clause] (instruction)".
 std::string DiagnosticLine(const ValidationDiagnostic& d);

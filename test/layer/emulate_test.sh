@@ -1,6 +1,7 @@
 #!/bin/bash
 # VK_KHR_cooperative_matrix and VK_NV_cooperative_matrix2 emulated by VK_LAYER_coopspv on
-# lavapipe, which lacks both: the project's native scripts run unchanged through the layer
+# lavapipe, which lacks both (and VK_NV_cooperative_matrix, VK_KHR_shader_bfloat16,
+# VK_NV_cooperative_vector): the project's native scripts run unchanged through the layer
 # (coopspv-run only loads it, no --lower): the layer advertises the extensions, their features
 # and properties and the shapes it lowers well, keeps them from the driver at vkCreateDevice, and
 # hands the driver each module specialized and legalized for lavapipe (--legalize-for-device
@@ -15,7 +16,13 @@
 # Not here, and why: khr_gemm_specdims asks for REQUIRED_SIZE 32 (one subgroup of 32 computes
 # a whole matrix), which lavapipe cannot give (its subgroups are 8); cm2_decode_q4 and
 # cm2_softmax_reduce lowered need more Workgroup memory than lavapipe's 32 KiB (refused,
-# below); the cooperative-vector scripts need VK_NV_cooperative_vector (docs/layer.md).
+# below).
+#
+# VK_NV_cooperative_vector too: the coopvec_* scripts run unchanged through the layer, their
+# CONVERT_MATRIX commands by the layer's vkConvertCooperativeVectorMatrixNV (on the host, into
+# the layout the lowering reads the optimal ones in), except coopvec_training, whose float16
+# accumulation needs float16 atomic adds, which lavapipe lacks: the layer advertises training
+# with float32 accumulation only, and the script's float32 half runs (below).
 set -u
 RUN=tools/coopspv-run
 VAL=tools/coopspv-val
@@ -33,7 +40,8 @@ fail() {
 export VK_INSTANCE_LAYERS=VK_LAYER_coopspv
 
 for name in khr_arith_funcs khr_vkcmp_style cm2_transpose_convert khr_workgroup_shared_bda \
-  cm2_tensor_layouts nv_coopmat1_legacy khr_bf16 khr_int8_saturating; do
+  cm2_tensor_layouts nv_coopmat1_legacy khr_bf16 khr_int8_saturating coopvec_mlp_f16 \
+  coopvec_int8_packed coopvec_fp8_matmul coopvec_loadstore_math; do
   if ! timeout 300 env VK_COOPSPV_REPORT_LEVEL=info "$RUN" --timeout-ms 120000 \
       "$DIR/$name.amber" >"$TMP/$name.out" 2>&1; then
     fail "$name through the layer"
@@ -54,6 +62,97 @@ done
 # 32 on different tiles): its workgroup stays.
 grep -q "legalized for subgroup size 8$" "$TMP/khr_workgroup_shared_bda.out" ||
   fail "khr_workgroup_shared_bda narrowed: $(grep legalized "$TMP/khr_workgroup_shared_bda.out")"
+
+# Emulated against native: the coopvec scripts through the layer on lavapipe against the dumps of
+# their native runs on the H100 (test/run/golden/h100), the buffers the shaders wrote compared:
+# integer and exact float8 results bit for bit, float16 accumulation and transcendental math by
+# RMSE (the GPU accumulates float16 in another order, and computes tanh, exp, ... a few ulps
+# apart).
+golden() {
+  local name=$1
+  shift
+  {
+    sed "s#FILE ../../data/corpus/#FILE $PWD/test/data/corpus/#" "$DIR/$name.amber"
+    cat "test/run/golden/h100/native_$name.amber"
+    printf '%s\n' "$@"
+  } >"$TMP/golden_$name.amber"
+  timeout 300 "$RUN" --timeout-ms 120000 "$TMP/golden_$name.amber" >"$TMP/golden_$name.out" 2>&1 ||
+    fail "$name through the layer against the H100's buffers: $(cat "$TMP/golden_$name.out")"
+}
+golden coopvec_int8_packed "EXPECT out EQ_BUFFER out_result"
+golden coopvec_fp8_matmul "EXPECT z EQ_BUFFER z_result"
+golden coopvec_mlp_f16 "EXPECT y RMSE_BUFFER y_result TOLERANCE 0.001"
+golden coopvec_loadstore_math "EXPECT w RMSE_BUFFER w_result TOLERANCE 0.0001" \
+  "EXPECT h RMSE_BUFFER h_result TOLERANCE 0.001"
+
+# The layer's InferencingOptimal is row-major with a tight stride (what the lowering reads): W3 of
+# coopvec_int8_packed converted into row_major instead gives the same result, into column_major
+# a wrong one.
+for layout in row_major column_major; do
+  sed -e "s#SPIRV-ASM FILE ../../data/corpus/#SPIRV-ASM FILE $PWD/test/data/corpus/#" \
+    -e "s/DST_LAYOUT inferencing_optimal DST_OFFSET 4096/DST_LAYOUT $layout DST_OFFSET 4096/" \
+    "$DIR/coopvec_int8_packed.amber" >"$TMP/w3.amber"
+  "$RUN" "$TMP/w3.amber" >"$TMP/w3.out" 2>&1
+  code=$?
+  if [ "$layout" = row_major ]; then
+    [ "$code" = 0 ] || fail "coopvec_int8_packed, W3 row-major: exit $code, $(cat "$TMP/w3.out")"
+  else
+    [ "$code" = 1 ] && grep -q "first mismatch at index" "$TMP/w3.out" ||
+      fail "coopvec_int8_packed, W3 column-major: exit $code, $(head -5 "$TMP/w3.out")"
+  fi
+done
+
+# The device commands: the host conversion is the layer's, the device-side one is not emulated
+# (NULL); without the emulation lavapipe has neither.
+CONVERT=vkConvertCooperativeVectorMatrixNV
+CMD_CONVERT=vkCmdConvertCooperativeVectorMatrixNV
+"$CLIENT" --proc "$CONVERT" --proc "$CMD_CONVERT" >"$TMP/procs.out" 2>&1 &&
+  grep -qx "PROC $CONVERT found" "$TMP/procs.out" && grep -qx "PROC $CMD_CONVERT NULL" "$TMP/procs.out" ||
+  fail "the cooperative vector device commands through the layer: $(cat "$TMP/procs.out")"
+VK_COOPSPV_EMULATE=0 "$CLIENT" --proc "$CONVERT" >"$TMP/procs.out" 2>&1 &&
+  grep -qx "PROC $CONVERT NULL" "$TMP/procs.out" ||
+  fail "vkConvertCooperativeVectorMatrixNV without the emulation: $(cat "$TMP/procs.out")"
+
+# A replicated composite that is no cooperative vector: the lowering leaves it, and the layer
+# refuses the pipeline on lavapipe, which lacks VK_EXT_shader_replicated_composites.
+"$AS" test/layer/replicated_vec4.spvasm -o "$TMP/replicated_vec4.spv" ||
+  fail "assembling replicated_vec4"
+"$CLIENT" --messenger "$TMP/replicated_vec4.spv" >"$TMP/replicated.out" 2>&1
+code=$?
+[ "$code" = 1 ] &&
+  grep -q "replicated_vec4.spv: vkCreateComputePipelines VK_ERROR_UNKNOWN" "$TMP/replicated.out" &&
+  grep -q "MESSAGE error coopspv-layer-emulation | .*--legalize-for-device failed: .*the capability ReplicatedCompositesEXT needs the feature shaderReplicatedComposites" \
+    "$TMP/replicated.out" ||
+  fail "a replicated vec4: exit $code, $(cat "$TMP/replicated.out")"
+
+# Training: float16 accumulation is not advertised (lavapipe has no float16 atomic add), so
+# coopspv-run's own validation against the device refuses coopvec_training, and the layer,
+# handed the module anyway, refuses its pipeline naming the add it lacks.
+"$RUN" "$DIR/coopvec_training.amber" >"$TMP/training.out" 2>&1
+code=$?
+[ "$code" = 2 ] &&
+  grep -q "OpCooperativeVectorOuterProductAccumulateNV accumulates float16 but the device profile's cooperativeVectorTrainingFloat16Accumulation is false" \
+    "$TMP/training.out" || fail "coopvec_training: exit $code, $(cat "$TMP/training.out")"
+"$RUN" --skip-validation "$DIR/coopvec_training.amber" >"$TMP/training.out" 2>&1
+code=$?
+[ "$code" = 2 ] &&
+  grep -q "VK_LAYER_coopspv error: vkCreateComputePipelines: the cooperative vectors of this module cannot be emulated (subgroup size 8): --lower-coop-vector failed: .*accumulating float16 needs an atomic float add" \
+    "$TMP/training.out" ||
+  fail "coopvec_training, --skip-validation: exit $code, $(cat "$TMP/training.out")"
+# Its float32 half (the float16 accumulations taken out of the module): the layer enables
+# VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd for the lowered adds; dW32 is the
+# generator's, dW (untouched now) reads back as it was written, through both conversions.
+grep -v "OpCooperativeVector\(OuterProduct\|ReduceSum\)AccumulateNV %\(61\|69\) " \
+  test/data/corpus/coopvec_training.spvasm >"$TMP/training32.spvasm"
+sed -e "s#SPIRV-ASM FILE ../../data/corpus/coopvec_training.spvasm#SPIRV-ASM FILE $TMP/training32.spvasm#" \
+  -e 's/^EXPECT dw_rows EQ_BUFFER dw_expected$/EXPECT dw_rows EQ_BUFFER dw_start/' \
+  -e 's/^EXPECT db EQ_BUFFER db_expected$/EXPECT dw32_rows EQ_BUFFER dw32_expected/' \
+  "$DIR/coopvec_training.amber" >"$TMP/training32.amber"
+timeout 300 env VK_COOPSPV_REPORT_LEVEL=info "$RUN" --timeout-ms 120000 "$TMP/training32.amber" \
+  >"$TMP/training32.out" 2>&1 && grep -q "^PASS: 2 of 2 EXPECT passed" "$TMP/training32.out" &&
+  grep -q "legalized for subgroup size 8" "$TMP/training32.out" ||
+  fail "coopvec_training's float32 half: $(cat "$TMP/training32.out")"
+
 # A wrong expectation still fails: the generator's value, changed.
 sed -e 's/^EXPECT io IDX 1024 EQ 3 /EXPECT io IDX 1024 EQ 4 /' \
   -e "s#SPIRV-ASM FILE ../../data/corpus/#SPIRV-ASM FILE $PWD/test/data/corpus/#" \
@@ -73,6 +172,10 @@ for how in "VK_COOPSPV_EMULATE=0" "VK_INSTANCE_LAYERS="; do
   code=$?
   [ "$code" = 77 ] && grep -q "UNSUPPORTED: .*VK_\(KHR\|NV\)_cooperative_matrix" "$TMP/native.out" ||
     fail "cm2_transpose_convert with $how: exit $code, $(cat "$TMP/native.out")"
+  env "$how" "$RUN" "$DIR/coopvec_mlp_f16.amber" >"$TMP/native.out" 2>&1
+  code=$?
+  [ "$code" = 77 ] && grep -q "UNSUPPORTED: .*VK_NV_cooperative_vector" "$TMP/native.out" ||
+    fail "coopvec_mlp_f16 with $how: exit $code, $(cat "$TMP/native.out")"
 done
 
 # Lowered, cm2_decode_q4 needs 72 KiB of Workgroup memory: the layer refuses its pipeline,
@@ -114,10 +217,23 @@ grep -q '"VK_KHR_cooperative_matrix"' "$TMP/profile.json" &&
   grep -q '"cooperativeMatrixWorkgroupScopeMaxWorkgroupSize": 256' "$TMP/profile.json" &&
   grep -q '"cooperativeMatrixWorkgroupScopeReservedSharedMemory": 8192' "$TMP/profile.json" &&
   grep -q '{"MGranularity": 32, "NGranularity": 32, "KGranularity": 16, "AType": "float16", "BType": "float16", "CType": "float32", "ResultType": "float32", "saturatingAccumulation": false, "scope": "workgroup", "workgroupInvocations": 256}' \
+    "$TMP/profile.json" &&
+  grep -q '"VK_NV_cooperative_vector"' "$TMP/profile.json" &&
+  grep -q '"VK_EXT_shader_replicated_composites"' "$TMP/profile.json" &&
+  grep -q '"cooperativeVector": true' "$TMP/profile.json" &&
+  grep -q '"cooperativeVectorTraining": true' "$TMP/profile.json" &&
+  grep -q '"cooperativeVectorSupportedStages": \["compute"\]' "$TMP/profile.json" &&
+  grep -q '"cooperativeVectorTrainingFloat16Accumulation": false' "$TMP/profile.json" &&
+  grep -q '"cooperativeVectorTrainingFloat32Accumulation": true' "$TMP/profile.json" &&
+  grep -q '"maxCooperativeVectorComponents": 512' "$TMP/profile.json" &&
+  grep -q '{"inputType": "float16", "inputInterpretation": "float8_e4m3", "matrixInterpretation": "float8_e4m3", "biasInterpretation": "float16", "resultType": "float16", "transpose": true}' \
+    "$TMP/profile.json" &&
+  grep -q '{"inputType": "uint32", "inputInterpretation": "sint8_packed", "matrixInterpretation": "sint8", "biasInterpretation": "sint32", "resultType": "sint32", "transpose": true}' \
     "$TMP/profile.json" ||
   fail "the profile through the layer: $(cat "$TMP/profile.json")"
 for m in khr_arith_funcs khr_vkcmp_style cm2_transpose_convert cm2_tensor_layouts \
-  nv_coopmat1_legacy khr_int8_saturating; do
+  nv_coopmat1_legacy khr_int8_saturating coopvec_mlp_f16 coopvec_int8_packed coopvec_fp8_matmul \
+  coopvec_loadstore_math; do
   "$AS" "test/data/corpus/$m.spvasm" -o "$TMP/$m.spv" &&
     "$VAL" --target-env vulkan1.3 --device-profile="$TMP/profile.json" "$TMP/$m.spv" \
       >"$TMP/val.out" 2>&1 || fail "$m against the profile through the layer: $(cat "$TMP/val.out")"

@@ -4,9 +4,11 @@
 // shader module and a compute pipeline; optionally from several threads at once.
 //
 //   layer_client [--messenger] [--enable-layer] [--instances n] [--devices n] [--threads n]
-//                [--repeat n] [--specialize id:value]... [--inline] [--modules-only]
-//                [--time] module.spv...
+//                [--repeat n] [--specialize id:value]... [--inline] [--proc name]...
+//                [--modules-only] [--time] module.spv...
 //
+// --proc: after creating each device, "PROC <name> found" or "PROC <name> NULL", what
+// vkGetDeviceProcAddr answers for the device command.
 // --modules-only: shader modules alone, no pipelines (the layer's cost at vkCreateShaderModule,
 // without a driver's compilation between two creations).
 // --inline: no shader module; each pipeline's stage carries the module's
@@ -182,6 +184,7 @@ int main(int argc, char** argv) {
   bool messenger = false, enable_layer = false, time = false;
   int instances = 1, devices = 1, threads = 1, repeat = 1;
   std::vector<Module> modules;
+  std::vector<std::string> procs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto number = [&](int* out) {
@@ -205,6 +208,8 @@ int main(int argc, char** argv) {
       number(&threads);
     } else if (a == "--repeat") {
       number(&repeat);
+    } else if (a == "--proc" && i + 1 < argc) {
+      procs.push_back(argv[++i]);
     } else if (a == "--specialize" && i + 1 < argc) {
       unsigned id = 0, value = 0;
       if (std::sscanf(argv[++i], "%u:%u", &id, &value) != 2) Fail("--specialize id:value");
@@ -310,6 +315,10 @@ int main(int argc, char** argv) {
       d.vk = l.vk;
       Check(l.vk.vkCreateDevice(physical, &di, nullptr, &d.device), "vkCreateDevice");
       if (!d.vk.LoadDevice(d.device, &error)) Fail(error);
+      for (const std::string& name : procs) {
+        std::printf("PROC %s %s\n", name.c_str(),
+                    l.vk.vkGetDeviceProcAddr(d.device, name.c_str()) ? "found" : "NULL");
+      }
       l.devices.push_back(d);
     }
   }

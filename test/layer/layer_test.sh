@@ -82,13 +82,17 @@ expect_exit 0 "enabled twice" env VK_INSTANCE_LAYERS=VK_LAYER_coopspv "$CLIENT" 
 [ "$(grep -c "listed_shape.spv: vkCreateComputePipelines VK_SUCCESS" "$TMP/out")" = 4 ] ||
   fail "two instances, two devices: not 4 pipelines: $(cat "$TMP/out")"
 
-# vulkaninfo (vulkan-tools) through the layer lists the emulated extension on the device and as
+# vulkaninfo (vulkan-tools) through the layer lists the emulated extensions on the device and as
 # the layer's own. (Its 1.3.239 tables know no cooperative matrix structure to print.)
 if [ "$LAYER_SANITIZED" = 0 ]; then
   expect_exit 0 "vulkaninfo" env VK_INSTANCE_LAYERS=VK_LAYER_coopspv vulkaninfo
   expect_contains "VK_LAYER_coopspv (coopspv: " "vulkaninfo"
   [ "$(grep -c "VK_KHR_cooperative_matrix *: extension revision 2" "$TMP/out")" -ge 2 ] ||
     fail "vulkaninfo: VK_KHR_cooperative_matrix not listed by the device and the layer"
+  [ "$(grep -c "VK_NV_cooperative_vector *: extension revision 4" "$TMP/out")" -ge 2 ] ||
+    fail "vulkaninfo: VK_NV_cooperative_vector not listed by the device and the layer"
+  [ "$(grep -c "VK_EXT_shader_replicated_composites *: extension revision 1" "$TMP/out")" -ge 2 ] ||
+    fail "vulkaninfo: VK_EXT_shader_replicated_composites not listed by the device and the layer"
 fi
 
 # ---- Validate mode: what breaks a device rule is reported with its VUID.

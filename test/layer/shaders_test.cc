@@ -162,7 +162,8 @@ TEST(Emulate, ShapesFollowTheDevicesTypes) {
   std::string error;
   EXPECT_TRUE(profile::Parse(profile::Write(seen), &error)) << error;
   EXPECT_FALSE(seen.HasExtension(kNvCooperativeMatrix) || seen.HasExtension(kKhrShaderBfloat16));
-  Emulation all{true, true, true, true};
+  Emulation all;
+  all.matrices = all.matrix2 = all.matrices_nv = all.bfloat16 = true;
   const profile::DeviceProfile all_seen = Advertised(*profile::BuiltIn("lavapipe"), all);
   EXPECT_TRUE(all_seen.HasExtension(kNvCooperativeMatrix));
   EXPECT_TRUE(all_seen.HasExtension(kKhrShaderBfloat16));
@@ -199,15 +200,15 @@ TEST(Emulate, CapabilityScan) {
   Emulation khr;
   khr.matrices = true;
   words[8] = 6022;
-  EXPECT_TRUE(NeedsEmulation(words, khr));
-  EXPECT_FALSE(NeedsEmulation(words, nv));
+  EXPECT_TRUE(NeedsMatrixEmulation(words, khr));
+  EXPECT_FALSE(NeedsMatrixEmulation(words, nv));
   words[8] = 5357;  // CooperativeMatrixNV.
-  EXPECT_TRUE(NeedsEmulation(words, nv));
-  EXPECT_FALSE(NeedsEmulation(words, khr));
+  EXPECT_TRUE(NeedsMatrixEmulation(words, nv));
+  EXPECT_FALSE(NeedsMatrixEmulation(words, khr));
   words[8] = 5116;  // BFloat16TypeKHR.
-  EXPECT_FALSE(NeedsEmulation(words, khr));
+  EXPECT_FALSE(NeedsMatrixEmulation(words, khr));
   khr.bfloat16 = true;
-  EXPECT_TRUE(NeedsEmulation(words, khr));
+  EXPECT_TRUE(NeedsMatrixEmulation(words, khr));
 }
 
 // A GLCompute module's first sections, word by word: capabilities, OpMemoryModel, the entry
