@@ -5,19 +5,21 @@
 #
 #   utils/gpu_check_layer.sh [report.txt]     # default: $OUT/gpu_check_layer.txt
 #
-# 1. Emulated against native: each test/run/native/khr_*.amber, cm2_*.amber and coopvec_*.amber
-#    runs natively, then through the layer with coopspv.hide_native (the layer hides the
-#    driver's VK_KHR_cooperative_matrix, VK_NV_cooperative_matrix2 and VK_NV_cooperative_vector
-#    and emulates them); the line says each run's exit status and whether the buffers the
-#    shaders wrote are equal (cmp of the --dump-buffers files). Element-wise results whose
-#    placement over the invocations the implementation chooses (khr_arith_funcs' first
-#    elements) differ by design, and so do the buffers CONVERT_MATRIX writes in an optimal
-#    layout (the driver's is opaque, the layer's row-major): those are left out of the cmp.
-# 2. The validate mode's cost on a cache hit: every module of test/data/corpus is created
-#    (vkCreateShaderModule and vkCreateComputePipelines, layer_client --time, the median of 20)
-#    without the layer and through it (validation only, coopspv.emulate off, its cache directory
-#    filled by a first run); per module both medians in microseconds and the difference, and the
-#    sums over the modules the driver takes.
+# 1. Emulated against native: each test/run/native/khr_*.amber, cm2_*.amber, nv_*.amber and
+#    coopvec_*.amber runs natively, then through the layer with coopspv.hide_native (the layer
+#    hides the driver's VK_KHR_cooperative_matrix, VK_NV_cooperative_matrix2,
+#    VK_NV_cooperative_matrix and VK_NV_cooperative_vector and emulates them); the line says
+#    each run's exit status and whether the buffers the shaders wrote are equal (cmp of the
+#    --dump-buffers files). Element-wise results whose placement over the invocations the
+#    implementation chooses (khr_arith_funcs' first elements) differ by design, and so do the
+#    buffers CONVERT_MATRIX writes in an optimal layout (the driver's is opaque, the layer's
+#    row-major): those are left out of the cmp.
+# 2. The validate mode's cost on a cache hit (utils/layer_cost.sh): every module of
+#    test/data/corpus is created (vkCreateShaderModule and vkCreateComputePipelines, layer_client
+#    --time, the median of 20; and vkCreateShaderModule alone, the median of 200) without the
+#    layer and through it (validation only, coopspv.emulate off, its cache directory filled by a
+#    first run); per module the medians in microseconds and the differences, and the sums over
+#    the modules the driver takes (the total's percentage is the issue's < 1%).
 # Exit status: 0 when every run of part 1 passed both ways, 1 otherwise, 2 when something is
 # missing.
 set -u
@@ -38,7 +40,7 @@ status=0
   echo "# VK_LAYER_coopspv on $("$BIN/coopspv-run" --list-devices | head -1)"
   echo "# 1. native vs emulated (coopspv.hide_native): exit codes, buffers"
   for script in test/run/native/khr_*.amber test/run/native/cm2_*.amber \
-    test/run/native/coopvec_*.amber; do
+    test/run/native/nv_*.amber test/run/native/coopvec_*.amber; do
     name=$(basename "$script" .amber)
     timeout 300 "$BIN/coopspv-run" --timeout-ms 60000 --dump-buffers "$WORK/$name.native" \
       "$script" >"$WORK/$name.native.out" 2>&1
@@ -64,31 +66,14 @@ status=0
     fi
   done
 
-  echo "# 2. pipeline creation, median microseconds: module without-layer with-layer difference"
+  echo "# 2. creation on a cache hit, median microseconds (utils/layer_cost.sh): module without-layer with-layer difference, then vkCreateShaderModule alone the same way"
   modules=()
   for m in test/data/corpus/*.spvasm; do
     name=$(basename "$m" .spvasm)
     "$BIN/coopspv-as" "$m" -o "$WORK/$name.spv" 2>/dev/null && modules+=("$WORK/$name.spv")
   done
-  cache="$WORK/cache"
-  total_plain=0
-  total_layer=0
-  for spv in "${modules[@]}"; do
-    name=$(basename "$spv")
-    "$BIN/layer_client" --time --repeat 20 "$spv" >"$WORK/plain.out" 2>&1 ||
-      { echo "$name: the driver does not take it"; continue; }
-    plain=$(sed -n "s/^TIME $name //p" "$WORK/plain.out")
-    env VK_INSTANCE_LAYERS=VK_LAYER_coopspv VK_COOPSPV_EMULATE=0 VK_COOPSPV_CACHE_DIR="$cache" \
-      "$BIN/layer_client" "$spv" >/dev/null 2>&1
-    layer=$(env VK_INSTANCE_LAYERS=VK_LAYER_coopspv VK_COOPSPV_EMULATE=0 \
-      VK_COOPSPV_CACHE_DIR="$cache" "$BIN/layer_client" --time --repeat 20 "$spv" 2>/dev/null |
-      sed -n "s/^TIME $name //p")
-    [ -n "$layer" ] || { echo "$name: fails through the layer"; status=1; continue; }
-    echo "$name $plain $layer $(awk "BEGIN { printf \"%+.1f\", $layer - $plain }")"
-    total_plain=$(awk "BEGIN { print $total_plain + $plain }")
-    total_layer=$(awk "BEGIN { print $total_layer + $layer }")
-  done
-  echo "total $total_plain $total_layer $(awk "BEGIN { if ($total_plain > 0) printf \"%+.2f%%\", 100 * ($total_layer - $total_plain) / $total_plain }")"
+  utils/layer_cost.sh "$BIN/layer_client" "$LAYER" "$WORK/cost" --repeat 20 "${modules[@]}" ||
+    status=1
   exit "$status"
 } 2>&1 | tee "$REPORT"
 exit "${PIPESTATUS[0]}"

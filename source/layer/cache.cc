@@ -59,6 +59,25 @@ void Hasher::Add(const void* data, size_t bytes) {
   length_ += bytes;
 }
 
+CacheKey HashBytes(const void* data, size_t bytes) {
+  uint64_t lane[4] = {0x243f6a8885a308d3ull, 0x13198a2e03707344ull, 0xa4093822299f31d0ull,
+                      0x082efa98ec4e6c89ull};
+  const auto* p = static_cast<const unsigned char*>(data);
+  size_t i = 0;
+  for (; i + 32 <= bytes; i += 32) {
+    for (int l = 0; l < 4; ++l) {
+      uint64_t k;
+      std::memcpy(&k, p + i + 8 * l, 8);
+      lane[l] = Rotl(lane[l] + k * kP2, 31) * kP1;
+    }
+  }
+  Hasher h;
+  h.Add(lane, sizeof(lane));
+  h.Add(p + i, bytes - i);
+  h.Add(static_cast<uint64_t>(bytes));
+  return h.Finish();
+}
+
 CacheKey Hasher::Finish() const {
   const uint64_t a = Mix(a_ ^ length_);
   return {a, Mix(b_ ^ a)};
@@ -98,6 +117,22 @@ std::optional<std::string> Cache::Find(const CacheKey& key, std::string_view kin
   if (entries.size() >= kMaxEntries) entries.clear();
   entries[key] = bytes;
   return bytes;
+}
+
+std::shared_ptr<const void> Cache::FindParsedEntry(const CacheKey& key, std::string_view kind) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto k = parsed_.find(std::string(kind));
+  if (k == parsed_.end()) return nullptr;
+  const auto it = k->second.find(key);
+  return it == k->second.end() ? nullptr : it->second;
+}
+
+void Cache::PutParsed(const CacheKey& key, std::string_view kind,
+                      std::shared_ptr<const void> parsed) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& entries = parsed_[std::string(kind)];
+  if (entries.size() >= kMaxEntries) entries.clear();
+  entries[key] = std::move(parsed);
 }
 
 void Cache::Put(const CacheKey& key, std::string_view kind, std::string bytes) {

@@ -105,9 +105,20 @@ struct Instance {
 // A module the application created: its words, and the diagnostics already reported for it.
 struct Module {
   std::vector<uint32_t> words;
+  CacheKey key;  // ModuleKey(words): hashed once, at creation.
+  // Its matrices (or bfloat16) need the emulation: NeedsMatrixEmulation.
   bool khr_matrices = false;
   bool coop_vectors = false;           // DeclaresCoopVectors.
   bool replicated_composites = false;  // ReplicatedCompositesEXT.
+  // Where its matrices need the emulation: IdenticalInvocations, the size of a workgroup whose
+  // invocations all do the same work (0: not such a module), read at the module's first
+  // emulated pipeline.
+  std::once_flag identical_once;
+  uint32_t identical_invocations = 0;
+  uint32_t IdenticalInvocationsOnce() {
+    std::call_once(identical_once, [&] { identical_invocations = IdenticalInvocations(words); });
+    return identical_invocations;
+  }
   std::mutex mutex;
   std::set<std::string> reported;
 };
@@ -205,15 +216,22 @@ PhysicalDevice* Instance::Physical(VkPhysicalDevice device) {
       // Matrix2 builds on KHR matrices: native ones, or emulated ones.
       const bool native = p->real.HasExtension(kKhrCooperativeMatrix);
       const bool native2 = p->real.HasExtension(kNvCooperativeMatrix2);
+      const bool native_nv = p->real.HasExtension(kNvCooperativeMatrix);
       const std::string why =
           WhyNoEmulation(basic.apiVersion, subgroup.supportedStages, subgroup.supportedOperations);
       const bool hide = settings.hide_native;
-      if (settings.emulate && (!native || !native2 || hide)) {
+      if (settings.emulate && (!native || !native2 || !native_nv || hide)) {
         if (why.empty()) {
           p->emulation.matrices = !native || hide;
           p->emulation.matrix2 = !native2 || hide;
+          p->emulation.matrices_nv = !native_nv || hide;
           if (native && p->emulation.matrices) RemoveNativeMatrices(&p->real);
           if (native2 && p->emulation.matrix2) RemoveNativeMatrix2(&p->real);
+          if (native_nv && p->emulation.matrices_nv) RemoveNativeMatricesNV(&p->real);
+          // bfloat16 goes with the lowered matrices: --lower-small-floats keeps its bits in
+          // 16-bit integers.
+          p->emulation.bfloat16 = p->emulation.matrices && !p->real.features.shaderBFloat16Type &&
+                                  p->real.features.shaderInt16;
         } else {
           Report(ReportLevel::kWarning, "coopspv-layer",
                  std::string("cooperative matrices are not emulated on ") + basic.deviceName +
@@ -409,6 +427,12 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
     if (p != nullptr && p->emulation.matrix2) {
       emulated.push_back(Extension(kNvCooperativeMatrix2, kNvCooperativeMatrix2SpecVersion));
     }
+    if (p != nullptr && p->emulation.matrices_nv) {
+      emulated.push_back(Extension(kNvCooperativeMatrix, kNvCooperativeMatrixSpecVersion));
+    }
+    if (p != nullptr && p->emulation.bfloat16) {
+      emulated.push_back(Extension(kKhrShaderBfloat16, kKhrShaderBfloat16SpecVersion));
+    }
     if (p != nullptr && p->emulation.vector.vectors) {
       emulated.push_back(Extension(kNvCooperativeVector, kNvCooperativeVectorSpecVersion));
     }
@@ -491,7 +515,17 @@ VkResult FillEntries(const std::vector<Entry>& list, uint32_t* count, Entry* out
 template <typename Entry, typename Properties>
 Entry ToEntry(const Properties& m) {
   Entry e;
-  if constexpr (std::is_same_v<Entry, run::CooperativeMatrixEntryKHR>) {
+  if constexpr (std::is_same_v<Entry, run::CooperativeMatrixEntryNV>) {
+    e.MSize = m.MSize;
+    e.NSize = m.NSize;
+    e.KSize = m.KSize;
+    e.AType = static_cast<uint32_t>(m.AType);
+    e.BType = static_cast<uint32_t>(m.BType);
+    e.CType = static_cast<uint32_t>(m.CType);
+    e.DType = static_cast<uint32_t>(m.ResultType);
+    e.scope = static_cast<uint32_t>(m.scope);
+    return e;
+  } else if constexpr (std::is_same_v<Entry, run::CooperativeMatrixEntryKHR>) {
     e.MSize = m.MSize;
     e.NSize = m.NSize;
     e.KSize = m.KSize;
@@ -501,12 +535,14 @@ Entry ToEntry(const Properties& m) {
     e.KGranularity = m.KGranularity;
     e.workgroupInvocations = m.workgroupInvocations;
   }
-  e.AType = static_cast<uint32_t>(m.AType);
-  e.BType = static_cast<uint32_t>(m.BType);
-  e.CType = static_cast<uint32_t>(m.CType);
-  e.ResultType = static_cast<uint32_t>(m.ResultType);
-  e.saturatingAccumulation = m.saturatingAccumulation ? VK_TRUE : VK_FALSE;
-  e.scope = static_cast<uint32_t>(m.scope);
+  if constexpr (!std::is_same_v<Entry, run::CooperativeMatrixEntryNV>) {
+    e.AType = static_cast<uint32_t>(m.AType);
+    e.BType = static_cast<uint32_t>(m.BType);
+    e.CType = static_cast<uint32_t>(m.CType);
+    e.ResultType = static_cast<uint32_t>(m.ResultType);
+    e.saturatingAccumulation = m.saturatingAccumulation ? VK_TRUE : VK_FALSE;
+    e.scope = static_cast<uint32_t>(m.scope);
+  }
   return e;
 }
 
@@ -525,6 +561,20 @@ Entry ToEntry(const profile::CooperativeVectorProperties& m) {
 constexpr char kMatrixPropertiesName[] = "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR";
 constexpr char kFlexibleDimensionsName[] =
     "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV";
+constexpr char kMatrixPropertiesNvName[] = "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV";
+
+std::vector<profile::CooperativeMatrixProperties> KhrList(const profile::DeviceProfile& d,
+                                                          const Emulation& e) {
+  return EmulatedMatrixShapes(d, e);
+}
+std::vector<profile::CooperativeMatrixProperties> NvList(const profile::DeviceProfile& d,
+                                                         const Emulation&) {
+  return EmulatedMatrixShapesNV(d);
+}
+std::vector<profile::FlexibleDimensionsProperties> FlexibleList(const profile::DeviceProfile& d,
+                                                                const Emulation& e) {
+  return EmulatedFlexibleDimensions(d, e);
+}
 constexpr char kVectorPropertiesName[] = "vkGetPhysicalDeviceCooperativeVectorPropertiesNV";
 
 // vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR,
@@ -548,7 +598,7 @@ VKAPI_ATTR VkResult VKAPI_CALL GetPropertyList(VkPhysicalDevice device, uint32_t
       return next(device, count, out);
     }
     std::vector<Entry> list;
-    for (const auto& m : kList(p->real)) list.push_back(ToEntry<Entry>(m));
+    for (const auto& m : kList(p->real, p->emulation)) list.push_back(ToEntry<Entry>(m));
     return FillEntries(list, count, out);
   } catch (...) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -557,13 +607,20 @@ VKAPI_ATTR VkResult VKAPI_CALL GetPropertyList(VkPhysicalDevice device, uint32_t
 
 const auto GetMatrixProperties =
     GetPropertyList<run::CooperativeMatrixEntryKHR, &Emulation::matrices, kMatrixPropertiesName,
-                    EmulatedMatrixShapes>;
+                    KhrList>;
+const auto GetMatrixPropertiesNV =
+    GetPropertyList<run::CooperativeMatrixEntryNV, &Emulation::matrices_nv,
+                    kMatrixPropertiesNvName, NvList>;
 const auto GetFlexibleDimensionsProperties =
     GetPropertyList<run::FlexibleDimensionsEntryNV, &Emulation::matrix2, kFlexibleDimensionsName,
-                    EmulatedFlexibleDimensions>;
+                    FlexibleList>;
 bool EmulatesVectors(const Emulation& e) { return e.vector.vectors; }
+std::vector<profile::CooperativeVectorProperties> VectorList(const profile::DeviceProfile& d,
+                                                             const Emulation&) {
+  return EmulatedVectorProperties(d);
+}
 const auto GetVectorProperties = GetPropertyList<run::CooperativeVectorEntryNV, EmulatesVectors,
-                                                 kVectorPropertiesName, EmulatedVectorProperties>;
+                                                 kVectorPropertiesName, VectorList>;
 
 // ---- Device.
 
@@ -648,6 +705,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
     };
     if (emulation.matrices) strip(kKhrCooperativeMatrix, run::kCooperativeMatrixFeaturesKHR);
     if (emulation.matrix2) strip(kNvCooperativeMatrix2, run::kCooperativeMatrix2FeaturesNV);
+    if (emulation.matrices_nv) strip(kNvCooperativeMatrix, kCooperativeMatrixFeaturesNV);
+    if (emulation.bfloat16) strip(kKhrShaderBfloat16, kShaderBfloat16FeaturesKHR);
     if (emulation.vector.vectors) {
       vectors_enabled = std::any_of(extensions.begin(), extensions.end(), [](const char* e) {
         return std::strcmp(e, kNvCooperativeVector) == 0;
@@ -708,7 +767,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical,
     auto* own = const_cast<VkPhysicalDeviceSubgroupSizeControlFeatures*>(
         FindInChain<VkPhysicalDeviceSubgroupSizeControlFeatures>(
             copy.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES));
-    if ((emulation.matrices || emulation.matrix2) && p->min_subgroup_size != p->max_subgroup_size &&
+    if ((emulation.matrices || emulation.matrix2 || emulation.matrices_nv) &&
+        p->min_subgroup_size != p->max_subgroup_size &&
         p->has_subgroup_size_control) {
       if (v13 != nullptr) {
         edits.Enable(&v13->subgroupSizeControl);
@@ -836,7 +896,7 @@ bool Check(Device& d, Module& m, std::span<const run::SpecConstant> spec, uint32
   }
   Verdict verdict;
   if (target == nullptr ||
-      !ValidateModule(m.words, spec, setup, *d.instance->cache, &verdict, &error)) {
+      !ValidateModule(m.words, m.key, spec, setup, *d.instance->cache, &verdict, &error)) {
     d.instance->Report(ReportLevel::kError, "coopspv-layer",
                        std::string(where) + ": the module could not be validated: " + error, type,
                        object);
@@ -868,7 +928,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
     if (d->physical != nullptr && (s.validate || s.emulate) && info->pCode != nullptr) {
       m = std::make_shared<Module>();
       m->words.assign(info->pCode, info->pCode + info->codeSize / 4);
-      m->khr_matrices = DeclaresKhrMatrices(m->words);
+      m->key = ModuleKey(m->words);
+      m->khr_matrices = NeedsMatrixEmulation(m->words, d->physical->emulation);
       m->coop_vectors = DeclaresCoopVectors(m->words);
       m->replicated_composites = DeclaresCapability(m->words, kReplicatedCompositesEXT);
       if (s.validate && Check(*d, *m, {}, 0, "vkCreateShaderModule", VK_OBJECT_TYPE_DEVICE,
@@ -910,7 +971,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyShaderModule(VkDevice device, VkShaderModule m
 
 // Whether the driver must get the module legalized: it uses what is emulated.
 bool NeedsEmulation(const Emulation& e, const Module& m) {
-  return ((e.matrices || e.matrix2) && m.khr_matrices) || (e.vector.vectors && m.coop_vectors) ||
+  return ((e.matrices || e.matrix2 || e.matrices_nv || e.bfloat16) && m.khr_matrices) || (e.vector.vectors && m.coop_vectors) ||
          (e.vector.replicated_composites && m.replicated_composites);
 }
 
@@ -957,7 +1018,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       if (inline_module != nullptr && inline_module->pCode != nullptr) {
         m = std::make_shared<Module>();
         m->words.assign(inline_module->pCode, inline_module->pCode + inline_module->codeSize / 4);
-        m->khr_matrices = DeclaresKhrMatrices(m->words);
+        m->key = ModuleKey(m->words);
+        m->khr_matrices = NeedsMatrixEmulation(m->words, d->physical->emulation);
         m->coop_vectors = DeclaresCoopVectors(m->words);
         m->replicated_composites = DeclaresCapability(m->words, kReplicatedCompositesEXT);
         if (s.validate && Check(*d, *m, {}, 0, "vkCreateComputePipelines", VK_OBJECT_TYPE_DEVICE,
@@ -996,7 +1058,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         size = p.subgroup_size;
         // Only the matrices' lowering depends on it (cooperative vectors are per invocation).
         const bool lower_matrices =
-            (p.emulation.matrices || p.emulation.matrix2) && m->khr_matrices;
+            (p.emulation.matrices || p.emulation.matrix2 || p.emulation.matrices_nv) &&
+            m->khr_matrices;
         if (lower_matrices && p.min_subgroup_size != p.max_subgroup_size) {
           if (!d->size_control_enabled || !p.required_size_in_compute) {
             d->instance->Report(ReportLevel::kWarning, "coopspv-layer-emulation",
@@ -1013,15 +1076,19 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
           }
         }
       }
-      std::vector<uint32_t> legal;
+      std::shared_ptr<const std::vector<uint32_t>> legal;
       Source source = Source::kComputed;
       std::string error;
       const std::shared_ptr<const DeviceTarget> target = Target(*d->physical, false, size, &error);
       const VectorEmulation& vector = d->physical->emulation.vector;
       const bool lower_vectors = vector.vectors && m->coop_vectors;
+      // Written for a subgroup of 32, a workgroup of identical invocations has, on a device of
+      // smaller subgroups, several subgroups storing the same matrices; one computes them.
+      const uint32_t identical = m->khr_matrices ? m->IdenticalInvocationsOnce() : 0;
+      const uint32_t one_subgroup = identical > size ? size : 0;
       if (target == nullptr ||
-          !LegalizeModule(m->words, spec, d->setup.target_env, target->json, target->key,
-                          *d->instance->cache, &legal, &source, &error,
+          !LegalizeModule(m->words, m->key, spec, d->setup.target_env, target->json, target->key,
+                          one_subgroup, *d->instance->cache, &legal, &source, &error,
                           lower_vectors ? LowerCoopVectorArgument(vector) : "")) {
         d->instance->Report(ReportLevel::kError, "coopspv-layer-emulation",
                             std::string("vkCreateComputePipelines: the cooperative ") +
@@ -1036,12 +1103,16 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         d->instance->Report(ReportLevel::kInfo, "coopspv-layer-emulation",
                             std::string("vkCreateComputePipelines: ") +
                                 kLegalized[static_cast<int>(source)] + " for subgroup size " +
-                                std::to_string(size),
+                                std::to_string(size) +
+                                (one_subgroup != 0
+                                     ? ", its workgroup of " + std::to_string(identical) +
+                                           " identical invocations narrowed to one subgroup"
+                                     : ""),
                             VK_OBJECT_TYPE_SHADER_MODULE, object);
       }
       VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-      module_info.codeSize = legal.size() * 4;
-      module_info.pCode = legal.data();
+      module_info.codeSize = legal->size() * 4;
+      module_info.pCode = legal->data();
       const VkResult result = d->create_module(device, &module_info, nullptr, &r->module);
       if (result != VK_SUCCESS) {
         rewrites.push_back(std::move(r));
@@ -1150,6 +1221,9 @@ PFN_vkVoidFunction PhysicalDeviceFunction(const char* name) {
   }
   if (std::strcmp(name, kFlexibleDimensionsName) == 0) {
     return reinterpret_cast<PFN_vkVoidFunction>(GetFlexibleDimensionsProperties);
+  }
+  if (std::strcmp(name, kMatrixPropertiesNvName) == 0) {
+    return reinterpret_cast<PFN_vkVoidFunction>(GetMatrixPropertiesNV);
   }
   if (std::strcmp(name, kVectorPropertiesName) == 0) {
     return reinterpret_cast<PFN_vkVoidFunction>(GetVectorProperties);

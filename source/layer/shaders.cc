@@ -3,15 +3,14 @@
 #include <cstring>
 #include <sstream>
 
+#include "source/layer/emulate.h"
 #include "source/run/specialization.h"
 
 namespace coopspv::layer {
 namespace {
 
-void AddModule(Hasher& h, std::span<const uint32_t> words,
-               std::span<const run::SpecConstant> spec) {
-  h.Add(Version());
-  h.Add(words.data(), words.size_bytes());
+void AddModule(Hasher& h, const CacheKey& module_key, std::span<const run::SpecConstant> spec) {
+  h.Add(&module_key, sizeof(module_key));
   h.Add(spec.size());
   for (const run::SpecConstant& c : spec) {
     h.Add(c.id);
@@ -53,6 +52,14 @@ constexpr const char* kVerdictHeader = "coopspv-layer-verdict 1";
 
 }  // namespace
 
+CacheKey ModuleKey(std::span<const uint32_t> words) {
+  Hasher h;
+  h.Add(Version());
+  const CacheKey words_key = HashBytes(words.data(), words.size_bytes());
+  h.Add(&words_key, sizeof(words_key));
+  return h.Finish();
+}
+
 std::vector<run::SpecConstant> SpecConstantsOf(const VkSpecializationInfo* info) {
   std::vector<run::SpecConstant> out;
   if (info == nullptr || info->pMapEntries == nullptr || info->pData == nullptr) return out;
@@ -74,9 +81,9 @@ std::vector<run::SpecConstant> SpecConstantsOf(const VkSpecializationInfo* info)
   return out;
 }
 
-bool ValidateModule(std::span<const uint32_t> words, std::span<const run::SpecConstant> spec,
-                    const ValidationSetup& setup, Cache& cache, Verdict* verdict,
-                    std::string* error) {
+bool ValidateModule(std::span<const uint32_t> words, const CacheKey& module_key,
+                    std::span<const run::SpecConstant> spec, const ValidationSetup& setup,
+                    Cache& cache, Verdict* verdict, std::string* error) {
   Hasher h;
   h.Add("validate");
   h.Add(setup.target_env);
@@ -84,11 +91,17 @@ bool ValidateModule(std::span<const uint32_t> words, std::span<const run::SpecCo
         static_cast<uint64_t>(setup.uniform_buffer_standard_layout) << 1 |
         static_cast<uint64_t>(setup.workgroup_scalar_block_layout) << 2);
   h.Add(&setup.profile_key, sizeof(setup.profile_key));
-  AddModule(h, words, spec);
+  AddModule(h, module_key, spec);
   const CacheKey key = h.Finish();
+  if (const auto parsed = cache.FindParsed<Verdict>(key, "verdict")) {
+    *verdict = *parsed;
+    verdict->source = Source::kMemory;
+    return true;
+  }
   bool from_disk = false;
   if (const auto bytes = cache.Find(key, "verdict", &from_disk);
       bytes && DeserializeVerdict(*bytes, verdict)) {
+    cache.PutParsed(key, "verdict", std::make_shared<const Verdict>(*verdict));
     verdict->source = from_disk ? Source::kDisk : Source::kMemory;
     return true;
   }
@@ -112,29 +125,45 @@ bool ValidateModule(std::span<const uint32_t> words, std::span<const run::SpecCo
   verdict->valid = result.valid;
   verdict->diagnostics = std::move(result.diagnostics);
   cache.Put(key, "verdict", SerializeVerdict(*verdict));
+  cache.PutParsed(key, "verdict", std::make_shared<const Verdict>(*verdict));
   return true;
 }
 
-bool LegalizeModule(std::span<const uint32_t> words, std::span<const run::SpecConstant> spec,
-                    const std::string& target_env, const std::string& device_json,
-                    const CacheKey& device_key, Cache& cache, std::vector<uint32_t>* out,
-                    Source* source, std::string* error, const std::string& lower_coop_vector) {
+bool LegalizeModule(std::span<const uint32_t> words, const CacheKey& module_key,
+                    std::span<const run::SpecConstant> spec, const std::string& target_env,
+                    const std::string& device_json, const CacheKey& device_key,
+                    uint32_t one_subgroup, Cache& cache,
+                    std::shared_ptr<const std::vector<uint32_t>>* out, Source* source,
+                    std::string* error, const std::string& lower_coop_vector) {
   Hasher h;
   h.Add("legalize");
   h.Add(target_env);
   if (!lower_coop_vector.empty()) h.Add("lower-coop-vector=" + lower_coop_vector);
   h.Add(&device_key, sizeof(device_key));
-  AddModule(h, words, spec);
+  h.Add(uint64_t{one_subgroup});
+  AddModule(h, module_key, spec);
   const CacheKey key = h.Finish();
+  if (auto parsed = cache.FindParsed<std::vector<uint32_t>>(key, "spv")) {
+    *out = std::move(parsed);
+    *source = Source::kMemory;
+    return true;
+  }
   bool from_disk = false;
   if (const auto bytes = cache.Find(key, "spv", &from_disk);
       bytes && !bytes->empty() && bytes->size() % 4 == 0) {
-    out->resize(bytes->size() / 4);
-    std::memcpy(out->data(), bytes->data(), bytes->size());
+    auto legal = std::make_shared<std::vector<uint32_t>>(bytes->size() / 4);
+    std::memcpy(legal->data(), bytes->data(), bytes->size());
+    cache.PutParsed(key, "spv", legal);
+    *out = std::move(legal);
     *source = from_disk ? Source::kDisk : Source::kMemory;
     return true;
   }
   *source = Source::kComputed;
+  std::vector<uint32_t> narrowed;
+  if (one_subgroup != 0) {
+    narrowed = WithLocalSize(words, one_subgroup);
+    words = narrowed;
+  }
   OptimizerOptions options;
   options.target_env = target_env;
   // The layer validated the module already, for the block layouts the device enabled.
@@ -158,8 +187,11 @@ bool LegalizeModule(std::span<const uint32_t> words, std::span<const run::SpecCo
     }
     return false;
   }
-  *out = std::move(result.words);
-  cache.Put(key, "spv", std::string(reinterpret_cast<const char*>(out->data()), out->size() * 4));
+  auto legal = std::make_shared<const std::vector<uint32_t>>(std::move(result.words));
+  cache.Put(key, "spv",
+            std::string(reinterpret_cast<const char*>(legal->data()), legal->size() * 4));
+  cache.PutParsed(key, "spv", legal);
+  *out = std::move(legal);
   return true;
 }
 

@@ -43,22 +43,30 @@ struct Verdict {
   Source source = Source::kComputed;
 };
 
+// The hash of a module's words and coopspv's version, part of every cache key of the module.
+CacheKey ModuleKey(std::span<const uint32_t> words);
+
 // Validates the module specialized by `spec` (as coopspv-run does: the values become the spec
 // constants' defaults), or found in the cache. False only when validation could not run
 // (`error`: a bad option); an invalid module is a verdict.
-bool ValidateModule(std::span<const uint32_t> words, std::span<const run::SpecConstant> spec,
-                    const ValidationSetup& setup, Cache& cache, Verdict* verdict,
-                    std::string* error);
+// `module_key` is ModuleKey(words), computed once per module: a cache hit hashes only the rest.
+bool ValidateModule(std::span<const uint32_t> words, const CacheKey& module_key,
+                    std::span<const run::SpecConstant> spec, const ValidationSetup& setup,
+                    Cache& cache, Verdict* verdict, std::string* error);
 
 // The module specialized by `spec`, frozen, folded and legalized for the device whose profile
 // is `device_json` (its subgroup size the one the pipeline runs with; `device_key` the hash of
 // the text), or found in the cache. False with the reason when the legalization fails. A
 // `lower_coop_vector` argument runs --lower-coop-vector=<it> before the legalization (which
-// would lower cooperative vectors without reading the optimal layouts).
-bool LegalizeModule(std::span<const uint32_t> words, std::span<const run::SpecConstant> spec,
-                    const std::string& target_env, const std::string& device_json,
-                    const CacheKey& device_key, Cache& cache, std::vector<uint32_t>* out,
-                    Source* source, std::string* error, const std::string& lower_coop_vector = "");
+// would lower cooperative vectors without reading the optimal layouts). `one_subgroup`, when
+// not 0: the module's LocalSize becomes one_subgroup x 1 x 1 first (a module whose invocations
+// all do the same work, emulate.h's IdenticalInvocations).
+bool LegalizeModule(std::span<const uint32_t> words, const CacheKey& module_key,
+                    std::span<const run::SpecConstant> spec, const std::string& target_env,
+                    const std::string& device_json, const CacheKey& device_key,
+                    uint32_t one_subgroup, Cache& cache,
+                    std::shared_ptr<const std::vector<uint32_t>>* out, Source* source,
+                    std::string* error, const std::string& lower_coop_vector = "");
 
 // A diagnostic as one line: "error: rule: message [clause] (instruction)".
 std::string DiagnosticLine(const ValidationDiagnostic& d);

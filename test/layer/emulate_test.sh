@@ -1,17 +1,22 @@
 #!/bin/bash
 # VK_KHR_cooperative_matrix and VK_NV_cooperative_matrix2 emulated by VK_LAYER_coopspv on
-# lavapipe, which lacks both: the project's native scripts run unchanged through the layer
+# lavapipe, which lacks both (and VK_NV_cooperative_matrix, VK_KHR_shader_bfloat16,
+# VK_NV_cooperative_vector): the project's native scripts run unchanged through the layer
 # (coopspv-run only loads it, no --lower): the layer advertises the extensions, their features
 # and properties and the shapes it lowers well, keeps them from the driver at vkCreateDevice, and
 # hands the driver each module specialized and legalized for lavapipe (--legalize-for-device
 # with its live profile, subgroup size 8), and every EXPECT holds.
 #
+# nv_coopmat1_legacy (VK_NV_cooperative_matrix), khr_bf16 (VK_KHR_shader_bfloat16) and
+# khr_int8_saturating (saturating accumulation, flexible dimensions) are emulated too; each has a
+# workgroup of 32 identical invocations written for one subgroup of 32, which the layer narrows
+# to one subgroup of lavapipe's 8 (else four subgroups load, add to and store the same C
+# matrices, and race).
+#
 # Not here, and why: khr_gemm_specdims asks for REQUIRED_SIZE 32 (one subgroup of 32 computes
-# a whole matrix), which lavapipe cannot give (its subgroups are 8); khr_int8_saturating needs
-# saturating accumulation, which the NVIDIA shapes advertised leave out, and one subgroup of 32
-# too; cm2_decode_q4 and cm2_softmax_reduce lowered need more Workgroup memory than lavapipe's
-# 32 KiB (refused, below); nv_coopmat1_legacy and khr_bf16 need VK_NV_cooperative_matrix or
-# VK_KHR_shader_bfloat16, which the layer does not emulate yet (docs/layer.md).
+# a whole matrix), which lavapipe cannot give (its subgroups are 8); cm2_decode_q4 and
+# cm2_softmax_reduce lowered need more Workgroup memory than lavapipe's 32 KiB (refused,
+# below).
 #
 # VK_NV_cooperative_vector too: the coopvec_* scripts run unchanged through the layer, their
 # CONVERT_MATRIX commands by the layer's vkConvertCooperativeVectorMatrixNV (on the host, into
@@ -35,8 +40,8 @@ fail() {
 export VK_INSTANCE_LAYERS=VK_LAYER_coopspv
 
 for name in khr_arith_funcs khr_vkcmp_style cm2_transpose_convert khr_workgroup_shared_bda \
-  cm2_tensor_layouts coopvec_mlp_f16 coopvec_int8_packed coopvec_fp8_matmul \
-  coopvec_loadstore_math; do
+  cm2_tensor_layouts nv_coopmat1_legacy khr_bf16 khr_int8_saturating coopvec_mlp_f16 \
+  coopvec_int8_packed coopvec_fp8_matmul coopvec_loadstore_math; do
   if ! timeout 300 env VK_COOPSPV_REPORT_LEVEL=info "$RUN" --timeout-ms 120000 \
       "$DIR/$name.amber" >"$TMP/$name.out" 2>&1; then
     fail "$name through the layer"
@@ -47,6 +52,16 @@ for name in khr_arith_funcs khr_vkcmp_style cm2_transpose_convert khr_workgroup_
     fail "$name through the layer: $(cat "$TMP/$name.out")"
   fi
 done
+
+# The three whose workgroups of 32 identical invocations become one subgroup: the layer says so.
+for name in nv_coopmat1_legacy khr_bf16 khr_int8_saturating; do
+  grep -q "legalized for subgroup size 8, its workgroup of 32 identical invocations narrowed to one subgroup" \
+    "$TMP/$name.out" || fail "$name: not narrowed to one subgroup: $(cat "$TMP/$name.out")"
+done
+# khr_workgroup_shared_bda reads LocalInvocationIndex (its 128 invocations are 4 subgroups of
+# 32 on different tiles): its workgroup stays.
+grep -q "legalized for subgroup size 8$" "$TMP/khr_workgroup_shared_bda.out" ||
+  fail "khr_workgroup_shared_bda narrowed: $(grep legalized "$TMP/khr_workgroup_shared_bda.out")"
 
 # Emulated against native: the coopvec scripts through the layer on lavapipe against the dumps of
 # their native runs on the H100 (test/run/golden/h100), the buffers the shaders wrote compared:
@@ -189,6 +204,14 @@ grep -q '"VK_KHR_cooperative_matrix"' "$TMP/profile.json" &&
   grep -q '{"MSize": 16, "NSize": 16, "KSize": 16, "AType": "float16", "BType": "float16", "CType": "float32", "ResultType": "float32", "saturatingAccumulation": false, "scope": "subgroup"}' \
     "$TMP/profile.json" &&
   grep -q '"AType": "sint8", "BType": "sint8", "CType": "sint32"' "$TMP/profile.json" &&
+  grep -q '"VK_NV_cooperative_matrix"' "$TMP/profile.json" &&
+  grep -q '"cooperativeMatrixSupportedStagesNV": \["compute"\]' "$TMP/profile.json" &&
+  grep -q '"VK_KHR_shader_bfloat16"' "$TMP/profile.json" &&
+  grep -q '"shaderBFloat16CooperativeMatrix": true' "$TMP/profile.json" &&
+  grep -q '{"MSize": 16, "NSize": 16, "KSize": 16, "AType": "bfloat16", "BType": "bfloat16", "CType": "float32", "ResultType": "float32", "saturatingAccumulation": false, "scope": "subgroup"}' \
+    "$TMP/profile.json" &&
+  grep -q '{"MSize": 16, "NSize": 16, "KSize": 32, "AType": "sint8", "BType": "sint8", "CType": "sint32", "ResultType": "sint32", "saturatingAccumulation": true, "scope": "subgroup"}' \
+    "$TMP/profile.json" &&
   grep -q '"VK_NV_cooperative_matrix2"' "$TMP/profile.json" &&
   grep -q '"cooperativeMatrixWorkgroupScope": true' "$TMP/profile.json" &&
   grep -q '"cooperativeMatrixWorkgroupScopeMaxWorkgroupSize": 256' "$TMP/profile.json" &&
@@ -209,7 +232,8 @@ grep -q '"VK_KHR_cooperative_matrix"' "$TMP/profile.json" &&
     "$TMP/profile.json" ||
   fail "the profile through the layer: $(cat "$TMP/profile.json")"
 for m in khr_arith_funcs khr_vkcmp_style cm2_transpose_convert cm2_tensor_layouts \
-  coopvec_mlp_f16 coopvec_int8_packed coopvec_fp8_matmul coopvec_loadstore_math; do
+  nv_coopmat1_legacy khr_int8_saturating coopvec_mlp_f16 coopvec_int8_packed coopvec_fp8_matmul \
+  coopvec_loadstore_math; do
   "$AS" "test/data/corpus/$m.spvasm" -o "$TMP/$m.spv" &&
     "$VAL" --target-env vulkan1.3 --device-profile="$TMP/profile.json" "$TMP/$m.spv" \
       >"$TMP/val.out" 2>&1 || fail "$m against the profile through the layer: $(cat "$TMP/val.out")"

@@ -4,14 +4,20 @@
 // shader module and a compute pipeline; optionally from several threads at once.
 //
 //   layer_client [--messenger] [--enable-layer] [--instances n] [--devices n] [--threads n]
-//                [--repeat n] [--specialize id:value]... [--inline] [--proc name]... module.spv...
+//                [--repeat n] [--specialize id:value]... [--inline] [--proc name]...
+//                [--modules-only] [--time] module.spv...
 //
 // --proc: after creating each device, "PROC <name> found" or "PROC <name> NULL", what
 // vkGetDeviceProcAddr answers for the device command.
+// --modules-only: shader modules alone, no pipelines (the layer's cost at vkCreateShaderModule,
+// without a driver's compilation between two creations).
 // --inline: no shader module; each pipeline's stage carries the module's
 // VkShaderModuleCreateInfo in its pNext (VK_KHR_maintenance5's way).
 // --time: after the runs, "TIME <module> <median microseconds>" of vkCreateShaderModule and
-// vkCreateComputePipelines together, over every creation of the module.
+// vkCreateComputePipelines together, over every creation of the module, and
+// "TIME_MODULE <module> <median microseconds>" of vkCreateShaderModule alone (where the layer
+// validates a module as created: on a driver whose module creation only copies the words, as
+// lavapipe's, the difference with and without the layer is the layer's own cost).
 //
 // Prints "MESSAGE <severity> <pMessageIdName> | <pMessage>" per message and
 // "<module>: <function> <VkResult>" per creation. Exit status: 0 when every creation succeeded,
@@ -79,9 +85,10 @@ struct Device {
 std::vector<VkSpecializationMapEntry> g_spec_entries;
 std::vector<uint32_t> g_spec_data;
 bool g_inline = false;
+bool g_modules_only = false;
 // --time: per module, the microseconds of each creation.
 std::mutex g_times_mutex;
-std::map<std::string, std::vector<double>> g_times;
+std::map<std::string, std::vector<double>> g_times, g_module_times;
 
 // One shader module and compute pipeline for the module; false when a creation failed.
 bool CreatePipeline(const Device& d, const Module& m) {
@@ -97,10 +104,18 @@ bool CreatePipeline(const Device& d, const Module& m) {
     r = vk.vkCreateShaderModule(d.device, &info, nullptr, &module);
     creation_us +=
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    {
+      std::lock_guard<std::mutex> lock(g_times_mutex);
+      g_module_times[m.name].push_back(creation_us);
+    }
     std::lock_guard<std::mutex> lock(g_print);
     std::printf("%s: vkCreateShaderModule %s\n", m.name.c_str(), ResultName(r).c_str());
   }
   if (r != VK_SUCCESS) return false;
+  if (g_modules_only) {
+    vk.vkDestroyShaderModule(d.device, module, nullptr);
+    return true;
+  }
   uint32_t sets = 0;
   for (const auto& res : m.interface.resources) sets = std::max(sets, res.set + 1);
   std::vector<VkDescriptorSetLayout> layouts(sets);
@@ -181,6 +196,8 @@ int main(int argc, char** argv) {
       time = true;
     } else if (a == "--inline") {
       g_inline = true;
+    } else if (a == "--modules-only") {
+      g_modules_only = true;
     } else if (a == "--enable-layer") {
       enable_layer = true;
     } else if (a == "--instances") {
@@ -327,6 +344,11 @@ int main(int argc, char** argv) {
     if (!time || times.empty()) continue;
     std::sort(times.begin(), times.end());
     std::printf("TIME %s %.1f\n", name.c_str(), times[times.size() / 2]);
+  }
+  for (auto& [name, times] : g_module_times) {
+    if (!time || times.empty()) continue;
+    std::sort(times.begin(), times.end());
+    std::printf("TIME_MODULE %s %.2f\n", name.c_str(), times[times.size() / 2]);
   }
   for (Live& l : live) {
     for (Device& d : l.devices) d.vk.vkDestroyDevice(d.device, nullptr);

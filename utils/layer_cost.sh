@@ -1,0 +1,78 @@
+#!/bin/bash
+# What VK_LAYER_coopspv's validate mode adds to shader module and compute pipeline creation on a
+# cache hit (issue 29), on the device the Vulkan loader finds (lavapipe with
+# test/run/lavapipe_env.sh; the H100 in utils/gpu_check_layer.sh):
+#
+#   utils/layer_cost.sh <layer_client> <layer dir> <work dir> [--repeat n] [--module-repeat m]
+#                       module.spv...
+#
+# Per module, layer_client --time --repeat n (default 20; m, default 200, for the module
+# creations alone) runs without the layer and through it
+# (validation only, coopspv.emulate off, its cache directory <work dir>/cache filled by a first
+# run, so every timed creation is a hit), and prints
+#   <module> <without> <with> <difference>  <module without> <module with> <module difference>
+# the medians in microseconds of vkCreateShaderModule + vkCreateComputePipelines, then of
+# vkCreateShaderModule alone (layer_client --modules-only: where the layer validates a module as
+# created, without a driver's compilation between two creations to cool the caches), and at the
+# end
+#   total <without> <with> <percent>  <module without> <module with> <module difference>
+# over the modules the driver takes (a module whose pipeline the driver refuses counts in the
+# module columns only). LAYER_SETTINGS (default "VK_COOPSPV_EMULATE=0") are the layer's
+# settings for the runs through it: on lavapipe, VK_COOPSPV_EMULATE=1 makes the cooperative
+# modules valid for the device the application sees (without it each is reported invalid on
+# every creation, which is not a hit's cost). Exit status 1 when a module fails through the layer
+# only.
+set -u
+CLIENT="$1" LAYER_DIR="$2" WORK="$3"
+shift 3
+repeat=20 module_repeat=200
+while [ "${1:-}" = "--repeat" ] || [ "${1:-}" = "--module-repeat" ]; do
+  [ "$1" = "--repeat" ] && repeat="$2" || module_repeat="$2"
+  shift 2
+done
+export VK_LAYER_PATH="$LAYER_DIR"
+mkdir -p "$WORK"
+cache="$WORK/cache"
+read -ra settings <<<"${LAYER_SETTINGS:-VK_COOPSPV_EMULATE=0}"
+status=0
+total_plain=0 total_layer=0 module_plain=0 module_layer=0
+for spv in "$@"; do
+  name=$(basename "$spv")
+  taken=1
+  env -u VK_INSTANCE_LAYERS "$CLIENT" --time --repeat "$repeat" "$spv" >"$WORK/plain.out" 2>&1 ||
+    taken=0
+  plain=$(sed -n "s/^TIME $name //p" "$WORK/plain.out")
+  plain_m=$(env -u VK_INSTANCE_LAYERS "$CLIENT" --modules-only --time --repeat "$module_repeat" "$spv" \
+    2>/dev/null | sed -n "s/^TIME_MODULE $name //p")
+  env VK_INSTANCE_LAYERS=VK_LAYER_coopspv "${settings[@]}" VK_COOPSPV_CACHE_DIR="$cache" \
+    "$CLIENT" "$spv" >/dev/null 2>&1
+  env VK_INSTANCE_LAYERS=VK_LAYER_coopspv "${settings[@]}" VK_COOPSPV_CACHE_DIR="$cache" \
+    "$CLIENT" --time --repeat "$repeat" "$spv" >"$WORK/layer.out" 2>/dev/null
+  layer_status=$?
+  layer=$(sed -n "s/^TIME $name //p" "$WORK/layer.out")
+  layer_m=$(env VK_INSTANCE_LAYERS=VK_LAYER_coopspv "${settings[@]}" VK_COOPSPV_CACHE_DIR="$cache" \
+    "$CLIENT" --modules-only --time --repeat "$module_repeat" "$spv" 2>/dev/null |
+    sed -n "s/^TIME_MODULE $name //p")
+  # TIME_MODULE is missing from an older layer_client: 0.
+  plain_m=${plain_m:-0} layer_m=${layer_m:-0}
+  if [ "$taken" = 0 ]; then
+    # The driver refuses the pipeline (lavapipe and cooperative matrices): the module's creation
+    # still counts.
+    awk -v n="$name" -v pm="$plain_m" -v lm="$layer_m" \
+      'BEGIN { printf "%s: the driver does not take it  %s %s %+.2f\n", n, pm, lm, lm - pm }'
+    module_plain=$(awk "BEGIN { print $module_plain + $plain_m }")
+    module_layer=$(awk "BEGIN { print $module_layer + $layer_m }")
+    continue
+  fi
+  [ "$layer_status" = 0 ] && [ -n "$layer" ] && [ -n "$plain" ] ||
+    { echo "$name: fails through the layer"; status=1; continue; }
+  awk -v n="$name" -v p="$plain" -v l="$layer" -v pm="$plain_m" -v lm="$layer_m" \
+    'BEGIN { printf "%s %s %s %+.1f  %s %s %+.2f\n", n, p, l, l - p, pm, lm, lm - pm }'
+  total_plain=$(awk "BEGIN { print $total_plain + $plain }")
+  total_layer=$(awk "BEGIN { print $total_layer + $layer }")
+  module_plain=$(awk "BEGIN { print $module_plain + $plain_m }")
+  module_layer=$(awk "BEGIN { print $module_layer + $layer_m }")
+done
+awk -v p="$total_plain" -v l="$total_layer" -v pm="$module_plain" -v lm="$module_layer" \
+  'BEGIN { printf "total %s %s %+.2f%%  %s %s %+.2f\n", p, l, (p > 0 ? 100 * (l - p) / p : 0), pm, lm, lm - pm }'
+exit "$status"
