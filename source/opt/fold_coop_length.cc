@@ -1,12 +1,12 @@
 // --fold-coop-length=<subgroup size>: replaces OpCooperativeMatrixLengthKHR / NV (and their
 // OpSpecConstantOp forms) with a constant, for matrices whose Rows, Columns and Scope are known.
 //
-// The element distribution this assumes is the one the array lowering uses: the R x C elements
-// of a matrix are numbered row-major, e = r * C + c, and invocation i of the scope instance
-// (of S invocations) holds elements i, i + S, i + 2S, ...; so every invocation holds
-// ceil(R * C / S) elements, the last ones padding when S does not divide R * C.
-// S is the subgroup size for Subgroup scope, and the workgroup size (the WorkgroupSize built-in,
-// LocalSizeId or LocalSize, when every entry point agrees on it) for Workgroup scope; matrices of
+// The element distribution this assumes is the one --lower-coop-matrix=<S> uses for
+// Subgroup-scope matrices (coop_matrix_distribution.h: per Use and shape; e.g. a 16 x 16
+// MatrixA holds 16 / 8 * 16 = 32 elements per invocation at S = 32). Workgroup-scope matrices
+// of S invocations (the workgroup size: the WorkgroupSize built-in, LocalSizeId or LocalSize,
+// when every entry point agrees on it) have the linear distribution: e = r * C + c numbered
+// row-major, invocation i holding elements i, i + S, ..., ceil(R * C / S) of them. Matrices of
 // other scopes are left alone.
 #include <map>
 #include <optional>
@@ -14,6 +14,7 @@
 #include "source/common/literal.h"
 #include "source/ir/builder.h"
 #include "source/ir/workgroup_size.h"
+#include "source/opt/coop_matrix_distribution.h"
 #include "source/opt/passes.h"
 
 namespace coopspv::opt {
@@ -59,14 +60,22 @@ class FoldCoopLengthPass : public Pass {
       const auto rows = KnownUint(m, m.word(t, 4));
       const auto columns = KnownUint(m, m.word(t, 5));
       if (!scope || !rows || !columns) continue;
-      uint64_t invocations = 0;
+      uint64_t length = 0;
       if (*scope == static_cast<uint32_t>(spv::Scope::Subgroup)) {
-        invocations = subgroup_size_;
-      } else if (*scope == static_cast<uint32_t>(spv::Scope::Workgroup) && workgroup) {
-        invocations = *workgroup;
+        std::optional<uint32_t> use;
+        if (m.opcode(t) == Op::TypeCooperativeMatrixKHR && m.num_words(t) > 6) {
+          const auto known = KnownUint(m, m.word(t, 6));
+          if (!known) continue;
+          use = static_cast<uint32_t>(*known);
+        }
+        const CoopDistribution d = DistributionOf(use, *rows, *columns, subgroup_size_);
+        length = DistributedLength(d, *rows, *columns, subgroup_size_);
+      } else if (*scope == static_cast<uint32_t>(spv::Scope::Workgroup) && workgroup &&
+                 *workgroup != 0) {
+        length = (*rows * *columns + *workgroup - 1) / *workgroup;
+      } else {
+        continue;
       }
-      if (invocations == 0) continue;
-      const uint64_t length = (*rows * *columns + invocations - 1) / invocations;
       if (length > 0xFFFFFFFFu) continue;
       const Id type = m.type_id(i);
       const Id result = m.result_id(i);
