@@ -12,10 +12,27 @@ SubgroupGrid GridOf(uint32_t subgroup_size) {
   return {subgroup_size / cols, cols};
 }
 
-CoopDistribution DistributionOf(std::optional<uint32_t> use, uint64_t rows, uint64_t cols,
-                                uint32_t subgroup_size) {
-  const SubgroupGrid g = GridOf(subgroup_size);
-  if (!use) return CoopDistribution::kLinear;
+bool ParseCoopDistributionStrategy(std::string_view argument, std::string_view* size_text,
+                                   CoopDistributionChoice* choice, std::string* error) {
+  const size_t comma = argument.find(',');
+  *size_text = argument.substr(0, comma);
+  choice->grid = false;
+  if (comma == std::string_view::npos) return true;
+  const std::string_view strategy = argument.substr(comma + 1);
+  if (strategy == "tile") {
+    choice->grid = true;
+  } else if (strategy != "linear") {
+    *error = "expected 'tile' or 'linear' after the subgroup size, found '" +
+             std::string(strategy) + "'";
+    return false;
+  }
+  return true;
+}
+
+CoopDistribution DistributionOf(const CoopDistributionChoice& choice, std::optional<uint32_t> use,
+                                uint64_t rows, uint64_t cols) {
+  const SubgroupGrid g = GridOf(choice.subgroup_size);
+  if (!use || !choice.grid) return CoopDistribution::kLinear;
   switch (*use) {
     case 0:  // MatrixAKHR
       return rows % g.rows == 0 ? CoopDistribution::kRows : CoopDistribution::kLinear;
@@ -23,7 +40,7 @@ CoopDistribution DistributionOf(std::optional<uint32_t> use, uint64_t rows, uint
       return cols % g.cols == 0 ? CoopDistribution::kCols : CoopDistribution::kLinear;
     case 2:  // MatrixAccumulatorKHR
       return rows % g.rows == 0 && cols % g.cols == 0 ? CoopDistribution::kTile
-                                                       : CoopDistribution::kLinear;
+                                                      : CoopDistribution::kLinear;
     default:
       return CoopDistribution::kLinear;
   }

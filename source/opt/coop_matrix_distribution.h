@@ -1,8 +1,9 @@
-// Which invocation of a subgroup holds which element of a Subgroup-scope cooperative matrix
-// once --lower-coop-matrix=<S> has turned it into an array (and so what OpCooperativeMatrixLength
+// Which invocation of a subgroup holds which element of a Subgroup-scope cooperative matrix once
+// --lower-coop-matrix=<S>[,tile] has turned it into an array (and so what OpCooperativeMatrixLength
 // is: --fold-coop-length folds it to the same number). SPV_KHR_cooperative_matrix leaves the
-// mapping to the implementation; this one is chosen per matrix type, from its Use and shape
-// alone, so that OpCooperativeMatrixMulAddKHR needs no exchange between invocations.
+// mapping to the implementation; this one is chosen per matrix type, from its Use and shape alone,
+// so that OpCooperativeMatrixMulAddKHR needs no exchange between invocations (",tile"; without it
+// every matrix is kLinear).
 //
 // The subgroup is a grid of gr x gc invocations (GridOf: S = 8 is 4 x 2, S = 32 is 8 x 4):
 // lane = lr * gc + lc. For M x N results:
@@ -25,6 +26,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 
 namespace coopspv::opt {
 
@@ -35,9 +38,21 @@ struct SubgroupGrid {
 };
 SubgroupGrid GridOf(uint32_t subgroup_size);
 
+// The distribution a pass argument asks for: "<S>" (every matrix linear, the default: what
+// suits a CPU driver, whose subgroup shuffles are cheap and whose compiler prefers small code)
+// or "<S>,tile" (the grid distributions: what suits a GPU).
+struct CoopDistributionChoice {
+  uint32_t subgroup_size = 0;
+  bool grid = false;
+};
+// Splits "<size>[,tile|,linear]": the size text goes to *size_text, the strategy to *choice.
+bool ParseCoopDistributionStrategy(std::string_view argument, std::string_view* size_text,
+                                   CoopDistributionChoice* choice, std::string* error);
+
 // use: the KHR Use operand's value (0 MatrixA, 1 MatrixB, 2 Accumulator), nullopt for NV types.
-CoopDistribution DistributionOf(std::optional<uint32_t> use, uint64_t rows, uint64_t cols,
-                                uint32_t subgroup_size);
+// kLinear unless `choice.grid`.
+CoopDistribution DistributionOf(const CoopDistributionChoice& choice, std::optional<uint32_t> use,
+                                uint64_t rows, uint64_t cols);
 
 // Elements per invocation (OpCooperativeMatrixLength).
 uint64_t DistributedLength(CoopDistribution d, uint64_t rows, uint64_t cols,

@@ -1,9 +1,10 @@
 // --fold-coop-length=<subgroup size>: replaces OpCooperativeMatrixLengthKHR / NV (and their
 // OpSpecConstantOp forms) with a constant, for matrices whose Rows, Columns and Scope are known.
 //
-// The element distribution this assumes is the one --lower-coop-matrix=<S> uses for
-// Subgroup-scope matrices (coop_matrix_distribution.h: per Use and shape; e.g. a 16 x 16
-// MatrixA holds 16 / 8 * 16 = 32 elements per invocation at S = 32). Workgroup-scope matrices
+// --fold-coop-length=<S>[,tile]: the element distribution this assumes is the one
+// --lower-coop-matrix with the same argument uses for Subgroup-scope matrices
+// (coop_matrix_distribution.h: linear, or with ",tile" per Use and shape; e.g. a 16 x 16 MatrixA
+// then holds 16 / 8 * 16 = 32 elements per invocation at S = 32). Workgroup-scope matrices
 // of S invocations (the workgroup size: the WorkgroupSize built-in, LocalSizeId or LocalSize,
 // when every entry point agrees on it) have the linear distribution: e = r * C + c numbered
 // row-major, invocation i holding elements i, i + S, ..., ceil(R * C / S) of them. Matrices of
@@ -34,7 +35,7 @@ std::optional<uint64_t> KnownUint(const ir::Module& m, Id id) {
 
 class FoldCoopLengthPass : public Pass {
  public:
-  explicit FoldCoopLengthPass(uint32_t subgroup_size) : subgroup_size_(subgroup_size) {}
+  explicit FoldCoopLengthPass(const CoopDistributionChoice& choice) : choice_(choice) {}
   const char* name() const override { return "fold-coop-length"; }
 
   PassResult Run(ir::Module& m) override {
@@ -68,8 +69,8 @@ class FoldCoopLengthPass : public Pass {
           if (!known) continue;
           use = static_cast<uint32_t>(*known);
         }
-        const CoopDistribution d = DistributionOf(use, *rows, *columns, subgroup_size_);
-        length = DistributedLength(d, *rows, *columns, subgroup_size_);
+        const CoopDistribution d = DistributionOf(choice_, use, *rows, *columns);
+        length = DistributedLength(d, *rows, *columns, choice_.subgroup_size);
       } else if (*scope == static_cast<uint32_t>(spv::Scope::Workgroup) && workgroup &&
                  *workgroup != 0) {
         length = (*rows * *columns + *workgroup - 1) / *workgroup;
@@ -99,19 +100,23 @@ class FoldCoopLengthPass : public Pass {
   }
 
  private:
-  uint32_t subgroup_size_;
+  CoopDistributionChoice choice_;
 };
 
 }  // namespace
 
 std::unique_ptr<Pass> CreateFoldCoopLengthPass(std::string_view argument, std::string* error) {
+  CoopDistributionChoice choice;
+  std::string_view size_text;
+  if (!ParseCoopDistributionStrategy(argument, &size_text, &choice, error)) return nullptr;
   bool negative = false;
   uint64_t size = 0;
-  if (!ParseInteger(argument, &negative, &size) || negative || size == 0 || size > 4096) {
-    *error = "expected a subgroup size between 1 and 4096, found '" + std::string(argument) + "'";
+  if (!ParseInteger(size_text, &negative, &size) || negative || size == 0 || size > 4096) {
+    *error = "expected a subgroup size between 1 and 4096, found '" + std::string(size_text) + "'";
     return nullptr;
   }
-  return std::make_unique<FoldCoopLengthPass>(static_cast<uint32_t>(size));
+  choice.subgroup_size = static_cast<uint32_t>(size);
+  return std::make_unique<FoldCoopLengthPass>(choice);
 }
 
 }  // namespace coopspv::opt

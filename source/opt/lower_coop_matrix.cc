@@ -5,36 +5,40 @@
 // exactly S invocations (S = the argument; e.g. requiredSubgroupSize), all of them active where
 // the original used a matrix (which the extensions already require).
 //
-// Element distribution (coop_matrix_distribution.h; --fold-coop-length assumes the same). Per
-// matrix type, from its Use and shape, on a gr x gc grid of the subgroup's invocations
-// (lane = SubgroupLocalInvocationId = lr * gc + lc): an Accumulator is a register tile (rows
-// lr, lr + gr, ... by columns lc, lc + gc, ...), a MatrixA holds the whole rows of its grid row
-// (replicated over the grid row's invocations), a MatrixB the whole columns of its grid column;
-// so a multiply-add reads only the invocation's own slots. NV matrices (no Use) and shapes the
-// grid does not divide are linear: the R x C elements numbered row-major, e = r * C + c, element
-// e in invocation e % S, slot e / S. A matrix type becomes OpTypeArray of its component type with
-// L slots (L = ceil(R * C / S) when linear; the type keeps its id: variables, parameters, OpPhi, OpSelect, OpLoad / OpStore, OpCopyObject,
-// OpUndef, OpConstantNull, OpCompositeExtract / Insert and access chains into a matrix stay as
-// they are, and index the same slots). Slot j of a linear matrix's invocation `lane` with
-// j * S + lane >= R * C is padding: no load or store touches memory for it, and arithmetic on it computes nothing anyone
-// reads (an integer divisor there is replaced by 1).
+// --lower-coop-matrix=<S>,tile: the grid distributions below; without ",tile" every matrix is
+// linear (as described below for kLinear), which suits CPU drivers.
+//
+// Element distribution (coop_matrix_distribution.h; --fold-coop-length with the same argument
+// assumes the same). Per matrix type, from its Use and shape, on a gr x gc grid of the
+// subgroup's invocations (lane = SubgroupLocalInvocationId = lr * gc + lc): an Accumulator is a
+// register tile (rows lr, lr + gr, ... by columns lc, lc + gc, ...), a MatrixA holds the whole
+// rows of its grid row (replicated over the grid row's invocations), a MatrixB the whole columns
+// of its grid column; so a multiply-add reads only the invocation's own slots. NV matrices (no
+// Use) and shapes the grid does not divide are linear: the R x C elements numbered row-major,
+// e = r * C + c, element e in invocation e % S, slot e / S. A matrix type becomes OpTypeArray of
+// its component type with L slots (L = ceil(R * C / S) when linear; the type keeps its id:
+// variables, parameters, OpPhi, OpSelect, OpLoad / OpStore, OpCopyObject, OpUndef, OpConstantNull,
+// OpCompositeExtract / Insert and access chains into a matrix stay as they are, and index the same
+// slots). Slot j of a linear matrix's invocation `lane` with j * S + lane >= R * C is padding: no
+// load or store touches memory for it, and arithmetic on it computes nothing anyone reads (an
+// integer divisor there is replaced by 1).
 //
 // Who reads what from whom:
 // - OpCooperativeMatrixLength{KHR,NV}: the constant L.
 // - Constants, OpCompositeConstruct(ReplicateEXT): every slot holds the one constituent.
 // - Load / store (KHR RowMajor / ColumnMajor, NV column-major flag): each invocation reads or
 //   writes only its own elements (of a replicated matrix, only the copies of grid column / row 0
-//   are stored; grid distributions of up to 256 slots are straight-line code on SSA values);
-//   slot j is element (row, column) (for linear: e = j * S + lane at (e / C, e % C)) and lives at Pointer[major * Stride] plus minor component-sized steps (major = row for
-//   RowMajor, column for ColumnMajor), where Stride counts the pointee type, which may differ
-//   from the component type (the memory is reinterpreted: a wider pointee scalar is loaded and
-//   split with OpBitcast to a vector, narrower ones are gathered; eight pieces go through two
-//   32-bit halves, as a vector has at most four components). A store through a wider
-//   scalar writes whole words: the invocation holding the first element of a word fetches the
-//   others of the word with shuffles (StoreWide). Pointer arithmetic rewrites
-//   the access chain that made Pointer, adding to its last index (OpPtrAccessChain for
-//   PhysicalStorageBuffer pointers). Memory operands carry over to every scalar access, Aligned
-//   lowered to the access's size.
+//   are stored; grid distributions of up to 256 slots are straight-line code on SSA values); slot j
+//   is element (row, column) (for linear: e = j * S + lane at (e / C, e % C)) and lives at
+//   Pointer[major * Stride] plus minor component-sized steps (major = row for RowMajor, column for
+//   ColumnMajor), where Stride counts the pointee type, which may differ from the component type
+//   (the memory is reinterpreted: a wider pointee scalar is loaded and split with OpBitcast to a
+//   vector, narrower ones are gathered; eight pieces go through two 32-bit halves, as a vector has
+//   at most four components). A store through a wider scalar writes whole words: the invocation
+//   holding the first element of a word fetches the others of the word with shuffles (StoreWide).
+//   Pointer arithmetic rewrites the access chain that made Pointer, adding to its last index
+//   (OpPtrAccessChain for PhysicalStorageBuffer pointers). Memory operands carry over to every
+//   scalar access, Aligned lowered to the access's size.
 // - Element-wise arithmetic, OpMatrixTimesScalar, conversions, OpSelect before SPIR-V 1.4: each
 //   invocation combines its own slots; no exchange. Bfloat16 / float8 components compute in f32.
 //   An operand of another distribution (a conversion between Uses) is brought to the result's
@@ -43,20 +47,20 @@
 //   slot (i, j) is C's slot (i, j) plus the sum over k of A slot i * K + k times B slot
 //   k * (N / gc) + j, in the order of k, at the arithmetic precision below; straight-line code on
 //   SSA values up to 8192 multiply-adds, loops above. Any other OpCooperativeMatrixMulAdd: the
-//   operands not linear are brought to the linear distribution (Relayout), then: Result (M x N) element (r, c) in slot j of `lane` is
-//   C(r, c) (same invocation and slot) plus the sum over k of A(r, k) * B(k, c). A and B are
-//   first converted to the arithmetic type of the result (sign- or zero-extended by the
-//   Matrix{A,B}SignedComponents operands, or by the NV types' signedness). For each slot j and
-//   each k, every invocation fetches A element r * K + k from invocation (r * K + k) % S, slot
-//   (r * K + k) / S, with OpGroupNonUniformShuffle. A shuffle sends one value per invocation, so
-//   the fetch loops over the source slots that some invocation wants (uniform bounds: the rows
-//   r0..r1 that slot j covers give slots (r0 * K + k) / S .. (r1 * K + k) / S); in each round
-//   every invocation sends that slot of its A and keeps what it receives when that is the slot it
-//   wants. B element k * N + c is fetched the same way over the columns slot j covers. When S
-//   divides N, slot j lies in one row, so each fetch is one shuffle of one slot (for B, from the
-//   invocation itself). Products and sums are at the result's precision (wrapping for integers);
-//   with SaturatingAccumulation the sum of products is added to C saturating, signed when
-//   MatrixResultSignedComponents is set. The k loop runs 4 (or 2) steps per iteration: drivers
+//   operands not linear are brought to the linear distribution (Relayout), then: Result (M x N)
+//   element (r, c) in slot j of `lane` is C(r, c) (same invocation and slot) plus the sum over k
+//   of A(r, k) * B(k, c). A and B are first converted to the arithmetic type of the result (sign-
+//   or zero-extended by the Matrix{A,B}SignedComponents operands, or by the NV types' signedness).
+//   For each slot j and each k, every invocation fetches A element r * K + k from invocation (r * K
+//   + k) % S, slot (r * K + k) / S, with OpGroupNonUniformShuffle. A shuffle sends one value per
+//   invocation, so the fetch loops over the source slots that some invocation wants (uniform
+//   bounds: the rows r0..r1 that slot j covers give slots (r0 * K + k) / S .. (r1 * K + k) / S); in
+//   each round every invocation sends that slot of its A and keeps what it receives when that is
+//   the slot it wants. B element k * N + c is fetched the same way over the columns slot j covers.
+//   When S divides N, slot j lies in one row, so each fetch is one shuffle of one slot (for B, from
+//   the invocation itself). Products and sums are at the result's precision (wrapping for
+//   integers); with SaturatingAccumulation the sum of products is added to C saturating, signed
+//   when MatrixResultSignedComponents is set. The k loop runs 4 (or 2) steps per iteration: drivers
 //   may cap the loop iterations of an invocation (Mesa's llvmpipe stops every loop of an
 //   invocation after 65535 iterations in all, which a long chain of multiply-adds reaches).
 //
@@ -199,8 +203,12 @@ bool KeepsMeaning(Op op) {
 
 class Lowering {
  public:
-  Lowering(const ir::Module& m, uint32_t subgroup_size)
-      : m_(m), s_(subgroup_size), grid_(GridOf(subgroup_size)), next_id_(m.bound()) {}
+  Lowering(const ir::Module& m, const CoopDistributionChoice& choice)
+      : m_(m),
+        choice_(choice),
+        s_(choice.subgroup_size),
+        grid_(GridOf(choice.subgroup_size)),
+        next_id_(m.bound()) {}
 
   std::unique_ptr<ir::Module> Run(std::string* error, bool* changed);
 
@@ -429,6 +437,7 @@ class Lowering {
   void StoreElement(InstIndex i, const Memory& mem, const Matrix& mat, Id row, Id col, Id value);
 
   const ir::Module& m_;
+  const CoopDistributionChoice choice_;
   const uint32_t s_;
   const SubgroupGrid grid_;
   Id next_id_;
@@ -527,7 +536,7 @@ bool Lowering::ScanMatrixTypes() {
     if (op == Op::TypeCooperativeMatrixKHR && m_.num_words(i) > 6) {
       use = ir::ConstantValue(m_, m_.word(i, 6));
     }
-    mat.dist = DistributionOf(use, *rows, *cols, s_);
+    mat.dist = DistributionOf(choice_, use, *rows, *cols);
     mat.length = static_cast<uint32_t>(DistributedLength(mat.dist, *rows, *cols, s_));
     if (mat.length > 60000) {
       Fail(i, "a matrix of more than 60000 elements per invocation is not lowered");
@@ -1039,8 +1048,7 @@ void Lowering::LowerLoadStore(InstIndex i) {
 // The grid distributions (no padding): straight-line code for up to kStraightLimit slots, the
 // loaded elements gathered with OpCompositeConstruct, the stored ones taken with
 // OpCompositeExtract; a replicated matrix is stored by its primary copies only.
-void Lowering::LoadStoreDistributed(InstIndex i, const Memory& mem, const Matrix& mat,
-                                    Id object) {
+void Lowering::LoadStoreDistributed(InstIndex i, const Memory& mem, const Matrix& mat, Id object) {
   const bool load = object == 0;
   const LaneIds l = LaneParts();
   const Id component = mat.component.type;
@@ -1182,6 +1190,18 @@ void Lowering::LowerMulAddLocal(InstIndex i, const Matrix& r, const Matrix& ma, 
     if (saturating) sum = SaturatingAdd(t, sum, cv, r_signed);
     return Convert(sum, t, r.component, true);
   };
+  auto prepared = [&](const Matrix& mat, Id value, bool is_signed) {
+    const Id var = Temp(mat.type, temps_used_[mat.type]++);
+    EmitVoid(Op::Store, {var, value});
+    if (mat.component.type == t.type) return var;
+    const Id array = TypeArray(t.type, mat.length);
+    const Id converted = Temp(array, temps_used_[array]++);
+    ForEach(mat.length, [&](Id j) {
+      StoreSlot(converted, t.type, j,
+                Convert(LoadSlot(var, mat.component.type, j), mat.component, t, is_signed));
+    });
+    return converted;
+  };
   if (r.length * K <= kStraightMulAddLimit) {
     auto converted = [&](const Matrix& mat, Id value, bool is_signed) {
       std::vector<Id> out;
@@ -1195,11 +1215,13 @@ void Lowering::LowerMulAddLocal(InstIndex i, const Matrix& r, const Matrix& ma, 
     std::vector<uint32_t> results;
     for (uint32_t ti = 0; ti < tile_rows; ++ti) {
       for (uint32_t tj = 0; tj < tile_cols; ++tj) {
-        const Id cv = Convert(Emit(Op::CompositeExtract, mc.component.type, {c, ti * tile_cols + tj}),
-                              mc.component, t, c_signed);
+        const Id cv =
+            Convert(Emit(Op::CompositeExtract, mc.component.type, {c, ti * tile_cols + tj}),
+                    mc.component, t, c_signed);
         Id sum = saturating ? Null(t.type) : cv;
         for (uint32_t k = 0; k < K; ++k) {
-          sum = Emit(add, t.type, {sum, Emit(mul, t.type, {xa[ti * K + k], xb[k * tile_cols + tj]})});
+          sum =
+              Emit(add, t.type, {sum, Emit(mul, t.type, {xa[ti * K + k], xb[k * tile_cols + tj]})});
         }
         results.push_back(finish(sum, cv));
       }
@@ -1207,24 +1229,12 @@ void Lowering::LowerMulAddLocal(InstIndex i, const Matrix& r, const Matrix& ma, 
     EmitV(Op::CompositeConstruct, r.type, results, m_.result_id(i));
     return;
   }
-  auto prepared = [&](const Matrix& mat, Id value, bool is_signed) {
-    const Id var = Temp(mat.type, temps_used_[mat.type]++);
-    EmitVoid(Op::Store, {var, value});
-    if (mat.component.type == t.type) return var;
-    const Id array = TypeArray(t.type, mat.length);
-    const Id converted = Temp(array, temps_used_[array]++);
-    ForEach(mat.length, [&](Id j) {
-      StoreSlot(converted, t.type, j,
-                Convert(LoadSlot(var, mat.component.type, j), mat.component, t, is_signed));
-    });
-    return converted;
-  };
+  const uint32_t unroll = K % 4 == 0 ? 4 : K % 2 == 0 ? 2 : 1;
   const Id va = prepared(ma, a, a_signed), vb = prepared(mb, b, b_signed);
   const Id vc = Temp(mc.type, temps_used_[mc.type]++);
   EmitVoid(Op::Store, {vc, c});
   const Id out = Temp(r.type, temps_used_[r.type]++);
   const Id acc = Temp(t.type, temps_used_[t.type]++);
-  const uint32_t unroll = K % 4 == 0 ? 4 : K % 2 == 0 ? 2 : 1;
   ForEach(r.length, [&](Id j) {
     const Id ti = Div(j, ConstU32(tile_cols)), tj = Mod(j, ConstU32(tile_cols));
     const Id cv = Convert(LoadSlot(vc, mc.component.type, j), mc.component, t, c_signed);
@@ -1602,10 +1612,32 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
       next_id_, error);
 }
 
+class LowerCoopMatrixPass : public Pass {
+ public:
+  explicit LowerCoopMatrixPass(const CoopDistributionChoice& choice) : choice_(choice) {}
+  const char* name() const override { return "lower-coop-matrix"; }
+  PassResult Run(ir::Module& m) override {
+    Lowering lowering(m, choice_);
+    std::string error;
+    bool changed = false;
+    auto lowered = lowering.Run(&error, &changed);
+    return RebuiltResult(changed ? std::move(lowered) : nullptr, error);
+  }
+
+ private:
+  CoopDistributionChoice choice_;
+};
+
 }  // namespace
 
 std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::string* error) {
-  return CreateSubgroupLoweringPass<Lowering>("lower-coop-matrix", argument, error);
+  CoopDistributionChoice choice;
+  std::string_view size_text;
+  if (!ParseCoopDistributionStrategy(argument, &size_text, &choice, error) ||
+      !ParseSubgroupSize(size_text, &choice.subgroup_size, error)) {
+    return nullptr;
+  }
+  return std::make_unique<LowerCoopMatrixPass>(choice);
 }
 
 }  // namespace coopspv::opt

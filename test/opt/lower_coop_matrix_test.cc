@@ -26,6 +26,12 @@ PassRun Lower(const std::string& assembly, uint32_t subgroup_size,
   return testing::RunPasses(assembly, passes, env);
 }
 
+// --lower-coop-matrix=<S>,tile (coop_matrix_distribution.h).
+PassRun LowerTile(const std::string& assembly, uint32_t subgroup_size) {
+  return testing::RunPasses(
+      assembly, {{"lower-coop-matrix", std::to_string(subgroup_size) + ",tile"}}, "vulkan1.3");
+}
+
 // A compute kernel: D = MulAdd(A, B, C) (or what `between` computes from %a %b %c %r into %out)
 // with A, B, C loaded from and D stored to storage buffers whose elements are `pointee_*`.
 struct Kernel {
@@ -242,9 +248,8 @@ TEST(LowerCoopMatrix, LoadsAndStoresTouchOnlyRealElementsWithTheirMemoryOperands
   const PassRun r = Lower(KernelText(kn), 8);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_FALSE(Contains(r.text, "CooperativeMatrix")) << r.text;
-  // A 5 x 6 accumulator is not divided by the 4 x 2 grid: the linear distribution. Each
-  // invocation: row = e / 6, column = e % 6 of e = slot * 8 + lane; the padded slot 3 is guarded
-  // by lane < 30 % 8.
+  // Each invocation: row = e / 6, column = e % 6 of e = slot * 8 + lane (slot 0: e = lane); the
+  // padded slot 3 is guarded by lane < 30 % 8.
   EXPECT_TRUE(testing::FileCheck(r.text, R"(
     CHECK: = OpLoad %uint %gl_SubgroupInvocationID
     CHECK: = OpUDiv %uint
@@ -270,8 +275,14 @@ TEST(LowerCoopMatrix, DynamicAnd64BitStridesAndVulkanMemoryOperands) {
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(Contains(r.text, "= OpUConvert %uint %s64")) << r.text;
   EXPECT_TRUE(Contains(r.text, "MakePointerVisible|NonPrivatePointer %uint_3")) << r.text;
-  // 16 x 16 on the 4 x 4 grid of S = 16: a 4 x 4 register tile, loaded as straight-line code.
-  EXPECT_TRUE(Contains(r.text, "%c2 = OpCompositeConstruct %_arr_float_uint_16")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "%c2 = OpLoad %_arr_float_uint_16")) << r.text;
+  // ",tile": 16 x 16 on the 4 x 4 grid of S = 16, a 4 x 4 register tile loaded as straight-line
+  // code, through the same 64-bit stride and memory operands.
+  const PassRun t = LowerTile(KernelText(kn), 16);
+  ASSERT_TRUE(t.ok) << t.error;
+  EXPECT_TRUE(Contains(t.text, "= OpUConvert %uint %s64")) << t.text;
+  EXPECT_TRUE(Contains(t.text, "MakePointerVisible|NonPrivatePointer %uint_3")) << t.text;
+  EXPECT_TRUE(Contains(t.text, "%c2 = OpCompositeConstruct %_arr_float_uint_16")) << t.text;
 }
 
 TEST(LowerCoopMatrix, PointeesOfAnotherTypeReinterpretTheMemory) {
@@ -332,21 +343,39 @@ TEST(LowerCoopMatrix, PointeesOfAnotherTypeReinterpretTheMemory) {
 
 // ---- Multiply-add
 
+TEST(LowerCoopMatrix, FloatMulAddShufflesAAndBElements) {
+  Kernel kn;  // 16 x 16 x 16, f16 x f16 + f32, 32 invocations: 8 slots.
+  const PassRun r = Lower(KernelText(kn), 32);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: OpCapability GroupNonUniformShuffle
+    CHECK: %main = OpFunction
+    CHECK: = OpFConvert %float
+    CHECK: OpLoopMerge
+    CHECK: = OpGroupNonUniformShuffle %float %uint_3
+    CHECK: = OpGroupNonUniformShuffle %float %uint_3
+    CHECK: = OpFMul %float
+    CHECK-NEXT: = OpLoad %float
+    CHECK-NEXT: = OpFAdd %float
+    CHECK: %out = OpLoad %_arr_float_uint_8
+  )")) << r.text;
+}
+
 size_t Count(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
 }
 
-TEST(LowerCoopMatrix, FloatMulAddOnTheGridIsLocalToEachInvocation) {
-  Kernel kn;  // 16 x 16 x 16, f16 x f16 + f32, 32 invocations: the 8 x 4 grid.
+TEST(LowerCoopMatrix, TileFloatMulAddIsLocalToEachInvocation) {
+  Kernel kn;  // 16 x 16 x 16, f16 x f16 + f32, ",tile" at 32 invocations: the 8 x 4 grid.
   kn.names = {"main", "a", "b", "c", "out", "len_a", "len_b", "len_c"};
   kn.between =
       "%out = OpCooperativeMatrixMulAddKHR %mat_d %a %b %c\n"
       "%len_a = OpCooperativeMatrixLengthKHR %uint %mat_a\n"
       "%len_b = OpCooperativeMatrixLengthKHR %uint %mat_b\n"
       "%len_c = OpCooperativeMatrixLengthKHR %uint %mat_c\n";
-  const PassRun r = Lower(KernelText(kn), 32);
+  const PassRun r = LowerTile(KernelText(kn), 32);
   ASSERT_TRUE(r.ok) << r.error;
   // A: 2 whole rows per invocation (32 elements), B: 4 whole columns (64), C: 2 x 4 (8).
   EXPECT_TRUE(Contains(r.text, "%len_a = OpCopyObject %uint %uint_32")) << r.text;
@@ -368,12 +397,13 @@ TEST(LowerCoopMatrix, FloatMulAddOnTheGridIsLocalToEachInvocation) {
   )")) << r.text;
 }
 
-// Shapes the grid does not divide keep the linear distribution; a multiply-add mixing it with
-// a grid distribution brings that operand to the linear one (shuffles) and multiplies there.
-TEST(LowerCoopMatrix, FloatMulAddOffTheGridShufflesAAndBElements) {
+// ",tile": shapes the grid does not divide keep the linear distribution; a multiply-add mixing
+// it with a grid distribution brings that operand to the linear one (shuffles) and multiplies
+// there.
+TEST(LowerCoopMatrix, TileFloatMulAddOffTheGridShufflesAAndBElements) {
   Kernel kn;
   kn.n = 6;  // B (16 x 6) and C: linear at S = 32 (6 % 4 != 0); A (16 x 16) on the grid.
-  const PassRun r = Lower(KernelText(kn), 32);
+  const PassRun r = LowerTile(KernelText(kn), 32);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(testing::FileCheck(r.text, R"(
     CHECK: OpCapability GroupNonUniformShuffle
@@ -880,19 +910,34 @@ TEST(LowerCoopMatrix, EveryShapeSubgroupSizeTypeLayoutAndStrideLowersAndValidate
           ASSERT_TRUE(r.ok) << m << "x" << nn << "x" << k << " S=" << s << " " << t.a << "/" << t.r
                             << ": " << r.error;
           EXPECT_FALSE(Contains(r.text, "CooperativeMatrix"));
+          const PassRun tile = LowerTile(KernelText(kn), s);
+          ASSERT_TRUE(tile.ok) << m << "x" << nn << "x" << k << " S=" << s << ",tile " << t.a << "/"
+                               << t.r << ": " << tile.error;
+          EXPECT_FALSE(Contains(tile.text, "CooperativeMatrix"));
         }
       }
     }
   }
 }
 
-// Past the straight-line limits (256 slots for loads and stores, 8192 multiply-adds), the
-// lowered code has the same size whatever the number of elements per invocation: loops.
+// The lowered code has the same size whatever the number of elements per invocation: loops,
+// not unrolling.
 TEST(LowerCoopMatrix, CodeSizeDoesNotGrowWithTheElementsPerInvocation) {
   Kernel small, large;
-  small.m = small.n = small.k = 64;  // A: 16 x 64 = 1024 slots at S = 8, C: 16 x 32.
-  large.m = large.n = large.k = 128;  // A: 4096 slots.
+  small.m = small.n = small.k = 16;  // 32 slots at S = 8.
+  large.m = large.n = large.k = 32;  // 128 slots.
   const PassRun rs = Lower(KernelText(small), 8), rl = Lower(KernelText(large), 8);
+  ASSERT_TRUE(rs.ok && rl.ok) << rs.error << rl.error;
+  EXPECT_LE(rl.words, rs.words + 16) << rs.words << " vs " << rl.words;
+}
+
+// ",tile": past the straight-line limits (256 slots for loads and stores, 8192 multiply-adds),
+// the code has the same size whatever the number of elements per invocation: loops.
+TEST(LowerCoopMatrix, TileCodeSizeDoesNotGrowPastTheStraightLineLimits) {
+  Kernel small, large;
+  small.m = small.n = small.k = 64;   // A: 16 x 64 = 1024 slots at S = 8, C: 16 x 32.
+  large.m = large.n = large.k = 128;  // A: 4096 slots.
+  const PassRun rs = LowerTile(KernelText(small), 8), rl = LowerTile(KernelText(large), 8);
   ASSERT_TRUE(rs.ok && rl.ok) << rs.error << rl.error;
   EXPECT_LE(rl.words, rs.words + 16) << rs.words << " vs " << rl.words;
 }

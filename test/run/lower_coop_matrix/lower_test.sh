@@ -1,10 +1,11 @@
 #!/bin/bash
 # --lower-coop-matrix on the generated kernels of this folder (see generate.py):
 # - the files here are what generate.py writes (no hand edits, no stale cases);
-# - every kernel lowers for subgroup sizes 8, 16, 32 and 64 and the result validates with no
-#   cooperative matrix left;
-# - every lowered kernel (S = 8) runs on lavapipe with coopspv-run and every element of D equals
-#   the product that generate.py computed, padding untouched.
+# - every kernel lowers for subgroup sizes 8, 16, 32 and 64, with the linear distribution and
+#   with ",tile" (coop_matrix_distribution.h), and the result validates with no cooperative
+#   matrix left;
+# - every lowered kernel (S = 8, both distributions) runs on lavapipe with coopspv-run and every
+#   element of D equals the product that generate.py computed, padding untouched.
 set -u
 DIR=test/run/lower_coop_matrix
 AS=tools/coopspv-as
@@ -43,7 +44,7 @@ cases=$(cat "$DIR/CASES")
 ran=0
 for c in $cases; do
   "$AS" "$DIR/$c.spvasm" -o "$TMP/$c.native.spv" || { fail "$c: does not assemble"; continue; }
-  for s in 8 16 32 64; do
+  for s in 8 16 32 64 8,tile 16,tile 32,tile 64,tile; do
     if ! "$OPT" --target-env vulkan1.3 --lower-coop-matrix=$s "$TMP/$c.native.spv" \
         -o "$TMP/$c.s$s.spv" 2>"$TMP/err"; then
       fail "$c: --lower-coop-matrix=$s: $(cat "$TMP/err")"
@@ -55,13 +56,15 @@ for c in $cases; do
       fail "$c: S=$s output still holds a cooperative matrix"
   done
   if [ -x "$RUN" ] && [ -f "$ICD" ]; then
-    cp "$TMP/$c.s8.spv" "$TMP/$c.spv"
-    cp "$DIR/$c.amber" "$TMP/$c.amber"
-    if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$TMP/$c.amber" >"$TMP/out" 2>&1; then
-      fail "$c: lowered kernel on lavapipe"
-      sed 's/^/    /' "$TMP/out" | head -20 >&2
-    fi
-    ran=$((ran + 1))
+    for s in 8 8,tile; do
+      cp "$TMP/$c.s$s.spv" "$TMP/$c.spv"
+      cp "$DIR/$c.amber" "$TMP/$c.amber"
+      if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$TMP/$c.amber" >"$TMP/out" 2>&1; then
+        fail "$c: lowered kernel (S=$s) on lavapipe"
+        sed 's/^/    /' "$TMP/out" | head -20 >&2
+      fi
+      ran=$((ran + 1))
+    done
   fi
 done
 # lower_and_run LABEL NATIVE_SPVASM LOWERED_SPV SCRIPT "RUN FLAGS" OPT_FLAGS...: assembles the
@@ -105,6 +108,10 @@ if [ -x "$RUN" ] && [ -f "$ICD" ]; then
       "$wide/m16n32k8_half_half.amber" $layout || fail "wide store: transpose_expect.py"
     lower_and_run "wide store ($layout-major)" "$wide/$layout.spvasm" \
       "$wide/m16n32k8_half_half.spv" "$wide/m16n32k8_half_half.amber" "" --lower-coop-matrix=8
+    # ",tile": the register tile goes to the linear distribution first (shuffles).
+    lower_and_run "wide store ($layout-major, tile)" "$wide/$layout.spvasm" \
+      "$wide/m16n32k8_half_half.spv" "$wide/m16n32k8_half_half.amber" "" \
+      --lower-coop-matrix=8,tile
   done
 
   # Eight components in one memory scalar: m16n32k32_char_int with A (int8, column-major) read
@@ -130,9 +137,16 @@ if [ -x "$RUN" ] && [ -f "$ICD" ]; then
   sed -e "s#SPIRV-ASM FILE ../../../examples/tiled_gemm.spvasm#SPIRV-BINARY FILE gemm256.spv#" \
     -e '/VK_KHR_cooperative_matrix/d' -e '/CooperativeMatrixFeaturesKHR/d' \
     "$DIR/gemm256.amber" >"$gemm.amber"
-  lower_and_run "gemm256: examples/tiled_gemm" examples/tiled_gemm.spvasm "$gemm.spv" \
-    "$gemm.amber" "--timeout-ms 120000" --set-spec-const-default-value "0:128" \
-    --freeze-spec-const --fold-spec-const --lower-coop-matrix=8 --eliminate-dead
+  for s in 8 8,tile; do
+    lower_and_run "gemm256: examples/tiled_gemm (S=$s)" examples/tiled_gemm.spvasm "$gemm.spv" \
+      "$gemm.amber" "--timeout-ms 120000" --set-spec-const-default-value "0:128" \
+      --freeze-spec-const --fold-spec-const --lower-coop-matrix=$s --eliminate-dead
+  done
+  # Its plain twin (what utils/lavapipe_gemm_time.sh times beside it).
+  if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$DIR/gemm256_plain.amber" >"$TMP/out" 2>&1; then
+    fail "gemm256_plain: on lavapipe"
+    sed 's/^/    /' "$TMP/out" | head -20 >&2
+  fi
 fi
 if [ "$ran" != 0 ]; then
   echo "ran $ran lowered kernels on lavapipe"
