@@ -28,7 +28,9 @@
 // - Constants, OpCompositeConstruct(ReplicateEXT): every slot holds the one constituent.
 // - Load / store (KHR RowMajor / ColumnMajor, NV column-major flag): each invocation reads or
 //   writes only its own elements (of a replicated matrix, only the copies of grid column / row 0
-//   are stored; grid distributions of up to 256 slots are straight-line code on SSA values); slot j
+//   are stored; grid distributions of up to 256 slots are straight-line code on SSA values, and
+//   whole rows of a MatrixA (columns of a MatrixB) in memory of wider pointees are read a pointee
+//   at a time: LoadWholeUnits); slot j
 //   is element (row, column) (for linear: e = j * S + lane at (e / C, e % C)) and lives at
 //   Pointer[major * Stride] plus minor component-sized steps (major = row for RowMajor, column for
 //   ColumnMajor), where Stride counts the pointee type, which may differ from the component type
@@ -425,6 +427,7 @@ class Lowering {
   Id Fetch(Id source, Id dest, const Scalar& t, Id want, Id first, Id last, bool one_round);
   void StoreWide(InstIndex i, const Memory& mem, const Matrix& mat, Id var);
   void LoadStoreDistributed(InstIndex i, const Memory& mem, const Matrix& mat, Id object);
+  bool LoadWholeUnits(InstIndex i, const Memory& mem, const Matrix& mat, const LaneIds& l);
   std::vector<uint32_t> Split(Id value, uint32_t bytes, Id part_type, uint32_t part_bytes);
   Id Join(const std::vector<uint32_t>& parts, Id part_type, Id type);
   Id SaturatingAdd(const Scalar& t, Id p, Id c, bool is_signed);
@@ -1053,6 +1056,7 @@ void Lowering::LoadStoreDistributed(InstIndex i, const Memory& mem, const Matrix
   const LaneIds l = LaneParts();
   const Id component = mat.component.type;
   if (load) {
+    if (mat.length <= kStraightLimit && LoadWholeUnits(i, mem, mat, l)) return;
     if (mat.length <= kStraightLimit) {
       std::vector<uint32_t> values;
       for (uint32_t j = 0; j < mat.length; ++j) {
@@ -1090,6 +1094,53 @@ void Lowering::LoadStoreDistributed(InstIndex i, const Memory& mem, const Matrix
   } else {
     store();
   }
+}
+
+// A kRows matrix read from row-major memory (a kCols one from column-major memory) whose memory
+// pointee is wider than a component (e.g. f16 through uvec4 Workgroup arrays): each invocation
+// reads whole lines of the matrix, which start at a pointee boundary (Stride counts pointees),
+// so each pointee is loaded once and split into its components, instead of one access per
+// element. Returns false (emitting nothing) when the matrix or memory is not of that kind.
+bool Lowering::LoadWholeUnits(InstIndex i, const Memory& mem, const Matrix& mat, const LaneIds& l) {
+  const uint32_t cb = mat.component.width / 8, sb = mem.scalar.width / 8;
+  const bool rows = mat.dist == CoopDistribution::kRows && !mem.column_major;
+  const bool cols = mat.dist == CoopDistribution::kCols && mem.column_major;
+  const uint32_t line = rows ? mat.cols : mat.rows;  // Elements along the minor axis.
+  if ((!rows && !cols) || sb < cb || mem.bytes <= cb || (line * cb) % mem.bytes != 0) return false;
+  const Id pointee = m_.word(m_.Def(mem.pointer_type), 3);
+  const uint32_t lines = rows ? mat.rows / grid_.rows : mat.cols / grid_.cols;
+  const uint32_t units = line * cb / mem.bytes;
+  std::vector<uint32_t> values(mat.length);
+  for (uint32_t n = 0; n < lines; ++n) {
+    const Id major = rows ? Add(ConstU32(n * grid_.rows), l.grid_row)
+                          : Add(ConstU32(n * grid_.cols), l.grid_col);
+    const Id first = Mul(major, mem.stride);
+    uint32_t k = 0;  // The element along the line.
+    for (uint32_t u = 0; u < units; ++u) {
+      std::vector<uint32_t> operands = {Advance(mem, Add(first, ConstU32(u)))};
+      for (uint32_t w : AccessOperands(mem, mem.bytes)) operands.push_back(w);
+      const Id unit = EmitV(Op::Load, pointee, operands);
+      for (uint32_t c = 0; c < mem.count; ++c) {
+        const Id scalar =
+            mem.count == 1 ? unit : Emit(Op::CompositeExtract, mem.scalar.type, {unit, c});
+        std::vector<uint32_t> parts;
+        if (sb == cb) {
+          parts.push_back(mem.scalar.type == mat.component.type
+                              ? scalar
+                              : Emit(Op::Bitcast, mat.component.type, {scalar}));
+        } else {
+          parts = Split(scalar, sb, mat.component.type, cb);
+        }
+        for (uint32_t part : parts) {
+          // Slot of element k of line n: kRows i * K + k, kCols k * (N / gc) + j.
+          values[rows ? n * line + k : k * (mat.cols / grid_.cols) + n] = part;
+          ++k;
+        }
+      }
+    }
+  }
+  EmitV(Op::CompositeConstruct, mat.type, values, m_.result_id(i));
+  return true;
 }
 
 // A store through a pointer whose scalar holds r = (scalar bytes) / (component bytes)

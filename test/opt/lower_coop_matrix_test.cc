@@ -26,6 +26,12 @@ PassRun Lower(const std::string& assembly, uint32_t subgroup_size,
   return testing::RunPasses(assembly, passes, env);
 }
 
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 // --lower-coop-matrix=<S>,tile (coop_matrix_distribution.h).
 PassRun LowerTile(const std::string& assembly, uint32_t subgroup_size) {
   return testing::RunPasses(
@@ -296,6 +302,11 @@ TEST(LowerCoopMatrix, PointeesOfAnotherTypeReinterpretTheMemory) {
   EXPECT_TRUE(Contains(r.text, "= OpAccessChain %_ptr_StorageBuffer_half")) << r.text;
   EXPECT_TRUE(Contains(r.text, "= OpBitcast %v2ushort")) << r.text;
   EXPECT_TRUE(Contains(r.text, "= OpCompositeExtract %ushort")) << r.text;
+  // ",tile": each invocation's two whole A rows of 16 halves are 4 uvec4 loads, split.
+  const PassRun t = LowerTile(KernelText(kn), 32);
+  ASSERT_TRUE(t.ok) << t.error;
+  EXPECT_EQ(Count(t.text, "= OpLoad %v4uint"), 4u) << t.text;
+  EXPECT_EQ(Count(t.text, "= OpBitcast %v2half"), 4u * 4) << t.text;
   // A store of half components through 32-bit words: the invocation holding the first half of
   // a word fetches the second with a shuffle and writes the word.
   Kernel wide;
@@ -359,12 +370,6 @@ TEST(LowerCoopMatrix, FloatMulAddShufflesAAndBElements) {
     CHECK-NEXT: = OpFAdd %float
     CHECK: %out = OpLoad %_arr_float_uint_8
   )")) << r.text;
-}
-
-size_t Count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
 }
 
 TEST(LowerCoopMatrix, TileFloatMulAddIsLocalToEachInvocation) {

@@ -132,6 +132,27 @@ if [ -x "$RUN" ] && [ -f "$ICD" ]; then
   lower_and_run "ratio 8" "$w8/k.spvasm" "$w8/m16n32k32_char_int.spv" \
     "$w8/m16n32k32_char_int.amber" "" --lower-coop-matrix=8
 
+  # Half components through uvec4 memory (vk_cooperative_matrix_perf's shared arrays):
+  # m16n16k32_half_float with A (row-major, 32 halves a row) read through a v4uint array, stride 4.
+  # With ",tile" each invocation loads its A rows as whole uvec4s and splits them.
+  v4="$TMP/v4"
+  mkdir -p "$v4"
+  sed -e 's/^OpDecorate %rt_a ArrayStride 2$/OpDecorate %rt_a ArrayStride 16/' \
+    -e 's/^%uint = OpTypeInt 32 0$/%uint = OpTypeInt 32 0\n%v4uint = OpTypeVector %uint 4\n%u_4 = OpConstant %uint 4/' \
+    -e 's/^%rt_a = OpTypeRuntimeArray %half$/%rt_a = OpTypeRuntimeArray %v4uint/' \
+    -e 's/^%pel_a = OpTypePointer StorageBuffer %half$/%pel_a = OpTypePointer StorageBuffer %v4uint/' \
+    -e 's/^%a = OpCooperativeMatrixLoadKHR %mat_a %p_a %u_0 %u_32$/%a = OpCooperativeMatrixLoadKHR %mat_a %p_a %u_0 %u_4/' \
+    "$DIR/m16n16k32_half_float.spvasm" >"$v4/k.spvasm"
+  grep -q "%a = OpCooperativeMatrixLoadKHR %mat_a %p_a %u_0 %u_4" "$v4/k.spvasm" ||
+    fail "uvec4: the kernel m16n16k32_half_float changed; update lower_test.sh"
+  cp "$DIR/m16n16k32_half_float.amber" "$v4/"
+  for s in 8 8,tile; do
+    lower_and_run "uvec4 A (S=$s)" "$v4/k.spvasm" "$v4/m16n16k32_half_float.spv" \
+      "$v4/m16n16k32_half_float.amber" "" --lower-coop-matrix=$s
+  done
+  tools/coopspv-dis "$v4/m16n16k32_half_float.spv" | grep -q "= OpLoad %v4uint" ||
+    fail "uvec4 A (S=8,tile): no whole-uvec4 load"
+
   # The example GEMM through the pipeline of the H100 timing job, over 16 workgroups.
   gemm="$TMP/gemm256"
   sed -e "s#SPIRV-ASM FILE ../../../examples/tiled_gemm.spvasm#SPIRV-BINARY FILE gemm256.spv#" \
