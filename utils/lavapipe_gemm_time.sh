@@ -7,7 +7,8 @@
 #   utils/lavapipe_gemm_time.sh [SIZE (multiple of 64; default 512)] [TIMED RUNS (default 5)]
 #
 # Environment: COOPSPV_OPT / COOPSPV_RUN (default bazel-bin/tools/...): give another build's
-# coopspv-opt to time its lowering (e.g. main's, for a before / after table). Prints one line per
+# coopspv-opt to time its lowering (e.g. main's, for a before / after table); LOWER: the
+# --lower-coop-matrix argument (default 8; "8,tile" for the grid distribution). Prints one line per
 # kernel: its median dispatch time (coopspv-run --timing).
 set -eu
 cd "$(dirname "$0")/.."
@@ -15,6 +16,7 @@ SIZE=${1:-512}
 RUNS=${2:-5}
 OPT=${COOPSPV_OPT:-bazel-bin/tools/coopspv-opt}
 RUN=${COOPSPV_RUN:-bazel-bin/tools/coopspv-run}
+LOWER=${LOWER:-8}
 AS=${COOPSPV_AS:-bazel-bin/tools/coopspv-as}
 if [ $((SIZE % 64)) != 0 ] || [ "$SIZE" -lt 64 ]; then
   echo "lavapipe_gemm_time: SIZE must be a positive multiple of 64" >&2
@@ -33,7 +35,7 @@ scale() {
 # 32 x 32 per workgroup.
 "$AS" examples/tiled_gemm.spvasm -o "$TMP/native.spv"
 "$OPT" --target-env vulkan1.3 --set-spec-const-default-value "0:128" --freeze-spec-const \
-  --fold-spec-const --lower-coop-matrix=8 --eliminate-dead "$TMP/native.spv" -o "$TMP/gemm.spv"
+  --fold-spec-const --lower-coop-matrix="$LOWER" --eliminate-dead "$TMP/native.spv" -o "$TMP/gemm.spv"
 scale -e "s#SPIRV-ASM FILE ../../../examples/tiled_gemm.spvasm#SPIRV-BINARY FILE gemm.spv#" \
   -e '/VK_KHR_cooperative_matrix/d' -e '/CooperativeMatrixFeaturesKHR/d' \
   -e "s/^RUN pipeline 16 1 1/RUN pipeline $((SIZE * SIZE / 1024 / 16)) 1 1/" \
@@ -45,7 +47,9 @@ scale -e "s/^RUN pipeline 32 1 1/RUN pipeline $((SIZE * SIZE / 2048)) 1 1/" \
 status=0
 for kernel in lowered plain; do
   if out=$("$RUN" --timeout-ms 600000 --timing="$RUNS" --warmup 1 "$TMP/$kernel.amber" 2>&1); then
-    echo "$kernel ${SIZE}^3: $(grep -m1 median <<<"$out")"
+    label=$kernel
+    [ $kernel = lowered ] && label="lowered (--lower-coop-matrix=$LOWER)"
+    echo "$label ${SIZE}^3: $(grep -m1 median <<<"$out")"
   else
     echo "$kernel ${SIZE}^3: FAILED" >&2
     sed 's/^/    /' <<<"$out" | head -20 >&2

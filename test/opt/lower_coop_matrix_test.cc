@@ -426,6 +426,35 @@ TEST(LowerCoopMatrix, TileFloatMulAddOffTheGridShufflesAAndBElements) {
   )")) << r.text;
 }
 
+// ",tile": a conversion that changes the Use (SPV_EXT_cooperative_matrix_maintenance1) from a
+// register-tile accumulator to a MatrixA (whole rows) exchanges the elements with shuffles.
+TEST(LowerCoopMatrix, TileConversionBetweenUsesExchangesElements) {
+  Kernel kn;
+  kn.between =
+      "%ca = OpFConvert %mat_a %c\n"
+      "%out = OpCooperativeMatrixMulAddKHR %mat_d %ca %b %c\n";
+  kn.names = {"main", "ca", "b", "c", "out"};
+  std::string text = Replace(KernelText(kn), "OpCapability CooperativeMatrixKHR\n",
+                             "OpCapability CooperativeMatrixKHR\n"
+                             "OpCapability CooperativeMatrixConversionsEXT\n");
+  text = Replace(text, "OpExtension \"SPV_KHR_cooperative_matrix\"\n",
+                 "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+                 "OpExtension \"SPV_EXT_cooperative_matrix_maintenance1\"\n");
+  const PassRun r = LowerTile(text, 8);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "OpTypeCooperativeMatrix")) << r.text;
+  EXPECT_FALSE(Contains(r.text, "= OpCooperativeMatrix")) << r.text;
+  // A 16 x 16 MatrixA at S = 8 (a 4 x 2 grid): 4 rows of 16 per invocation, each slot fetched
+  // from the accumulator's owner over its 32 slots, then converted.
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %main = OpFunction
+    CHECK: OpLoopMerge
+    CHECK: = OpGroupNonUniformShuffle %float %uint_3
+    CHECK: = OpFConvert %half
+    CHECK: %ca = OpLoad %_arr_half_uint_64
+  )")) << r.text;
+}
+
 TEST(LowerCoopMatrix, IntegerMulAddHonoursEverySignednessBitAndSaturates) {
   Kernel kn;
   kn.ta = "char", kn.tb = "uchar", kn.tc = "int", kn.tr = "int";
