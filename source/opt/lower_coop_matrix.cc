@@ -1663,22 +1663,6 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
       next_id_, error);
 }
 
-class LowerCoopMatrixPass : public Pass {
- public:
-  explicit LowerCoopMatrixPass(const CoopDistributionChoice& choice) : choice_(choice) {}
-  const char* name() const override { return "lower-coop-matrix"; }
-  PassResult Run(ir::Module& m) override {
-    Lowering lowering(m, choice_);
-    std::string error;
-    bool changed = false;
-    auto lowered = lowering.Run(&error, &changed);
-    return RebuiltResult(changed ? std::move(lowered) : nullptr, error);
-  }
-
- private:
-  CoopDistributionChoice choice_;
-};
-
 }  // namespace
 
 std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::string* error) {
@@ -1688,7 +1672,8 @@ std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::
       !ParseSubgroupSize(size_text, &choice.subgroup_size, error)) {
     return nullptr;
   }
-  return std::make_unique<LowerCoopMatrixPass>(choice);
+  return std::make_unique<SubgroupLoweringPass<Lowering, CoopDistributionChoice>>(
+      "lower-coop-matrix", choice);
 }
 
 }  // namespace coopspv::opt
