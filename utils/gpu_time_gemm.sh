@@ -14,7 +14,7 @@
 # Environment: COOPSPV_RUN (default .gpu/bin/coopspv-run), VKCMP_SCRIPT (default
 # .gpu/vkcmp/s4096.amber; skipped when missing). Exit status: 0 when every run passed its EXPECT.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 RUNS=${1:-10}
 RUN="${COOPSPV_RUN:-.gpu/bin/coopspv-run}"
 VKCMP="${VKCMP_SCRIPT:-.gpu/vkcmp/s4096.amber}"
