@@ -17,7 +17,9 @@
 #   all      plain native lower (the default; coopvec is asked for by name)
 #
 # Environment: COOPSPV_RUN (the binary, default .gpu/bin/coopspv-run), GPU_DEVICE (a
-# --device value), GPU_TIMING (timed runs per RUN, default 20; 0: none). The buffers each
+# --device value), GPU_TIMING (timed runs per RUN, default 20; 0: none), GPU_LOWER (the
+# --lower-coop-matrix argument of the lower subset, default 32; 32,tile for the grid
+# distribution). The buffers each
 # script's shaders wrote (coopspv-run --dump-buffers: the golden data of the native tests,
 # golden/<name>.amber) and the stderr of each run go into ONE tarball beside the summary,
 # <summary>.golden.tar.gz, so that a GPU call returning at most 8 files loses none of them.
@@ -100,14 +102,15 @@ errors=0
 unsupported=0
 skipped=0
 results=""
-LOWER_GEMM='--set-spec-const-default-value "0:128" --freeze-spec-const --fold-spec-const --lower-coop-matrix=32 --eliminate-dead'
+LOWER_ARG="${GPU_LOWER:-32}"
+LOWER_GEMM="--set-spec-const-default-value \"0:128\" --freeze-spec-const --fold-spec-const --lower-coop-matrix=$LOWER_ARG --eliminate-dead"
 for script in "${SCRIPTS[@]}"; do
   [ -f "$script" ] || continue
   name="$(basename "$script" .amber)"
   [ "$(dirname "$script")" = test/run/native ] && name="native_$name"
   PASS_ARGS=()
   case "$script" in
-    "$LOWER"/native/*) name="lower_$name" PASS_ARGS=(--passes "--lower-coop-matrix=32") ;;
+    "$LOWER"/native/*) name="lower_$name" PASS_ARGS=(--passes "--lower-coop-matrix=$LOWER_ARG") ;;
     "$LOWER"/h100/matmul4096_coop.amber)
       name="lower_$name" PASS_ARGS=(--timeout-ms 120000 --passes "$LOWER_GEMM") ;;
     "$LOWER"/h100/*) name="lower_$name" PASS_ARGS=(--timeout-ms 120000) ;;
@@ -180,7 +183,7 @@ echo "gpu_check: $passed passed, $failed failed, $errors errors, $skipped unsupp
   "device does not support them as written); summary in $SUMMARY," \
   "dumps and logs in ${SUMMARY%.json}.golden.tar.gz" >&2
 # The 4096^3 matmul: native, lowered (S = 32) and plain medians.
-python3 - "$SUMMARY" <<'PY' >&2 || true
+python3 - "$SUMMARY" "--lower-coop-matrix=$LOWER_ARG" <<'PY' >&2 || true
 import json, sys
 summary = json.load(open(sys.argv[1]))
 print("gpu_check: 4096 x 4096 x 4096 f16 -> f32 matmul (median of the timed runs)")
@@ -189,7 +192,7 @@ for r in summary["results"]:
         continue
     for t in r["report"].get("timings", []):
         kind = "plain kernel" if "plain" in r["script"] else (
-            "lowered, S = 32" if t["variant"] == "passes" else "cooperative matrix (native)")
+            "lowered, " + sys.argv[2] if t["variant"] == "passes" else "cooperative matrix (native)")
         ms = t["median_us"] / 1000
         print("  %-28s %10.3f ms  %7.1f TFLOP/s" % (kind, ms, 2 * 4096**3 / (ms * 1e-3) / 1e12))
 PY

@@ -1,12 +1,13 @@
 // --fold-coop-length=<subgroup size>: replaces OpCooperativeMatrixLengthKHR / NV (and their
 // OpSpecConstantOp forms) with a constant, for matrices whose Rows, Columns and Scope are known.
 //
-// The element distribution this assumes is the one the array lowering uses: the R x C elements
-// of a matrix are numbered row-major, e = r * C + c, and invocation i of the scope instance
-// (of S invocations) holds elements i, i + S, i + 2S, ...; so every invocation holds
-// ceil(R * C / S) elements, the last ones padding when S does not divide R * C.
-// S is the subgroup size for Subgroup scope, and the workgroup size (the WorkgroupSize built-in,
-// LocalSizeId or LocalSize, when every entry point agrees on it) for Workgroup scope; matrices of
+// --fold-coop-length=<S>[,tile]: the element distribution this assumes is the one
+// --lower-coop-matrix with the same argument uses for Subgroup-scope matrices
+// (coop_matrix_distribution.h: linear, or with ",tile" per Use and shape; e.g. a 16 x 16 MatrixA
+// then holds 16 / 8 * 16 = 32 elements per invocation at S = 32). Workgroup-scope matrices
+// of S invocations (the workgroup size: the WorkgroupSize built-in, LocalSizeId or LocalSize,
+// when every entry point agrees on it) have the linear distribution: e = r * C + c numbered
+// row-major, invocation i holding elements i, i + S, ..., ceil(R * C / S) of them. Matrices of
 // other scopes are left alone.
 #include <map>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "source/common/literal.h"
 #include "source/ir/builder.h"
 #include "source/ir/workgroup_size.h"
+#include "source/opt/coop_matrix_distribution.h"
 #include "source/opt/passes.h"
 
 namespace coopspv::opt {
@@ -33,7 +35,7 @@ std::optional<uint64_t> KnownUint(const ir::Module& m, Id id) {
 
 class FoldCoopLengthPass : public Pass {
  public:
-  explicit FoldCoopLengthPass(uint32_t subgroup_size) : subgroup_size_(subgroup_size) {}
+  explicit FoldCoopLengthPass(const CoopDistributionChoice& choice) : choice_(choice) {}
   const char* name() const override { return "fold-coop-length"; }
 
   PassResult Run(ir::Module& m) override {
@@ -59,14 +61,22 @@ class FoldCoopLengthPass : public Pass {
       const auto rows = KnownUint(m, m.word(t, 4));
       const auto columns = KnownUint(m, m.word(t, 5));
       if (!scope || !rows || !columns) continue;
-      uint64_t invocations = 0;
+      uint64_t length = 0;
       if (*scope == static_cast<uint32_t>(spv::Scope::Subgroup)) {
-        invocations = subgroup_size_;
-      } else if (*scope == static_cast<uint32_t>(spv::Scope::Workgroup) && workgroup) {
-        invocations = *workgroup;
+        std::optional<uint32_t> use;
+        if (m.opcode(t) == Op::TypeCooperativeMatrixKHR && m.num_words(t) > 6) {
+          const auto known = KnownUint(m, m.word(t, 6));
+          if (!known) continue;
+          use = static_cast<uint32_t>(*known);
+        }
+        const CoopDistribution d = DistributionOf(choice_, use, *rows, *columns);
+        length = DistributedLength(d, *rows, *columns, choice_.subgroup_size);
+      } else if (*scope == static_cast<uint32_t>(spv::Scope::Workgroup) && workgroup &&
+                 *workgroup != 0) {
+        length = (*rows * *columns + *workgroup - 1) / *workgroup;
+      } else {
+        continue;
       }
-      if (invocations == 0) continue;
-      const uint64_t length = (*rows * *columns + invocations - 1) / invocations;
       if (length > 0xFFFFFFFFu) continue;
       const Id type = m.type_id(i);
       const Id result = m.result_id(i);
@@ -90,19 +100,23 @@ class FoldCoopLengthPass : public Pass {
   }
 
  private:
-  uint32_t subgroup_size_;
+  CoopDistributionChoice choice_;
 };
 
 }  // namespace
 
 std::unique_ptr<Pass> CreateFoldCoopLengthPass(std::string_view argument, std::string* error) {
+  CoopDistributionChoice choice;
+  std::string_view size_text;
+  if (!ParseCoopDistributionStrategy(argument, &size_text, &choice, error)) return nullptr;
   bool negative = false;
   uint64_t size = 0;
-  if (!ParseInteger(argument, &negative, &size) || negative || size == 0 || size > 4096) {
-    *error = "expected a subgroup size between 1 and 4096, found '" + std::string(argument) + "'";
+  if (!ParseInteger(size_text, &negative, &size) || negative || size == 0 || size > 4096) {
+    *error = "expected a subgroup size between 1 and 4096, found '" + std::string(size_text) + "'";
     return nullptr;
   }
-  return std::make_unique<FoldCoopLengthPass>(static_cast<uint32_t>(size));
+  choice.subgroup_size = static_cast<uint32_t>(size);
+  return std::make_unique<FoldCoopLengthPass>(choice);
 }
 
 }  // namespace coopspv::opt

@@ -5,47 +5,64 @@
 // exactly S invocations (S = the argument; e.g. requiredSubgroupSize), all of them active where
 // the original used a matrix (which the extensions already require).
 //
-// Element distribution (the one --fold-coop-length assumes). The R x C elements of a matrix are
-// numbered row-major, e = r * C + c. Invocation `lane` of the subgroup (SubgroupLocalInvocationId)
-// holds elements lane, lane + S, lane + 2S, ...: element e lives in invocation e % S, slot e / S.
-// So a matrix type becomes OpTypeArray of its component type with L = ceil(R * C / S) slots (the
-// type keeps its id: variables, parameters, OpPhi, OpSelect, OpLoad / OpStore, OpCopyObject,
-// OpUndef, OpConstantNull, OpCompositeExtract / Insert and access chains into a matrix stay as
-// they are, and index the same slots). Slot j of invocation `lane` with j * S + lane >= R * C is
-// padding: no load or store touches memory for it, and arithmetic on it computes nothing anyone
-// reads (an integer divisor there is replaced by 1).
+// --lower-coop-matrix=<S>,tile: the grid distributions below; without ",tile" every matrix is
+// linear (as described below for kLinear), which suits CPU drivers.
+//
+// Element distribution (coop_matrix_distribution.h; --fold-coop-length with the same argument
+// assumes the same). Per matrix type, from its Use and shape, on a gr x gc grid of the
+// subgroup's invocations (lane = SubgroupLocalInvocationId = lr * gc + lc): an Accumulator is a
+// register tile (rows lr, lr + gr, ... by columns lc, lc + gc, ...), a MatrixA holds the whole
+// rows of its grid row (replicated over the grid row's invocations), a MatrixB the whole columns
+// of its grid column; so a multiply-add reads only the invocation's own slots. NV matrices (no
+// Use) and shapes the grid does not divide are linear: the R x C elements numbered row-major,
+// e = r * C + c, element e in invocation e % S, slot e / S. A matrix type becomes OpTypeArray of
+// its component type with L slots (L = ceil(R * C / S) when linear; the type keeps its id:
+// variables, parameters, OpPhi, OpSelect, OpLoad / OpStore, OpCopyObject, OpUndef, OpConstantNull,
+// OpCompositeExtract / Insert and access chains into a matrix stay as they are, and index the same
+// slots). Slot j of a linear matrix's invocation `lane` with j * S + lane >= R * C is padding: no
+// load or store touches memory for it, and arithmetic on it computes nothing anyone reads (an
+// integer divisor there is replaced by 1).
 //
 // Who reads what from whom:
 // - OpCooperativeMatrixLength{KHR,NV}: the constant L.
 // - Constants, OpCompositeConstruct(ReplicateEXT): every slot holds the one constituent.
 // - Load / store (KHR RowMajor / ColumnMajor, NV column-major flag): each invocation reads or
-//   writes only its own elements; slot j is element e = j * S + lane at (row e / C, column e % C)
-//   and lives at Pointer[major * Stride] plus minor component-sized steps (major = row for
-//   RowMajor, column for ColumnMajor), where Stride counts the pointee type, which may differ
-//   from the component type (the memory is reinterpreted: a wider pointee scalar is loaded and
-//   split with OpBitcast to a vector, narrower ones are gathered; eight pieces go through two
-//   32-bit halves, as a vector has at most four components). A store through a wider
-//   scalar writes whole words: the invocation holding the first element of a word fetches the
-//   others of the word with shuffles (StoreWide). Pointer arithmetic rewrites
-//   the access chain that made Pointer, adding to its last index (OpPtrAccessChain for
-//   PhysicalStorageBuffer pointers). Memory operands carry over to every scalar access, Aligned
-//   lowered to the access's size.
+//   writes only its own elements (of a replicated matrix, only the copies of grid column / row 0
+//   are stored; grid distributions of up to 256 slots are straight-line code on SSA values, and
+//   whole rows of a MatrixA (columns of a MatrixB) in memory of wider pointees are read a pointee
+//   at a time: LoadWholeUnits); slot j
+//   is element (row, column) (for linear: e = j * S + lane at (e / C, e % C)) and lives at
+//   Pointer[major * Stride] plus minor component-sized steps (major = row for RowMajor, column for
+//   ColumnMajor), where Stride counts the pointee type, which may differ from the component type
+//   (the memory is reinterpreted: a wider pointee scalar is loaded and split with OpBitcast to a
+//   vector, narrower ones are gathered; eight pieces go through two 32-bit halves, as a vector has
+//   at most four components). A store through a wider scalar writes whole words: the invocation
+//   holding the first element of a word fetches the others of the word with shuffles (StoreWide).
+//   Pointer arithmetic rewrites the access chain that made Pointer, adding to its last index
+//   (OpPtrAccessChain for PhysicalStorageBuffer pointers). Memory operands carry over to every
+//   scalar access, Aligned lowered to the access's size.
 // - Element-wise arithmetic, OpMatrixTimesScalar, conversions, OpSelect before SPIR-V 1.4: each
 //   invocation combines its own slots; no exchange. Bfloat16 / float8 components compute in f32.
-// - OpCooperativeMatrixMulAdd{KHR,NV}: Result (M x N) element (r, c) in slot j of `lane` is
-//   C(r, c) (same invocation and slot) plus the sum over k of A(r, k) * B(k, c). A and B are
-//   first converted to the arithmetic type of the result (sign- or zero-extended by the
-//   Matrix{A,B}SignedComponents operands, or by the NV types' signedness). For each slot j and
-//   each k, every invocation fetches A element r * K + k from invocation (r * K + k) % S, slot
-//   (r * K + k) / S, with OpGroupNonUniformShuffle. A shuffle sends one value per invocation, so
-//   the fetch loops over the source slots that some invocation wants (uniform bounds: the rows
-//   r0..r1 that slot j covers give slots (r0 * K + k) / S .. (r1 * K + k) / S); in each round
-//   every invocation sends that slot of its A and keeps what it receives when that is the slot it
-//   wants. B element k * N + c is fetched the same way over the columns slot j covers. When S
-//   divides N, slot j lies in one row, so each fetch is one shuffle of one slot (for B, from the
-//   invocation itself). Products and sums are at the result's precision (wrapping for integers);
-//   with SaturatingAccumulation the sum of products is added to C saturating, signed when
-//   MatrixResultSignedComponents is set. The k loop runs 4 (or 2) steps per iteration: drivers
+//   An operand of another distribution (a conversion between Uses) is brought to the result's
+//   first (Relayout: for each slot, one shuffle round per source slot).
+// - OpCooperativeMatrixMulAdd{KHR,NV} of grid-distributed A, B and C (LowerMulAddLocal): result
+//   slot (i, j) is C's slot (i, j) plus the sum over k of A slot i * K + k times B slot
+//   k * (N / gc) + j, in the order of k, at the arithmetic precision below; straight-line code on
+//   SSA values up to 8192 multiply-adds, loops above. Any other OpCooperativeMatrixMulAdd: the
+//   operands not linear are brought to the linear distribution (Relayout), then: Result (M x N)
+//   element (r, c) in slot j of `lane` is C(r, c) (same invocation and slot) plus the sum over k
+//   of A(r, k) * B(k, c). A and B are first converted to the arithmetic type of the result (sign-
+//   or zero-extended by the Matrix{A,B}SignedComponents operands, or by the NV types' signedness).
+//   For each slot j and each k, every invocation fetches A element r * K + k from invocation (r * K
+//   + k) % S, slot (r * K + k) / S, with OpGroupNonUniformShuffle. A shuffle sends one value per
+//   invocation, so the fetch loops over the source slots that some invocation wants (uniform
+//   bounds: the rows r0..r1 that slot j covers give slots (r0 * K + k) / S .. (r1 * K + k) / S); in
+//   each round every invocation sends that slot of its A and keeps what it receives when that is
+//   the slot it wants. B element k * N + c is fetched the same way over the columns slot j covers.
+//   When S divides N, slot j lies in one row, so each fetch is one shuffle of one slot (for B, from
+//   the invocation itself). Products and sums are at the result's precision (wrapping for
+//   integers); with SaturatingAccumulation the sum of products is added to C saturating, signed
+//   when MatrixResultSignedComponents is set. The k loop runs 4 (or 2) steps per iteration: drivers
 //   may cap the loop iterations of an invocation (Mesa's llvmpipe stops every loop of an
 //   invocation after 65535 iterations in all, which a long chain of multiply-adds reaches).
 //
@@ -67,6 +84,7 @@
 #include "source/ir/analyses.h"
 #include "source/ir/declarations.h"
 #include "source/ir/scalar_eval.h"
+#include "source/opt/coop_matrix_distribution.h"
 #include "source/opt/passes.h"
 
 namespace coopspv::opt {
@@ -94,7 +112,13 @@ struct Matrix {
   Id type = 0;
   Scalar component;
   uint32_t rows = 0, cols = 0, length = 0;
+  CoopDistribution dist = CoopDistribution::kLinear;
 };
+
+// Straight-line code (SSA values, constant slot indexes) for loads, stores and multiply-adds of
+// at most this many slots (multiply-adds: slots times K); loops over Function arrays above.
+constexpr uint32_t kStraightLimit = 256;
+constexpr uint32_t kStraightMulAddLimit = 8192;
 
 // Where a load or store finds its elements.
 struct Memory {
@@ -181,8 +205,12 @@ bool KeepsMeaning(Op op) {
 
 class Lowering {
  public:
-  Lowering(const ir::Module& m, uint32_t subgroup_size)
-      : m_(m), s_(subgroup_size), next_id_(m.bound()) {}
+  Lowering(const ir::Module& m, const CoopDistributionChoice& choice)
+      : m_(m),
+        choice_(choice),
+        s_(choice.subgroup_size),
+        grid_(GridOf(choice.subgroup_size)),
+        next_id_(m.bound()) {}
 
   std::unique_ptr<ir::Module> Run(std::string* error, bool* changed);
 
@@ -246,7 +274,15 @@ class Lowering {
     return declarations_.FindOrAppend(Op::Constant, operands, Reuse::kModule, &constants_,
                                       &next_id_);
   }
-  Id ConstU32(uint32_t v) { return Const(U32(), {v}); }
+  Id ConstU32(uint32_t v) {
+    const Id id = Const(U32(), {v});
+    u32_values_[id] = v;
+    return id;
+  }
+  std::optional<uint32_t> KnownU32(Id id) const {
+    auto it = u32_values_.find(id);
+    return it == u32_values_.end() ? std::nullopt : std::optional<uint32_t>(it->second);
+  }
   Id Null(Id scalar_type) { return Declare(constants_, Op::ConstantNull, {scalar_type}); }
   Id ConstBits(const Scalar& t, uint64_t bits) {
     if (t.width == 64) return Const(t.type, {uint32_t(bits), uint32_t(bits >> 32)});
@@ -295,10 +331,34 @@ class Lowering {
   void StoreSlot(Id var, Id element_type, Id index, Id value) {
     EmitVoid(Op::Store, {SlotPointer(var, element_type, index), value});
   }
-  Id Add(Id a, Id b) { return Emit(Op::IAdd, U32(), {a, b}); }
-  Id Mul(Id a, Id b) { return Emit(Op::IMul, U32(), {a, b}); }
-  Id Div(Id a, Id b) { return Emit(Op::UDiv, U32(), {a, b}); }
-  Id Mod(Id a, Id b) { return Emit(Op::UMod, U32(), {a, b}); }
+  // uint32 arithmetic, folded where both operands are constants this pass made (slot indexes of
+  // straight-line code), and where one is the identity.
+  Id Add(Id a, Id b) {
+    const auto x = KnownU32(a), y = KnownU32(b);
+    if (x && y) return ConstU32(*x + *y);
+    if (x == 0u) return b;
+    if (y == 0u) return a;
+    return Emit(Op::IAdd, U32(), {a, b});
+  }
+  Id Mul(Id a, Id b) {
+    const auto x = KnownU32(a), y = KnownU32(b);
+    if (x && y) return ConstU32(*x * *y);
+    if (x == 0u || y == 1u) return a;
+    if (y == 0u || x == 1u) return b;
+    return Emit(Op::IMul, U32(), {a, b});
+  }
+  Id Div(Id a, Id b) {
+    const auto x = KnownU32(a), y = KnownU32(b);
+    if (x && y && *y) return ConstU32(*x / *y);
+    if (y == 1u) return a;
+    return Emit(Op::UDiv, U32(), {a, b});
+  }
+  Id Mod(Id a, Id b) {
+    const auto x = KnownU32(a), y = KnownU32(b);
+    if (x && y && *y) return ConstU32(*x % *y);
+    if (y == 1u) return ConstU32(0);
+    return Emit(Op::UMod, U32(), {a, b});
+  }
   Id Less(Id a, Id b) { return Emit(Op::ULessThan, TypeBool(), {a, b}); }
   Id Select(Id type, Id cond, Id a, Id b) { return Emit(Op::Select, type, {cond, a, b}); }
 
@@ -339,6 +399,20 @@ class Lowering {
   }
 
   Id Convert(Id value, const Scalar& from, const Scalar& to, bool from_signed);
+
+  // ---- Distributions (coop_matrix_distribution.h)
+  struct LaneIds {
+    Id lane, grid_row, grid_col;  // lane = grid_row * gc + grid_col.
+  };
+  LaneIds LaneParts() {
+    const Id lane = Lane();
+    return {lane, Div(lane, ConstU32(grid_.cols)), Mod(lane, ConstU32(grid_.cols))};
+  }
+  std::pair<Id, Id> Position(const Matrix& mat, const LaneIds& l, Id j);
+  std::pair<Id, Id> Owner(const Matrix& mat, Id row, Id col);
+  Id Primary(const Matrix& mat, const LaneIds& l);
+  Matrix Distributed(const Matrix& shape, CoopDistribution dist, const Scalar& component);
+  Id Relayout(Id source, const Matrix& from, const Matrix& to);
   Scalar ArithmeticType(const Scalar& s) { return s.is_float && s.encoded ? F32() : s; }
 
   // ---- Lowerings
@@ -348,8 +422,12 @@ class Lowering {
   void LowerElementwise(InstIndex i, const Matrix& result);
   void LowerLoadStore(InstIndex i);
   void LowerMulAdd(InstIndex i);
+  void LowerMulAddLocal(InstIndex i, const Matrix& r, const Matrix& ma, const Matrix& mb,
+                        const Matrix& mc, uint32_t operands);
   Id Fetch(Id source, Id dest, const Scalar& t, Id want, Id first, Id last, bool one_round);
   void StoreWide(InstIndex i, const Memory& mem, const Matrix& mat, Id var);
+  void LoadStoreDistributed(InstIndex i, const Memory& mem, const Matrix& mat, Id object);
+  bool LoadWholeUnits(InstIndex i, const Memory& mem, const Matrix& mat, const LaneIds& l);
   std::vector<uint32_t> Split(Id value, uint32_t bytes, Id part_type, uint32_t part_bytes);
   Id Join(const std::vector<uint32_t>& parts, Id part_type, Id type);
   Id SaturatingAdd(const Scalar& t, Id p, Id c, bool is_signed);
@@ -362,10 +440,13 @@ class Lowering {
   void StoreElement(InstIndex i, const Memory& mem, const Matrix& mat, Id row, Id col, Id value);
 
   const ir::Module& m_;
+  const CoopDistributionChoice choice_;
   const uint32_t s_;
+  const SubgroupGrid grid_;
   Id next_id_;
   std::string error_;
   std::map<Id, Matrix> matrices_;
+  std::map<Id, uint32_t> u32_values_;  // The uint32 constants ConstU32 made or found.
 
   // Output pieces, assembled by Run().
   std::vector<uint32_t> scalar_types_;  // Placed first in the global section.
@@ -454,7 +535,12 @@ bool Lowering::ScanMatrixTypes() {
     mat.component = *component;
     mat.rows = *rows;
     mat.cols = *cols;
-    mat.length = (*rows * *cols + s_ - 1) / s_;
+    std::optional<uint32_t> use;
+    if (op == Op::TypeCooperativeMatrixKHR && m_.num_words(i) > 6) {
+      use = ir::ConstantValue(m_, m_.word(i, 6));
+    }
+    mat.dist = DistributionOf(choice_, use, *rows, *cols);
+    mat.length = static_cast<uint32_t>(DistributedLength(mat.dist, *rows, *cols, s_));
     if (mat.length > 60000) {
       Fail(i, "a matrix of more than 60000 elements per invocation is not lowered");
       return false;
@@ -529,6 +615,103 @@ Id Lowering::SaturatingAdd(const Scalar& t, Id p, Id c, bool is_signed) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Distributions
+
+// The row and column of the element in slot j of invocation l.lane (past the matrix for the
+// padding of a kLinear matrix).
+std::pair<Id, Id> Lowering::Position(const Matrix& mat, const LaneIds& l, Id j) {
+  const Id gr = ConstU32(grid_.rows), gc = ConstU32(grid_.cols), cols = ConstU32(mat.cols);
+  switch (mat.dist) {
+    case CoopDistribution::kLinear: {
+      const Id e = Add(Mul(j, ConstU32(s_)), l.lane);
+      return {Div(e, cols), Mod(e, cols)};
+    }
+    case CoopDistribution::kTile: {
+      const Id nc = ConstU32(mat.cols / grid_.cols);
+      return {Add(Mul(Div(j, nc), gr), l.grid_row), Add(Mul(Mod(j, nc), gc), l.grid_col)};
+    }
+    case CoopDistribution::kRows:
+      return {Add(Mul(Div(j, cols), gr), l.grid_row), Mod(j, cols)};
+    case CoopDistribution::kCols: {
+      const Id nc = ConstU32(mat.cols / grid_.cols);
+      return {Div(j, nc), Add(Mul(Mod(j, nc), gc), l.grid_col)};
+    }
+  }
+  return {};
+}
+
+// An invocation and slot that hold element (row, col) (of a replicated one, the copy in grid
+// column or row 0).
+std::pair<Id, Id> Lowering::Owner(const Matrix& mat, Id row, Id col) {
+  const Id gr = ConstU32(grid_.rows), gc = ConstU32(grid_.cols), cols = ConstU32(mat.cols);
+  const Id nc = ConstU32(mat.cols / grid_.cols);
+  switch (mat.dist) {
+    case CoopDistribution::kLinear: {
+      const Id e = Add(Mul(row, cols), col);
+      return {Mod(e, ConstU32(s_)), Div(e, ConstU32(s_))};
+    }
+    case CoopDistribution::kTile:
+      return {Add(Mul(Mod(row, gr), gc), Mod(col, gc)), Add(Mul(Div(row, gr), nc), Div(col, gc))};
+    case CoopDistribution::kRows:
+      return {Mul(Mod(row, gr), gc), Add(Mul(Div(row, gr), cols), col)};
+    case CoopDistribution::kCols:
+      return {Mod(col, gc), Add(Mul(row, nc), Div(col, gc))};
+  }
+  return {};
+}
+
+// For a replicated distribution, whether this invocation holds the copy that stores write
+// (grid column 0 for kRows, grid row 0 for kCols); 0 when every invocation writes its own.
+Id Lowering::Primary(const Matrix& mat, const LaneIds& l) {
+  if (mat.dist == CoopDistribution::kRows && grid_.cols > 1) {
+    return Emit(Op::IEqual, TypeBool(), {l.grid_col, ConstU32(0)});
+  }
+  if (mat.dist == CoopDistribution::kCols && grid_.rows > 1) {
+    return Emit(Op::IEqual, TypeBool(), {l.grid_row, ConstU32(0)});
+  }
+  return 0;
+}
+
+// The shape of `shape` in distribution `dist`, with components `component`: its own type when
+// that is what it is, else an array of the right length.
+Matrix Lowering::Distributed(const Matrix& shape, CoopDistribution dist, const Scalar& component) {
+  if (shape.dist == dist && shape.component.type == component.type) return shape;
+  Matrix out = shape;
+  out.dist = dist;
+  out.component = component;
+  out.length = static_cast<uint32_t>(DistributedLength(dist, shape.rows, shape.cols, s_));
+  out.type = TypeArray(component.type, out.length);
+  return out;
+}
+
+// The elements of `from` (in the Function variable `source`) in the distribution of `to` (same
+// shape and component type), in a new Function variable. For each slot of `to`, every
+// invocation takes part in one shuffle per slot of `from`, keeping what arrives from the slot
+// it wants: slow, for what the distributions of coop_matrix_distribution.h do not make local
+// (shapes the subgroup grid does not divide mixed with those it does, conversions between Uses,
+// stores through wider scalars).
+Id Lowering::Relayout(Id source, const Matrix& from, const Matrix& to) {
+  NeedCapability(spv::Capability::GroupNonUniformShuffle);
+  const Id type = from.component.type;
+  const Id dest = Temp(to.type, temps_used_[to.type]++);
+  const Id got = Temp(type, temps_used_[type]++);
+  const Id scope = ConstU32(U(spv::Scope::Subgroup));
+  const LaneIds l = LaneParts();
+  ForEach(to.length, [&](Id j) {
+    const auto [row, col] = Position(to, l, j);
+    const auto [owner, slot] = Owner(from, row, col);
+    const Loop round = BeginLoop(ConstU32(0), ConstU32(from.length));
+    const Id mine = LoadSlot(source, type, round.counter);
+    const Id v = Emit(Op::GroupNonUniformShuffle, type, {scope, mine, owner});
+    const Id keep = Emit(Op::IEqual, TypeBool(), {slot, round.counter});
+    EmitVoid(Op::Store, {got, Select(type, keep, v, Emit(Op::Load, type, {got}))});
+    EndLoop(round);
+    StoreSlot(dest, type, j, Emit(Op::Load, type, {got}));
+  });
+  return dest;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Element-wise operations: each invocation combines its own slots.
 
 void Lowering::LowerElementwise(InstIndex i, const Matrix& result) {
@@ -548,6 +731,10 @@ void Lowering::LowerElementwise(InstIndex i, const Matrix& result) {
       src.var = Temp(mat->type, temps_used_[mat->type]++);
       EmitVoid(Op::Store, {src.var, id});
       src.s = mat->component;
+      if (mat->dist != result.dist) {
+        // A conversion between Uses of different distributions.
+        src.var = Relayout(src.var, *mat, Distributed(result, result.dist, mat->component));
+      }
     } else {
       src.value = id;
       if (auto s = ScalarOf(m_.TypeOf(id))) src.s = *s;  // Unset for OpSelect's condition.
@@ -559,7 +746,8 @@ void Lowering::LowerElementwise(InstIndex i, const Matrix& result) {
   if (op == Op::MatrixTimesScalar) scalar_op = rt.is_float ? Op::FMul : Op::IMul;
   // An integer divisor in a padding slot may be anything, 0 included: use 1 there.
   const uint32_t elements = result.rows * result.cols;
-  const bool guard_divisor = (op == Op::SDiv || op == Op::UDiv) && elements % s_ != 0;
+  const bool guard_divisor = (op == Op::SDiv || op == Op::UDiv) && elements % s_ != 0 &&
+                             result.dist == CoopDistribution::kLinear;
   const Id lane = guard_divisor ? Lane() : 0;
   ForEach(result.length, [&](Id j) {
     std::vector<uint32_t> values;
@@ -836,10 +1024,17 @@ void Lowering::LowerLoadStore(InstIndex i) {
   if (!stride_type || stride_type->is_float) return Fail(i, "Stride must be an integer");
   mem.stride = stride_type->width == 32 ? stride : Emit(Op::UConvert, U32(), {stride});
 
+  if (!load && mem.scalar.width > mat->component.width) {
+    Id var = Temp(mat->type, temps_used_[mat->type]++);
+    EmitVoid(Op::Store, {var, object});
+    if (mat->dist == CoopDistribution::kLinear) return StoreWide(i, mem, *mat, var);
+    const Matrix linear = Distributed(*mat, CoopDistribution::kLinear, mat->component);
+    return StoreWide(i, mem, linear, Relayout(var, *mat, linear));
+  }
+  if (mat->dist != CoopDistribution::kLinear) return LoadStoreDistributed(i, mem, *mat, object);
   const Id lane = Lane();
   const Id var = Temp(mat->type, temps_used_[mat->type]++);
   if (!load) EmitVoid(Op::Store, {var, object});
-  if (!load && mem.scalar.width > mat->component.width) return StoreWide(i, mem, *mat, var);
   ForEachElement(*mat, lane, [&](Id j) {
     const Id e = Add(Mul(j, ConstU32(s_)), lane);
     const Id row = Div(e, ConstU32(mat->cols));
@@ -851,6 +1046,101 @@ void Lowering::LowerLoadStore(InstIndex i) {
     }
   });
   if (load) Emit(Op::Load, mat->type, {var}, m_.result_id(i));
+}
+
+// The grid distributions (no padding): straight-line code for up to kStraightLimit slots, the
+// loaded elements gathered with OpCompositeConstruct, the stored ones taken with
+// OpCompositeExtract; a replicated matrix is stored by its primary copies only.
+void Lowering::LoadStoreDistributed(InstIndex i, const Memory& mem, const Matrix& mat, Id object) {
+  const bool load = object == 0;
+  const LaneIds l = LaneParts();
+  const Id component = mat.component.type;
+  if (load) {
+    if (mat.length <= kStraightLimit && LoadWholeUnits(i, mem, mat, l)) return;
+    if (mat.length <= kStraightLimit) {
+      std::vector<uint32_t> values;
+      for (uint32_t j = 0; j < mat.length; ++j) {
+        const auto [row, col] = Position(mat, l, ConstU32(j));
+        values.push_back(LoadElement(mem, mat, row, col));
+      }
+      EmitV(Op::CompositeConstruct, mat.type, values, m_.result_id(i));
+      return;
+    }
+    const Id var = Temp(mat.type, temps_used_[mat.type]++);
+    ForEach(mat.length, [&](Id j) {
+      const auto [row, col] = Position(mat, l, j);
+      StoreSlot(var, component, j, LoadElement(mem, mat, row, col));
+    });
+    Emit(Op::Load, mat.type, {var}, m_.result_id(i));
+    return;
+  }
+  auto store = [&] {
+    if (mat.length <= kStraightLimit) {
+      for (uint32_t j = 0; j < mat.length; ++j) {
+        const auto [row, col] = Position(mat, l, ConstU32(j));
+        StoreElement(i, mem, mat, row, col, Emit(Op::CompositeExtract, component, {object, j}));
+      }
+      return;
+    }
+    const Id var = Temp(mat.type, temps_used_[mat.type]++);
+    EmitVoid(Op::Store, {var, object});
+    ForEach(mat.length, [&](Id j) {
+      const auto [row, col] = Position(mat, l, j);
+      StoreElement(i, mem, mat, row, col, LoadSlot(var, component, j));
+    });
+  };
+  if (const Id primary = Primary(mat, l)) {
+    If(primary, store);
+  } else {
+    store();
+  }
+}
+
+// A kRows matrix read from row-major memory (a kCols one from column-major memory) whose memory
+// pointee is wider than a component (e.g. f16 through uvec4 Workgroup arrays): each invocation
+// reads whole lines of the matrix, which start at a pointee boundary (Stride counts pointees),
+// so each pointee is loaded once and split into its components, instead of one access per
+// element. Returns false (emitting nothing) when the matrix or memory is not of that kind.
+bool Lowering::LoadWholeUnits(InstIndex i, const Memory& mem, const Matrix& mat, const LaneIds& l) {
+  const uint32_t cb = mat.component.width / 8, sb = mem.scalar.width / 8;
+  const bool rows = mat.dist == CoopDistribution::kRows && !mem.column_major;
+  const bool cols = mat.dist == CoopDistribution::kCols && mem.column_major;
+  const uint32_t line = rows ? mat.cols : mat.rows;  // Elements along the minor axis.
+  if ((!rows && !cols) || sb < cb || mem.bytes <= cb || (line * cb) % mem.bytes != 0) return false;
+  const Id pointee = m_.word(m_.Def(mem.pointer_type), 3);
+  const uint32_t lines = rows ? mat.rows / grid_.rows : mat.cols / grid_.cols;
+  const uint32_t units = line * cb / mem.bytes;
+  std::vector<uint32_t> values(mat.length);
+  for (uint32_t n = 0; n < lines; ++n) {
+    const Id major = rows ? Add(ConstU32(n * grid_.rows), l.grid_row)
+                          : Add(ConstU32(n * grid_.cols), l.grid_col);
+    const Id first = Mul(major, mem.stride);
+    uint32_t k = 0;  // The element along the line.
+    for (uint32_t u = 0; u < units; ++u) {
+      std::vector<uint32_t> operands = {Advance(mem, Add(first, ConstU32(u)))};
+      for (uint32_t w : AccessOperands(mem, mem.bytes)) operands.push_back(w);
+      const Id unit = EmitV(Op::Load, pointee, operands);
+      for (uint32_t c = 0; c < mem.count; ++c) {
+        const Id scalar =
+            mem.count == 1 ? unit : Emit(Op::CompositeExtract, mem.scalar.type, {unit, c});
+        std::vector<uint32_t> parts;
+        if (sb == cb) {
+          parts.push_back(mem.scalar.type == mat.component.type
+                              ? scalar
+                              : Emit(Op::Bitcast, mat.component.type, {scalar}));
+        } else {
+          parts = Split(scalar, sb, mat.component.type, cb);
+        }
+        for (uint32_t part : parts) {
+          // Slot of element k of line n: kRows i * K + k, kCols k * (N / gc) + j.
+          values[rows ? n * line + k : k * (mat.cols / grid_.cols) + n] = part;
+          ++k;
+        }
+      }
+    }
+  }
+  EmitV(Op::CompositeConstruct, mat.type, values, m_.result_id(i));
+  return true;
 }
 
 // A store through a pointer whose scalar holds r = (scalar bytes) / (component bytes)
@@ -930,6 +1220,90 @@ Id Lowering::Fetch(Id source, Id dest, const Scalar& t, Id want, Id first, Id la
   return Emit(Op::Load, t.type, {dest});
 }
 
+// kRows x kCols + kTile: slot (i, j) of the invocation's result tile (rows i * gr + lr, column
+// j * gc + lc) is its C slot plus the sum over k of its A slot i * K + k times its B slot
+// k * (N / gc) + j, in the order of k: no exchange. Up to kStraightMulAddLimit multiply-adds are
+// straight-line code on SSA values (A and B converted once); above, a loop over the result
+// slots and K / unroll iterations of k on Function arrays.
+void Lowering::LowerMulAddLocal(InstIndex i, const Matrix& r, const Matrix& ma, const Matrix& mb,
+                                const Matrix& mc, uint32_t operands) {
+  const bool nv = m_.opcode(i) == Op::CooperativeMatrixMulAddNV;
+  const bool a_signed = nv ? ma.component.is_signed : (operands & 1) != 0;
+  const bool b_signed = nv ? mb.component.is_signed : (operands & 2) != 0;
+  const bool c_signed = nv ? mc.component.is_signed : (operands & 4) != 0;
+  const bool r_signed = nv ? r.component.is_signed : (operands & 8) != 0;
+  const bool saturating = (operands & 0x10) != 0 && !r.component.is_float;
+  const Id a = m_.word(i, 3), b = m_.word(i, 4), c = m_.word(i, 5);
+  const uint32_t K = ma.cols, tile_rows = r.rows / grid_.rows, tile_cols = r.cols / grid_.cols;
+  const Scalar t = ArithmeticType(r.component);
+  const Op mul = t.is_float ? Op::FMul : Op::IMul, add = t.is_float ? Op::FAdd : Op::IAdd;
+  auto finish = [&](Id sum, Id cv) {
+    if (saturating) sum = SaturatingAdd(t, sum, cv, r_signed);
+    return Convert(sum, t, r.component, true);
+  };
+  auto prepared = [&](const Matrix& mat, Id value, bool is_signed) {
+    const Id var = Temp(mat.type, temps_used_[mat.type]++);
+    EmitVoid(Op::Store, {var, value});
+    if (mat.component.type == t.type) return var;
+    const Id array = TypeArray(t.type, mat.length);
+    const Id converted = Temp(array, temps_used_[array]++);
+    ForEach(mat.length, [&](Id j) {
+      StoreSlot(converted, t.type, j,
+                Convert(LoadSlot(var, mat.component.type, j), mat.component, t, is_signed));
+    });
+    return converted;
+  };
+  if (r.length * K <= kStraightMulAddLimit) {
+    auto converted = [&](const Matrix& mat, Id value, bool is_signed) {
+      std::vector<Id> out;
+      for (uint32_t j = 0; j < mat.length; ++j) {
+        out.push_back(Convert(Emit(Op::CompositeExtract, mat.component.type, {value, j}),
+                              mat.component, t, is_signed));
+      }
+      return out;
+    };
+    const std::vector<Id> xa = converted(ma, a, a_signed), xb = converted(mb, b, b_signed);
+    std::vector<uint32_t> results;
+    for (uint32_t ti = 0; ti < tile_rows; ++ti) {
+      for (uint32_t tj = 0; tj < tile_cols; ++tj) {
+        const Id cv =
+            Convert(Emit(Op::CompositeExtract, mc.component.type, {c, ti * tile_cols + tj}),
+                    mc.component, t, c_signed);
+        Id sum = saturating ? Null(t.type) : cv;
+        for (uint32_t k = 0; k < K; ++k) {
+          sum =
+              Emit(add, t.type, {sum, Emit(mul, t.type, {xa[ti * K + k], xb[k * tile_cols + tj]})});
+        }
+        results.push_back(finish(sum, cv));
+      }
+    }
+    EmitV(Op::CompositeConstruct, r.type, results, m_.result_id(i));
+    return;
+  }
+  const uint32_t unroll = K % 4 == 0 ? 4 : K % 2 == 0 ? 2 : 1;
+  const Id va = prepared(ma, a, a_signed), vb = prepared(mb, b, b_signed);
+  const Id vc = Temp(mc.type, temps_used_[mc.type]++);
+  EmitVoid(Op::Store, {vc, c});
+  const Id out = Temp(r.type, temps_used_[r.type]++);
+  const Id acc = Temp(t.type, temps_used_[t.type]++);
+  ForEach(r.length, [&](Id j) {
+    const Id ti = Div(j, ConstU32(tile_cols)), tj = Mod(j, ConstU32(tile_cols));
+    const Id cv = Convert(LoadSlot(vc, mc.component.type, j), mc.component, t, c_signed);
+    EmitVoid(Op::Store, {acc, saturating ? Null(t.type) : cv});
+    const Loop k_loop = BeginLoop(ConstU32(0), ConstU32(K / unroll));
+    for (uint32_t u = 0; u < unroll; ++u) {
+      const Id k = Add(Mul(k_loop.counter, ConstU32(unroll)), ConstU32(u));
+      const Id x = LoadSlot(va, t.type, Add(Mul(ti, ConstU32(K)), k));
+      const Id y = LoadSlot(vb, t.type, Add(Mul(k, ConstU32(tile_cols)), tj));
+      const Id sum = Emit(add, t.type, {Emit(Op::Load, t.type, {acc}), Emit(mul, t.type, {x, y})});
+      EmitVoid(Op::Store, {acc, sum});
+    }
+    EndLoop(k_loop);
+    StoreSlot(out, r.component.type, j, finish(Emit(Op::Load, t.type, {acc}), cv));
+  });
+  Emit(Op::Load, r.type, {out}, m_.result_id(i));
+}
+
 void Lowering::LowerMulAdd(InstIndex i) {
   const bool nv = m_.opcode(i) == Op::CooperativeMatrixMulAddNV;
   if (m_.num_words(i) < 6) return Fail(i, "too few operands");
@@ -947,13 +1321,24 @@ void Lowering::LowerMulAdd(InstIndex i) {
   if (ma->rows != M || mb->rows != K || mb->cols != N || mc->rows != M || mc->cols != N) {
     return Fail(i, "the matrix dimensions do not form an M x N x K multiply");
   }
+  if (ma->dist == CoopDistribution::kRows && mb->dist == CoopDistribution::kCols &&
+      mc->dist == CoopDistribution::kTile && r->dist == CoopDistribution::kTile) {
+    return LowerMulAddLocal(i, *r, *ma, *mb, *mc, operands);
+  }
   const Scalar t = ArithmeticType(r->component);
   NeedCapability(spv::Capability::GroupNonUniformShuffle);
 
-  // A and B in arrays of the arithmetic type, C and the result as they are.
-  auto prepared = [&](const Matrix& mat, Id value, bool is_signed) {
+  // The operands in the kLinear distribution (what the fetches below assume).
+  auto linear = [&](const Matrix& mat, Id value) -> std::pair<Matrix, Id> {
     const Id var = Temp(mat.type, temps_used_[mat.type]++);
     EmitVoid(Op::Store, {var, value});
+    if (mat.dist == CoopDistribution::kLinear) return {mat, var};
+    const Matrix view = Distributed(mat, CoopDistribution::kLinear, mat.component);
+    return {view, Relayout(var, mat, view)};
+  };
+  // A and B in arrays of the arithmetic type, C and the result as they are.
+  auto prepared = [&](const Matrix& original, Id value, bool is_signed) {
+    const auto [mat, var] = linear(original, value);
     if (mat.component.type == t.type) return var;
     const Id array = TypeArray(t.type, mat.length);
     const Id converted = Temp(array, temps_used_[array]++);
@@ -965,9 +1350,9 @@ void Lowering::LowerMulAdd(InstIndex i) {
   };
   const Id va = prepared(*ma, a, a_signed);
   const Id vb = prepared(*mb, b, b_signed);
-  const Id vc = Temp(mc->type, temps_used_[mc->type]++);
-  EmitVoid(Op::Store, {vc, c});
-  const Id out = Temp(r->type, temps_used_[r->type]++);
+  const auto [lc, vc] = linear(*mc, c);
+  const Matrix lr = Distributed(*r, CoopDistribution::kLinear, r->component);
+  const Id out = Temp(lr.type, temps_used_[lr.type]++);
   const Id acc = Temp(t.type, temps_used_[t.type]++);
   const Id av = Temp(t.type, temps_used_[t.type]++);
   const Id bv = Temp(t.type, temps_used_[t.type]++);
@@ -978,7 +1363,7 @@ void Lowering::LowerMulAdd(InstIndex i) {
   const bool one_round = N % s_ == 0;
   // Fewer loop iterations (some drivers cap the iterations an invocation may run).
   const uint32_t unroll = K % 4 == 0 ? 4 : K % 2 == 0 ? 2 : 1;
-  ForEach(r->length, [&](Id j) {
+  ForEach(lr.length, [&](Id j) {
     const Id e0 = Mul(j, ConstU32(s_));
     const Id e = Add(e0, lane);
     const Id row = Div(e, cN), col = Mod(e, cN);
@@ -990,7 +1375,7 @@ void Lowering::LowerMulAdd(InstIndex i) {
     const Id one_row = Emit(Op::IEqual, TypeBool(), {r0, r1});
     const Id c0 = Select(U32(), one_row, Mod(e0, cN), ConstU32(0));
     const Id c1 = Select(U32(), one_row, Mod(e1, cN), ConstU32(N - 1));
-    const Id cv = Convert(LoadSlot(vc, mc->component.type, j), mc->component, t, c_signed);
+    const Id cv = Convert(LoadSlot(vc, lc.component.type, j), lc.component, t, c_signed);
     EmitVoid(Op::Store, {acc, saturating ? Null(t.type) : cv});
     // k runs in a loop of K / unroll iterations, `unroll` steps each.
     const Loop k_loop = BeginLoop(ConstU32(0), ConstU32(K / unroll));
@@ -1010,7 +1395,8 @@ void Lowering::LowerMulAdd(InstIndex i) {
     if (saturating) result = SaturatingAdd(t, result, cv, r_signed);
     StoreSlot(out, r->component.type, j, Convert(result, t, r->component, true));
   });
-  Emit(Op::Load, r->type, {out}, m_.result_id(i));
+  Emit(Op::Load, r->type, {r->dist == CoopDistribution::kLinear ? out : Relayout(out, lr, *r)},
+       m_.result_id(i));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1280,7 +1666,14 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
 }  // namespace
 
 std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::string* error) {
-  return CreateSubgroupLoweringPass<Lowering>("lower-coop-matrix", argument, error);
+  CoopDistributionChoice choice;
+  std::string_view size_text;
+  if (!ParseCoopDistributionStrategy(argument, &size_text, &choice, error) ||
+      !ParseSubgroupSize(size_text, &choice.subgroup_size, error)) {
+    return nullptr;
+  }
+  return std::make_unique<SubgroupLoweringPass<Lowering, CoopDistributionChoice>>(
+      "lower-coop-matrix", choice);
 }
 
 }  // namespace coopspv::opt

@@ -19,9 +19,9 @@ constexpr PassInfo kPasses[] = {
      "Evaluate OpSpecConstantOp / OpSpecConstantComposite of constants, then merge types and "
      "constants that became identical.",
      CreateFoldSpecConstPass},
-    {"fold-coop-length", "=<subgroup size>",
+    {"fold-coop-length", "=<subgroup size>[,tile]",
      "Replace OpCooperativeMatrixLength{KHR,NV} with ceil(rows * columns / invocations in "
-     "scope).",
+     "scope), or with ',tile' the length --lower-coop-matrix=<subgroup size>,tile gives.",
      CreateFoldCoopLengthPass},
     {"lower-coop-matrix2", "=<subgroup size>[,<device profile>]",
      "Rewrite SPV_NV_cooperative_matrix2 / SPV_NV_tensor_addressing onto Subgroup-scope KHR "
@@ -30,10 +30,12 @@ constexpr PassInfo kPasses[] = {
      "subgroup size. With a device profile, --tile-coop-matrix for it follows, and the output "
      "stays within its maxComputeSharedMemorySize (multiply-adds replicated) or the pass fails.",
      CreateLowerCoopMatrix2Pass},
-    {"lower-coop-matrix", "=<subgroup size>",
+    {"lower-coop-matrix", "=<subgroup size>[,tile]",
      "Rewrite Subgroup-scope KHR / NV cooperative matrices into arrays, scalar arithmetic and "
      "subgroup shuffles, for drivers without the extensions; the module must then run with "
-     "this subgroup size.",
+     "this subgroup size. With ',tile' (for GPUs), KHR accumulators become register tiles and "
+     "MatrixA / MatrixB whole rows / columns per invocation, so that a multiply-add needs no "
+     "shuffle.",
      CreateLowerCoopMatrixPass},
     {"eliminate-dead", nullptr,
      "Remove unused functions, types, constants, variables, and their names and decorations.",

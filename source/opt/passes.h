@@ -92,16 +92,16 @@ PassResult RebuiltResult(std::unique_ptr<ir::Module> module, const std::string& 
 std::unique_ptr<ir::Module> JoinAndRead(std::initializer_list<const std::vector<uint32_t>*> parts,
                                         uint32_t bound, std::string* error);
 
-// A pass that runs with a fixed subgroup size: `Lowering(module, size).Run(&error, &changed)`
-// returns the rebuilt module.
-template <class Lowering>
+// A pass that runs with a fixed subgroup size (or a fixed Argument holding it):
+// `Lowering(module, argument).Run(&error, &changed)` returns the rebuilt module.
+template <class Lowering, class Argument = uint32_t>
 class SubgroupLoweringPass : public Pass {
  public:
-  SubgroupLoweringPass(const char* name, uint32_t subgroup_size)
-      : name_(name), subgroup_size_(subgroup_size) {}
+  SubgroupLoweringPass(const char* name, const Argument& argument)
+      : name_(name), argument_(argument) {}
   const char* name() const override { return name_; }
   PassResult Run(ir::Module& m) override {
-    Lowering lowering(m, subgroup_size_);
+    Lowering lowering(m, argument_);
     std::string error;
     bool changed = false;
     auto lowered = lowering.Run(&error, &changed);
@@ -110,7 +110,7 @@ class SubgroupLoweringPass : public Pass {
 
  private:
   const char* name_;
-  uint32_t subgroup_size_;
+  Argument argument_;
 };
 
 template <class Lowering>

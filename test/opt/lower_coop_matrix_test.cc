@@ -26,6 +26,18 @@ PassRun Lower(const std::string& assembly, uint32_t subgroup_size,
   return testing::RunPasses(assembly, passes, env);
 }
 
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// --lower-coop-matrix=<S>,tile (coop_matrix_distribution.h).
+PassRun LowerTile(const std::string& assembly, uint32_t subgroup_size) {
+  return testing::RunPasses(
+      assembly, {{"lower-coop-matrix", std::to_string(subgroup_size) + ",tile"}}, "vulkan1.3");
+}
+
 // A compute kernel: D = MulAdd(A, B, C) (or what `between` computes from %a %b %c %r into %out)
 // with A, B, C loaded from and D stored to storage buffers whose elements are `pointee_*`.
 struct Kernel {
@@ -242,11 +254,10 @@ TEST(LowerCoopMatrix, LoadsAndStoresTouchOnlyRealElementsWithTheirMemoryOperands
   const PassRun r = Lower(KernelText(kn), 8);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_FALSE(Contains(r.text, "CooperativeMatrix")) << r.text;
-  // Each invocation: row = e / 6, column = e % 6 of e = slot * 8 + lane; the padded slot 3
-  // is guarded by lane < 30 % 8.
+  // Each invocation: row = e / 6, column = e % 6 of e = slot * 8 + lane (slot 0: e = lane); the
+  // padded slot 3 is guarded by lane < 30 % 8.
   EXPECT_TRUE(testing::FileCheck(r.text, R"(
     CHECK: = OpLoad %uint %gl_SubgroupInvocationID
-    CHECK: = OpIMul %uint %uint_0 %uint_8
     CHECK: = OpUDiv %uint
     CHECK: = OpUMod %uint
     CHECK: Aligned|Nontemporal 4
@@ -271,6 +282,13 @@ TEST(LowerCoopMatrix, DynamicAnd64BitStridesAndVulkanMemoryOperands) {
   EXPECT_TRUE(Contains(r.text, "= OpUConvert %uint %s64")) << r.text;
   EXPECT_TRUE(Contains(r.text, "MakePointerVisible|NonPrivatePointer %uint_3")) << r.text;
   EXPECT_TRUE(Contains(r.text, "%c2 = OpLoad %_arr_float_uint_16")) << r.text;
+  // ",tile": 16 x 16 on the 4 x 4 grid of S = 16, a 4 x 4 register tile loaded as straight-line
+  // code, through the same 64-bit stride and memory operands.
+  const PassRun t = LowerTile(KernelText(kn), 16);
+  ASSERT_TRUE(t.ok) << t.error;
+  EXPECT_TRUE(Contains(t.text, "= OpUConvert %uint %s64")) << t.text;
+  EXPECT_TRUE(Contains(t.text, "MakePointerVisible|NonPrivatePointer %uint_3")) << t.text;
+  EXPECT_TRUE(Contains(t.text, "%c2 = OpCompositeConstruct %_arr_float_uint_16")) << t.text;
 }
 
 TEST(LowerCoopMatrix, PointeesOfAnotherTypeReinterpretTheMemory) {
@@ -284,6 +302,11 @@ TEST(LowerCoopMatrix, PointeesOfAnotherTypeReinterpretTheMemory) {
   EXPECT_TRUE(Contains(r.text, "= OpAccessChain %_ptr_StorageBuffer_half")) << r.text;
   EXPECT_TRUE(Contains(r.text, "= OpBitcast %v2ushort")) << r.text;
   EXPECT_TRUE(Contains(r.text, "= OpCompositeExtract %ushort")) << r.text;
+  // ",tile": each invocation's two whole A rows of 16 halves are 4 uvec4 loads, split.
+  const PassRun t = LowerTile(KernelText(kn), 32);
+  ASSERT_TRUE(t.ok) << t.error;
+  EXPECT_EQ(Count(t.text, "= OpLoad %v4uint"), 4u) << t.text;
+  EXPECT_EQ(Count(t.text, "= OpBitcast %v2half"), 4u * 4) << t.text;
   // A store of half components through 32-bit words: the invocation holding the first half of
   // a word fetches the second with a shuffle and writes the word.
   Kernel wide;
@@ -346,6 +369,89 @@ TEST(LowerCoopMatrix, FloatMulAddShufflesAAndBElements) {
     CHECK-NEXT: = OpLoad %float
     CHECK-NEXT: = OpFAdd %float
     CHECK: %out = OpLoad %_arr_float_uint_8
+  )")) << r.text;
+}
+
+TEST(LowerCoopMatrix, TileFloatMulAddIsLocalToEachInvocation) {
+  Kernel kn;  // 16 x 16 x 16, f16 x f16 + f32, ",tile" at 32 invocations: the 8 x 4 grid.
+  kn.names = {"main", "a", "b", "c", "out", "len_a", "len_b", "len_c"};
+  kn.between =
+      "%out = OpCooperativeMatrixMulAddKHR %mat_d %a %b %c\n"
+      "%len_a = OpCooperativeMatrixLengthKHR %uint %mat_a\n"
+      "%len_b = OpCooperativeMatrixLengthKHR %uint %mat_b\n"
+      "%len_c = OpCooperativeMatrixLengthKHR %uint %mat_c\n";
+  const PassRun r = LowerTile(KernelText(kn), 32);
+  ASSERT_TRUE(r.ok) << r.error;
+  // A: 2 whole rows per invocation (32 elements), B: 4 whole columns (64), C: 2 x 4 (8).
+  EXPECT_TRUE(Contains(r.text, "%len_a = OpCopyObject %uint %uint_32")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "%len_b = OpCopyObject %uint %uint_64")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "%len_c = OpCopyObject %uint %uint_8")) << r.text;
+  // No exchange: each result slot is its C slot plus 16 products of its own A and B slots.
+  EXPECT_FALSE(Contains(r.text, "OpGroupNonUniformShuffle")) << r.text;
+  EXPECT_FALSE(Contains(r.text, "OpLoopMerge")) << r.text;
+  EXPECT_EQ(Count(r.text, "= OpFMul %float"), 8u * 16) << r.text;
+  EXPECT_EQ(Count(r.text, "= OpFAdd %float"), 8u * 16) << r.text;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %main = OpFunction
+    CHECK: = OpCompositeExtract %half %a 0
+    CHECK-NEXT: = OpFConvert %float
+    CHECK: = OpCompositeExtract %float %c 0
+    CHECK-NEXT: = OpFMul %float
+    CHECK-NEXT: = OpFAdd %float
+    CHECK: %out = OpCompositeConstruct %_arr_float_uint_8
+  )")) << r.text;
+}
+
+// ",tile": shapes the grid does not divide keep the linear distribution; a multiply-add mixing
+// it with a grid distribution brings that operand to the linear one (shuffles) and multiplies
+// there.
+TEST(LowerCoopMatrix, TileFloatMulAddOffTheGridShufflesAAndBElements) {
+  Kernel kn;
+  kn.n = 6;  // B (16 x 6) and C: linear at S = 32 (6 % 4 != 0); A (16 x 16) on the grid.
+  const PassRun r = LowerTile(KernelText(kn), 32);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: OpCapability GroupNonUniformShuffle
+    CHECK: %main = OpFunction
+    CHECK: OpLoopMerge
+    CHECK: = OpGroupNonUniformShuffle %half %uint_3
+    CHECK: = OpFConvert %float
+    CHECK: OpLoopMerge
+    CHECK: = OpGroupNonUniformShuffle %float %uint_3
+    CHECK: = OpGroupNonUniformShuffle %float %uint_3
+    CHECK: = OpFMul %float
+    CHECK-NEXT: = OpLoad %float
+    CHECK-NEXT: = OpFAdd %float
+    CHECK: %out = OpLoad %_arr_float_uint_3
+  )")) << r.text;
+}
+
+// ",tile": a conversion that changes the Use (SPV_EXT_cooperative_matrix_maintenance1) from a
+// register-tile accumulator to a MatrixA (whole rows) exchanges the elements with shuffles.
+TEST(LowerCoopMatrix, TileConversionBetweenUsesExchangesElements) {
+  Kernel kn;
+  kn.between =
+      "%ca = OpFConvert %mat_a %c\n"
+      "%out = OpCooperativeMatrixMulAddKHR %mat_d %ca %b %c\n";
+  kn.names = {"main", "ca", "b", "c", "out"};
+  std::string text = Replace(KernelText(kn), "OpCapability CooperativeMatrixKHR\n",
+                             "OpCapability CooperativeMatrixKHR\n"
+                             "OpCapability CooperativeMatrixConversionsEXT\n");
+  text = Replace(text, "OpExtension \"SPV_KHR_cooperative_matrix\"\n",
+                 "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+                 "OpExtension \"SPV_EXT_cooperative_matrix_maintenance1\"\n");
+  const PassRun r = LowerTile(text, 8);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(Contains(r.text, "OpTypeCooperativeMatrix")) << r.text;
+  EXPECT_FALSE(Contains(r.text, "= OpCooperativeMatrix")) << r.text;
+  // A 16 x 16 MatrixA at S = 8 (a 4 x 2 grid): 4 rows of 16 per invocation, each slot fetched
+  // from the accumulator's owner over its 32 slots, then converted.
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: %main = OpFunction
+    CHECK: OpLoopMerge
+    CHECK: = OpGroupNonUniformShuffle %float %uint_3
+    CHECK: = OpFConvert %half
+    CHECK: %ca = OpLoad %_arr_half_uint_64
   )")) << r.text;
 }
 
@@ -838,6 +944,10 @@ TEST(LowerCoopMatrix, EveryShapeSubgroupSizeTypeLayoutAndStrideLowersAndValidate
           ASSERT_TRUE(r.ok) << m << "x" << nn << "x" << k << " S=" << s << " " << t.a << "/" << t.r
                             << ": " << r.error;
           EXPECT_FALSE(Contains(r.text, "CooperativeMatrix"));
+          const PassRun tile = LowerTile(KernelText(kn), s);
+          ASSERT_TRUE(tile.ok) << m << "x" << nn << "x" << k << " S=" << s << ",tile " << t.a << "/"
+                               << t.r << ": " << tile.error;
+          EXPECT_FALSE(Contains(tile.text, "CooperativeMatrix"));
         }
       }
     }
@@ -851,6 +961,17 @@ TEST(LowerCoopMatrix, CodeSizeDoesNotGrowWithTheElementsPerInvocation) {
   small.m = small.n = small.k = 16;  // 32 slots at S = 8.
   large.m = large.n = large.k = 32;  // 128 slots.
   const PassRun rs = Lower(KernelText(small), 8), rl = Lower(KernelText(large), 8);
+  ASSERT_TRUE(rs.ok && rl.ok) << rs.error << rl.error;
+  EXPECT_LE(rl.words, rs.words + 16) << rs.words << " vs " << rl.words;
+}
+
+// ",tile": past the straight-line limits (256 slots for loads and stores, 8192 multiply-adds),
+// the code has the same size whatever the number of elements per invocation: loops.
+TEST(LowerCoopMatrix, TileCodeSizeDoesNotGrowPastTheStraightLineLimits) {
+  Kernel small, large;
+  small.m = small.n = small.k = 64;   // A: 16 x 64 = 1024 slots at S = 8, C: 16 x 32.
+  large.m = large.n = large.k = 128;  // A: 4096 slots.
+  const PassRun rs = LowerTile(KernelText(small), 8), rl = LowerTile(KernelText(large), 8);
   ASSERT_TRUE(rs.ok && rl.ok) << rs.error << rl.error;
   EXPECT_LE(rl.words, rs.words + 16) << rs.words << " vs " << rl.words;
 }

@@ -238,6 +238,41 @@ TEST(FoldCoopLength, SubgroupScopeDividesBySubgroupSize) {
   EXPECT_TRUE(testing::FileCheck(r48.text, "CHECK: OpConstant %uint 6"));
 }
 
+// With ",tile", the lengths --lower-coop-matrix=<S>,tile gives (coop_matrix_distribution.h): at
+// S = 32 (an 8 x 4 grid) a 16 x 16 MatrixA holds 2 whole rows per invocation, a MatrixB 4 whole
+// columns; without, 256 / 32 each.
+TEST(FoldCoopLength, TileFollowsTheLoweringsDistributionPerUse) {
+  const std::string m =
+      Module("OpName %va \"va\"\nOpName %vb \"vb\"\n",
+             "%mat_a = OpTypeCooperativeMatrixKHR %float %uint_3 %uint_16 %uint_16 %uint_0\n"
+             "%mat_b = OpTypeCooperativeMatrixKHR %float %uint_3 %uint_16 %uint_16 %uint_1\n"
+             "%_ptr_Function_uint = OpTypePointer Function %uint\n",
+             "%va = OpVariable %_ptr_Function_uint Function\n"
+             "%vb = OpVariable %_ptr_Function_uint Function\n"
+             "%la = OpCooperativeMatrixLengthKHR %uint %mat_a\nOpStore %va %la\n"
+             "%lb = OpCooperativeMatrixLengthKHR %uint %mat_b\nOpStore %vb %lb\n");
+  const PassRun r = Optimize(m, {{"fold-coop-length", "32,tile"}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(testing::FileCheck(r.text, R"(
+    CHECK: OpStore %va %uint_32
+    CHECK: OpStore %vb %uint_64
+  )")) << r.text;
+  const PassRun linear = Optimize(m, {{"fold-coop-length", "32"}});
+  ASSERT_TRUE(linear.ok) << linear.error;
+  EXPECT_TRUE(testing::FileCheck(linear.text, R"(
+    CHECK: OpStore %va %uint_8
+    CHECK: OpStore %vb %uint_8
+  )")) << linear.text;
+  EXPECT_NE(Optimize(m, {{"fold-coop-length", "32,square"}}).error.find("'tile' or 'linear'"),
+            std::string::npos);
+  const PassRun lowered = Optimize(m, {{"lower-coop-matrix", "32,tile"}});
+  ASSERT_TRUE(lowered.ok) << lowered.error;
+  EXPECT_TRUE(testing::FileCheck(lowered.text, R"(
+    CHECK: = OpCopyObject %uint %uint_32
+    CHECK: = OpCopyObject %uint %uint_64
+  )")) << lowered.text;
+}
+
 TEST(FoldCoopLength, WorkgroupScopeUsesTheLocalSize) {
   const std::string m =
       Module("OpName %var \"var\"\n",

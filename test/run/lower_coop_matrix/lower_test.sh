@@ -1,10 +1,11 @@
 #!/bin/bash
 # --lower-coop-matrix on the generated kernels of this folder (see generate.py):
 # - the files here are what generate.py writes (no hand edits, no stale cases);
-# - every kernel lowers for subgroup sizes 8, 16, 32 and 64 and the result validates with no
-#   cooperative matrix left;
-# - every lowered kernel (S = 8) runs on lavapipe with coopspv-run and every element of D equals
-#   the product that generate.py computed, padding untouched.
+# - every kernel lowers for subgroup sizes 8, 16, 32 and 64, with the linear distribution and
+#   with ",tile" (coop_matrix_distribution.h), and the result validates with no cooperative
+#   matrix left;
+# - every lowered kernel (S = 8, both distributions) runs on lavapipe with coopspv-run and every
+#   element of D equals the product that generate.py computed, padding untouched.
 set -u
 DIR=test/run/lower_coop_matrix
 AS=tools/coopspv-as
@@ -43,7 +44,7 @@ cases=$(cat "$DIR/CASES")
 ran=0
 for c in $cases; do
   "$AS" "$DIR/$c.spvasm" -o "$TMP/$c.native.spv" || { fail "$c: does not assemble"; continue; }
-  for s in 8 16 32 64; do
+  for s in 8 16 32 64 8,tile 16,tile 32,tile 64,tile; do
     if ! "$OPT" --target-env vulkan1.3 --lower-coop-matrix=$s "$TMP/$c.native.spv" \
         -o "$TMP/$c.s$s.spv" 2>"$TMP/err"; then
       fail "$c: --lower-coop-matrix=$s: $(cat "$TMP/err")"
@@ -55,13 +56,15 @@ for c in $cases; do
       fail "$c: S=$s output still holds a cooperative matrix"
   done
   if [ -x "$RUN" ] && [ -f "$ICD" ]; then
-    cp "$TMP/$c.s8.spv" "$TMP/$c.spv"
-    cp "$DIR/$c.amber" "$TMP/$c.amber"
-    if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$TMP/$c.amber" >"$TMP/out" 2>&1; then
-      fail "$c: lowered kernel on lavapipe"
-      sed 's/^/    /' "$TMP/out" | head -20 >&2
-    fi
-    ran=$((ran + 1))
+    for s in 8 8,tile; do
+      cp "$TMP/$c.s$s.spv" "$TMP/$c.spv"
+      cp "$DIR/$c.amber" "$TMP/$c.amber"
+      if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$TMP/$c.amber" >"$TMP/out" 2>&1; then
+        fail "$c: lowered kernel (S=$s) on lavapipe"
+        sed 's/^/    /' "$TMP/out" | head -20 >&2
+      fi
+      ran=$((ran + 1))
+    done
   fi
 done
 # lower_and_run LABEL NATIVE_SPVASM LOWERED_SPV SCRIPT "RUN FLAGS" OPT_FLAGS...: assembles the
@@ -105,6 +108,10 @@ if [ -x "$RUN" ] && [ -f "$ICD" ]; then
       "$wide/m16n32k8_half_half.amber" $layout || fail "wide store: transpose_expect.py"
     lower_and_run "wide store ($layout-major)" "$wide/$layout.spvasm" \
       "$wide/m16n32k8_half_half.spv" "$wide/m16n32k8_half_half.amber" "" --lower-coop-matrix=8
+    # ",tile": the register tile goes to the linear distribution first (shuffles).
+    lower_and_run "wide store ($layout-major, tile)" "$wide/$layout.spvasm" \
+      "$wide/m16n32k8_half_half.spv" "$wide/m16n32k8_half_half.amber" "" \
+      --lower-coop-matrix=8,tile
   done
 
   # Eight components in one memory scalar: m16n32k32_char_int with A (int8, column-major) read
@@ -125,14 +132,42 @@ if [ -x "$RUN" ] && [ -f "$ICD" ]; then
   lower_and_run "ratio 8" "$w8/k.spvasm" "$w8/m16n32k32_char_int.spv" \
     "$w8/m16n32k32_char_int.amber" "" --lower-coop-matrix=8
 
+  # Half components through uvec4 memory (vk_cooperative_matrix_perf's shared arrays):
+  # m16n16k32_half_float with A (row-major, 32 halves a row) read through a v4uint array, stride 4.
+  # With ",tile" each invocation loads its A rows as whole uvec4s and splits them.
+  v4="$TMP/v4"
+  mkdir -p "$v4"
+  sed -e 's/^OpDecorate %rt_a ArrayStride 2$/OpDecorate %rt_a ArrayStride 16/' \
+    -e 's/^%uint = OpTypeInt 32 0$/%uint = OpTypeInt 32 0\n%v4uint = OpTypeVector %uint 4\n%u_4 = OpConstant %uint 4/' \
+    -e 's/^%rt_a = OpTypeRuntimeArray %half$/%rt_a = OpTypeRuntimeArray %v4uint/' \
+    -e 's/^%pel_a = OpTypePointer StorageBuffer %half$/%pel_a = OpTypePointer StorageBuffer %v4uint/' \
+    -e 's/^%a = OpCooperativeMatrixLoadKHR %mat_a %p_a %u_0 %u_32$/%a = OpCooperativeMatrixLoadKHR %mat_a %p_a %u_0 %u_4/' \
+    "$DIR/m16n16k32_half_float.spvasm" >"$v4/k.spvasm"
+  grep -q "%a = OpCooperativeMatrixLoadKHR %mat_a %p_a %u_0 %u_4" "$v4/k.spvasm" ||
+    fail "uvec4: the kernel m16n16k32_half_float changed; update lower_test.sh"
+  cp "$DIR/m16n16k32_half_float.amber" "$v4/"
+  for s in 8 8,tile; do
+    lower_and_run "uvec4 A (S=$s)" "$v4/k.spvasm" "$v4/m16n16k32_half_float.spv" \
+      "$v4/m16n16k32_half_float.amber" "" --lower-coop-matrix=$s
+  done
+  tools/coopspv-dis "$v4/m16n16k32_half_float.spv" | grep -q "= OpLoad %v4uint" ||
+    fail "uvec4 A (S=8,tile): no whole-uvec4 load"
+
   # The example GEMM through the pipeline of the H100 timing job, over 16 workgroups.
   gemm="$TMP/gemm256"
   sed -e "s#SPIRV-ASM FILE ../../../examples/tiled_gemm.spvasm#SPIRV-BINARY FILE gemm256.spv#" \
     -e '/VK_KHR_cooperative_matrix/d' -e '/CooperativeMatrixFeaturesKHR/d' \
     "$DIR/gemm256.amber" >"$gemm.amber"
-  lower_and_run "gemm256: examples/tiled_gemm" examples/tiled_gemm.spvasm "$gemm.spv" \
-    "$gemm.amber" "--timeout-ms 120000" --set-spec-const-default-value "0:128" \
-    --freeze-spec-const --fold-spec-const --lower-coop-matrix=8 --eliminate-dead
+  for s in 8 8,tile; do
+    lower_and_run "gemm256: examples/tiled_gemm (S=$s)" examples/tiled_gemm.spvasm "$gemm.spv" \
+      "$gemm.amber" "--timeout-ms 120000" --set-spec-const-default-value "0:128" \
+      --freeze-spec-const --fold-spec-const --lower-coop-matrix=$s --eliminate-dead
+  done
+  # Its plain twin (what utils/lavapipe_gemm_time.sh times beside it).
+  if ! timeout 300 "${RUN_ENV[@]}" "$RUN" "$DIR/gemm256_plain.amber" >"$TMP/out" 2>&1; then
+    fail "gemm256_plain: on lavapipe"
+    sed 's/^/    /' "$TMP/out" | head -20 >&2
+  fi
 fi
 if [ "$ran" != 0 ]; then
   echo "ran $ran lowered kernels on lavapipe"
