@@ -80,10 +80,26 @@ struct PhysicalDevice {
   std::string problem;  // Why `ready` is false.
 };
 
+constexpr char kMatrixPropertiesName[] = "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR";
+constexpr char kFlexibleDimensionsName[] =
+    "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV";
+constexpr char kMatrixPropertiesNvName[] = "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV";
+constexpr char kVectorPropertiesName[] = "vkGetPhysicalDeviceCooperativeVectorPropertiesNV";
+// The physical-device commands the layer intercepts (PhysicalDeviceFunction).
+constexpr const char* kInterceptedPhysicalDeviceCommands[] = {
+    kMatrixPropertiesName, kFlexibleDimensionsName, kMatrixPropertiesNvName,
+    kVectorPropertiesName};
+
 struct Instance {
   VkInstance handle = VK_NULL_HANDLE;
   run::VulkanApi vk;  // The next element of the chain.
   PFN_GetPhysicalDeviceProcAddr next_gpdpa = nullptr;
+  // The next element's physical-device commands that the layer itself intercepts, looked up
+  // while vkCreateInstance runs. Looked up later, the loader's terminator answers with the
+  // instance's dispatch table, whose entry for a command the layer intercepts is the layer's own
+  // (a query from inside the layer then comes back to it: a deadlock in Physical()'s call_once,
+  // an endless recursion in a pass-through).
+  std::map<std::string, PFN_vkVoidFunction, std::less<>> next_physical;
   PFN_vkGetPhysicalDeviceFeatures2 features2_khr = nullptr;
   PFN_vkGetPhysicalDeviceProperties2 properties2_khr = nullptr;
   PFN_vkCreateDebugUtilsMessengerEXT create_messenger = nullptr;
@@ -183,6 +199,8 @@ const T* FindInChain(const void* chain, VkStructureType type) {
   return nullptr;
 }
 
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL NextProcAddr(VkInstance instance, const char* name);
+
 PhysicalDevice* Instance::Physical(VkPhysicalDevice device) {
   PhysicalDevice* p;
   {
@@ -194,7 +212,9 @@ PhysicalDevice* Instance::Physical(VkPhysicalDevice device) {
   std::call_once(p->once, [&] {
     try {
       std::vector<std::string> notes;
-      run::ReadDeviceProfile(vk, handle, device, &p->real, &notes);
+      run::VulkanApi next = vk;
+      next.vkGetInstanceProcAddr = NextProcAddr;
+      run::ReadDeviceProfile(next, handle, device, &p->real, &notes);
       VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
       VkPhysicalDeviceSubgroupProperties subgroup{
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
@@ -310,6 +330,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info,
     COOPSPV_VK_INSTANCE(COOPSPV_LAYER_LOAD)
 #undef COOPSPV_LAYER_LOAD
     d->next_gpdpa = next_gpdpa;
+    for (const char* name : kInterceptedPhysicalDeviceCommands) {
+      PFN_vkVoidFunction f = next_gpdpa != nullptr ? next_gpdpa(*out, name) : nullptr;
+      d->next_physical[name] = f != nullptr ? f : next_gipa(*out, name);
+    }
     d->features2_khr = reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(
         next_gipa(*out, "vkGetPhysicalDeviceFeatures2KHR"));
     d->properties2_khr = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(
@@ -493,8 +517,18 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice device,
 
 // The next element's physical-device command of that name, or nullptr.
 PFN_vkVoidFunction NextPhysicalDeviceFunction(const Instance& d, const char* name) {
+  if (auto it = d.next_physical.find(std::string_view(name)); it != d.next_physical.end()) {
+    return it->second;
+  }
   PFN_vkVoidFunction f = d.next_gpdpa ? d.next_gpdpa(d.handle, name) : nullptr;
   return f != nullptr ? f : d.vk.vkGetInstanceProcAddr(d.handle, name);
+}
+
+// vkGetInstanceProcAddr for the layer's own device queries (run::ReadDeviceProfile): the next
+// element's commands, never the layer's (see Instance::next_physical).
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL NextProcAddr(VkInstance instance, const char* name) {
+  const Instance* d = FindInstance(instance);
+  return d == nullptr ? nullptr : NextPhysicalDeviceFunction(*d, name);
 }
 
 // Fills the caller's entries, which keep their sType and pNext.
@@ -558,10 +592,6 @@ Entry ToEntry(const profile::CooperativeVectorProperties& m) {
   return e;
 }
 
-constexpr char kMatrixPropertiesName[] = "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR";
-constexpr char kFlexibleDimensionsName[] =
-    "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV";
-constexpr char kMatrixPropertiesNvName[] = "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV";
 
 std::vector<profile::CooperativeMatrixProperties> KhrList(const profile::DeviceProfile& d,
                                                           const Emulation& e) {
@@ -575,7 +605,6 @@ std::vector<profile::FlexibleDimensionsProperties> FlexibleList(const profile::D
                                                                 const Emulation& e) {
   return EmulatedFlexibleDimensions(d, e);
 }
-constexpr char kVectorPropertiesName[] = "vkGetPhysicalDeviceCooperativeVectorPropertiesNV";
 
 // vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR,
 // vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV and
