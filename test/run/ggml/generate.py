@@ -152,7 +152,9 @@ def script(name, description, module, spec, buffers, bindings, push, groups, che
     SPECS.append((name, module, spec))
     out = ["#!amber", HEADER]
     out += ["# " + line for line in description]
-    out += ["", "SET ENGINE_DATA fence_timeout_ms 120000", "",
+    # lavapipe compiles the legalized kernels for minutes on a loaded machine when its shader cache
+    # is cold: a RUN may take that long there.
+    out += ["", "SET ENGINE_DATA fence_timeout_ms 900000", "",
             "DEVICE_EXTENSION VK_KHR_cooperative_matrix",
             "DEVICE_EXTENSION VK_NV_cooperative_matrix2",
             "DEVICE_FEATURE CooperativeMatrix2FeaturesNV.cooperativeMatrixWorkgroupScope",
@@ -405,6 +407,43 @@ def spec_value(module, spec_id, value):
     return str(value)
 
 
+# ggml's other common pipelines for these modules, lowered without running (the test checks each
+# outcome): ggml-vulkan.cpp's coopmat2 matmul warptiles l / m / s (aligned), its flash-attention
+# tunings by head size (Br x Bc, workgroup size; f16 K / V, mask), its conv2d shapes (stride 1,
+# padding 1, 3 x 3). (name, module, spec, h100, lavapipe): "ok" when --lower-coop-matrix2=32,h100
+# (and on with --lower-coop-matrix=32) / --legalize-for-device=lavapipe lower it to a valid
+# module, else the bytes of Workgroup memory the refusal names (above the H100's 49,152 /
+# lavapipe's 32,768 even with every multiply-add replicated).
+FA_REST = [0, 0, 0, 32, 0, 2, 0, 1, 1, 2, 2]  # Clamp .. FaBlockBytesV, as flash_attn's
+CONV_REST = [1, 1, 1, 1, 1, 1, 3, 3, 0]  # s0 s1 p0 p1 d0 d1 KW KH aligned
+PIPELINES = [
+    ("matmul_f16_l", "matmul_f16_cm2", [256, 128, 256, 64, 1, 1], 163840, 163840),
+    ("matmul_f16_m", "matmul_f16_cm2", [256, 128, 128, 64, 0, 1], 81920, 81920),
+    ("matmul_f16_s", "matmul_f16_cm2", [128, 64, 64, 64, 0, 1], "ok", "ok"),
+    ("matmul_q4_k_l", "matmul_q4_k_f16_cm2", [256, 128, 256, 64, 1, 1], 172160, 172160),
+    ("matmul_q4_k_m", "matmul_q4_k_f16_cm2", [256, 128, 128, 64, 1, 1], 90240, 90240),
+    ("matmul_q4_k_s", "matmul_q4_k_f16_cm2", [256, 32, 64, 128, 0, 1], "ok", "ok"),
+    ("flash_attn_hs64_br32", "flash_attn_f32_f16_cm2", [256, 32, 32, 64, 64] + FA_REST, "ok", "ok"),
+    ("flash_attn_hs64_br64", "flash_attn_f32_f16_cm2", [128, 64, 64, 64, 64] + FA_REST, "ok",
+     40992),
+    ("flash_attn_hs128_br32", "flash_attn_f32_f16_cm2", [256, 32, 32, 128, 128] + FA_REST, "ok",
+     "ok"),
+    ("flash_attn_hs128_br64", "flash_attn_f32_f16_cm2", [128, 64, 64, 128, 128] + FA_REST, 65568,
+     65568),
+    ("flash_attn_hs256_br32", "flash_attn_f32_f16_cm2", [256, 32, 32, 256, 256] + FA_REST, 53280,
+     53280),
+    ("flash_attn_hs256_br64_bc32", "flash_attn_f32_f16_cm2", [128, 64, 32, 256, 256] + FA_REST,
+     106528, 106528),
+    ("conv2d_128x128", "conv2d_f32_cm2", [256, 128, 16, 128, 8, 0, 8] + CONV_REST + [0], "ok",
+     43280),
+    ("conv2d_64x32", "conv2d_f32_cm2", [128, 64, 32, 32, 4, 0, 8] + CONV_REST + [1], "ok", "ok"),
+    ("conv2d_32x256", "conv2d_f32_cm2", [256, 32, 16, 256, 8, 0, 8] + CONV_REST + [1], "ok",
+     42752),
+    ("conv2d_64x128", "conv2d_f32_cm2", [256, 64, 16, 128, 8, 0, 8] + CONV_REST + [1], "ok",
+     40192),
+]
+
+
 def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     scripts = {
@@ -423,6 +462,12 @@ def main():
             f.write(text)
     with open(os.path.join(out_dir, "LAVAPIPE"), "w") as f:
         f.write("\n".join(LAVAPIPE) + "\n")
+    # <name> <module> <h100> <lavapipe> <SpecId:value ...>
+    with open(os.path.join(out_dir, "PIPELINES"), "w") as f:
+        for name, module, spec, h100, lavapipe in PIPELINES:
+            f.write("%s %s %s %s %s\n" % (name, module, h100, lavapipe,
+                                          " ".join("%d:%s" % (i, spec_value(module, i, v))
+                                                   for i, v in enumerate(spec))))
     # <script> <module> <SpecId:value ...> (--set-spec-const-default-value's argument).
     with open(os.path.join(out_dir, "SPECS"), "w") as f:
         for name, module, spec in SPECS:
