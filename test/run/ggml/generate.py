@@ -186,22 +186,29 @@ def matmul_push(M, N, K):
     return [M, N, K, K, K, M, M * K, N * K, M * N, 0, 1, K, 1, 1, 1, 1, N]
 
 
+def matmul(name, module, description, a_buffer, a, b, M, N, K, spec):
+    """The script of one aligned mul_mm_cm2 pipeline: D (stored N x M) = A * B^T, A the M x K
+    weights (a_buffer holds them as the kernel reads them), B N x K float16; spec is ggml's
+    warptile {BLOCK_SIZE, BM, BN, BK, enable_smaller_matrices} and ALIGNED 1."""
+    d = [sum(a[m * K + k] * b[n * K + k] for k in range(K)) for n in range(N) for m in range(M)]
+    return script(name, description, module, spec + [1],
+                  [a_buffer, buffer("b", "float16", b),
+                   ["BUFFER d DATA_TYPE float SIZE %d FILL -1" % (M * N)]],
+                  [("a", 0), ("b", 1), ("d", 2)], matmul_push(M, N, K),
+                  (M // spec[1], N // spec[2], 1), expects("d", d, "0.001"))
+
+
 def matmul_f16(name="matmul_f16", M=256, N=64, K=256):
     rng = random.Random(3101)
     a = [float(rng.randint(-8, 8)) for _ in range(M * K)]
     b = [rng.randint(-8, 8) / 4.0 for _ in range(N * K)]
-    d = [sum(a[m * K + k] * b[n * K + k] for k in range(K)) for n in range(N) for m in range(M)]
-    spec = [128, 64, 64, 64, 0, 1]
     description = [
         "%s: ggml's matmul_f16_cm2 (mul_mm_cm2.comp) as ggml-vulkan.cpp runs it for" % name,
         "D = A * B^T with M = %d, N = %d, K = %d: the aligned small pipeline (N <= 64)," % (M, N, K),
         "warptile {128, 64, 64, 64, false}, ALIGNED 1; A (M x K) and B (N x K) float16, D float",
         "stored N x M. D is exact (integer A, quarter-integer B)."]
-    return script(name, description, "matmul_f16_cm2", spec,
-                  [buffer("a", "float16", a), buffer("b", "float16", b),
-                   ["BUFFER d DATA_TYPE float SIZE %d FILL -1" % (M * N)]],
-                  [("a", 0), ("b", 1), ("d", 2)], matmul_push(M, N, K),
-                  (M // 64, N // 64, 1), expects("d", d, "0.001"))
+    return matmul(name, "matmul_f16_cm2", description, buffer("a", "float16", a), a, b, M, N, K,
+                  [128, 64, 64, 64, 0])
 
 
 def q4_k_block(rng):
@@ -242,18 +249,13 @@ def matmul_q4_k(name="matmul_q4_k", M=256, N=64, K=256):
     raw = [byte for block, _ in blocks for byte in block]
     a = [w for _, weights in blocks for w in weights]
     b = [float(rng.randint(-4, 4)) for _ in range(N * K)]
-    d = [sum(a[m * K + k] * b[n * K + k] for k in range(K)) for n in range(N) for m in range(M)]
-    spec = [256, 32, 64, 128, 0, 1]
     description = [
         "%s: ggml's matmul_q4_k_f16_cm2 (mul_mm_cm2.comp, DATA_A_Q4_K) as" % name,
         "ggml-vulkan.cpp runs it for D = A * B^T with M = %d, N = %d, K = %d: the aligned" % (M, N, K),
         "small Q*_K pipeline, warptile {256, 32, 64, 128, false}, ALIGNED 1; A in block_q4_K",
         "(one 144-byte block a row), B float16 (N x K), D float stored N x M. D is exact."]
-    return script(name, description, "matmul_q4_k_f16_cm2", spec,
-                  [buffer("a", "uint8", raw), buffer("b", "float16", b),
-                   ["BUFFER d DATA_TYPE float SIZE %d FILL -1" % (M * N)]],
-                  [("a", 0), ("b", 1), ("d", 2)], matmul_push(M, N, K),
-                  (M // 32, N // 64, 1), expects("d", d, "0.001"))
+    return matmul(name, "matmul_q4_k_f16_cm2", description, buffer("a", "uint8", raw), a, b, M, N,
+                  K, [256, 32, 64, 128, 0])
 
 
 # ---------------------------------------------------------------------------------------------
