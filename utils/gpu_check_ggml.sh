@@ -30,7 +30,10 @@ if [ "${1:-}" = "--prepare" ]; then
   OPT="$BIN/coopspv-opt"
   [ -x "$OPT" ] || OPT=bazel-bin/tools/coopspv-opt
   [ -x "$OPT" ] || { echo "gpu_check_ggml: no coopspv-opt (run utils/prepare_gpu.sh)" >&2; exit 2; }
-  [ -f "$SAMPLE/matmul_f16_cm2.spv" ] || { echo "gpu_check_ggml: no sample at $SAMPLE" >&2; exit 2; }
+  [ -f "$SAMPLE/matmul_f16_cm2.spv" ] || {
+    echo "gpu_check_ggml: no sample at $SAMPLE" >&2
+    exit 2
+  }
   rm -rf "$WORK" && mkdir -p "$WORK/spv" || exit 2
   python3 test/run/ggml/generate.py "$WORK" || exit 2
   for module in $(cut -d' ' -f2 "$WORK/SPECS" | sort -u); do
@@ -86,9 +89,10 @@ while read -r name _ _; do
   run "$name" "native vs --lower-coop-matrix2=32,h100" "$name.khr.txt" \
     --passes "--freeze-spec-const --fold-spec-const --lower-coop-matrix2=32,h100" "$script"
   khr=$(median "$DIR/$name.khr.txt" passes)
+  plain_passes="--freeze-spec-const --fold-spec-const --lower-coop-matrix2=32,h100"
+  plain_passes+=" --lower-coop-matrix=32"
   run "$name" "native vs --lower-coop-matrix2=32,h100 --lower-coop-matrix=32" "$name.plain.txt" \
-    --passes "--freeze-spec-const --fold-spec-const --lower-coop-matrix2=32,h100 --lower-coop-matrix=32" \
-    "$script"
+    --passes "$plain_passes" "$script"
   plain=$(median "$DIR/$name.plain.txt" passes)
   printf '%s\t%s\t%s\t%s\n' "$name" "${native:--}" "${khr:--}" "${plain:--}" >>"$TABLE"
 done <"$WORK/SPECS"

@@ -41,11 +41,15 @@ Scripts:
   every row and ggml skips those tiles); ggml's coopmat2 tuning for fewer than 32 rows:
   {WorkGroupSize 256, Br 32, Bc 32, HSK 64, HSV 64, Clamp 0 (KV and strides aligned), D_split 0,
   row_split 0, SubGroupSize 32, SHMEM_STAGING 0, Flags 2 (mask), LIMIT_OCCUPANCY_SHMEM 0, FaTypeK
-  = FaTypeV = 1 (GGML_TYPE_F16), block bytes 2, 2}, without split_k (k_num 1, split_kv = KV: what
-  ggml does once the heads and batches fill the GPU); 1 x 4 x 1 workgroups. The output is within
-  3e-3 of the exact softmax (the kernel rounds P to float16).
+  = FaTypeV = 1 (GGML_TYPE_F16), block bytes 2, 2}; RUN pipeline without split_k (k_num 1,
+  split_kv = KV: what ggml does once the heads and batches fill the GPU; 1 x 4 x 1 workgroups),
+  the output within 3e-3 of the exact softmax (the kernel rounds P to float16); RUN split with
+  the split_k ggml picks on the H100 at this size (132 SMs: k_num 8, split_kv 32; 8 x 4 x 1
+  workgroups), each part's unnormalized O and its rows' L and M (online softmax over the part's
+  tiles, FATTN_KQ_MAX_OFFSET included; a skipped all -inf tile leaves M at -FLT_MAX / 2) within
+  3e-3 (what ggml's split_k_reduce shader, not a cm2 one, combines).
 - flash_attn_br64: the same for 64 query rows, with ggml's tuning for 32 rows or more: {128, Br 64,
-  Bc 64, ...}. GPU only: lowered for lavapipe it needs 40,992 bytes of Workgroup memory, above
+  Bc 64, ...} (split_k 4, split_kv 64). GPU only: lowered for lavapipe it needs 40,992 bytes of Workgroup memory, above
   lavapipe's 32,768 (--legalize-for-device refuses it, naming the bytes).
 
 Run `python3 test/run/ggml/generate.py test/run/ggml` after changing this file.
@@ -81,7 +85,7 @@ def number(v):
     if isinstance(v, float):
         if math.isinf(v):
             return "-inf" if v < 0 else "inf"
-        if v == int(v):
+        if v == int(v) and abs(v) < 1e15:
             return str(int(v))
         return repr(v)
     return str(v)
@@ -148,7 +152,10 @@ CAPABILITIES = {
 SPECS = []
 
 
-def script(name, description, module, spec, buffers, bindings, push, groups, checks):
+def script(name, description, module, spec, buffers, bindings, push, groups, checks,
+           more_runs=()):
+    """more_runs: (pipeline, bindings, push, groups, checks) of more pipelines of the same kernel
+    and specialization (their push constants in buffer pc_<pipeline>), run after the first."""
     SPECS.append((name, module, spec))
     out = ["#!amber", HEADER]
     out += ["# " + line for line in description]
@@ -163,16 +170,19 @@ def script(name, description, module, spec, buffers, bindings, push, groups, che
     out += ["", "SHADER compute kernel SPIRV-BINARY FILE spv/%s.spv" % module, ""]
     for b in buffers:
         out += b
-    out += ["", "# push constants, as ggml-vulkan.cpp fills them"]
-    out += buffer("pc", "uint32", push)
-    out += ["", "PIPELINE compute pipeline", "  ATTACH kernel \\"]
-    out += ["    SPECIALIZE %d AS uint32 %d%s" % (i, v, " \\" if i + 1 < len(spec) else "")
-            for i, v in enumerate(spec)]
-    for buf, binding in bindings:
-        out.append("  BIND BUFFER %s AS storage DESCRIPTOR_SET 0 BINDING %d" % (buf, binding))
-    out += ["  BIND BUFFER pc AS push_constant", "END", "",
-            "RUN pipeline %d %d %d" % groups, ""]
-    out += checks
+    runs = [("pipeline", bindings, push, groups, checks)] + list(more_runs)
+    for pipeline, run_bindings, run_push, run_groups, run_checks in runs:
+        pc = "pc" if pipeline == "pipeline" else "pc_" + pipeline
+        out += ["", "# push constants, as ggml-vulkan.cpp fills them"]
+        out += buffer(pc, "uint32", run_push)
+        out += ["", "PIPELINE compute %s" % pipeline, "  ATTACH kernel \\"]
+        out += ["    SPECIALIZE %d AS uint32 %d%s" % (i, v, " \\" if i + 1 < len(spec) else "")
+                for i, v in enumerate(spec)]
+        for buf, binding in run_bindings:
+            out.append("  BIND BUFFER %s AS storage DESCRIPTOR_SET 0 BINDING %d" % (buf, binding))
+        out += ["  BIND BUFFER %s AS push_constant" % pc, "END", "",
+                "RUN %s %d %d %d" % ((pipeline,) + run_groups), ""]
+        out += run_checks
     return "\n".join(out) + "\n"
 
 
@@ -204,7 +214,8 @@ def matmul_f16(name="matmul_f16", M=256, N=64, K=256):
     b = [rng.randint(-8, 8) / 4.0 for _ in range(N * K)]
     description = [
         "%s: ggml's matmul_f16_cm2 (mul_mm_cm2.comp) as ggml-vulkan.cpp runs it for" % name,
-        "D = A * B^T with M = %d, N = %d, K = %d: the aligned small pipeline (N <= 64)," % (M, N, K),
+        "D = A * B^T with M = %d, N = %d, K = %d: the aligned small pipeline (N <= 64)," % (
+            M, N, K),
         "warptile {128, 64, 64, 64, false}, ALIGNED 1; A (M x K) and B (N x K) float16, D float",
         "stored N x M. D is exact (integer A, quarter-integer B)."]
     return matmul(name, "matmul_f16_cm2", description, buffer("a", "float16", a), a, b, M, N, K,
@@ -251,7 +262,8 @@ def matmul_q4_k(name="matmul_q4_k", M=256, N=64, K=256):
     b = [float(rng.randint(-4, 4)) for _ in range(N * K)]
     description = [
         "%s: ggml's matmul_q4_k_f16_cm2 (mul_mm_cm2.comp, DATA_A_Q4_K) as" % name,
-        "ggml-vulkan.cpp runs it for D = A * B^T with M = %d, N = %d, K = %d: the aligned" % (M, N, K),
+        "ggml-vulkan.cpp runs it for D = A * B^T with M = %d, N = %d, K = %d: the aligned" % (
+            M, N, K),
         "small Q*_K pipeline, warptile {256, 32, 64, 128, false}, ALIGNED 1; A in block_q4_K",
         "(one 144-byte block a row), B float16 (N x K), D float stored N x M. D is exact."]
     return matmul(name, "matmul_q4_k_f16_cm2", description, buffer("a", "uint8", raw), a, b, M, N,
@@ -304,9 +316,8 @@ def conv2d():
         "conv2d: ggml's conv2d_f32_cm2 (conv2d_mm.comp, COOPMAT2) as ggml-vulkan.cpp runs",
         "ggml_conv_2d of a %d x %d x %d image with a %d x %d kernel to %d channels (stride %d," % (
             W, H, Cin, KW, KH, Cout, s),
-        "padding %d, dilation %d): CONV_SHAPE_64x32, {128, 64, 32, 32, 4, 0, 8, ...}, aligned 0," % (
-            p, dl),
-        "csh_store 1. Small integers: the float16 accumulation is exact."]
+        "padding %d, dilation %d): CONV_SHAPE_64x32, {128, 64, 32, 32, 4, 0, 8, ...}," % (p, dl),
+        "aligned 0, csh_store 1. Small integers: the float16 accumulation is exact."]
     return script("conv2d", description, "conv2d_f32_cm2", spec,
                   [buffer("knl", "float", knl), buffer("src", "float", src),
                    ["BUFFER dst DATA_TYPE float SIZE %d FILL -1" % len(dst)]],
@@ -315,7 +326,7 @@ def conv2d():
 
 
 # ---------------------------------------------------------------------------------------------
-# flash_attn: ggml_vk_flash_attn, no split_k, no GQA row packing (N > 8).
+# flash_attn: ggml_vk_flash_attn, without and with split_k, no GQA row packing (N > 8).
 
 def flash_attn(name, N, Br, Bc, workgroup):
     HS, KV, heads, kv_heads, window = 64, 256, 4, 2, 160
@@ -347,6 +358,44 @@ def flash_attn(name, N, Br, Bc, workgroup):
             for c in range(HS):
                 out[(n * heads + h) * HS + c] = sum(
                     w[j] * v[(kvh * KV + j) * HS + c] for j in range(KV)) / total
+    # split_k, as ggml-vulkan.cpp picks it on the H100 (132 SMs): the KV range split in k_num
+    # parts of split_kv keys (a multiple of Bc); each workgroup writes its part's unnormalized O
+    # and its rows' L and M (ggml's split_k_reduce shader, not a cm2 one, combines them).
+    keys_per_split = max(1, KV // (132 * 2 // (((N + Br - 1) // Br) * heads)))
+    split_kv = ((keys_per_split + Bc - 1) // Bc) * Bc
+    k_num = (KV + split_kv - 1) // split_kv
+    offset = f32(3.0 * f32(0.6931))  # FATTN_KQ_MAX_OFFSET
+    neg_half_max = struct.unpack("<f", struct.pack("<I", 0xFEFFFFFF))[0]
+    split_o = [0.0] * (HS * heads * k_num * N)
+    split_lm = [0.0] * (heads * 2 * k_num * N)
+    for h in range(heads):
+        kvh = h // (heads // kv_heads)
+        for n in range(N):
+            i = n // Br
+            qs = [f16(f32(q[(h * N + n) * HS + d] * scale)) for d in range(HS)]
+            for part in range(k_num):
+                M, L, O = neg_half_max, 0.0, [0.0] * HS
+                for t in range(part * split_kv // Bc, -(-min(KV, (part + 1) * split_kv) // Bc)):
+                    cols = range(t * Bc, (t + 1) * Bc)
+                    # ggml skips a tile whose mask is -inf for all Br rows (rows past N too).
+                    rows = range(i * Br, min(N, (i + 1) * Br))
+                    if all(mask[r * KV + j] == -math.inf for r in rows for j in cols):
+                        continue
+                    row = [None if mask[n * KV + j] == -math.inf else
+                           sum(qs[d] * k[(kvh * KV + j) * HS + d] for d in range(HS)) +
+                           mask[n * KV + j] for j in cols]
+                    live = [x for x in row if x is not None]
+                    new_m = max(max(live) + offset, M) if live else M
+                    p = [0.0 if x is None else f16(math.exp(x - new_m)) for x in row]
+                    em = math.exp(M - new_m)
+                    L = em * L + sum(p)
+                    O = [em * O[c] + sum(p[jj] * v[(kvh * KV + j) * HS + c]
+                                         for jj, j in enumerate(cols)) for c in range(HS)]
+                    M = new_m
+                at = HS * heads * (part + k_num * n) + h * HS
+                split_o[at:at + HS] = O
+                split_lm[heads * 2 * (part + k_num * n) + h] = L
+                split_lm[heads * 2 * (part + k_num * n) + heads + h] = M
     n_head_log2 = 1 << int(math.floor(math.log2(heads)))
     # vk_flash_attn_push_constants: N, KV, ne1..ne3 of dst [HSV, heads, N, 1], neq2, neq3, nek2,
     # nek3, nev2, nev3, nem1..nem3, q stride (elements) and nb02 / nb03 (bytes), k / v stride
@@ -358,23 +407,33 @@ def flash_attn(name, N, Br, Bc, workgroup):
             HS, HS * KV * 2, HS * KV * kv_heads * 2,
             f32_bits(scale), f32_bits(0.0), f32_bits(0.0), n_head_log2,
             f32_bits(1.0), f32_bits(1.0), 1, KV, 1]
+    push_split = push[:-2] + [split_kv, k_num]
     spec = [workgroup, Br, Bc, HS, HS, 0, 0, 0, 32, 0, 2, 0, 1, 1, 2, 2]
     description = [
         "%s: ggml's flash_attn_f32_f16_cm2 (flash_attn_cm2.comp) as ggml-vulkan.cpp runs" % name,
         "ggml_flash_attn_ext for %d query rows, %d heads over %d KV heads, head size %d," % (
             N, heads, kv_heads, HS),
-        "KV length %d, scale %s, a float16 mask (a window of %d keys), f16 K and V, no" % (
+        "KV length %d, scale %s, a float16 mask (a window of %d keys), f16 K and V:" % (
             KV, scale, window),
-        "split_k: tuning {WorkGroupSize %d, Br %d, Bc %d}, Clamp 0, Flags 2 (mask). Within" % (
+        "tuning {WorkGroupSize %d, Br %d, Bc %d}, Clamp 0, Flags 2 (mask). RUN pipeline: no" % (
             workgroup, Br, Bc),
-        "3e-3 of the exact softmax (P is rounded to float16)."]
+        "split_k, o within 3e-3 of the exact softmax (P is rounded to float16). RUN split:",
+        "split_k %d (split_kv %d, what ggml picks on the H100's 132 SMs): each part's O, L, M" % (
+            k_num, split_kv),
+        "(o_split: O [N][k][heads][HSV], then L and M [N][k][2][heads])."]
     return script(name, description, "flash_attn_f32_f16_cm2", spec,
                   [buffer("q", "float", q), buffer("k", "float16", k), buffer("v", "float16", v),
                    buffer("mask", "float16", mask),
-                   ["BUFFER o DATA_TYPE float SIZE %d FILL -1" % len(out)]],
+                   ["BUFFER o DATA_TYPE float SIZE %d FILL -1" % len(out)],
+                   ["BUFFER o_split DATA_TYPE float SIZE %d FILL -1" % (
+                       len(split_o) + len(split_lm))]],
                   # ggml binds Q in place of the absent sinks (4) and mask-opt (6) buffers.
                   [("q", 0), ("k", 1), ("v", 2), ("mask", 3), ("q", 4), ("o", 5), ("q", 6)],
-                  push, ((N + Br - 1) // Br, heads, 1), expects("o", out, "0.003"))
+                  push, ((N + Br - 1) // Br, heads, 1), expects("o", out, "0.003"),
+                  [("split", [("q", 0), ("k", 1), ("v", 2), ("mask", 3), ("q", 4),
+                              ("o_split", 5), ("q", 6)],
+                    push_split, (((N + Br - 1) // Br) * k_num, heads, 1),
+                    expects("o_split", split_o + split_lm, "0.003"))])
 
 
 def staged_store():
