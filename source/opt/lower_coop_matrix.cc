@@ -877,6 +877,45 @@ Id Lowering::ScalarPointer(const Memory& mem, const Matrix& mat, Id row, Id col,
   return p;
 }
 
+// The Memory Semantics storage bit of a storage class whose memory an availability or
+// visibility operation covers (0: none that a memory barrier names).
+uint32_t StorageSemantics(uint32_t storage_class) {
+  switch (static_cast<spv::StorageClass>(storage_class)) {
+    case spv::StorageClass::Workgroup:
+      return U(spv::MemorySemantics::WorkgroupMemory);
+    case spv::StorageClass::StorageBuffer:
+    case spv::StorageClass::PhysicalStorageBuffer:
+    case spv::StorageClass::Uniform:
+      return U(spv::MemorySemantics::UniformMemory);
+    case spv::StorageClass::CrossWorkgroup:
+      return U(spv::MemorySemantics::CrossWorkgroupMemory);
+    case spv::StorageClass::Image:
+      return U(spv::MemorySemantics::ImageMemory);
+    case spv::StorageClass::Output:
+      return U(spv::MemorySemantics::OutputMemory);
+    default:
+      return 0;
+  }
+}
+
+// Removes MakePointerAvailable or MakePointerVisible (`bit`) and its Scope from memory operands
+// (mask, then the parameters in the order of their bits: Aligned's literal, then
+// MakePointerAvailable's and MakePointerVisible's scopes); returns the scope, 0 without it.
+Id TakeScopedAccess(std::vector<uint32_t>* operands, spv::MemoryAccess bit) {
+  if (operands->empty() || ((*operands)[0] & U(bit)) == 0) return 0;
+  const uint32_t mask = (*operands)[0];
+  size_t at = 1 + ((mask & U(spv::MemoryAccess::Aligned)) ? 1 : 0);
+  if (bit == spv::MemoryAccess::MakePointerVisible &&
+      (mask & U(spv::MemoryAccess::MakePointerAvailable))) {
+    ++at;
+  }
+  if (at >= operands->size()) return 0;
+  const Id scope = (*operands)[at];
+  operands->erase(operands->begin() + static_cast<std::ptrdiff_t>(at));
+  (*operands)[0] &= ~U(bit);
+  return scope;
+}
+
 // The memory operands for one access of `bytes` bytes: Aligned becomes at most that size.
 std::vector<uint32_t> Lowering::AccessOperands(const Memory& mem, uint32_t bytes) const {
   std::vector<uint32_t> out = mem.memory_operands;
@@ -1020,32 +1059,65 @@ void Lowering::LowerLoadStore(InstIndex i) {
     mem.memory_operands.push_back(m_.word(i, w));
   }
   if (!DescribeMemory(i, pointer, &mem)) return;
+  // SPV_KHR_vulkan_memory_model: the access's MakePointerAvailable (store) or MakePointerVisible
+  // (load) becomes one OpMemoryBarrier at its scope after the element stores (Release |
+  // MakeAvailable) or before the element loads (Acquire | MakeVisible), for the pointer's storage
+  // class: the same availability or visibility of the same elements, once rather than per
+  // element. lavapipe (Mesa 22.3) lost writes of a subgroup's loop of per-element
+  // MakePointerAvailable stores to Workgroup memory (ggml's conv2d_f32_cm2 staging its result
+  // through shared memory; test/run/ggml/staged_store).
+  Id available_scope = 0;
+  const uint32_t storage_semantics = StorageSemantics(mem.storage_class);
+  if (storage_semantics != 0) {
+    if (load) {
+      if (const Id scope =
+              TakeScopedAccess(&mem.memory_operands, spv::MemoryAccess::MakePointerVisible)) {
+        EmitVoid(Op::MemoryBarrier,
+                 {scope, ConstU32(U(spv::MemorySemantics::Acquire) |
+                                  U(spv::MemorySemantics::MakeVisible) | storage_semantics)});
+      }
+    } else {
+      available_scope =
+          TakeScopedAccess(&mem.memory_operands, spv::MemoryAccess::MakePointerAvailable);
+    }
+  }
+  auto make_available = [&] {
+    if (!available_scope) return;
+    EmitVoid(Op::MemoryBarrier, {available_scope, ConstU32(U(spv::MemorySemantics::Release) |
+                                                           U(spv::MemorySemantics::MakeAvailable) |
+                                                           storage_semantics)});
+  };
   const auto stride_type = ScalarOf(m_.TypeOf(stride));
   if (!stride_type || stride_type->is_float) return Fail(i, "Stride must be an integer");
   mem.stride = stride_type->width == 32 ? stride : Emit(Op::UConvert, U32(), {stride});
 
-  if (!load && mem.scalar.width > mat->component.width) {
-    Id var = Temp(mat->type, temps_used_[mat->type]++);
-    EmitVoid(Op::Store, {var, object});
-    if (mat->dist == CoopDistribution::kLinear) return StoreWide(i, mem, *mat, var);
-    const Matrix linear = Distributed(*mat, CoopDistribution::kLinear, mat->component);
-    return StoreWide(i, mem, linear, Relayout(var, *mat, linear));
-  }
-  if (mat->dist != CoopDistribution::kLinear) return LoadStoreDistributed(i, mem, *mat, object);
-  const Id lane = Lane();
-  const Id var = Temp(mat->type, temps_used_[mat->type]++);
-  if (!load) EmitVoid(Op::Store, {var, object});
-  ForEachElement(*mat, lane, [&](Id j) {
-    const Id e = Add(Mul(j, ConstU32(s_)), lane);
-    const Id row = Div(e, ConstU32(mat->cols));
-    const Id col = Mod(e, ConstU32(mat->cols));
-    if (load) {
-      StoreSlot(var, mat->component.type, j, LoadElement(mem, *mat, row, col));
-    } else {
-      StoreElement(i, mem, *mat, row, col, LoadSlot(var, mat->component.type, j));
+  // Every way of storing the elements, then the one availability barrier.
+  auto lower = [&] {
+    if (!load && mem.scalar.width > mat->component.width) {
+      Id var = Temp(mat->type, temps_used_[mat->type]++);
+      EmitVoid(Op::Store, {var, object});
+      if (mat->dist == CoopDistribution::kLinear) return StoreWide(i, mem, *mat, var);
+      const Matrix linear = Distributed(*mat, CoopDistribution::kLinear, mat->component);
+      return StoreWide(i, mem, linear, Relayout(var, *mat, linear));
     }
-  });
-  if (load) Emit(Op::Load, mat->type, {var}, m_.result_id(i));
+    if (mat->dist != CoopDistribution::kLinear) return LoadStoreDistributed(i, mem, *mat, object);
+    const Id lane = Lane();
+    const Id var = Temp(mat->type, temps_used_[mat->type]++);
+    if (!load) EmitVoid(Op::Store, {var, object});
+    ForEachElement(*mat, lane, [&](Id j) {
+      const Id e = Add(Mul(j, ConstU32(s_)), lane);
+      const Id row = Div(e, ConstU32(mat->cols));
+      const Id col = Mod(e, ConstU32(mat->cols));
+      if (load) {
+        StoreSlot(var, mat->component.type, j, LoadElement(mem, *mat, row, col));
+      } else {
+        StoreElement(i, mem, *mat, row, col, LoadSlot(var, mat->component.type, j));
+      }
+    });
+    if (load) Emit(Op::Load, mat->type, {var}, m_.result_id(i));
+  };
+  lower();
+  make_available();
 }
 
 // The grid distributions (no padding): straight-line code for up to kStraightLimit slots, the

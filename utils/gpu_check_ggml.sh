@@ -1,0 +1,102 @@
+#!/bin/bash
+# ggml's cm2 kernels with ggml's inputs (test/run/ggml/generate.py, issue 31) on a GPU with
+# VK_NV_cooperative_matrix2 (the H100 / H200; run by hand, never by the tests): each script runs
+# as written (native), then through coopspv-run --passes onto KHR matrices
+# (--lower-coop-matrix2=32,h100) and on onto plain code (then --lower-coop-matrix=32: without the
+# profile flash_attn_br64 would need 32 bytes more Workgroup memory than the H100's 48 KiB), each
+# frozen with the script's specialization first; every --passes
+# run checks the EXPECTs (generate.py's reference) of both runs and compares every buffer the
+# kernel wrote; all RUNs are timed (--timing). Prints one line per run and a timing table.
+#
+# The sample modules (../shared/corpus/real-sample) stay beside the checkout, which does not
+# travel to the GPU machine: first, here (after utils/prepare_gpu.sh, which builds .gpu/bin):
+#
+#   utils/gpu_check_ggml.sh --prepare     # writes .gpu/ggml: the scripts, spv/ (the modules
+#                                         # through --strip-decode-vector, as ggml does without
+#                                         # VK_NV_cooperative_matrix_decode_vector)
+#
+# then on the GPU machine, from the repository root (carry .gpu and .gl):
+#
+#   utils/gpu_check_ggml.sh [timed runs (default 20)] [report dir] [name pattern]
+#
+# exits 0 when every run passed (the pattern, a shell glob, picks scripts: "matmul*").
+set -u
+cd "$(dirname "$0")/.." || exit 2
+BIN="${COOPSPV_BIN:-.gpu/bin}"
+WORK=.gpu/ggml
+
+if [ "${1:-}" = "--prepare" ]; then
+  SAMPLE="${COOPSPV_SHARED:-../shared}/corpus/real-sample"
+  OPT="$BIN/coopspv-opt"
+  [ -x "$OPT" ] || OPT=bazel-bin/tools/coopspv-opt
+  [ -x "$OPT" ] || { echo "gpu_check_ggml: no coopspv-opt (run utils/prepare_gpu.sh)" >&2; exit 2; }
+  [ -f "$SAMPLE/matmul_f16_cm2.spv" ] || {
+    echo "gpu_check_ggml: no sample at $SAMPLE" >&2
+    exit 2
+  }
+  rm -rf "$WORK" && mkdir -p "$WORK/spv" || exit 2
+  python3 test/run/ggml/generate.py "$WORK" || exit 2
+  for module in $(cut -d' ' -f2 "$WORK/SPECS" | sort -u); do
+    "$OPT" --target-env vulkan1.3 --strip-decode-vector "$SAMPLE/$module.spv" \
+      -o "$WORK/spv/$module.spv" || exit 2
+  done
+  ls -l "$WORK" "$WORK/spv"
+  echo "gpu_check_ggml: prepared $WORK; on the GPU machine run: utils/gpu_check_ggml.sh"
+  exit 0
+fi
+
+RUNS=${1:-20}
+DIR=${2:-${OUT:-gpu_check_ggml}}
+PATTERN=${3:-*}
+mkdir -p "$DIR"
+[ -x "$BIN/coopspv-run" ] || { echo "gpu_check_ggml: no $BIN/coopspv-run" >&2; exit 2; }
+[ -f "$WORK/SPECS" ] || { echo "gpu_check_ggml: no $WORK (run --prepare first)" >&2; exit 2; }
+# shellcheck source=utils/gpu_env.sh
+. utils/gpu_env.sh
+"$BIN/coopspv-run" --list-devices 2>&1 | head -3
+
+failures=0
+TABLE="$DIR/timing.tsv"
+printf 'script\tnative_us\tkhr_us\tplain_us\n' >"$TABLE"
+median() {  # report variant: the median of the first RUN line of the run as written / passes
+  if [ "$2" = native ]; then
+    grep -m1 -E '^RUN [^ ]+ \(line [0-9]+\): median' "$1" | sed -E 's/.*median ([0-9.]+) us.*/\1/'
+  else
+    grep -m1 -E '^RUN .* with the passes: median' "$1" | sed -E 's/.*median ([0-9.]+) us.*/\1/'
+  fi
+}
+run() {  # name label report [coopspv-run options...]
+  local name=$1 label=$2 report=$3
+  shift 3
+  timeout 240 "$BIN/coopspv-run" --timeout-ms 200000 --timing="$RUNS" --warmup 5 "$@" \
+    >"$DIR/$report" 2>&1
+  local code=$?
+  if [ "$code" = 0 ]; then
+    echo "PASS $name ($label): $(tail -1 "$DIR/$report")"
+  else
+    echo "FAIL $name ($label, exit $code):"
+    grep -v '^EXPECT' "$DIR/$report" | sed 's/^/    /' | tail -12
+    failures=$((failures + 1))
+  fi
+  return $code
+}
+while read -r name _ _; do
+  # shellcheck disable=SC2053
+  [[ $name == $PATTERN ]] || continue
+  script="$WORK/$name.amber"
+  run "$name" native "$name.native.txt" "$script"
+  native=$(median "$DIR/$name.native.txt" native)
+  run "$name" "native vs --lower-coop-matrix2=32,h100" "$name.khr.txt" \
+    --passes "--freeze-spec-const --fold-spec-const --lower-coop-matrix2=32,h100" "$script"
+  khr=$(median "$DIR/$name.khr.txt" passes)
+  plain_passes="--freeze-spec-const --fold-spec-const --lower-coop-matrix2=32,h100"
+  plain_passes+=" --lower-coop-matrix=32"
+  run "$name" "native vs --lower-coop-matrix2=32,h100 --lower-coop-matrix=32" "$name.plain.txt" \
+    --passes "$plain_passes" "$script"
+  plain=$(median "$DIR/$name.plain.txt" passes)
+  printf '%s\t%s\t%s\t%s\n' "$name" "${native:--}" "${khr:--}" "${plain:--}" >>"$TABLE"
+done <"$WORK/SPECS"
+echo "== median RUN times (us, $RUNS timed runs after 5 warm-up), $DIR/timing.tsv:"
+column -t "$TABLE" 2>/dev/null || cat "$TABLE"
+echo "gpu_check_ggml: $failures failures"
+exit $((failures != 0))
