@@ -20,6 +20,8 @@
 #   utils/gpu_check_ggml.sh [timed runs (default 20)] [report dir] [name pattern]
 #
 # exits 0 when every run passed (the pattern, a shell glob, picks scripts: "matmul*").
+# GGML_PLAIN_LOWER sets the plain step's --lower-coop-matrix argument (default 32; 32,tile for the
+# grid distribution).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 BIN="${COOPSPV_BIN:-.gpu/bin}"
@@ -90,7 +92,7 @@ while read -r name _ _; do
     --passes "--freeze-spec-const --fold-spec-const --lower-coop-matrix2=32,h100" "$script"
   khr=$(median "$DIR/$name.khr.txt" passes)
   plain_passes="--freeze-spec-const --fold-spec-const --lower-coop-matrix2=32,h100"
-  plain_passes+=" --lower-coop-matrix=32"
+  plain_passes+=" --lower-coop-matrix=${GGML_PLAIN_LOWER:-32}"
   run "$name" "native vs --lower-coop-matrix2=32,h100 --lower-coop-matrix=32" "$name.plain.txt" \
     --passes "$plain_passes" "$script"
   plain=$(median "$DIR/$name.plain.txt" passes)
