@@ -27,21 +27,14 @@ inline constexpr uint32_t kNvCooperativeMatrixSpecVersion = 1;
 inline constexpr const char* kKhrShaderBfloat16 = "VK_KHR_shader_bfloat16";
 inline constexpr uint32_t kKhrShaderBfloat16SpecVersion = 1;
 
-// VK_NV_cooperative_matrix's and VK_KHR_shader_bfloat16's structures (the NV feature and
-// property structures are in Debian's headers; the bfloat16 one is not).
+// VK_NV_cooperative_matrix's structures are in Debian's headers; VK_KHR_shader_bfloat16's is
+// declared with the other newer ones in source/run/vulkan.h.
+using run::kShaderBfloat16FeaturesKHR;
+using run::ShaderBfloat16FeaturesKHR;
 inline constexpr auto kCooperativeMatrixFeaturesNV =
     VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV;
 inline constexpr auto kCooperativeMatrixDevicePropertiesNV =
     VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_PROPERTIES_NV;
-inline constexpr auto kShaderBfloat16FeaturesKHR = static_cast<VkStructureType>(1000141000);
-// VkPhysicalDeviceShaderBfloat16FeaturesKHR.
-struct ShaderBfloat16FeaturesKHR {
-  VkStructureType sType = kShaderBfloat16FeaturesKHR;
-  void* pNext = nullptr;
-  VkBool32 shaderBFloat16Type = VK_FALSE;
-  VkBool32 shaderBFloat16DotProduct = VK_FALSE;
-  VkBool32 shaderBFloat16CooperativeMatrix = VK_FALSE;
-};
 
 // What is emulated on one device.
 struct Emulation {

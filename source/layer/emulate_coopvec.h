@@ -22,23 +22,12 @@ inline constexpr const char* kNvCooperativeVector = "VK_NV_cooperative_vector";
 inline constexpr uint32_t kNvCooperativeVectorSpecVersion = 4;
 inline constexpr const char* kExtReplicatedComposites = "VK_EXT_shader_replicated_composites";
 inline constexpr uint32_t kExtReplicatedCompositesSpecVersion = 1;
-inline constexpr auto kCooperativeVectorFeaturesNV = static_cast<VkStructureType>(1000491000);
-inline constexpr auto kCooperativeVectorPropertiesNV = static_cast<VkStructureType>(1000491001);
-inline constexpr auto kReplicatedCompositesFeaturesEXT = static_cast<VkStructureType>(1000564000);
-
-// VkPhysicalDeviceCooperativeVectorFeaturesNV (newer than Debian's headers).
-struct CooperativeVectorFeaturesNV {
-  VkStructureType sType = kCooperativeVectorFeaturesNV;
-  void* pNext = nullptr;
-  VkBool32 cooperativeVector = VK_FALSE;
-  VkBool32 cooperativeVectorTraining = VK_FALSE;
-};
-// VkPhysicalDeviceShaderReplicatedCompositesFeaturesEXT.
-struct ReplicatedCompositesFeaturesEXT {
-  VkStructureType sType = kReplicatedCompositesFeaturesEXT;
-  void* pNext = nullptr;
-  VkBool32 shaderReplicatedComposites = VK_FALSE;
-};
+// The structures, newer than Debian's headers, are declared in source/run/vulkan.h.
+using run::CooperativeVectorFeaturesNV;
+using run::kCooperativeVectorFeaturesNV;
+using run::kCooperativeVectorPropertiesNV;
+using run::kReplicatedCompositesFeaturesEXT;
+using run::ReplicatedCompositesFeaturesEXT;
 
 // The float atomic adds on buffer memory the device has (VK_EXT_shader_atomic_float and
 // VK_EXT_shader_atomic_float2): the lowering of the training instructions adds atomically.

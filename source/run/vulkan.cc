@@ -9,9 +9,6 @@ namespace coopspv::run {
 namespace {
 
 // Structure types newer than Debian's 1.3.239 headers (values from the Vulkan registry).
-constexpr auto kCooperativeVectorFeaturesNV = static_cast<VkStructureType>(1000491000);
-constexpr auto kShaderBfloat16FeaturesKHR = static_cast<VkStructureType>(1000141000);
-constexpr auto kShaderReplicatedCompositesFeaturesEXT = static_cast<VkStructureType>(1000564000);
 constexpr auto kShaderFloat8FeaturesEXT = static_cast<VkStructureType>(1000567000);
 
 std::vector<std::string_view> Split(std::string_view names) {
@@ -229,7 +226,7 @@ const std::vector<FeatureStruct>& FeatureStructs() {
          Split("cooperativeVector cooperativeVectorTraining")},
         {"ShaderBfloat16FeaturesKHR", kShaderBfloat16FeaturesKHR, "VK_KHR_shader_bfloat16",
          Split("shaderBFloat16Type shaderBFloat16DotProduct shaderBFloat16CooperativeMatrix")},
-        {"ShaderReplicatedCompositesFeaturesEXT", kShaderReplicatedCompositesFeaturesEXT,
+        {"ShaderReplicatedCompositesFeaturesEXT", kReplicatedCompositesFeaturesEXT,
          "VK_EXT_shader_replicated_composites", Split("shaderReplicatedComposites")},
         {"ShaderFloat8FeaturesEXT", kShaderFloat8FeaturesEXT, "VK_EXT_shader_float8",
          Split("shaderFloat8 shaderFloat8CooperativeMatrix")},

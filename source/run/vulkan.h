@@ -177,13 +177,39 @@ struct CooperativeMatrix2DevicePropertiesNV {
   uint32_t cooperativeMatrixFlexibleDimensionsMaxDimension = 0;
   uint32_t cooperativeMatrixWorkgroupScopeReservedSharedMemory = 0;
 };
+inline constexpr auto kCooperativeVectorFeaturesNV = static_cast<VkStructureType>(1000491000);
+inline constexpr auto kCooperativeVectorPropertiesNV = static_cast<VkStructureType>(1000491001);
 struct CooperativeVectorDevicePropertiesNV {
-  VkStructureType sType = static_cast<VkStructureType>(1000491001);
+  VkStructureType sType = kCooperativeVectorPropertiesNV;
   void* pNext = nullptr;
   VkShaderStageFlags cooperativeVectorSupportedStages = 0;
   VkBool32 cooperativeVectorTrainingFloat16Accumulation = VK_FALSE;
   VkBool32 cooperativeVectorTrainingFloat32Accumulation = VK_FALSE;
   uint32_t maxCooperativeVectorComponents = 0;
+};
+inline constexpr auto kShaderBfloat16FeaturesKHR = static_cast<VkStructureType>(1000141000);
+// VkPhysicalDeviceShaderBfloat16FeaturesKHR.
+struct ShaderBfloat16FeaturesKHR {
+  VkStructureType sType = kShaderBfloat16FeaturesKHR;
+  void* pNext = nullptr;
+  VkBool32 shaderBFloat16Type = VK_FALSE;
+  VkBool32 shaderBFloat16DotProduct = VK_FALSE;
+  VkBool32 shaderBFloat16CooperativeMatrix = VK_FALSE;
+};
+inline constexpr auto kReplicatedCompositesFeaturesEXT = static_cast<VkStructureType>(1000564000);
+
+// VkPhysicalDeviceCooperativeVectorFeaturesNV.
+struct CooperativeVectorFeaturesNV {
+  VkStructureType sType = kCooperativeVectorFeaturesNV;
+  void* pNext = nullptr;
+  VkBool32 cooperativeVector = VK_FALSE;
+  VkBool32 cooperativeVectorTraining = VK_FALSE;
+};
+// VkPhysicalDeviceShaderReplicatedCompositesFeaturesEXT.
+struct ReplicatedCompositesFeaturesEXT {
+  VkStructureType sType = kReplicatedCompositesFeaturesEXT;
+  void* pNext = nullptr;
+  VkBool32 shaderReplicatedComposites = VK_FALSE;
 };
 struct CooperativeMatrixEntryKHR {
   VkStructureType sType = kCooperativeMatrixPropertiesKHR;
