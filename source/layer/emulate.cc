@@ -1,6 +1,7 @@
 #include "source/layer/emulate.h"
 
 #include <algorithm>
+#include <array>
 
 #include "source/run/vulkan.h"
 
@@ -107,14 +108,21 @@ std::vector<TypeSet> EmulatedTypes(const profile::DeviceProfile& device, const E
   return out;
 }
 
-std::vector<profile::CooperativeMatrixProperties> Shapes(const std::vector<TypeSet>& types) {
+// The shapes listed for each type set, in order. Applications take the first shape of a type
+// set and size their tiles by the subgroup (ggml's small matmul tiles are 8 rows wide on a
+// subgroup of 8 and take the first float16 shape's M as theirs): a device whose subgroups are
+// narrower than 16 lists 8x8xK first, as such devices do (8 x 8 is one element per invocation of
+// a subgroup of 8, in 8 slots), then NVIDIA's 16x16xK and 16x8xK (float16 also 16x8x8).
+std::vector<profile::CooperativeMatrixProperties> Shapes(const std::vector<TypeSet>& types,
+                                                         uint32_t subgroup_size) {
   std::vector<profile::CooperativeMatrixProperties> out;
   for (const TypeSet& t : types) {
-    // NVIDIA's: 16x16xK and 16x8xK; float16 also 16x8x8.
-    std::vector<std::pair<uint32_t, uint32_t>> nk = {{16, t.k}, {8, t.k}};
-    if (t.k == 16) nk.push_back({8, 8});
-    for (const auto& [n, k] : nk) {
-      out.push_back({16, n, k, t.ab, t.ab, t.c, t.c, t.saturating, profile::Scope::kSubgroup});
+    std::vector<std::array<uint32_t, 3>> mnk;
+    if (subgroup_size != 0 && subgroup_size < 16) mnk.push_back({8, 8, t.k});
+    mnk.insert(mnk.end(), {{16, 16, t.k}, {16, 8, t.k}});
+    if (t.k == 16) mnk.push_back({16, 8, 8});
+    for (const auto& [m, n, k] : mnk) {
+      out.push_back({m, n, k, t.ab, t.ab, t.c, t.c, t.saturating, profile::Scope::kSubgroup});
     }
   }
   return out;
@@ -124,12 +132,12 @@ std::vector<profile::CooperativeMatrixProperties> Shapes(const std::vector<TypeS
 
 std::vector<profile::CooperativeMatrixProperties> EmulatedMatrixShapes(
     const profile::DeviceProfile& device, const Emulation& e) {
-  return Shapes(EmulatedTypes(device, e, false));
+  return Shapes(EmulatedTypes(device, e, false), device.properties.subgroupSize);
 }
 
 std::vector<profile::CooperativeMatrixProperties> EmulatedMatrixShapesNV(
     const profile::DeviceProfile& device) {
-  return Shapes(EmulatedTypes(device, Emulation(), true));
+  return Shapes(EmulatedTypes(device, Emulation(), true), device.properties.subgroupSize);
 }
 
 std::vector<profile::FlexibleDimensionsProperties> EmulatedFlexibleDimensions(

@@ -96,7 +96,7 @@ if [ "$LAYER_SANITIZED" = 0 ]; then
 fi
 
 # ---- Validate mode: what breaks a device rule is reported with its VUID.
-UNLISTED="device.coop-matrix.type: %13 = OpTypeCooperativeMatrixKHR (8x8 float32 MatrixAccumulator Subgroup) matches no VkCooperativeMatrixPropertiesKHR entry of the device profile"
+UNLISTED="device.coop-matrix.type: %14 = OpTypeCooperativeMatrixKHR (8x4 float32 MatrixAccumulator Subgroup) matches no VkCooperativeMatrixPropertiesKHR entry of the device profile"
 expect_exit 0 "a shape nobody lists, to a messenger" "$CLIENT" --enable-layer --messenger \
   "$TMP/unlisted_shape.spv" "$TMP/listed_shape.spv"
 expect_contains "MESSAGE error VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163 | vkCreateShaderModule: error: $UNLISTED" \

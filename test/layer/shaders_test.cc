@@ -123,30 +123,36 @@ TEST(Specialization, MapEntriesAsValues) {
 
 TEST(Emulate, ShapesFollowTheDevicesTypes) {
   profile::DeviceProfile lavapipe = *profile::BuiltIn("lavapipe");
-  // 6 float16, 4 int8 and the same 4 saturating.
-  EXPECT_EQ(EmulatedMatrixShapes(lavapipe, Emulation{}).size(), 14u);
+  // On lavapipe's subgroups of 8, 8x8xK first: 8 float16, 6 int8 and the same 6 saturating.
+  EXPECT_EQ(EmulatedMatrixShapes(lavapipe, Emulation{}).size(), 20u);
+  EXPECT_EQ(EmulatedMatrixShapes(lavapipe, Emulation{}).front().MSize, 8u);
   Emulation bf16;
   bf16.bfloat16 = true;
-  // And 3 bfloat16 into float32.
+  // And 4 bfloat16 into float32.
   const auto with_bf16 = EmulatedMatrixShapes(lavapipe, bf16);
-  ASSERT_EQ(with_bf16.size(), 17u);
+  ASSERT_EQ(with_bf16.size(), 24u);
   EXPECT_EQ(std::count_if(with_bf16.begin(), with_bf16.end(),
                           [](const profile::CooperativeMatrixProperties& m) {
                             return m.AType == profile::ComponentType::kBFloat16 &&
                                    m.ResultType == profile::ComponentType::kFloat32;
                           }),
-            3);
+            4);
   EXPECT_EQ(std::count_if(with_bf16.begin(), with_bf16.end(),
                           [](const profile::CooperativeMatrixProperties& m) {
                             return m.saturatingAccumulation;
                           }),
-            4);
+            6);
   // NV: no bfloat16, no saturating accumulation.
-  EXPECT_EQ(EmulatedMatrixShapesNV(lavapipe).size(), 10u);
+  EXPECT_EQ(EmulatedMatrixShapesNV(lavapipe).size(), 14u);
   // Five granularities of 2 float16 and 4 8-bit integer type sets.
   EXPECT_EQ(EmulatedFlexibleDimensions(lavapipe, Emulation{}).size(), 30u);
   lavapipe.features.shaderInt8 = false;
-  EXPECT_EQ(EmulatedMatrixShapes(lavapipe, Emulation{}).size(), 6u);
+  EXPECT_EQ(EmulatedMatrixShapes(lavapipe, Emulation{}).size(), 8u);
+  // Subgroups of 16 or more: NVIDIA's shapes only (16x16x16, 16x8x16, 16x8x8 per type set).
+  profile::DeviceProfile wide = lavapipe;
+  wide.properties.subgroupSize = 32;
+  EXPECT_EQ(EmulatedMatrixShapes(wide, Emulation{}).size(), 6u);
+  EXPECT_EQ(EmulatedMatrixShapes(wide, Emulation{}).front().MSize, 16u);
   lavapipe.features.shaderFloat16 = false;
   EXPECT_TRUE(EmulatedMatrixShapes(lavapipe, Emulation{}).empty());
   EXPECT_TRUE(EmulatedMatrixShapesNV(lavapipe).empty());
@@ -171,7 +177,7 @@ TEST(Emulate, ShapesFollowTheDevicesTypes) {
               all_seen.features.shaderBFloat16CooperativeMatrix);
   EXPECT_EQ(all_seen.properties.cooperativeMatrixSupportedStagesNV.value_or(0),
             static_cast<uint32_t>(VK_SHADER_STAGE_COMPUTE_BIT));
-  EXPECT_EQ(all_seen.cooperativeMatrixPropertiesNV.size(), 10u);
+  EXPECT_EQ(all_seen.cooperativeMatrixPropertiesNV.size(), 14u);
   EXPECT_TRUE(profile::Parse(profile::Write(all_seen), &error)) << error;
 
   profile::DeviceProfile h100 = *profile::BuiltIn("h100");
