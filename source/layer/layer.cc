@@ -239,12 +239,15 @@ PhysicalDevice* Instance::Physical(VkPhysicalDevice device) {
       const bool native_nv = p->real.HasExtension(kNvCooperativeMatrix);
       const std::string why =
           WhyNoEmulation(basic.apiVersion, subgroup.supportedStages, subgroup.supportedOperations);
-      const bool hide = settings.hide_native;
-      if (settings.emulate && (!native || !native2 || !native_nv || hide)) {
+      const bool hide_khr = settings.Hides(kKhrCooperativeMatrix);
+      const bool hide2 = settings.Hides(kNvCooperativeMatrix2);
+      const bool hide_nv = settings.Hides(kNvCooperativeMatrix);
+      if (settings.emulate &&
+          (!native || !native2 || !native_nv || hide_khr || hide2 || hide_nv)) {
         if (why.empty()) {
-          p->emulation.matrices = !native || hide;
-          p->emulation.matrix2 = !native2 || hide;
-          p->emulation.matrices_nv = !native_nv || hide;
+          p->emulation.matrices = !native || hide_khr;
+          p->emulation.matrix2 = !native2 || hide2;
+          p->emulation.matrices_nv = !native_nv || hide_nv;
           if (native && p->emulation.matrices) RemoveNativeMatrices(&p->real);
           if (native2 && p->emulation.matrix2) RemoveNativeMatrix2(&p->real);
           if (native_nv && p->emulation.matrices_nv) RemoveNativeMatricesNV(&p->real);
@@ -259,7 +262,8 @@ PhysicalDevice* Instance::Physical(VkPhysicalDevice device) {
         }
       }
       // Cooperative vectors belong to one invocation: the lowering needs nothing of the device.
-      if (settings.emulate && (!p->real.HasExtension(kNvCooperativeVector) || hide)) {
+      if (settings.emulate &&
+          (!p->real.HasExtension(kNvCooperativeVector) || settings.Hides(kNvCooperativeVector))) {
         VectorEmulation& v = p->emulation.vector;
         v.vectors = true;
         v.atomics = ReadAtomicFloatAdds(vk, device, p->real);

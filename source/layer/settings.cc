@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
@@ -69,6 +71,11 @@ std::map<std::string, std::string> ReadFile(
 
 }  // namespace
 
+bool Settings::Hides(std::string_view extension) const {
+  if (hide_native.contains(extension)) return true;
+  return extension == "VK_NV_cooperative_matrix2" && hide_native.contains("VK_KHR_cooperative_matrix");
+}
+
 Settings ReadSettings(const std::function<const char*(const char*)>& getenv,
                       const std::function<bool(const std::string&, std::string*)>& read_file) {
   Settings s;
@@ -96,7 +103,26 @@ Settings ReadSettings(const std::function<const char*(const char*)>& getenv,
     } else if (name == "emulate") {
       flag(&s.emulate);
     } else if (name == "hide_native") {
-      flag(&s.hide_native);
+      bool all = false;
+      if (ParseBool(value, &all)) {
+        if (all) s.hide_native.insert(std::begin(kHideableExtensions), std::end(kHideableExtensions));
+        continue;
+      }
+      // A list of extension names, separated by commas or spaces.
+      std::string list = value;
+      std::replace(list.begin(), list.end(), ',', ' ');
+      std::istringstream names(list);
+      for (std::string e; names >> e;) {
+        if (std::find_if(std::begin(kHideableExtensions), std::end(kHideableExtensions),
+                         [&](const char* h) { return e == h; }) == std::end(kHideableExtensions)) {
+          s.problems.push_back("coopspv.hide_native: '" + e +
+                               "' is neither a Boolean nor one of VK_KHR_cooperative_matrix, "
+                               "VK_NV_cooperative_matrix2, VK_NV_cooperative_matrix, "
+                               "VK_NV_cooperative_vector");
+        } else {
+          s.hide_native.insert(e);
+        }
+      }
     } else if (name == "cache_dir") {
       s.cache_dir = value;
     } else if (name == "report_level") {

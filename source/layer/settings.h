@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace coopspv::layer {
@@ -25,13 +27,21 @@ struct Settings {
   std::string cache_dir;
   // Advertise VK_KHR_cooperative_matrix on a device without it and lower its modules.
   bool emulate = true;
-  // Hide the device's own VK_KHR_cooperative_matrix, so that emulation takes its place.
-  bool hide_native = false;
+  // The device's own extensions hidden, so that emulation takes their place (coopspv.hide_native:
+  // true for all of kHideableExtensions, or a list of their names). Hiding
+  // VK_KHR_cooperative_matrix hides VK_NV_cooperative_matrix2 too, which builds on it.
+  std::set<std::string, std::less<>> hide_native;
+  bool Hides(std::string_view extension) const;
   // The least severe message reported (to the messengers, or standard error without one).
   ReportLevel report_level = ReportLevel::kWarning;
   // Settings that did not read: "coopspv.x: <why>", reported once the instance exists.
   std::vector<std::string> problems;
 };
+
+// What coopspv.hide_native can name.
+inline constexpr const char* kHideableExtensions[] = {
+    "VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix2", "VK_NV_cooperative_matrix",
+    "VK_NV_cooperative_vector"};
 
 // `getenv` and `read_file` are the environment and the file system (tests give their own).
 Settings ReadSettings(const std::function<const char*(const char*)>& getenv,

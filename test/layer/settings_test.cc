@@ -31,7 +31,7 @@ TEST(Settings, Defaults) {
   EXPECT_TRUE(s.validate);
   EXPECT_FALSE(s.fail_on_error);
   EXPECT_TRUE(s.emulate);
-  EXPECT_FALSE(s.hide_native);
+  EXPECT_TRUE(s.hide_native.empty());
   EXPECT_EQ(s.cache_dir, "");
   EXPECT_EQ(s.report_level, ReportLevel::kWarning);
   EXPECT_TRUE(s.problems.empty());
@@ -63,8 +63,34 @@ TEST(Settings, SettingsPath) {
   f.files["vk_layer_settings.txt"] = "coopspv.validate = false\n";
   f.env["VK_LAYER_SETTINGS_PATH"] = "/etc/mine.txt";
   const Settings s = f.Read();
-  EXPECT_TRUE(s.hide_native);
+  EXPECT_EQ(s.hide_native.size(), 4u);
+  EXPECT_TRUE(s.Hides("VK_NV_cooperative_vector"));
   EXPECT_TRUE(s.validate);  // The working directory's file is not read.
+}
+
+TEST(Settings, HideNativeNamesExtensions) {
+  Fake f;
+  // Matrix2 alone: its modules lowered onto the device's own KHR matrices.
+  f.env["VK_COOPSPV_HIDE_NATIVE"] = "VK_NV_cooperative_matrix2";
+  Settings s = f.Read();
+  EXPECT_TRUE(s.Hides("VK_NV_cooperative_matrix2"));
+  EXPECT_FALSE(s.Hides("VK_KHR_cooperative_matrix"));
+  EXPECT_FALSE(s.Hides("VK_NV_cooperative_vector"));
+  EXPECT_TRUE(s.problems.empty());
+  // KHR hides matrix2 too, which builds on it; commas or spaces separate the names.
+  f.env["VK_COOPSPV_HIDE_NATIVE"] = "VK_KHR_cooperative_matrix, VK_NV_cooperative_vector";
+  s = f.Read();
+  EXPECT_TRUE(s.Hides("VK_KHR_cooperative_matrix"));
+  EXPECT_TRUE(s.Hides("VK_NV_cooperative_matrix2"));
+  EXPECT_TRUE(s.Hides("VK_NV_cooperative_vector"));
+  EXPECT_FALSE(s.Hides("VK_NV_cooperative_matrix"));
+  f.env["VK_COOPSPV_HIDE_NATIVE"] = "off";
+  EXPECT_TRUE(f.Read().hide_native.empty());
+  f.env["VK_COOPSPV_HIDE_NATIVE"] = "VK_NV_cooperative_matrix2,matrix3";
+  s = f.Read();
+  EXPECT_TRUE(s.Hides("VK_NV_cooperative_matrix2"));
+  ASSERT_EQ(s.problems.size(), 1u);
+  EXPECT_NE(s.problems[0].find("'matrix3'"), std::string::npos) << s.problems[0];
 }
 
 TEST(Settings, ProblemsAreNamed) {
