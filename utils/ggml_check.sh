@@ -5,16 +5,16 @@
 # through VK_LAYER_coopspv. A developer tool: ggml is third-party and its build takes long (about
 # 25 minutes on 2 cores), so nothing in the build or CI needs it.
 #
-#   utils/ggml_check.sh build <work dir> [ggml] [Vulkan-Headers] [Vulkan-Hpp]
+#   utils/ggml_check.sh build <work dir> <ggml> <Vulkan-Headers> <Vulkan-Hpp>
 #   utils/ggml_check.sh run <work dir> <label> <op> [params regex] [env ...]
 #   utils/ggml_check.sh package <work dir> <tar.xz>
 #
-# build: each source is a git dir or checkout (defaults: /work/.mirror/<owner>+<name>/repo).
+# build: each source is a snapshot's git dir or a checkout.
 #   Debian 12's Vulkan headers (1.3.239) predate VK_KHR_cooperative_matrix, and ggml compiles its
 #   cooperative paths only when the headers have them; Vulkan-Headers' snapshot lacks its largest
 #   generated file (vulkan_structs.hpp), so the C++ headers are generated anew from the snapshot's
 #   registry (vk.xml) by Vulkan-Hpp's generator, which needs Debian's libtinyxml2-dev. The shaders
-#   are compiled by ../shared/bin/glslang through a glslc command line (ggml's build calls glslc).
+#   are compiled by ../shared/bin/glslang through utils/glslc_glslang.sh (ggml's build calls glslc).
 #   Writes <work dir>/build/bin/test-backend-ops.
 # run: test-backend-ops -o <op> [-p <params regex>] -b Vulkan0 with the extra environment
 #   (e.g. VK_INSTANCE_LAYERS=VK_LAYER_coopspv GGML_VK_DISABLE_COOPMAT2=1); GGML_VK_VISIBLE_DEVICES=0
@@ -27,7 +27,7 @@
 # VK_NV_cooperative_matrix2 and VK_KHR_cooperative_matrix); GGML_VK_DISABLE_COOPMAT2=1 makes it
 # take its _cm1 path.
 set -u
-[ $# -ge 2 ] || { sed -n 2,29p "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n 2,28p "$0"; exit 2; }
 MODE=$1
 WORK=$(mkdir -p "$2" && cd "$2" && pwd)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,9 +55,8 @@ extract() {
 
 case "$MODE" in
 build)
-  GGML=${3:-/work/.mirror/ggml-org+ggml/repo}
-  HEADERS=${4:-/work/.mirror/KhronosGroup+Vulkan-Headers/repo}
-  HPP=${5:-/work/.mirror/KhronosGroup+Vulkan-Hpp/repo}
+  [ $# -ge 5 ] || { sed -n 2,28p "$0"; exit 2; }
+  GGML=$3 HEADERS=$4 HPP=$5
   [ -f /usr/include/tinyxml2.h ] || { echo "ggml_check: apt-get install libtinyxml2-dev" >&2; exit 2; }
   command -v cmake >/dev/null && command -v ninja >/dev/null ||
     { echo "ggml_check: apt-get install cmake ninja-build" >&2; exit 2; }
@@ -74,35 +73,12 @@ build)
   INC=$WORK/vulkan-include
   rm -rf "$INC" && mkdir -p "$INC" && cp -r "$WORK/vulkan-headers/include/." "$INC/" &&
     cp "$WORK/vulkan-hpp/vulkan/"*.hpp "$INC/vulkan/" || exit 2
-  # glslc's command line (the options ggml's build passes), served by glslang.
-  cat >"$WORK/glslc" <<EOF
-#!/bin/bash
-args=(); out=a.spv
-while [ \$# -gt 0 ]; do
-  case "\$1" in
-    -fshader-stage=compute) args+=(-S comp) ;;
-    --target-env=*) args+=(--target-env "\${1#--target-env=}") ;;
-    -O|-O0|-Os|-MD) ;;
-    -MF) touch "\$2"; shift ;;
-    -o) out=\$2; shift ;;
-    *) args+=("\$1") ;;
-  esac
-  shift
-done
-tmp=\$(mktemp -d)
-target=\$out; [ "\$out" = - ] && target=\$tmp/out.spv
-"$GLSLANG" -V -P"#extension GL_GOOGLE_include_directive : require" "\${args[@]}" -o "\$target" \
-  >"\$tmp/log" 2>&1
-rc=\$?
-[ \$rc = 0 ] || cat "\$tmp/log" >&2
-[ \$rc = 0 ] && [ "\$out" = - ] && cat "\$target"
-rm -rf "\$tmp"
-exit \$rc
-EOF
-  chmod +x "$WORK/glslc"
+  # ggml's build calls glslc: utils/glslc_glslang.sh serves it with glslang.
+  export GLSLANG
   cmake -S "$WORK/ggml" -B "$WORK/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGGML_VULKAN=ON \
     -DGGML_BUILD_TESTS=ON -DGGML_BUILD_EXAMPLES=OFF -DGGML_NATIVE=OFF \
-    -DVulkan_INCLUDE_DIR="$INC" -DVulkan_GLSLC_EXECUTABLE="$WORK/glslc" >"$WORK/configure.log" 2>&1 ||
+    -DVulkan_INCLUDE_DIR="$INC" -DVulkan_GLSLC_EXECUTABLE="$ROOT/utils/glslc_glslang.sh" \
+    >"$WORK/configure.log" 2>&1 ||
     { tail -20 "$WORK/configure.log"; exit 2; }
   grep -E "supported by glslc|Including Vulkan" "$WORK/configure.log"
   ninja -C "$WORK/build" test-backend-ops >"$WORK/build.log" 2>&1 ||
@@ -110,7 +86,7 @@ EOF
   echo "ggml_check: built $WORK/build/bin/test-backend-ops"
   ;;
 run)
-  [ $# -ge 4 ] || { sed -n 2,29p "$0"; exit 2; }
+  [ $# -ge 4 ] || { sed -n 2,28p "$0"; exit 2; }
   LABEL=$3 OP=$4
   PARAMS=${5:-}
   shift $(($# < 5 ? $# : 5))
@@ -128,7 +104,7 @@ run)
   [ "$rc" = 0 ] && [ "$failed" = 0 ]
   ;;
 package)
-  [ $# -ge 3 ] || { sed -n 2,29p "$0"; exit 2; }
+  [ $# -ge 3 ] || { sed -n 2,28p "$0"; exit 2; }
   PKG=$WORK/ggmlpkg
   rm -rf "$PKG" && mkdir -p "$PKG/lib" &&
     cp -L "$WORK/build/bin/test-backend-ops" "$PKG/" &&
@@ -138,7 +114,7 @@ package)
     tar -cJf "$3" -C "$WORK" ggmlpkg && ls -l "$3"
   ;;
 *)
-  sed -n 2,29p "$0"
+  sed -n 2,28p "$0"
   exit 2
   ;;
 esac

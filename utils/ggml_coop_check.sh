@@ -53,45 +53,15 @@ generate() {
     -DGGML_VULKAN_COOPMAT2_GLSLC_SUPPORT -DGGML_VULKAN_COOPMAT2_DECODE_VECTOR_GLSLC_SUPPORT \
     -DGGML_VULKAN_BFLOAT16_GLSLC_SUPPORT "$SRC/vulkan-shaders-gen.cpp" \
     -o "$WORK/vulkan-shaders-gen" || exit 2
-  # vulkan-shaders-gen calls glslc; glslang takes the same job with other spellings (glslc
-  # enables #include by itself; -O is left out: the sample modules of
-  # ../shared/corpus/real-sample are byte for byte what this gives). Outputs that are not
-  # cooperative (no _cm1 / _cm2 in the name) are not compiled: vulkan-shaders-gen skips the
-  # empty file.
-  cat >"$WORK/glslc" <<EOF
-#!/bin/bash
-args=()
-out=
-while [ \$# -gt 0 ]; do
-  case "\$1" in
-    -fshader-stage=compute) args+=(-S comp) ;;
-    --target-env=*) args+=(--target-env "\${1#--target-env=}") ;;
-    -O) ;;
-    -MD) ;;
-    -MF) touch "\$2"; shift ;;
-    -o) out=\$2; args+=(-o "\$2"); shift ;;
-    *) args+=("\$1") ;;
-  esac
-  shift
-done
-case "\$(basename "\$out")" in
-  *_cm1*|*_cm2*) ;;
-  *) : >"\$out"; exit 0 ;;
-esac
-# glslang names the file on standard error even when it succeeds; glslc says nothing then.
-"$GLSLANG" -V -P"#extension GL_GOOGLE_include_directive : require" -I"$SRC" "\${args[@]}" \
-  >"$WORK/glslc.\$\$" 2>&1
-rc=\$?
-[ \$rc = 0 ] || cat "$WORK/glslc.\$\$" >&2
-rm -f "$WORK/glslc.\$\$"
-exit \$rc
-EOF
-  chmod +x "$WORK/glslc"
+  # vulkan-shaders-gen calls glslc (utils/glslc_glslang.sh serves it with glslang). Outputs that
+  # are not cooperative (no _cm1 / _cm2 in the name) are not compiled: vulkan-shaders-gen skips
+  # the empty file.
   rm -rf "$WORK/spv" && mkdir -p "$WORK/spv"
   for source in mul_mm_cm2.comp mul_mm.comp flash_attn_cm1.comp flash_attn_cm2.comp \
       conv2d_mm.comp conv3d_mm.comp; do
     [ -f "$SRC/$source" ] || { echo "no $source in this snapshot" >&2; continue; }
-    (cd "$WORK" && ./vulkan-shaders-gen --glslc "$WORK/glslc" --source "$SRC/$source" \
+    (cd "$WORK" && GLSLANG="$GLSLANG" GLSLC_INCLUDE="$SRC" GLSLC_ONLY='*_cm[12]*' \
+      ./vulkan-shaders-gen --glslc "$ROOT/utils/glslc_glslang.sh" --source "$SRC/$source" \
       --output-dir "$WORK/spv" --target-hpp "$WORK/shaders.hpp" --target-cpp "$WORK/shaders.cpp") ||
       echo "vulkan-shaders-gen failed on $source" >&2
   done
