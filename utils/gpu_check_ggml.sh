@@ -93,7 +93,7 @@ while read -r name _ _; do
   khr=$(median "$DIR/$name.khr.txt" passes)
   plain_passes="--freeze-spec-const --fold-spec-const --lower-coop-matrix2=32,h100"
   plain_passes+=" --lower-coop-matrix=${GGML_PLAIN_LOWER:-32}"
-  run "$name" "native vs --lower-coop-matrix2=32,h100 --lower-coop-matrix=32" "$name.plain.txt" \
+  run "$name" "native vs ${plain_passes#--freeze-spec-const --fold-spec-const }" "$name.plain.txt" \
     --passes "$plain_passes" "$script"
   plain=$(median "$DIR/$name.plain.txt" passes)
   printf '%s\t%s\t%s\t%s\n' "$name" "${native:--}" "${khr:--}" "${plain:--}" >>"$TABLE"
