@@ -2,8 +2,8 @@
 # ggml's cm2 kernels with ggml's inputs (test/run/ggml/generate.py, issue 31) on a GPU with
 # VK_NV_cooperative_matrix2 (the H100 / H200; run by hand, never by the tests): each script runs
 # as written (native), then through coopspv-run --passes onto KHR matrices
-# (--lower-coop-matrix2=32,h100) and on onto plain code (then --lower-coop-matrix=32: without the
-# profile flash_attn_br64 would need 32 bytes more Workgroup memory than the H100's 48 KiB), each
+# (--lower-coop-matrix2=32,h100) and onto plain code (--legalize-for-device for the H100 with its
+# cooperative extensions hidden, as the layer does with coopspv.hide_native=true), each
 # frozen with the script's specialization first; every --passes
 # run checks the EXPECTs (generate.py's reference) of both runs and compares every buffer the
 # kernel wrote; all RUNs are timed (--timing). Prints one line per run and a timing table.
@@ -20,8 +20,10 @@
 #   utils/gpu_check_ggml.sh [timed runs (default 20)] [report dir] [name pattern]
 #
 # exits 0 when every run passed (the pattern, a shell glob, picks scripts: "matmul*").
-# GGML_PLAIN_LOWER sets the plain step's --lower-coop-matrix argument (default 32; 32,tile for the
-# grid distribution).
+# The plain step legalizes for the H100 with its cooperative extensions hidden (as the layer does
+# with coopspv.hide_native=true); GGML_PLAIN_LOWER=<S>[,tile] lowers the KHR form instead
+# (--lower-coop-matrix2=32,h100 --lower-coop-matrix=<S>[,tile]: tiled to the H100's shapes first,
+# a module many times larger).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 BIN="${COOPSPV_BIN:-.gpu/bin}"
@@ -42,6 +44,22 @@ if [ "${1:-}" = "--prepare" ]; then
     "$OPT" --target-env vulkan1.3 --strip-decode-vector "$SAMPLE/$module.spv" \
       -o "$WORK/spv/$module.spv" || exit 2
   done
+  # The plain step's target: the H100 as the layer sees it with every cooperative extension
+  # hidden (coopspv.hide_native=true): matrix2 lowered without tiling to the device's KHR shapes,
+  # then to plain code, within the device's shared memory.
+  python3 - "${COOPSPV_SOURCE:-.}/test/data/profiles/h100.json" "$WORK/h100_plain.json" <<'PY' || exit 2
+import json, sys
+profile = json.load(open(sys.argv[1]))
+profile["extensions"] = [e for e in profile["extensions"] if "cooperative_matrix" not in e]
+for k in list(profile["features"]):
+    if k.startswith("cooperativeMatrix") or k.endswith("CooperativeMatrix"):
+        profile["features"][k] = False
+for k in ("cooperativeMatrixProperties", "cooperativeMatrixPropertiesNV",
+          "cooperativeMatrixFlexibleDimensionsProperties"):
+    profile.pop(k, None)
+profile["deviceName"] += " (cooperative matrices hidden)"
+json.dump(profile, open(sys.argv[2], "w"), indent=1)
+PY
   ls -l "$WORK" "$WORK/spv"
   echo "gpu_check_ggml: prepared $WORK; on the GPU machine run: utils/gpu_check_ggml.sh"
   exit 0
@@ -86,15 +104,21 @@ while read -r name _ _; do
   # shellcheck disable=SC2053
   [[ $name == $PATTERN ]] || continue
   script="$WORK/$name.amber"
+  # Lowered buffers match native within the tolerance the script's EXPECTs give the reference.
+  tolerance=$(grep -m1 -oE 'TOLERANCE [0-9.e-]+' "$script" | cut -d' ' -f2)
   run "$name" native "$name.native.txt" "$script"
   native=$(median "$DIR/$name.native.txt" native)
   run "$name" "native vs --lower-coop-matrix2=32,h100" "$name.khr.txt" \
-    --passes "--freeze-spec-const --fold-spec-const --lower-coop-matrix2=32,h100" "$script"
+    --tolerance "${tolerance:-0.001}" --passes "--freeze-spec-const --fold-spec-const --lower-coop-matrix2=32,h100" "$script"
   khr=$(median "$DIR/$name.khr.txt" passes)
-  plain_passes="--freeze-spec-const --fold-spec-const --lower-coop-matrix2=32,h100"
-  plain_passes+=" --lower-coop-matrix=${GGML_PLAIN_LOWER:-32}"
+  plain_passes="--freeze-spec-const --fold-spec-const"
+  if [ -n "${GGML_PLAIN_LOWER:-}" ]; then  # Through the KHR form, tiled to the H100's shapes.
+    plain_passes+=" --lower-coop-matrix2=32,h100 --lower-coop-matrix=$GGML_PLAIN_LOWER"
+  else  # As the layer does with every cooperative extension hidden.
+    plain_passes+=" --legalize-for-device=$WORK/h100_plain.json"
+  fi
   run "$name" "native vs ${plain_passes#--freeze-spec-const --fold-spec-const }" "$name.plain.txt" \
-    --passes "$plain_passes" "$script"
+    --tolerance "${tolerance:-0.001}" --passes "$plain_passes" "$script"
   plain=$(median "$DIR/$name.plain.txt" passes)
   printf '%s\t%s\t%s\t%s\n' "$name" "${native:--}" "${khr:--}" "${plain:--}" >>"$TABLE"
 done <"$WORK/SPECS"
