@@ -156,6 +156,13 @@ class LegalizeForDevicePass : public Pass {
       if (!step(CreateTileCoopMatrixPass(TileShapesOf(*target_.profile)))) {
         return PassResult::Failed(error);
       }
+      // What no listed shape takes even as tiles becomes plain code (with the matrices it
+      // meets): the device would refuse it.
+      if (target_.subgroup_size &&
+          !step(CreateLowerUnlistedCoopMatrixPass(target_.subgroup_size,
+                                                  TileShapesOf(*target_.profile)))) {
+        return PassResult::Failed(error);
+      }
     }
     const bool lower_matrix =
         (!target_.has_nv_coop_matrix && Declares(now(), Capability::CooperativeMatrixNV)) ||

@@ -213,6 +213,9 @@ class Lowering {
         next_id_(m.bound()) {}
 
   std::unique_ptr<ir::Module> Run(std::string* error, bool* changed);
+  // Lower only these matrix types (LowerCoopMatrixTypes: closed under the instructions that
+  // relate types); the others keep their types and instructions.
+  void set_only(std::set<Id> types) { only_ = std::move(types); }
 
  private:
   // ---- Diagnostics
@@ -246,6 +249,10 @@ class Lowering {
     return it == matrices_.end() ? nullptr : &it->second;
   }
   const Matrix* MatrixValue(Id value) const { return MatrixOf(m_.TypeOf(value)); }
+  // A cooperative matrix type that set_only leaves as it is.
+  bool Kept(Id type) const {
+    return !only_.empty() && !only_.count(type) && IsMatrixTypeOp(m_.DefOpcode(type));
+  }
   bool ScanMatrixTypes();
 
   // ---- Declarations (global, deduplicated; found in the module first where allowed)
@@ -418,6 +425,8 @@ class Lowering {
   // ---- Lowerings
   bool LowerFunction(const ir::Function& f);
   bool NeedsBlocks(InstIndex i) const;
+  // A matrix instruction on a type set_only keeps: copied as it is.
+  bool KeptInstruction(InstIndex i) const;
   void Lower(InstIndex i);
   void LowerElementwise(InstIndex i, const Matrix& result);
   void LowerLoadStore(InstIndex i);
@@ -446,6 +455,8 @@ class Lowering {
   Id next_id_;
   std::string error_;
   std::map<Id, Matrix> matrices_;
+  std::set<Id> only_;      // Empty: every matrix type.
+  bool kept_any_ = false;  // Some matrix type stays (set_only).
   std::map<Id, uint32_t> u32_values_;  // The uint32 constants ConstU32 made or found.
 
   // Output pieces, assembled by Run().
@@ -503,6 +514,10 @@ bool Lowering::ScanMatrixTypes() {
       return false;
     }
     if (!IsMatrixTypeOp(op)) continue;
+    if (Kept(m_.result_id(i))) {
+      kept_any_ = true;
+      continue;
+    }
     if (m_.num_words(i) < 6) {
       Fail(i, "the type has too few operands");
       return false;
@@ -1474,15 +1489,34 @@ void Lowering::LowerMulAdd(InstIndex i) {
 // ---------------------------------------------------------------------------------------------
 // Functions
 
+bool Lowering::KeptInstruction(InstIndex i) const {
+  switch (m_.opcode(i)) {
+    case Op::CooperativeMatrixLoadKHR:
+    case Op::CooperativeMatrixLoadNV:
+    case Op::CooperativeMatrixMulAddKHR:
+    case Op::CooperativeMatrixMulAddNV:
+      return Kept(m_.type_id(i));
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixStoreNV:
+      return m_.num_words(i) > 2 && Kept(m_.TypeOf(m_.word(i, 2)));
+    case Op::CooperativeMatrixLengthKHR:
+    case Op::CooperativeMatrixLengthNV:
+      return m_.num_words(i) > 3 && Kept(m_.word(i, 3));
+    default:
+      return false;
+  }
+}
+
 bool Lowering::NeedsBlocks(InstIndex i) const {
   switch (m_.opcode(i)) {
     case Op::CooperativeMatrixLoadKHR:
     case Op::CooperativeMatrixLoadNV:
-    case Op::CooperativeMatrixStoreKHR:
-    case Op::CooperativeMatrixStoreNV:
     case Op::CooperativeMatrixMulAddKHR:
     case Op::CooperativeMatrixMulAddNV:
-      return true;
+      return !Kept(m_.type_id(i));
+    case Op::CooperativeMatrixStoreKHR:
+    case Op::CooperativeMatrixStoreNV:
+      return m_.num_words(i) < 3 || !Kept(m_.TypeOf(m_.word(i, 2)));
     default:
       return MatrixOf(m_.type_id(i)) != nullptr;
   }
@@ -1493,6 +1527,11 @@ void Lowering::Lower(InstIndex i) {
   const Op op = m_.opcode(i);
   const Id type = m_.type_id(i);
   const Matrix* result = MatrixOf(type);
+  if (!only_.empty() && KeptInstruction(i)) {
+    const ir::Inst inst = m_.inst(i);
+    body_.insert(body_.end(), inst.words.begin(), inst.words.end());
+    return;
+  }
   switch (op) {
     case Op::CooperativeMatrixLoadKHR:
     case Op::CooperativeMatrixLoadNV:
@@ -1623,6 +1662,7 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     *error = error_;
     return nullptr;
   }
+  if (matrices_.empty() && kept_any_) return nullptr;  // Only kept types.
   if (matrices_.empty()) {
     // Nothing to lower; a module may still declare the capability without using it.
     bool declares = false;
@@ -1657,7 +1697,7 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
       hoisted.insert(hoisted.end(), inst.words.begin(), inst.words.end());
       continue;
     }
-    if (IsMatrixTypeOp(op)) {
+    if (IsMatrixTypeOp(op) && MatrixOf(m_.result_id(i))) {
       const Matrix& mat = matrices_[m_.result_id(i)];
       const Id length = Declare(constants_, Op::Constant, {U32(), mat.length}, Reuse::kNever);
       Put(globals, Op::TypeArray, {mat.type, mat.component.type, length});
@@ -1682,6 +1722,10 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
         (m_.word(i, 3) == U(Op::CooperativeMatrixLengthKHR) ||
          m_.word(i, 3) == U(Op::CooperativeMatrixLengthNV))) {
       const Matrix* length_of = MatrixOf(m_.word(i, 4));
+      if (!length_of && Kept(m_.word(i, 4))) {
+        globals.insert(globals.end(), inst.words.begin(), inst.words.end());
+        continue;
+      }
       if (!length_of) {
         Fail(i, "the Type operand is not a cooperative matrix type");
         break;
@@ -1707,7 +1751,9 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   }
 
   // Capabilities: the matrix ones (and those that need them) go, the lowering's come.
-  auto needs_matrix = [](uint32_t capability) {
+  const bool keeps = kept_any_;
+  auto needs_matrix = [keeps](uint32_t capability) {
+    if (keeps) return false;  // The kept matrices need them all.
     if (capability == U(spv::Capability::CooperativeMatrixKHR) ||
         capability == U(spv::Capability::CooperativeMatrixNV)) {
       return true;
@@ -1726,8 +1772,9 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   if (lane_variable_) interface.push_back(lane_variable_);
   std::vector<uint32_t> out = RewritePreamble(
       m_, global_begin, needs_matrix, capabilities_,
-      [](std::string_view name) {
-        return name == "SPV_KHR_cooperative_matrix" || name == "SPV_NV_cooperative_matrix";
+      [keeps](std::string_view name) {
+        return !keeps &&
+               (name == "SPV_KHR_cooperative_matrix" || name == "SPV_NV_cooperative_matrix");
       },
       interface);
   return JoinAndRead(
@@ -1736,6 +1783,57 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
 }
 
 }  // namespace
+
+PassResult LowerCoopMatrixTypes(ir::Module& m, uint32_t subgroup_size,
+                                const std::vector<uint32_t>& types) {
+  // Union-find over the matrix types: an instruction relates every matrix type it names (its
+  // result's, its operands', a Type operand), so lowering one of them lowers them all.
+  std::map<Id, Id> parent;
+  auto find = [&](Id t) {
+    while (parent[t] != t) t = parent[t] = parent[parent[t]];
+    return t;
+  };
+  auto is_matrix_type = [&](Id id) { return IsMatrixTypeOp(m.DefOpcode(id)); };
+  for (InstIndex i = 0; i < m.global_end(); ++i) {
+    if (IsMatrixTypeOp(m.opcode(i))) parent[m.result_id(i)] = m.result_id(i);
+  }
+  for (InstIndex i = 0; i < m.num_instructions(); ++i) {
+    const Op op = m.opcode(i);
+    if (ir::SectionOf(op) < ir::Section::kGlobal || ir::IsTypeDeclaration(op)) continue;
+    Id first = 0;
+    auto relate = [&](Id type) {
+      if (!is_matrix_type(type)) return;
+      if (!first) first = find(type);
+      else parent[find(type)] = first;
+    };
+    relate(m.type_id(i));
+    const ir::Inst inst = m.inst(i);
+    for (const auto& operand : inst.operands) {
+      if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
+          operand.kind == grammar::OperandKind::kIdResultType) {
+        continue;
+      }
+      const Id id = inst.word(operand);
+      relate(is_matrix_type(id) ? id : m.TypeOf(id));
+    }
+  }
+  std::set<Id> roots, only;
+  for (uint32_t t : types) {
+    if (parent.count(t)) roots.insert(find(t));
+  }
+  for (auto& [t, _] : parent) {
+    if (roots.count(find(t))) only.insert(t);
+  }
+  if (only.empty()) return PassResult::Unchanged();
+  CoopDistributionChoice choice;
+  choice.subgroup_size = subgroup_size;
+  Lowering lowering(m, choice);
+  if (only.size() < parent.size()) lowering.set_only(std::move(only));
+  std::string error;
+  bool changed = false;
+  auto lowered = lowering.Run(&error, &changed);
+  return RebuiltResult(changed ? std::move(lowered) : nullptr, error);
+}
 
 std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::string* error) {
   CoopDistributionChoice choice;

@@ -2642,14 +2642,12 @@ class LowerAndTilePass : public Pass {
       return PassResult::Failed("tiling the lowered matrices: " + tiled.error);
     }
     // A matrix no listed shape takes, not even as tiles (the kernel's own float32 operands, an
-    // 8 x 16 integer matrix, ...), would make the device refuse the output: refuse it here.
-    const ir::Module& out = tiled.rebuilt ? *tiled.rebuilt : changed ? *lowered : m;
-    const std::string unlisted = UnlistedCoopMatrix(out, *shapes_);
-    if (!unlisted.empty()) {
-      return PassResult::Failed(
-          unlisted + "; --lower-coop-matrix=<subgroup size> after --lower-coop-matrix2=" +
-          std::to_string(subgroup_size_) + " gives a module without cooperative matrices instead");
-    }
+    // 8 x 16 integer matrix, a bfloat16 multiply-add into float16 on the H100, ...), would make
+    // the device refuse the output: it becomes plain code (--lower-coop-matrix=<subgroup size>),
+    // with every matrix an instruction relates to it; the others stay the device's tiles.
+    ir::Module& out = tiled.rebuilt ? *tiled.rebuilt : changed ? *lowered : m;
+    PassResult plain = LowerUnlistedCoopMatrices(out, subgroup_size_, *shapes_);
+    if (plain.status != PassStatus::kUnchanged) return plain;
     if (tiled.status != PassStatus::kUnchanged) return tiled;
     return RebuiltResult(changed ? std::move(lowered) : nullptr, "");
   }

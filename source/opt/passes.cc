@@ -27,8 +27,10 @@ constexpr PassInfo kPasses[] = {
      "Rewrite SPV_NV_cooperative_matrix2 / SPV_NV_tensor_addressing onto Subgroup-scope KHR "
      "matrices, Workgroup memory and plain code (first slice: tensor layouts and tensor "
      "loads / stores; fails naming any other instruction); the module must then run with this "
-     "subgroup size. With a device profile, --tile-coop-matrix for it follows, and the output "
-     "stays within its maxComputeSharedMemorySize (multiply-adds replicated) or the pass fails.",
+     "subgroup size. With a device profile, --tile-coop-matrix for it follows; matrices no "
+     "listed shape takes even as tiles become plain code (with every matrix they meet), and the "
+     "output stays within its maxComputeSharedMemorySize (multiply-adds replicated) or the "
+     "pass fails.",
      CreateLowerCoopMatrix2Pass},
     {"lower-coop-matrix", "=<subgroup size>[,tile]",
      "Rewrite Subgroup-scope KHR / NV cooperative matrices into arrays, scalar arithmetic and "

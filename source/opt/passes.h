@@ -34,6 +34,12 @@ std::unique_ptr<Pass> CreateFoldSpecConstPass(std::string_view argument, std::st
 std::unique_ptr<Pass> CreateFoldCoopLengthPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerCoopMatrix2Pass(std::string_view argument, std::string* error);
+// --lower-coop-matrix=<subgroup size> (linear distribution) for the given Subgroup-scope matrix
+// types and every matrix type an instruction relates to them (a multiply-add's operands, a
+// conversion's source, ...); the module's other matrices stay as they are, with their
+// capabilities. Unchanged when `types` names no matrix type of the module.
+PassResult LowerCoopMatrixTypes(ir::Module& module, uint32_t subgroup_size,
+                                const std::vector<uint32_t>& types);
 std::unique_ptr<Pass> CreateEliminateDeadPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateCompactIdsPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerCoopVectorPass(std::string_view argument, std::string* error);

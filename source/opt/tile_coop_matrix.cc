@@ -138,17 +138,15 @@ class Tiler {
   Tiler(const ir::Module& m, std::vector<TileShape> shapes)
       : m_(m), shapes_(std::move(shapes)), b_(m) {}
 
-  // The first Subgroup-scope matrix type (module order) or multiply-add that no shape lists,
-  // described; empty when there is none. A type is listed when a shape has its dimensions and
-  // component type for its Use; a multiply-add when a shape has its M, N, K, the four component
-  // types (an integer's signedness from the operand mask) and its saturation.
-  // The first multiply-add (a type whose multiply-add has no listed shape stays whole, so the
-  // multiply-add is the cause) or else Subgroup-scope matrix type (module order) that no shape
-  // lists, described; empty when there is none. A multiply-add is listed when a shape has its M,
-  // N, K, the four component types (an integer's signedness from the operand mask) and its
+  // The multiply-adds (a type whose multiply-add has no listed shape stays whole, so the
+  // multiply-add is the cause) and then the Subgroup-scope matrix types (module order) that no
+  // shape lists: the first described (empty when there is none), and with `types` the result
+  // types of those multiply-adds and those types. A multiply-add is listed when a shape has its
+  // M, N, K, the four component types (an integer's signedness from the operand mask) and its
   // saturation; a type when a shape has its dimensions and component type for its Use.
-  std::string FirstUnlisted() {
+  std::string Unlisted(std::vector<Id>* types) {
     CollectTypes();
+    std::string first;
     for (InstIndex i = m_.global_end(); i < m_.num_instructions(); ++i) {
       if (m_.opcode(i) != Op::CooperativeMatrixMulAddKHR || m_.num_words(i) < 6) continue;
       const MatrixType* t[4] = {Find(m_.TypeOf(m_.word(i, 3))), Find(m_.TypeOf(m_.word(i, 4))),
@@ -160,25 +158,34 @@ class Tiler {
         return s.m == M && s.n == N && s.k == K && TypesFit(s, *t[0], *t[1], *t[2], *t[3], mask);
       });
       if (listed) continue;
-      return DescribeInstruction(m_, i) + ": M=" + std::to_string(M) + " N=" + std::to_string(N) +
-             " K=" + std::to_string(K) + " " + ScalarText(t[0]->component) + " x " +
-             ScalarText(t[1]->component) + " + " + ScalarText(t[2]->component) + " -> " +
-             ScalarText(t[3]->component) + ((mask & kSaturating) ? " saturating" : "") +
-             " of Subgroup scope, which no cooperative matrix shape of the device lists, in any "
-             "tiling (VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060)";
+      if (types) types->push_back(m_.type_id(i));
+      if (first.empty()) {
+        first = DescribeInstruction(m_, i) + ": M=" + std::to_string(M) +
+                " N=" + std::to_string(N) + " K=" + std::to_string(K) + " " +
+                ScalarText(t[0]->component) + " x " + ScalarText(t[1]->component) + " + " +
+                ScalarText(t[2]->component) + " -> " + ScalarText(t[3]->component) +
+                ((mask & kSaturating) ? " saturating" : "") +
+                " of Subgroup scope, which no cooperative matrix shape of the device lists, in "
+                "any tiling (VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060)";
+      }
+      if (!types) return first;
     }
     for (InstIndex i = 0; i < m_.global_end(); ++i) {
       if (m_.opcode(i) != Op::TypeCooperativeMatrixKHR) continue;
       const MatrixType* t = Find(m_.result_id(i));
       if (!t || Supported(*t)) continue;
-      static constexpr const char* kUses[] = {"MatrixA", "MatrixB", "MatrixAccumulator"};
-      return DescribeInstruction(m_, i) + ": a " + std::to_string(t->rows) + " x " +
-             std::to_string(t->columns) + " " + ScalarText(t->component) + " " +
-             (t->use < 3 ? kUses[t->use] : "matrix") +
-             " of Subgroup scope, which no cooperative matrix shape of the device lists for its "
-             "Use, in any tiling (VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163)";
+      if (types) types->push_back(m_.result_id(i));
+      if (first.empty()) {
+        static constexpr const char* kUses[] = {"MatrixA", "MatrixB", "MatrixAccumulator"};
+        first = DescribeInstruction(m_, i) + ": a " + std::to_string(t->rows) + " x " +
+                std::to_string(t->columns) + " " + ScalarText(t->component) + " " +
+                (t->use < 3 ? kUses[t->use] : "matrix") +
+                " of Subgroup scope, which no cooperative matrix shape of the device lists for "
+                "its Use, in any tiling (VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163)";
+      }
+      if (!types) return first;
     }
-    return "";
+    return first;
   }
 
   PassResult Run() {
@@ -962,7 +969,39 @@ class TileCoopMatrixPass : public Pass {
   std::vector<TileShape> shapes_;
 };
 
+class LowerUnlistedPass : public Pass {
+ public:
+  LowerUnlistedPass(uint32_t subgroup_size, std::vector<TileShape> shapes)
+      : subgroup_size_(subgroup_size), shapes_(std::move(shapes)) {}
+  const char* name() const override { return "lower-unlisted-coop-matrix"; }
+  PassResult Run(ir::Module& module) override {
+    return LowerUnlistedCoopMatrices(module, subgroup_size_, shapes_);
+  }
+
+ private:
+  uint32_t subgroup_size_;
+  std::vector<TileShape> shapes_;
+};
+
 }  // namespace
+
+PassResult LowerUnlistedCoopMatrices(ir::Module& module, uint32_t subgroup_size,
+                                     const std::vector<TileShape>& shapes) {
+  std::vector<uint32_t> types;
+  const std::string unlisted = UnlistedCoopMatrix(module, shapes, &types);
+  if (unlisted.empty()) return PassResult::Unchanged();
+  PassResult plain = LowerCoopMatrixTypes(module, subgroup_size, types);
+  if (plain.status == PassStatus::kFailed || !plain.rebuilt) {
+    return PassResult::Failed(unlisted + "; lowering it to plain code failed: " +
+                              (plain.error.empty() ? "nothing changed" : plain.error));
+  }
+  return plain;
+}
+
+std::unique_ptr<Pass> CreateLowerUnlistedCoopMatrixPass(uint32_t subgroup_size,
+                                                        std::vector<TileShape> shapes) {
+  return std::make_unique<LowerUnlistedPass>(subgroup_size, std::move(shapes));
+}
 
 std::vector<TileShape> TileShapesOf(const profile::DeviceProfile& profile) {
   std::vector<TileShape> out;
@@ -978,8 +1017,9 @@ PassResult TileCoopMatrices(ir::Module& module, std::vector<TileShape> shapes) {
   return Tiler(module, std::move(shapes)).Run();
 }
 
-std::string UnlistedCoopMatrix(const ir::Module& module, std::vector<TileShape> shapes) {
-  return Tiler(module, std::move(shapes)).FirstUnlisted();
+std::string UnlistedCoopMatrix(const ir::Module& module, std::vector<TileShape> shapes,
+                               std::vector<uint32_t>* types) {
+  return Tiler(module, std::move(shapes)).Unlisted(types);
 }
 
 std::unique_ptr<Pass> CreateTileCoopMatrixPass(std::vector<TileShape> shapes) {

@@ -35,8 +35,18 @@ PassResult TileCoopMatrices(ir::Module& module, std::vector<TileShape> shapes);
 std::unique_ptr<Pass> CreateTileCoopMatrixPass(std::vector<TileShape> shapes);
 // The first Subgroup-scope KHR matrix type or multiply-add of `module` that none of `shapes`
 // lists (in the form its Use or the multiply-add needs), described for a diagnostic; empty when
-// every one is listed.
-std::string UnlistedCoopMatrix(const ir::Module& module, std::vector<TileShape> shapes);
+// every one is listed. With `types`, appends the result type of every such multiply-add and
+// every such type (what LowerCoopMatrixTypes lowers to plain code).
+std::string UnlistedCoopMatrix(const ir::Module& module, std::vector<TileShape> shapes,
+                               std::vector<uint32_t>* types = nullptr);
+// The matrices UnlistedCoopMatrix finds, and every matrix type an instruction relates to them,
+// lowered to plain code for this subgroup size (LowerCoopMatrixTypes); the others stay.
+// Unchanged when every matrix is listed; Failed naming the first unlisted one when the lowering
+// fails.
+PassResult LowerUnlistedCoopMatrices(ir::Module& module, uint32_t subgroup_size,
+                                     const std::vector<TileShape>& shapes);
+std::unique_ptr<Pass> CreateLowerUnlistedCoopMatrixPass(uint32_t subgroup_size,
+                                                        std::vector<TileShape> shapes);
 // --lower-coop-matrix2=<subgroup size>,<profile> with the profile's shapes given: a multiply-add
 // is split by rows only into pieces a shape's M divides, and the result is tiled
 // (lower_coop_matrix2.cc); without shapes, nothing is tiled. With a shared_memory_limit (the

@@ -615,12 +615,21 @@ TEST(LegalizeForDevice, TheFlagReadsBuiltInAndFileProfiles) {
       {{"freeze-spec-const", ""}, {"fold-spec-const", ""}, {"legalize-for-device", "lavapipe"}});
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.text.find("CooperativeMatrix"), std::string::npos) << r.text;
-  // What no sub-pass changes and the device refuses: float8 matrices on the H100 (no
-  // shaderFloat8) fail the driver, naming the device rule.
+  // Float8 matrices on the H100, which lists no float8 shape: plain code (the bfloat16 ones they
+  // meet too), and the small floats lowered as the device lacks shaderFloat8.
   r = testing::RunPasses(Corpus("khr_bf16_fp8"), {{"legalize-for-device", "h100"}});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.text.find("CooperativeMatrix"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("Float8EXT"), std::string::npos) << r.text;
+  // What no sub-pass changes and the device refuses: float16 matrices on an H100 without
+  // shaderFloat16 fail the driver, naming the device rule.
+  profile::DeviceProfile no_half = *profile::BuiltIn("h100");
+  no_half.features.shaderFloat16 = false;
+  r = testing::RunPasses(Corpus("khr_bf16_fp8"),
+                         {{"legalize-for-device", profile::Write(no_half)}});
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.error.find("the device still cannot take the module: device.capability: the "
-                         "capability Float8EXT needs the feature shaderFloat8"),
+                         "capability Float16 needs the feature shaderFloat16"),
             std::string::npos)
       << r.error;
 }

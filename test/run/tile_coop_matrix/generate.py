@@ -54,3 +54,20 @@ out += ["EXPECT d_plain EQ_BUFFER d_tiled", "EXPECT e_plain EQ_BUFFER e_tiled",
         "EXPECT len_plain EQ_BUFFER len_tiled", ""]
 with open(sys.argv[1] + "/big_matmul.amber", "w") as f:
     f.write("\n".join(out))
+
+# mixed_matmul.amber: mixed_matmul.spvasm the same two ways (big_matmul's buffers and results, and
+# the uint32 chain: u row-major 8 x 16, out_u = (u + u) * u column-major).
+u = [rng.randint(0, 1000) for _ in range(8 * 16)]
+out_u = [2 * u[r * 16 + col] * u[r * 16 + col] for col in range(16) for r in range(8)]
+mixed = [line.replace("big_matmul.", "mixed_matmul.") for line in out]
+at = mixed.index("BUFFER c DATA_TYPE float DATA")
+mixed[at:at] = ["BUFFER in_u DATA_TYPE uint32 DATA", " ".join(map(str, u)), "END"]
+for name in ("plain", "tiled"):
+    at = mixed.index("BUFFER len_%s DATA_TYPE uint32 SIZE 1 FILL 0" % name) + 1
+    mixed[at:at] = ["BUFFER out_u_%s DATA_TYPE uint32 SIZE 128 FILL 7" % name]
+    at = mixed.index("  BIND BUFFER len_%s AS storage DESCRIPTOR_SET 0 BINDING 5" % name) + 1
+    mixed[at:at] = ["  BIND BUFFER in_u AS storage DESCRIPTOR_SET 0 BINDING 6",
+                    "  BIND BUFFER out_u_%s AS storage DESCRIPTOR_SET 0 BINDING 7" % name]
+    mixed.insert(-1, "EXPECT out_u_%s IDX 0 EQ %s" % (name, " ".join(map(str, out_u))))
+with open(sys.argv[1] + "/mixed_matmul.amber", "w") as f:
+    f.write("\n".join(mixed))

@@ -5,6 +5,9 @@
 #   and passes them tiled (--tile-coop-matrix=h100); lowered with --lower-coop-matrix=8 both
 #   ways, the two kernels run in one Amber script on lavapipe, every output equal to what
 #   generate.py computed and to each other;
+# - mixed_matmul.spvasm (big_matmul and an 8 x 16 uint32 chain no H100 shape takes): tiled for
+#   the h100 shapes, its uint32 chain lowered to plain code and its half one left as tiles; run
+#   on lavapipe (lowered) like big_matmul;
 # - test/run/lower_coop_matrix2/workgroup_matmul and test/data/corpus/cm2_transpose_convert
 #   (specialization constants frozen): --lower-coop-matrix2=<S> alone, S = 32 and 8, leaves
 #   shapes the fixed list lacks (8 x 64, 32 x 16, ...: asserted), --lower-coop-matrix2=<S>,h100
@@ -16,6 +19,7 @@ set -u
 AS=tools/coopspv-as
 OPT=tools/coopspv-opt
 VAL=tools/coopspv-val
+DIS=tools/coopspv-dis
 RUN=${1:-tools/coopspv-run}
 DIR=test/run/tile_coop_matrix
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
@@ -58,6 +62,34 @@ if ! (cd "$TMP" && timeout 300 "$OLDPWD/$RUN" big_matmul.amber) >"$TMP/out" 2>&1
   sed 's/^/    /' "$TMP/out" | head -20 >&2
 elif ! grep -q "7 of 7 EXPECT passed" "$TMP/out"; then
   fail "big_matmul: $(cat "$TMP/out")"
+fi
+
+# mixed_matmul: big_matmul beside an 8 x 16 uint32 accumulator no H100 shape takes. With the
+# h100 shapes, the half chain becomes tiles and the uint32 one plain code (S = 8, then lowered
+# whole for lavapipe); --legalize-for-device=h100 does the same at S = 32. Both pass the h100
+# rules; on lavapipe, lowered, it computes what generate.py says, tiled or not.
+"$AS" "$DIR/mixed_matmul.spvasm" -o "$TMP/mixed.spv" || fail "mixed_matmul does not assemble"
+for how in "--lower-coop-matrix2=8,h100" "--legalize-for-device=h100"; do
+  if "$OPT" --target-env vulkan1.3 $how "$TMP/mixed.spv" -o "$TMP/mixed.kept.spv" 2>"$TMP/err"; then
+    passes "$TMP/mixed.kept.spv" h100 || fail "mixed_matmul $how fails h100: $(head -3 "$TMP/err")"
+    "$DIS" "$TMP/mixed.kept.spv" >"$TMP/mixed.kept.txt" || fail "mixed_matmul $how: coopspv-dis"
+    grep -q "OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_16 %uint_0" \
+      "$TMP/mixed.kept.txt" || fail "mixed_matmul $how: no 16 x 16 half tiles left"
+    grep -q "OpTypeCooperativeMatrixKHR %uint" "$TMP/mixed.kept.txt" &&
+      fail "mixed_matmul $how: the uint32 matrix is still a cooperative matrix"
+  else
+    fail "mixed_matmul $how: $(cat "$TMP/err")"
+  fi
+done
+"$OPT" --target-env vulkan1.3 --lower-coop-matrix2=8,h100 --lower-coop-matrix=8 "$TMP/mixed.spv" \
+  -o "$TMP/mixed_matmul.tiled.spv" || fail "mixed_matmul: --lower-coop-matrix2=8,h100 --lower-coop-matrix=8"
+"$OPT" --target-env vulkan1.3 --lower-coop-matrix=8 "$TMP/mixed.spv" \
+  -o "$TMP/mixed_matmul.plain.spv" || fail "mixed_matmul: --lower-coop-matrix=8"
+if ! (cd "$TMP" && timeout 300 "$OLDPWD/$RUN" mixed_matmul.amber) >"$TMP/out" 2>&1; then
+  fail "mixed_matmul, plain and tiled, on lavapipe"
+  sed 's/^/    /' "$TMP/out" | head -20 >&2
+elif ! grep -q "9 of 9 EXPECT passed" "$TMP/out"; then
+  fail "mixed_matmul: $(cat "$TMP/out")"
 fi
 
 # The matrix2 kernels.
