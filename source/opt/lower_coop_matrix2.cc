@@ -169,16 +169,14 @@
 //   again until it fits, and if it does not with every multiply-add replicated the pass fails
 //   naming the instruction whose regions need the most bytes, those bytes, the module's total and
 //   the limit (cm2_decode_q4 on the H100: its 128 x 128 float tensor store needs 64 KiB, 72 KiB in
-//   all, above 48 KiB). Not done yet: each subgroup OWNING its rows between operations (the
-//   accumulator and A by rows, B replicated or staged; only column reductions, transposes and Use
-//   conversions would then go through the region). Nor element loops in row bands: an
-//   element-by-element lowering of a big matrix (tensor store or load, per-element operation) could
-//   go through a region of B rows x C (B a listed tile height) instead of R x C, band after band,
-//   if the matrix were held as R / B row-band pieces (a KHR matrix is stored whole only): the
-//   lowering would produce the tile pass's array-of-tiles representation itself for such a matrix
-//   (its producer, a multiply-add split into row bands, writes each band's piece; its consumers
-//   store, barrier, process and load one band at a time). cm2_decode_q4 would then need 8 KiB of
-//   halves plus 16 x 128 floats (8 KiB).
+//   all, above 48 KiB). Then, before refusing, the module is lowered again with its Workgroup
+//   matrices in row bands (band_coop_matrix2.cc: each type whose instructions all work row by row
+//   becomes an array of H x C bands, every instruction done band by band, so the regions are a
+//   band's), H from 128 down to the profile's smallest M, the tallest that fits:
+//   cm2_decode_q4 then needs 8 KiB of halves and 32 KiB of floats (bands of 64). Not done yet:
+//   each subgroup OWNING its rows between operations (the accumulator and A by rows, B
+//   replicated or staged; only column reductions, transposes and Use conversions would then go
+//   through the region), and bands for reductions and per-element operations (flash attention).
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
 //   elements of the result: CombineFunc folded left to right over the element's row (Row), its
 //   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes
@@ -236,6 +234,7 @@
 #include "source/ir/declarations.h"
 #include "source/ir/scalar_eval.h"
 #include "source/ir/workgroup_size.h"
+#include "source/opt/band_coop_matrix2.h"
 #include "source/opt/passes.h"
 #include "source/opt/tile_coop_matrix.h"
 
@@ -2604,38 +2603,74 @@ class LowerAndTilePass : public Pass {
     for (const TileShape& s : shapes_.value_or(std::vector<TileShape>{})) {
       rows = rows ? std::min(rows, s.m) : s.m;
     }
-    std::string error;
-    bool changed = false;
-    std::unique_ptr<ir::Module> lowered;
-    // Multiply-adds left replicated so far, the one whose regions need the most first.
-    std::set<InstIndex> replicated;
-    for (;;) {
-      Lowering lowering(m, subgroup_size_);
-      lowering.set_split_rows_multiple(std::max(rows, 1u));
-      lowering.set_replicated(replicated);
-      lowered = lowering.Run(&error, &changed);
-      if (!error.empty()) return PassResult::Failed(error);
-      if (!changed || !shared_memory_limit_ || lowering.workgroup_bytes() <= shared_memory_limit_) {
-        break;
+    // One lowering of `input`: again with the split multiply-add whose regions need the most
+    // replicated while the output is above the limit.
+    struct Attempt {
+      std::unique_ptr<ir::Module> lowered;
+      bool changed = false;
+      bool fits = true;
+      std::string error;  // The pass failed.
+      std::string too_big;  // Why it does not fit, when it does not.
+    };
+    auto attempt = [&](ir::Module& input) {
+      Attempt a;
+      // Multiply-adds left replicated so far, the one whose regions need the most first.
+      std::set<InstIndex> replicated;
+      for (;;) {
+        Lowering lowering(input, subgroup_size_);
+        lowering.set_split_rows_multiple(std::max(rows, 1u));
+        lowering.set_replicated(replicated);
+        a.lowered = lowering.Run(&a.error, &a.changed);
+        if (!a.error.empty()) return a;
+        if (!a.changed || !shared_memory_limit_ ||
+            lowering.workgroup_bytes() <= shared_memory_limit_) {
+          return a;
+        }
+        const auto& split = lowering.split_mul_adds();
+        if (!split.empty()) {
+          replicated.insert(std::max_element(split.begin(), split.end(), [](auto x, auto y) {
+                              return x.second < y.second;
+                            })->first);
+          continue;  // Again, that multiply-add replicated.
+        }
+        const InstIndex at = lowering.largest_need_at();
+        a.fits = false;
+        a.too_big =
+            (at == ir::kNoInst ? std::string("the module")
+                               : lowering.Describe(at) + ": its Workgroup regions need " +
+                                     std::to_string(lowering.largest_need()) + " bytes, and") +
+            " the lowered module needs " + std::to_string(lowering.workgroup_bytes()) +
+            " bytes of Workgroup memory (" + std::to_string(lowering.own_workgroup_bytes()) +
+            " of them its own variables) even with every multiply-add replicated";
+        return a;
       }
-      const auto& split = lowering.split_mul_adds();
-      if (!split.empty()) {
-        replicated.insert(std::max_element(split.begin(), split.end(), [](auto x, auto y) {
-                            return x.second < y.second;
-                          })->first);
-        continue;  // Again, that multiply-add replicated.
+    };
+    Attempt a = attempt(m);
+    if (!a.error.empty()) return PassResult::Failed(a.error);
+    if (!a.fits) {
+      // Workgroup matrices in row bands (band_coop_matrix2.cc), the bands as tall as possible
+      // (a multiply-add split among the subgroups needs rows for each) and no lower than the
+      // profile's smallest M (a band is then still a listed tile height).
+      std::string why = a.too_big;
+      for (uint32_t band = 128; band >= std::max(rows, 8u); band /= 2) {
+        PassResult banded = BandCoopMatrix2(m, band);
+        if (banded.status != PassStatus::kChanged || !banded.rebuilt) continue;
+        Attempt b = attempt(*banded.rebuilt);
+        if (b.error.empty() && b.fits) {
+          a = std::move(b);
+          a.changed = true;
+          break;
+        }
+        if (b.error.empty()) why = b.too_big + " (in row bands of " + std::to_string(band) + ")";
       }
-      const InstIndex at = lowering.largest_need_at();
-      return PassResult::Failed(
-          (at == ir::kNoInst ? std::string("the module")
-                             : lowering.Describe(at) + ": its Workgroup regions need " +
-                                   std::to_string(lowering.largest_need()) + " bytes, and") +
-          " the lowered module needs " + std::to_string(lowering.workgroup_bytes()) +
-          " bytes of Workgroup memory (" + std::to_string(lowering.own_workgroup_bytes()) +
-          " of them its own variables) even with every multiply-add replicated, above the "
-          "device's maxComputeSharedMemorySize " +
-          std::to_string(shared_memory_limit_) + " (VUID-RuntimeSpirv-Workgroup-06530)");
+      if (!a.fits) {
+        return PassResult::Failed(why + ", above the device's maxComputeSharedMemorySize " +
+                                  std::to_string(shared_memory_limit_) +
+                                  " (VUID-RuntimeSpirv-Workgroup-06530)");
+      }
     }
+    const bool changed = a.changed;
+    std::unique_ptr<ir::Module> lowered = std::move(a.lowered);
     if (!shapes_) return RebuiltResult(changed ? std::move(lowered) : nullptr, "");
     PassResult tiled = TileCoopMatrices(changed ? *lowered : m, *shapes_);
     if (tiled.status == PassStatus::kFailed) {

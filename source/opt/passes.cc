@@ -81,6 +81,13 @@ constexpr PassInfo kPasses[] = {
      "list into a grid of tiles it lists (without a profile: the H100's shapes); fails naming "
      "an instruction on such a type that it cannot split.",
      CreateTileCoopMatrixPass},
+    {"band-coop-matrix2", "=<band rows>",
+     "Split every Workgroup-scope matrix type whose instructions all work row by row (tensor "
+     "loads and stores of a slice, multiply-adds as A or C, element-wise arithmetic) into row "
+     "bands of this height, each instruction done band by band, so that --lower-coop-matrix2 "
+     "needs Workgroup regions of a band only (--lower-coop-matrix2=S,<profile> does it when the "
+     "output would not fit).",
+     CreateBandCoopMatrix2Pass},
     {"legalize-for-device", "=<device profile: JSON file, JSON text or built-in name>",
      "Rewrite the module so that the profile's device accepts it: strip decode vectors, NV "
      "matrices onto KHR, lower matrices / vectors the device lacks; fail naming what cannot be "

@@ -34,6 +34,7 @@ std::unique_ptr<Pass> CreateFoldSpecConstPass(std::string_view argument, std::st
 std::unique_ptr<Pass> CreateFoldCoopLengthPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerCoopMatrixPass(std::string_view argument, std::string* error);
 std::unique_ptr<Pass> CreateLowerCoopMatrix2Pass(std::string_view argument, std::string* error);
+std::unique_ptr<Pass> CreateBandCoopMatrix2Pass(std::string_view argument, std::string* error);
 // --lower-coop-matrix=<subgroup size> (linear distribution) for the given Subgroup-scope matrix
 // types and every matrix type an instruction relates to them (a multiply-add's operands, a
 // conversion's source, ...); the module's other matrices stay as they are, with their

@@ -70,6 +70,8 @@
 //   invocation owns which element is implementation-defined anyway, so this is as good a
 //   numbering as the untiled one). OpAccessChain / OpInBoundsAccessChain through a variable of
 //   the type: the element index becomes the two indices (e / L, e % L).
+// OpCompositeExtract / OpCompositeInsert of a whole matrix out of (into) an aggregate of matrices
+// (the row bands of band_coop_matrix2.cc) keep their words.
 // Everything else that reads or writes a tiled type fails, naming the instruction (indices
 // through a tiled matrix inside an aggregate, specialization constant composites,
 // OpCooperativeMatrixTransposeNV ...): no wrong code is written silently.
@@ -935,6 +937,9 @@ class Tiler {
         }
         walked = Walk(walked, m_.word(i, w), true);
       }
+      // A matrix taken out of (put into) an aggregate of matrices, such as the row bands of
+      // --lower-coop-matrix2 (band_coop_matrix2.cc): the aggregate holds the tiles' arrays.
+      return;
     }
     // An aggregate of matrices: its constituents are tiled the same way wherever they go.
     if (op == Op::CompositeConstruct && !result_tiled) return;

@@ -14,9 +14,9 @@
 # matrices, and race).
 #
 # Not here, and why: khr_gemm_specdims asks for REQUIRED_SIZE 32 (one subgroup of 32 computes
-# a whole matrix), which lavapipe cannot give (its subgroups are 8); cm2_decode_q4 and
-# cm2_softmax_reduce lowered need more Workgroup memory than lavapipe's 32 KiB (refused,
-# below).
+# a whole matrix), which lavapipe cannot give (its subgroups are 8); cm2_softmax_reduce lowered
+# needs more Workgroup memory than lavapipe's 32 KiB (its reductions are not lowered in row
+# bands). cm2_decode_q4 runs in row bands (below).
 #
 # VK_NV_cooperative_vector too: the coopvec_* scripts run unchanged through the layer, their
 # CONVERT_MATRIX commands by the layer's vkConvertCooperativeVectorMatrixNV (on the host, into
@@ -178,14 +178,16 @@ for how in "VK_COOPSPV_EMULATE=0" "VK_INSTANCE_LAYERS="; do
     fail "coopvec_mlp_f16 with $how: exit $code, $(cat "$TMP/native.out")"
 done
 
-# Lowered, cm2_decode_q4 needs 72 KiB of Workgroup memory: the layer refuses its pipeline,
-# naming why, and the driver never sees it.
-"$RUN" "$DIR/cm2_decode_q4.amber" >"$TMP/decode.out" 2>&1
-code=$?
-[ "$code" = 2 ] &&
-  grep -q "VK_LAYER_coopspv error: vkCreateComputePipelines: the cooperative matrices of this module cannot be emulated (subgroup size 8): --legalize-for-device failed: --lower-coop-matrix2 failed: .* above the device's maxComputeSharedMemorySize 32768" \
-    "$TMP/decode.out" ||
-  fail "cm2_decode_q4: exit $code, $(cat "$TMP/decode.out")"
+# cm2_decode_q4: its 128 x 128 Workgroup matrices lowered whole would need 72 KiB of Workgroup
+# memory; the layer's --legalize-for-device (--lower-coop-matrix2 with lavapipe's 32 KiB) lowers
+# them in row bands (band_coop_matrix2.cc), and the result equals the expected product exactly
+# (about 2 minutes of llvmpipe).
+if ! timeout 900 "$RUN" --timeout-ms 800000 "$DIR/cm2_decode_q4.amber" >"$TMP/decode.out" 2>&1; then
+  fail "cm2_decode_q4 through the layer"
+  sed 's/^/    /' "$TMP/decode.out" | head -20 >&2
+elif ! grep -q "^PASS: 1 of 1 EXPECT passed" "$TMP/decode.out"; then
+  fail "cm2_decode_q4 through the layer: $(cat "$TMP/decode.out")"
+fi
 
 # The subgroup size the layer cannot change: lavapipe's is 8, the script requires 32.
 "$RUN" "$DIR/khr_gemm_specdims.amber" >"$TMP/specdims.out" 2>&1

@@ -208,18 +208,19 @@ def matmul(name, module, description, a_buffer, a, b, M, N, K, spec):
                   (M // spec[1], N // spec[2], 1), expects("d", d, "0.001"))
 
 
-def matmul_f16(name="matmul_f16", M=256, N=64, K=256):
+def matmul_f16(name="matmul_f16", M=256, N=64, K=256, warptile=(128, 64, 64, 64, 0)):
     rng = random.Random(3101)
     a = [float(rng.randint(-8, 8)) for _ in range(M * K)]
     b = [rng.randint(-8, 8) / 4.0 for _ in range(N * K)]
     description = [
         "%s: ggml's matmul_f16_cm2 (mul_mm_cm2.comp) as ggml-vulkan.cpp runs it for" % name,
-        "D = A * B^T with M = %d, N = %d, K = %d: the aligned small pipeline (N <= 64)," % (
-            M, N, K),
-        "warptile {128, 64, 64, 64, false}, ALIGNED 1; A (M x K) and B (N x K) float16, D float",
+        "D = A * B^T with M = %d, N = %d, K = %d: the aligned %s pipeline," % (
+            M, N, K, "small" if warptile[1] == 64 else "medium"),
+        "warptile {%d, %d, %d, %d, %s}, ALIGNED 1; A (M x K) and B (N x K) float16, D float" % (
+            warptile[:4] + ("true" if warptile[4] else "false",)),
         "stored N x M. D is exact (integer A, quarter-integer B)."]
     return matmul(name, "matmul_f16_cm2", description, buffer("a", "float16", a), a, b, M, N, K,
-                  [128, 64, 64, 64, 0])
+                  list(warptile))
 
 
 def q4_k_block(rng):
@@ -254,7 +255,7 @@ def q4_k_block(rng):
     return raw, weights
 
 
-def matmul_q4_k(name="matmul_q4_k", M=256, N=64, K=256):
+def matmul_q4_k(name="matmul_q4_k", M=256, N=64, K=256, warptile=(256, 32, 64, 128, 0)):
     rng = random.Random(3102)
     blocks = [q4_k_block(rng) for _ in range(M * K // 256)]
     raw = [byte for block, _ in blocks for byte in block]
@@ -264,10 +265,12 @@ def matmul_q4_k(name="matmul_q4_k", M=256, N=64, K=256):
         "%s: ggml's matmul_q4_k_f16_cm2 (mul_mm_cm2.comp, DATA_A_Q4_K) as" % name,
         "ggml-vulkan.cpp runs it for D = A * B^T with M = %d, N = %d, K = %d: the aligned" % (
             M, N, K),
-        "small Q*_K pipeline, warptile {256, 32, 64, 128, false}, ALIGNED 1; A in block_q4_K",
+        "%s Q*_K pipeline, warptile {%d, %d, %d, %d, %s}, ALIGNED 1; A in block_q4_K" % (
+            ("small" if warptile[1] == 32 else "medium",) + warptile[:4] +
+            ("true" if warptile[4] else "false",)),
         "(one 144-byte block a row), B float16 (N x K), D float stored N x M. D is exact."]
     return matmul(name, "matmul_q4_k_f16_cm2", description, buffer("a", "uint8", raw), a, b, M, N,
-                  K, [256, 32, 64, 128, 0])
+                  K, list(warptile))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -474,15 +477,16 @@ def spec_value(module, spec_id, value):
 # padding 1, 3 x 3). (name, module, spec, h100, lavapipe): "ok" when --lower-coop-matrix2=32,h100
 # (and on with --lower-coop-matrix=32) / --legalize-for-device=lavapipe lower it to a valid
 # module, else the bytes of Workgroup memory the refusal names (above the H100's 49,152 /
-# lavapipe's 32,768 even with every multiply-add replicated).
+# lavapipe's 32,768 even with every multiply-add replicated and, for the matmuls, in row bands:
+# the large warptile's B, 64 x 256 float16, goes whole through a region).
 FA_REST = [0, 0, 0, 32, 0, 2, 0, 1, 1, 2, 2]  # Clamp .. FaBlockBytesV, as flash_attn's
 CONV_REST = [1, 1, 1, 1, 1, 1, 3, 3, 0]  # s0 s1 p0 p1 d0 d1 KW KH aligned
 PIPELINES = [
-    ("matmul_f16_l", "matmul_f16_cm2", [256, 128, 256, 64, 1, 1], 163840, 163840),
-    ("matmul_f16_m", "matmul_f16_cm2", [256, 128, 128, 64, 0, 1], 81920, 81920),
+    ("matmul_f16_l", "matmul_f16_cm2", [256, 128, 256, 64, 1, 1], "ok", 40960),
+    ("matmul_f16_m", "matmul_f16_cm2", [256, 128, 128, 64, 0, 1], "ok", "ok"),
     ("matmul_f16_s", "matmul_f16_cm2", [128, 64, 64, 64, 0, 1], "ok", "ok"),
-    ("matmul_q4_k_l", "matmul_q4_k_f16_cm2", [256, 128, 256, 64, 1, 1], 172160, 172160),
-    ("matmul_q4_k_m", "matmul_q4_k_f16_cm2", [256, 128, 128, 64, 1, 1], 90240, 90240),
+    ("matmul_q4_k_l", "matmul_q4_k_f16_cm2", [256, 128, 256, 64, 1, 1], 57472, 49280),
+    ("matmul_q4_k_m", "matmul_q4_k_f16_cm2", [256, 128, 128, 64, 1, 1], "ok", "ok"),
     ("matmul_q4_k_s", "matmul_q4_k_f16_cm2", [256, 32, 64, 128, 0, 1], "ok", "ok"),
     ("flash_attn_hs64_br32", "flash_attn_f32_f16_cm2", [256, 32, 32, 64, 64] + FA_REST, "ok", "ok"),
     ("flash_attn_hs64_br64", "flash_attn_f32_f16_cm2", [128, 64, 64, 64, 64] + FA_REST, "ok",
@@ -512,6 +516,10 @@ def main():
         "matmul_q4_k": matmul_q4_k(),
         "matmul_f16_small": matmul_f16("matmul_f16_small", 64, 64, 128),
         "matmul_q4_k_small": matmul_q4_k("matmul_q4_k_small", 32, 64, 256),
+        # ggml's medium warptiles (128 x 128 tiles): their 128-row Workgroup matrices lowered
+        # in row bands (band_coop_matrix2.cc) to fit 48 KiB.
+        "matmul_f16_m": matmul_f16("matmul_f16_m", 256, 128, 128, (256, 128, 128, 64, 0)),
+        "matmul_q4_k_m": matmul_q4_k("matmul_q4_k_m", 256, 128, 256, (256, 128, 128, 64, 1)),
         "conv2d": conv2d(),
         "flash_attn": flash_attn("flash_attn", 16, 32, 32, 256),
         "flash_attn_br64": flash_attn("flash_attn_br64", 64, 64, 64, 128),

@@ -1,0 +1,676 @@
+// Row bands of Workgroup-scope cooperative matrices: what --lower-coop-matrix2=S,<profile> does
+// to a module whose lowering needs more Workgroup memory than the device has.
+//
+// --lower-coop-matrix2 moves a Workgroup-scope R x C matrix through a Workgroup region of R x C
+// elements whenever an instruction on it goes element by element (a tensor load or store, a
+// Use conversion, ...): a 128 x 128 float accumulator needs 64 KiB, above the 48 KiB of an H100
+// (ggml's matmul pipelines for 128 x 128 tiles, cm2_decode_q4). Most kernels work on such a
+// matrix row by row: loads and stores of a slice, multiply-adds (a row of the result needs the
+// same row of A and the whole B), element-wise arithmetic and conversions. This pass makes each
+// such matrix type an array of R / H bands of H x C (same component type, scope and Use), under
+// the same id, so that every instruction works band by band and the lowering needs regions of
+// H x C only.
+//
+// Which types: every Workgroup-scope KHR matrix type with constant dimensions whose R is a
+// multiple of H and above it, unless an instruction that reads or writes it is not one of those
+// below; types an instruction relates (a multiply-add's A, C and result, an element-wise
+// instruction's operands and result) are banded together or not at all, and a multiply-add's B
+// stays whole (its rows are the K of the product).
+//
+// Rewritten, band b holding rows [b * H, (b + 1) * H):
+// - OpCooperativeMatrixLoadTensorNV / StoreTensorNV, when the TensorLayout comes from
+//   OpTensorLayoutSliceNV of a 2-D layout whose span in the dimension the matrix's columns walk
+//   is the constant C (the matrix then reads the slice row by row: element (r, c) is at slice
+//   coordinates (r, c), or (c, r) through a transposing view): one per band, through
+//   OpTensorLayoutSliceNV of that layout with offset b * H and span H in the dimension the rows
+//   walk and offset 0, span C in the other (a slice of a slice adds the offsets). A TensorView
+//   must come from OpCreateTensorViewNV without dimensions (its clip is the whole matrix);
+//   DecodeFunc, the memory operands and the clamp value stay. The load's Object gives each band
+//   its own band.
+// - OpCooperativeMatrixMulAddKHR: result band b = A band b * B + C band b.
+// - Element-wise arithmetic and conversions (those of --tile-coop-matrix, and Use conversions
+//   between component types): band by band.
+// - A splat (OpCompositeConstruct, OpConstantComposite of one scalar): the band splat, repeated.
+// - OpCooperativeMatrixPerElementOpEXT (the matrix, its result and its matrix operands in the same
+//   bands): band by band, Func called through a wrapper that adds the band's first row to the
+//   row (Func'(row, column, element, operands..., first row), one per Func, after the module's
+//   functions); OpCooperativeMatrixReduceEXT of rows (mode Row alone): band by band.
+// - OpCooperativeMatrixLengthKHR: the bands' count times a band's length; an element of a
+//   variable of the type (OpAccessChain with one index e, as ggml's float16 accumulators are
+//   clamped element by element): element e % L of band e / L, L a band's length. Which
+//   invocation holds which element is the implementation's choice anyway; this numbering covers
+//   every element the invocation holds once.
+// - Values of the type (OpPhi, OpSelect, OpUndef, OpConstantNull, OpCopyObject, variables, loads,
+//   stores, function parameters, calls and returns) keep their instructions: an array of bands
+//   is a value like the matrix was.
+// Nothing else: a type that meets any other instruction (a column, 2x2 or whole reduction, a
+// transpose, OpCompositeExtract of an element, an access chain deeper into it, ...) stays whole.
+#include "source/opt/band_coop_matrix2.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "source/grammar/grammar.h"
+#include "source/ir/analyses.h"
+#include "source/ir/builder.h"
+#include "source/ir/declarations.h"
+#include "source/ir/scalar_eval.h"
+#include "source/opt/passes.h"
+
+namespace coopspv::opt {
+namespace {
+
+using ir::Id;
+using ir::InstIndex;
+using spv::Op;
+using Reuse = ir::Declarations::Reuse;
+
+constexpr uint32_t U(auto e) { return static_cast<uint32_t>(e); }
+
+struct BandType {
+  Id component = 0, size_type = 0;
+  uint32_t rows = 0, columns = 0;
+  Id band = 0;  // The band type, once declared.
+  uint32_t count = 0;
+};
+
+bool Elementwise(Op op) {
+  switch (op) {
+    case Op::FNegate:
+    case Op::SNegate:
+    case Op::FAdd:
+    case Op::FSub:
+    case Op::FMul:
+    case Op::FDiv:
+    case Op::IAdd:
+    case Op::ISub:
+    case Op::IMul:
+    case Op::SDiv:
+    case Op::UDiv:
+    case Op::MatrixTimesScalar:
+    case Op::FConvert:
+    case Op::SConvert:
+    case Op::UConvert:
+    case Op::ConvertFToU:
+    case Op::ConvertFToS:
+    case Op::ConvertSToF:
+    case Op::ConvertUToF:
+    case Op::CooperativeMatrixConvertNV:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Instructions that keep their words: they move a value of the type as a whole.
+bool Keeps(Op op) {
+  switch (op) {
+    case Op::Phi:
+    case Op::Select:
+    case Op::Undef:
+    case Op::ConstantNull:
+    case Op::CopyObject:
+    case Op::Load:
+    case Op::Store:
+    case Op::Variable:
+    case Op::FunctionParameter:
+    case Op::Function:
+    case Op::FunctionCall:
+    case Op::ReturnValue:
+    case Op::TypePointer:
+    case Op::TypeFunction:
+    case Op::TypeArray:
+    case Op::TypeRuntimeArray:
+    case Op::TypeStruct:
+    case Op::Name:
+    case Op::MemberName:
+    case Op::Decorate:
+    case Op::MemberDecorate:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class Bander {
+ public:
+  Bander(const ir::Module& m, uint32_t h) : m_(m), h_(h), b_(m) {}
+
+  PassResult Run() {
+    if (h_ == 0) return PassResult::Unchanged();
+    Collect();
+    if (types_.empty()) return PassResult::Unchanged();
+    Choose();
+    if (types_.empty()) return PassResult::Unchanged();
+    Declare();
+    for (InstIndex i = 0; i < m_.num_instructions() && error_.empty(); ++i) {
+      Rewrite(i);
+    }
+    if (!error_.empty()) return PassResult::Failed(error_);
+    return FinishMergingDeclarations(b_);
+  }
+
+ private:
+  const BandType* Find(Id type) const {
+    auto it = types_.find(type);
+    return it == types_.end() ? nullptr : &it->second;
+  }
+  const BandType* ValueType(Id value) const { return Find(m_.TypeOf(value)); }
+
+  // Workgroup-scope KHR matrix types with constant dimensions, R a multiple of H above it.
+  void Collect() {
+    for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+      if (m_.opcode(i) == Op::TensorViewSetClipNV) clipped_views_.insert(m_.type_id(i));
+    }
+    for (InstIndex i = 0; i < m_.global_end(); ++i) {
+      if (m_.opcode(i) != Op::TypeCooperativeMatrixKHR || m_.num_words(i) < 7) continue;
+      const auto scope = ir::ConstantValue(m_, m_.word(i, 3));
+      const auto rows = ir::ConstantValue(m_, m_.word(i, 4));
+      const auto columns = ir::ConstantValue(m_, m_.word(i, 5));
+      if (!scope || *scope != U(spv::Scope::Workgroup) || !rows || !columns || *columns == 0 ||
+          *rows <= h_ || *rows % h_ != 0) {
+        continue;
+      }
+      BandType t;
+      t.component = m_.word(i, 2);
+      t.rows = *rows;
+      t.columns = *columns;
+      t.count = *rows / h_;
+      t.size_type = m_.TypeOf(m_.word(i, 4));
+      types_[m_.result_id(i)] = t;
+    }
+  }
+
+  // The dimension of a 2-D layout the matrix's rows walk through a tensor access at i, and the
+  // slice it reads; nullopt when the access is not one the bands can take.
+  struct Slice {
+    InstIndex slice = ir::kNoInst;  // OpTensorLayoutSliceNV of the access.
+    uint32_t row_dim = 0;           // The layout dimension of the matrix's rows.
+  };
+  std::optional<Slice> TensorSlice(InstIndex i, bool store, const BandType& t) const {
+    const uint32_t first = store ? 1 : 3;
+    if (m_.num_words(i) < first + 4) return std::nullopt;
+    Slice s;
+    s.slice = m_.Def(m_.word(i, first + 2));
+    if (s.slice == ir::kNoInst || m_.opcode(s.slice) != Op::TensorLayoutSliceNV) {
+      return std::nullopt;
+    }
+    const InstIndex layout_type = m_.Def(m_.type_id(s.slice));
+    if (layout_type == ir::kNoInst || m_.opcode(layout_type) != Op::TypeTensorLayoutNV ||
+        ir::ConstantValue(m_, m_.word(layout_type, 2)) != 2u || m_.num_words(s.slice) != 8) {
+      return std::nullopt;
+    }
+    // Memory operands, then the tensor addressing operands (TensorView first).
+    uint32_t w = first + 3;
+    const uint32_t memory = m_.word(i, w++);
+    if (memory & ~0x3Fu) return std::nullopt;
+    for (uint32_t bit : {0x2u, 0x8u, 0x10u}) w += (memory & bit) ? 1 : 0;
+    if (w >= m_.num_words(i)) return std::nullopt;
+    const uint32_t tensor = m_.word(i, w++);
+    uint32_t column_dim = 1;
+    if (tensor & 1u) {
+      if (w >= m_.num_words(i)) return std::nullopt;
+      // A view without dimensions whose clip nothing in the module sets: its value (made by
+      // OpCreateTensorViewNV, wherever it was kept) clips nothing.
+      const Id view_type = m_.TypeOf(m_.word(i, w));
+      const InstIndex vt = m_.Def(view_type);
+      if (vt == ir::kNoInst || m_.opcode(vt) != Op::TypeTensorViewNV || m_.num_words(vt) != 6 ||
+          m_.DefOpcode(m_.word(vt, 3)) != Op::ConstantFalse || clipped_views_.count(view_type)) {
+        return std::nullopt;
+      }
+      const auto p0 = ir::ConstantValue(m_, m_.word(vt, 4));
+      const auto p1 = ir::ConstantValue(m_, m_.word(vt, 5));
+      if (!p0 || !p1 || *p0 > 1 || *p1 > 1 || *p0 == *p1) return std::nullopt;
+      s.row_dim = *p0;
+      column_dim = *p1;
+    } else {
+      s.row_dim = 0;
+    }
+    // The span of the columns' dimension: words 4 + 2 * dim (offset), 5 + 2 * dim (span).
+    const auto span = ir::ConstantValue(m_, m_.word(s.slice, 5 + 2 * column_dim));
+    if (!span || *span != t.columns) return std::nullopt;
+    return s;
+  }
+
+  // Which types get bands: union-find over the types instructions relate, and every type some
+  // instruction cannot take in bands left whole with all it is related to.
+  void Choose() {
+    std::map<Id, Id> parent;
+    for (auto& [id, t] : types_) parent[id] = id;
+    auto find = [&](Id x) {
+      while (parent[x] != x) x = parent[x] = parent[parent[x]];
+      return x;
+    };
+    auto relate = [&](Id a, Id b) {
+      if (types_.count(a) && types_.count(b)) parent[find(a)] = find(b);
+    };
+    std::set<Id> whole;
+    for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+      const Op op = m_.opcode(i);
+      const Id type = m_.type_id(i);
+      const BandType* rt = Find(type);
+      // Every type of the candidates the instruction names (result, operand values, type ids).
+      std::vector<Id> touched;
+      if (rt) touched.push_back(type);
+      const ir::Inst inst = m_.inst(i);
+      for (const auto& operand : inst.operands) {
+        if (!grammar::IsIdKind(operand.kind) || operand.kind == grammar::OperandKind::kIdResult ||
+            operand.kind == grammar::OperandKind::kIdResultType) {
+          continue;
+        }
+        const Id id = inst.word(operand);
+        if (Find(id) && op != Op::TypePointer && op != Op::TypeArray && op != Op::TypeStruct &&
+            op != Op::TypeFunction && op != Op::TypeRuntimeArray && op != Op::Name) {
+          touched.push_back(id);  // A type operand (OpCooperativeMatrixLengthKHR, ...).
+        } else if (ValueType(id)) {
+          touched.push_back(m_.TypeOf(id));
+        }
+      }
+      if (op == Op::AccessChain || op == Op::InBoundsAccessChain || op == Op::PtrAccessChain) {
+        // An index into such a matrix through a pointer: only an element of a variable of the
+        // type (one index) is taken in bands.
+        const Id inner = ChainedMatrix(i);
+        if (inner && !ElementOfVariable(i)) {
+          whole.insert(inner);
+          if (std::getenv("COOPSPV_BAND_DEBUG")) {
+            std::fprintf(stderr, "band: whole: %s\n", DescribeInstruction(m_, i).c_str());
+          }
+        }
+        continue;
+      }
+      if (touched.empty() || op == Op::TypeCooperativeMatrixKHR) continue;
+      bool ok = false;
+      if (Keeps(op)) {
+        ok = true;
+      } else if (op == Op::CooperativeMatrixLoadTensorNV && rt) {
+        ok = TensorSlice(i, false, *rt).has_value();
+      } else if (op == Op::CooperativeMatrixStoreTensorNV && m_.num_words(i) > 2 &&
+                 ValueType(m_.word(i, 2))) {
+        ok = TensorSlice(i, true, *ValueType(m_.word(i, 2))).has_value();
+      } else if (op == Op::CooperativeMatrixMulAddKHR && m_.num_words(i) >= 6) {
+        const Id a = m_.TypeOf(m_.word(i, 3)), b = m_.TypeOf(m_.word(i, 4)),
+                 c = m_.TypeOf(m_.word(i, 5));
+        if (Find(b)) whole.insert(b);
+        ok = rt && Find(a) && Find(c);
+        relate(a, type);
+        relate(c, type);
+      } else if (Elementwise(op) && rt) {
+        ok = true;
+        for (uint32_t w = 3; w < m_.num_words(i); ++w) {
+          const Id t = m_.TypeOf(m_.word(i, w));
+          if (IsMatrixType(t) && (!Find(t) || Find(t)->rows != rt->rows)) ok = false;
+          relate(t, type);
+        }
+      } else if ((op == Op::CompositeConstruct || op == Op::ConstantComposite) && rt) {
+        ok = m_.num_words(i) == 4 && !IsMatrixType(m_.TypeOf(m_.word(i, 3)));
+      } else if (op == Op::CooperativeMatrixLengthKHR && m_.num_words(i) == 4) {
+        ok = true;
+      } else if (op == Op::CooperativeMatrixPerElementOpEXT && rt && m_.num_words(i) >= 5) {
+        // The matrix, the result and every matrix operand (same shape) in the same bands; the
+        // function gets the band's first row added to its row (a wrapper).
+        ok = RowFunction(m_.word(i, 4)) != 0;
+        for (uint32_t w = 3; w < m_.num_words(i); ++w) {
+          if (w == 4) continue;
+          const Id t = m_.TypeOf(m_.word(i, w));
+          if (!IsMatrixType(t)) continue;
+          if (!Find(t) || Find(t)->rows != rt->rows) ok = false;
+          relate(t, type);
+        }
+      } else if (op == Op::CooperativeMatrixReduceEXT && rt && m_.num_words(i) == 6) {
+        // Row reductions only: a row's result needs that row alone.
+        const Id in = m_.TypeOf(m_.word(i, 3));
+        ok = m_.word(i, 4) == 1u && Find(in) && Find(in)->rows == rt->rows;
+        relate(in, type);
+      } else if (op == Op::CompositeConstruct && !rt) {
+        ok = true;  // An aggregate holding such matrices holds their arrays instead.
+      } else if (op == Op::CompositeExtract && rt && m_.num_words(i) > 3 &&
+                 !ValueType(m_.word(i, 3))) {
+        ok = true;  // A matrix taken out of an aggregate.
+      }
+      if (!ok) whole.insert(touched.begin(), touched.end());
+      if (!ok && std::getenv("COOPSPV_BAND_DEBUG")) {
+        std::fprintf(stderr, "band: whole: %s\n", DescribeInstruction(m_, i).c_str());
+      }
+
+    }
+    std::set<Id> bad_roots;
+    for (Id t : whole) {
+      if (types_.count(t)) bad_roots.insert(find(t));
+    }
+    for (auto it = types_.begin(); it != types_.end();) {
+      if (bad_roots.count(find(it->first))) {
+        it = types_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  // The pointee of a pointer-typed value, 0 when it is none.
+  Id Pointee(Id pointer) const {
+    const InstIndex pt = m_.Def(m_.TypeOf(pointer));
+    if (pt == ir::kNoInst || m_.opcode(pt) != Op::TypePointer) return 0;
+    return m_.word(pt, 3);
+  }
+  // The first candidate matrix type an access chain's indices enter (its base pointee
+  // included), 0 when none.
+  Id ChainedMatrix(InstIndex i) const {
+    if (m_.num_words(i) < 4) return 0;
+    Id t = Pointee(m_.word(i, 3));
+    const uint32_t first = m_.opcode(i) == Op::PtrAccessChain ? 5 : 4;
+    for (uint32_t w = first; t; ++w) {
+      if (Find(t)) return t;
+      if (w >= m_.num_words(i)) return 0;
+      const InstIndex d = m_.Def(t);
+      if (d == ir::kNoInst) return 0;
+      switch (m_.opcode(d)) {
+        case Op::TypeStruct: {
+          const auto member = ir::ConstantValue(m_, m_.word(i, w));
+          if (!member || 2 + *member >= m_.num_words(d)) return 0;
+          t = m_.word(d, 2 + *member);
+          break;
+        }
+        case Op::TypeArray:
+        case Op::TypeRuntimeArray:
+        case Op::TypeVector:
+        case Op::TypeMatrix:
+          t = m_.word(d, 2);
+          break;
+        default:
+          return 0;
+      }
+    }
+    return 0;
+  }
+  // OpAccessChain / OpInBoundsAccessChain of one index (an element) into a pointer to a
+  // candidate matrix type.
+  bool ElementOfVariable(InstIndex i) const {
+    return (m_.opcode(i) == Op::AccessChain || m_.opcode(i) == Op::InBoundsAccessChain) &&
+           m_.num_words(i) == 5 && Find(Pointee(m_.word(i, 3)));
+  }
+
+  // The type of Func's first parameter (the row) when Func is an OpFunction of (row, column,
+  // element, ...) with a 32-bit integer row; 0 otherwise.
+  Id RowFunction(Id func) const {
+    const InstIndex fd = m_.Def(func);
+    if (fd == ir::kNoInst || m_.opcode(fd) != Op::Function) return 0;
+    const InstIndex ft = m_.Def(m_.word(fd, 4));
+    if (ft == ir::kNoInst || m_.opcode(ft) != Op::TypeFunction || m_.num_words(ft) < 6) return 0;
+    const InstIndex row = m_.Def(m_.word(ft, 3));
+    if (row == ir::kNoInst || m_.opcode(row) != Op::TypeInt || m_.word(row, 2) != 32) return 0;
+    return m_.word(ft, 3);
+  }
+
+  bool IsMatrixType(Id type) const {
+    const Op op = m_.DefOpcode(type);
+    return op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV;
+  }
+
+  // A constant declared before the first banded type (global) or before the functions.
+  Id Const(Id type, uint32_t value) {
+    auto add = [&](Op op, std::span<const uint32_t> words) {
+      if (current_ == ir::kNoInst || current_ < m_.global_end()) {
+        b_.SetInsertBefore(first_banded_);
+      } else {
+        b_.SetInsertBeforeFunctions();
+      }
+      const Id id = b_.AddDeclaration(op, words);
+      if (current_ != ir::kNoInst) b_.SetInsertBefore(current_);
+      return id;
+    };
+    return declarations_.FindOrAdd(Op::Constant, {type, value}, Reuse::kNever, add);
+  }
+
+  void Declare() {
+    first_banded_ = ir::kNoInst;
+    for (auto& [id, t] : types_) {
+      if (first_banded_ == ir::kNoInst || m_.Def(id) < first_banded_) first_banded_ = m_.Def(id);
+    }
+    for (auto& [id, t] : types_) {
+      const InstIndex d = m_.Def(id);
+      const Id rows = Const(t.size_type, h_), count = Const(t.size_type, t.count);
+      b_.SetInsertBefore(d);
+      t.band = b_.Add(Op::TypeCooperativeMatrixKHR, 0,
+                      {t.component, m_.word(d, 3), rows, m_.word(d, 5), m_.word(d, 6)});
+      b_.Replace(d, Op::TypeArray, std::vector<uint32_t>{id, t.band, count});
+    }
+  }
+
+  // Band b of `value` (the value itself for a type without bands).
+  Id BandOf(Id value, uint32_t b) {
+    const BandType* t = ValueType(value);
+    if (!t) return value;
+    return b_.Add(Op::CompositeExtract, t->band, {value, b});
+  }
+
+  // OpTensorLayoutSliceNV of the access's slice for band b, before the access.
+  Id BandSlice(const Slice& s, const BandType& t, uint32_t b) {
+    const Id span_type = m_.TypeOf(m_.word(s.slice, 5));
+    const Id offset_row = Const(span_type, b * h_), span_row = Const(span_type, h_);
+    const Id zero = Const(span_type, 0);
+    const Id column_span = m_.word(s.slice, 5 + 2 * (1 - s.row_dim));
+    std::vector<uint32_t> words = {m_.result_id(s.slice)};
+    for (uint32_t dim = 0; dim < 2; ++dim) {
+      if (dim == s.row_dim) {
+        words.push_back(offset_row);
+        words.push_back(span_row);
+      } else {
+        words.push_back(zero);
+        words.push_back(column_span);
+      }
+    }
+    (void)t;
+    return b_.Add(Op::TensorLayoutSliceNV, m_.type_id(s.slice), words);
+  }
+
+  void Rewrite(InstIndex i) {
+    current_ = i;
+    const Op op = m_.opcode(i);
+    const Id type = m_.type_id(i);
+    const Id result = m_.result_id(i);
+    const BandType* rt = Find(type);
+    if (op == Op::CooperativeMatrixLoadTensorNV && rt) {
+      const std::optional<Slice> s = TensorSlice(i, false, *rt);
+      if (!s) return Fail(i, "the tensor access cannot be banded");
+      b_.SetInsertBefore(i);
+      std::vector<uint32_t> bands;
+      for (uint32_t b = 0; b < rt->count; ++b) {
+        std::vector<uint32_t> words = {m_.word(i, 3), BandOf(m_.word(i, 4), b),
+                                       BandSlice(*s, *rt, b)};
+        for (uint32_t w = 6; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
+        bands.push_back(b_.Add(op, rt->band, words));
+      }
+      b_.Add(Op::CompositeConstruct, type, bands, result);
+      b_.Remove(i);
+      return;
+    }
+    if (op == Op::CooperativeMatrixStoreTensorNV && m_.num_words(i) > 2 &&
+        ValueType(m_.word(i, 2))) {
+      const BandType& t = *ValueType(m_.word(i, 2));
+      const std::optional<Slice> s = TensorSlice(i, true, t);
+      if (!s) return Fail(i, "the tensor access cannot be banded");
+      b_.SetInsertBefore(i);
+      for (uint32_t b = 0; b < t.count; ++b) {
+        std::vector<uint32_t> words = {m_.word(i, 1), BandOf(m_.word(i, 2), b),
+                                       BandSlice(*s, t, b)};
+        for (uint32_t w = 4; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
+        b_.Add(op, 0, words);
+      }
+      b_.Remove(i);
+      return;
+    }
+    if (op == Op::CooperativeMatrixMulAddKHR && rt) {
+      b_.SetInsertBefore(i);
+      std::vector<uint32_t> bands;
+      for (uint32_t b = 0; b < rt->count; ++b) {
+        std::vector<uint32_t> words = {BandOf(m_.word(i, 3), b), m_.word(i, 4),
+                                       BandOf(m_.word(i, 5), b)};
+        for (uint32_t w = 6; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
+        bands.push_back(b_.Add(op, rt->band, words));
+      }
+      b_.Add(Op::CompositeConstruct, type, bands, result);
+      b_.Remove(i);
+      return;
+    }
+    if (op == Op::CooperativeMatrixLengthKHR && m_.num_words(i) == 4 && Find(m_.word(i, 3))) {
+      // The bands' elements one after another: count times a band's length.
+      const BandType& t = *Find(m_.word(i, 3));
+      b_.SetInsertBefore(i);
+      const Id band_length = b_.Add(op, type, {t.band});
+      b_.Add(Op::IMul, type, {band_length, Const(type, t.count)}, result);
+      b_.Remove(i);
+      return;
+    }
+    if ((op == Op::AccessChain || op == Op::InBoundsAccessChain) && m_.num_words(i) == 5 &&
+        Find(Pointee(m_.word(i, 3)))) {
+      // Element e: element e % L of band e / L (L the band's length), as Length counts them.
+      const BandType& t = *Find(Pointee(m_.word(i, 3)));
+      const Id index = m_.word(i, 4), index_type = m_.TypeOf(index);
+      b_.SetInsertBefore(i);
+      const Id band_length = b_.Add(Op::CooperativeMatrixLengthKHR, index_type, {t.band});
+      const Id band = b_.Add(Op::UDiv, index_type, {index, band_length});
+      const Id element = b_.Add(Op::UMod, index_type, {index, band_length});
+      b_.Add(op, type, {m_.word(i, 3), band, element}, result);
+      b_.Remove(i);
+      return;
+    }
+    if (op == Op::CooperativeMatrixPerElementOpEXT && rt) {
+      const Id wrapper = RowOffsetWrapper(m_.word(i, 4));
+      const Id row_type = RowFunction(m_.word(i, 4));
+      b_.SetInsertBefore(i);
+      std::vector<uint32_t> bands;
+      for (uint32_t b = 0; b < rt->count; ++b) {
+        std::vector<uint32_t> words = {BandOf(m_.word(i, 3), b), wrapper};
+        for (uint32_t w = 5; w < m_.num_words(i); ++w) words.push_back(BandOf(m_.word(i, w), b));
+        words.push_back(Const(row_type, b * h_));
+        bands.push_back(b_.Add(op, rt->band, words));
+      }
+      b_.Add(Op::CompositeConstruct, type, bands, result);
+      b_.Remove(i);
+      return;
+    }
+    if (op == Op::CooperativeMatrixReduceEXT && rt) {
+      b_.SetInsertBefore(i);
+      std::vector<uint32_t> bands;
+      for (uint32_t b = 0; b < rt->count; ++b) {
+        bands.push_back(b_.Add(op, rt->band, {BandOf(m_.word(i, 3), b), m_.word(i, 4),
+                                               m_.word(i, 5)}));
+      }
+      b_.Add(Op::CompositeConstruct, type, bands, result);
+      b_.Remove(i);
+      return;
+    }
+    if ((op == Op::CompositeConstruct || op == Op::ConstantComposite) && rt) {
+      b_.SetInsertBefore(i);
+      const Id band = b_.Add(op, rt->band, {m_.word(i, 3)});
+      b_.Add(op, type, std::vector<uint32_t>(rt->count, band), result);
+      b_.Remove(i);
+      return;
+    }
+    if (Elementwise(op) && rt) {
+      b_.SetInsertBefore(i);
+      std::vector<uint32_t> bands;
+      for (uint32_t b = 0; b < rt->count; ++b) {
+        std::vector<uint32_t> words;
+        for (uint32_t w = 3; w < m_.num_words(i); ++w) words.push_back(BandOf(m_.word(i, w), b));
+        bands.push_back(b_.Add(op, rt->band, words));
+      }
+      b_.Add(Op::CompositeConstruct, type, bands, result);
+      b_.Remove(i);
+      return;
+    }
+  }
+
+  // Func'(row, column, element, operands..., first_row) = Func(row + first_row, column,
+  // element, operands...): one per Func, after the module's functions.
+  Id RowOffsetWrapper(Id func) {
+    auto it = wrappers_.find(func);
+    if (it != wrappers_.end()) return it->second;
+    const InstIndex fd = m_.Def(func);
+    const InstIndex ft = m_.Def(m_.word(fd, 4));
+    const Id result_type = m_.word(fd, 1), row_type = m_.word(ft, 3);
+    std::vector<uint32_t> fn_type = {m_.word(ft, 2)};
+    for (uint32_t w = 3; w < m_.num_words(ft); ++w) fn_type.push_back(m_.word(ft, w));
+    fn_type.push_back(row_type);
+    auto add = [&](Op op, std::span<const uint32_t> words) {
+      b_.SetInsertBeforeFunctions();
+      const Id id = b_.AddDeclaration(op, words);
+      b_.SetInsertBefore(current_);
+      return id;
+    };
+    const Id wrapper_type = declarations_.FindOrAdd(Op::TypeFunction, fn_type, Reuse::kModule, add);
+    b_.SetInsertAtEnd();
+    const Id wrapper = b_.Add(Op::Function, result_type, {0u, wrapper_type});
+    std::vector<uint32_t> params;
+    for (uint32_t w = 3; w < m_.num_words(ft); ++w) {
+      params.push_back(b_.Add(Op::FunctionParameter, m_.word(ft, w), {}));
+    }
+    const Id first_row = b_.Add(Op::FunctionParameter, row_type, {});
+    b_.Add(Op::Label, 0, {});
+    std::vector<uint32_t> call = {func, b_.Add(Op::IAdd, row_type, {params[0], first_row})};
+    call.insert(call.end(), params.begin() + 1, params.end());
+    const Id value = b_.Add(Op::FunctionCall, result_type, call);
+    b_.Add(Op::ReturnValue, 0, {value});
+    b_.Add(Op::FunctionEnd, 0, {});
+    b_.SetInsertBefore(current_);
+    wrappers_[func] = wrapper;
+    return wrapper;
+  }
+
+  void Fail(InstIndex i, const std::string& why) {
+    if (error_.empty()) error_ = DescribeInstruction(m_, i) + ": " + why;
+  }
+
+  const ir::Module& m_;
+  const uint32_t h_;
+  ir::Builder b_;
+  std::map<Id, BandType> types_;
+  std::set<Id> clipped_views_;  // View types some OpTensorViewSetClipNV makes.
+  std::map<Id, Id> wrappers_;   // Func: its row-offset wrapper.
+  ir::Declarations declarations_{m_};
+  InstIndex first_banded_ = ir::kNoInst;
+  InstIndex current_ = ir::kNoInst;
+  std::string error_;
+};
+
+}  // namespace
+
+PassResult BandCoopMatrix2(const ir::Module& module, uint32_t band_rows) {
+  return Bander(module, band_rows).Run();
+}
+
+namespace {
+class BandPass : public Pass {
+ public:
+  explicit BandPass(uint32_t rows) : rows_(rows) {}
+  const char* name() const override { return "band-coop-matrix2"; }
+  PassResult Run(ir::Module& module) override { return BandCoopMatrix2(module, rows_); }
+
+ private:
+  uint32_t rows_;
+};
+}  // namespace
+
+std::unique_ptr<Pass> CreateBandCoopMatrix2Pass(std::string_view argument, std::string* error) {
+  uint32_t rows = 0;
+  for (char c : argument) {
+    if (c < '0' || c > '9' || rows > 65536) {
+      rows = 0;
+      break;
+    }
+    rows = rows * 10 + static_cast<uint32_t>(c - '0');
+  }
+  if (rows == 0 || rows > 65536) {
+    *error = "--band-coop-matrix2 takes the band height (rows, 1 to 65536), not '" +
+             std::string(argument) + "'";
+    return nullptr;
+  }
+  return std::make_unique<BandPass>(rows);
+}
+
+}  // namespace coopspv::opt
