@@ -16,7 +16,8 @@
 #    row-major): those are left out of the cmp.
 # 2. The validate mode's cost on a cache hit (utils/layer_cost.sh): every module of
 #    test/data/corpus is created (vkCreateShaderModule and vkCreateComputePipelines, layer_client
-#    --time, the median of 20; and vkCreateShaderModule alone, the median of 200) without the
+#    --time, the median of 20; and vkCreateShaderModule alone, the median of 200; each the median
+#    of 5 alternating rounds) without the
 #    layer and through it (validation only, coopspv.emulate off, its cache directory filled by a
 #    first run); per module the medians in microseconds and the differences, and the sums over
 #    the modules the driver takes (the total's percentage is the issue's < 1%).
@@ -72,7 +73,7 @@ status=0
     name=$(basename "$m" .spvasm)
     "$BIN/coopspv-as" "$m" -o "$WORK/$name.spv" 2>/dev/null && modules+=("$WORK/$name.spv")
   done
-  utils/layer_cost.sh "$BIN/layer_client" "$LAYER" "$WORK/cost" --repeat 20 "${modules[@]}" ||
+  utils/layer_cost.sh "$BIN/layer_client" "$LAYER" "$WORK/cost" --repeat 20 --rounds 5 "${modules[@]}" ||
     status=1
   exit "$status"
 } 2>&1 | tee "$REPORT"

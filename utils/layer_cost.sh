@@ -4,7 +4,7 @@
 # test/run/lavapipe_env.sh; the H100 in utils/gpu_check_layer.sh):
 #
 #   utils/layer_cost.sh <layer_client> <layer dir> <work dir> [--repeat n] [--module-repeat m]
-#                       module.spv...
+#                       [--rounds r] module.spv...
 #
 # Per module, layer_client --time --repeat n (default 20; m, default 200, for the module
 # creations alone) runs without the layer and through it
@@ -13,8 +13,9 @@
 #   <module> <without> <with> <difference>  <module without> <module with> <module difference>
 # the medians in microseconds of vkCreateShaderModule + vkCreateComputePipelines, then of
 # vkCreateShaderModule alone (layer_client --modules-only: where the layer validates a module as
-# created, without a driver's compilation between two creations to cool the caches), and at the
-# end
+# created, without a driver's compilation between two creations to cool the caches); with
+# --rounds r (default 1) each is the median of r alternating rounds without and through the
+# layer; and at the end
 #   total <without> <with> <percent>  <module without> <module with> <module difference>
 # over the modules the driver takes (a module whose pipeline the driver refuses counts in the
 # module columns only). LAYER_SETTINGS (default "VK_COOPSPV_EMULATE=0") are the layer's
@@ -25,11 +26,20 @@
 set -u
 CLIENT="$1" LAYER_DIR="$2" WORK="$3"
 shift 3
-repeat=20 module_repeat=200
-while [ "${1:-}" = "--repeat" ] || [ "${1:-}" = "--module-repeat" ]; do
-  [ "$1" = "--repeat" ] && repeat="$2" || module_repeat="$2"
+repeat=20 module_repeat=200 rounds=1
+while [ "${1:-}" = "--repeat" ] || [ "${1:-}" = "--module-repeat" ] || [ "${1:-}" = "--rounds" ]; do
+  case $1 in
+    --repeat) repeat="$2" ;;
+    --module-repeat) module_repeat="$2" ;;
+    *) rounds="$2" ;;
+  esac
   shift 2
 done
+# The median of the non-empty arguments (empty when there is none).
+median() {
+  printf '%s\n' "$@" | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END {
+    if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
 export VK_LAYER_PATH="$LAYER_DIR"
 mkdir -p "$WORK"
 cache="$WORK/cache"
@@ -38,21 +48,27 @@ status=0
 total_plain=0 total_layer=0 module_plain=0 module_layer=0
 for spv in "$@"; do
   name=$(basename "$spv")
-  taken=1
-  env -u VK_INSTANCE_LAYERS "$CLIENT" --time --repeat "$repeat" "$spv" >"$WORK/plain.out" 2>&1 ||
-    taken=0
-  plain=$(sed -n "s/^TIME $name //p" "$WORK/plain.out")
-  plain_m=$(env -u VK_INSTANCE_LAYERS "$CLIENT" --modules-only --time --repeat "$module_repeat" "$spv" \
-    2>/dev/null | sed -n "s/^TIME_MODULE $name //p")
+  taken=1 layer_status=0
   env VK_INSTANCE_LAYERS=VK_LAYER_coopspv "${settings[@]}" VK_COOPSPV_CACHE_DIR="$cache" \
     "$CLIENT" "$spv" >/dev/null 2>&1
-  env VK_INSTANCE_LAYERS=VK_LAYER_coopspv "${settings[@]}" VK_COOPSPV_CACHE_DIR="$cache" \
-    "$CLIENT" --time --repeat "$repeat" "$spv" >"$WORK/layer.out" 2>/dev/null
-  layer_status=$?
-  layer=$(sed -n "s/^TIME $name //p" "$WORK/layer.out")
-  layer_m=$(env VK_INSTANCE_LAYERS=VK_LAYER_coopspv "${settings[@]}" VK_COOPSPV_CACHE_DIR="$cache" \
-    "$CLIENT" --modules-only --time --repeat "$module_repeat" "$spv" 2>/dev/null |
-    sed -n "s/^TIME_MODULE $name //p")
+  # Rounds without and through the layer, alternating, each side's median over the rounds: the
+  # driver's own creation time drifts between processes by more than the layer's cost.
+  plains=() layers=() plain_ms=() layer_ms=()
+  for ((round = 0; round < rounds; ++round)); do
+    env -u VK_INSTANCE_LAYERS "$CLIENT" --time --repeat "$repeat" "$spv" >"$WORK/plain.out" 2>&1 ||
+      taken=0
+    plains+=("$(sed -n "s/^TIME $name //p" "$WORK/plain.out")")
+    plain_ms+=("$(env -u VK_INSTANCE_LAYERS "$CLIENT" --modules-only --time --repeat \
+      "$module_repeat" "$spv" 2>/dev/null | sed -n "s/^TIME_MODULE $name //p")")
+    env VK_INSTANCE_LAYERS=VK_LAYER_coopspv "${settings[@]}" VK_COOPSPV_CACHE_DIR="$cache" \
+      "$CLIENT" --time --repeat "$repeat" "$spv" >"$WORK/layer.out" 2>/dev/null || layer_status=1
+    layers+=("$(sed -n "s/^TIME $name //p" "$WORK/layer.out")")
+    layer_ms+=("$(env VK_INSTANCE_LAYERS=VK_LAYER_coopspv "${settings[@]}" \
+      VK_COOPSPV_CACHE_DIR="$cache" "$CLIENT" --modules-only --time --repeat "$module_repeat" \
+      "$spv" 2>/dev/null | sed -n "s/^TIME_MODULE $name //p")")
+  done
+  plain=$(median "${plains[@]}") layer=$(median "${layers[@]}")
+  plain_m=$(median "${plain_ms[@]}") layer_m=$(median "${layer_ms[@]}")
   # TIME_MODULE is missing from an older layer_client: 0.
   plain_m=${plain_m:-0} layer_m=${layer_m:-0}
   if [ "$taken" = 0 ]; then
