@@ -61,6 +61,7 @@
 #include "source/ir/declarations.h"
 #include "source/ir/scalar_eval.h"
 #include "source/opt/passes.h"
+#include "source/opt/tile_coop_matrix.h"
 
 namespace coopspv::opt {
 namespace {
@@ -79,32 +80,9 @@ struct BandType {
   uint32_t count = 0;
 };
 
+// The tile pass's element-wise instructions, and Use conversions between component types.
 bool Elementwise(Op op) {
-  switch (op) {
-    case Op::FNegate:
-    case Op::SNegate:
-    case Op::FAdd:
-    case Op::FSub:
-    case Op::FMul:
-    case Op::FDiv:
-    case Op::IAdd:
-    case Op::ISub:
-    case Op::IMul:
-    case Op::SDiv:
-    case Op::UDiv:
-    case Op::MatrixTimesScalar:
-    case Op::FConvert:
-    case Op::SConvert:
-    case Op::UConvert:
-    case Op::ConvertFToU:
-    case Op::ConvertFToS:
-    case Op::ConvertSToF:
-    case Op::ConvertUToF:
-    case Op::CooperativeMatrixConvertNV:
-      return true;
-    default:
-      return false;
-  }
+  return IsPiecewiseMatrixOp(op) || op == Op::CooperativeMatrixConvertNV;
 }
 
 // Instructions that keep their words: they move a value of the type as a whole.

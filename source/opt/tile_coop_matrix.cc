@@ -339,32 +339,7 @@ class Tiler {
     return it == types_.end() ? nullptr : &it->second;
   }
 
-  static bool Elementwise(Op op) {
-    switch (op) {
-      case Op::FNegate:
-      case Op::SNegate:
-      case Op::FAdd:
-      case Op::FSub:
-      case Op::FMul:
-      case Op::FDiv:
-      case Op::IAdd:
-      case Op::ISub:
-      case Op::IMul:
-      case Op::SDiv:
-      case Op::UDiv:
-      case Op::MatrixTimesScalar:
-      case Op::FConvert:
-      case Op::SConvert:
-      case Op::UConvert:
-      case Op::ConvertFToU:
-      case Op::ConvertFToS:
-      case Op::ConvertSToF:
-      case Op::ConvertUToF:
-        return true;
-      default:
-        return false;
-    }
-  }
+
 
   void ChooseTiles() {
     std::set<Id> unsupported;
@@ -416,7 +391,7 @@ class Tiler {
     for (bool again = true; again;) {
       again = false;
       for (InstIndex i = m_.global_end(); i < m_.num_instructions(); ++i) {
-        if (!Elementwise(m_.opcode(i)) || !Find(m_.type_id(i))) continue;
+        if (!IsPiecewiseMatrixOp(m_.opcode(i)) || !Find(m_.type_id(i))) continue;
         const Id r = m_.type_id(i);
         for (uint32_t w = 3; w < m_.num_words(i); ++w) {
           const Id o = m_.TypeOf(m_.word(i, w));
@@ -899,7 +874,7 @@ class Tiler {
       b_.Remove(i);
       return;
     }
-    if (Elementwise(op) && result_tiled) {
+    if (IsPiecewiseMatrixOp(op) && result_tiled) {
       for (uint32_t w = 3; w < m_.num_words(i); ++w) {
         const MatrixType* t = Find(m_.TypeOf(m_.word(i, w)));
         if (t && (t->m != rt->m || t->n != rt->n || t->rows != rt->rows)) {
@@ -989,6 +964,33 @@ class LowerUnlistedPass : public Pass {
 };
 
 }  // namespace
+
+bool IsPiecewiseMatrixOp(spv::Op op) {
+  switch (op) {
+    case Op::FNegate:
+    case Op::SNegate:
+    case Op::FAdd:
+    case Op::FSub:
+    case Op::FMul:
+    case Op::FDiv:
+    case Op::IAdd:
+    case Op::ISub:
+    case Op::IMul:
+    case Op::SDiv:
+    case Op::UDiv:
+    case Op::MatrixTimesScalar:
+    case Op::FConvert:
+    case Op::SConvert:
+    case Op::UConvert:
+    case Op::ConvertFToU:
+    case Op::ConvertFToS:
+    case Op::ConvertSToF:
+    case Op::ConvertUToF:
+      return true;
+    default:
+      return false;
+  }
+}
 
 PassResult LowerUnlistedCoopMatrices(ir::Module& module, uint32_t subgroup_size,
                                      const std::vector<TileShape>& shapes) {

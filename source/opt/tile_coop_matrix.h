@@ -23,6 +23,11 @@ struct TileShape {
   bool saturating;
 };
 
+// The element-wise arithmetic and conversions on cooperative matrices that a matrix split into
+// pieces (tiles, row bands) does piece by piece, each piece's result from the same pieces of
+// its operands.
+bool IsPiecewiseMatrixOp(spv::Op op);
+
 // The profile's Subgroup-scope entries.
 std::vector<TileShape> TileShapesOf(const profile::DeviceProfile& profile);
 // The argument of --tile-coop-matrix: empty gives the default shapes (the H100's list), else a
