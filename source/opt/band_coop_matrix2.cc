@@ -19,9 +19,9 @@
 //
 // Rewritten, band b holding rows [b * H, (b + 1) * H):
 // - OpCooperativeMatrixLoadTensorNV / StoreTensorNV, when the TensorLayout comes from
-//   OpTensorLayoutSliceNV of a 2-D layout whose span in the dimension the matrix's columns walk
-//   is the constant C (the matrix then reads the slice row by row: element (r, c) is at slice
-//   coordinates (r, c), or (c, r) through a transposing view): one per band, through
+//   OpTensorLayoutSliceNV of a 2-D layout whose spans are the constants R and C in the
+//   dimensions the matrix's rows and columns walk (element (r, c) is then at slice coordinates
+//   (r, c), or (c, r) through a transposing view): one per band, through
 //   OpTensorLayoutSliceNV of that layout with offset b * H and span H in the dimension the rows
 //   walk and offset 0, span C in the other (a slice of a slice adds the offsets). A TensorView
 //   must come from OpCreateTensorViewNV without dimensions (its clip is the whole matrix);
@@ -209,9 +209,12 @@ class Bander {
     } else {
       s.row_dim = 0;
     }
-    // The span of the columns' dimension: words 4 + 2 * dim (offset), 5 + 2 * dim (span).
+    // The slice's spans (words 4 + 2 * dim: offset, 5 + 2 * dim: span) are the matrix's rows
+    // and columns: element (r, c) is then at slice coordinates (r, c) in the rows' and columns'
+    // dimensions, with no element enumerated past the slice.
     const auto span = ir::ConstantValue(m_, m_.word(s.slice, 5 + 2 * column_dim));
-    if (!span || *span != t.columns) return std::nullopt;
+    const auto row_span = ir::ConstantValue(m_, m_.word(s.slice, 5 + 2 * s.row_dim));
+    if (!span || *span != t.columns || !row_span || *row_span != t.rows) return std::nullopt;
     return s;
   }
 
