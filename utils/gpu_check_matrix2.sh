@@ -30,9 +30,9 @@ check() {  # name report [coopspv-run options...]
   if [ "$code" = 0 ]; then
     echo "PASS $name: $(tail -1 "$DIR/$report")"
   elif [ ${#only[@]} -gt 0 ] && grep -q "no cooperative matrix shape of the device lists" "$DIR/$report"; then
-    # The kernel's own Subgroup matrices are of shapes the device lists in no way (float32 or
-    # 8x16 uint operands on the H100): --lower-coop-matrix2=32,h100 refuses them, naming the
-    # shape, so there is no KHR form to run; the plain form must run.
+    # A lowering that still names a shape the device lists in no way (it lowers such
+    # matrices to plain code, so only a failure of that step can): no KHR form to run; the
+    # plain form must run.
     echo "UNSUPPORTED $name: $(grep -m1 -o -E '%[0-9]+ = Op(TypeCooperativeMatrix|CooperativeMatrixMulAdd)KHR: [^(]*' "$DIR/$report" | cut -c1-160)"
   else
     echo "FAIL $name (exit $code):"
