@@ -19,11 +19,12 @@
 //
 // Rewritten, band b holding rows [b * H, (b + 1) * H):
 // - OpCooperativeMatrixLoadTensorNV / StoreTensorNV, when the TensorLayout comes from
-//   OpTensorLayoutSliceNV of a 2-D layout whose spans are the constants R and C in the
-//   dimensions the matrix's rows and columns walk (element (r, c) is then at slice coordinates
-//   (r, c), or (c, r) through a transposing view): one per band, through
+//   OpTensorLayoutSliceNV whose spans, from the innermost view dimension (the layout's without a
+//   view) outwards, are constants of product C and then the constant R (element (r, c) is then at
+//   coordinate r in that dimension, c spread over the inner ones, 0 in the outer ones): one per
+//   band, through
 //   OpTensorLayoutSliceNV of that layout with offset b * H and span H in the dimension the rows
-//   walk and offset 0, span C in the other (a slice of a slice adds the offsets). A TensorView
+//   walk and offset 0 and the same span in the others (a slice of a slice adds the offsets). A TensorView
 //   must come from OpCreateTensorViewNV without dimensions (its clip is the whole matrix);
 //   DecodeFunc, the memory operands and the clamp value stay. The load's Object gives each band
 //   its own band.
@@ -168,6 +169,7 @@ class Bander {
   // slice it reads; nullopt when the access is not one the bands can take.
   struct Slice {
     InstIndex slice = ir::kNoInst;  // OpTensorLayoutSliceNV of the access.
+    uint32_t dims = 2;              // The layout's Dim.
     uint32_t row_dim = 0;           // The layout dimension of the matrix's rows.
   };
   std::optional<Slice> TensorSlice(InstIndex i, bool store, const BandType& t) const {
@@ -179,10 +181,15 @@ class Bander {
       return std::nullopt;
     }
     const InstIndex layout_type = m_.Def(m_.type_id(s.slice));
-    if (layout_type == ir::kNoInst || m_.opcode(layout_type) != Op::TypeTensorLayoutNV ||
-        ir::ConstantValue(m_, m_.word(layout_type, 2)) != 2u || m_.num_words(s.slice) != 8) {
+    if (layout_type == ir::kNoInst || m_.opcode(layout_type) != Op::TypeTensorLayoutNV) {
       return std::nullopt;
     }
+    const auto dims = ir::ConstantValue(m_, m_.word(layout_type, 2));
+    // 2-D layouts: the only ones checked on a GPU in bands so far (ggml's matmuls, cm2_decode_q4).
+    if (!dims || *dims != 2 || m_.num_words(s.slice) != 4 + 2 * *dims) {
+      return std::nullopt;
+    }
+    s.dims = *dims;
     // Memory operands, then the tensor addressing operands (TensorView first).
     uint32_t w = first + 3;
     const uint32_t memory = m_.word(i, w++);
@@ -190,31 +197,43 @@ class Bander {
     for (uint32_t bit : {0x2u, 0x8u, 0x10u}) w += (memory & bit) ? 1 : 0;
     if (w >= m_.num_words(i)) return std::nullopt;
     const uint32_t tensor = m_.word(i, w++);
-    uint32_t column_dim = 1;
+    // The view's permutation (the identity without a view): view dimension k is layout
+    // dimension p[k], and the slice is enumerated row-major over the view's dimensions.
+    std::vector<uint32_t> p(s.dims);
+    for (uint32_t k = 0; k < s.dims; ++k) p[k] = k;
     if (tensor & 1u) {
       if (w >= m_.num_words(i)) return std::nullopt;
       // A view without dimensions whose clip nothing in the module sets: its value (made by
       // OpCreateTensorViewNV, wherever it was kept) clips nothing.
       const Id view_type = m_.TypeOf(m_.word(i, w));
       const InstIndex vt = m_.Def(view_type);
-      if (vt == ir::kNoInst || m_.opcode(vt) != Op::TypeTensorViewNV || m_.num_words(vt) != 6 ||
-          m_.DefOpcode(m_.word(vt, 3)) != Op::ConstantFalse || clipped_views_.count(view_type)) {
+      if (vt == ir::kNoInst || m_.opcode(vt) != Op::TypeTensorViewNV ||
+          m_.num_words(vt) != 4 + s.dims || m_.DefOpcode(m_.word(vt, 3)) != Op::ConstantFalse ||
+          clipped_views_.count(view_type)) {
         return std::nullopt;
       }
-      const auto p0 = ir::ConstantValue(m_, m_.word(vt, 4));
-      const auto p1 = ir::ConstantValue(m_, m_.word(vt, 5));
-      if (!p0 || !p1 || *p0 > 1 || *p1 > 1 || *p0 == *p1) return std::nullopt;
-      s.row_dim = *p0;
-      column_dim = *p1;
-    } else {
-      s.row_dim = 0;
+      std::set<uint32_t> seen;
+      for (uint32_t k = 0; k < s.dims; ++k) {
+        const auto pk = ir::ConstantValue(m_, m_.word(vt, 4 + k));
+        if (!pk || *pk >= s.dims || !seen.insert(*pk).second) return std::nullopt;
+        p[k] = *pk;
+      }
     }
-    // The slice's spans (words 4 + 2 * dim: offset, 5 + 2 * dim: span) are the matrix's rows
-    // and columns: element (r, c) is then at slice coordinates (r, c) in the rows' and columns'
-    // dimensions, with no element enumerated past the slice.
-    const auto span = ir::ConstantValue(m_, m_.word(s.slice, 5 + 2 * column_dim));
-    const auto row_span = ir::ConstantValue(m_, m_.word(s.slice, 5 + 2 * s.row_dim));
-    if (!span || *span != t.columns || !row_span || *row_span != t.rows) return std::nullopt;
+    // The slice's spans (words 4 + 2 * dim: offset, 5 + 2 * dim: span), innermost view dimension
+    // first: constants whose product is C, then R in the next (the rows' dimension). Element
+    // (r, c) is then at coordinate r there, c spread over the inner ones, and 0 in the outer ones
+    // (whatever their spans), with no element enumerated past the slice.
+    uint64_t columns = 1;
+    uint32_t k = s.dims;
+    while (k > 0 && columns < t.columns) {
+      const auto span = ir::ConstantValue(m_, m_.word(s.slice, 5 + 2 * p[--k]));
+      if (!span || *span == 0) return std::nullopt;
+      columns *= *span;
+    }
+    if (columns != t.columns || k == 0) return std::nullopt;
+    const auto rows = ir::ConstantValue(m_, m_.word(s.slice, 5 + 2 * p[k - 1]));
+    if (!rows || *rows != t.rows) return std::nullopt;
+    s.row_dim = p[k - 1];
     return s;
   }
 
@@ -422,6 +441,17 @@ class Bander {
     }
   }
 
+  // The 32-bit unsigned integer type (declared before the functions when the module has none).
+  Id U32() {
+    auto add = [&](Op op, std::span<const uint32_t> words) {
+      b_.SetInsertBefore(first_banded_);
+      const Id id = b_.AddDeclaration(op, words);
+      if (current_ != ir::kNoInst) b_.SetInsertBefore(current_);
+      return id;
+    };
+    return declarations_.FindOrAdd(Op::TypeInt, {32u, 0u}, Reuse::kModule, add);
+  }
+
   // Band b of `value` (the value itself for a type without bands).
   Id BandOf(Id value, uint32_t b) {
     const BandType* t = ValueType(value);
@@ -430,22 +460,15 @@ class Bander {
   }
 
   // OpTensorLayoutSliceNV of the access's slice for band b, before the access.
-  Id BandSlice(const Slice& s, const BandType& t, uint32_t b) {
+  Id BandSlice(const Slice& s, uint32_t b) {
     const Id span_type = m_.TypeOf(m_.word(s.slice, 5));
     const Id offset_row = Const(span_type, b * h_), span_row = Const(span_type, h_);
     const Id zero = Const(span_type, 0);
-    const Id column_span = m_.word(s.slice, 5 + 2 * (1 - s.row_dim));
     std::vector<uint32_t> words = {m_.result_id(s.slice)};
-    for (uint32_t dim = 0; dim < 2; ++dim) {
-      if (dim == s.row_dim) {
-        words.push_back(offset_row);
-        words.push_back(span_row);
-      } else {
-        words.push_back(zero);
-        words.push_back(column_span);
-      }
+    for (uint32_t dim = 0; dim < s.dims; ++dim) {
+      words.push_back(dim == s.row_dim ? offset_row : zero);
+      words.push_back(dim == s.row_dim ? span_row : m_.word(s.slice, 5 + 2 * dim));
     }
-    (void)t;
     return b_.Add(Op::TensorLayoutSliceNV, m_.type_id(s.slice), words);
   }
 
@@ -462,7 +485,7 @@ class Bander {
       std::vector<uint32_t> bands;
       for (uint32_t b = 0; b < rt->count; ++b) {
         std::vector<uint32_t> words = {m_.word(i, 3), BandOf(m_.word(i, 4), b),
-                                       BandSlice(*s, *rt, b)};
+                                       BandSlice(*s, b)};
         for (uint32_t w = 6; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
         bands.push_back(b_.Add(op, rt->band, words));
       }
@@ -478,7 +501,7 @@ class Bander {
       b_.SetInsertBefore(i);
       for (uint32_t b = 0; b < t.count; ++b) {
         std::vector<uint32_t> words = {m_.word(i, 1), BandOf(m_.word(i, 2), b),
-                                       BandSlice(*s, t, b)};
+                                       BandSlice(*s, b)};
         for (uint32_t w = 4; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
         b_.Add(op, 0, words);
       }
@@ -511,11 +534,13 @@ class Bander {
         Find(Pointee(m_.word(i, 3)))) {
       // Element e: element e % L of band e / L (L the band's length), as Length counts them.
       const BandType& t = *Find(Pointee(m_.word(i, 3)));
-      const Id index = m_.word(i, 4), index_type = m_.TypeOf(index);
+      const Id u32 = U32();
+      Id index = m_.word(i, 4);
       b_.SetInsertBefore(i);
-      const Id band_length = b_.Add(Op::CooperativeMatrixLengthKHR, index_type, {t.band});
-      const Id band = b_.Add(Op::UDiv, index_type, {index, band_length});
-      const Id element = b_.Add(Op::UMod, index_type, {index, band_length});
+      if (m_.TypeOf(index) != u32) index = b_.Add(Op::Bitcast, u32, {index});
+      const Id band_length = b_.Add(Op::CooperativeMatrixLengthKHR, u32, {t.band});
+      const Id band = b_.Add(Op::UDiv, u32, {index, band_length});
+      const Id element = b_.Add(Op::UMod, u32, {index, band_length});
       b_.Add(op, type, {m_.word(i, 3), band, element}, result);
       b_.Remove(i);
       return;

@@ -66,7 +66,7 @@ TEST(BandCoopMatrix2, BandsThatDoNotSplitChangeNothing) {
   }
 }
 
-// cm2_softmax_reduce reduces its rows and columns: a reduction is not done in bands, so its
+// cm2_softmax_reduce reduces its columns and its whole matrix too, which bands cannot do: its
 // matrices (and all they meet) stay whole.
 TEST(BandCoopMatrix2, MatricesMeetingAReductionStayWhole) {
   const PassRun r = Band("cm2_softmax_reduce", "16");
@@ -111,6 +111,10 @@ TEST(BandCoopMatrix2, RowReductionsAndPerElementOperationsGoBandByBand) {
       text, {{"freeze-spec-const", ""}, {"fold-spec-const", ""}, {"band-coop-matrix2", "32"}});
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(Count(r.text, "= OpCooperativeMatrixReduceEXT %"), 4u) << r.text;
+  // The wrapper's call of the per-element function.
+  EXPECT_EQ(Count(r.text, "= OpFunctionCall %float "),
+            Count(whole.text, "= OpFunctionCall %float ") + 1)
+      << r.text;
   EXPECT_EQ(Count(r.text, "= OpCooperativeMatrixPerElementOpEXT %"), 4u) << r.text;
   EXPECT_EQ(Count(r.text, "= OpFunction "), Count(whole.text, "= OpFunction ") + 1) << r.text;
   // Band b passes its first row, 32 * b, to the wrapper.
