@@ -411,19 +411,11 @@ class Bander {
     return op == Op::TypeCooperativeMatrixKHR || op == Op::TypeCooperativeMatrixNV;
   }
 
-  // A constant declared before the first banded type (global) or before the functions.
+  // A constant: the bands' sizes before the first banded type, those the functions use before
+  // the functions (only function code asks for constants while rewriting).
   Id Const(Id type, uint32_t value) {
-    auto add = [&](Op op, std::span<const uint32_t> words) {
-      if (current_ == ir::kNoInst || current_ < m_.global_end()) {
-        b_.SetInsertBefore(first_banded_);
-      } else {
-        b_.SetInsertBeforeFunctions();
-      }
-      const Id id = b_.AddDeclaration(op, words);
-      if (current_ != ir::kNoInst) b_.SetInsertBefore(current_);
-      return id;
-    };
-    return declarations_.FindOrAdd(Op::Constant, {type, value}, Reuse::kNever, add);
+    return DeclareWhileRewriting(b_, declarations_, first_banded_, current_, Op::Constant,
+                                 {type, value}, Reuse::kNever);
   }
 
   void Declare() {
@@ -443,13 +435,8 @@ class Bander {
 
   // The 32-bit unsigned integer type (declared before the functions when the module has none).
   Id U32() {
-    auto add = [&](Op op, std::span<const uint32_t> words) {
-      b_.SetInsertBefore(first_banded_);
-      const Id id = b_.AddDeclaration(op, words);
-      if (current_ != ir::kNoInst) b_.SetInsertBefore(current_);
-      return id;
-    };
-    return declarations_.FindOrAdd(Op::TypeInt, {32u, 0u}, Reuse::kModule, add);
+    return DeclareWhileRewriting(b_, declarations_, first_banded_, current_, Op::TypeInt,
+                                 {32u, 0u}, Reuse::kModule);
   }
 
   // Band b of `value` (the value itself for a type without bands).
@@ -603,13 +590,8 @@ class Bander {
     std::vector<uint32_t> fn_type = {m_.word(ft, 2)};
     for (uint32_t w = 3; w < m_.num_words(ft); ++w) fn_type.push_back(m_.word(ft, w));
     fn_type.push_back(row_type);
-    auto add = [&](Op op, std::span<const uint32_t> words) {
-      b_.SetInsertBeforeFunctions();
-      const Id id = b_.AddDeclaration(op, words);
-      b_.SetInsertBefore(current_);
-      return id;
-    };
-    const Id wrapper_type = declarations_.FindOrAdd(Op::TypeFunction, fn_type, Reuse::kModule, add);
+    const Id wrapper_type = DeclareWhileRewriting(b_, declarations_, first_banded_, current_,
+                                                  Op::TypeFunction, fn_type, Reuse::kModule);
     b_.SetInsertAtEnd();
     const Id wrapper = b_.Add(Op::Function, result_type, {0u, wrapper_type});
     std::vector<uint32_t> params;

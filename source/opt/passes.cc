@@ -243,6 +243,21 @@ PassResult FinishRebuilt(ir::Builder& builder) {
   return PassResult::Rebuilt(std::move(rebuilt));
 }
 
+ir::Id DeclareWhileRewriting(ir::Builder& builder, ir::Declarations& declarations,
+                             ir::InstIndex first, ir::InstIndex current, spv::Op op,
+                             std::span<const uint32_t> operands, ir::Declarations::Reuse reuse) {
+  return declarations.FindOrAdd(op, operands, reuse, [&](spv::Op o, std::span<const uint32_t> w) {
+    if (current == ir::kNoInst) {
+      builder.SetInsertBefore(first);
+    } else {
+      builder.SetInsertBeforeFunctions();
+    }
+    const ir::Id id = builder.AddDeclaration(o, w);
+    if (current != ir::kNoInst) builder.SetInsertBefore(current);
+    return id;
+  });
+}
+
 PassResult FinishMergingDeclarations(ir::Builder& builder) {
   PassResult result = FinishRebuilt(builder);
   if (!result.rebuilt) return result;

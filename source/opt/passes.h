@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "source/ir/builder.h"
+#include "source/ir/declarations.h"
 #include "source/opt/pass.h"
 
 namespace coopspv::opt {
@@ -141,6 +142,23 @@ PassResult FinishRebuilt(ir::Builder& builder);
 // The end of a rebuilding pass: the builder's module with MergeDuplicateDeclarations applied
 // (the result of Rebuilt), or Failed when the builder cannot write it.
 PassResult FinishMergingDeclarations(ir::Builder& builder);
+
+// A type or constant that a pass rewriting a module through `builder` needs: the one
+// `declarations` has (or, with Reuse::kModule, the module's), else a new one, placed before
+// instruction `first` (the first type the pass redefines, whose new form uses it) when no
+// instruction is being rewritten (`current` kNoInst), else before the functions (the code being
+// rewritten uses it); the cursor goes back before `current`.
+ir::Id DeclareWhileRewriting(ir::Builder& builder, ir::Declarations& declarations,
+                             ir::InstIndex first, ir::InstIndex current, spv::Op op,
+                             std::span<const uint32_t> operands, ir::Declarations::Reuse reuse);
+inline ir::Id DeclareWhileRewriting(ir::Builder& builder, ir::Declarations& declarations,
+                                    ir::InstIndex first, ir::InstIndex current, spv::Op op,
+                                    std::initializer_list<uint32_t> operands,
+                                    ir::Declarations::Reuse reuse) {
+  return DeclareWhileRewriting(builder, declarations, first, current, op,
+                               std::span<const uint32_t>(operands.begin(), operands.size()),
+                               reuse);
+}
 
 }  // namespace coopspv::opt
 

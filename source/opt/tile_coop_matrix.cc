@@ -447,17 +447,8 @@ class Tiler {
   // Never the module's own: a tile's sizes must come before the first tiled type, and the
   // module's may not.
   Id Const(Id type, uint32_t value) {
-    auto add = [&](Op op, std::span<const uint32_t> words) {
-      if (current_ == ir::kNoInst) {
-        b_.SetInsertBefore(first_tiled_);
-      } else {
-        b_.SetInsertBeforeFunctions();
-      }
-      const Id id = b_.AddDeclaration(op, words);
-      if (current_ != ir::kNoInst) b_.SetInsertBefore(current_);
-      return id;
-    };
-    return declarations_.FindOrAdd(Op::Constant, {type, value}, Reuse::kNever, add);
+    return DeclareWhileRewriting(b_, declarations_, first_tiled_, current_, Op::Constant,
+                                 {type, value}, Reuse::kNever);
   }
 
   void DeclareTiles() {
