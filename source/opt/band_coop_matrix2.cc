@@ -11,18 +11,20 @@
 // the same id, so that every instruction works band by band and the lowering needs regions of
 // H x C only.
 //
-// Which types: every Workgroup-scope KHR matrix type with constant dimensions whose R is a
-// multiple of H and above it, unless an instruction that reads or writes it is not one of those
-// below; types an instruction relates (a multiply-add's A, C and result, an element-wise
-// instruction's operands and result) are banded together or not at all, and a multiply-add's B
-// stays whole (its rows are the K of the product).
+// Which types: every Workgroup-scope KHR matrix type with constant dimensions, unless an
+// instruction that reads or writes it is not one of those below; types an instruction relates (a
+// multiply-add's A, C and result, an element-wise instruction's operands and result, a row or
+// 2x2 reduction's input and result) are banded together or not at all, with the same number of
+// bands N: the tallest one's rows / H (at least 2; every type's rows a multiple of N, so a 2x2
+// reduction's result has bands half as tall). A multiply-add's B stays whole (its rows are the K
+// of the product).
 //
 // Rewritten, band b holding rows [b * H, (b + 1) * H):
 // - OpCooperativeMatrixLoadTensorNV / StoreTensorNV, when the TensorLayout comes from
-//   OpTensorLayoutSliceNV whose spans, from the innermost view dimension (the layout's without a
-//   view) outwards, are constants of product C and then the constant R (element (r, c) is then at
-//   coordinate r in that dimension, c spread over the inner ones, 0 in the outer ones): one per
-//   band, through
+//   OpTensorLayoutSliceNV (2 to 5 dimensions) whose spans, from the innermost view dimension
+//   (the layout's without a view) outwards, are constants of product C and then the constant R
+//   (element (r, c) is then at coordinate r in that dimension, c spread over the inner ones, 0 in
+//   the outer ones): one per band, through
 //   OpTensorLayoutSliceNV of that layout with offset b * H and span H in the dimension the rows
 //   walk and offset 0 and the same span in the others (a slice of a slice adds the offsets). A TensorView
 //   must come from OpCreateTensorViewNV without dimensions (its clip is the whole matrix);
@@ -35,7 +37,17 @@
 // - OpCooperativeMatrixPerElementOpEXT (the matrix, its result and its matrix operands in the same
 //   bands): band by band, Func called through a wrapper that adds the band's first row to the
 //   row (Func'(row, column, element, operands..., first row), one per Func, after the module's
-//   functions); OpCooperativeMatrixReduceEXT of rows (mode Row alone): band by band.
+//   functions).
+// - OpCooperativeMatrixReduceEXT: Row and 2x2, band by band. Column: each band reduced to the
+//   result type (or its band: a column reduction's result has any number of rows), the bands'
+//   results combined by OpCooperativeMatrixPerElementOpEXT calling CombineFunc through a wrapper
+//   (Func(row, column, x, y) = CombineFunc(x, y), the other band's result the operand). Row |
+//   Column: each band reduced, element 0 of each (all its elements agree) folded through
+//   CombineFunc, and the value splat (a replicated matrix, as the lowering makes it). The input
+//   and the result of these two need not both have bands.
+// - OpCooperativeMatrixLoadKHR / StoreKHR, RowMajorKHR with a Stride, through an access chain
+//   whose last index (32-bit) is into an array: band b through the chain with that index plus
+//   b * H * Stride (Stride counts the pointee's units, as the index does).
 // - OpCooperativeMatrixLengthKHR: the bands' count times a band's length; an element of a
 //   variable of the type (OpAccessChain with one index e, as ggml's float16 accumulators are
 //   clamped element by element): element e % L of band e / L, L a band's length. Which
@@ -44,8 +56,9 @@
 // - Values of the type (OpPhi, OpSelect, OpUndef, OpConstantNull, OpCopyObject, variables, loads,
 //   stores, function parameters, calls and returns) keep their instructions: an array of bands
 //   is a value like the matrix was.
-// Nothing else: a type that meets any other instruction (a column, 2x2 or whole reduction, a
-// transpose, OpCompositeExtract of an element, an access chain deeper into it, ...) stays whole.
+// Nothing else: a type that meets any other instruction (a transpose, a column-major or
+// TensorLayout-less load, OpCompositeExtract of an element, an access chain deeper into it, ...)
+// stays whole.
 #include "source/opt/band_coop_matrix2.h"
 
 #include <cstdio>
@@ -78,7 +91,7 @@ struct BandType {
   Id component = 0, size_type = 0;
   uint32_t rows = 0, columns = 0;
   Id band = 0;  // The band type, once declared.
-  uint32_t count = 0;
+  uint32_t count = 0, height = 0;  // Bands of `height` rows, `count` of them.
 };
 
 // The tile pass's element-wise instructions, and Use conversions between component types.
@@ -141,10 +154,14 @@ class Bander {
   }
   const BandType* ValueType(Id value) const { return Find(m_.TypeOf(value)); }
 
-  // Workgroup-scope KHR matrix types with constant dimensions, R a multiple of H above it.
+  // Workgroup-scope KHR matrix types with constant dimensions of more than one row.
   void Collect() {
     for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
       if (m_.opcode(i) == Op::TensorViewSetClipNV) clipped_views_.insert(m_.type_id(i));
+      if (m_.opcode(i) == Op::Capability &&
+          m_.word(i, 1) == U(spv::Capability::CooperativeMatrixPerElementOperationsNV)) {
+        has_per_element_capability_ = true;
+      }
     }
     for (InstIndex i = 0; i < m_.global_end(); ++i) {
       if (m_.opcode(i) != Op::TypeCooperativeMatrixKHR || m_.num_words(i) < 7) continue;
@@ -152,14 +169,13 @@ class Bander {
       const auto rows = ir::ConstantValue(m_, m_.word(i, 4));
       const auto columns = ir::ConstantValue(m_, m_.word(i, 5));
       if (!scope || *scope != U(spv::Scope::Workgroup) || !rows || !columns || *columns == 0 ||
-          *rows <= h_ || *rows % h_ != 0) {
+          *rows < 2) {
         continue;
       }
       BandType t;
       t.component = m_.word(i, 2);
       t.rows = *rows;
       t.columns = *columns;
-      t.count = *rows / h_;
       t.size_type = m_.TypeOf(m_.word(i, 4));
       types_[m_.result_id(i)] = t;
     }
@@ -185,8 +201,7 @@ class Bander {
       return std::nullopt;
     }
     const auto dims = ir::ConstantValue(m_, m_.word(layout_type, 2));
-    // 2-D layouts: the only ones checked on a GPU in bands so far (ggml's matmuls, cm2_decode_q4).
-    if (!dims || *dims != 2 || m_.num_words(s.slice) != 4 + 2 * *dims) {
+    if (!dims || *dims < 2 || *dims > 5 || m_.num_words(s.slice) != 4 + 2 * *dims) {
       return std::nullopt;
     }
     s.dims = *dims;
@@ -321,11 +336,26 @@ class Bander {
           if (!Find(t) || Find(t)->rows != rt->rows) ok = false;
           relate(t, type);
         }
-      } else if (op == Op::CooperativeMatrixReduceEXT && rt && m_.num_words(i) == 6) {
-        // Row reductions only: a row's result needs that row alone.
+      } else if (op == Op::CooperativeMatrixReduceEXT && m_.num_words(i) == 6) {
         const Id in = m_.TypeOf(m_.word(i, 3));
-        ok = m_.word(i, 4) == 1u && Find(in) && Find(in)->rows == rt->rows;
-        relate(in, type);
+        const uint32_t mode = m_.word(i, 4);
+        if (mode == 1) {  // Rows: a row's result needs that row alone.
+          ok = rt && Find(in) && Find(in)->rows == rt->rows;
+          relate(in, type);
+        } else if (mode == 4) {  // 2x2: a band's blocks are the band's result rows.
+          ok = rt && Find(in) && Find(in)->rows == 2 * rt->rows;
+          relate(in, type);
+          quads_.push_back(in);
+        } else {
+          // Columns or everything: each band's result folded with the others' (the input and the
+          // result need not share their bands, nor be banded both).
+          ok = mode == 2 || mode == 3;
+        }
+      } else if (op == Op::CooperativeMatrixLoadKHR && rt) {
+        ok = RowMajorAccess(i, false);
+      } else if (op == Op::CooperativeMatrixStoreKHR && m_.num_words(i) > 2 &&
+                 ValueType(m_.word(i, 2))) {
+        ok = RowMajorAccess(i, true);
       } else if (op == Op::CompositeConstruct && !rt) {
         ok = true;  // An aggregate holding such matrices holds their arrays instead.
       } else if (op == Op::CompositeExtract && rt && m_.num_words(i) > 3 &&
@@ -338,9 +368,31 @@ class Bander {
       }
 
     }
+    // Each set of related types gets N bands, N = its tallest type's rows / H (2 or more), when
+    // every type's rows are a multiple of N (and a 2x2 reduction's bands have even heights).
     std::set<Id> bad_roots;
     for (Id t : whole) {
       if (types_.count(t)) bad_roots.insert(find(t));
+    }
+    std::map<Id, uint32_t> tallest;
+    for (auto& [id, t] : types_) {
+      uint32_t& rows = tallest[find(id)];
+      rows = std::max(rows, t.rows);
+    }
+    for (auto& [root, rows] : tallest) {
+      if (rows <= h_ || rows % h_ != 0) bad_roots.insert(root);
+    }
+    for (auto& [id, t] : types_) {
+      const uint32_t n = tallest[find(id)] / h_;
+      if (n < 2 || t.rows % n != 0) {
+        bad_roots.insert(find(id));
+        continue;
+      }
+      t.count = n;
+      t.height = t.rows / n;
+    }
+    for (Id in : quads_) {
+      if (Find(in)->height % 2 != 0) bad_roots.insert(find(in));
     }
     for (auto it = types_.begin(); it != types_.end();) {
       if (bad_roots.count(find(it->first))) {
@@ -349,6 +401,52 @@ class Bander {
         ++it;
       }
     }
+  }
+
+  // OpCooperativeMatrixLoadKHR / StoreKHR row-major with a Stride, through an access chain whose
+  // last index (32-bit) is into an array: band b is the access with that index plus
+  // b * height * Stride (Stride in the pointee's units, as the index).
+  bool RowMajorAccess(InstIndex i, bool store) const {
+    const uint32_t p = store ? 1 : 3;
+    if (m_.num_words(i) < p + 4) return false;
+    const auto layout = ir::ConstantValue(m_, m_.word(i, p + 2));
+    if (!layout || *layout != U(spv::CooperativeMatrixLayout::RowMajorKHR)) return false;
+    const InstIndex chain = m_.Def(m_.word(i, p));
+    if (chain == ir::kNoInst ||
+        (m_.opcode(chain) != Op::AccessChain && m_.opcode(chain) != Op::InBoundsAccessChain) ||
+        m_.num_words(chain) < 5) {
+      return false;
+    }
+    const Id last = m_.word(chain, m_.num_words(chain) - 1);
+    const InstIndex index_type = m_.Def(m_.TypeOf(last));
+    if (index_type == ir::kNoInst || m_.opcode(index_type) != Op::TypeInt ||
+        m_.word(index_type, 2) != 32) {
+      return false;
+    }
+    const Id stride = m_.word(i, p + 3);
+    if (!ir::ConstantValue(m_, stride) && m_.TypeOf(stride) != m_.TypeOf(last)) return false;
+    // The type the last index walks: an array's.
+    Id t = Pointee(m_.word(chain, 3));
+    for (uint32_t w = 4; w + 1 < m_.num_words(chain) && t; ++w) {
+      const InstIndex d = m_.Def(t);
+      if (d == ir::kNoInst) return false;
+      switch (m_.opcode(d)) {
+        case Op::TypeStruct: {
+          const auto member = ir::ConstantValue(m_, m_.word(chain, w));
+          if (!member || 2 + *member >= m_.num_words(d)) return false;
+          t = m_.word(d, 2 + *member);
+          break;
+        }
+        case Op::TypeArray:
+        case Op::TypeRuntimeArray:
+          t = m_.word(d, 2);
+          break;
+        default:
+          return false;
+      }
+    }
+    const Op walked = m_.DefOpcode(t);
+    return walked == Op::TypeArray || walked == Op::TypeRuntimeArray;
   }
 
   // The pointee of a pointer-typed value, 0 when it is none.
@@ -425,7 +523,7 @@ class Bander {
     }
     for (auto& [id, t] : types_) {
       const InstIndex d = m_.Def(id);
-      const Id rows = Const(t.size_type, h_), count = Const(t.size_type, t.count);
+      const Id rows = Const(t.size_type, t.height), count = Const(t.size_type, t.count);
       b_.SetInsertBefore(d);
       t.band = b_.Add(Op::TypeCooperativeMatrixKHR, 0,
                       {t.component, m_.word(d, 3), rows, m_.word(d, 5), m_.word(d, 6)});
@@ -447,9 +545,9 @@ class Bander {
   }
 
   // OpTensorLayoutSliceNV of the access's slice for band b, before the access.
-  Id BandSlice(const Slice& s, uint32_t b) {
+  Id BandSlice(const Slice& s, const BandType& t, uint32_t b) {
     const Id span_type = m_.TypeOf(m_.word(s.slice, 5));
-    const Id offset_row = Const(span_type, b * h_), span_row = Const(span_type, h_);
+    const Id offset_row = Const(span_type, b * t.height), span_row = Const(span_type, t.height);
     const Id zero = Const(span_type, 0);
     std::vector<uint32_t> words = {m_.result_id(s.slice)};
     for (uint32_t dim = 0; dim < s.dims; ++dim) {
@@ -472,7 +570,7 @@ class Bander {
       std::vector<uint32_t> bands;
       for (uint32_t b = 0; b < rt->count; ++b) {
         std::vector<uint32_t> words = {m_.word(i, 3), BandOf(m_.word(i, 4), b),
-                                       BandSlice(*s, b)};
+                                       BandSlice(*s, *rt, b)};
         for (uint32_t w = 6; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
         bands.push_back(b_.Add(op, rt->band, words));
       }
@@ -488,7 +586,7 @@ class Bander {
       b_.SetInsertBefore(i);
       for (uint32_t b = 0; b < t.count; ++b) {
         std::vector<uint32_t> words = {m_.word(i, 1), BandOf(m_.word(i, 2), b),
-                                       BandSlice(*s, b)};
+                                       BandSlice(*s, t, b)};
         for (uint32_t w = 4; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
         b_.Add(op, 0, words);
       }
@@ -540,23 +638,20 @@ class Bander {
       for (uint32_t b = 0; b < rt->count; ++b) {
         std::vector<uint32_t> words = {BandOf(m_.word(i, 3), b), wrapper};
         for (uint32_t w = 5; w < m_.num_words(i); ++w) words.push_back(BandOf(m_.word(i, w), b));
-        words.push_back(Const(row_type, b * h_));
+        words.push_back(Const(row_type, b * rt->height));
         bands.push_back(b_.Add(op, rt->band, words));
       }
       b_.Add(Op::CompositeConstruct, type, bands, result);
       b_.Remove(i);
       return;
     }
-    if (op == Op::CooperativeMatrixReduceEXT && rt) {
-      b_.SetInsertBefore(i);
-      std::vector<uint32_t> bands;
-      for (uint32_t b = 0; b < rt->count; ++b) {
-        bands.push_back(b_.Add(op, rt->band, {BandOf(m_.word(i, 3), b), m_.word(i, 4),
-                                               m_.word(i, 5)}));
-      }
-      b_.Add(Op::CompositeConstruct, type, bands, result);
-      b_.Remove(i);
-      return;
+    if (op == Op::CooperativeMatrixReduceEXT && (rt || ValueType(m_.word(i, 3)))) {
+      return RewriteReduce(i);
+    }
+    if ((op == Op::CooperativeMatrixLoadKHR && rt) ||
+        (op == Op::CooperativeMatrixStoreKHR && m_.num_words(i) > 2 &&
+         ValueType(m_.word(i, 2)))) {
+      return RewriteRowMajorAccess(i);
     }
     if ((op == Op::CompositeConstruct || op == Op::ConstantComposite) && rt) {
       b_.SetInsertBefore(i);
@@ -577,6 +672,126 @@ class Bander {
       b_.Remove(i);
       return;
     }
+  }
+
+  // Words `from` to the end of instruction i.
+  std::vector<uint32_t> WordsFrom(InstIndex i, uint32_t from) const {
+    std::vector<uint32_t> words;
+    for (uint32_t w = from; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
+    return words;
+  }
+
+  // OpCooperativeMatrixLoadKHR / StoreKHR (RowMajorAccess): band b through the access chain
+  // again, its last index b * height * Stride further.
+  void RewriteRowMajorAccess(InstIndex i) {
+    const bool store = m_.opcode(i) == Op::CooperativeMatrixStoreKHR;
+    const uint32_t p = store ? 1 : 3;  // The pointer's word.
+    const BandType& t = store ? *ValueType(m_.word(i, 2)) : *Find(m_.type_id(i));
+    const InstIndex chain = m_.Def(m_.word(i, p));
+    const Id last = m_.word(chain, m_.num_words(chain) - 1);
+    const Id index_type = m_.TypeOf(last), stride = m_.word(i, p + 3);
+    const auto constant_stride = ir::ConstantValue(m_, stride);
+    b_.SetInsertBefore(i);
+    std::vector<uint32_t> bands;
+    for (uint32_t b = 0; b < t.count; ++b) {
+      std::vector<uint32_t> operands = WordsFrom(i, p);
+      if (b > 0) {
+        const uint32_t rows = b * t.height;
+        const Id offset =
+            constant_stride
+                ? Const(index_type, static_cast<uint32_t>(rows * *constant_stride))
+                : b_.Add(Op::IMul, index_type, {stride, Const(index_type, rows)});
+        std::vector<uint32_t> chain_words = WordsFrom(chain, 3);
+        chain_words.back() = b_.Add(Op::IAdd, index_type, {last, offset});
+        operands[0] = b_.Add(m_.opcode(chain), m_.type_id(chain), chain_words);
+      }
+      if (store) {
+        operands[1] = BandOf(m_.word(i, 2), b);
+        b_.Add(Op::CooperativeMatrixStoreKHR, 0, operands);
+      } else {
+        bands.push_back(b_.Add(Op::CooperativeMatrixLoadKHR, t.band, operands));
+      }
+    }
+    if (!store) b_.Add(Op::CompositeConstruct, m_.type_id(i), bands, m_.result_id(i));
+    b_.Remove(i);
+  }
+
+  // OpCooperativeMatrixReduceEXT with a banded input or result. Rows and 2x2 (both banded alike):
+  // band by band. Columns: each band reduced to the result's type (or its band), the results
+  // combined element by element (a per-element operation calling CombineFunc); everything: each
+  // band reduced, element 0 of each (they all agree) folded through CombineFunc, and splat.
+  void RewriteReduce(InstIndex i) {
+    const Id type = m_.type_id(i), result = m_.result_id(i), in = m_.word(i, 3);
+    const uint32_t mode = m_.word(i, 4);
+    const Id combine = m_.word(i, 5);
+    const BandType* rt = Find(type);
+    const BandType* it = ValueType(in);
+    b_.SetInsertBefore(i);
+    if (mode == 1 || mode == 4) {
+      std::vector<uint32_t> bands;
+      for (uint32_t b = 0; b < rt->count; ++b) {
+        bands.push_back(b_.Add(Op::CooperativeMatrixReduceEXT, rt->band,
+                               {BandOf(in, b), mode, combine}));
+      }
+      b_.Add(Op::CompositeConstruct, type, bands, result);
+      b_.Remove(i);
+      return;
+    }
+    const Id part_type = rt ? rt->band : type;
+    const Id component = m_.word(m_.Def(type), 2);
+    std::vector<Id> parts;
+    for (uint32_t b = 0; b < (it ? it->count : 1); ++b) {
+      parts.push_back(
+          b_.Add(Op::CooperativeMatrixReduceEXT, part_type, {BandOf(in, b), mode, combine}));
+    }
+    // The last instruction of the fold is the result when the result has no bands.
+    const Id last_id = rt ? 0 : result;
+    Id total = parts[0];
+    if (parts.size() > 1 && mode == 3) {
+      Id value = b_.Add(Op::CompositeExtract, component, {parts[0], 0u});
+      for (size_t k = 1; k < parts.size(); ++k) {
+        const Id next = b_.Add(Op::CompositeExtract, component, {parts[k], 0u});
+        value = b_.Add(Op::FunctionCall, component, {combine, value, next});
+      }
+      total = b_.Add(Op::CompositeConstruct, part_type, {value}, last_id);
+    } else if (parts.size() > 1) {
+      const Id wrapper = CombineWrapper(combine, component);
+      for (size_t k = 1; k < parts.size(); ++k) {
+        total = b_.Add(Op::CooperativeMatrixPerElementOpEXT, part_type,
+                       {total, wrapper, parts[k]}, k + 1 == parts.size() ? last_id : 0);
+      }
+    }
+    if (rt) b_.Add(Op::CompositeConstruct, type, std::vector<uint32_t>(rt->count, total), result);
+    b_.Remove(i);
+  }
+
+  // Func(row, column, x, y) = CombineFunc(x, y): one per CombineFunc, after the module's
+  // functions (the per-element operation combining two bands' column reductions).
+  Id CombineWrapper(Id combine, Id component) {
+    auto it = combine_wrappers_.find(combine);
+    if (it != combine_wrappers_.end()) return it->second;
+    const Id u32 = U32();
+    const std::vector<uint32_t> fn_type = {component, u32, u32, component, component};
+    const Id wrapper_type = DeclareWhileRewriting(b_, declarations_, first_banded_, current_,
+                                                  Op::TypeFunction, fn_type, Reuse::kModule);
+    if (!has_per_element_capability_) {
+      has_per_element_capability_ = true;
+      b_.SetInsertBefore(0);
+      b_.Add(Op::Capability, 0, {U(spv::Capability::CooperativeMatrixPerElementOperationsNV)});
+    }
+    b_.SetInsertAtEnd();
+    const Id wrapper = b_.Add(Op::Function, component, {0u, wrapper_type});
+    b_.Add(Op::FunctionParameter, u32, {});
+    b_.Add(Op::FunctionParameter, u32, {});
+    const Id x = b_.Add(Op::FunctionParameter, component, {});
+    const Id y = b_.Add(Op::FunctionParameter, component, {});
+    b_.Add(Op::Label, 0, {});
+    const Id value = b_.Add(Op::FunctionCall, component, {combine, x, y});
+    b_.Add(Op::ReturnValue, 0, {value});
+    b_.Add(Op::FunctionEnd, 0, {});
+    b_.SetInsertBefore(current_);
+    combine_wrappers_[combine] = wrapper;
+    return wrapper;
   }
 
   // Func'(row, column, element, operands..., first_row) = Func(row + first_row, column,
@@ -620,6 +835,9 @@ class Bander {
   std::map<Id, BandType> types_;
   std::set<Id> clipped_views_;  // View types some OpTensorViewSetClipNV makes.
   std::map<Id, Id> wrappers_;   // Func: its row-offset wrapper.
+  std::map<Id, Id> combine_wrappers_;  // CombineFunc: its per-element wrapper.
+  std::vector<Id> quads_;              // Input types of 2x2 reductions.
+  bool has_per_element_capability_ = false;
   ir::Declarations declarations_{m_};
   InstIndex first_banded_ = ir::kNoInst;
   InstIndex current_ = ir::kNoInst;

@@ -9,9 +9,9 @@
 
 namespace coopspv::opt {
 
-// Splits every Workgroup-scope R x C matrix type whose instructions all work row by row (R a
-// multiple of `band_rows` and above it) into an array of R / band_rows matrices of band_rows x C,
-// under the same id: Rebuilt, or Unchanged when no type qualifies.
+// Splits every Workgroup-scope R x C matrix type whose instructions all work row by row (or
+// reduce, see the .cc) into an array of N matrices of R / N x C under the same id, N the tallest
+// related type's rows / `band_rows` (at least 2): Rebuilt, or Unchanged when no type qualifies.
 PassResult BandCoopMatrix2(const ir::Module& module, uint32_t band_rows);
 
 }  // namespace coopspv::opt

@@ -176,7 +176,8 @@
 //   cm2_decode_q4 then needs 8 KiB of halves and 32 KiB of floats (bands of 64). Not done yet:
 //   each subgroup OWNING its rows between operations (the accumulator and A by rows, B
 //   replicated or staged; only column reductions, transposes and Use conversions would then go
-//   through the region), and bands for reductions and per-element operations (flash attention).
+//   through the region). Reductions of every kind and per-element operations go in bands too
+//   (flash attention at 64 rows, cm2_softmax_reduce on lavapipe).
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
 //   elements of the result: CombineFunc folded left to right over the element's row (Row), its
 //   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes

@@ -14,9 +14,10 @@
 # matrices, and race).
 #
 # Not here, and why: khr_gemm_specdims asks for REQUIRED_SIZE 32 (one subgroup of 32 computes
-# a whole matrix), which lavapipe cannot give (its subgroups are 8); cm2_softmax_reduce lowered
-# needs more Workgroup memory than lavapipe's 32 KiB (its reductions are not lowered in row
-# bands). cm2_decode_q4 runs in row bands (below).
+# a whole matrix), which lavapipe cannot give (its subgroups are 8). cm2_softmax_reduce and
+# cm2_decode_q4, whose whole matrices would need more Workgroup memory than lavapipe's 32 KiB,
+# run in row bands (cm2_softmax_reduce's row, column, whole and 2x2 reductions band by band; it
+# takes about 3 minutes of LLVM with a cold Mesa shader cache; cm2_decode_q4 below).
 #
 # VK_NV_cooperative_vector too: the coopvec_* scripts run unchanged through the layer, their
 # CONVERT_MATRIX commands by the layer's vkConvertCooperativeVectorMatrixNV (on the host, into
@@ -41,8 +42,8 @@ export VK_INSTANCE_LAYERS=VK_LAYER_coopspv
 
 for name in khr_arith_funcs khr_vkcmp_style cm2_transpose_convert khr_workgroup_shared_bda \
   cm2_tensor_layouts nv_coopmat1_legacy khr_bf16 khr_int8_saturating coopvec_mlp_f16 \
-  coopvec_int8_packed coopvec_fp8_matmul coopvec_loadstore_math; do
-  if ! timeout 300 env VK_COOPSPV_REPORT_LEVEL=info "$RUN" --timeout-ms 120000 \
+  coopvec_int8_packed coopvec_fp8_matmul coopvec_loadstore_math cm2_softmax_reduce; do
+  if ! timeout 900 env VK_COOPSPV_REPORT_LEVEL=info "$RUN" --timeout-ms 600000 \
       "$DIR/$name.amber" >"$TMP/$name.out" 2>&1; then
     fail "$name through the layer"
     sed 's/^/    /' "$TMP/$name.out" | head -20 >&2

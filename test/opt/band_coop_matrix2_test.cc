@@ -66,13 +66,50 @@ TEST(BandCoopMatrix2, BandsThatDoNotSplitChangeNothing) {
   }
 }
 
-// cm2_softmax_reduce reduces its columns and its whole matrix too, which bands cannot do: its
-// matrices (and all they meet) stay whole.
-TEST(BandCoopMatrix2, MatricesMeetingAReductionStayWhole) {
+// cm2_softmax_reduce (64 x 64, bands of 16: 4 of them) reduces its rows, its columns, its whole
+// matrix and its 2x2 blocks, and stores the float32 pooled matrix (32 x 32) row-major through
+// OpCooperativeMatrixStoreKHR: every type goes in 4 bands (the pooled ones of 8 rows). Rows and
+// 2x2 go band by band; columns: each band reduced, then combined by per-element operations
+// calling CombineFunc through a wrapper; everything: element 0 of each band's reduction folded by
+// CombineFunc, then splat. The pooled store goes band by band, 8 * 32 elements further each.
+TEST(BandCoopMatrix2, ReductionsAndRowMajorStoresGoBandByBand) {
+  const PassRun whole = testing::RunPasses(
+      FileText("test/data/corpus/cm2_softmax_reduce.spvasm"),
+      {{"freeze-spec-const", ""}, {"fold-spec-const", ""}});
+  ASSERT_TRUE(whole.ok) << whole.error;
   const PassRun r = Band("cm2_softmax_reduce", "16");
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_EQ(Count(r.text, "OpCooperativeMatrixStoreTensorNV"), 1u) << r.text;
-  EXPECT_EQ(Count(r.text, "OpCooperativeMatrixReduceEXT"), 5u) << r.text;
+  EXPECT_EQ(Count(r.text, "OpCooperativeMatrixStoreTensorNV"), 4u) << r.text;
+  EXPECT_EQ(Count(r.text, "OpCooperativeMatrixStoreKHR"), 4u) << r.text;
+  // Bands 1 to 3 of the pooled store: 256, 512 and 768 elements after band 0's start.
+  for (const char* offset : {"%uint_256\n", "%uint_512\n", "%uint_768\n"}) {
+    EXPECT_EQ(Count(r.text, std::string(" = OpIAdd %uint %172 ") + offset), 1u) << r.text;
+  }
+  // Row (2), Column, Row|Column and 2x2: 4 bands each.
+  EXPECT_EQ(Count(r.text, "= OpCooperativeMatrixReduceEXT %"), 20u) << r.text;
+  EXPECT_EQ(Count(r.text, " Column %sumReduce_f1_f1_"), 4u) << r.text;
+  // The column sums combined: 3 per-element operations through one wrapper (with the 3
+  // row-offset wrappers of the per-element functions).
+  EXPECT_EQ(Count(r.text, "= OpFunction "), Count(whole.text, "= OpFunction ") + 4) << r.text;
+  EXPECT_EQ(Count(r.text, "= OpFunctionCall %float %sumReduce_f1_f1_"),
+            Count(whole.text, "= OpFunctionCall %float %sumReduce_f1_f1_") + 1 + 3)
+      << r.text;
+  // (%Br: the columns, 64, folded with the rows' constant; %Br2: 32.)
+  for (const char* band : {"%float %uint_2 %uint_16 %Br %uint_2", "%half %uint_2 %uint_16 %Br %uint_2",
+                           "%half %uint_2 %uint_8 %Br2 %uint_2",
+                           "%float %uint_2 %uint_8 %Br2 %uint_2"}) {
+    EXPECT_TRUE(Contains(r.text, std::string("OpTypeCooperativeMatrixKHR ") + band)) << r.text;
+  }
+  // Lowered (to plain code) it validates, and it fits lavapipe's 32 KiB as whole it did not.
+  const PassRun lowered = testing::RunPasses(
+      FileText("test/data/corpus/cm2_softmax_reduce.spvasm"),
+      {{"freeze-spec-const", ""},
+       {"fold-spec-const", ""},
+       {"band-coop-matrix2", "16"},
+       {"lower-coop-matrix2", "8"},
+       {"lower-coop-matrix", "8"}});
+  ASSERT_TRUE(lowered.ok) << lowered.error;
+  EXPECT_FALSE(Contains(lowered.text, "CooperativeMatrix")) << lowered.text;
 }
 
 // cm2_decode_q4 with its float result reduced by rows (a sum) and then given its row number by a

@@ -49,8 +49,9 @@ Scripts:
   tiles, FATTN_KQ_MAX_OFFSET included; a skipped all -inf tile leaves M at -FLT_MAX / 2) within
   3e-3 (what ggml's split_k_reduce shader, not a cm2 one, combines).
 - flash_attn_br64: the same for 64 query rows, with ggml's tuning for 32 rows or more: {128, Br 64,
-  Bc 64, ...} (split_k 4, split_kv 64). GPU only: lowered for lavapipe it needs 40,992 bytes of Workgroup memory, above
-  lavapipe's 32,768 (--legalize-for-device refuses it, naming the bytes).
+  Bc 64, ...} (split_k 4, split_kv 64). Run on the GPU only: legalized for lavapipe it goes in
+  row bands (whole it would need 40,992 bytes of Workgroup memory, above lavapipe's 32,768), and
+  llvmpipe takes too long over it.
 
 Run `python3 test/run/ggml/generate.py test/run/ggml` after changing this file.
 """
@@ -477,8 +478,9 @@ def spec_value(module, spec_id, value):
 # padding 1, 3 x 3). (name, module, spec, h100, lavapipe): "ok" when --lower-coop-matrix2=32,h100
 # (and on with --lower-coop-matrix=32) / --legalize-for-device=lavapipe lower it to a valid
 # module, else the bytes of Workgroup memory the refusal names (above the H100's 49,152 /
-# lavapipe's 32,768 even with every multiply-add replicated and, for the matmuls, in row bands:
-# the large warptile's B, 64 x 256 float16, goes whole through a region).
+# lavapipe's 32,768 even with every multiply-add replicated and in row bands: the large
+# warptile's B, 64 x 256 float16, goes whole through a region). Flash attention at Br = 64 and
+# head sizes up to 256 lowers in row bands (its whole-matrix reduction too).
 FA_REST = [0, 0, 0, 32, 0, 2, 0, 1, 1, 2, 2]  # Clamp .. FaBlockBytesV, as flash_attn's
 CONV_REST = [1, 1, 1, 1, 1, 1, 3, 3, 0]  # s0 s1 p0 p1 d0 d1 KW KH aligned
 PIPELINES = [
@@ -490,15 +492,15 @@ PIPELINES = [
     ("matmul_q4_k_s", "matmul_q4_k_f16_cm2", [256, 32, 64, 128, 0, 1], "ok", "ok"),
     ("flash_attn_hs64_br32", "flash_attn_f32_f16_cm2", [256, 32, 32, 64, 64] + FA_REST, "ok", "ok"),
     ("flash_attn_hs64_br64", "flash_attn_f32_f16_cm2", [128, 64, 64, 64, 64] + FA_REST, "ok",
-     40992),
+     "ok"),
     ("flash_attn_hs128_br32", "flash_attn_f32_f16_cm2", [256, 32, 32, 128, 128] + FA_REST, "ok",
      "ok"),
-    ("flash_attn_hs128_br64", "flash_attn_f32_f16_cm2", [128, 64, 64, 128, 128] + FA_REST, 65568,
-     65568),
-    ("flash_attn_hs256_br32", "flash_attn_f32_f16_cm2", [256, 32, 32, 256, 256] + FA_REST, 53280,
-     53280),
+    ("flash_attn_hs128_br64", "flash_attn_f32_f16_cm2", [128, 64, 64, 128, 128] + FA_REST, "ok",
+     "ok"),
+    ("flash_attn_hs256_br32", "flash_attn_f32_f16_cm2", [256, 32, 32, 256, 256] + FA_REST, "ok",
+     "ok"),
     ("flash_attn_hs256_br64_bc32", "flash_attn_f32_f16_cm2", [128, 64, 32, 256, 256] + FA_REST,
-     106528, 106528),
+     "ok", "ok"),
     ("conv2d_128x128", "conv2d_f32_cm2", [256, 128, 16, 128, 8, 0, 8] + CONV_REST + [0], "ok",
      43280),
     ("conv2d_64x32", "conv2d_f32_cm2", [128, 64, 32, 32, 4, 0, 8] + CONV_REST + [1], "ok", "ok"),

@@ -7,8 +7,8 @@
 #   Workgroup memory, and ../shared/bin/spirv-val) and declares no matrix2 / tensor-addressing
 #   capability (the plain one no cooperative matrix);
 # - legalized for lavapipe (--legalize-for-device=lavapipe), the scripts of LAVAPIPE run on
-#   lavapipe and every element matches generate.py's reference; flash_attn_br64 (ggml's Br = Bc =
-#   64 tuning) is refused for lavapipe's 32 KiB of Workgroup memory, with the bytes;
+#   lavapipe and every element matches generate.py's reference (flash_attn_br64, ggml's Br = Bc =
+#   64 tuning, legalizes in row bands but is too slow on llvmpipe: the GPU runs it);
 # - ggml's other common pipelines (PIPELINES: matmul warptiles l / m / s, flash-attention
 #   tunings for head sizes 64 / 128 / 256, conv2d shapes) lower for the H100 and lavapipe, or are
 #   refused naming the Workgroup bytes generate.py lists;
@@ -139,14 +139,8 @@ for name in $(cat "$WORK/LAVAPIPE"); do
   count=$((count + 1))
 done
 [ "$count" -ge 4 ] || fail "only $count scripts run on lavapipe"
-if timeout 300 "$RUN" --passes-only "${legalize[@]}" "$WORK/flash_attn_br64.amber" \
-    >"$TMP/out" 2>&1; then
-  fail "flash_attn_br64 legalized for lavapipe: expected a refusal (Workgroup memory)"
-else
-  grep -q "bytes of Workgroup memory.*maxComputeSharedMemorySize 32768" "$TMP/out" ||
-    fail "flash_attn_br64 for lavapipe: not refused for its Workgroup memory: $(head -3 "$TMP/out")"
-fi
-
+# flash_attn_br64 is legalized for lavapipe in row bands (PIPELINES: flash_attn_hs64_br64), and
+# runs on the H100 (utils/gpu_check_ggml.sh): on llvmpipe it takes longer than this test has.
 fi
 
 # The --lower-coop-matrix reproducer.
