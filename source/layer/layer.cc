@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -118,10 +119,11 @@ struct Instance {
   PhysicalDevice* Physical(VkPhysicalDevice device);
 };
 
-// A module the application created: its words, and the diagnostics already reported for it.
-struct Module {
+// What the layer reads of a module's words, once: shared by every module of a device created
+// from the same words (Device::CodeOf).
+struct ModuleCode {
   std::vector<uint32_t> words;
-  CacheKey key;  // ModuleKey(words): hashed once, at creation.
+  CacheKey key;  // ModuleKey(words).
   // Its matrices (or bfloat16) need the emulation: NeedsMatrixEmulation.
   bool khr_matrices = false;
   bool coop_vectors = false;           // DeclaresCoopVectors.
@@ -135,6 +137,11 @@ struct Module {
     std::call_once(identical_once, [&] { identical_invocations = IdenticalInvocations(words); });
     return identical_invocations;
   }
+};
+
+// A module the application created: its code, and the diagnostics already reported for it.
+struct Module {
+  std::shared_ptr<ModuleCode> code;
   std::mutex mutex;
   std::set<std::string> reported;
 };
@@ -154,6 +161,48 @@ struct Device {
   bool vectors_enabled = false;  // The application enabled the emulated VK_NV_cooperative_vector.
   std::mutex mutex;
   std::unordered_map<VkShaderModule, std::shared_ptr<Module>> modules;
+
+  // The code of `bytes` of SPIR-V: the one read for the same words before, when the device still
+  // keeps it (an application creating a module from the same words again, as ggml does for each
+  // pipeline of a shader, costs a comparison of the words instead of a copy, a hash and scans).
+  std::shared_ptr<ModuleCode> CodeOf(const uint32_t* words, size_t bytes) {
+    const size_t count = bytes / 4;
+    {
+      std::lock_guard<std::mutex> lock(code_mutex);
+      auto [first, last] = recent_code.equal_range(count);
+      for (auto it = first; it != last; ++it) {
+        if (std::memcmp(it->second->words.data(), words, count * 4) == 0) return it->second;
+      }
+    }
+    auto code = std::make_shared<ModuleCode>();
+    code->words.assign(words, words + count);
+    code->key = ModuleKey(code->words);
+    code->khr_matrices = NeedsMatrixEmulation(code->words, physical->emulation);
+    code->coop_vectors = DeclaresCoopVectors(code->words);
+    code->replicated_composites = DeclaresCapability(code->words, kReplicatedCompositesEXT);
+    std::lock_guard<std::mutex> lock(code_mutex);
+    recent_code.emplace(count, code);
+    recent_order.push_back(code);
+    recent_words += count;
+    // The most recent modules, up to 64 MiB of words.
+    while (recent_words > (size_t{16} << 20) && recent_order.size() > 1) {
+      const std::shared_ptr<ModuleCode> old = recent_order.front();
+      recent_order.pop_front();
+      recent_words -= old->words.size();
+      auto [from, to] = recent_code.equal_range(old->words.size());
+      for (auto it = from; it != to; ++it) {
+        if (it->second == old) {
+          recent_code.erase(it);
+          break;
+        }
+      }
+    }
+    return code;
+  }
+  std::mutex code_mutex;
+  std::unordered_multimap<size_t, std::shared_ptr<ModuleCode>> recent_code;  // By word count.
+  std::deque<std::shared_ptr<ModuleCode>> recent_order;                    // Oldest first.
+  size_t recent_words = 0;
 
   std::shared_ptr<Module> FindModule(VkShaderModule m) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -351,7 +400,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info,
     }
     d->settings = ReadSettings();
     d->cache = &Cache::ForDirectory(d->settings.cache_dir);
-    d->messages = std::make_unique<Messages>(d->settings.report_level);
+    d->messages =
+        std::make_unique<Messages>(d->settings.report_level, d->settings.duplicate_message_limit);
     for (const std::string& problem : d->settings.problems) {
       d->Report(ReportLevel::kWarning, "coopspv-layer-settings", "ignored: " + problem);
     }
@@ -929,7 +979,8 @@ bool Check(Device& d, Module& m, std::span<const run::SpecConstant> spec, uint32
   }
   Verdict verdict;
   if (target == nullptr ||
-      !ValidateModule(m.words, m.key, spec, setup, *d.instance->cache, &verdict, &error)) {
+      !ValidateModule(m.code->words, m.code->key, spec, setup, *d.instance->cache, &verdict,
+                      &error)) {
     d.instance->Report(ReportLevel::kError, "coopspv-layer",
                        std::string(where) + ": the module could not be validated: " + error, type,
                        object);
@@ -960,11 +1011,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
     const Settings& s = d->instance->settings;
     if (d->physical != nullptr && (s.validate || s.emulate) && info->pCode != nullptr) {
       m = std::make_shared<Module>();
-      m->words.assign(info->pCode, info->pCode + info->codeSize / 4);
-      m->key = ModuleKey(m->words);
-      m->khr_matrices = NeedsMatrixEmulation(m->words, d->physical->emulation);
-      m->coop_vectors = DeclaresCoopVectors(m->words);
-      m->replicated_composites = DeclaresCapability(m->words, kReplicatedCompositesEXT);
+      m->code = d->CodeOf(info->pCode, info->codeSize);
       if (s.validate && Check(*d, *m, {}, 0, "vkCreateShaderModule", VK_OBJECT_TYPE_DEVICE,
                               reinterpret_cast<uint64_t>(device))) {
         *out = VK_NULL_HANDLE;
@@ -1004,8 +1051,10 @@ VKAPI_ATTR void VKAPI_CALL DestroyShaderModule(VkDevice device, VkShaderModule m
 
 // Whether the driver must get the module legalized: it uses what is emulated.
 bool NeedsEmulation(const Emulation& e, const Module& m) {
-  return ((e.matrices || e.matrix2 || e.matrices_nv || e.bfloat16) && m.khr_matrices) || (e.vector.vectors && m.coop_vectors) ||
-         (e.vector.replicated_composites && m.replicated_composites);
+  const ModuleCode& c = *m.code;
+  return ((e.matrices || e.matrix2 || e.matrices_nv || e.bfloat16) && c.khr_matrices) ||
+         (e.vector.vectors && c.coop_vectors) ||
+         (e.vector.replicated_composites && c.replicated_composites);
 }
 
 constexpr const char* kLegalized[] = {"legalized", "legalized module from the memory cache",
@@ -1050,11 +1099,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
               : nullptr;
       if (inline_module != nullptr && inline_module->pCode != nullptr) {
         m = std::make_shared<Module>();
-        m->words.assign(inline_module->pCode, inline_module->pCode + inline_module->codeSize / 4);
-        m->key = ModuleKey(m->words);
-        m->khr_matrices = NeedsMatrixEmulation(m->words, d->physical->emulation);
-        m->coop_vectors = DeclaresCoopVectors(m->words);
-        m->replicated_composites = DeclaresCapability(m->words, kReplicatedCompositesEXT);
+        m->code = d->CodeOf(inline_module->pCode, inline_module->codeSize);
         if (s.validate && Check(*d, *m, {}, 0, "vkCreateComputePipelines", VK_OBJECT_TYPE_DEVICE,
                                 reinterpret_cast<uint64_t>(device))) {
           failed = true;
@@ -1092,7 +1137,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         // Only the matrices' lowering depends on it (cooperative vectors are per invocation).
         const bool lower_matrices =
             (p.emulation.matrices || p.emulation.matrix2 || p.emulation.matrices_nv) &&
-            m->khr_matrices;
+            m->code->khr_matrices;
         if (lower_matrices && p.min_subgroup_size != p.max_subgroup_size) {
           if (!d->size_control_enabled || !p.required_size_in_compute) {
             d->instance->Report(ReportLevel::kWarning, "coopspv-layer-emulation",
@@ -1114,18 +1159,18 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       std::string error;
       const std::shared_ptr<const DeviceTarget> target = Target(*d->physical, false, size, &error);
       const VectorEmulation& vector = d->physical->emulation.vector;
-      const bool lower_vectors = vector.vectors && m->coop_vectors;
+      const bool lower_vectors = vector.vectors && m->code->coop_vectors;
       // Written for a subgroup of 32, a workgroup of identical invocations has, on a device of
       // smaller subgroups, several subgroups storing the same matrices; one computes them.
-      const uint32_t identical = m->khr_matrices ? m->IdenticalInvocationsOnce() : 0;
+      const uint32_t identical = m->code->khr_matrices ? m->code->IdenticalInvocationsOnce() : 0;
       const uint32_t one_subgroup = identical > size ? size : 0;
       if (target == nullptr ||
-          !LegalizeModule(m->words, m->key, spec, d->setup.target_env, target->json, target->key,
+          !LegalizeModule(m->code->words, m->code->key, spec, d->setup.target_env, target->json, target->key,
                           one_subgroup, *d->instance->cache, &legal, &source, &error,
                           lower_vectors ? LowerCoopVectorArgument(vector) : "")) {
         d->instance->Report(ReportLevel::kError, "coopspv-layer-emulation",
                             std::string("vkCreateComputePipelines: the cooperative ") +
-                                (m->khr_matrices ? "matrices" : "vectors") +
+                                (m->code->khr_matrices ? "matrices" : "vectors") +
                                 " of this module cannot be emulated (subgroup size " +
                                 std::to_string(size) + "): " + error,
                             VK_OBJECT_TYPE_SHADER_MODULE, object);

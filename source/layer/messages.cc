@@ -18,13 +18,28 @@ void Messages::RemoveMessenger(VkDebugUtilsMessengerEXT handle) {
   std::erase_if(messengers_, [&](const Messenger& m) { return m.handle == handle; });
 }
 
-void Messages::Report(const Message& message) const {
-  if (message.level > least_) return;
+void Messages::Report(const Message& original) const {
+  if (original.level > least_) return;
+  const Message* m = &original;
+  Message last;  // The last one reported of its id, saying so.
   std::vector<Messenger> messengers;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (duplicate_limit_ != 0 && original.level != ReportLevel::kInfo) {
+      auto it = counts_.find(original.id_name);
+      if (it == counts_.end()) it = counts_.emplace(original.id_name, 0).first;
+      if (it->second >= duplicate_limit_) return;
+      if (++it->second == duplicate_limit_) {
+        last = original;
+        last.text += " (" + original.id_name + " has been reported " +
+                     std::to_string(duplicate_limit_) +
+                     " times, the duplicate_message_limit: its further messages are suppressed)";
+        m = &last;
+      }
+    }
     messengers = messengers_;
   }
+  const Message& message = *m;
   if (messengers.empty()) {
     static const char* const kLevels[] = {"error", "warning", "info"};
     std::fprintf(stderr, "VK_LAYER_coopspv %s: %s\n", kLevels[static_cast<int>(message.level)],

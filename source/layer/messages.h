@@ -6,6 +6,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -25,7 +26,10 @@ struct Message {
 
 class Messages {
  public:
-  explicit Messages(ReportLevel least) : least_(least) {}
+  // Errors and warnings of one id_name beyond `duplicate_limit` (0: none) are suppressed; the
+  // last one reported says so.
+  explicit Messages(ReportLevel least, uint32_t duplicate_limit = 0)
+      : least_(least), duplicate_limit_(duplicate_limit) {}
 
   void AddMessenger(VkDebugUtilsMessengerEXT handle,
                     const VkDebugUtilsMessengerCreateInfoEXT& info);
@@ -43,8 +47,10 @@ class Messages {
     void* user_data;
   };
   const ReportLevel least_;
+  const uint32_t duplicate_limit_;
   mutable std::mutex mutex_;
   std::vector<Messenger> messengers_;
+  mutable std::map<std::string, uint32_t, std::less<>> counts_;  // Reports by id_name.
 };
 
 }  // namespace coopspv::layer

@@ -82,7 +82,8 @@ Settings ReadSettings(const std::function<const char*(const char*)>& getenv,
   std::map<std::string, std::string> values = ReadFile(getenv, read_file);
   // The environment wins over the file.
   for (const char* name :
-       {"validate", "fail_on_error", "cache_dir", "emulate", "hide_native", "report_level"}) {
+       {"validate", "fail_on_error", "cache_dir", "emulate", "hide_native", "report_level",
+        "duplicate_message_limit"}) {
     std::string var = "VK_COOPSPV_";
     for (const char* c = name; *c; ++c) {
       var += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
@@ -125,6 +126,19 @@ Settings ReadSettings(const std::function<const char*(const char*)>& getenv,
       }
     } else if (name == "cache_dir") {
       s.cache_dir = value;
+    } else if (name == "duplicate_message_limit") {
+      uint64_t limit = 0;
+      bool digits = !value.empty() && value.size() <= 9;
+      for (char c : value) {
+        if (c < '0' || c > '9') digits = false;
+        if (digits) limit = limit * 10 + static_cast<uint64_t>(c - '0');
+      }
+      if (digits) {
+        s.duplicate_message_limit = static_cast<uint32_t>(limit);
+      } else {
+        s.problems.push_back("coopspv.duplicate_message_limit: '" + value +
+                             "' is not a count (0: no limit)");
+      }
     } else if (name == "report_level") {
       const std::string v = Lower(value);
       if (v == "error") {

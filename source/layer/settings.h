@@ -34,6 +34,9 @@ struct Settings {
   bool Hides(std::string_view extension) const;
   // The least severe message reported (to the messengers, or standard error without one).
   ReportLevel report_level = ReportLevel::kWarning;
+  // How often one message id (a VUID, else the rule or the layer's id) is reported before it is
+  // suppressed, as the Khronos validation layer's duplicate_message_limit; 0: no limit.
+  uint32_t duplicate_message_limit = 10;
   // Settings that did not read: "coopspv.x: <why>", reported once the instance exists.
   std::vector<std::string> problems;
 };

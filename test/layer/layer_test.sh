@@ -105,6 +105,32 @@ expect_contains "unlisted_shape.spv: vkCreateComputePipelines VK_SUCCESS" \
   "without coopspv.fail_on_error the creation goes on"
 [ "$(grep -c "MESSAGE error" "$TMP/out")" = 1 ] ||
   fail "the listed shape is reported too, or the unlisted one twice: $(grep MESSAGE "$TMP/out")"
+# Modules of the same size whose words differ are told apart (the layer shares what it read of
+# a module's words among the modules created from the same words): unlisted_shape with its 8 x 4
+# patched to 16 x 16 in place (the same size) passes, after and before the unlisted one.
+sed -e 's/%uint_4 = OpConstant %uint 4/%uint_4 = OpConstant %uint 16/' \
+  -e 's/%uint_8 = OpConstant %uint 8/%uint_8 = OpConstant %uint 16/' \
+  test/layer/unlisted_shape.spvasm >"$TMP/same_size.spvasm"
+"$AS" "$TMP/same_size.spvasm" -o "$TMP/same_size.spv" || fail "assembling same_size"
+[ "$(stat -c %s "$TMP/same_size.spv")" = "$(stat -c %s "$TMP/unlisted_shape.spv")" ] ||
+  fail "same_size.spv and unlisted_shape.spv differ in size"
+expect_exit 0 "two modules of one size" "$CLIENT" --enable-layer --messenger \
+  "$TMP/unlisted_shape.spv" "$TMP/same_size.spv" "$TMP/unlisted_shape.spv" "$TMP/same_size.spv"
+[ "$(grep -c "MESSAGE error" "$TMP/out")" = 2 ] ||
+  fail "two modules of one size: $(grep MESSAGE "$TMP/out")"
+# The same message id at most coopspv.duplicate_message_limit times (10, as the Khronos
+# validation layer's), the last saying so; 0: every creation reports it.
+expect_exit 0 "a shape nobody lists, 12 times" "$CLIENT" --enable-layer --messenger --repeat 12 \
+  "$TMP/unlisted_shape.spv"
+[ "$(grep -c "MESSAGE error VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163" "$TMP/out")" = 10 ] ||
+  fail "duplicate_message_limit: $(grep -c MESSAGE "$TMP/out") messages"
+expect_contains "(VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163 has been reported 10 times, the duplicate_message_limit: its further messages are suppressed)" \
+  "duplicate_message_limit"
+expect_exit 0 "a shape nobody lists, 12 times, no limit" env VK_COOPSPV_DUPLICATE_MESSAGE_LIMIT=0 \
+  "$CLIENT" --enable-layer --messenger --repeat 12 "$TMP/unlisted_shape.spv"
+[ "$(grep -c "MESSAGE error VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163" "$TMP/out")" = 12 ] ||
+  fail "duplicate_message_limit 0: $(grep -c MESSAGE "$TMP/out") messages"
+expect_lacks "duplicate_message_limit" "duplicate_message_limit 0"
 expect_exit 1 "coopspv.fail_on_error" env VK_COOPSPV_FAIL_ON_ERROR=1 "$CLIENT" --enable-layer \
   --messenger "$TMP/unlisted_shape.spv"
 expect_contains "unlisted_shape.spv: vkCreateShaderModule VK_ERROR_UNKNOWN" "coopspv.fail_on_error"

@@ -34,6 +34,7 @@ TEST(Settings, Defaults) {
   EXPECT_TRUE(s.hide_native.empty());
   EXPECT_EQ(s.cache_dir, "");
   EXPECT_EQ(s.report_level, ReportLevel::kWarning);
+  EXPECT_EQ(s.duplicate_message_limit, 10u);  // As the Khronos validation layer's.
   EXPECT_TRUE(s.problems.empty());
 }
 
@@ -44,15 +45,19 @@ TEST(Settings, FileThenEnvironment) {
       "coopspv.fail_on_error = true  # trailing comment\n"
       "coopspv.cache_dir = /tmp/a b\n"
       "khronos_validation.enables = x\n"
-      "coopspv.emulate=off\n";
+      "coopspv.emulate=off\n"
+      "coopspv.duplicate_message_limit = 3\n";
   Settings s = f.Read();
+  EXPECT_EQ(s.duplicate_message_limit, 3u);
   EXPECT_TRUE(s.fail_on_error);
   EXPECT_EQ(s.cache_dir, "/tmp/a b");
   EXPECT_FALSE(s.emulate);
   EXPECT_TRUE(s.problems.empty());
   f.env["VK_COOPSPV_FAIL_ON_ERROR"] = "0";
   f.env["VK_COOPSPV_REPORT_LEVEL"] = "INFO";
+  f.env["VK_COOPSPV_DUPLICATE_MESSAGE_LIMIT"] = "0";
   s = f.Read();
+  EXPECT_EQ(s.duplicate_message_limit, 0u);  // No limit.
   EXPECT_FALSE(s.fail_on_error);
   EXPECT_EQ(s.report_level, ReportLevel::kInfo);
 }
@@ -98,12 +103,15 @@ TEST(Settings, ProblemsAreNamed) {
   f.files["vk_layer_settings.txt"] = "coopspv.colour = blue\n";
   f.env["VK_COOPSPV_VALIDATE"] = "maybe";
   f.env["VK_COOPSPV_REPORT_LEVEL"] = "loud";
+  f.env["VK_COOPSPV_DUPLICATE_MESSAGE_LIMIT"] = "-1";
   const Settings s = f.Read();
   EXPECT_TRUE(s.validate);
-  ASSERT_EQ(s.problems.size(), 3u);
+  EXPECT_EQ(s.duplicate_message_limit, 10u);
+  ASSERT_EQ(s.problems.size(), 4u);
   EXPECT_EQ(s.problems[0], "coopspv.colour: no such setting");
-  EXPECT_EQ(s.problems[1], "coopspv.report_level: 'loud' is none of error, warning, info");
-  EXPECT_EQ(s.problems[2],
+  EXPECT_EQ(s.problems[1], "coopspv.duplicate_message_limit: '-1' is not a count (0: no limit)");
+  EXPECT_EQ(s.problems[2], "coopspv.report_level: 'loud' is none of error, warning, info");
+  EXPECT_EQ(s.problems[3],
             "coopspv.validate: 'maybe' is not a Boolean (true / false, 1 / 0, on / off)");
 }
 
