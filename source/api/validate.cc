@@ -94,6 +94,10 @@ bool LoadDeviceProfile(std::string_view name_or_json,
   return true;
 }
 
+std::shared_ptr<const DeviceProfileHandle> MakeDeviceProfileHandle(profile::DeviceProfile profile) {
+  return std::make_shared<const DeviceProfileHandle>(DeviceProfileHandle{std::move(profile)});
+}
+
 ValidationWorkspace::ValidationWorkspace() : impl_(std::make_unique<Impl>()) {}
 ValidationWorkspace::~ValidationWorkspace() = default;
 

@@ -3,9 +3,11 @@
 #define COOPSPV_SOURCE_API_WORKSPACE_H_
 
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include "include/coopspv/coopspv.hpp"
+#include "source/profile/device_profile.h"
 #include "source/val/validator.h"
 
 namespace coopspv {
@@ -21,6 +23,10 @@ struct ValidationWorkspace::Impl {
 const val::Result* ValidateInWorkspace(std::span<const uint32_t> words,
                                        const ValidatorOptions& options,
                                        ValidationWorkspace& workspace, Problem* problem);
+
+// A device profile handle of a profile already in memory (VK_LAYER_coopspv builds its device's
+// from the live device): what LoadDeviceProfile gives for its JSON, without writing and parsing.
+std::shared_ptr<const DeviceProfileHandle> MakeDeviceProfileHandle(profile::DeviceProfile profile);
 
 }  // namespace coopspv
 

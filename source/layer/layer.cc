@@ -16,6 +16,8 @@
 #include <vulkan/vulkan_core.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -31,6 +33,7 @@
 #include <vector>
 
 #include "include/coopspv/coopspv.hpp"
+#include "source/api/workspace.h"
 #include "source/layer/cache.h"
 #include "source/layer/emulate.h"
 #include "source/layer/messages.h"
@@ -137,6 +140,10 @@ struct ModuleCode {
     std::call_once(identical_once, [&] { identical_invocations = IdenticalInvocations(words); });
     return identical_invocations;
   }
+  std::mutex mutex;
+  // The verdict of the module as created (no specialization, the device's subgroup size), once
+  // known.
+  std::shared_ptr<const Verdict> created_verdict;
 };
 
 // A module the application created: its code, and the diagnostics already reported for it.
@@ -146,8 +153,57 @@ struct Module {
   std::set<std::string> reported;
 };
 
+// The layer's own time in a creation (coopspv.self_time): from the entry to the driver's call and
+// from its return to the exit.
+class SelfTimer {
+ public:
+  struct Totals {
+    std::mutex mutex;
+    std::vector<uint64_t> samples;  // Nanoseconds per call (the first million calls).
+    // "<calls> calls, <total> us in all, first <first> us, median <median> us".
+    std::string Summary() {
+      std::lock_guard<std::mutex> lock(mutex);
+      uint64_t total = 0;
+      for (uint64_t t : samples) total += t;
+      std::vector<uint64_t> sorted = samples;
+      std::sort(sorted.begin(), sorted.end());
+      const double median =
+          sorted.empty() ? 0.0
+          : sorted.size() % 2 ? static_cast<double>(sorted[sorted.size() / 2])
+                              : (static_cast<double>(sorted[sorted.size() / 2 - 1]) +
+                                 static_cast<double>(sorted[sorted.size() / 2])) / 2.0;
+      char text[200];
+      std::snprintf(text, sizeof(text), "%zu calls, %.3f us in all, first %.3f us, median %.3f us",
+                    sorted.size(), static_cast<double>(total) / 1000.0,
+                    samples.empty() ? 0.0 : static_cast<double>(samples[0]) / 1000.0,
+                    median / 1000.0);
+      return text;
+    }
+  };
+  SelfTimer(bool on, Totals* totals) : totals_(on ? totals : nullptr) { Resume(); }
+  ~SelfTimer() {
+    if (totals_ == nullptr) return;
+    Pause();
+    std::lock_guard<std::mutex> lock(totals_->mutex);
+    if (totals_->samples.size() < (1u << 20)) totals_->samples.push_back(spent_);
+  }
+  void Pause() {
+    if (totals_ != nullptr) spent_ += static_cast<uint64_t>((Clock::now() - start_).count());
+  }
+  void Resume() {
+    if (totals_ != nullptr) start_ = Clock::now();
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  Totals* totals_;
+  Clock::time_point start_;
+  uint64_t spent_ = 0;
+};
+
 struct Device {
   VkDevice handle = VK_NULL_HANDLE;
+  SelfTimer::Totals module_time, pipeline_time;  // coopspv.self_time.
   Instance* instance = nullptr;
   PhysicalDevice* physical = nullptr;
   PFN_vkGetDeviceProcAddr next_gdpa = nullptr;
@@ -341,11 +397,9 @@ std::shared_ptr<const DeviceTarget> Target(PhysicalDevice& p, bool seen, uint32_
   Hasher h;
   h.Add(t->json);
   t->key = h.Finish();
-  Problem problem;
-  if (seen && !LoadDeviceProfile(t->json, &t->handle, &problem)) {
-    *error = "the device profile does not read back: " + problem.message;
-    return nullptr;
-  }
+  // The validator's profile is the one written (not parsed back: a millisecond at the first
+  // module of each device).
+  if (seen) t->handle = MakeDeviceProfileHandle(std::move(profile));
   return slot = std::move(t);
 }
 
@@ -943,6 +997,12 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
     d = std::move(it->second);
     g_devices.erase(it);
   }
+  if (d->instance->settings.self_time) {
+    std::fprintf(stderr,
+                 "VK_LAYER_coopspv self time: vkCreateShaderModule %s; vkCreateComputePipelines "
+                 "%s\n",
+                 d->module_time.Summary().c_str(), d->pipeline_time.Summary().c_str());
+  }
   if (d->destroy != nullptr) d->destroy(device, allocator);
 }
 
@@ -969,35 +1029,50 @@ void ReportVerdict(const Device& d, Module& m, const Verdict& v, const char* whe
 // reports what is new, and says whether the creation must fail.
 bool Check(Device& d, Module& m, std::span<const run::SpecConstant> spec, uint32_t subgroup_size,
            const char* where, VkObjectType type, uint64_t object) {
-  std::string error;
-  ValidationSetup setup = d.setup;
-  const std::shared_ptr<const DeviceTarget> target =
-      Target(*d.physical, true, subgroup_size, &error);
-  if (target != nullptr) {
-    setup.profile = target->handle;
-    setup.profile_key = target->key;
+  // The module as created, once validated for the device, keeps its verdict (its code is the
+  // device's: nothing else in the key changes).
+  const bool as_created = spec.empty() && subgroup_size == 0;
+  std::shared_ptr<const Verdict> verdict;
+  if (as_created) {
+    std::lock_guard<std::mutex> lock(m.code->mutex);
+    verdict = m.code->created_verdict;
   }
-  Verdict verdict;
-  if (target == nullptr ||
-      !ValidateModule(m.code->words, m.code->key, spec, setup, *d.instance->cache, &verdict,
-                      &error)) {
-    d.instance->Report(ReportLevel::kError, "coopspv-layer",
-                       std::string(where) + ": the module could not be validated: " + error, type,
-                       object);
-    return false;
+  Source source = Source::kMemory;
+  if (verdict == nullptr) {
+    std::string error;
+    ValidationSetup setup = d.setup;
+    const std::shared_ptr<const DeviceTarget> target =
+        Target(*d.physical, true, subgroup_size, &error);
+    if (target != nullptr) {
+      setup.profile = target->handle;
+      setup.profile_key = target->key;
+    }
+    auto computed = std::make_shared<Verdict>();
+    if (target == nullptr || !ValidateModule(m.code->words, m.code->key, spec, setup,
+                                             *d.instance->cache, computed.get(), &error)) {
+      d.instance->Report(ReportLevel::kError, "coopspv-layer",
+                         std::string(where) + ": the module could not be validated: " + error,
+                         type, object);
+      return false;
+    }
+    source = computed->source;
+    verdict = computed;
+    if (as_created) {
+      std::lock_guard<std::mutex> lock(m.code->mutex);
+      m.code->created_verdict = verdict;
+    }
   }
   static const char* const kSources[] = {"validated", "verdict from the memory cache",
                                          "verdict from the cache directory"};
-
   if (d.instance->settings.report_level >= ReportLevel::kInfo) {
     d.instance->Report(ReportLevel::kInfo, "coopspv-layer-validation",
-                       std::string(where) + ": " + kSources[static_cast<int>(verdict.source)] +
-                           ": " + (verdict.valid ? "valid" : "invalid") + ", " +
-                           std::to_string(verdict.diagnostics.size()) + " diagnostic(s)",
+                       std::string(where) + ": " + kSources[static_cast<int>(source)] + ": " +
+                           (verdict->valid ? "valid" : "invalid") + ", " +
+                           std::to_string(verdict->diagnostics.size()) + " diagnostic(s)",
                        type, object);
   }
-  ReportVerdict(d, m, verdict, where, type, object);
-  return !verdict.valid && d.instance->settings.fail_on_error;
+  ReportVerdict(d, m, *verdict, where, type, object);
+  return !verdict->valid && d.instance->settings.fail_on_error;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
@@ -1006,6 +1081,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
                                                   VkShaderModule* out) {
   Device* d = FindDevice(device);
   if (d == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  SelfTimer timer(d->instance->settings.self_time, &d->module_time);
   std::shared_ptr<Module> m;
   try {
     const Settings& s = d->instance->settings;
@@ -1027,7 +1103,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device,
         "vkCreateShaderModule: " + WhatFailed() + "; the module is passed on as it is");
     m = nullptr;
   }
+  timer.Pause();
   const VkResult result = d->create_module(device, info, allocator, out);
+  timer.Resume();
   if (result == VK_SUCCESS && m != nullptr) {
     try {
       std::lock_guard<std::mutex> lock(d->mutex);
@@ -1074,6 +1152,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
                                                       VkPipeline* out) {
   Device* d = FindDevice(device);
   if (d == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  SelfTimer timer(d->instance->settings.self_time, &d->pipeline_time);
   std::vector<VkComputePipelineCreateInfo> copies;
   std::vector<std::unique_ptr<StageRewrite>> rewrites;
   auto destroy_rewrites = [&] {
@@ -1208,7 +1287,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
     if (!emulated) {
       edits.Undo();
       destroy_rewrites();
-      return d->create_pipelines(device, cache, count, infos, allocator, out);
+      timer.Pause();
+      const VkResult result = d->create_pipelines(device, cache, count, infos, allocator, out);
+      timer.Resume();
+      return result;
     }
     failed = true;
   }
@@ -1217,8 +1299,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
     for (uint32_t i = 0; i < count; ++i) out[i] = VK_NULL_HANDLE;
     return d->invalid_result;
   }
+  timer.Pause();
   const VkResult result = d->create_pipelines(
       device, cache, count, copies.empty() ? infos : copies.data(), allocator, out);
+  timer.Resume();
   destroy_rewrites();
   return result;
 }

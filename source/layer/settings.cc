@@ -83,7 +83,7 @@ Settings ReadSettings(const std::function<const char*(const char*)>& getenv,
   // The environment wins over the file.
   for (const char* name :
        {"validate", "fail_on_error", "cache_dir", "emulate", "hide_native", "report_level",
-        "duplicate_message_limit"}) {
+        "duplicate_message_limit", "self_time"}) {
     std::string var = "VK_COOPSPV_";
     for (const char* c = name; *c; ++c) {
       var += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
@@ -103,6 +103,8 @@ Settings ReadSettings(const std::function<const char*(const char*)>& getenv,
       flag(&s.fail_on_error);
     } else if (name == "emulate") {
       flag(&s.emulate);
+    } else if (name == "self_time") {
+      flag(&s.self_time);
     } else if (name == "hide_native") {
       bool all = false;
       if (ParseBool(value, &all)) {

@@ -37,6 +37,10 @@ struct Settings {
   // How often one message id (a VUID, else the rule or the layer's id) is reported before it is
   // suppressed, as the Khronos validation layer's duplicate_message_limit; 0: no limit.
   uint32_t duplicate_message_limit = 10;
+  // At vkDestroyDevice, the time the layer itself spent in the device's vkCreateShaderModule and
+  // vkCreateComputePipelines (the driver's calls left out), on standard error: what the layer
+  // costs, measured apart from the driver's own time (utils/layer_cost.sh).
+  bool self_time = false;
   // Settings that did not read: "coopspv.x: <why>", reported once the instance exists.
   std::vector<std::string> problems;
 };
