@@ -67,7 +67,7 @@ status=0
     fi
   done
 
-  echo "# 2. creation on a cache hit, median microseconds (utils/layer_cost.sh): module without-layer with-layer difference, then vkCreateShaderModule alone the same way"
+  echo "# 2. creation on a cache hit, median microseconds (utils/layer_cost.sh): module without-layer with-layer difference, then vkCreateShaderModule alone the same way, then the layer's own time (coopspv.self_time)"
   modules=()
   for m in test/data/corpus/*.spvasm; do
     name=$(basename "$m" .spvasm)
