@@ -122,6 +122,13 @@ struct Instance {
   PhysicalDevice* Physical(VkPhysicalDevice device);
 };
 
+// A diagnostic as reported: its level, message id (the VUID where the rule enforces one, else
+// the rule id) and line.
+struct ReportLine {
+  ReportLevel level;
+  std::string id, line;
+};
+
 // What the layer reads of a module's words, once: shared by every module of a device created
 // from the same words (Device::CodeOf).
 struct ModuleCode {
@@ -142,8 +149,9 @@ struct ModuleCode {
   }
   std::mutex mutex;
   // The verdict of the module as created (no specialization, the device's subgroup size), once
-  // known.
+  // known, and its diagnostics as reported.
   std::shared_ptr<const Verdict> created_verdict;
+  std::shared_ptr<const std::vector<ReportLine>> created_lines;
 };
 
 // A module the application created: its code, and the diagnostics already reported for it.
@@ -1008,20 +1016,28 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
 
 // ---- Shader modules and pipelines.
 
-// Reports a verdict's diagnostics that were not reported for the module before.
-void ReportVerdict(const Device& d, Module& m, const Verdict& v, const char* where,
-                   VkObjectType type, uint64_t object) {
+// A verdict's diagnostics as reported (formatted once per verdict kept with a module's code).
+std::shared_ptr<const std::vector<ReportLine>> LinesOf(const Verdict& v) {
+  auto lines = std::make_shared<std::vector<ReportLine>>();
   for (const ValidationDiagnostic& diag : v.diagnostics) {
-    const std::string line = DiagnosticLine(diag);
+    lines->push_back({diag.is_error ? ReportLevel::kError : ReportLevel::kWarning,
+                      diag.clause.starts_with("VUID-") ? diag.clause.substr(0, diag.clause.find(';'))
+                                                       : diag.rule_id,
+                      DiagnosticLine(diag)});
+  }
+  return lines;
+}
+
+// Reports the lines that were not reported for the module before (and would not be dropped).
+void ReportVerdict(const Device& d, Module& m, const std::vector<ReportLine>& lines,
+                   const char* where, VkObjectType type, uint64_t object) {
+  for (const ReportLine& l : lines) {
+    if (d.instance->messages->Dropped(l.level, l.id)) continue;
     {
       std::lock_guard<std::mutex> lock(m.mutex);
-      if (!m.reported.insert(line).second) continue;
+      if (!m.reported.insert(l.line).second) continue;
     }
-    const std::string id = diag.clause.starts_with("VUID-")
-                               ? diag.clause.substr(0, diag.clause.find(';'))
-                               : diag.rule_id;
-    d.instance->Report(diag.is_error ? ReportLevel::kError : ReportLevel::kWarning, id,
-                       std::string(where) + ": " + line, type, object);
+    d.instance->Report(l.level, l.id, std::string(where) + ": " + l.line, type, object);
   }
 }
 
@@ -1033,9 +1049,11 @@ bool Check(Device& d, Module& m, std::span<const run::SpecConstant> spec, uint32
   // device's: nothing else in the key changes).
   const bool as_created = spec.empty() && subgroup_size == 0;
   std::shared_ptr<const Verdict> verdict;
+  std::shared_ptr<const std::vector<ReportLine>> lines;
   if (as_created) {
     std::lock_guard<std::mutex> lock(m.code->mutex);
     verdict = m.code->created_verdict;
+    lines = m.code->created_lines;
   }
   Source source = Source::kMemory;
   if (verdict == nullptr) {
@@ -1057,9 +1075,11 @@ bool Check(Device& d, Module& m, std::span<const run::SpecConstant> spec, uint32
     }
     source = computed->source;
     verdict = computed;
+    lines = LinesOf(*verdict);
     if (as_created) {
       std::lock_guard<std::mutex> lock(m.code->mutex);
       m.code->created_verdict = verdict;
+      m.code->created_lines = lines;
     }
   }
   static const char* const kSources[] = {"validated", "verdict from the memory cache",
@@ -1071,7 +1091,7 @@ bool Check(Device& d, Module& m, std::span<const run::SpecConstant> spec, uint32
                            std::to_string(verdict->diagnostics.size()) + " diagnostic(s)",
                        type, object);
   }
-  ReportVerdict(d, m, *verdict, where, type, object);
+  ReportVerdict(d, m, *lines, where, type, object);
   return !verdict->valid && d.instance->settings.fail_on_error;
 }
 

@@ -18,6 +18,14 @@ void Messages::RemoveMessenger(VkDebugUtilsMessengerEXT handle) {
   std::erase_if(messengers_, [&](const Messenger& m) { return m.handle == handle; });
 }
 
+bool Messages::Dropped(ReportLevel level, std::string_view id_name) const {
+  if (level > least_) return true;
+  if (duplicate_limit_ == 0 || level == ReportLevel::kInfo) return false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = counts_.find(id_name);
+  return it != counts_.end() && it->second >= duplicate_limit_;
+}
+
 void Messages::Report(const Message& original) const {
   if (original.level > least_) return;
   const Message* m = &original;

@@ -37,6 +37,9 @@ class Messages {
 
   // Called without a lock held: a callback may call Vulkan.
   void Report(const Message& message) const;
+  // Whether a message of this level and id would be dropped (below the level, or its id at the
+  // duplicate limit): the caller need not build it.
+  bool Dropped(ReportLevel level, std::string_view id_name) const;
 
  private:
   struct Messenger {
