@@ -16,6 +16,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -128,6 +129,12 @@ struct ReportLine {
   ReportLevel level;
   std::string id, line;
 };
+// A verdict's lines, each marked once its id reached the duplicate limit (it stays there: later
+// creations skip it without asking).
+struct ReportLines {
+  std::vector<ReportLine> lines;
+  std::unique_ptr<std::atomic<bool>[]> dropped;
+};
 
 // What the layer reads of a module's words, once: shared by every module of a device created
 // from the same words (Device::CodeOf).
@@ -151,7 +158,7 @@ struct ModuleCode {
   // The verdict of the module as created (no specialization, the device's subgroup size), once
   // known, and its diagnostics as reported.
   std::shared_ptr<const Verdict> created_verdict;
-  std::shared_ptr<const std::vector<ReportLine>> created_lines;
+  std::shared_ptr<const ReportLines> created_lines;
 };
 
 // A module the application created: its code, and the diagnostics already reported for it.
@@ -1017,22 +1024,29 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
 // ---- Shader modules and pipelines.
 
 // A verdict's diagnostics as reported (formatted once per verdict kept with a module's code).
-std::shared_ptr<const std::vector<ReportLine>> LinesOf(const Verdict& v) {
-  auto lines = std::make_shared<std::vector<ReportLine>>();
+std::shared_ptr<const ReportLines> LinesOf(const Verdict& v) {
+  auto r = std::make_shared<ReportLines>();
+  r->dropped = std::make_unique<std::atomic<bool>[]>(v.diagnostics.size());
+  std::vector<ReportLine>* lines = &r->lines;
   for (const ValidationDiagnostic& diag : v.diagnostics) {
     lines->push_back({diag.is_error ? ReportLevel::kError : ReportLevel::kWarning,
                       diag.clause.starts_with("VUID-") ? diag.clause.substr(0, diag.clause.find(';'))
                                                        : diag.rule_id,
                       DiagnosticLine(diag)});
   }
-  return lines;
+  return r;
 }
 
 // Reports the lines that were not reported for the module before (and would not be dropped).
-void ReportVerdict(const Device& d, Module& m, const std::vector<ReportLine>& lines,
-                   const char* where, VkObjectType type, uint64_t object) {
-  for (const ReportLine& l : lines) {
-    if (d.instance->messages->Dropped(l.level, l.id)) continue;
+void ReportVerdict(const Device& d, Module& m, const ReportLines& lines, const char* where,
+                   VkObjectType type, uint64_t object) {
+  for (size_t k = 0; k < lines.lines.size(); ++k) {
+    const ReportLine& l = lines.lines[k];
+    if (lines.dropped[k].load(std::memory_order_relaxed)) continue;
+    if (d.instance->messages->Dropped(l.level, l.id)) {
+      lines.dropped[k].store(true, std::memory_order_relaxed);
+      continue;
+    }
     {
       std::lock_guard<std::mutex> lock(m.mutex);
       if (!m.reported.insert(l.line).second) continue;
@@ -1049,7 +1063,7 @@ bool Check(Device& d, Module& m, std::span<const run::SpecConstant> spec, uint32
   // device's: nothing else in the key changes).
   const bool as_created = spec.empty() && subgroup_size == 0;
   std::shared_ptr<const Verdict> verdict;
-  std::shared_ptr<const std::vector<ReportLine>> lines;
+  std::shared_ptr<const ReportLines> lines;
   if (as_created) {
     std::lock_guard<std::mutex> lock(m.code->mutex);
     verdict = m.code->created_verdict;
