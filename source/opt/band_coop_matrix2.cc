@@ -255,14 +255,11 @@ class Bander {
   // Which types get bands: union-find over the types instructions relate, and every type some
   // instruction cannot take in bands left whole with all it is related to.
   void Choose() {
-    std::map<Id, Id> parent;
-    for (auto& [id, t] : types_) parent[id] = id;
-    auto find = [&](Id x) {
-      while (parent[x] != x) x = parent[x] = parent[parent[x]];
-      return x;
-    };
+    IdSets sets;
+    for (auto& [id, t] : types_) sets.Add(id);
+    auto find = [&](Id x) { return sets.Find(x); };
     auto relate = [&](Id a, Id b) {
-      if (types_.count(a) && types_.count(b)) parent[find(a)] = find(b);
+      if (types_.count(a) && types_.count(b)) sets.Join(a, b);
     };
     std::set<Id> whole;
     for (InstIndex i = 0; i < m_.num_instructions(); ++i) {

@@ -1788,14 +1788,10 @@ PassResult LowerCoopMatrixTypes(ir::Module& m, uint32_t subgroup_size,
                                 const std::vector<uint32_t>& types) {
   // Union-find over the matrix types: an instruction relates every matrix type it names (its
   // result's, its operands', a Type operand), so lowering one of them lowers them all.
-  std::map<Id, Id> parent;
-  auto find = [&](Id t) {
-    while (parent[t] != t) t = parent[t] = parent[parent[t]];
-    return t;
-  };
+  IdSets sets;
   auto is_matrix_type = [&](Id id) { return IsMatrixTypeOp(m.DefOpcode(id)); };
   for (InstIndex i = 0; i < m.global_end(); ++i) {
-    if (IsMatrixTypeOp(m.opcode(i))) parent[m.result_id(i)] = m.result_id(i);
+    if (IsMatrixTypeOp(m.opcode(i))) sets.Add(m.result_id(i));
   }
   for (InstIndex i = 0; i < m.num_instructions(); ++i) {
     const Op op = m.opcode(i);
@@ -1803,8 +1799,8 @@ PassResult LowerCoopMatrixTypes(ir::Module& m, uint32_t subgroup_size,
     Id first = 0;
     auto relate = [&](Id type) {
       if (!is_matrix_type(type)) return;
-      if (!first) first = find(type);
-      else parent[find(type)] = first;
+      if (!first) first = type;
+      else sets.Join(type, first);
     };
     relate(m.type_id(i));
     const ir::Inst inst = m.inst(i);
@@ -1819,10 +1815,10 @@ PassResult LowerCoopMatrixTypes(ir::Module& m, uint32_t subgroup_size,
   }
   std::set<Id> roots, only;
   for (uint32_t t : types) {
-    if (parent.count(t)) roots.insert(find(t));
+    if (sets.Contains(t)) roots.insert(sets.Find(t));
   }
-  for (auto& [t, _] : parent) {
-    if (roots.count(find(t))) only.insert(t);
+  for (auto& [t, _] : sets.ids()) {
+    if (roots.count(sets.Find(t))) only.insert(t);
   }
   if (only.empty()) return PassResult::Unchanged();
   CoopDistributionChoice choice;

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -142,6 +143,25 @@ PassResult FinishRebuilt(ir::Builder& builder);
 // The end of a rebuilding pass: the builder's module with MergeDuplicateDeclarations applied
 // (the result of Rebuilt), or Failed when the builder cannot write it.
 PassResult FinishMergingDeclarations(ir::Builder& builder);
+
+// Sets of ids that instructions relate (union-find with path halving): the matrix types a pass
+// must treat alike.
+class IdSets {
+ public:
+  void Add(ir::Id id) { parent_.emplace(id, id); }
+  bool Contains(ir::Id id) const { return parent_.count(id) != 0; }
+  // The representative of id's set (id must have been added).
+  ir::Id Find(ir::Id id) {
+    while (parent_[id] != id) id = parent_[id] = parent_[parent_[id]];
+    return id;
+  }
+  // Joins the sets of two added ids.
+  void Join(ir::Id a, ir::Id b) { parent_[Find(a)] = Find(b); }
+  const std::map<ir::Id, ir::Id>& ids() const { return parent_; }  // Each added id, as a key.
+
+ private:
+  std::map<ir::Id, ir::Id> parent_;
+};
 
 // A type or constant that a pass rewriting a module through `builder` needs: the one
 // `declarations` has (or, with Reuse::kModule, the module's), else a new one, placed before
