@@ -1824,7 +1824,7 @@ PassResult LowerCoopMatrixTypes(ir::Module& m, uint32_t subgroup_size,
   CoopDistributionChoice choice;
   choice.subgroup_size = subgroup_size;
   Lowering lowering(m, choice);
-  if (only.size() < parent.size()) lowering.set_only(std::move(only));
+  if (only.size() < sets.ids().size()) lowering.set_only(std::move(only));
   std::string error;
   bool changed = false;
   auto lowered = lowering.Run(&error, &changed);
