@@ -424,24 +424,7 @@ class Bander {
     if (!ir::ConstantValue(m_, stride) && m_.TypeOf(stride) != m_.TypeOf(last)) return false;
     // The type the last index walks: an array's.
     Id t = Pointee(m_.word(chain, 3));
-    for (uint32_t w = 4; w + 1 < m_.num_words(chain) && t; ++w) {
-      const InstIndex d = m_.Def(t);
-      if (d == ir::kNoInst) return false;
-      switch (m_.opcode(d)) {
-        case Op::TypeStruct: {
-          const auto member = ir::ConstantValue(m_, m_.word(chain, w));
-          if (!member || 2 + *member >= m_.num_words(d)) return false;
-          t = m_.word(d, 2 + *member);
-          break;
-        }
-        case Op::TypeArray:
-        case Op::TypeRuntimeArray:
-          t = m_.word(d, 2);
-          break;
-        default:
-          return false;
-      }
-    }
+    for (uint32_t w = 4; w + 1 < m_.num_words(chain) && t; ++w) t = Step(t, m_.word(chain, w));
     const Op walked = m_.DefOpcode(t);
     return walked == Op::TypeArray || walked == Op::TypeRuntimeArray;
   }
@@ -461,26 +444,29 @@ class Bander {
     for (uint32_t w = first; t; ++w) {
       if (Find(t)) return t;
       if (w >= m_.num_words(i)) return 0;
-      const InstIndex d = m_.Def(t);
-      if (d == ir::kNoInst) return 0;
-      switch (m_.opcode(d)) {
-        case Op::TypeStruct: {
-          const auto member = ir::ConstantValue(m_, m_.word(i, w));
-          if (!member || 2 + *member >= m_.num_words(d)) return 0;
-          t = m_.word(d, 2 + *member);
-          break;
-        }
-        case Op::TypeArray:
-        case Op::TypeRuntimeArray:
-        case Op::TypeVector:
-        case Op::TypeMatrix:
-          t = m_.word(d, 2);
-          break;
-        default:
-          return 0;
-      }
+      t = Step(t, m_.word(i, w));
     }
     return 0;
+  }
+  // The type an access chain's index walks into from `type`: a struct's member (a constant
+  // index), an array's, runtime array's, vector's or matrix's element; 0 when none.
+  Id Step(Id type, Id index) const {
+    const InstIndex d = m_.Def(type);
+    if (d == ir::kNoInst) return 0;
+    switch (m_.opcode(d)) {
+      case Op::TypeStruct: {
+        const auto member = ir::ConstantValue(m_, index);
+        if (!member || 2 + *member >= m_.num_words(d)) return 0;
+        return m_.word(d, 2 + *member);
+      }
+      case Op::TypeArray:
+      case Op::TypeRuntimeArray:
+      case Op::TypeVector:
+      case Op::TypeMatrix:
+        return m_.word(d, 2);
+      default:
+        return 0;
+    }
   }
   // OpAccessChain / OpInBoundsAccessChain of one index (an element) into a pointer to a
   // candidate matrix type.

@@ -29,6 +29,15 @@ size_t Count(const std::string& text, const std::string& part) {
   return n;
 }
 
+// The module in bands of `rows`, then lowered to plain code (subgroups of 8).
+PassRun BandedAndLowered(const std::string& text, const std::string& rows) {
+  return testing::RunPasses(text, {{"freeze-spec-const", ""},
+                                   {"fold-spec-const", ""},
+                                   {"band-coop-matrix2", rows},
+                                   {"lower-coop-matrix2", "8"},
+                                   {"lower-coop-matrix", "8"}});
+}
+
 PassRun Band(const std::string& corpus, const std::string& rows) {
   return testing::RunPasses(FileText("test/data/corpus/" + corpus + ".spvasm"),
                             {{"freeze-spec-const", ""},
@@ -100,14 +109,9 @@ TEST(BandCoopMatrix2, ReductionsAndRowMajorStoresGoBandByBand) {
                            "%float %uint_2 %uint_8 %Br2 %uint_2"}) {
     EXPECT_TRUE(Contains(r.text, std::string("OpTypeCooperativeMatrixKHR ") + band)) << r.text;
   }
-  // Lowered (to plain code) it validates, and it fits lavapipe's 32 KiB as whole it did not.
-  const PassRun lowered = testing::RunPasses(
-      FileText("test/data/corpus/cm2_softmax_reduce.spvasm"),
-      {{"freeze-spec-const", ""},
-       {"fold-spec-const", ""},
-       {"band-coop-matrix2", "16"},
-       {"lower-coop-matrix2", "8"},
-       {"lower-coop-matrix", "8"}});
+  // Lowered to plain code, it validates.
+  const PassRun lowered =
+      BandedAndLowered(FileText("test/data/corpus/cm2_softmax_reduce.spvasm"), "16");
   ASSERT_TRUE(lowered.ok) << lowered.error;
   EXPECT_FALSE(Contains(lowered.text, "CooperativeMatrix")) << lowered.text;
 }
@@ -158,12 +162,7 @@ TEST(BandCoopMatrix2, RowReductionsAndPerElementOperationsGoBandByBand) {
   EXPECT_EQ(Count(r.text, " %uint_96\n"), 1u) << r.text;
   EXPECT_FALSE(Contains(r.text, "%rowfn %uint")) << r.text;  // Not the function itself.
   // Through --lower-coop-matrix2 and on to plain code, it still validates.
-  const PassRun lowered = testing::RunPasses(
-      text, {{"freeze-spec-const", ""},
-             {"fold-spec-const", ""},
-             {"band-coop-matrix2", "32"},
-             {"lower-coop-matrix2", "8"},
-             {"lower-coop-matrix", "8"}});
+  const PassRun lowered = BandedAndLowered(text, "32");
   ASSERT_TRUE(lowered.ok) << lowered.error;
   EXPECT_FALSE(Contains(lowered.text, "CooperativeMatrix")) << lowered.text;
 }
