@@ -98,7 +98,7 @@ run)
   env GGML_VK_VISIBLE_DEVICES=0 VK_LAYER_PATH="${VK_LAYER_PATH:-$ROOT/bazel-bin/source/layer}" \
     "$@" "$BIN" "${args[@]}" >"$LOG" 2>&1
   rc=$?
-  passed=$(grep -cE "^  $OP\(.*OK" "$LOG") failed=$(grep -cE "^  $OP\(.*FAIL" "$LOG")
+  read -r passed failed < <("$ROOT/utils/ggml_counts.sh" "$LOG")
   grep -m1 'matrix cores' "$LOG"
   echo "$LABEL $OP: $passed passed, $failed failed (exit $rc; $LOG)"
   [ "$rc" = 0 ] && [ "$failed" = 0 ]

@@ -57,17 +57,7 @@ for way in $WAYS; do
   env LD_LIBRARY_PATH="$UNPACKED/ggmlpkg/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "${extra[@]}" \
     timeout "$SECONDS_PER_WAY" "$BIN" "${args[@]}" >"$log" 2>&1
   rc=$?
-  # test-backend-ops' own count ("  <passed>/<total> tests passed") when it finished; else the
-  # verdicts so far (the layer's messages may split a case's line from its verdict).
-  summary=$(grep -m1 -E "^  [0-9]+/[0-9]+ tests passed" "$log")
-  if [ -n "$summary" ]; then
-    passed=$(echo "$summary" | sed -E 's#^ *([0-9]+)/.*#\1#')
-    total=$(echo "$summary" | sed -E 's#^ *[0-9]+/([0-9]+).*#\1#')
-    failed=$((total - passed))
-  else
-    passed=$(grep -o '32mOK' "$log" | wc -l)
-    failed=$(grep -o '31mFAIL' "$log" | wc -l)
-  fi
+  read -r passed failed < <(utils/ggml_counts.sh "$log")
   unsupported=$(grep -cE "^  $OP\(.*not supported" "$log")
   grep -m1 'matrix cores' "$log" | sed "s/^/$way: /"
   note=""
