@@ -419,8 +419,7 @@ PhysicalDevice* Instance::Physical(VkPhysicalDevice device) {
 
 // The profile the application's modules are checked against (`seen`: the device as
 // advertised), or the one they are legalized for (the device as it is), for a subgroup size.
-std::shared_ptr<const DeviceTarget> Target(PhysicalDevice& p, bool seen, uint32_t subgroup_size,
-                                           std::string* error) {
+std::shared_ptr<const DeviceTarget> Target(PhysicalDevice& p, bool seen, uint32_t subgroup_size) {
   std::lock_guard<std::mutex> lock(p.mutex);
   std::shared_ptr<const DeviceTarget>& slot = p.targets[{seen, subgroup_size}];
   if (slot != nullptr) return slot;
@@ -1046,12 +1045,11 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
 std::shared_ptr<const ReportLines> LinesOf(const Verdict& v) {
   auto r = std::make_shared<ReportLines>();
   r->dropped = std::make_unique<std::atomic<bool>[]>(v.diagnostics.size());
-  std::vector<ReportLine>* lines = &r->lines;
   for (const ValidationDiagnostic& diag : v.diagnostics) {
-    lines->push_back({diag.is_error ? ReportLevel::kError : ReportLevel::kWarning,
-                      diag.clause.starts_with("VUID-") ? diag.clause.substr(0, diag.clause.find(';'))
-                                                       : diag.rule_id,
-                      DiagnosticLine(diag)});
+    const bool vuid = diag.clause.starts_with("VUID-");
+    r->lines.push_back({diag.is_error ? ReportLevel::kError : ReportLevel::kWarning,
+                        vuid ? diag.clause.substr(0, diag.clause.find(';')) : diag.rule_id,
+                        DiagnosticLine(diag)});
   }
   return r;
 }
@@ -1092,15 +1090,12 @@ bool Check(Device& d, Module& m, std::span<const run::SpecConstant> spec, uint32
   if (verdict == nullptr) {
     std::string error;
     ValidationSetup setup = d.setup;
-    const std::shared_ptr<const DeviceTarget> target =
-        Target(*d.physical, true, subgroup_size, &error);
-    if (target != nullptr) {
-      setup.profile = target->handle;
-      setup.profile_key = target->key;
-    }
+    const std::shared_ptr<const DeviceTarget> target = Target(*d.physical, true, subgroup_size);
+    setup.profile = target->handle;
+    setup.profile_key = target->key;
     auto computed = std::make_shared<Verdict>();
-    if (target == nullptr || !ValidateModule(m.code->words, m.code->key, spec, setup,
-                                             *d.instance->cache, computed.get(), &error)) {
+    if (!ValidateModule(m.code->words, m.code->key, spec, setup, *d.instance->cache,
+                        computed.get(), &error)) {
       d.instance->Report(ReportLevel::kError, "coopspv-layer",
                          std::string(where) + ": the module could not be validated: " + error,
                          type, object);
@@ -1289,16 +1284,15 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       std::shared_ptr<const std::vector<uint32_t>> legal;
       Source source = Source::kComputed;
       std::string error;
-      const std::shared_ptr<const DeviceTarget> target = Target(*d->physical, false, size, &error);
+      const std::shared_ptr<const DeviceTarget> target = Target(*d->physical, false, size);
       const VectorEmulation& vector = d->physical->emulation.vector;
       const bool lower_vectors = vector.vectors && m->code->coop_vectors;
       // Written for a subgroup of 32, a workgroup of identical invocations has, on a device of
       // smaller subgroups, several subgroups storing the same matrices; one computes them.
       const uint32_t identical = m->code->khr_matrices ? m->code->IdenticalInvocationsOnce() : 0;
       const uint32_t one_subgroup = identical > size ? size : 0;
-      if (target == nullptr ||
-          !LegalizeModule(m->code->words, m->code->key, spec, d->setup.target_env, target->json, target->key,
-                          one_subgroup, *d->instance->cache, &legal, &source, &error,
+      if (!LegalizeModule(m->code->words, m->code->key, spec, d->setup.target_env, target->json,
+                          target->key, one_subgroup, *d->instance->cache, &legal, &source, &error,
                           lower_vectors ? LowerCoopVectorArgument(vector) : "")) {
         d->instance->Report(ReportLevel::kError, "coopspv-layer-emulation",
                             std::string("vkCreateComputePipelines: the cooperative ") +

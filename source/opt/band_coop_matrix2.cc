@@ -24,12 +24,11 @@
 //   OpTensorLayoutSliceNV (2 to 5 dimensions) whose spans, from the innermost view dimension
 //   (the layout's without a view) outwards, are constants of product C and then the constant R
 //   (element (r, c) is then at coordinate r in that dimension, c spread over the inner ones, 0 in
-//   the outer ones): one per band, through
-//   OpTensorLayoutSliceNV of that layout with offset b * H and span H in the dimension the rows
-//   walk and offset 0 and the same span in the others (a slice of a slice adds the offsets). A TensorView
-//   must come from OpCreateTensorViewNV without dimensions (its clip is the whole matrix);
-//   DecodeFunc, the memory operands and the clamp value stay. The load's Object gives each band
-//   its own band.
+//   the outer ones): one per band, through OpTensorLayoutSliceNV of that layout with offset
+//   b * H and span H in the dimension the rows walk and offset 0 and the same span in the others
+//   (a slice of a slice adds the offsets). A TensorView must come from OpCreateTensorViewNV
+//   without dimensions (its clip is the whole matrix); DecodeFunc, the memory operands and the
+//   clamp value stay. The load's Object gives each band its own band.
 // - OpCooperativeMatrixMulAddKHR: result band b = A band b * B + C band b.
 // - Element-wise arithmetic and conversions (those of --tile-coop-matrix, and Use conversions
 //   between component types): band by band.
@@ -63,6 +62,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -257,7 +257,6 @@ class Bander {
   void Choose() {
     IdSets sets;
     for (auto& [id, t] : types_) sets.Add(id);
-    auto find = [&](Id x) { return sets.Find(x); };
     auto relate = [&](Id a, Id b) {
       if (types_.count(a) && types_.count(b)) sets.Join(a, b);
     };
@@ -369,30 +368,27 @@ class Bander {
     // every type's rows are a multiple of N (and a 2x2 reduction's bands have even heights).
     std::set<Id> bad_roots;
     for (Id t : whole) {
-      if (types_.count(t)) bad_roots.insert(find(t));
+      if (types_.count(t)) bad_roots.insert(sets.Find(t));
     }
     std::map<Id, uint32_t> tallest;
     for (auto& [id, t] : types_) {
-      uint32_t& rows = tallest[find(id)];
+      uint32_t& rows = tallest[sets.Find(id)];
       rows = std::max(rows, t.rows);
     }
-    for (auto& [root, rows] : tallest) {
-      if (rows <= h_ || rows % h_ != 0) bad_roots.insert(root);
-    }
     for (auto& [id, t] : types_) {
-      const uint32_t n = tallest[find(id)] / h_;
-      if (n < 2 || t.rows % n != 0) {
-        bad_roots.insert(find(id));
+      const uint32_t rows = tallest[sets.Find(id)], n = rows / h_;
+      if (rows <= h_ || rows % h_ != 0 || t.rows % n != 0) {
+        bad_roots.insert(sets.Find(id));
         continue;
       }
       t.count = n;
       t.height = t.rows / n;
     }
     for (Id in : quads_) {
-      if (Find(in)->height % 2 != 0) bad_roots.insert(find(in));
+      if (Find(in)->height % 2 != 0) bad_roots.insert(sets.Find(in));
     }
     for (auto it = types_.begin(); it != types_.end();) {
-      if (bad_roots.count(find(it->first))) {
+      if (bad_roots.count(sets.Find(it->first))) {
         it = types_.erase(it);
       } else {
         ++it;
@@ -448,26 +444,9 @@ class Bander {
     }
     return 0;
   }
-  // The type an access chain's index walks into from `type`: a struct's member (a constant
-  // index), an array's, runtime array's, vector's or matrix's element; 0 when none.
-  Id Step(Id type, Id index) const {
-    const InstIndex d = m_.Def(type);
-    if (d == ir::kNoInst) return 0;
-    switch (m_.opcode(d)) {
-      case Op::TypeStruct: {
-        const auto member = ir::ConstantValue(m_, index);
-        if (!member || 2 + *member >= m_.num_words(d)) return 0;
-        return m_.word(d, 2 + *member);
-      }
-      case Op::TypeArray:
-      case Op::TypeRuntimeArray:
-      case Op::TypeVector:
-      case Op::TypeMatrix:
-        return m_.word(d, 2);
-      default:
-        return 0;
-    }
-  }
+  // The type an access chain's index walks into from `type` (IndexedType, a struct's member by
+  // a constant index).
+  Id Step(Id type, Id index) const { return IndexedType(m_, type, ir::ConstantValue(m_, index)); }
   // OpAccessChain / OpInBoundsAccessChain of one index (an element) into a pointer to a
   // candidate matrix type.
   bool ElementOfVariable(InstIndex i) const {
@@ -753,28 +732,42 @@ class Bander {
   Id CombineWrapper(Id combine, Id component) {
     auto it = combine_wrappers_.find(combine);
     if (it != combine_wrappers_.end()) return it->second;
-    const Id u32 = U32();
-    const std::vector<uint32_t> fn_type = {component, u32, u32, component, component};
-    const Id wrapper_type = DeclareWhileRewriting(b_, declarations_, first_banded_, current_,
-                                                  Op::TypeFunction, fn_type, Reuse::kModule);
     if (!has_per_element_capability_) {
       has_per_element_capability_ = true;
       b_.SetInsertBefore(0);
       b_.Add(Op::Capability, 0, {U(spv::Capability::CooperativeMatrixPerElementOperationsNV)});
+      b_.SetInsertBefore(current_);
     }
-    b_.SetInsertAtEnd();
-    const Id wrapper = b_.Add(Op::Function, component, {0u, wrapper_type});
-    b_.Add(Op::FunctionParameter, u32, {});
-    b_.Add(Op::FunctionParameter, u32, {});
-    const Id x = b_.Add(Op::FunctionParameter, component, {});
-    const Id y = b_.Add(Op::FunctionParameter, component, {});
-    b_.Add(Op::Label, 0, {});
-    const Id value = b_.Add(Op::FunctionCall, component, {combine, x, y});
-    b_.Add(Op::ReturnValue, 0, {value});
-    b_.Add(Op::FunctionEnd, 0, {});
-    b_.SetInsertBefore(current_);
+    const Id u32 = U32();
+    const Id wrapper = Forwarder(component, {u32, u32, component, component}, combine,
+                                 [](const std::vector<uint32_t>& p) {
+                                   return std::vector<uint32_t>{p[2], p[3]};
+                                 });
     combine_wrappers_[combine] = wrapper;
     return wrapper;
+  }
+
+  // A function after the module's functions, of parameters of `param_types`, that returns
+  // `callee` called with `args(its parameters)` (which may add the instructions that compute
+  // them).
+  Id Forwarder(Id result_type, const std::vector<uint32_t>& param_types, Id callee,
+               const std::function<std::vector<uint32_t>(const std::vector<uint32_t>&)>& args) {
+    std::vector<uint32_t> fn_type = {result_type};
+    fn_type.insert(fn_type.end(), param_types.begin(), param_types.end());
+    const Id type = DeclareWhileRewriting(b_, declarations_, first_banded_, current_,
+                                          Op::TypeFunction, fn_type, Reuse::kModule);
+    b_.SetInsertAtEnd();
+    const Id function = b_.Add(Op::Function, result_type, {0u, type});
+    std::vector<uint32_t> params;
+    for (uint32_t t : param_types) params.push_back(b_.Add(Op::FunctionParameter, t, {}));
+    b_.Add(Op::Label, 0, {});
+    std::vector<uint32_t> call = {callee};
+    const std::vector<uint32_t> values = args(params);
+    call.insert(call.end(), values.begin(), values.end());
+    b_.Add(Op::ReturnValue, 0, {b_.Add(Op::FunctionCall, result_type, call)});
+    b_.Add(Op::FunctionEnd, 0, {});
+    b_.SetInsertBefore(current_);
+    return function;
   }
 
   // Func'(row, column, element, operands..., first_row) = Func(row + first_row, column,
@@ -784,26 +777,17 @@ class Bander {
     if (it != wrappers_.end()) return it->second;
     const InstIndex fd = m_.Def(func);
     const InstIndex ft = m_.Def(m_.word(fd, 4));
-    const Id result_type = m_.word(fd, 1), row_type = m_.word(ft, 3);
-    std::vector<uint32_t> fn_type = {m_.word(ft, 2)};
-    for (uint32_t w = 3; w < m_.num_words(ft); ++w) fn_type.push_back(m_.word(ft, w));
-    fn_type.push_back(row_type);
-    const Id wrapper_type = DeclareWhileRewriting(b_, declarations_, first_banded_, current_,
-                                                  Op::TypeFunction, fn_type, Reuse::kModule);
-    b_.SetInsertAtEnd();
-    const Id wrapper = b_.Add(Op::Function, result_type, {0u, wrapper_type});
-    std::vector<uint32_t> params;
-    for (uint32_t w = 3; w < m_.num_words(ft); ++w) {
-      params.push_back(b_.Add(Op::FunctionParameter, m_.word(ft, w), {}));
-    }
-    const Id first_row = b_.Add(Op::FunctionParameter, row_type, {});
-    b_.Add(Op::Label, 0, {});
-    std::vector<uint32_t> call = {func, b_.Add(Op::IAdd, row_type, {params[0], first_row})};
-    call.insert(call.end(), params.begin() + 1, params.end());
-    const Id value = b_.Add(Op::FunctionCall, result_type, call);
-    b_.Add(Op::ReturnValue, 0, {value});
-    b_.Add(Op::FunctionEnd, 0, {});
-    b_.SetInsertBefore(current_);
+    const Id row_type = m_.word(ft, 3);
+    std::vector<uint32_t> param_types;
+    for (uint32_t w = 3; w < m_.num_words(ft); ++w) param_types.push_back(m_.word(ft, w));
+    param_types.push_back(row_type);
+    const Id wrapper =
+        Forwarder(m_.word(fd, 1), param_types, func, [&](const std::vector<uint32_t>& p) {
+          // (row + first row, the others as given).
+          std::vector<uint32_t> args = {b_.Add(Op::IAdd, row_type, {p[0], p.back()})};
+          args.insert(args.end(), p.begin() + 1, p.end() - 1);
+          return args;
+        });
     wrappers_[func] = wrapper;
     return wrapper;
   }

@@ -243,6 +243,23 @@ PassResult FinishRebuilt(ir::Builder& builder) {
   return PassResult::Rebuilt(std::move(rebuilt));
 }
 
+ir::Id IndexedType(const ir::Module& m, ir::Id type, std::optional<uint32_t> member) {
+  const ir::InstIndex d = m.Def(type);
+  if (d == ir::kNoInst) return 0;
+  switch (m.opcode(d)) {
+    case spv::Op::TypeStruct:
+      return member && *member + 2 < m.num_words(d) ? m.word(d, 2 + *member) : 0;
+    case spv::Op::TypeArray:
+    case spv::Op::TypeRuntimeArray:
+    case spv::Op::TypeVector:
+    case spv::Op::TypeMatrix:
+    case spv::Op::TypeCooperativeMatrixKHR:
+      return m.word(d, 2);
+    default:
+      return 0;
+  }
+}
+
 ir::Id DeclareWhileRewriting(ir::Builder& builder, ir::Declarations& declarations,
                              ir::InstIndex first, ir::InstIndex current, spv::Op op,
                              std::span<const uint32_t> operands, ir::Declarations::Reuse reuse) {

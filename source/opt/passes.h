@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -143,6 +144,11 @@ PassResult FinishRebuilt(ir::Builder& builder);
 // The end of a rebuilding pass: the builder's module with MergeDuplicateDeclarations applied
 // (the result of Rebuilt), or Failed when the builder cannot write it.
 PassResult FinishMergingDeclarations(ir::Builder& builder);
+
+// The type one index into `type` reaches (an access chain's or a composite's step): a struct's
+// member `member` (nullopt: the index is no constant), an array's, runtime array's, vector's,
+// matrix's or cooperative matrix's element; 0 when there is none.
+ir::Id IndexedType(const ir::Module& m, ir::Id type, std::optional<uint32_t> member);
 
 // Sets of ids that instructions relate (union-find with path halving): the matrix types a pass
 // must treat alike.

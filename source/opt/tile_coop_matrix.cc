@@ -87,6 +87,7 @@
 
 #include "source/ir/builder.h"
 #include "source/ir/declarations.h"
+#include "source/ir/scalar_eval.h"
 #include "source/opt/passes.h"
 
 namespace coopspv::opt {
@@ -205,13 +206,7 @@ class Tiler {
   }
 
  private:
-  std::optional<uint32_t> ConstantValue(Id id) const {
-    const InstIndex d = m_.Def(id);
-    if (d == ir::kNoInst || m_.opcode(d) != Op::Constant || m_.num_words(d) != 4) {
-      return std::nullopt;
-    }
-    return m_.word(d, 3);
-  }
+  std::optional<uint32_t> ConstantValue(Id id) const { return ir::ConstantValue(m_, id); }
 
   // The Subgroup-scope KHR matrix types with constant dimensions.
   void CollectTypes() {
@@ -573,25 +568,10 @@ class Tiler {
     if (bytes && bytes < alignment) alignment = bytes;
   }
 
-  // The type one index into `type` reaches (a struct's member by the constant `index`); 0 when
-  // there is none.
+  // The type one index into `type` reaches: IndexedType, a struct's member by the constant
+  // `index` (or the literal one).
   Id Walk(Id type, Id index, bool literal) const {
-    const InstIndex d = m_.Def(type);
-    if (d == ir::kNoInst) return 0;
-    switch (m_.opcode(d)) {
-      case Op::TypeStruct: {
-        const auto member = literal ? std::optional<uint32_t>(index) : ConstantValue(index);
-        return member && *member + 2 < m_.num_words(d) ? m_.word(d, 2 + *member) : 0;
-      }
-      case Op::TypeArray:
-      case Op::TypeRuntimeArray:
-      case Op::TypeVector:
-      case Op::TypeMatrix:
-      case Op::TypeCooperativeMatrixKHR:
-        return m_.word(d, 2);
-      default:
-        return 0;
-    }
+    return IndexedType(m_, type, literal ? std::optional<uint32_t>(index) : ConstantValue(index));
   }
 
   // An OpTypePointer (storage class, pointee): the module's, else one added before the functions.
