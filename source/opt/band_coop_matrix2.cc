@@ -58,8 +58,31 @@
 // Nothing else: a type that meets any other instruction (a transpose, a column-major or
 // TensorLayout-less load, OpCompositeExtract of an element, an access chain deeper into it, ...)
 // stays whole.
+//
+// Owned rows (OwnCoopMatrix2Rows, what --lower-coop-matrix2 does first): the bands are the
+// workgroup's W subgroups' (N = W for every type), and each subgroup holds its own band only.
+// Without it every subgroup holds every Workgroup-scope matrix whole and repeats its arithmetic
+// (a multiply-add split among the subgroups goes through Workgroup memory twice), so a lowered
+// flash attention did W times the work and held W times the registers of ggml's hand-written
+// cm1 one. A banded type becomes, under the same id, the Subgroup-scope H x C type (H = R / W, a
+// multiple of the device's smallest listed M): a Workgroup-scope matrix has one value for the
+// workgroup and its instructions run in workgroup-uniform control flow, so subgroup g computing
+// rows [g * H, (g + 1) * H) of every such value, with the instructions above, computes the same
+// matrices, split. Multiply-adds (B stays whole: Workgroup-scope, replicated by the lowering),
+// element-wise instructions, splats, row and 2x2 reductions, lengths, element access and values
+// keep their words; tensor accesses take the slice of band g = SubgroupId (a SubgroupId input
+// variable, added with GroupNonUniform where the module has none), row-major KHR accesses start
+// g * H * Stride further, per-element operations add g * H to the row (the wrapper above). A
+// Row | Column reduction of an owned matrix reduces the band, and each invocation writes its
+// band's value (element 0) into its own element, SubgroupId * S + SubgroupLocalInvocationId, of a
+// Workgroup array of W * S components; after a Workgroup barrier every invocation folds the W
+// subgroups' values through CombineFunc in subgroup order (the result one value for the
+// workgroup, as ggml's flash attention needs to branch on it), a second barrier lets the array be
+// written again, and the value is splat. Column reductions (which would need whole columns) keep
+// their types whole.
 #include "source/opt/band_coop_matrix2.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -74,6 +97,7 @@
 #include "source/ir/builder.h"
 #include "source/ir/declarations.h"
 #include "source/ir/scalar_eval.h"
+#include "source/ir/workgroup_size.h"
 #include "source/opt/passes.h"
 #include "source/opt/tile_coop_matrix.h"
 
@@ -132,6 +156,16 @@ bool Keeps(Op op) {
 class Bander {
  public:
   Bander(const ir::Module& m, uint32_t h) : m_(m), h_(h), b_(m) {}
+  // Owned rows: W subgroups of S invocations, bands a multiple of `min_rows` high.
+  Bander(const ir::Module& m, uint32_t subgroups, uint32_t subgroup_size, uint32_t min_rows)
+      : m_(m), h_(min_rows), owners_(subgroups), subgroup_size_(subgroup_size), b_(m) {}
+
+  // The types in bands (after Run).
+  std::vector<Id> banded_types() const {
+    std::vector<Id> ids;
+    for (const auto& [id, t] : types_) ids.push_back(id);
+    return ids;
+  }
 
   PassResult Run() {
     if (h_ == 0) return PassResult::Unchanged();
@@ -139,7 +173,12 @@ class Bander {
     if (types_.empty()) return PassResult::Unchanged();
     Choose();
     if (types_.empty()) return PassResult::Unchanged();
+    if (std::getenv("COOPSPV_BAND_DEBUG")) {
+      std::fprintf(stderr, "band: %zu types in %u bands%s\n", types_.size(),
+                   types_.begin()->second.count, owners_ ? ", owned" : "");
+    }
     Declare();
+    if (owners_) DeclareOwnership();
     for (InstIndex i = 0; i < m_.num_instructions() && error_.empty(); ++i) {
       Rewrite(i);
     }
@@ -344,8 +383,9 @@ class Bander {
           quads_.push_back(in);
         } else {
           // Columns or everything: each band's result folded with the others' (the input and the
-          // result need not share their bands, nor be banded both).
-          ok = mode == 2 || mode == 3;
+          // result need not share their bands, nor be banded both). Owned bands fold everything
+          // through Workgroup memory; columns not.
+          ok = mode == 3 || (mode == 2 && !owners_);
         }
       } else if (op == Op::CooperativeMatrixLoadKHR && rt) {
         ok = RowMajorAccess(i, false);
@@ -376,6 +416,15 @@ class Bander {
       rows = std::max(rows, t.rows);
     }
     for (auto& [id, t] : types_) {
+      if (owners_) {  // W bands of a multiple of the smallest M.
+        if (t.rows % owners_ != 0 || (t.rows / owners_) % h_ != 0) {
+          bad_roots.insert(sets.Find(id));
+          continue;
+        }
+        t.count = owners_;
+        t.height = t.rows / owners_;
+        continue;
+      }
       const uint32_t rows = tallest[sets.Find(id)], n = rows / h_;
       if (rows <= h_ || rows % h_ != 0 || t.rows % n != 0) {
         bad_roots.insert(sets.Find(id));
@@ -485,6 +534,14 @@ class Bander {
     }
     for (auto& [id, t] : types_) {
       const InstIndex d = m_.Def(id);
+      if (owners_) {  // The Subgroup-scope band, under the same id.
+        const Id scope = Const(U32(), U(spv::Scope::Subgroup));
+        b_.Replace(d, Op::TypeCooperativeMatrixKHR,
+                   std::vector<uint32_t>{id, t.component, scope, Const(t.size_type, t.height),
+                                         m_.word(d, 5), m_.word(d, 6)});
+        t.band = id;
+        continue;
+      }
       const Id rows = Const(t.size_type, t.height), count = Const(t.size_type, t.count);
       b_.SetInsertBefore(d);
       t.band = b_.Add(Op::TypeCooperativeMatrixKHR, 0,
@@ -519,8 +576,203 @@ class Bander {
     return b_.Add(Op::TensorLayoutSliceNV, m_.type_id(s.slice), words);
   }
 
+  // ---- Owned rows
+
+  // The SubgroupId input (the module's own, else a new one), SubgroupLocalInvocationId and the
+  // Workgroup arrays of the Row | Column folds when some owned matrix has one, in every entry
+  // point's interface; GroupNonUniform.
+  void DeclareOwnership() {
+    const Id u32 = U32();
+    std::set<Id> fold_components;
+    for (InstIndex i = 0; i < m_.num_instructions(); ++i) {
+      const Op op = m_.opcode(i);
+      if (op == Op::MemoryModel && m_.word(i, 2) == U(spv::MemoryModel::Vulkan)) {
+        vulkan_memory_model_ = true;
+      }
+      if (op == Op::CooperativeMatrixReduceEXT && m_.num_words(i) == 6 && m_.word(i, 4) == 3 &&
+          ValueType(m_.word(i, 3))) {
+        fold_components.insert(ValueType(m_.word(i, 3))->component);
+      }
+    }
+    std::vector<Id> added;
+    auto input = [&](spv::BuiltIn builtin) {
+      Id variable = FindInputBuiltin(m_, builtin);
+      if (variable) return variable;
+      const Id pointer = DeclareWhileRewriting(b_, declarations_, first_banded_, current_,
+                                               Op::TypePointer, {U(spv::StorageClass::Input), u32},
+                                               Reuse::kModule);
+      b_.SetInsertBeforeFunctions();
+      variable = b_.Add(Op::Variable, pointer, {U(spv::StorageClass::Input)});
+      b_.SetInsertBefore(FirstAnnotation());
+      b_.Add(Op::Decorate, 0, {variable, U(spv::Decoration::BuiltIn), U(builtin)});
+      return variable;
+    };
+    subgroup_id_ = input(spv::BuiltIn::SubgroupId);
+    added.push_back(subgroup_id_);
+    if (!fold_components.empty()) {
+      lane_ = input(spv::BuiltIn::SubgroupLocalInvocationId);
+      added.push_back(lane_);
+    }
+    const bool listed = m_.header().version >= grammar::MakeVersion(1, 4);
+    for (Id component : fold_components) {
+      const Id array = DeclareWhileRewriting(
+          b_, declarations_, first_banded_, current_, Op::TypeArray,
+          {component, Const(u32, owners_ * subgroup_size_)}, Reuse::kModule);
+      const Id pointer = DeclareWhileRewriting(
+          b_, declarations_, first_banded_, current_, Op::TypePointer,
+          {U(spv::StorageClass::Workgroup), array}, Reuse::kModule);
+      Fold& f = folds_[component];
+      f.element_pointer = DeclareWhileRewriting(
+          b_, declarations_, first_banded_, current_, Op::TypePointer,
+          {U(spv::StorageClass::Workgroup), component}, Reuse::kModule);
+      b_.SetInsertBeforeFunctions();
+      f.array = b_.Add(Op::Variable, pointer, {U(spv::StorageClass::Workgroup)});
+      if (listed) added.push_back(f.array);
+    }
+    for (InstIndex i = 0; i < m_.global_end(); ++i) {
+      if (m_.opcode(i) != Op::EntryPoint) continue;
+      const ir::Inst entry = m_.inst(i);
+      std::vector<uint32_t> words(entry.words.begin() + 1, entry.words.end());
+      for (Id id : added) {
+        if (!InterfaceLists(m_, i, id)) words.push_back(id);
+      }
+      b_.Replace(i, Op::EntryPoint, words);
+    }
+    bool has_non_uniform = false;
+    for (InstIndex i = 0; i < m_.global_end(); ++i) {
+      has_non_uniform |= m_.opcode(i) == Op::Capability &&
+                         m_.word(i, 1) == U(spv::Capability::GroupNonUniform);
+    }
+    if (!has_non_uniform) {
+      b_.SetInsertBefore(0);
+      b_.Add(Op::Capability, 0, {U(spv::Capability::GroupNonUniform)});
+    }
+  }
+
+  // The first annotation (or, without any, the first type or constant): where decorations go.
+  InstIndex FirstAnnotation() const {
+    for (InstIndex i = 0; i < m_.global_end(); ++i) {
+      const ir::Section section = ir::SectionOf(m_.opcode(i));
+      if (section == ir::Section::kAnnotation || section >= ir::Section::kGlobal) return i;
+    }
+    return m_.global_end();
+  }
+
+  // This subgroup's first row of an owned type: SubgroupId * height, of integer type `type`.
+  Id FirstRow(const BandType& t, Id type) {
+    const Id u32 = U32();
+    const Id g = b_.Add(Op::Load, u32, {subgroup_id_});
+    Id first = b_.Add(Op::IMul, u32, {g, Const(u32, t.height)});
+    if (type != u32) first = b_.Add(Op::Bitcast, type, {first});
+    return first;
+  }
+
+  // The instructions whose words name the subgroup's band (head comment, "Owned rows").
+  void RewriteOwned(InstIndex i) {
+    const Op op = m_.opcode(i);
+    const BandType* rt = Find(m_.type_id(i));
+    const bool store_tensor = op == Op::CooperativeMatrixStoreTensorNV && m_.num_words(i) > 2 &&
+                              ValueType(m_.word(i, 2));
+    if ((op == Op::CooperativeMatrixLoadTensorNV && rt) || store_tensor) {
+      const BandType& t = store_tensor ? *ValueType(m_.word(i, 2)) : *rt;
+      const std::optional<Slice> s = TensorSlice(i, store_tensor, t);
+      if (!s) return Fail(i, "the tensor access cannot be banded");
+      b_.SetInsertBefore(i);
+      const Id span_type = m_.TypeOf(m_.word(s->slice, 5));
+      const Id first = FirstRow(t, span_type), zero = Const(span_type, 0);
+      std::vector<uint32_t> slice = {m_.result_id(s->slice)};
+      for (uint32_t dim = 0; dim < s->dims; ++dim) {
+        slice.push_back(dim == s->row_dim ? first : zero);
+        slice.push_back(dim == s->row_dim ? Const(span_type, t.height)
+                                          : m_.word(s->slice, 5 + 2 * dim));
+      }
+      std::vector<uint32_t> words = WordsFrom(i, 1);
+      words[store_tensor ? 2 : 4] =
+          b_.Add(Op::TensorLayoutSliceNV, m_.type_id(s->slice), slice);
+      b_.Replace(i, op, words);
+      return;
+    }
+    if (op == Op::CooperativeMatrixPerElementOpEXT && rt) {
+      const Id row_type = RowFunction(m_.word(i, 4));
+      b_.SetInsertBefore(i);
+      std::vector<uint32_t> words = WordsFrom(i, 1);
+      words[3] = RowOffsetWrapper(m_.word(i, 4));
+      words.push_back(FirstRow(*rt, row_type));
+      b_.Replace(i, op, words);
+      return;
+    }
+    if (op == Op::CooperativeMatrixReduceEXT && m_.num_words(i) == 6 && m_.word(i, 4) == 3 &&
+        (rt || ValueType(m_.word(i, 3)))) {
+      return RewriteOwnedFold(i);
+    }
+    if ((op == Op::CooperativeMatrixLoadKHR && rt) ||
+        (op == Op::CooperativeMatrixStoreKHR && m_.num_words(i) > 2 &&
+         ValueType(m_.word(i, 2)))) {
+      const bool store = op == Op::CooperativeMatrixStoreKHR;
+      const uint32_t p = store ? 1 : 3;
+      const BandType& t = store ? *ValueType(m_.word(i, 2)) : *rt;
+      const InstIndex chain = m_.Def(m_.word(i, p));
+      const Id last = m_.word(chain, m_.num_words(chain) - 1);
+      const Id index_type = m_.TypeOf(last), stride = m_.word(i, p + 3);
+      b_.SetInsertBefore(i);
+      Id rows = FirstRow(t, index_type);
+      if (index_type != m_.TypeOf(stride)) {
+        rows = b_.Add(Op::IMul, index_type, {rows, Const(index_type, *ir::ConstantValue(m_, stride))});
+      } else {
+        rows = b_.Add(Op::IMul, index_type, {rows, stride});
+      }
+      std::vector<uint32_t> chain_words = WordsFrom(chain, 1);
+      chain_words.back() = b_.Add(Op::IAdd, index_type, {last, rows});
+      std::vector<uint32_t> words = WordsFrom(i, 1);
+      words[store ? 0 : 2] = b_.Add(m_.opcode(chain), chain_words[0],
+                                    std::vector<uint32_t>(chain_words.begin() + 2,
+                                                          chain_words.end()));
+      b_.Replace(i, op, words);
+      return;
+    }
+  }
+
+  // A Row | Column reduction with an owned input or result (head comment, "Owned rows").
+  void RewriteOwnedFold(InstIndex i) {
+    const Id type = m_.type_id(i), result = m_.result_id(i), in = m_.word(i, 3);
+    const Id combine = m_.word(i, 5);
+    const Id component = m_.word(m_.Def(m_.TypeOf(in)), 2);
+    b_.SetInsertBefore(i);
+    const Id part = b_.Add(Op::CooperativeMatrixReduceEXT, m_.TypeOf(in), {in, 3u, combine});
+    Id value = b_.Add(Op::CompositeExtract, component, {part, 0u});
+    if (ValueType(in)) {
+      const Fold& f = folds_.at(component);
+      const Id u32 = U32();
+      const uint32_t access = vulkan_memory_model_ ? 0x20u : 0u;  // NonPrivatePointer.
+      const Id scope = Const(u32, U(spv::Scope::Workgroup));
+      // AcquireRelease | WorkgroupMemory, MakeAvailable | MakeVisible under the Vulkan model.
+      const Id semantics = Const(u32, vulkan_memory_model_ ? 0x6108u : 0x108u);
+      const Id g = b_.Add(Op::Load, u32, {subgroup_id_});
+      const Id lane = b_.Add(Op::Load, u32, {lane_});
+      const Id slot = b_.Add(Op::IAdd, u32,
+                             {b_.Add(Op::IMul, u32, {g, Const(u32, subgroup_size_)}), lane});
+      auto store_words = std::vector<uint32_t>{
+          b_.Add(Op::AccessChain, f.element_pointer, {f.array, slot}), value};
+      if (access) store_words.push_back(access);
+      b_.Add(Op::Store, 0, store_words);
+      b_.Add(Op::ControlBarrier, 0, {scope, scope, semantics});
+      for (uint32_t k = 0; k < owners_; ++k) {
+        const Id pointer = b_.Add(Op::AccessChain, f.element_pointer,
+                                  {f.array, Const(u32, k * subgroup_size_)});
+        std::vector<uint32_t> load_words = {pointer};
+        if (access) load_words.push_back(access);
+        const Id next = b_.Add(Op::Load, component, load_words);
+        value = k == 0 ? next : b_.Add(Op::FunctionCall, component, {combine, value, next});
+      }
+      b_.Add(Op::ControlBarrier, 0, {scope, scope, semantics});
+    }
+    b_.Add(Op::CompositeConstruct, type, {value}, result);
+    b_.Remove(i);
+  }
+
   void Rewrite(InstIndex i) {
     current_ = i;
+    if (owners_) return RewriteOwned(i);
     const Op op = m_.opcode(i);
     const Id type = m_.type_id(i);
     const Id result = m_.result_id(i);
@@ -798,7 +1050,16 @@ class Bander {
 
   const ir::Module& m_;
   const uint32_t h_;
+  const uint32_t owners_ = 0, subgroup_size_ = 0;  // Owned rows: W subgroups of S.
   ir::Builder b_;
+  // Owned rows: the built-in inputs, and per component type the Workgroup array of the
+  // Row | Column folds.
+  struct Fold {
+    Id array = 0, element_pointer = 0;
+  };
+  Id subgroup_id_ = 0, lane_ = 0;
+  std::map<Id, Fold> folds_;
+  bool vulkan_memory_model_ = false;
   std::map<Id, BandType> types_;
   std::set<Id> clipped_views_;  // View types some OpTensorViewSetClipNV makes.
   std::map<Id, Id> wrappers_;   // Func: its row-offset wrapper.
@@ -815,6 +1076,52 @@ class Bander {
 
 PassResult BandCoopMatrix2(const ir::Module& module, uint32_t band_rows) {
   return Bander(module, band_rows).Run();
+}
+
+PassResult OwnCoopMatrix2Rows(const ir::Module& module, uint32_t subgroup_size, uint32_t min_rows,
+                              std::set<ir::Id>* owned) {
+  const std::optional<uint64_t> invocations = ir::CommonWorkgroupInvocations(module);
+  if (subgroup_size == 0 || !invocations || *invocations % subgroup_size != 0 ||
+      *invocations / subgroup_size < 2 || *invocations / subgroup_size > 1024 ||
+      module.header().version < grammar::MakeVersion(1, 3)) {
+    return PassResult::Unchanged();
+  }
+  const auto subgroups = static_cast<uint32_t>(*invocations / subgroup_size);
+  Bander bander(module, subgroups, subgroup_size, std::max(min_rows, 1u));
+  PassResult result = bander.Run();
+  if (owned && result.rebuilt) {
+    // Each owned type keeps its id unless it merged with another (MergeDuplicateDeclarations):
+    // then the id may name a type of the module's own Subgroup-scope matrices too.
+    owned->clear();
+    const ir::Module& out = *result.rebuilt;
+    // The shapes of the module's own Subgroup-scope types (component, scope, rows, columns, use).
+    using Shape = std::vector<std::optional<uint64_t>>;
+    auto shape_of = [](const ir::Module& m, ir::InstIndex i) {
+      Shape shape = {m.word(i, 2)};
+      for (uint32_t w = 3; w < 7; ++w) shape.push_back(ir::ConstantValue(m, m.word(i, w)));
+      return shape;
+    };
+    std::set<Shape> subgroup_shapes;
+    for (ir::InstIndex i = 0; i < module.global_end(); ++i) {
+      if (module.opcode(i) == spv::Op::TypeCooperativeMatrixKHR && module.num_words(i) >= 7 &&
+          ir::ConstantValue(module, module.word(i, 3)) != U(spv::Scope::Workgroup)) {
+        subgroup_shapes.insert(shape_of(module, i));
+      }
+    }
+    for (ir::Id id : bander.banded_types()) {
+      const ir::InstIndex d = out.Def(id);
+      if (d == ir::kNoInst || out.opcode(d) != spv::Op::TypeCooperativeMatrixKHR) {
+        owned->clear();
+        break;
+      }
+      if (subgroup_shapes.count(shape_of(out, d))) {  // Merged with the band.
+        owned->clear();
+        break;
+      }
+      owned->insert(id);
+    }
+  }
+  return result;
 }
 
 namespace {

@@ -173,11 +173,19 @@
 //   matrices in row bands (band_coop_matrix2.cc: each type whose instructions all work row by row
 //   becomes an array of H x C bands, every instruction done band by band, so the regions are a
 //   band's), H from 128 down to the profile's smallest M, the tallest that fits:
-//   cm2_decode_q4 then needs 8 KiB of halves and 32 KiB of floats (bands of 64). Not done yet:
-//   each subgroup OWNING its rows between operations (the accumulator and A by rows, B
-//   replicated or staged; only column reductions, transposes and Use conversions would then go
-//   through the region). Reductions of every kind and per-element operations go in bands too
-//   (flash attention at 64 rows, cm2_softmax_reduce on lavapipe).
+//   cm2_decode_q4 then needs 8 KiB of halves and 32 KiB of floats (bands of 64). Reductions of
+//   every kind and per-element operations go in bands too (cm2_softmax_reduce on lavapipe).
+// - Before all that, each subgroup OWNS its rows of the Workgroup-scope matrices that allow it
+//   (band_coop_matrix2.cc, "Owned rows": W subgroups, bands of R / W rows a multiple of the
+//   profile's smallest M): such a type becomes the Subgroup-scope band, its instructions work on
+//   the subgroup's rows only (a multiply-add's B stays Workgroup-scope, shared as above), and
+//   they go through per-subgroup regions. Those regions hold W bands, a whole matrix: where the
+//   output does not fit, the owned instructions that go through a region run in rounds (2, 4,
+//   ... W): in round r the subgroups g with g % rounds = r, in region g / rounds, a Workgroup
+//   barrier after each round (the rounds then share the regions). Where not even W rounds fit
+//   (or some per-subgroup region serves matrices the subgroups do not own), the module is
+//   lowered without owned rows, as above. ggml's flash attention at 64 query rows (4 subgroups
+//   of 16 rows): one subgroup's rows per multiply-add instead of 64 in every subgroup.
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
 //   elements of the result: CombineFunc folded left to right over the element's row (Row), its
 //   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes
@@ -218,6 +226,8 @@
 // per-element operations this pass lowers under their EXT names too) unless the module declares
 // CooperativeMatrixGetCoordinateEXT, which is left alone.
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <optional>
@@ -385,6 +395,15 @@ class Lowering {
   void set_split_rows_multiple(uint32_t rows) { split_rows_multiple_ = rows; }
   // These Workgroup-scope multiply-adds (by instruction) stay replicated: no region for them.
   void set_replicated(std::set<InstIndex> replicated) { replicated_ = std::move(replicated); }
+  // Matrix types whose rows the subgroups own (OwnCoopMatrix2Rows): their instructions run in
+  // workgroup-uniform control flow. With `rounds` > 1 (a divisor of the subgroups), an
+  // instruction on them that goes through its subgroup's region runs in that many rounds, the
+  // subgroups g with g % rounds = r in round r, a Workgroup barrier after each, so that the
+  // subgroups of different rounds share a region (g / rounds): 1 / rounds of the regions.
+  void set_owned(std::set<Id> owned, uint32_t rounds) {
+    owned_ = std::move(owned);
+    rounds_ = rounds;
+  }
   // After Run: the multiply-adds split by rows, each with the bytes its regions need.
   const std::vector<std::pair<InstIndex, uint64_t>>& split_mul_adds() const {
     return split_mul_adds_;
@@ -427,6 +446,7 @@ class Lowering {
   }
   Id Emit(Op op, Id type, std::vector<uint32_t> operands, Id result = 0) {
     if (!result) result = next_id_++;
+    if (result == renamed_result_) result = round_result_;
     operands.insert(operands.begin(), {type, result});
     Put(body_, op, operands);
     return result;
@@ -453,7 +473,8 @@ class Lowering {
   // Bytes of a region array of `elements` elements a region (one region when shared, else one a
   // subgroup).
   uint64_t RegionBytes(Id component, uint32_t elements, bool shared) const {
-    return uint64_t{elements} * ScalarBytes(component) * (shared ? 1 : num_subgroups_);
+    return uint64_t{elements} * ScalarBytes(component) *
+           (shared ? 1 : (num_subgroups_ + region_rounds_ - 1) / region_rounds_);
   }
   uint32_t ScalarBytes(Id type) const {
     const InstIndex d = m_.Def(type);
@@ -690,6 +711,23 @@ class Lowering {
   };
   std::map<Id, ScratchArray> scratch_;
   std::map<Id, ScratchArray> shared_scratch_;  // One region for the workgroup (shared_).
+  // Owned rows in rounds (set_owned): the types, the rounds, and while an instruction runs in
+  // rounds its result's id and the id its rounds' code gives it instead.
+  std::set<Id> owned_;
+  uint32_t rounds_ = 1;
+  uint32_t region_rounds_ = 1;  // rounds_ where AllRegionsOwned(), else 1.
+  bool in_rounds_ = false;
+  Id renamed_result_ = 0, round_result_ = 0;
+  bool OwnedInstruction(InstIndex i) const;
+  // Whether every instruction that goes through its subgroup's region works on owned types (the
+  // rounds then share the regions; else they keep their own).
+  bool AllRegionsOwned() const;
+  struct Rounds {
+    SlotLoop loop;
+    Id result = 0, type = 0, merge = 0, header = 0;
+  };
+  Rounds BeginRounds(InstIndex i);
+  void EndRounds(const Rounds& rounds);
   // The elements the instruction being lowered needs, by component type and sharing.
   std::map<std::pair<Id, bool>, uint32_t> need_;
   InstIndex largest_need_at_ = ir::kNoInst;
@@ -1083,7 +1121,9 @@ Lowering::Region Lowering::RegionOf(Id component, uint32_t elements) {
   r.group = Emit(Op::Load, U32(), {InputBuiltin(&subgroup_variable_, spv::BuiltIn::SubgroupId)});
   r.scratch = Scratch(component, elements);
   r.pointer = Pointer(spv::StorageClass::Workgroup, component);
-  r.start = shared_ ? Const(0) : RegionStart(r.group, component);
+  r.start = shared_     ? Const(0)
+            : in_rounds_ ? RegionStart(Emit(Op::UDiv, U32(), {r.group, Const(rounds_)}), component)
+                         : RegionStart(r.group, component);
   return r;
 }
 
@@ -2332,6 +2372,85 @@ bool Lowering::SharesWork(InstIndex i) const {
   return true;
 }
 
+bool Lowering::OwnedInstruction(InstIndex i) const {
+  if (owned_.count(m_.type_id(i))) return true;
+  for (uint32_t w = 1; w < m_.num_words(i); ++w) {
+    const Id id = m_.word(i, w);
+    if (m_.Def(id) != ir::kNoInst && owned_.count(m_.TypeOf(id))) return true;
+  }
+  return false;
+}
+
+bool Lowering::AllRegionsOwned() const {
+  if (owned_.empty()) return false;
+  for (const ir::Function& f : m_.functions()) {
+    if (f.end == ir::kNoInst) continue;
+    for (InstIndex i = f.def; i <= f.end; ++i) {
+      const bool region = Splits(m_.opcode(i)) || IsWorkgroupStore(i) || ConvertsUse(i);
+      if (region && !SharesWork(i) && !OwnedInstruction(i)) {
+        if (std::getenv("COOPSPV_BAND_DEBUG")) {
+          std::fprintf(stderr, "not owned: %s\n", Describe(i).c_str());
+        }
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Before instruction i's code: a loop over the rounds r, entered by the subgroups whose
+// SubgroupId % rounds is r; i's result gets a fresh id in there (carried around the loop).
+Lowering::Rounds Lowering::BeginRounds(InstIndex i) {
+  Rounds r;
+  const Id result = m_.result_id(i);
+  if (result && m_.type_id(i)) {
+    r.result = result;
+    r.type = m_.type_id(i);
+    renamed_result_ = result;
+    round_result_ = next_id_++;
+    const Id undef = next_id_++;
+    Put(derived_, Op::Undef, {r.type, undef});
+    r.loop = BeginSlotLoop(rounds_, 0, r.type, undef);
+  } else {
+    r.loop = BeginSlotLoop(rounds_);
+  }
+  const Id u32 = U32();
+  const Id group =
+      Emit(Op::Load, u32, {InputBuiltin(&subgroup_variable_, spv::BuiltIn::SubgroupId)});
+  const Id mine = Emit(Op::IEqual, Bool(), {Emit(Op::UMod, u32, {group, Const(region_rounds_)}),
+                                             r.loop.j});
+  const Id run = next_id_++;
+  r.merge = next_id_++;
+  r.header = current_label_;
+  EmitVoid(Op::SelectionMerge, {r.merge, 0u});
+  EmitVoid(Op::BranchConditional, {mine, run, r.merge});
+  Put(body_, Op::Label, {run});
+  current_label_ = run;
+  in_rounds_ = true;
+  return r;
+}
+
+// After instruction i's code: the selection and the round's Workgroup barrier closed, the
+// result (the round's, else the value carried in) given its own id after the loop.
+void Lowering::EndRounds(const Rounds& r) {
+  in_rounds_ = false;
+  const Id ran = current_label_;
+  EmitVoid(Op::Branch, {r.merge});
+  Put(body_, Op::Label, {r.merge});
+  current_label_ = r.merge;
+  if (r.result) {
+    Emit(Op::Phi, r.type, {round_result_, ran, r.loop.carried, r.header}, r.loop.carried_next);
+    own_phis_.insert(r.loop.carried_next);
+  }
+  renamed_result_ = round_result_ = 0;
+  const bool shared = shared_;
+  shared_ = true;  // A Workgroup barrier.
+  Barrier();
+  shared_ = shared;
+  EndSlotLoop(r.loop);
+  if (r.result) Emit(Op::CopyObject, r.type, {r.loop.carried_next}, r.result);
+}
+
 bool Lowering::LowerFunction(const ir::Function& f) {
   body_.clear();
   split_blocks_.clear();
@@ -2351,6 +2470,10 @@ bool Lowering::LowerFunction(const ir::Function& f) {
         break;
       }
     }
+    // An owned instruction through its subgroup's region, in rounds (set_owned).
+    const bool rounds = region_rounds_ > 1 && splits && !shared_ && OwnedInstruction(i);
+    Rounds r;
+    if (rounds) r = BeginRounds(i);
     switch (op) {
       case Op::CreateTensorViewNV:
       case Op::TensorViewSetClipNV:
@@ -2392,12 +2515,22 @@ bool Lowering::LowerFunction(const ir::Function& f) {
         }
         break;
     }
+    if (rounds) EndRounds(r);
     shared_ = false;
     uint64_t need = 0;
     for (const auto& [key, elements] : need_) need += RegionBytes(key.first, elements, key.second);
     if (need > largest_need_) {
       largest_need_ = need;
       largest_need_at_ = i;
+    }
+    if (need && std::getenv("COOPSPV_REGION_DEBUG")) {
+      std::string parts;
+      for (const auto& [key, elements] : need_) {
+        parts += " " + std::to_string(key.first) + (key.second ? "s:" : ":") +
+                 std::to_string(RegionBytes(key.first, elements, key.second));
+      }
+      std::fprintf(stderr, "region %6lu%s  %s\n", static_cast<unsigned long>(need),
+                   parts.c_str(), Describe(i).c_str());
     }
     if (split_mul_add) split_mul_adds_.push_back({i, need});
     if (splits) {
@@ -2466,6 +2599,8 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     }
     LowerGlobal(i, globals);
   }
+  // (SharesWork knows the Workgroup-scope types now.)
+  region_rounds_ = rounds_ > 1 && num_subgroups_ % rounds_ == 0 && AllRegionsOwned() ? rounds_ : 1;
   std::vector<uint32_t> functions;
   std::vector<std::pair<size_t, Id>> pending_regions;
   for (const ir::Function& f : m_.functions()) {
@@ -2499,7 +2634,8 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   own_bytes_ = OwnWorkgroupBytes();
   for (const auto* arrays : {&scratch_, &shared_scratch_}) {
     for (const auto& [component, s] : *arrays) {
-      const uint32_t regions = arrays == &scratch_ ? num_subgroups_ : 1;
+      const uint32_t regions =
+          arrays == &scratch_ ? (num_subgroups_ + region_rounds_ - 1) / region_rounds_ : 1;
       region_bytes_ += RegionBytes(component, s.elements, arrays == &shared_scratch_);
       const Id array = Declare(derived_, Op::TypeArray, {component, Const(s.elements * regions)});
       Put(derived_, Op::Variable,
@@ -2613,7 +2749,8 @@ class LowerAndTilePass : public Pass {
       std::string error;  // The pass failed.
       std::string too_big;  // Why it does not fit, when it does not.
     };
-    auto attempt = [&](ir::Module& input) {
+    std::set<Id> owned_types;  // Owned rows (below), in rounds when `rounds` > 1.
+    auto attempt = [&](ir::Module& input, uint32_t rounds = 1) {
       Attempt a;
       // Multiply-adds left replicated so far, the one whose regions need the most first.
       std::set<InstIndex> replicated;
@@ -2621,6 +2758,7 @@ class LowerAndTilePass : public Pass {
         Lowering lowering(input, subgroup_size_);
         lowering.set_split_rows_multiple(std::max(rows, 1u));
         lowering.set_replicated(replicated);
+        lowering.set_owned(owned_types, rounds);
         a.lowered = lowering.Run(&a.error, &a.changed);
         if (!a.error.empty()) return a;
         if (!a.changed || !shared_memory_limit_ ||
@@ -2646,15 +2784,44 @@ class LowerAndTilePass : public Pass {
         return a;
       }
     };
-    Attempt a = attempt(m);
+    // Each subgroup owning its rows of the Workgroup-scope matrices that allow it
+    // (band_coop_matrix2.cc), at a multiple of the smallest listed M.
+    PassResult owned = OwnCoopMatrix2Rows(m, subgroup_size_, std::max(rows, 1u), &owned_types);
+    if (owned.status == PassStatus::kFailed) {
+      return PassResult::Failed("owning rows: " + owned.error);
+    }
+    ir::Module* input = owned.rebuilt ? owned.rebuilt.get() : &m;
+    Attempt a = attempt(*input);
     if (!a.error.empty()) return PassResult::Failed(a.error);
+    // Owned rows in rounds of 2, 4, ... subgroups sharing their regions while they do not fit.
+    const uint64_t subgroups = ir::CommonWorkgroupInvocations(m).value_or(0) / subgroup_size_;
+    for (uint32_t rounds = 2; !a.fits && owned.rebuilt && rounds <= subgroups; rounds *= 2) {
+      if (subgroups % rounds != 0) break;
+      a = attempt(*input, rounds);
+      if (!a.error.empty()) return PassResult::Failed(a.error);
+      if (std::getenv("COOPSPV_BAND_DEBUG")) {
+        std::fprintf(stderr, "owned rows in rounds of %u: %s\n", rounds,
+                     a.fits ? "fit" : a.too_big.c_str());
+      }
+    }
+    if (!a.fits && owned.rebuilt) {
+      if (std::getenv("COOPSPV_BAND_DEBUG")) {
+        std::fprintf(stderr, "owned rows do not fit: %s\n", a.too_big.c_str());
+      }
+      // Each subgroup's regions hold its rows of a matrix, all of them the whole matrix; shared
+      // instructions (in bands, below) need one band's region for the workgroup.
+      owned.rebuilt.reset();
+      input = &m;
+      a = attempt(m);
+      if (!a.error.empty()) return PassResult::Failed(a.error);
+    }
     if (!a.fits) {
       // Workgroup matrices in row bands (band_coop_matrix2.cc), the bands as tall as possible
       // (a multiply-add split among the subgroups needs rows for each) and no lower than the
       // profile's smallest M (a band is then still a listed tile height).
       std::string why = a.too_big;
       for (uint32_t band = 128; band >= std::max(rows, 8u); band /= 2) {
-        PassResult banded = BandCoopMatrix2(m, band);
+        PassResult banded = BandCoopMatrix2(*input, band);
         if (banded.status != PassStatus::kChanged || !banded.rebuilt) continue;
         Attempt b = attempt(*banded.rebuilt);
         if (b.error.empty() && b.fits) {
@@ -2669,6 +2836,10 @@ class LowerAndTilePass : public Pass {
                                   std::to_string(shared_memory_limit_) +
                                   " (VUID-RuntimeSpirv-Workgroup-06530)");
       }
+    }
+    if (!a.changed && owned.rebuilt) {  // Owned rows and nothing else to lower.
+      a.lowered = std::move(owned.rebuilt);
+      a.changed = true;
     }
     const bool changed = a.changed;
     std::unique_ptr<ir::Module> lowered = std::move(a.lowered);
@@ -2699,7 +2870,10 @@ class LowerAndTilePass : public Pass {
 std::unique_ptr<Pass> CreateLowerCoopMatrix2Pass(std::string_view argument, std::string* error) {
   const size_t comma = argument.find(',');
   if (comma == std::string_view::npos) {
-    return CreateSubgroupLoweringPass<Lowering>("lower-coop-matrix2", argument, error);
+    // No device: no tiling, no memory limit.
+    uint32_t size = 0;
+    if (!ParseSubgroupSize(argument, &size, error)) return nullptr;
+    return CreateLowerCoopMatrix2DevicePass(size, std::nullopt, 0);
   }
   uint32_t size = 0;
   if (!ParseSubgroupSize(argument.substr(0, comma), &size, error)) return nullptr;

@@ -795,27 +795,46 @@ PassRun LowerDecodeQ4(const std::string& argument) {
       {{"freeze-spec-const", ""}, {"fold-spec-const", ""}, {"lower-coop-matrix2", argument}});
 }
 
-// cm2_decode_q4 (128 x 128 tiles, 4 subgroups of 32) split by rows needs a region of 20480
-// halves (A and C of the multiply-add) and one of 16384 floats (C, then the tensor store of the
-// float result): 106496 bytes. Replicated, the halves' region shrinks to 4096: 73728 bytes.
-TEST(LowerCoopMatrix2, AProfileWithRoomKeepsTheSplitMultiplyAdds) {
-  const PassRun r = LowerDecodeQ4("32," + H100WithSharedMemory(106496));
+// cm2_decode_q4 (128 x 128 tiles, 8 subgroups of 32): each subgroup owns 16 rows of A, of the
+// half accumulator and of the float result (band_coop_matrix2.cc, "Owned rows"), its own regions
+// holding its rows (8 x 512 halves of A, 8 x 2048 floats of the result), B's load shared
+// (4096 halves): 81920 bytes. With less room, the matrices stay whole in every subgroup, the
+// multiply-adds replicated (the split needs 106496 bytes): 73728.
+TEST(LowerCoopMatrix2, SubgroupsOwnTheirRowsWhereTheyFit) {
+  const PassRun r = LowerDecodeQ4("32," + H100WithSharedMemory(81920));
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_TRUE(Contains(r.text, "_arr_half_uint_20480 Workgroup")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "BuiltIn SubgroupId")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "_arr_half_uint_4096 Workgroup")) << r.text;
   EXPECT_TRUE(Contains(r.text, "_arr_float_uint_16384 Workgroup")) << r.text;
+  // Subgroup g's slice starts at row 16 g.
+  EXPECT_TRUE(std::regex_search(r.text, std::regex("= OpIMul %uint %[0-9]+ %uint_16\n"))) << r.text;
 }
 
-TEST(LowerCoopMatrix2, MultiplyAddsWhoseRegionsDoNotFitStayReplicated) {
-  const PassRun split = LowerDecodeQ4("32," + H100WithSharedMemory(106496));
-  const PassRun r = LowerDecodeQ4("32," + H100WithSharedMemory(106495));
-  ASSERT_TRUE(split.ok && r.ok) << split.error << r.error;
-  EXPECT_TRUE(Contains(r.text, "_arr_half_uint_4096 Workgroup")) << r.text;
-  EXPECT_FALSE(Contains(r.text, "_arr_half_uint_20480")) << r.text;
-  EXPECT_TRUE(Contains(r.text, "_arr_float_uint_16384 Workgroup")) << r.text;
-  // Replicated, each subgroup multiplies the whole 128 x 128 tiles: at least four times the tile
-  // multiply-adds of one subgroup's quarter of the rows.
-  EXPECT_GE(Count(r.text, "OpCooperativeMatrixMulAddKHR"),
-            4 * Count(split.text, "OpCooperativeMatrixMulAddKHR"));
+// With less room the owned instructions that go through their subgroup's region run in rounds:
+// in round r the subgroups g with g % rounds = r, each in region g / rounds, a Workgroup barrier
+// after each round; 2 rounds halve the regions of the owned rows (81919 bytes: 8 x 2048 floats
+// are 4 x 2048), 4 quarter them. The multiply-adds stay each subgroup's own.
+TEST(LowerCoopMatrix2, OwnedRowsGoInRoundsWhereTheyDoNotFit) {
+  const PassRun owned = LowerDecodeQ4("32," + H100WithSharedMemory(81920));
+  ASSERT_TRUE(owned.ok) << owned.error;
+  EXPECT_FALSE(Contains(owned.text, "OpUMod %uint %gl_SubgroupID")) << owned.text;
+  for (const auto& [limit, rounds, floats] :
+       {std::tuple{81919u, 2u, 8192u}, {49152u, 2u, 8192u}, {40960u, 4u, 4096u}}) {
+    const PassRun r = LowerDecodeQ4("32," + H100WithSharedMemory(limit));
+    ASSERT_TRUE(r.ok) << limit << ": " << r.error;
+    EXPECT_TRUE(Contains(r.text, "_arr_float_uint_" + std::to_string(floats) + " Workgroup"))
+        << limit << ": " << r.text;
+    // Round r: g % rounds == r, the region at (g / rounds) * T.
+    const std::string k = "%uint_" + std::to_string(rounds);
+    EXPECT_TRUE(std::regex_search(r.text, std::regex("= OpUMod %uint %[0-9]+ " + k + "\n"))) << limit;
+    EXPECT_TRUE(std::regex_search(r.text, std::regex("= OpUDiv %uint %[0-9]+ " + k + "\n"))) << limit;
+    EXPECT_EQ(Count(r.text, "OpCooperativeMatrixMulAddKHR"),
+              Count(owned.text, "OpCooperativeMatrixMulAddKHR"))
+        << limit;
+    EXPECT_GT(Count(r.text, "OpControlBarrier %uint_2 %uint_2"),
+              Count(owned.text, "OpControlBarrier %uint_2 %uint_2"))
+        << limit;
+  }
 }
 
 // The lowering with a shared memory limit and no tiling (what --legalize-for-device runs for a
@@ -1035,23 +1054,25 @@ TEST(LowerCoopMatrix2, ListedMatricesBesideUnlistedOnesStay) {
 }
 
 // cm2_decode_q4's 128 x 128 float result went whole through the region of its tensor store: 64
-// KiB, above the H100's 48 KiB whatever the multiply-adds do (issue #18). In row bands of 64
-// (band_coop_matrix2.cc) its regions are a band's: 8 KiB of halves and 32 KiB of floats.
-TEST(LowerCoopMatrix2, DecodeQ4FitsTheH100InRowBands) {
+// KiB, above the H100's 48 KiB whatever the multiply-adds do (issue #18). Its 8 subgroups own 16
+// rows each, in 2 rounds: 4 regions of 16 x 128 floats (32 KiB) and B's shared 8 KiB of halves.
+TEST(LowerCoopMatrix2, DecodeQ4FitsTheH100InRounds) {
   const PassRun r = LowerDecodeQ4("32,h100");
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(Contains(r.text, "_arr_half_uint_4096 Workgroup")) << r.text;
   EXPECT_TRUE(Contains(r.text, "_arr_float_uint_8192 Workgroup")) << r.text;
   EXPECT_FALSE(Contains(r.text, "_arr_float_uint_16384")) << r.text;
-  // Below what a band of the smallest listed M (16 rows) needs, it is refused, saying so.
+  // Below what even one subgroup's rows need, the matrices stay whole, in row bands; below what
+  // a band of the smallest listed M (16 rows) needs, it is refused, saying so.
   const PassRun tight = LowerDecodeQ4("32," + H100WithSharedMemory(4096));
   ASSERT_FALSE(tight.ok);
   EXPECT_TRUE(Contains(tight.error, "(in row bands of 16)")) << tight.error;
   EXPECT_TRUE(Contains(tight.error, "maxComputeSharedMemorySize 4096")) << tight.error;
-  // Without a profile there is no limit (106496 bytes, the multiply-adds split, no bands).
+  // Without a profile there is no limit: the subgroups own their rows (81920 bytes, no bands).
   const PassRun unlimited = LowerDecodeQ4("32");
   ASSERT_TRUE(unlimited.ok) << unlimited.error;
-  EXPECT_TRUE(Contains(unlimited.text, "_arr_half_uint_20480 Workgroup")) << unlimited.text;
+  EXPECT_TRUE(Contains(unlimited.text, "_arr_float_uint_16384 Workgroup")) << unlimited.text;
+  EXPECT_TRUE(Contains(unlimited.text, "BuiltIn SubgroupId")) << unlimited.text;
 }
 
 TEST(LowerCoopMatrix2, WorkgroupMatricesLowerFurtherWithoutCooperativeMatrices) {
