@@ -464,7 +464,14 @@ class Lowering {
   }
   Id Scratch(Id component, uint32_t elements) {
     auto [it, fresh] = (shared_ ? shared_scratch_ : scratch_).emplace(component, ScratchArray{});
-    if (fresh) it->second.variable = next_id_++;
+    if (fresh) {
+      // The subgroups' regions and the workgroup's of a component type are one array: every
+      // region lives within one instruction, and a shared instruction starts with a Workgroup
+      // barrier where both kinds exist (mixed_regions_).
+      const auto& other = shared_ ? scratch_ : shared_scratch_;
+      auto same = other.find(component);
+      it->second.variable = same != other.end() ? same->second.variable : next_id_++;
+    }
     it->second.elements = std::max(it->second.elements, elements);
     uint32_t& need = need_[{component, shared_}];
     need = std::max(need, elements);
@@ -716,6 +723,8 @@ class Lowering {
   std::set<Id> owned_;
   uint32_t rounds_ = 1;
   uint32_t region_rounds_ = 1;  // rounds_ where AllRegionsOwned(), else 1.
+  // Some instruction goes through its subgroup's region and another through the workgroup's.
+  bool mixed_regions_ = false;
   bool in_rounds_ = false;
   Id renamed_result_ = 0, round_result_ = 0;
   bool OwnedInstruction(InstIndex i) const;
@@ -2470,6 +2479,8 @@ bool Lowering::LowerFunction(const ir::Function& f) {
         break;
       }
     }
+    // The workgroup's region overlaps the subgroups' ones, which other subgroups may still use.
+    if (shared_ && splits && mixed_regions_) Barrier();
     // An owned instruction through its subgroup's region, in rounds (set_owned).
     const bool rounds = region_rounds_ > 1 && splits && !shared_ && OwnedInstruction(i);
     Rounds r;
@@ -2601,6 +2612,18 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   }
   // (SharesWork knows the Workgroup-scope types now.)
   region_rounds_ = rounds_ > 1 && num_subgroups_ % rounds_ == 0 && AllRegionsOwned() ? rounds_ : 1;
+  {
+    bool subgroup = false, workgroup = false;
+    for (const ir::Function& f : m_.functions()) {
+      for (InstIndex i = f.def; f.end != ir::kNoInst && i <= f.end; ++i) {
+        if (Splits(m_.opcode(i)) || IsWorkgroupStore(i) || ConvertsUse(i) ||
+            (m_.opcode(i) == Op::CooperativeMatrixMulAddKHR && SharesWork(i))) {
+          (SharesWork(i) ? workgroup : subgroup) = true;
+        }
+      }
+    }
+    mixed_regions_ = subgroup && workgroup;
+  }
   std::vector<uint32_t> functions;
   std::vector<std::pair<size_t, Id>> pending_regions;
   for (const ir::Function& f : m_.functions()) {
@@ -2632,17 +2655,24 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     interface.insert(interface.end(), alias_interface_.begin(), alias_interface_.end());
   }
   own_bytes_ = OwnWorkgroupBytes();
-  for (const auto* arrays : {&scratch_, &shared_scratch_}) {
-    for (const auto& [component, s] : *arrays) {
+  // One array per component type: the subgroups' regions or the workgroup's, the larger.
+  std::map<Id, std::pair<Id, uint32_t>> arrays;  // component: (variable, elements)
+  for (const auto* scratch : {&scratch_, &shared_scratch_}) {
+    for (const auto& [component, s] : *scratch) {
       const uint32_t regions =
-          arrays == &scratch_ ? (num_subgroups_ + region_rounds_ - 1) / region_rounds_ : 1;
-      region_bytes_ += RegionBytes(component, s.elements, arrays == &shared_scratch_);
-      const Id array = Declare(derived_, Op::TypeArray, {component, Const(s.elements * regions)});
-      Put(derived_, Op::Variable,
-          {Pointer(spv::StorageClass::Workgroup, array), s.variable,
-           U(spv::StorageClass::Workgroup)});
-      if (version >= grammar::MakeVersion(1, 4)) interface.push_back(s.variable);
+          scratch == &scratch_ ? (num_subgroups_ + region_rounds_ - 1) / region_rounds_ : 1;
+      auto& [variable, elements] = arrays[component];
+      variable = s.variable;
+      elements = std::max(elements, s.elements * regions);
     }
+  }
+  for (const auto& [component, array] : arrays) {
+    const auto& [variable, elements] = array;
+    region_bytes_ += RegionBytes(component, elements, true);
+    const Id type = Declare(derived_, Op::TypeArray, {component, Const(elements)});
+    Put(derived_, Op::Variable,
+        {Pointer(spv::StorageClass::Workgroup, type), variable, U(spv::StorageClass::Workgroup)});
+    if (version >= grammar::MakeVersion(1, 4)) interface.push_back(variable);
   }
 
   bool has_get_coordinate = false;

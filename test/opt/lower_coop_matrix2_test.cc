@@ -797,29 +797,29 @@ PassRun LowerDecodeQ4(const std::string& argument) {
 
 // cm2_decode_q4 (128 x 128 tiles, 8 subgroups of 32): each subgroup owns 16 rows of A, of the
 // half accumulator and of the float result (band_coop_matrix2.cc, "Owned rows"), its own regions
-// holding its rows (8 x 512 halves of A, 8 x 2048 floats of the result), B's load shared
-// (4096 halves): 81920 bytes. With less room, the matrices stay whole in every subgroup, the
-// multiply-adds replicated (the split needs 106496 bytes): 73728.
+// holding its rows (8 x 512 halves of A, 8 x 2048 floats of the result) in the arrays that B's
+// shared load uses too (4096 halves): 73728 bytes.
 TEST(LowerCoopMatrix2, SubgroupsOwnTheirRowsWhereTheyFit) {
-  const PassRun r = LowerDecodeQ4("32," + H100WithSharedMemory(81920));
+  const PassRun r = LowerDecodeQ4("32," + H100WithSharedMemory(73728));
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(Contains(r.text, "BuiltIn SubgroupId")) << r.text;
   EXPECT_TRUE(Contains(r.text, "_arr_half_uint_4096 Workgroup")) << r.text;
   EXPECT_TRUE(Contains(r.text, "_arr_float_uint_16384 Workgroup")) << r.text;
+  EXPECT_EQ(Count(r.text, "= OpTypeArray %half"), 1u) << r.text;  // One array of halves.
   // Subgroup g's slice starts at row 16 g.
   EXPECT_TRUE(std::regex_search(r.text, std::regex("= OpIMul %uint %[0-9]+ %uint_16\n"))) << r.text;
 }
 
 // With less room the owned instructions that go through their subgroup's region run in rounds:
 // in round r the subgroups g with g % rounds = r, each in region g / rounds, a Workgroup barrier
-// after each round; 2 rounds halve the regions of the owned rows (81919 bytes: 8 x 2048 floats
+// after each round; 2 rounds halve the regions of the owned rows (73727 bytes: 8 x 2048 floats
 // are 4 x 2048), 4 quarter them. The multiply-adds stay each subgroup's own.
 TEST(LowerCoopMatrix2, OwnedRowsGoInRoundsWhereTheyDoNotFit) {
-  const PassRun owned = LowerDecodeQ4("32," + H100WithSharedMemory(81920));
+  const PassRun owned = LowerDecodeQ4("32," + H100WithSharedMemory(73728));
   ASSERT_TRUE(owned.ok) << owned.error;
   EXPECT_FALSE(Contains(owned.text, "OpUMod %uint %gl_SubgroupID")) << owned.text;
   for (const auto& [limit, rounds, floats] :
-       {std::tuple{81919u, 2u, 8192u}, {49152u, 2u, 8192u}, {40960u, 4u, 4096u}}) {
+       {std::tuple{73727u, 2u, 8192u}, {49152u, 2u, 8192u}, {40959u, 4u, 4096u}}) {
     const PassRun r = LowerDecodeQ4("32," + H100WithSharedMemory(limit));
     ASSERT_TRUE(r.ok) << limit << ": " << r.error;
     EXPECT_TRUE(Contains(r.text, "_arr_float_uint_" + std::to_string(floats) + " Workgroup"))
@@ -1068,7 +1068,7 @@ TEST(LowerCoopMatrix2, DecodeQ4FitsTheH100InRounds) {
   ASSERT_FALSE(tight.ok);
   EXPECT_TRUE(Contains(tight.error, "(in row bands of 16)")) << tight.error;
   EXPECT_TRUE(Contains(tight.error, "maxComputeSharedMemorySize 4096")) << tight.error;
-  // Without a profile there is no limit: the subgroups own their rows (81920 bytes, no bands).
+  // Without a profile there is no limit: the subgroups own their rows (73728 bytes, no bands).
   const PassRun unlimited = LowerDecodeQ4("32");
   ASSERT_TRUE(unlimited.ok) << unlimited.error;
   EXPECT_TRUE(Contains(unlimited.text, "_arr_float_uint_16384 Workgroup")) << unlimited.text;
