@@ -185,7 +185,8 @@
 //   barrier after each round (the rounds then share the regions). Where not even W rounds fit
 //   (or some per-subgroup region serves matrices the subgroups do not own), the module is
 //   lowered without owned rows, as above. ggml's flash attention at 64 query rows (4 subgroups
-//   of 16 rows): one subgroup's rows per multiply-add instead of 64 in every subgroup.
+//   of 16 rows): one subgroup's rows per multiply-add instead of 64 in every subgroup. The
+//   environment variable COOPSPV_OWN_ROWS=0 turns owned rows off (to compare the two).
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
 //   elements of the result: CombineFunc folded left to right over the element's row (Row), its
 //   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes
@@ -234,6 +235,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -2816,7 +2818,12 @@ class LowerAndTilePass : public Pass {
     };
     // Each subgroup owning its rows of the Workgroup-scope matrices that allow it
     // (band_coop_matrix2.cc), at a multiple of the smallest listed M.
-    PassResult owned = OwnCoopMatrix2Rows(m, subgroup_size_, std::max(rows, 1u), &owned_types);
+    // COOPSPV_OWN_ROWS=0 keeps the matrices whole (the strategy before owned rows), for
+    // comparisons.
+    const char* own_rows = std::getenv("COOPSPV_OWN_ROWS");
+    PassResult owned = own_rows && std::string_view(own_rows) == "0"
+                           ? PassResult::Unchanged()
+                           : OwnCoopMatrix2Rows(m, subgroup_size_, std::max(rows, 1u), &owned_types);
     if (owned.status == PassStatus::kFailed) {
       return PassResult::Failed("owning rows: " + owned.error);
     }
