@@ -810,6 +810,19 @@ TEST(LowerCoopMatrix2, SubgroupsOwnTheirRowsWhereTheyFit) {
   EXPECT_TRUE(std::regex_search(r.text, std::regex("= OpIMul %uint %[0-9]+ %uint_16\n"))) << r.text;
 }
 
+// COOPSPV_OWN_ROWS=0 keeps the matrices whole, for comparisons: every subgroup multiplies the
+// whole 128 x 128 tiles (replicated: 73728 bytes fit), eight times the tile multiply-adds of a
+// subgroup owning 16 rows.
+TEST(LowerCoopMatrix2, OwnedRowsCanBeTurnedOff) {
+  const PassRun owned = LowerDecodeQ4("32," + H100WithSharedMemory(73728));
+  setenv("COOPSPV_OWN_ROWS", "0", 1);
+  const PassRun whole = LowerDecodeQ4("32," + H100WithSharedMemory(73728));
+  unsetenv("COOPSPV_OWN_ROWS");
+  ASSERT_TRUE(owned.ok && whole.ok) << owned.error << whole.error;
+  EXPECT_EQ(Count(whole.text, "OpCooperativeMatrixMulAddKHR"),
+            8 * Count(owned.text, "OpCooperativeMatrixMulAddKHR"));
+}
+
 // With less room the owned instructions that go through their subgroup's region run in rounds:
 // in round r the subgroups g with g % rounds = r, each in region g / rounds, a Workgroup barrier
 // after each round; 2 rounds halve the regions of the owned rows (73727 bytes: 8 x 2048 floats
