@@ -17,7 +17,8 @@
 # a whole matrix), which lavapipe cannot give (its subgroups are 8). cm2_softmax_reduce and
 # cm2_decode_q4, whose whole matrices would need more Workgroup memory than lavapipe's 32 KiB,
 # run in row bands (cm2_softmax_reduce's row, column, whole and 2x2 reductions band by band; it
-# takes about 3 minutes of LLVM with a cold Mesa shader cache; cm2_decode_q4 below).
+# takes about 3 minutes of LLVM with a cold Mesa shader cache) and with owned rows in rounds
+# (cm2_decode_q4, below).
 #
 # VK_NV_cooperative_vector too: the coopvec_* scripts run unchanged through the layer, their
 # CONVERT_MATRIX commands by the layer's vkConvertCooperativeVectorMatrixNV (on the host, into
@@ -180,9 +181,9 @@ for how in "VK_COOPSPV_EMULATE=0" "VK_INSTANCE_LAYERS="; do
 done
 
 # cm2_decode_q4: its 128 x 128 Workgroup matrices lowered whole would need 72 KiB of Workgroup
-# memory; the layer's --legalize-for-device (--lower-coop-matrix2 with lavapipe's 32 KiB) lowers
-# them in row bands (band_coop_matrix2.cc), and the result equals the expected product exactly
-# (about 2 minutes of llvmpipe).
+# memory; the layer's --legalize-for-device (--lower-coop-matrix2 with lavapipe's 32 KiB) lets
+# its 32 subgroups own 4 rows each, in 4 rounds (band_coop_matrix2.cc, "Owned rows"), and the
+# result equals the expected product exactly (about 2 minutes of llvmpipe).
 if ! timeout 900 "$RUN" --timeout-ms 800000 "$DIR/cm2_decode_q4.amber" >"$TMP/decode.out" 2>&1; then
   fail "cm2_decode_q4 through the layer"
   sed 's/^/    /' "$TMP/decode.out" | head -20 >&2
