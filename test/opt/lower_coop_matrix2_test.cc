@@ -627,6 +627,51 @@ TEST(LowerCoopMatrix2, ReductionsFoldRowsColumnsBlocksAndEverythingWithCombineFu
 
 // ---- Workgroup scope
 
+// A Workgroup-scope 16 x 16 accumulator in a workgroup of 2 subgroups of 8: loaded through a
+// slice, reduced Row | Column, scaled element by element, stored through the slice. Each
+// subgroup owns 8 rows (band_coop_matrix2.cc, "Owned rows"): its slice starts at row
+// SubgroupId * 8, the per-element operation's rows too (a wrapper adds them), and the reduction
+// of its band is folded with the other subgroup's through a Workgroup array of 2 x 8 floats
+// (SubgroupId * 8 + the lane), between two Workgroup barriers, in subgroup order.
+TEST(LowerCoopMatrix2, OwnedRowsFoldRowAndColumnReductionsAcrossTheSubgroups) {
+  Kernel k = MatrixKernel(
+      "%ls = OpTensorLayoutSliceNV %lt %l1 %u_0 %u_16 %u_0 %u_16\n"
+      "%wm = OpCooperativeMatrixLoadTensorNV %w %p %wnull %ls None None\n"
+      "%wt = OpCooperativeMatrixReduceNV %w %wm Row|Column %add\n"
+      "%ws = OpCooperativeMatrixPerElementOpNV %w %wt %scale %k\n"
+      "OpCooperativeMatrixStoreTensorNV %p %ws %ls None None\n",
+      "%w = OpTypeCooperativeMatrixKHR %float %u_2 %u_16 %u_16 %u_2\n"
+      "%wnull = OpConstantNull %w\n%k = OpConstant %float 2\n");
+  k.names.push_back("w");
+  k.names.erase(std::find(k.names.begin(), k.names.end(), "t"));
+  k.names.push_back("wt");
+  const PassRun r = Lower(Text(k));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(Contains(r.text, "%w = OpTypeCooperativeMatrixKHR %float %uint_3 %uint_8 %uint_16 "
+                               "%uint_2\n"))
+      << r.text;
+  EXPECT_TRUE(Contains(r.text, "BuiltIn SubgroupId")) << r.text;
+  EXPECT_TRUE(Contains(r.text, "_arr_float_uint_16 Workgroup")) << r.text;
+  // The band's value at SubgroupId * 8 + lane, a barrier, subgroup 0's and subgroup 1's values
+  // folded by %add, a barrier, splat.
+  EXPECT_TRUE(std::regex_search(
+      r.text, std::regex("(%[0-9]+) = OpIMul %uint %[0-9]+ %uint_8\n(%[0-9]+) = OpIAdd %uint \\1 "
+                         "%[0-9]+\n%[0-9]+ = OpAccessChain %[0-9A-Za-z_]+ %[0-9]+ \\2\n"
+                         "OpStore[^\n]*\nOpControlBarrier %uint_2 %uint_2 %[0-9a-z_]+\n"
+                         "(%[0-9]+) = OpAccessChain %[0-9A-Za-z_]+ %[0-9]+ %uint_0\n(%[0-9]+) = "
+                         "OpLoad %float \\3[^\n]*\n(%[0-9]+) = OpAccessChain %[0-9A-Za-z_]+ "
+                         "%[0-9]+ %uint_8\n(%[0-9]+) = OpLoad %float \\5[^\n]*\n(%[0-9]+) = "
+                         "OpFunctionCall %float %add \\4 \\6\nOpControlBarrier %uint_2 %uint_2 "
+                         "%[0-9a-z_]+\n%wt = OpCompositeConstruct %w \\7\n")))
+      << r.text;
+  // Lowered to plain code, it validates (RunPasses validates every pass's output).
+  const PassRun plain = Lower(Text(k), 8, {{"lower-coop-matrix", "8"}});
+  ASSERT_TRUE(plain.ok) << plain.error;
+  EXPECT_FALSE(Contains(plain.text, "CooperativeMatrix")) << plain.text;
+}
+
+// ---- Workgroup scope
+
 // Workgroup-scope A (16 x 8), B (8 x 16) and accumulator (16 x 16): loads, a multiply-add, a
 // tensor store and a KHR store.
 Kernel WorkgroupKernel() {
