@@ -115,7 +115,9 @@ TEST(PassManager, InPlaceChangesKeepPreservedAnalyses) {
   ASSERT_TRUE(manager.Run(&module, {}, nullptr, &error)) << error;
   EXPECT_EQ(&module->cfg(), cfg);  // Preserved: the same object.
   for (ir::InstIndex i = 0; i < module->num_instructions(); ++i) {
-    if (module->opcode(i) == spv::Op::Constant) EXPECT_EQ(module->word(i, 3), 8u);
+    if (module->opcode(i) == spv::Op::Constant) {
+      EXPECT_EQ(module->word(i, 3), 8u);
+    }
   }
 }
 
