@@ -187,10 +187,13 @@
 //   lowered without owned rows, as above. ggml's flash attention at 64 query rows (4 subgroups
 //   of 16 rows): one subgroup's rows per multiply-add instead of 64 in every subgroup. The
 //   environment variable COOPSPV_OWN_ROWS=0 turns owned rows off (to compare the two).
-// - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, each invocation computes its
-//   elements of the result: CombineFunc folded left to right over the element's row (Row), its
-//   column (Column), all elements (Row|Column, computed once) or its 2x2 block (2x2), and writes
-//   them after the matrix in the region, where the result is loaded from. Row|Column gives one
+// - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, the invocations compute the
+//   result: CombineFunc folded left to right over each row (Row: one value a row), each column
+//   (Column: one a column), all elements (Row|Column, computed once) or each result element's
+//   2x2 block (2x2), and write those values after the matrix in the region, where the result is
+//   loaded from: a Row result column-major and a Column result row-major, both with Stride 0, so
+//   that every element of a row (column) reads its row's (column's) value; 2x2 row-major. Row |
+//   Column gives one
 //   value: every invocation folds the whole matrix, and the result is OpCompositeConstruct of
 //   that value (a replicated matrix, whose elements the validator's uniformity analysis knows
 //   agree: ggml's flash attention branches on element 0 of such a reduction).
@@ -2285,10 +2288,13 @@ void Lowering::LowerReduce(InstIndex i) {
     Fail(i, "the Reduce mask and the result type do not match");
     return;
   }
-  // The input at the region's start, the results after it.
+  // The input at the region's start, the results after it: a Row (Column) reduction's one
+  // value per row (column), which a load with Stride 0 spreads over the result's columns (rows).
   const uint32_t inputs = in.rows * in.cols;
   const bool everything = by_row && by_column;
-  const Region region = RegionOf(in.component, inputs + (everything ? 0 : out.rows * out.cols));
+  const uint32_t results = everything ? 0 : quad ? out.rows * out.cols : by_row ? out.rows
+                                                                               : out.cols;
+  const Region region = RegionOf(in.component, inputs + results);
   StoreMatrix(region, m_.word(i, 3), false, in.cols);
   if (everything) {
     // Row|Column: every invocation folds the whole matrix, and the result is that one value
@@ -2302,11 +2308,11 @@ void Lowering::LowerReduce(InstIndex i) {
   auto at = [&](Id row, Id col) {
     return Emit(Op::IAdd, u32, {Emit(Op::IMul, u32, {row, Const(in.cols)}), col});
   };
-  const ElementLoop loop = BeginElements(region, out.rows * out.cols);
+  const ElementLoop loop = BeginElements(region, results);
   const Id e = loop.e;
   Id value = 0;
-  const Id r = Emit(Op::UDiv, u32, {e, Const(out.cols)});
-  const Id c = Emit(Op::UMod, u32, {e, Const(out.cols)});
+  const Id r = quad ? Emit(Op::UDiv, u32, {e, Const(out.cols)}) : e;
+  const Id c = quad ? Emit(Op::UMod, u32, {e, Const(out.cols)}) : e;
   if (quad) {
     const Id r2 = Emit(Op::IMul, u32, {r, Const(2)});
     const Id c2 = Emit(Op::IMul, u32, {c, Const(2)});
@@ -2324,7 +2330,9 @@ void Lowering::LowerReduce(InstIndex i) {
   }
   StoreSlot(region, Emit(Op::IAdd, u32, {e, Const(inputs)}), value);
   EndElements(loop);
-  LoadMatrix(region, out.type, m_.result_id(i), false, out.cols, inputs);
+  // 2x2: row-major. Row: column-major with Stride 0 (element (r, c) is value r); Column:
+  // row-major with Stride 0 (element (r, c) is value c).
+  LoadMatrix(region, out.type, m_.result_id(i), by_row && !quad, quad ? out.cols : 0, inputs);
 }
 
 // An instruction on Workgroup-scope matrices shares its element loops among the workgroup's

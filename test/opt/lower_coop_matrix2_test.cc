@@ -622,6 +622,14 @@ TEST(LowerCoopMatrix2, ReductionsFoldRowsColumnsBlocksAndEverythingWithCombineFu
     }
     // The results follow the 256 input elements in the region.
     EXPECT_TRUE(Contains(r.text, "OpIAdd %uint %") && Contains(r.text, " %uint_256\n")) << r.text;
+    // One value a row (column), spread by a column-major (row-major) load with Stride 0.
+    const std::string reduce = c.reduce;
+    if (reduce == "Row" || reduce == "Column") {
+      EXPECT_TRUE(std::regex_search(
+          r.text, std::regex(std::string("%t = OpCooperativeMatrixLoadKHR %[0-9a-z_]+ %[0-9]+ ") +
+                             "%uint_" + (reduce == "Row" ? "1" : "0") + " %uint_0 ")))
+          << r.text;
+    }
   }
 }
 
