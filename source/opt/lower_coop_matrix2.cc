@@ -180,11 +180,12 @@
 //   profile's smallest M): such a type becomes the Subgroup-scope band, its instructions work on
 //   the subgroup's rows only (a multiply-add's B stays Workgroup-scope, shared as above), and
 //   they go through per-subgroup regions. Those regions hold W bands, a whole matrix: where the
-//   output does not fit, the owned instructions that go through a region run in rounds (2, 4,
-//   ... W): in round r the subgroups g with g % rounds = r, in region g / rounds, a Workgroup
-//   barrier after each round (the rounds then share the regions). Where not even W rounds fit
-//   (or some per-subgroup region serves matrices the subgroups do not own), the module is
-//   lowered without owned rows, as above. ggml's flash attention at 64 query rows (4 subgroups
+//   output does not fit, the owned instructions whose regions need the most (at least half of
+//   the most, again while it does not fit) run in rounds (2, 4, ... W): after a Workgroup
+//   barrier, in round r the subgroups g with g % rounds = r, in region g / rounds laid out for
+//   that instruction alone, a Workgroup barrier after each round (the rounds then share the
+//   regions); the other instructions keep a region each subgroup. Where not even W rounds fit,
+//   the module is lowered without owned rows, as above. ggml's flash attention at 64 query rows (4 subgroups
 //   of 16 rows): one subgroup's rows per multiply-add instead of 64 in every subgroup. The
 //   environment variable COOPSPV_OWN_ROWS=0 turns owned rows off (to compare the two).
 // - OpCooperativeMatrixReduceEXT / NV: after storing the matrix, the invocations compute the
@@ -401,14 +402,24 @@ class Lowering {
   // These Workgroup-scope multiply-adds (by instruction) stay replicated: no region for them.
   void set_replicated(std::set<InstIndex> replicated) { replicated_ = std::move(replicated); }
   // Matrix types whose rows the subgroups own (OwnCoopMatrix2Rows): their instructions run in
-  // workgroup-uniform control flow. With `rounds` > 1 (a divisor of the subgroups), an
-  // instruction on them that goes through its subgroup's region runs in that many rounds, the
-  // subgroups g with g % rounds = r in round r, a Workgroup barrier after each, so that the
-  // subgroups of different rounds share a region (g / rounds): 1 / rounds of the regions.
-  void set_owned(std::set<Id> owned, uint32_t rounds) {
+  // workgroup-uniform control flow. An instruction on them that goes through its subgroup's
+  // region and has `rounds` k > 1 (a power of 2 below the subgroups) runs in k rounds, the
+  // subgroups g with g % k = r in round r, after a Workgroup barrier and with one after each
+  // round, so that the subgroups of different rounds share a region (g / k): 1 / k of the
+  // regions, for that instruction only.
+  void set_owned(std::set<Id> owned, std::map<InstIndex, uint32_t> rounds) {
     owned_ = std::move(owned);
-    rounds_ = rounds;
+    rounds_ = std::move(rounds);
   }
+  // After Run: the owned instructions that go through their subgroups' regions, with the bytes
+  // those regions take (all subgroups, in the instruction's rounds) and the instruction's rounds.
+  struct OwnedNeed {
+    InstIndex at;
+    uint64_t bytes;
+    uint32_t rounds;
+  };
+  const std::vector<OwnedNeed>& owned_needs() const { return owned_needs_; }
+  uint32_t subgroups() const { return num_subgroups_; }
   // After Run: the multiply-adds split by rows, each with the bytes its regions need.
   const std::vector<std::pair<InstIndex, uint64_t>>& split_mul_adds() const {
     return split_mul_adds_;
@@ -477,6 +488,14 @@ class Lowering {
       auto same = other.find(component);
       it->second.variable = same != other.end() ? same->second.variable : next_id_++;
     }
+    if (in_rounds_) {
+      // The rounds' regions: (subgroups / rounds) of them, laid out for this instruction alone.
+      const uint32_t all = elements * (num_subgroups_ / round_count_);
+      round_elements_[component] = std::max(round_elements_[component], all);
+      uint32_t& need = need_[{component, true}];
+      need = std::max(need, all);
+      return it->second.variable;
+    }
     it->second.elements = std::max(it->second.elements, elements);
     uint32_t& need = need_[{component, shared_}];
     need = std::max(need, elements);
@@ -485,8 +504,7 @@ class Lowering {
   // Bytes of a region array of `elements` elements a region (one region when shared, else one a
   // subgroup).
   uint64_t RegionBytes(Id component, uint32_t elements, bool shared) const {
-    return uint64_t{elements} * ScalarBytes(component) *
-           (shared ? 1 : (num_subgroups_ + region_rounds_ - 1) / region_rounds_);
+    return uint64_t{elements} * ScalarBytes(component) * (shared ? 1 : num_subgroups_);
   }
   uint32_t ScalarBytes(Id type) const {
     const InstIndex d = m_.Def(type);
@@ -726,8 +744,11 @@ class Lowering {
   // Owned rows in rounds (set_owned): the types, the rounds, and while an instruction runs in
   // rounds its result's id and the id its rounds' code gives it instead.
   std::set<Id> owned_;
-  uint32_t rounds_ = 1;
-  uint32_t region_rounds_ = 1;  // rounds_ where AllRegionsOwned(), else 1.
+  std::map<InstIndex, uint32_t> rounds_;
+  uint32_t round_count_ = 1;  // The rounds of the instruction being lowered.
+  // Elements of each component's array that instructions in rounds need (all their regions).
+  std::map<Id, uint32_t> round_elements_;
+  std::vector<OwnedNeed> owned_needs_;
   // Some instruction goes through its subgroup's region and another through the workgroup's.
   bool mixed_regions_ = false;
   bool in_rounds_ = false;
@@ -735,7 +756,6 @@ class Lowering {
   bool OwnedInstruction(InstIndex i) const;
   // Whether every instruction that goes through its subgroup's region works on owned types (the
   // rounds then share the regions; else they keep their own).
-  bool AllRegionsOwned() const;
   struct Rounds {
     SlotLoop loop;
     Id result = 0, type = 0, merge = 0, header = 0;
@@ -1136,7 +1156,8 @@ Lowering::Region Lowering::RegionOf(Id component, uint32_t elements) {
   r.scratch = Scratch(component, elements);
   r.pointer = Pointer(spv::StorageClass::Workgroup, component);
   r.start = shared_     ? Const(0)
-            : in_rounds_ ? RegionStart(Emit(Op::UDiv, U32(), {r.group, Const(rounds_)}), component)
+            : in_rounds_ ? Emit(Op::IMul, U32(), {Emit(Op::UDiv, U32(), {r.group, Const(round_count_)}),
+                                                  Const(elements)})
                          : RegionStart(r.group, component);
   return r;
 }
@@ -2400,23 +2421,6 @@ bool Lowering::OwnedInstruction(InstIndex i) const {
   return false;
 }
 
-bool Lowering::AllRegionsOwned() const {
-  if (owned_.empty()) return false;
-  for (const ir::Function& f : m_.functions()) {
-    if (f.end == ir::kNoInst) continue;
-    for (InstIndex i = f.def; i <= f.end; ++i) {
-      const bool region = Splits(m_.opcode(i)) || IsWorkgroupStore(i) || ConvertsUse(i);
-      if (region && !SharesWork(i) && !OwnedInstruction(i)) {
-        if (std::getenv("COOPSPV_BAND_DEBUG")) {
-          std::fprintf(stderr, "not owned: %s\n", Describe(i).c_str());
-        }
-        return false;
-      }
-    }
-  }
-  return true;
-}
-
 // Before instruction i's code: a loop over the rounds r, entered by the subgroups whose
 // SubgroupId % rounds is r; i's result gets a fresh id in there (carried around the loop).
 Lowering::Rounds Lowering::BeginRounds(InstIndex i) {
@@ -2429,14 +2433,14 @@ Lowering::Rounds Lowering::BeginRounds(InstIndex i) {
     round_result_ = next_id_++;
     const Id undef = next_id_++;
     Put(derived_, Op::Undef, {r.type, undef});
-    r.loop = BeginSlotLoop(rounds_, 0, r.type, undef);
+    r.loop = BeginSlotLoop(round_count_, 0, r.type, undef);
   } else {
-    r.loop = BeginSlotLoop(rounds_);
+    r.loop = BeginSlotLoop(round_count_);
   }
   const Id u32 = U32();
   const Id group =
       Emit(Op::Load, u32, {InputBuiltin(&subgroup_variable_, spv::BuiltIn::SubgroupId)});
-  const Id mine = Emit(Op::IEqual, Bool(), {Emit(Op::UMod, u32, {group, Const(region_rounds_)}),
+  const Id mine = Emit(Op::IEqual, Bool(), {Emit(Op::UMod, u32, {group, Const(round_count_)}),
                                              r.loop.j});
   const Id run = next_id_++;
   r.merge = next_id_++;
@@ -2491,10 +2495,20 @@ bool Lowering::LowerFunction(const ir::Function& f) {
     }
     // The workgroup's region overlaps the subgroups' ones, which other subgroups may still use.
     if (shared_ && splits && mixed_regions_) Barrier();
-    // An owned instruction through its subgroup's region, in rounds (set_owned).
-    const bool rounds = region_rounds_ > 1 && splits && !shared_ && OwnedInstruction(i);
+    // An owned instruction through its subgroup's region, in rounds (set_owned): after a
+    // Workgroup barrier (the subgroups' regions are laid out otherwise for it).
+    const bool owned_regions = splits && !shared_ && OwnedInstruction(i);
+    round_count_ = 1;
+    if (owned_regions && rounds_.count(i)) round_count_ = std::min(rounds_.at(i), num_subgroups_);
+    const bool rounds = round_count_ > 1 && num_subgroups_ % round_count_ == 0;
+    if (!rounds) round_count_ = 1;
     Rounds r;
-    if (rounds) r = BeginRounds(i);
+    if (rounds) {
+      shared_ = true;  // A Workgroup barrier.
+      Barrier();
+      shared_ = false;
+      r = BeginRounds(i);
+    }
     switch (op) {
       case Op::CreateTensorViewNV:
       case Op::TensorViewSetClipNV:
@@ -2554,6 +2568,7 @@ bool Lowering::LowerFunction(const ir::Function& f) {
                    parts.c_str(), Describe(i).c_str());
     }
     if (split_mul_add) split_mul_adds_.push_back({i, need});
+    if (owned_regions) owned_needs_.push_back({i, need, round_count_});
     if (splits) {
       if (current_label_ != block_label_) split_blocks_[block_label_] = current_label_;
       continue;
@@ -2621,7 +2636,6 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     LowerGlobal(i, globals);
   }
   // (SharesWork knows the Workgroup-scope types now.)
-  region_rounds_ = rounds_ > 1 && num_subgroups_ % rounds_ == 0 && AllRegionsOwned() ? rounds_ : 1;
   {
     bool subgroup = false, workgroup = false;
     for (const ir::Function& f : m_.functions()) {
@@ -2669,12 +2683,14 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
   std::map<Id, std::pair<Id, uint32_t>> arrays;  // component: (variable, elements)
   for (const auto* scratch : {&scratch_, &shared_scratch_}) {
     for (const auto& [component, s] : *scratch) {
-      const uint32_t regions =
-          scratch == &scratch_ ? (num_subgroups_ + region_rounds_ - 1) / region_rounds_ : 1;
+      const uint32_t regions = scratch == &scratch_ ? num_subgroups_ : 1;
       auto& [variable, elements] = arrays[component];
       variable = s.variable;
       elements = std::max(elements, s.elements * regions);
     }
+  }
+  for (const auto& [component, elements] : round_elements_) {
+    arrays[component].second = std::max(arrays[component].second, elements);
   }
   for (const auto& [component, array] : arrays) {
     const auto& [variable, elements] = array;
@@ -2788,9 +2804,11 @@ class LowerAndTilePass : public Pass {
       bool fits = true;
       std::string error;  // The pass failed.
       std::string too_big;  // Why it does not fit, when it does not.
+      std::vector<Lowering::OwnedNeed> owned_needs;  // The lowering's (Lowering::owned_needs).
+      uint32_t subgroups = 0;
     };
-    std::set<Id> owned_types;  // Owned rows (below), in rounds when `rounds` > 1.
-    auto attempt = [&](ir::Module& input, uint32_t rounds = 1) {
+    std::set<Id> owned_types;  // Owned rows (below), some instructions in rounds.
+    auto attempt = [&](ir::Module& input, const std::map<InstIndex, uint32_t>& rounds = {}) {
       Attempt a;
       // Multiply-adds left replicated so far, the one whose regions need the most first.
       std::set<InstIndex> replicated;
@@ -2800,6 +2818,8 @@ class LowerAndTilePass : public Pass {
         lowering.set_replicated(replicated);
         lowering.set_owned(owned_types, rounds);
         a.lowered = lowering.Run(&a.error, &a.changed);
+        a.owned_needs = lowering.owned_needs();
+        a.subgroups = lowering.subgroups();
         if (!a.error.empty()) return a;
         if (!a.changed || !shared_memory_limit_ ||
             lowering.workgroup_bytes() <= shared_memory_limit_) {
@@ -2838,14 +2858,27 @@ class LowerAndTilePass : public Pass {
     ir::Module* input = owned.rebuilt ? owned.rebuilt.get() : &m;
     Attempt a = attempt(*input);
     if (!a.error.empty()) return PassResult::Failed(a.error);
-    // Owned rows in rounds of 2, 4, ... subgroups sharing their regions while they do not fit.
-    const uint64_t subgroups = ir::CommonWorkgroupInvocations(m).value_or(0) / subgroup_size_;
-    for (uint32_t rounds = 2; !a.fits && owned.rebuilt && rounds <= subgroups; rounds *= 2) {
-      if (subgroups % rounds != 0) break;
+    // While the owned rows do not fit: the owned instructions whose subgroups' regions need the
+    // most (at least half the most any needs) go in twice as many rounds (2, 4, ... the
+    // subgroups), the others keep their regions.
+    std::map<InstIndex, uint32_t> rounds;
+    while (!a.fits && owned.rebuilt) {
+      // Twice the rounds must still divide the subgroups.
+      auto can_double = [&](const Lowering::OwnedNeed& n) {
+        return 2 * n.rounds <= a.subgroups && a.subgroups % (2 * n.rounds) == 0;
+      };
+      uint64_t most = 0;
+      for (const auto& n : a.owned_needs) {
+        if (can_double(n)) most = std::max(most, n.bytes);
+      }
+      if (most == 0) break;  // Every owned instruction in as many rounds as it can.
+      for (const auto& n : a.owned_needs) {
+        if (can_double(n) && 2 * n.bytes >= most) rounds[n.at] = n.rounds * 2;
+      }
       a = attempt(*input, rounds);
       if (!a.error.empty()) return PassResult::Failed(a.error);
       if (std::getenv("COOPSPV_BAND_DEBUG")) {
-        std::fprintf(stderr, "owned rows in rounds of %u: %s\n", rounds,
+        std::fprintf(stderr, "owned rows, %zu instructions in rounds: %s\n", rounds.size(),
                      a.fits ? "fit" : a.too_big.c_str());
       }
     }
