@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <iterator>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -876,10 +877,11 @@ TEST(LowerCoopMatrix2, OwnedRowsCanBeTurnedOff) {
             8 * Count(owned.text, "OpCooperativeMatrixMulAddKHR"));
 }
 
-// With less room the owned instructions that go through their subgroup's region run in rounds:
+// With less room the owned instructions whose regions need the most run in rounds:
 // in round r the subgroups g with g % rounds = r, each in region g / rounds, a Workgroup barrier
-// after each round; 2 rounds halve the regions of the owned rows (73727 bytes: 8 x 2048 floats
-// are 4 x 2048), 4 quarter them. The multiply-adds stay each subgroup's own.
+// after each round; 2 rounds halve the regions of the instruction (73727 bytes: the tensor
+// store's 8 x 2048 floats are 4 x 2048), 4 quarter them. The multiply-adds stay each subgroup's
+// own.
 TEST(LowerCoopMatrix2, OwnedRowsGoInRoundsWhereTheyDoNotFit) {
   const PassRun owned = LowerDecodeQ4("32," + H100WithSharedMemory(73728));
   ASSERT_TRUE(owned.ok) << owned.error;
@@ -899,6 +901,13 @@ TEST(LowerCoopMatrix2, OwnedRowsGoInRoundsWhereTheyDoNotFit) {
         << limit;
     EXPECT_GT(Count(r.text, "OpControlBarrier %uint_2 %uint_2"),
               Count(owned.text, "OpControlBarrier %uint_2 %uint_2"))
+        << limit;
+    // Only the float result's tensor store (8 x 2048 floats) goes in rounds; A's loads (8 x 512
+    // halves) keep a region each subgroup.
+    const std::regex round_test("= OpUMod %uint %[0-9]+ " + k + "\n%[0-9]+ = OpIEqual %bool");
+    EXPECT_EQ(std::distance(std::sregex_iterator(r.text.begin(), r.text.end(), round_test),
+                            std::sregex_iterator()),
+              1)
         << limit;
   }
 }
