@@ -275,7 +275,7 @@ Val Prover::ReadEntry(Id var, uint32_t block, int depth) {
     return v;
   }
   const size_t n = nodes_.size();
-  nodes_.push_back({var, block});
+  nodes_.push_back(Node{var, block, 0, false, {}});
   entry_[key] = NodeVal(n);
   ws::vector<uint32_t> preds(preds_.begin(), preds_.end());
   ws::vector<std::pair<uint32_t, Val>> ops;

@@ -150,7 +150,9 @@ struct Contexts {
     coopspv_context* context = coopspv_context_create(env.c_str());
     EXPECT_NE(context, nullptr) << env;
     coopspv_context_set_max_errors(context, 0);  // Every diagnostic.
-    if (profile != nullptr) EXPECT_EQ(coopspv_context_set_device_profile(context, profile), 0);
+    if (profile != nullptr) {
+      EXPECT_EQ(coopspv_context_set_device_profile(context, profile), 0);
+    }
     by_env.emplace_back(env, context);
     return context;
   }

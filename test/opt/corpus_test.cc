@@ -57,7 +57,9 @@ bool ExpectRuns(const Module& m, const std::vector<PassRequest>& passes, const s
   std::string diagnostics;
   for (const auto& d : result.validation.diagnostics) diagnostics += FormatDiagnostic(d);
   EXPECT_TRUE(ok) << m.file << " " << what << ": " << p.message << "\n" << diagnostics;
-  if (ok) EXPECT_TRUE(result.validation.valid);
+  if (ok) {
+    EXPECT_TRUE(result.validation.valid);
+  }
   if (out) *out = result.words;
   return ok && result.validation.valid;
 }
