@@ -1,7 +1,7 @@
 // What VK_LAYER_coopspv computed for a module, kept by a 128-bit hash of everything the result
 // depends on (the words, the specialization, the device profile, the options, coopspv's
-// version): in memory for the process, and on disk, one file per entry, when a cache directory
-// is set, so that a second run of an application validates and lowers nothing again.
+// version and build): in memory for the process, and on disk, one file per entry, when a cache
+// directory is set, so that a second run of an application validates and lowers nothing again.
 #ifndef COOPSPV_SOURCE_LAYER_CACHE_H_
 #define COOPSPV_SOURCE_LAYER_CACHE_H_
 
@@ -41,6 +41,11 @@ class Hasher {
 // several times faster than Hasher's two dependent ones (a pipeline creation that hits the
 // cache is mostly this hash). Add its result to a Hasher.
 CacheKey HashBytes(const void* data, size_t bytes);
+
+// The hash of the binary this code is part of (the layer's shared object: its file's bytes,
+// read once; zero when it cannot be read). A cache directory written by another build of the
+// same version (a rule fixed, a better lowering) is then not reused.
+const CacheKey& BuildKey();
 
 // Entries are opaque bytes of a kind ("verdict", "spv"); the kind is the file's extension.
 class Cache {

@@ -55,6 +55,7 @@ constexpr const char* kVerdictHeader = "coopspv-layer-verdict 1";
 CacheKey ModuleKey(std::span<const uint32_t> words) {
   Hasher h;
   h.Add(Version());
+  h.Add(&BuildKey(), sizeof(CacheKey));
   const CacheKey words_key = HashBytes(words.data(), words.size_bytes());
   h.Add(&words_key, sizeof(words_key));
   return h.Finish();

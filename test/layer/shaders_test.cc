@@ -29,6 +29,20 @@ TEST(Hasher, EveryAddCounts) {
   EXPECT_EQ(key({"x"}).Hex().size(), 32u);
 }
 
+// The build's own hash: read from this binary (the test links the layer's code), the same on
+// every call, and part of a module's key.
+TEST(BuildKey, HashesThisBinaryOnce) {
+  const CacheKey& key = BuildKey();
+  EXPECT_NE(key, CacheKey{});
+  EXPECT_EQ(&key, &BuildKey());
+  const std::vector<uint32_t> words = {0x07230203, 0x00010600, 0, 8, 0};
+  Hasher without_build;
+  without_build.Add(Version());
+  const CacheKey words_key = HashBytes(words.data(), words.size() * 4);
+  without_build.Add(&words_key, sizeof(words_key));
+  EXPECT_NE(ModuleKey(words), without_build.Finish());
+}
+
 TEST(HashBytes, EveryByteAndTheLengthCount) {
   std::vector<uint32_t> words(1000);
   for (size_t i = 0; i < words.size(); ++i) words[i] = static_cast<uint32_t>(i * 2654435761u);
