@@ -563,10 +563,14 @@ class Bander {
     return b_.Add(Op::CompositeExtract, t->band, {value, b});
   }
 
-  // OpTensorLayoutSliceNV of the access's slice for band b, before the access.
-  Id BandSlice(const Slice& s, const BandType& t, uint32_t b) {
-    const Id span_type = m_.TypeOf(m_.word(s.slice, 5));
-    const Id offset_row = Const(span_type, b * t.height), span_row = Const(span_type, t.height);
+  // The integer type of the slice's offsets and spans.
+  Id SpanType(const Slice& s) const { return m_.TypeOf(m_.word(s.slice, 5)); }
+
+  // OpTensorLayoutSliceNV of the access's slice for the band whose first row is `first_row` (of
+  // the slice's span type), before the access.
+  Id BandSlice(const Slice& s, const BandType& t, Id first_row) {
+    const Id span_type = SpanType(s);
+    const Id offset_row = first_row, span_row = Const(span_type, t.height);
     const Id zero = Const(span_type, 0);
     std::vector<uint32_t> words = {m_.result_id(s.slice)};
     for (uint32_t dim = 0; dim < s.dims; ++dim) {
@@ -678,17 +682,8 @@ class Bander {
       const std::optional<Slice> s = TensorSlice(i, store_tensor, t);
       if (!s) return Fail(i, "the tensor access cannot be banded");
       b_.SetInsertBefore(i);
-      const Id span_type = m_.TypeOf(m_.word(s->slice, 5));
-      const Id first = FirstRow(t, span_type), zero = Const(span_type, 0);
-      std::vector<uint32_t> slice = {m_.result_id(s->slice)};
-      for (uint32_t dim = 0; dim < s->dims; ++dim) {
-        slice.push_back(dim == s->row_dim ? first : zero);
-        slice.push_back(dim == s->row_dim ? Const(span_type, t.height)
-                                          : m_.word(s->slice, 5 + 2 * dim));
-      }
       std::vector<uint32_t> words = WordsFrom(i, 1);
-      words[store_tensor ? 2 : 4] =
-          b_.Add(Op::TensorLayoutSliceNV, m_.type_id(s->slice), slice);
+      words[store_tensor ? 2 : 4] = BandSlice(*s, t, FirstRow(t, SpanType(*s)));
       b_.Replace(i, op, words);
       return;
     }
@@ -715,12 +710,11 @@ class Bander {
       const Id last = m_.word(chain, m_.num_words(chain) - 1);
       const Id index_type = m_.TypeOf(last), stride = m_.word(i, p + 3);
       b_.SetInsertBefore(i);
-      Id rows = FirstRow(t, index_type);
-      if (index_type != m_.TypeOf(stride)) {
-        rows = b_.Add(Op::IMul, index_type, {rows, Const(index_type, *ir::ConstantValue(m_, stride))});
-      } else {
-        rows = b_.Add(Op::IMul, index_type, {rows, stride});
-      }
+      // A Stride of another type is a constant (RowMajorAccess).
+      const Id stride_id = index_type == m_.TypeOf(stride)
+                               ? stride
+                               : Const(index_type, *ir::ConstantValue(m_, stride));
+      const Id rows = b_.Add(Op::IMul, index_type, {FirstRow(t, index_type), stride_id});
       std::vector<uint32_t> chain_words = WordsFrom(chain, 1);
       chain_words.back() = b_.Add(Op::IAdd, index_type, {last, rows});
       std::vector<uint32_t> words = WordsFrom(i, 1);
@@ -784,7 +778,7 @@ class Bander {
       std::vector<uint32_t> bands;
       for (uint32_t b = 0; b < rt->count; ++b) {
         std::vector<uint32_t> words = {m_.word(i, 3), BandOf(m_.word(i, 4), b),
-                                       BandSlice(*s, *rt, b)};
+                                       BandSlice(*s, *rt, Const(SpanType(*s), b * rt->height))};
         for (uint32_t w = 6; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
         bands.push_back(b_.Add(op, rt->band, words));
       }
@@ -800,7 +794,7 @@ class Bander {
       b_.SetInsertBefore(i);
       for (uint32_t b = 0; b < t.count; ++b) {
         std::vector<uint32_t> words = {m_.word(i, 1), BandOf(m_.word(i, 2), b),
-                                       BandSlice(*s, t, b)};
+                                       BandSlice(*s, t, Const(SpanType(*s), b * t.height))};
         for (uint32_t w = 4; w < m_.num_words(i); ++w) words.push_back(m_.word(i, w));
         b_.Add(op, 0, words);
       }

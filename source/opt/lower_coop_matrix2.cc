@@ -488,7 +488,7 @@ class Lowering {
       auto same = other.find(component);
       it->second.variable = same != other.end() ? same->second.variable : next_id_++;
     }
-    if (in_rounds_) {
+    if (round_count_ > 1) {
       // The rounds' regions: (subgroups / rounds) of them, laid out for this instruction alone.
       const uint32_t all = elements * (num_subgroups_ / round_count_);
       round_elements_[component] = std::max(round_elements_[component], all);
@@ -514,13 +514,15 @@ class Lowering {
   }
   // The bytes of the module's own Workgroup variables, the most any entry point declares.
   uint64_t OwnWorkgroupBytes() const;
-  void Barrier() {
+  // A barrier at the scope of the instruction being lowered (the workgroup's when shared_).
+  void Barrier() { Barrier(shared_ ? spv::Scope::Workgroup : spv::Scope::Subgroup); }
+  void Barrier(spv::Scope scope) {
     uint32_t semantics = kAcquireRelease | kWorkgroupMemory;
     if (vulkan_memory_model_) {
       semantics |= kMakeAvailable | kMakeVisible;
     }
-    const Id scope = Const(U(shared_ ? spv::Scope::Workgroup : spv::Scope::Subgroup));
-    EmitVoid(Op::ControlBarrier, {scope, scope, Const(semantics)});
+    const Id id = Const(U(scope));
+    EmitVoid(Op::ControlBarrier, {id, id, Const(semantics)});
   }
   // g * T, with T patched in once every region size is known (region_uses_).
   Id RegionStart(Id group, Id component) {
@@ -745,17 +747,21 @@ class Lowering {
   // rounds its result's id and the id its rounds' code gives it instead.
   std::set<Id> owned_;
   std::map<InstIndex, uint32_t> rounds_;
-  uint32_t round_count_ = 1;  // The rounds of the instruction being lowered.
+  // The rounds of the instruction being lowered (1: not in rounds).
+  uint32_t round_count_ = 1;
   // Elements of each component's array that instructions in rounds need (all their regions).
   std::map<Id, uint32_t> round_elements_;
   std::vector<OwnedNeed> owned_needs_;
   // Some instruction goes through its subgroup's region and another through the workgroup's.
   bool mixed_regions_ = false;
-  bool in_rounds_ = false;
   Id renamed_result_ = 0, round_result_ = 0;
   bool OwnedInstruction(InstIndex i) const;
-  // Whether every instruction that goes through its subgroup's region works on owned types (the
-  // rounds then share the regions; else they keep their own).
+  // Whether instruction i's lowering splits its block (through a region, or a Workgroup store);
+  // `shares`: SharesWork(i).
+  bool SplitsBlock(InstIndex i, bool shares) const {
+    return Splits(m_.opcode(i)) || IsWorkgroupStore(i) || ConvertsUse(i) ||
+           (shares && m_.opcode(i) == Op::CooperativeMatrixMulAddKHR);
+  }
   struct Rounds {
     SlotLoop loop;
     Id result = 0, type = 0, merge = 0, header = 0;
@@ -1156,7 +1162,7 @@ Lowering::Region Lowering::RegionOf(Id component, uint32_t elements) {
   r.scratch = Scratch(component, elements);
   r.pointer = Pointer(spv::StorageClass::Workgroup, component);
   r.start = shared_     ? Const(0)
-            : in_rounds_ ? Emit(Op::IMul, U32(), {Emit(Op::UDiv, U32(), {r.group, Const(round_count_)}),
+            : round_count_ > 1 ? Emit(Op::IMul, U32(), {Emit(Op::UDiv, U32(), {r.group, Const(round_count_)}),
                                                   Const(elements)})
                          : RegionStart(r.group, component);
   return r;
@@ -2449,14 +2455,12 @@ Lowering::Rounds Lowering::BeginRounds(InstIndex i) {
   EmitVoid(Op::BranchConditional, {mine, run, r.merge});
   Put(body_, Op::Label, {run});
   current_label_ = run;
-  in_rounds_ = true;
   return r;
 }
 
 // After instruction i's code: the selection and the round's Workgroup barrier closed, the
 // result (the round's, else the value carried in) given its own id after the loop.
 void Lowering::EndRounds(const Rounds& r) {
-  in_rounds_ = false;
   const Id ran = current_label_;
   EmitVoid(Op::Branch, {r.merge});
   Put(body_, Op::Label, {r.merge});
@@ -2466,10 +2470,7 @@ void Lowering::EndRounds(const Rounds& r) {
     own_phis_.insert(r.loop.carried_next);
   }
   renamed_result_ = round_result_ = 0;
-  const bool shared = shared_;
-  shared_ = true;  // A Workgroup barrier.
-  Barrier();
-  shared_ = shared;
+  Barrier(spv::Scope::Workgroup);
   EndSlotLoop(r.loop);
   if (r.result) Emit(Op::CopyObject, r.type, {r.loop.carried_next}, r.result);
 }
@@ -2484,7 +2485,7 @@ bool Lowering::LowerFunction(const ir::Function& f) {
     shared_ = SharesWork(i);
     need_.clear();
     const bool split_mul_add = shared_ && op == Op::CooperativeMatrixMulAddKHR;
-    const bool splits = Splits(op) || IsWorkgroupStore(i) || converts_use || split_mul_add;
+    const bool splits = SplitsBlock(i, shared_);
     if (splits) {
       // The lowering splits the block; a loop header must stay one block.
       const ir::Block& block = m_.blocks()[m_.BlockOf(i)];
@@ -2504,9 +2505,7 @@ bool Lowering::LowerFunction(const ir::Function& f) {
     if (!rounds) round_count_ = 1;
     Rounds r;
     if (rounds) {
-      shared_ = true;  // A Workgroup barrier.
-      Barrier();
-      shared_ = false;
+      Barrier(spv::Scope::Workgroup);
       r = BeginRounds(i);
     }
     switch (op) {
@@ -2640,10 +2639,8 @@ std::unique_ptr<ir::Module> Lowering::Run(std::string* error, bool* changed) {
     bool subgroup = false, workgroup = false;
     for (const ir::Function& f : m_.functions()) {
       for (InstIndex i = f.def; f.end != ir::kNoInst && i <= f.end; ++i) {
-        if (Splits(m_.opcode(i)) || IsWorkgroupStore(i) || ConvertsUse(i) ||
-            (m_.opcode(i) == Op::CooperativeMatrixMulAddKHR && SharesWork(i))) {
-          (SharesWork(i) ? workgroup : subgroup) = true;
-        }
+        const bool shares = SharesWork(i);
+        if (SplitsBlock(i, shares)) (shares ? workgroup : subgroup) = true;
       }
     }
     mixed_regions_ = subgroup && workgroup;
